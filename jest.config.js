@@ -1,0 +1,31 @@
+/**
+ * Unit specs sit beside the code; e2e suites drive the real app over HTTP.
+ * NestJS 12, TypeORM 1 and BullMQ 6 ship as ES modules, so SWC compiles both our TypeScript and
+ * those packages to CommonJS for Jest's module system (type checking is `npm run lint`'s job).
+ */
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs', ignoreDynamic: true },
+    sourceMaps: 'inline',
+  },
+];
+const shared = {
+  testEnvironment: 'node',
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
+  transform: { '^.+\\.(t|j|mj)s$': swc },
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|typeorm|bullmq|uuid|file-type|strtok3|token-types|peek-readable|@tokenizer|load-esm)/)'],
+};
+module.exports = {
+  projects: [
+    { ...shared, displayName: 'unit', rootDir: __dirname, testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/unit/**/*.spec.ts'] },
+    { ...shared, displayName: 'e2e', rootDir: __dirname, testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+  ],
+  testTimeout: 60_000,
+};

@@ -1,0 +1,39 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, Reflector } from '@nestjs/core';
+import { ScheduleModule } from '@nestjs/schedule';
+import type { AppConfig } from './config/config';
+import { ConfigModule } from './config/config.module';
+import { AccessGuard } from './modules/auth/access.guard';
+import { AuthModule } from './modules/auth/auth.module';
+import { PingModule } from './modules/ping/ping.module';
+import { ProjectsModule } from './modules/projects/projects.module';
+import { DatabaseModule } from './platform/database/database.module';
+import { ErrorEnvelopeFilter } from './platform/http/exception.filter';
+import { QueuesModule } from './platform/queues/queues.module';
+
+export interface AppModuleOptions {
+  config: AppConfig;
+  databaseUrl: string;
+}
+
+@Module({})
+export class AppModule {
+  static forRoot({ config, databaseUrl }: AppModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot(databaseUrl, config.databaseUrl ? 20 : 8),
+        QueuesModule.forRoot(config, databaseUrl),
+        ScheduleModule.forRoot(),
+        AuthModule,
+        ProjectsModule,
+        PingModule,
+      ],
+      providers: [
+        { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
+        { provide: APP_GUARD, useFactory: (reflector: Reflector) => new AccessGuard(reflector, config.publicUrl), inject: [Reflector] },
+      ],
+    };
+  }
+}

@@ -1,0 +1,183 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+
+export type Role = 'all' | 'api' | 'worker';
+export type EmailTransportKind = 'outbox' | 'smtp' | 'ses';
+export type TrackingDefault = 'ENABLED' | 'DISABLED' | 'MARKETING_ONLY';
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  /** Unset: the embedded PGlite database is started and its loopback URL is filled in at boot. */
+  databaseUrl?: string;
+  redisUrl?: string;
+  role: Role;
+  appSecret: string;
+  email: {
+    transport: EmailTransportKind;
+    smtpUrl?: string;
+    sendRatePerSecond?: number;
+    systemFrom: string;
+  };
+  aws: {
+    region?: string;
+    accessKeyId?: string;
+    secretAccessKey?: string;
+    endpointUrlSes?: string;
+  };
+  domainVerification: 'dns' | 'off';
+  dnsServers: string[];
+  signupDisabled: boolean;
+  bootstrap?: { email: string; password: string };
+  rateLimitPerMinute: number;
+  idempotencyTtlHours: number;
+  webhookAllowPrivate: boolean;
+  snsCertHosts: string[];
+  stripeSecretKey?: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Prefix for Redis keys and BullMQ queues, so several deployments (or test runs) can share one Redis. */
+  redisPrefix: string;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
+  }
+  return Number(raw);
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  if (/^(true|1|yes)$/i.test(raw)) return true;
+  if (/^(false|0|no)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false (got "${raw}")`);
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+  }
+  return raw as T;
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = str(env, name);
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')} (got "${parsed.protocol}")`);
+  }
+  return raw;
+}
+
+function dnsServers(env: Env): string[] {
+  const raw = str(env, 'DNS_SERVERS');
+  if (raw === undefined) return [];
+  const servers = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const server of servers) {
+    if (!/^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])(:\d{1,5})?$/.test(server)) {
+      throw new ConfigError(`DNS_SERVERS entry "${server}" must be ip[:port]`);
+    }
+  }
+  return servers;
+}
+
+/** Reads `$DATA_DIR/secret`, creating it once with 32 random bytes when absent. */
+function loadOrCreateSecret(dataDir: string): string {
+  const file = join(dataDir, 'secret');
+  if (existsSync(file)) {
+    const secret = readFileSync(file, 'utf8').trim();
+    if (secret.length >= 32) return secret;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  return secret;
+}
+
+/** Validates the environment once at boot; any problem is one `ConfigError` line naming the variable. */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const port = int(env, 'PORT', 8080, 0, 65535);
+  const host = str(env, 'HOST') ?? '0.0.0.0';
+  const rawDataDir = str(env, 'DATA_DIR') ?? './data';
+  const dataDir = isAbsolute(rawDataDir) ? rawDataDir : resolve(process.cwd(), rawDataDir);
+  const publicUrl = (url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const transport = oneOf(env, 'EMAIL_TRANSPORT', ['outbox', 'smtp', 'ses'] as const, 'outbox');
+  const smtpUrl = url(env, 'SMTP_URL', ['smtp:', 'smtps:']);
+  if (transport === 'smtp' && !smtpUrl) throw new ConfigError('EMAIL_TRANSPORT=smtp requires SMTP_URL');
+  const awsRegion = str(env, 'AWS_REGION');
+  if (transport === 'ses' && !awsRegion) throw new ConfigError('EMAIL_TRANSPORT=ses requires AWS_REGION');
+  const rate = str(env, 'SEND_RATE_PER_SECOND');
+  if (rate !== undefined && !(/^\d+(\.\d+)?$/.test(rate) && Number(rate) > 0)) {
+    throw new ConfigError(`SEND_RATE_PER_SECOND must be a positive number (got "${rate}")`);
+  }
+  const bootstrapEmail = str(env, 'BOOTSTRAP_EMAIL');
+  const bootstrapPassword = str(env, 'BOOTSTRAP_PASSWORD');
+  if (Boolean(bootstrapEmail) !== Boolean(bootstrapPassword)) {
+    throw new ConfigError('BOOTSTRAP_EMAIL and BOOTSTRAP_PASSWORD must be set together');
+  }
+  if (bootstrapPassword !== undefined && bootstrapPassword.length < 8) {
+    throw new ConfigError('BOOTSTRAP_PASSWORD must be at least 8 characters');
+  }
+  const appSecret = str(env, 'APP_SECRET');
+  if (appSecret !== undefined && appSecret.length < 32) {
+    throw new ConfigError('APP_SECRET must be at least 32 characters');
+  }
+  const snsHosts = str(env, 'SNS_CERT_HOSTS');
+
+  return {
+    port,
+    host,
+    publicUrl,
+    dataDir,
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    role: oneOf(env, 'ROLE', ['all', 'api', 'worker'] as const, 'all'),
+    appSecret: appSecret ?? loadOrCreateSecret(dataDir),
+    email: {
+      transport,
+      smtpUrl,
+      sendRatePerSecond: rate === undefined ? undefined : Number(rate),
+      systemFrom: str(env, 'SYSTEM_FROM') ?? 'Mailroom <no-reply@localhost>',
+    },
+    aws: {
+      region: awsRegion,
+      accessKeyId: str(env, 'AWS_ACCESS_KEY_ID'),
+      secretAccessKey: str(env, 'AWS_SECRET_ACCESS_KEY'),
+      endpointUrlSes: url(env, 'AWS_ENDPOINT_URL_SES', ['http:', 'https:']),
+    },
+    domainVerification: oneOf(env, 'DOMAIN_VERIFICATION', ['dns', 'off'] as const, transport === 'outbox' ? 'off' : 'dns'),
+    dnsServers: dnsServers(env),
+    signupDisabled: bool(env, 'SIGNUP_DISABLED', false),
+    bootstrap: bootstrapEmail && bootstrapPassword ? { email: bootstrapEmail.toLowerCase(), password: bootstrapPassword } : undefined,
+    rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 1000, 1, 10_000_000),
+    idempotencyTtlHours: int(env, 'IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 365),
+    webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    snsCertHosts: snsHosts ? snsHosts.split(',').map((h) => h.trim()).filter(Boolean) : ['sns.*.amazonaws.com'],
+    stripeSecretKey: str(env, 'STRIPE_SECRET_KEY'),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    redisPrefix: str(env, 'REDIS_PREFIX') ?? 'mailroom',
+  };
+}

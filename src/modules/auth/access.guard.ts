@@ -1,0 +1,82 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import type { Request } from 'express';
+import { invalidApiKey, unauthorized } from '../../platform/http/app-error';
+import { ACCESS_KEY, AccessKind } from './auth.decorators';
+import { csrfRejected } from './auth.errors';
+import type { Principal } from './principal';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+class ApiKeyGuard extends AuthGuard('api-key') {
+  override handleRequest<T>(err: unknown, user: T): T {
+    if (err) throw err;
+    if (!user) throw invalidApiKey();
+    return user;
+  }
+}
+
+class SessionGuard extends AuthGuard('session') {
+  override handleRequest<T>(err: unknown, user: T): T {
+    if (err) throw err;
+    if (!user) throw unauthorized('A valid session is required');
+    return user;
+  }
+}
+
+class ProjectSessionGuard extends AuthGuard('project-session') {
+  override handleRequest<T>(err: unknown, user: T): T {
+    if (err) throw err;
+    if (!user) throw invalidApiKey('An API key (or a dashboard session with X-Project-Id) is required');
+    return user;
+  }
+}
+
+/**
+ * Deny by default: a route without an access declaration is refused. Requests with an
+ * `Authorization` header are judged by the key alone; otherwise the session cookie is used.
+ */
+@Injectable()
+export class AccessGuard implements CanActivate {
+  private readonly apiKey = new ApiKeyGuard();
+  private readonly session = new SessionGuard();
+  private readonly projectSession = new ProjectSessionGuard();
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly publicUrl: string,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const kind = this.reflector.getAllAndOverride<AccessKind | undefined>(ACCESS_KEY, [context.getHandler(), context.getClass()]);
+    if (kind === 'public') return true;
+    if (!kind) throw unauthorized('This route declares no access rule');
+    const req = context.switchToHttp().getRequest<Request>();
+    if (kind === 'session') {
+      await this.session.canActivate(context);
+      this.checkCsrf(req);
+      return true;
+    }
+    if (req.header('authorization') !== undefined) {
+      await this.apiKey.canActivate(context);
+      const principal = req.user as Principal;
+      if (principal.via === 'public_key' && kind !== 'public-or-secret') {
+        throw invalidApiKey('This endpoint needs the secret key (sk_…); the public key only works on /v1/track');
+      }
+      return true;
+    }
+    await this.projectSession.canActivate(context);
+    this.checkCsrf(req);
+    return true;
+  }
+
+  /** Cookie-authenticated writes must prove they come from script on our origin. */
+  private checkCsrf(req: Request): void {
+    if (SAFE_METHODS.has(req.method)) return;
+    if (req.header('x-requested-with')) return;
+    const origin = req.header('origin');
+    if (origin && origin === new URL(this.publicUrl).origin) return;
+    throw csrfRejected();
+  }
+}

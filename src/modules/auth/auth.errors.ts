@@ -1,0 +1,9 @@
+import { AppError, conflict, forbidden } from '../../platform/http/app-error';
+
+export const emailTaken = () => conflict('An account with this email already exists');
+export const invalidCredentials = () => new AppError(401, 'UNAUTHORIZED', 'Invalid email or password');
+export const signupDisabled = () => forbidden('Signups are disabled on this deployment');
+export const csrfRejected = () =>
+  forbidden('Cookie-authenticated writes need the X-Requested-With header or a same-origin Origin', {
+    suggestion: 'Send X-Requested-With: XMLHttpRequest, or use an API key for server-to-server calls.',
+  });

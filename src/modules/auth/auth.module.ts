@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { PassportModule } from '@nestjs/passport';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthController } from './auth.controller';
+import { AuthService } from './auth.service';
+import { SessionRecord } from './entities/session.entity';
+import { UserToken } from './entities/user-token.entity';
+import { User } from './entities/user.entity';
+import { SessionStrategy } from './session.strategy';
+import { SessionsService } from './sessions.service';
+import { UsersService } from './users.service';
+
+@Module({
+  imports: [PassportModule, TypeOrmModule.forFeature([User, SessionRecord, UserToken])],
+  controllers: [AuthController],
+  providers: [UsersService, SessionsService, AuthService, SessionStrategy],
+  exports: [UsersService, SessionsService, AuthService],
+})
+export class AuthModule {}

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import * as argon2 from 'argon2';
+import { Repository } from 'typeorm';
+import { User } from './entities/user.entity';
+import { emailTaken } from './auth.errors';
+
+@Injectable()
+export class UsersService {
+  constructor(@InjectRepository(User) private readonly users: Repository<User>) {}
+
+  async create(email: string, password: string, emailVerified = false): Promise<User> {
+    const normalized = email.trim().toLowerCase();
+    const passwordHash = await argon2.hash(password, { type: argon2.argon2id });
+    const inserted = await this.users
+      .createQueryBuilder()
+      .insert()
+      .values({ email: normalized, passwordHash, emailVerified, emailVerifiedAt: emailVerified ? new Date() : null })
+      .orIgnore()
+      .returning('*')
+      .execute();
+    if (inserted.raw.length === 0) throw emailTaken();
+    return this.users.findOneByOrFail({ email: normalized });
+  }
+
+  findById(id: string): Promise<User | null> {
+    return this.users.findOneBy({ id });
+  }
+
+  findByEmail(email: string): Promise<User | null> {
+    return this.users.findOneBy({ email: email.trim().toLowerCase() });
+  }
+
+  async count(): Promise<number> {
+    return this.users.count();
+  }
+
+  /** Returns the user when the password matches; hashing runs even for unknown emails to keep timing flat. */
+  async verifyCredentials(email: string, password: string): Promise<User | null> {
+    const user = await this.findByEmail(email);
+    if (!user) {
+      await argon2.hash(password, { type: argon2.argon2id });
+      return null;
+    }
+    return (await argon2.verify(user.passwordHash, password)) ? user : null;
+  }
+
+  async setPassword(userId: string, password: string): Promise<void> {
+    const passwordHash = await argon2.hash(password, { type: argon2.argon2id });
+    await this.users.update({ id: userId }, { passwordHash });
+  }
+
+  async markEmailVerified(userId: string): Promise<void> {
+    await this.users.update({ id: userId, emailVerified: false }, { emailVerified: true, emailVerifiedAt: new Date() });
+  }
+}

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '../auth/auth.module';
+import { ApiKeyStrategy } from './api-key.strategy';
+import { ProjectMember } from './entities/project-member.entity';
+import { Project } from './entities/project.entity';
+import { ProjectSessionStrategy } from './project-session.strategy';
+import { ProjectsController } from './projects.controller';
+import { ProjectsService } from './projects.service';
+
+@Module({
+  imports: [AuthModule, TypeOrmModule.forFeature([Project, ProjectMember])],
+  controllers: [ProjectsController],
+  providers: [ProjectsService, ApiKeyStrategy, ProjectSessionStrategy],
+  exports: [ProjectsService],
+})
+export class ProjectsModule {}

@@ -1,0 +1,96 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Socket } from 'node:net';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+/** Schema that BullMQ's PostgreSQL backend lives in (persisted name: renaming it strands queued jobs). */
+export const QUEUE_SCHEMA = 'bullmq';
+
+export interface EmbeddedPostgres {
+  url: string;
+  stop(): Promise<void>;
+}
+
+type RawDataListener = (data: Uint8Array) => void;
+
+interface SocketServerInternals {
+  queryQueue: { enqueue(handlerId: number, message: Uint8Array, onData: RawDataListener): Promise<number> };
+  handlers: Set<{ handlerId: number; socket: Socket | null }>;
+}
+
+const NOTIFICATION_RESPONSE = 0x41; // 'A'
+
+/**
+ * Scans a backend message stream that may arrive in arbitrary chunks and hands every complete
+ * NotificationResponse message to `onNotification`.
+ */
+export function createNotificationScanner(onNotification: (message: Buffer) => void): (chunk: Uint8Array) => void {
+  let pending = Buffer.alloc(0);
+  return (chunk) => {
+    pending = pending.length ? Buffer.concat([pending, Buffer.from(chunk)]) : Buffer.from(chunk);
+    let offset = 0;
+    while (pending.length - offset >= 5) {
+      const length = pending.readUInt32BE(offset + 1);
+      if (pending.length - offset < 1 + length) break;
+      if (pending[offset] === NOTIFICATION_RESPONSE) onNotification(Buffer.from(pending.subarray(offset, offset + 1 + length)));
+      offset += 1 + length;
+    }
+    pending = offset === 0 ? pending : Buffer.from(pending.subarray(offset));
+  };
+}
+
+/**
+ * PGlite is a single session shared by every socket connection, so a NOTIFY is delivered inside
+ * whichever connection's response runs next, not to the connection that ran LISTEN. Queries are
+ * serialised, so after each response every other socket sits between complete messages; we copy
+ * each NotificationResponse to all of them, and the client that listens picks it up (BullMQ's
+ * worker wake-up relies on this). Clients that did not LISTEN ignore the message.
+ */
+function relayNotifications(server: PGLiteSocketServer): void {
+  const internals = server as unknown as SocketServerInternals;
+  const queue = internals.queryQueue;
+  const enqueue = queue.enqueue.bind(queue);
+  queue.enqueue = (handlerId, message, onData) => {
+    const scan = createNotificationScanner((notification) => {
+      for (const handler of internals.handlers) {
+        if (handler.handlerId !== handlerId && handler.socket && !handler.socket.destroyed) handler.socket.write(notification);
+      }
+    });
+    return enqueue(handlerId, message, (data) => {
+      onData(data);
+      scan(data);
+    });
+  };
+}
+
+/**
+ * Starts PGlite with its data in `<dataDir>/db` and serves it on a loopback port, so TypeORM and
+ * BullMQ use the ordinary `pg` driver. `dataDir` undefined keeps the database in memory (tests).
+ */
+export async function startEmbeddedPostgres(dataDir: string | undefined): Promise<EmbeddedPostgres> {
+  let dbPath: string | undefined;
+  if (dataDir) {
+    dbPath = join(dataDir, 'db');
+    mkdirSync(dbPath, { recursive: true });
+  }
+  const db = await PGlite.create({ dataDir: dbPath, extensions: { pg_trgm }, relaxedDurability: false });
+  // The socket server ignores startup options such as `-c search_path`, and every connection
+  // shares this one session: our tables resolve in public, BullMQ's unqualified names in its schema.
+  await db.exec(`CREATE SCHEMA IF NOT EXISTS ${QUEUE_SCHEMA}; SET search_path TO public, ${QUEUE_SCHEMA};`);
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 256 });
+  relayNotifications(server);
+  await server.start();
+  const url = `postgres://postgres:postgres@${server.getServerConn()}/postgres`;
+  let stopped = false;
+  return {
+    url,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await server.stop();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { logger } from '../logging/logger';
+import { AppError, ShortBadRequest } from './app-error';
+
+const CODE_BY_STATUS: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  402: 'BILLING_LIMIT_EXCEEDED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'VALIDATION_ERROR',
+  429: 'RATE_LIMIT_EXCEEDED',
+};
+
+interface Rendered {
+  status: number;
+  code: string;
+  message: string;
+  extra: { errors?: unknown; details?: unknown; suggestion?: string };
+  headers?: Record<string, string>;
+}
+
+/** Errors raised by Express middleware (body parsers, multer) before a handler runs. */
+function fromMiddlewareError(error: unknown): Rendered | undefined {
+  const raw = error as { type?: string; code?: string; message?: string; name?: string; cause?: unknown; options?: { cause?: unknown } };
+  // Nest wraps body-parser errors in a BadRequestException whose cause carries the parser's type.
+  const e = (raw?.type ? raw : (raw?.cause ?? raw?.options?.cause ?? raw)) as typeof raw;
+  if (e?.type === 'entity.parse.failed') return { status: 400, code: 'BAD_REQUEST', message: 'Malformed JSON body', extra: {} };
+  if (e?.type === 'entity.too.large' || e?.code === 'LIMIT_FILE_SIZE') {
+    return { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Request body too large', extra: {} };
+  }
+  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
+    return { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: e.message ?? 'Unsupported encoding', extra: {} };
+  }
+  if (e?.name === 'MulterError') return { status: 400, code: 'BAD_REQUEST', message: e.message ?? 'Invalid upload', extra: {} };
+  return undefined;
+}
+
+/** Duck-typed: Jest's module registry can hold a second copy of @nestjs/common. */
+function isHttpException(value: unknown): value is HttpException {
+  return typeof (value as HttpException)?.getStatus === 'function' && typeof (value as HttpException)?.getResponse === 'function';
+}
+
+function render(exception: unknown): Rendered | undefined {
+  if (exception instanceof AppError) {
+    const { details, errors, suggestion, headers } = exception.extra;
+    return { status: exception.statusCode, code: exception.code, message: exception.message, extra: { errors, details, suggestion }, headers };
+  }
+  const middleware = fromMiddlewareError(exception);
+  if (middleware) return middleware;
+  if (isHttpException(exception)) {
+    const status = exception.getStatus();
+    const body = exception.getResponse();
+    const message =
+      typeof body === 'object' && body !== null && 'message' in body
+        ? [body.message].flat().join('; ')
+        : exception.message;
+    if (status >= 500) return undefined;
+    return { status, code: CODE_BY_STATUS[status] ?? 'BAD_REQUEST', message: status === 404 ? 'Not found' : message, extra: {} };
+  }
+  return undefined;
+}
+
+@Catch()
+export class ErrorEnvelopeFilter implements ExceptionFilter {
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const req = ctx.getRequest<Request>();
+    const res = ctx.getResponse<Response>();
+    if (res.headersSent) return;
+    if (exception instanceof ShortBadRequest) {
+      res.status(400).json(exception.getResponse());
+      return;
+    }
+    let rendered = render(exception);
+    if (!rendered) {
+      logger('http').error({ err: exception, requestId: req.id, method: req.method, path: req.path }, 'unhandled error');
+      rendered = { status: 500, code: 'INTERNAL_SERVER_ERROR', message: 'An unexpected error occurred', extra: {} };
+    }
+    for (const [name, value] of Object.entries(rendered.headers ?? {})) res.setHeader(name, value);
+    const error: Record<string, unknown> = {
+      code: rendered.code,
+      message: rendered.message,
+      statusCode: rendered.status,
+      requestId: req.id,
+    };
+    for (const [key, value] of Object.entries(rendered.extra)) if (value !== undefined) error[key] = value;
+    res.status(rendered.status).json({ success: false, error, timestamp: new Date().toISOString() });
+  }
+}

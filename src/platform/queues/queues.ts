@@ -1,0 +1,23 @@
+/**
+ * Every queue and the payload of its jobs. Queue names are persisted (jobs wait under them):
+ * renaming one strands its queued jobs. Jobs carry ids, never payloads; job ids are
+ * deterministic so a retried enqueue cannot duplicate work.
+ */
+export const QUEUES = {
+  /** Housekeeping jobs of the platform itself. */
+  maintenance: 'maintenance',
+} as const;
+
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+export interface JobPayloads {
+  maintenance: { task: 'purge-expired' };
+}
+
+/** Retries are job options: exponential backoff from 2 s, kept briefly for inspection. */
+export const DEFAULT_JOB_OPTIONS = {
+  attempts: 8,
+  backoff: { type: 'exponential', delay: 2_000 },
+  removeOnComplete: { age: 3600, count: 1000 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+} as const;

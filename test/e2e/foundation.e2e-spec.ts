@@ -1,0 +1,44 @@
+import request from 'supertest';
+import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
+
+describe('foundation', () => {
+  let app: TestApp;
+  let project: TestProject;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    project = await createProject(app.http);
+  });
+  afterAll(() => app?.close());
+
+  it('authenticates the secret key on a no-op endpoint', async () => {
+    const res = await request(app.http).get('/v1/ping').set('Authorization', `Bearer ${project.secretKey}`).expect(200);
+    expect(res.body).toEqual({ success: true, data: { projectId: project.id } });
+    expect(res.headers['x-request-id']).toBeTruthy();
+  });
+
+  it('rejects the public key outside /v1/track with INVALID_API_KEY', async () => {
+    const res = await request(app.http).get('/v1/ping').set('Authorization', `Bearer ${project.publicKey}`).expect(401);
+    expect(res.body.success).toBe(false);
+    expect(res.body.error.code).toBe('INVALID_API_KEY');
+    expect(res.body.error.requestId).toBe(res.headers['x-request-id']);
+  });
+
+  it('answers unknown routes with a 404 envelope', async () => {
+    const res = await request(app.http).get('/nope').expect(404);
+    expect(res.body.error.code).toBe('NOT_FOUND');
+  });
+
+  it('answers malformed JSON with 400 BAD_REQUEST', async () => {
+    const res = await request(app.http).post('/auth/login').set('Content-Type', 'application/json').send('{"email":').expect(400);
+    expect(res.body.error.code).toBe('BAD_REQUEST');
+  });
+
+  it('validates bodies with 422 items per field', async () => {
+    const res = await request(app.http).post('/auth/signup').send({ email: 'not-an-email', password: 'short' }).expect(422);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    const fields = res.body.error.errors.map((e: { field: string }) => e.field).sort();
+    expect(fields).toEqual(['email', 'password']);
+    expect(res.body.error.errors.find((e: { field: string }) => e.field === 'email').code).toBe('invalid_string');
+  });
+});

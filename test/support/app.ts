@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import request from 'supertest';
+import type { App } from 'supertest/types';
+import { AppConfig, loadConfig } from '../../src/config/config';
+import { createRuntime, Runtime } from '../../src/platform/runtime';
+
+/**
+ * `npm test` runs every suite on the embedded database with queues in it; `npm run test:services`
+ * (MAILROOM_TEST_MODE=services) runs the same suites on the machine's PostgreSQL and Redis,
+ * each suite in a fresh database and Redis prefix.
+ */
+export const TEST_MODE: 'embedded' | 'services' = process.env.MAILROOM_TEST_MODE === 'services' ? 'services' : 'embedded';
+
+export interface TestApp {
+  runtime: Runtime;
+  config: AppConfig;
+  http: App;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+async function createServicesDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `mailroom_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/** Boots the real application on a loopback port with its own data dir; `env` overrides variables. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-test-'));
+  let database: { url: string; drop: () => Promise<void> } | undefined;
+  const baseEnv: Record<string, string> = {
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
+    APP_SECRET: randomBytes(32).toString('hex'),
+  };
+  if (TEST_MODE === 'services') {
+    database = await createServicesDatabase();
+    baseEnv.DATABASE_URL = database.url;
+    baseEnv.REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    baseEnv.REDIS_PREFIX = `mrtest:${process.pid}:${randomBytes(4).toString('hex')}`;
+  }
+  const config = loadConfig({ ...baseEnv, ...env });
+  const runtime = await createRuntime(config, { inMemoryDatabase: true });
+  await runtime.app.listen(0, '127.0.0.1');
+  const http = runtime.app.getHttpServer() as App;
+  return {
+    runtime,
+    config,
+    http,
+    dataDir,
+    async close() {
+      await runtime.stop();
+      await database?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestProject {
+  id: string;
+  secretKey: string;
+  publicKey: string;
+  cookie: string;
+  userId: string;
+  email: string;
+}
+
+/** Signs up a fresh user through the API and creates a project; returns its keys and the session cookie. */
+export async function createProject(http: App, name = 'Test project'): Promise<TestProject> {
+  const email = `owner-${randomBytes(6).toString('hex')}@example.com`;
+  const signup = await request(http).post('/auth/signup').send({ email, password: 'correct horse battery' }).expect(201);
+  const cookie = [signup.headers['set-cookie']].flat()[0].split(';')[0];
+  const project = await request(http)
+    .post('/users/@me/projects')
+    .set('Cookie', cookie)
+    .set('X-Requested-With', 'XMLHttpRequest')
+    .send({ name })
+    .expect(201);
+  return { id: project.body.id, secretKey: project.body.secret, publicKey: project.body.public, cookie, userId: signup.body.id, email };
+}
+
+/** Polls `check` until it returns a value other than undefined, sleeping between tries. */
+export async function waitFor<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000, intervalMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`waitFor timed out after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
