@@ -36,6 +36,8 @@ export interface AppConfig {
   idempotencyTtlHours: number;
   webhookAllowPrivate: boolean;
   snsCertHosts: string[];
+  /** Tests only: lets SNS certificate and SubscribeURL fetches use http on an allowed host. */
+  snsCertAllowHttp: boolean;
   stripeSecretKey?: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Prefix for Redis keys and BullMQ queues, so several deployments (or test runs) can share one Redis. */
@@ -176,6 +178,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     idempotencyTtlHours: int(env, 'IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 365),
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     snsCertHosts: snsHosts ? snsHosts.split(',').map((h) => h.trim()).filter(Boolean) : ['sns.*.amazonaws.com'],
+    snsCertAllowHttp: bool(env, 'SNS_CERT_ALLOW_HTTP', false),
     stripeSecretKey: str(env, 'STRIPE_SECRET_KEY'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     redisPrefix: str(env, 'REDIS_PREFIX') ?? 'mailroom',
