@@ -9,6 +9,9 @@ import { PingModule } from './modules/ping/ping.module';
 import { ProjectsModule } from './modules/projects/projects.module';
 import { DatabaseModule } from './platform/database/database.module';
 import { ErrorEnvelopeFilter } from './platform/http/exception.filter';
+import { IdempotencyModule } from './platform/http/idempotency/idempotency.module';
+import { RateLimitModule } from './platform/http/rate-limit/rate-limit.module';
+import { SystemMailModule } from './platform/mail/system-mail.module';
 import { QueuesModule } from './platform/queues/queues.module';
 
 export interface AppModuleOptions {
@@ -26,6 +29,9 @@ export class AppModule {
         DatabaseModule.forRoot(databaseUrl, config.databaseUrl ? 20 : 8),
         QueuesModule.forRoot(config, databaseUrl),
         ScheduleModule.forRoot(),
+        RateLimitModule,
+        IdempotencyModule,
+        SystemMailModule,
         AuthModule,
         ProjectsModule,
         PingModule,

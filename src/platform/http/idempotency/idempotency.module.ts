@@ -1,0 +1,12 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { IdempotencyInterceptor } from './idempotency.interceptor';
+import { IdempotencyService } from './idempotency.service';
+
+/** Global: modules only put `@Idempotent()` on a handler. */
+@Global()
+@Module({
+  providers: [IdempotencyService, { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor }],
+  exports: [IdempotencyService],
+})
+export class IdempotencyModule {}

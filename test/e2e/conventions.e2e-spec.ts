@@ -1,0 +1,80 @@
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { IdempotencyService } from '../../src/platform/http/idempotency/idempotency.service';
+import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
+
+describe('conventions: rate limit', () => {
+  let app: TestApp;
+  let project: TestProject;
+  let other: TestProject;
+
+  beforeAll(async () => {
+    app = await startTestApp({ RATE_LIMIT_PER_MINUTE: '5' });
+    project = await createProject(app.http);
+    other = await createProject(app.http);
+  });
+  afterAll(() => app?.close());
+
+  it('sends RateLimit headers and answers 429 with Retry-After over the per-project budget', async () => {
+    const auth = `Bearer ${project.secretKey}`;
+    for (let i = 1; i <= 5; i++) {
+      const res = await request(app.http).get('/v1/ping').set('Authorization', auth).expect(200);
+      expect(res.headers['ratelimit-limit']).toBe('5');
+      expect(res.headers['ratelimit-remaining']).toBe(String(5 - i));
+      expect(Number(res.headers['ratelimit-reset'])).toBeGreaterThanOrEqual(1);
+      expect(Number(res.headers['ratelimit-reset'])).toBeLessThanOrEqual(60);
+    }
+    const limited = await request(app.http).get('/v1/ping').set('Authorization', auth).expect(429);
+    expect(limited.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(limited.headers['ratelimit-remaining']).toBe('0');
+  });
+
+  it('counts each project separately, sessions with X-Project-Id included', async () => {
+    const res = await request(app.http).get('/v1/ping').set('Cookie', other.cookie).set('X-Project-Id', other.id).expect(200);
+    expect(res.body.data.projectId).toBe(other.id);
+    expect(res.headers['ratelimit-remaining']).toBe('4');
+  });
+
+  it('does not count unauthenticated requests', async () => {
+    const res = await request(app.http).get('/v1/ping').expect(401);
+    expect(res.headers['ratelimit-limit']).toBeUndefined();
+  });
+});
+
+describe('conventions: idempotency key store', () => {
+  let app: TestApp;
+  let project: TestProject;
+  let keys: IdempotencyService;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    project = await createProject(app.http);
+    keys = app.runtime.app.get(IdempotencyService);
+  });
+  afterAll(() => app?.close());
+
+  it('holds a key from the first claim; a repeat sees the original request', async () => {
+    expect(await keys.claim(project.id, 'k-1', 'POST', '/v1/send')).toBeNull();
+    const repeat = await keys.claim(project.id, 'k-1', 'POST', '/v1/send');
+    expect(repeat?.held).toMatchObject({ method: 'POST', path: '/v1/send', statusCode: null });
+    await keys.complete(project.id, 'k-1', 200);
+    expect((await keys.claim(project.id, 'k-1', 'POST', '/v1/send'))?.held?.statusCode).toBe(200);
+  });
+
+  it('frees a released key and scopes keys to the project', async () => {
+    expect(await keys.claim(project.id, 'k-2', 'POST', '/v1/track')).toBeNull();
+    await keys.release(project.id, 'k-2');
+    expect(await keys.claim(project.id, 'k-2', 'POST', '/v1/track')).toBeNull();
+    const other = await createProject(app.http);
+    expect(await keys.claim(other.id, 'k-2', 'POST', '/v1/track')).toBeNull();
+  });
+
+  it('lets an expired key be claimed again and purges expired keys', async () => {
+    expect(await keys.claim(project.id, 'k-3', 'POST', '/v1/send')).toBeNull();
+    await app.runtime.app.get(DataSource).query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 minute' WHERE key = 'k-3'`);
+    expect(await keys.claim(project.id, 'k-3', 'POST', '/v1/send')).toBeNull();
+    await app.runtime.app.get(DataSource).query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 minute' WHERE key = 'k-3'`);
+    expect(await keys.purgeExpired()).toBeGreaterThanOrEqual(1);
+  });
+});
