@@ -5,6 +5,7 @@ import type { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { AccessGuard } from './modules/auth/access.guard';
 import { AuthModule } from './modules/auth/auth.module';
+import { DomainsModule } from './modules/domains/domains.module';
 import { PingModule } from './modules/ping/ping.module';
 import { ProjectsModule } from './modules/projects/projects.module';
 import { DatabaseModule } from './platform/database/database.module';
@@ -35,6 +36,7 @@ export class AppModule {
         AuthModule,
         ProjectsModule,
         PingModule,
+        DomainsModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },

@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { Resolver } from 'node:dns/promises';
+import type { MxRecord } from 'node:dns';
+import { InjectConfig } from '../../../config/config.module';
+import type { AppConfig } from '../../../config/config';
+
+/** Answers that mean "the name or the record type does not exist", as opposed to a failed lookup. */
+const ABSENT = new Set(['ENOTFOUND', 'ENODATA', 'ENONAME', 'NXDOMAIN']);
+
+export class DnsLookupError extends Error {
+  constructor(readonly code: string, name: string, type: string) {
+    super(`DNS ${type} lookup of ${name} failed (${code})`);
+  }
+}
+
+/**
+ * DNS through the configured resolvers (`DNS_SERVERS`, else the system's). Absent names and
+ * types resolve to `[]`; timeouts and server failures throw `DnsLookupError`.
+ */
+@Injectable()
+export class DnsResolver {
+  private readonly resolver: Resolver;
+
+  constructor(@InjectConfig() config: AppConfig) {
+    this.resolver = new Resolver({ timeout: 2_000, tries: 2 });
+    if (config.dnsServers.length > 0) this.resolver.setServers(config.dnsServers);
+  }
+
+  /** TXT strings with their character-string chunks joined, as DKIM/SPF/DMARC read them. */
+  txt(name: string): Promise<string[]> {
+    return this.run(name, 'TXT', () => this.resolver.resolveTxt(name).then((rows) => rows.map((chunks) => chunks.join(''))));
+  }
+
+  cname(name: string): Promise<string[]> {
+    return this.run(name, 'CNAME', () => this.resolver.resolveCname(name));
+  }
+
+  mx(name: string): Promise<MxRecord[]> {
+    return this.run(name, 'MX', () => this.resolver.resolveMx(name));
+  }
+
+  a(name: string): Promise<string[]> {
+    return this.run(name, 'A', () => this.resolver.resolve4(name));
+  }
+
+  aaaa(name: string): Promise<string[]> {
+    return this.run(name, 'AAAA', () => this.resolver.resolve6(name));
+  }
+
+  private async run<T>(name: string, type: string, lookup: () => Promise<T[]>): Promise<T[]> {
+    try {
+      return await lookup();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
+      if (ABSENT.has(code)) return [];
+      throw new DnsLookupError(code, name, type);
+    }
+  }
+}

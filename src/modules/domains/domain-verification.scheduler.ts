@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Cron, CronExpression } from '@nestjs/schedule';
+import { DataSource } from 'typeorm';
+import type { AppConfig } from '../../config/config';
+import { InjectConfig } from '../../config/config.module';
+import { logger } from '../../platform/logging/logger';
+import { DomainsService } from './domains.service';
+
+/** Arbitrary constant shared by every process: one background check at a time across the cluster. */
+const LOCK_KEY = 7_301_500;
+const BATCH = 100;
+const CONCURRENCY = 8;
+
+/**
+ * Re-checks pending and verified domains every 5 minutes, only in processes that run workers.
+ * Several workers may fire together: a PostgreSQL advisory lock lets one run, and a domain
+ * checked less than 4 minutes ago is skipped, so a late runner does not repeat the round.
+ */
+@Injectable()
+export class DomainVerificationScheduler {
+  private readonly log = logger('domain-verification');
+  private running = false;
+
+  constructor(
+    @InjectConfig() private readonly config: AppConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly domains: DomainsService,
+  ) {}
+
+  @Cron(CronExpression.EVERY_5_MINUTES, { name: 'domain-verification' })
+  async onSchedule(): Promise<void> {
+    if (this.config.role === 'api' || this.config.domainVerification === 'off' || this.running) return;
+    this.running = true;
+    try {
+      await this.runOnce();
+    } catch (err) {
+      this.log.error({ err }, 'domain verification round failed');
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** One round over every due domain; returns how many were checked (0 when another process holds the lock). */
+  async runOnce(): Promise<number> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      const [{ locked }] = await runner.query(`SELECT pg_try_advisory_lock($1) AS locked`, [LOCK_KEY]);
+      if (!locked) return 0;
+      try {
+        let checked = 0;
+        let afterId: string | null = null;
+        for (;;) {
+          const due = await this.domains.dueForCheck(afterId, BATCH);
+          if (due.length === 0) return checked;
+          for (let i = 0; i < due.length; i += CONCURRENCY) {
+            await Promise.all(
+              due.slice(i, i + CONCURRENCY).map((row) =>
+                this.domains.check(row).catch((err: unknown) => this.log.warn({ err, domain: row.domain }, 'domain check failed')),
+              ),
+            );
+          }
+          checked += due.length;
+          afterId = due[due.length - 1].id;
+        }
+      } finally {
+        await runner.query(`SELECT pg_advisory_unlock($1)`, [LOCK_KEY]);
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+}

@@ -1,0 +1,21 @@
+import { AppError, conflict, notFound, validationError } from '../../platform/http/app-error';
+
+export const domainNotFound = () => notFound('Domain');
+
+/** decisions.md: 403 with code DOMAIN_NOT_VERIFIED (deliberately not the spec's INTERNAL_SERVER_ERROR body code). */
+export const domainNotVerified = (domain: string) =>
+  new AppError(403, 'DOMAIN_NOT_VERIFIED', `The sender domain ${domain} is not a verified domain of this project`, {
+    details: { domain },
+    suggestion: 'Add the domain with POST /domains, publish its DNS records, then check it with GET /domains/:id/verify.',
+  });
+
+export const domainAlreadyClaimed = (domain: string) => conflict(`The domain ${domain} has already been added`, { details: { domain } });
+
+export const domainInUse = (domain: string, usage: { templates: number; campaigns: number }) =>
+  conflict(`The domain ${domain} is still used by ${usage.templates} template(s) and ${usage.campaigns} unsent campaign(s)`, {
+    details: { domain, ...usage },
+    suggestion: 'Change the sender of those templates and campaigns first.',
+  });
+
+export const invalidDomainName = (received: unknown) =>
+  validationError([{ field: 'domain', message: 'domain must be a valid host name such as example.com', code: 'invalid_string', received }]);

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DnsResolver } from './dns/dns-resolver';
+import { DomainVerificationScheduler } from './domain-verification.scheduler';
+import { DomainsController } from './domains.controller';
+import { DomainsService } from './domains.service';
+import { Domain } from './entities/domain.entity';
+import { SesIdentities } from './ses/ses-identities';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([Domain])],
+  controllers: [DomainsController],
+  providers: [DomainsService, DnsResolver, SesIdentities, DomainVerificationScheduler],
+  exports: [DomainsService, DnsResolver],
+})
+export class DomainsModule {}

@@ -1,0 +1,156 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, In, Repository } from 'typeorm';
+import type { AppConfig } from '../../config/config';
+import { InjectConfig } from '../../config/config.module';
+import { randomHex } from '../../platform/crypto';
+import { logger } from '../../platform/logging/logger';
+import { decryptPrivateKey, encryptPrivateKey, generateDkimKeyPair } from './dkim-keys';
+import { DnsResolver } from './dns/dns-resolver';
+import { ownDkimRecords, sesRecords } from './dns/domain-records';
+import { domainAndParents, domainOfEmail, normalizeDomainName } from './domain-name';
+import { domainAlreadyClaimed, domainInUse, domainNotFound, domainNotVerified, invalidDomainName } from './domains.errors';
+import { DomainResponse, toDomainResponse } from './dto/domain.response';
+import { Domain } from './entities/domain.entity';
+import { SesIdentities } from './ses/ses-identities';
+import { checkDomainRecords } from './use-cases/check-domain';
+import { countDomainUsage } from './use-cases/domain-usage';
+
+/** nodemailer's `dkim` option. */
+export interface DkimSigningKey {
+  domainName: string;
+  keySelector: string;
+  privateKey: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const KEY_CACHE_MAX = 1_000;
+
+@Injectable()
+export class DomainsService {
+  private readonly log = logger('domains');
+  /** Decrypted DKIM keys by domain id: signing happens per message, decryption need not. */
+  private readonly keyCache = new Map<string, string>();
+
+  constructor(
+    @InjectRepository(Domain) private readonly domains: Repository<Domain>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectConfig() private readonly config: AppConfig,
+    private readonly dns: DnsResolver,
+    private readonly ses: SesIdentities,
+  ) {}
+
+  private get verificationOff(): boolean {
+    return this.config.domainVerification === 'off';
+  }
+
+  async create(projectId: string, input: string): Promise<DomainResponse> {
+    const name = normalizeDomainName(input);
+    if (!name) throw invalidDomainName(input);
+    if (await this.domains.existsBy({ domain: name })) throw domainAlreadyClaimed(name);
+
+    const row = this.domains.create({ projectId, domain: name, status: 'pending', sesIdentity: null, dkimSelector: null, dkimPrivateKey: null, dkimPublicKey: null });
+    if (this.config.email.transport === 'ses') {
+      const identity = await this.ses.register(name);
+      row.sesIdentity = identity;
+      row.records = sesRecords(name, identity.region, identity.dkimTokens, identity.mailFromDomain);
+    } else {
+      const keys = await generateDkimKeyPair();
+      // A fresh selector per key: re-adding a domain never collides with a stale, cached record.
+      row.dkimSelector = `mr${randomHex(4)}`;
+      row.dkimPrivateKey = encryptPrivateKey(this.config.appSecret, keys.privateKeyPem);
+      row.dkimPublicKey = keys.publicKeyBase64;
+      row.records = ownDkimRecords(name, row.dkimSelector, keys.publicKeyBase64);
+    }
+    try {
+      await this.domains.insert(row);
+    } catch (error) {
+      if ((error as { driverError?: { code?: string } }).driverError?.code === '23505') throw domainAlreadyClaimed(name);
+      throw error;
+    }
+    return toDomainResponse(row, this.verificationOff);
+  }
+
+  /** The path's project must be the caller's own: anything else is simply not found. */
+  async list(projectId: string, pathProjectId: string): Promise<DomainResponse[]> {
+    if (pathProjectId !== projectId) throw domainNotFound();
+    const rows = await this.domains.find({ where: { projectId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return rows.map((row) => toDomainResponse(row, this.verificationOff));
+  }
+
+  /** Forced check: resolves the records now and returns the fresh statuses. */
+  async verify(projectId: string, id: string): Promise<DomainResponse> {
+    const row = await this.findOne(projectId, id);
+    return toDomainResponse(await this.check(row), this.verificationOff);
+  }
+
+  async remove(projectId: string, id: string): Promise<void> {
+    const row = await this.findOne(projectId, id);
+    const usage = await countDomainUsage(this.dataSource.manager, projectId, row.domain);
+    if (usage.templates > 0 || usage.campaigns > 0) throw domainInUse(row.domain, usage);
+    await this.domains.delete({ projectId, id: row.id });
+    this.keyCache.delete(row.id);
+  }
+
+  /** Throws 403 DOMAIN_NOT_VERIFIED unless the sender's domain or a parent is a verified domain of the project. */
+  async assertSenderAllowed(projectId: string, fromEmail: string): Promise<void> {
+    if (this.verificationOff) return;
+    const domain = domainOfEmail(fromEmail);
+    if (!domain) throw domainNotVerified(fromEmail.slice(fromEmail.lastIndexOf('@') + 1) || fromEmail);
+    const found = await this.domains.existsBy({ projectId, domain: In(domainAndParents(domain)), status: 'verified' });
+    if (!found) throw domainNotVerified(domain);
+  }
+
+  /** DKIM options for the most specific verified domain covering the sender; null when none (or SES signs). */
+  async dkimKeyFor(projectId: string, fromEmail: string): Promise<DkimSigningKey | null> {
+    const domain = domainOfEmail(fromEmail);
+    if (!domain || this.config.email.transport === 'ses') return null;
+    const candidates = domainAndParents(domain);
+    const rows = await this.domains.find({
+      where: { projectId, domain: In(candidates), ...(this.verificationOff ? {} : { status: 'verified' as const }) },
+      select: { id: true, domain: true, dkimSelector: true, dkimPrivateKey: true },
+    });
+    const best = rows.filter((r) => r.dkimSelector && r.dkimPrivateKey).sort((a, b) => b.domain.length - a.domain.length)[0];
+    if (!best) return null;
+    return { domainName: best.domain, keySelector: best.dkimSelector!, privateKey: this.privateKey(best) };
+  }
+
+  /** Resolves a domain's records and stores the outcome; a verified domain whose records vanished goes back to pending. */
+  async check(row: Domain): Promise<Domain> {
+    const result = await checkDomainRecords(this.dns, row);
+    const now = new Date();
+    const status = result.verified ? 'verified' : 'pending';
+    const verifiedAt = result.verified ? (row.status === 'verified' && row.verifiedAt ? row.verifiedAt : now) : null;
+    await this.domains.update({ projectId: row.projectId, id: row.id }, { records: result.records, status, verifiedAt, lastCheckedAt: now });
+    if (status !== row.status) this.log.info({ projectId: row.projectId, domain: row.domain, status }, 'domain verification status changed');
+    return Object.assign(row, { records: result.records, status, verifiedAt, lastCheckedAt: now });
+  }
+
+  /** Keyset page of domains (any project) not checked in the last 4 minutes, for the background round. */
+  dueForCheck(afterId: string | null, limit: number): Promise<Domain[]> {
+    const query = this.domains
+      .createQueryBuilder('d')
+      .where(`(d.last_checked_at IS NULL OR d.last_checked_at < now() - interval '4 minutes')`)
+      .orderBy('d.id', 'ASC')
+      .limit(limit);
+    if (afterId) query.andWhere('d.id > :afterId', { afterId });
+    return query.getMany();
+  }
+
+  private async findOne(projectId: string, id: string): Promise<Domain> {
+    if (!UUID.test(id)) throw domainNotFound();
+    const row = await this.domains.findOneBy({ projectId, id });
+    if (!row) throw domainNotFound();
+    return row;
+  }
+
+  private privateKey(row: Pick<Domain, 'id' | 'dkimPrivateKey'>): string {
+    let pem = this.keyCache.get(row.id);
+    if (!pem) {
+      pem = decryptPrivateKey(this.config.appSecret, row.dkimPrivateKey!);
+      if (this.keyCache.size >= KEY_CACHE_MAX) this.keyCache.clear();
+      this.keyCache.set(row.id, pem);
+    }
+    return pem;
+  }
+}

@@ -1,0 +1,7 @@
+import { IsString } from 'class-validator';
+
+export class CreateDomainDto {
+  /** Host-name rules (IDN → punycode, lowercase) are applied by the service, which answers 422 on a bad name. */
+  @IsString({ context: { code: 'invalid_type' } })
+  domain: string;
+}
