@@ -1,0 +1,103 @@
+import { isEmail } from 'class-validator';
+import type { CsvRecord } from './csv-file';
+import { ColumnPlan, CsvFieldType, typeCell } from './csv-values';
+
+/** Persisted in import job errors: renaming one changes what clients read. */
+export type ImportRowReason = 'missing_email' | 'invalid_email' | 'duplicate_in_file';
+
+export interface ImportRowError {
+  row: number;
+  email: string;
+  reason: ImportRowReason;
+}
+
+export type RowOutcome =
+  | { kind: 'blank' }
+  | { kind: 'skip'; error: ImportRowError }
+  | {
+      kind: 'contact';
+      row: number;
+      email: string;
+      data: Record<string, string | number | boolean>;
+      types: Array<[string, CsvFieldType]>;
+      /** An earlier row of the file had the same email; this row merges into it. */
+      duplicate: boolean;
+    };
+
+/** Emails are stored trimmed and lowercased (decisions.md). */
+export function normalizeEmail(raw: string): string {
+  return raw.trim().toLowerCase();
+}
+
+/**
+ * Turns records into row outcomes. Stateful only in the emails it has seen, so replaying the
+ * same records (a resumed job) rebuilds the same state.
+ */
+export class ImportRowReader {
+  private readonly seen = new Set<string>();
+
+  constructor(private readonly plan: ColumnPlan) {}
+
+  read(record: CsvRecord): RowOutcome {
+    const { cells, row } = record;
+    if (cells.every((cell) => cell.trim() === '')) return { kind: 'blank' };
+    const rawEmail = (cells[this.plan.emailIndex] ?? '').trim();
+    if (rawEmail === '') return { kind: 'skip', error: { row, email: '', reason: 'missing_email' } };
+    const email = normalizeEmail(rawEmail);
+    if (!isEmail(email)) return { kind: 'skip', error: { row, email: rawEmail, reason: 'invalid_email' } };
+    const data: Record<string, string | number | boolean> = {};
+    const typeOf = new Map<string, CsvFieldType>();
+    for (const { index, key } of this.plan.columns) {
+      const typed = typeCell(cells[index] ?? '');
+      if (!typed) continue;
+      data[key] = typed.value;
+      typeOf.set(key, typed.type);
+    }
+    const duplicate = this.seen.has(email);
+    this.seen.add(email);
+    return { kind: 'contact', row, email, data, types: [...typeOf], duplicate };
+  }
+}
+
+export interface PendingContact {
+  email: string;
+  data: Record<string, string | number | boolean>;
+}
+
+/**
+ * One batch of rows to write together: at most one entry per email (a repeated email merges
+ * into the earlier entry, later cells winning), the row errors, and the first type seen per key.
+ */
+export class ImportBatch {
+  readonly contacts = new Map<string, PendingContact>();
+  readonly errors: ImportRowError[] = [];
+  readonly fieldTypes = new Map<string, CsvFieldType>();
+  /** Data rows read (blank records excluded). */
+  rows = 0;
+  /** Rows that name a valid email, duplicates included: each ends up imported or updated. */
+  contactRows = 0;
+  skipped = 0;
+  /** Row number of the last record added, blank or not: the resume cursor after this batch. */
+  lastRow = 0;
+
+  add(record: CsvRecord, outcome: RowOutcome): void {
+    this.lastRow = record.row;
+    if (outcome.kind === 'blank') return;
+    this.rows += 1;
+    if (outcome.kind === 'skip') {
+      this.skipped += 1;
+      this.errors.push(outcome.error);
+      return;
+    }
+    this.contactRows += 1;
+    if (outcome.duplicate) this.errors.push({ row: outcome.row, email: outcome.email, reason: 'duplicate_in_file' });
+    for (const [key, type] of outcome.types) if (!this.fieldTypes.has(key)) this.fieldTypes.set(key, type);
+    const pending = this.contacts.get(outcome.email);
+    if (pending) Object.assign(pending.data, outcome.data);
+    else this.contacts.set(outcome.email, { email: outcome.email, data: { ...outcome.data } });
+  }
+
+  get size(): number {
+    return this.rows;
+  }
+}
