@@ -6,12 +6,18 @@
 export const QUEUES = {
   /** Housekeeping jobs of the platform itself. */
   maintenance: 'maintenance',
+  /** CSV contact imports (one job per import_jobs row). */
+  contactImport: 'contact-import',
+  /** Bulk subscribe / unsubscribe / delete (one job per bulk_jobs row). */
+  contactBulk: 'contact-bulk',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 export interface JobPayloads {
   maintenance: { task: 'purge-expired' };
+  'contact-import': { projectId: string; importJobId: string };
+  'contact-bulk': { projectId: string; bulkJobId: string };
 }
 
 /** Retries are job options: exponential backoff from 2 s, kept briefly for inspection. */
