@@ -1,0 +1,288 @@
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { DomainVerificationScheduler } from '../../src/modules/domains/domain-verification.scheduler';
+import { DomainsService } from '../../src/modules/domains/domains.service';
+import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
+import { TestDnsServer } from '../support/dns-server';
+
+interface RecordBody {
+  type: string;
+  name: string;
+  value: string;
+  priority?: number;
+  required: boolean;
+  purpose: string;
+  status: string;
+}
+
+const auth = (project: TestProject) => ({ Authorization: `Bearer ${project.secretKey}` });
+
+/** Publishes every record of a domain response in the test zone. */
+function publish(dns: TestDnsServer, records: RecordBody[], only?: (r: RecordBody) => boolean): void {
+  for (const r of records.filter(only ?? (() => true))) {
+    if (r.type === 'MX') dns.setRecords(r.name, 'MX', [{ exchange: r.value, priority: r.priority ?? 10 }]);
+    else dns.setRecords(r.name, r.type as 'TXT' | 'CNAME', [r.value]);
+  }
+}
+
+describe('domains (smtp transport, DNS verification)', () => {
+  let dns: TestDnsServer;
+  let app: TestApp;
+  let project: TestProject;
+  let other: TestProject;
+
+  beforeAll(async () => {
+    dns = await TestDnsServer.start();
+    app = await startTestApp({ ...dns.env(), EMAIL_TRANSPORT: 'smtp', SMTP_URL: 'smtp://127.0.0.1:9', DOMAIN_VERIFICATION: 'dns' });
+    project = await createProject(app.http);
+    other = await createProject(app.http);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await dns?.close();
+  });
+
+  it('adds a domain with a DKIM key and returns the records to publish', async () => {
+    const res = await request(app.http).post('/domains').set(auth(project)).send({ domain: 'Mail-Test.Example.com.' }).expect(201);
+    expect(res.body).toMatchObject({ domain: 'mail-test.example.com', status: 'pending', verified: false, verifiedAt: null });
+    expect(res.body.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Date(res.body.createdAt).getTime()).toBeGreaterThan(0);
+    const records: RecordBody[] = res.body.records;
+    const dkim = records.find((r) => r.purpose === 'dkim')!;
+    expect(dkim).toMatchObject({ type: 'TXT', required: true, status: 'pending' });
+    expect(dkim.name).toMatch(/^[a-z0-9]+\._domainkey\.mail-test\.example\.com$/);
+    expect(dkim.value).toMatch(/^v=DKIM1; k=rsa; p=[A-Za-z0-9+/=]{300,}$/);
+    expect(records.find((r) => r.purpose === 'spf')).toMatchObject({ type: 'TXT', name: 'mail-test.example.com', required: false });
+    expect(records.find((r) => r.purpose === 'dmarc')).toMatchObject({ type: 'TXT', name: '_dmarc.mail-test.example.com', required: false });
+  });
+
+  it('stores the DKIM private key encrypted', async () => {
+    const rows = await app.runtime.app.get(DataSource).query(`SELECT dkim_private_key FROM domains WHERE domain = 'mail-test.example.com'`);
+    expect(rows[0].dkim_private_key).toMatch(/^v1:/);
+    expect(rows[0].dkim_private_key).not.toContain('PRIVATE KEY');
+  });
+
+  it('converts international names to punycode', async () => {
+    const res = await request(app.http).post('/domains').set(auth(project)).send({ domain: 'BÜCHER.example' }).expect(201);
+    expect(res.body.domain).toBe('xn--bcher-kva.example');
+  });
+
+  it.each([['not a domain'], ['localhost'], ['127.0.0.1'], ['exa_mple.com'], ['-bad.example.com'], ['a@b.com'], ['https://example.com'], [''], ['x'.repeat(64) + '.com']])(
+    'rejects the invalid name %j with 422',
+    async (domain) => {
+      const res = await request(app.http).post('/domains').set(auth(project)).send({ domain }).expect(422);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+      expect(res.body.error.errors[0].field).toBe('domain');
+    },
+  );
+
+  it('rejects a missing or non-string domain with 422', async () => {
+    await request(app.http).post('/domains').set(auth(project)).send({}).expect(422);
+    await request(app.http).post('/domains').set(auth(project)).send({ domain: 42 }).expect(422);
+  });
+
+  it('answers 409 for a domain already added by this or another project', async () => {
+    const again = await request(app.http).post('/domains').set(auth(project)).send({ domain: 'mail-test.example.com' }).expect(409);
+    expect(again.body.error.code).toBe('CONFLICT');
+    await request(app.http).post('/domains').set(auth(other)).send({ domain: 'MAIL-TEST.example.com' }).expect(409);
+  });
+
+  it('lists only the caller project domains, and 404s for another project id', async () => {
+    const res = await request(app.http).get(`/domains/project/${project.id}`).set(auth(project)).expect(200);
+    expect(res.body.map((d: { domain: string }) => d.domain)).toEqual(['mail-test.example.com', 'xn--bcher-kva.example']);
+    await request(app.http).get(`/domains/project/${other.id}`).set(auth(project)).expect(404);
+    await request(app.http).get(`/domains/project/not-a-uuid`).set(auth(project)).expect(404);
+    const empty = await request(app.http).get(`/domains/project/${other.id}`).set(auth(other)).expect(200);
+    expect(empty.body).toEqual([]);
+  });
+
+  it('requires a secret key', async () => {
+    await request(app.http).get(`/domains/project/${project.id}`).expect(401);
+    await request(app.http).post('/domains').set({ Authorization: `Bearer ${project.publicKey}` }).send({ domain: 'x.example.com' }).expect(401);
+  });
+
+  it('verifies when the required records resolve, and goes back to pending when they vanish', async () => {
+    const created = await request(app.http).post('/domains').set(auth(project)).send({ domain: 'verify.example.org' }).expect(201);
+    const id = created.body.id;
+    const pending = await request(app.http).get(`/domains/${id}/verify`).set(auth(project)).expect(200);
+    expect(pending.body).toMatchObject({ status: 'pending', verified: false });
+    expect(pending.body.lastCheckedAt).toBeTruthy();
+
+    // Only the optional records: still pending, but their own statuses are reported.
+    publish(dns, created.body.records, (r) => !r.required);
+    const partial = await request(app.http).get(`/domains/${id}/verify`).set(auth(project)).expect(200);
+    expect(partial.body.status).toBe('pending');
+    expect(partial.body.records.filter((r: RecordBody) => !r.required).every((r: RecordBody) => r.status === 'verified')).toBe(true);
+
+    publish(dns, created.body.records, (r) => r.required);
+    const verified = await request(app.http).get(`/domains/${id}/verify`).set(auth(project)).expect(200);
+    expect(verified.body).toMatchObject({ status: 'verified', verified: true });
+    expect(verified.body.records.every((r: RecordBody) => r.status === 'verified')).toBe(true);
+    expect(new Date(verified.body.verifiedAt).getTime()).toBeGreaterThan(0);
+
+    dns.clear(created.body.records.find((r: RecordBody) => r.purpose === 'dkim').name);
+    const lapsed = await request(app.http).get(`/domains/${id}/verify`).set(auth(project)).expect(200);
+    expect(lapsed.body).toMatchObject({ status: 'pending', verified: false, verifiedAt: null });
+    expect(lapsed.body.records.find((r: RecordBody) => r.purpose === 'dkim').status).toBe('pending');
+  });
+
+  it('accepts a DKIM record published with other spacing and extra tags', async () => {
+    const created = await request(app.http).post('/domains').set(auth(project)).send({ domain: 'spacing.example.org' }).expect(201);
+    const dkim: RecordBody = created.body.records.find((r: RecordBody) => r.purpose === 'dkim');
+    const key = dkim.value.split('p=')[1];
+    dns.setRecords(dkim.name, 'TXT', ['v=spf1 -all', `v=DKIM1;k=rsa;t=s;p=${key.slice(0, 100)} ${key.slice(100)}`]);
+    const res = await request(app.http).get(`/domains/${created.body.id}/verify`).set(auth(project)).expect(200);
+    expect(res.body.status).toBe('verified');
+    dns.setRecords(dkim.name, 'TXT', [`v=DKIM1; k=rsa; p=${key.slice(0, -8)}AAAAAAAA`]);
+    const wrong = await request(app.http).get(`/domains/${created.body.id}/verify`).set(auth(project)).expect(200);
+    expect(wrong.body.status).toBe('pending');
+  });
+
+  it('runs the background check for pending and verified domains', async () => {
+    const created = await request(app.http).post('/domains').set(auth(other)).send({ domain: 'background.example.net' }).expect(201);
+    publish(dns, created.body.records);
+    const scheduler = app.runtime.app.get(DomainVerificationScheduler);
+    const db = app.runtime.app.get(DataSource);
+    // Every domain is due: the round re-checks verified ones too.
+    await db.query(`UPDATE domains SET last_checked_at = NULL`);
+    expect(await scheduler.runOnce()).toBeGreaterThanOrEqual(4);
+    const listed = await request(app.http).get(`/domains/project/${other.id}`).set(auth(other)).expect(200);
+    expect(listed.body[0]).toMatchObject({ domain: 'background.example.net', status: 'verified' });
+
+    // Checked moments ago: a second worker firing right after does not repeat the round.
+    expect(await scheduler.runOnce()).toBe(0);
+
+    dns.clear(created.body.records.find((r: RecordBody) => r.purpose === 'dkim').name);
+    await db.query(`UPDATE domains SET last_checked_at = now() - interval '10 minutes' WHERE id = $1`, [created.body.id]);
+    expect(await scheduler.runOnce()).toBe(1);
+    const after = await request(app.http).get(`/domains/project/${other.id}`).set(auth(other)).expect(200);
+    expect(after.body[0]).toMatchObject({ status: 'pending', verified: false });
+  });
+
+  it('allows only verified domains of the project (and their subdomains) as senders', async () => {
+    const created = await request(app.http).post('/domains').set(auth(project)).send({ domain: 'senders.example.io' }).expect(201);
+    const domains = app.runtime.app.get(DomainsService);
+    await expect(domains.assertSenderAllowed(project.id, 'hello@senders.example.io')).rejects.toMatchObject({ statusCode: 403, code: 'DOMAIN_NOT_VERIFIED' });
+    expect(await domains.dkimKeyFor(project.id, 'hello@senders.example.io')).toBeNull();
+
+    publish(dns, created.body.records);
+    await request(app.http).get(`/domains/${created.body.id}/verify`).set(auth(project)).expect(200);
+    await expect(domains.assertSenderAllowed(project.id, 'hello@senders.example.io')).resolves.toBeUndefined();
+    await expect(domains.assertSenderAllowed(project.id, 'hello@News.Senders.example.io')).resolves.toBeUndefined();
+    await expect(domains.assertSenderAllowed(project.id, 'hello@example.io')).rejects.toMatchObject({ code: 'DOMAIN_NOT_VERIFIED' });
+    await expect(domains.assertSenderAllowed(project.id, 'hello@othersenders.example.io')).rejects.toMatchObject({ code: 'DOMAIN_NOT_VERIFIED' });
+    await expect(domains.assertSenderAllowed(other.id, 'hello@senders.example.io')).rejects.toMatchObject({ code: 'DOMAIN_NOT_VERIFIED' });
+    await expect(domains.assertSenderAllowed(project.id, 'no-domain')).rejects.toMatchObject({ code: 'DOMAIN_NOT_VERIFIED' });
+
+    const key = await domains.dkimKeyFor(project.id, 'hello@news.senders.example.io');
+    const selector = created.body.records.find((r: RecordBody) => r.purpose === 'dkim').name.split('.')[0];
+    expect(key).toEqual({ domainName: 'senders.example.io', keySelector: selector, privateKey: expect.stringContaining('BEGIN PRIVATE KEY') });
+    expect(await domains.dkimKeyFor(other.id, 'hello@senders.example.io')).toBeNull();
+  });
+
+  it('deletes a domain with 204; unknown, malformed and foreign ids are 404', async () => {
+    const created = await request(app.http).post('/domains').set(auth(project)).send({ domain: 'delete-me.example.com' }).expect(201);
+    await request(app.http).delete(`/domains/${created.body.id}`).set(auth(other)).expect(404);
+    await request(app.http).get(`/domains/${created.body.id}/verify`).set(auth(other)).expect(404);
+    await request(app.http).delete(`/domains/not-a-uuid`).set(auth(project)).expect(404);
+    await request(app.http).get(`/domains/not-a-uuid/verify`).set(auth(project)).expect(404);
+    await request(app.http).delete(`/domains/${created.body.id}`).set(auth(project)).expect(204);
+    await request(app.http).delete(`/domains/${created.body.id}`).set(auth(project)).expect(404);
+    // The name is free again once deleted.
+    await request(app.http).post('/domains').set(auth(other)).send({ domain: 'delete-me.example.com' }).expect(201);
+  });
+});
+
+describe('domains with DOMAIN_VERIFICATION=off', () => {
+  let app: TestApp;
+  let project: TestProject;
+
+  beforeAll(async () => {
+    app = await startTestApp({ DOMAIN_VERIFICATION: 'off', DNS_SERVERS: '127.0.0.1:9' });
+    project = await createProject(app.http);
+  });
+  afterAll(() => app?.close());
+
+  it('shows every domain as verified and lets any sender through', async () => {
+    const res = await request(app.http).post('/domains').set(auth(project)).send({ domain: 'off.example.com' }).expect(201);
+    expect(res.body).toMatchObject({ status: 'verified', verified: true });
+    expect(res.body.verifiedAt).toBeTruthy();
+    const domains = app.runtime.app.get(DomainsService);
+    await expect(domains.assertSenderAllowed(project.id, 'x@anything.example')).resolves.toBeUndefined();
+    // The outbox still signs with the domain's key.
+    expect(await domains.dkimKeyFor(project.id, 'x@off.example.com')).toMatchObject({ domainName: 'off.example.com' });
+  });
+});
+
+describe('domains with the ses transport', () => {
+  let ses: Server;
+  let app: TestApp;
+  let project: TestProject;
+  const actions: Array<Record<string, string>> = [];
+
+  beforeAll(async () => {
+    // SES's query API for the two identity calls (aws-ses-v2-local only implements sending).
+    ses = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        const params = Object.fromEntries(new URLSearchParams(body));
+        actions.push(params);
+        res.setHeader('Content-Type', 'text/xml');
+        if (params.Action === 'VerifyDomainDkim') {
+          res.end(
+            `<VerifyDomainDkimResponse xmlns="http://ses.amazonaws.com/doc/2010-12-01/"><VerifyDomainDkimResult><DkimTokens>` +
+              ['tokena', 'tokenb', 'tokenc'].map((t) => `<member>${t}</member>`).join('') +
+              `</DkimTokens></VerifyDomainDkimResult><ResponseMetadata><RequestId>r1</RequestId></ResponseMetadata></VerifyDomainDkimResponse>`,
+          );
+        } else if (params.Action === 'SetIdentityMailFromDomain') {
+          res.end(
+            `<SetIdentityMailFromDomainResponse xmlns="http://ses.amazonaws.com/doc/2010-12-01/"><SetIdentityMailFromDomainResult/><ResponseMetadata><RequestId>r2</RequestId></ResponseMetadata></SetIdentityMailFromDomainResponse>`,
+          );
+        } else {
+          res.statusCode = 400;
+          res.end('<ErrorResponse><Error><Code>InvalidAction</Code><Message>unsupported</Message></Error></ErrorResponse>');
+        }
+      });
+    });
+    await new Promise<void>((resolve) => ses.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(ses.address() as AddressInfo).port}`;
+    app = await startTestApp({
+      EMAIL_TRANSPORT: 'ses',
+      AWS_REGION: 'eu-west-1',
+      AWS_ACCESS_KEY_ID: 'test',
+      AWS_SECRET_ACCESS_KEY: 'test',
+      AWS_ENDPOINT_URL_SES: endpoint,
+      DOMAIN_VERIFICATION: 'dns',
+      DNS_SERVERS: '127.0.0.1:9',
+    });
+    project = await createProject(app.http);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await new Promise((resolve) => ses?.close(resolve));
+  });
+
+  it('registers the identity with SES and returns its DKIM CNAMEs and MAIL FROM records', async () => {
+    const res = await request(app.http).post('/domains').set(auth(project)).send({ domain: 'ses.example.com' }).expect(201);
+    expect(actions.find((a) => a.Action === 'VerifyDomainDkim')).toMatchObject({ Domain: 'ses.example.com' });
+    expect(actions.find((a) => a.Action === 'SetIdentityMailFromDomain')).toMatchObject({ Identity: 'ses.example.com', MailFromDomain: 'bounce.ses.example.com' });
+    const records: RecordBody[] = res.body.records;
+    expect(records.filter((r) => r.type === 'CNAME')).toEqual(
+      ['tokena', 'tokenb', 'tokenc'].map((t) => ({
+        type: 'CNAME',
+        name: `${t}._domainkey.ses.example.com`,
+        value: `${t}.dkim.amazonses.com`,
+        required: true,
+        purpose: 'dkim',
+        status: 'pending',
+      })),
+    );
+    expect(records.find((r) => r.type === 'MX')).toMatchObject({ name: 'bounce.ses.example.com', value: 'feedback-smtp.eu-west-1.amazonses.com', priority: 10 });
+    expect(records.find((r) => r.type === 'TXT')).toMatchObject({ name: 'bounce.ses.example.com', value: 'v=spf1 include:amazonses.com ~all' });
+    // SES signs its own mail: no key of ours is involved.
+    expect(await app.runtime.app.get(DomainsService).dkimKeyFor(project.id, 'x@ses.example.com')).toBeNull();
+  });
+});
