@@ -5,7 +5,10 @@ import type { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { AccessGuard } from './modules/auth/access.guard';
 import { AuthModule } from './modules/auth/auth.module';
+import { ContactsModule } from './modules/contacts/contacts.module';
 import { DomainsModule } from './modules/domains/domains.module';
+import { EventsModule } from './modules/events/events.module';
+import { TrackModule } from './modules/events/track/track.module';
 import { PingModule } from './modules/ping/ping.module';
 import { ProjectsModule } from './modules/projects/projects.module';
 import { DatabaseModule } from './platform/database/database.module';
@@ -37,6 +40,9 @@ export class AppModule {
         ProjectsModule,
         PingModule,
         DomainsModule,
+        EventsModule,
+        ContactsModule,
+        TrackModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },

@@ -1,0 +1,245 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { EventsService } from '../events/events.service';
+import { EventRow, fromEventRow, StoredEvent } from '../events/events.types';
+import { CONTACT_SUBSCRIBED, CONTACT_UNSUBSCRIBED } from '../events/reserved-names';
+import { isContactId } from './contact-id';
+import { ContactFieldsService } from './contact-fields.service';
+import { contactEmailTaken, contactNotFound } from './contacts.errors';
+import { applyDataPatch, compileDataPatch, JsonObject, templateVariables } from './data/data-patch';
+import { CONTACT_COLUMNS, ContactRow, fromContactRow } from './dto/contact.response';
+import type { Contact } from './entities/contact.entity';
+import { buildUpsertStatement } from './use-cases/upsert-contact.sql';
+
+/** Persisted in subscription events' `data.source`. */
+export type ContactSource = 'api' | 'track' | 'send' | 'import' | 'workflow' | 'bulk';
+
+export interface UpsertContactInput {
+  email: string;
+  data?: JsonObject;
+  /** Explicit value, or undefined to keep an existing contact's state. */
+  subscribed?: boolean;
+  /** State of a contact created by this call. */
+  defaultSubscribed: boolean;
+  source: ContactSource;
+}
+
+export interface UpsertContactResult {
+  contact: Contact;
+  isNew: boolean;
+  changed: boolean;
+  /** Stored data after the patch, overlaid with this call's one-off values. */
+  variables: JsonObject;
+}
+
+export interface PatchContactInput {
+  email?: string;
+  subscribed?: boolean;
+  data?: JsonObject;
+}
+
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+
+const UNIQUE_VIOLATION = '23505';
+
+@Injectable()
+export class ContactsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly events: EventsService,
+    private readonly fields: ContactFieldsService,
+  ) {}
+
+  async upsert(projectId: string, input: UpsertContactInput, manager?: EntityManager): Promise<UpsertContactResult> {
+    const { event: _event, ...result } = await this.upsertWithEvent(projectId, input, undefined, manager);
+    return result;
+  }
+
+  /**
+   * The upsert plus, optionally, a tracked event stored in the same statement (`/v1/track`).
+   * Event data is what the call sent for this event: stored values and one-off values.
+   */
+  async upsertWithEvent(
+    projectId: string,
+    input: UpsertContactInput,
+    event: { name: string } | undefined,
+    manager?: EntityManager,
+  ): Promise<UpsertContactResult & { event: StoredEvent | null }> {
+    const patch = compileDataPatch(input.data);
+    const fieldTypes = this.fields.pendingTypes(projectId, patch.set);
+    const { sql, params } = buildUpsertStatement({
+      projectId,
+      email: normalizeEmail(input.email),
+      subscribed: input.subscribed ?? null,
+      defaultSubscribed: input.defaultSubscribed,
+      set: patch.set,
+      unset: patch.unset,
+      flipData: { source: input.source },
+      event: event ? { name: event.name, data: { ...patch.set, ...patch.transient } } : undefined,
+      fieldTypes,
+    });
+    const runner = manager ?? this.dataSource.manager;
+    let rows: Array<ContactRow & { inserted: boolean; changed: boolean; flips: EventRow[]; event: EventRow | null }> = [];
+    for (let attempt = 0; attempt < 3 && rows.length === 0; attempt++) rows = await runner.query(sql, params);
+    if (rows.length === 0) throw new Error('contact upsert returned no row');
+    const row = rows[0];
+    this.fields.cache.remember(
+      projectId,
+      fieldTypes.map(([key]) => key),
+    );
+    const stored = row.flips.map(fromEventRow);
+    const tracked = row.event ? fromEventRow(row.event) : null;
+    this.events.recorded(tracked ? [...stored, tracked] : stored, manager);
+    const contact = fromContactRow(row);
+    return {
+      contact,
+      isNew: row.inserted,
+      changed: row.changed,
+      variables: templateVariables(contact.data, patch.transient),
+      event: tracked,
+    };
+  }
+
+  /** Null when absent (also for a malformed id or another project's id). */
+  async findById(projectId: string, id: string, manager?: EntityManager): Promise<Contact | null> {
+    if (!isContactId(id)) return null;
+    const rows: ContactRow[] = await (manager ?? this.dataSource.manager).query(
+      `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE project_id = $1 AND id = $2`,
+      [projectId, id],
+    );
+    return rows[0] ? fromContactRow(rows[0]) : null;
+  }
+
+  async getById(projectId: string, id: string): Promise<Contact> {
+    const contact = await this.findById(projectId, id);
+    if (!contact) throw contactNotFound();
+    return contact;
+  }
+
+  async findByEmail(projectId: string, email: string, manager?: EntityManager): Promise<Contact | null> {
+    const rows: ContactRow[] = await (manager ?? this.dataSource.manager).query(
+      `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE project_id = $1 AND email = $2`,
+      [projectId, normalizeEmail(email)],
+    );
+    return rows[0] ? fromContactRow(rows[0]) : null;
+  }
+
+  /** Sets the flag; a flip stores `contact.subscribed`/`contact.unsubscribed` in the same statement. 404 when absent. */
+  async setSubscribed(projectId: string, contactId: string, subscribed: boolean, reason?: string, manager?: EntityManager): Promise<boolean> {
+    if (!isContactId(contactId)) throw contactNotFound();
+    const result = await this.setSubscribedMany(projectId, [contactId], subscribed, { reason, source: 'api' }, manager);
+    if (result.notFound.length > 0) throw contactNotFound();
+    return result.flipped.length > 0;
+  }
+
+  /**
+   * Set-based subscription change for many contacts (bulk jobs): one statement updates the
+   * contacts whose state differs and stores one event per flip. Ids of other projects or
+   * malformed ids come back in `notFound` and are never touched.
+   */
+  async setSubscribedMany(
+    projectId: string,
+    contactIds: string[],
+    subscribed: boolean,
+    meta: { reason?: string; source?: ContactSource } = {},
+    manager?: EntityManager,
+  ): Promise<{ flipped: string[]; unchanged: string[]; notFound: string[] }> {
+    const ids = [...new Set(contactIds.filter(isContactId))];
+    const data: JsonObject = { source: meta.source ?? 'api' };
+    if (meta.reason) data.reason = meta.reason;
+    const rows: Array<{ found: string[] | null; flipped: string[] | null; events: EventRow[] }> = await (
+      manager ?? this.dataSource.manager
+    ).query(
+      `WITH old AS (
+         SELECT id, subscribed FROM contacts WHERE project_id = $1 AND id = ANY($2::text[]) FOR UPDATE
+       ), up AS (
+         UPDATE contacts c SET subscribed = $3, updated_at = now()
+         FROM old WHERE c.id = old.id AND old.subscribed <> $3
+         RETURNING c.id
+       ), ev AS (
+         INSERT INTO events (project_id, contact_id, name, data)
+         SELECT $1, up.id, $4, $5::jsonb FROM up
+         RETURNING id, project_id, contact_id, name, data, created_at
+       )
+       SELECT (SELECT array_agg(id) FROM old) AS found, (SELECT array_agg(id) FROM up) AS flipped,
+              (SELECT coalesce(json_agg(ev), '[]'::json) FROM ev) AS events`,
+      [projectId, ids, subscribed, subscribed ? CONTACT_SUBSCRIBED : CONTACT_UNSUBSCRIBED, JSON.stringify(data)],
+    );
+    const found = new Set(rows[0].found ?? []);
+    const flipped = new Set(rows[0].flipped ?? []);
+    this.events.recorded(rows[0].events.map(fromEventRow), manager);
+    const unique = [...new Set(contactIds)];
+    return {
+      flipped: unique.filter((id) => flipped.has(id)),
+      unchanged: unique.filter((id) => found.has(id) && !flipped.has(id)),
+      notFound: unique.filter((id) => !found.has(id)),
+    };
+  }
+
+  /** PATCH /contacts/:id: data rules, email change (409 when taken), subscription flip events. */
+  async patch(projectId: string, id: string, input: PatchContactInput): Promise<Contact> {
+    if (!isContactId(id)) throw contactNotFound();
+    try {
+      return await this.dataSource.transaction(async (em) => {
+        const rows: ContactRow[] = await em.query(`SELECT ${CONTACT_COLUMNS} FROM contacts WHERE project_id = $1 AND id = $2 FOR UPDATE`, [
+          projectId,
+          id,
+        ]);
+        if (!rows[0]) throw contactNotFound();
+        const current = fromContactRow(rows[0]);
+        const email = input.email === undefined ? current.email : normalizeEmail(input.email);
+        if (email !== current.email) {
+          const taken = await em.query(`SELECT 1 FROM contacts WHERE project_id = $1 AND email = $2`, [projectId, email]);
+          if (taken.length > 0) throw contactEmailTaken(email);
+        }
+        const { data, changedKeys } = applyDataPatch(current.data, input.data);
+        const subscribed = input.subscribed ?? current.subscribed;
+        const changed = email !== current.email || subscribed !== current.subscribed || changedKeys.length > 0;
+        if (!changed) return current;
+        await this.fields.register(projectId, [compileDataPatch(input.data).set], em);
+        const updated: ContactRow[] = await em.query(
+          `UPDATE contacts SET email = $3, subscribed = $4, data = $5::jsonb, updated_at = now()
+           WHERE project_id = $1 AND id = $2 RETURNING ${CONTACT_COLUMNS}`,
+          [projectId, id, email, subscribed, JSON.stringify(data)],
+        );
+        if (subscribed !== current.subscribed) {
+          await this.events.record(projectId, { contactId: id, name: subscribed ? CONTACT_SUBSCRIBED : CONTACT_UNSUBSCRIBED, data: { source: 'api' } }, em);
+        }
+        return fromContactRow(updated[0]);
+      });
+    } catch (error) {
+      // Two concurrent PATCHes racing to the same email: the unique index decides.
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw contactEmailTaken(input.email ?? '');
+      throw error;
+    }
+  }
+
+  async remove(projectId: string, id: string): Promise<void> {
+    if (!isContactId(id)) throw contactNotFound();
+    const result: [unknown[], number] = await this.dataSource.query(`DELETE FROM contacts WHERE project_id = $1 AND id = $2`, [projectId, id]);
+    if (!result[1]) throw contactNotFound();
+  }
+
+  /** Case-insensitive existence check; found and notFound echo the caller's strings in order. */
+  async lookup(projectId: string, emails: string[]): Promise<{ found: Array<{ email: string; contact: Contact }>; notFound: string[] }> {
+    const normalized = [...new Set(emails.map(normalizeEmail))];
+    const rows: ContactRow[] = await this.dataSource.query(
+      `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE project_id = $1 AND email = ANY($2::text[])`,
+      [projectId, normalized],
+    );
+    const byEmail = new Map(rows.map((row) => [row.email, fromContactRow(row)]));
+    const found: Array<{ email: string; contact: Contact }> = [];
+    const notFound: string[] = [];
+    const seen = new Set<string>();
+    for (const email of emails) {
+      const key = normalizeEmail(email);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const contact = byEmail.get(key);
+      if (contact) found.push({ email, contact });
+      else notFound.push(email);
+    }
+    return { found, notFound };
+  }
+}

@@ -1,0 +1,46 @@
+import { Contact } from '../entities/contact.entity';
+
+export interface ContactResponse {
+  id: string;
+  email: string;
+  subscribed: boolean;
+  data: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toContactResponse(contact: Contact): ContactResponse {
+  return {
+    id: contact.id,
+    email: contact.email,
+    subscribed: contact.subscribed,
+    data: contact.data ?? {},
+    createdAt: new Date(contact.createdAt).toISOString(),
+    updatedAt: new Date(contact.updatedAt).toISOString(),
+  };
+}
+
+/** Row shape of raw `SELECT id, project_id, email, subscribed, data, created_at, updated_at`. */
+export interface ContactRow {
+  id: string;
+  project_id: string;
+  email: string;
+  subscribed: boolean;
+  data: Record<string, unknown> | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+export const CONTACT_COLUMNS = 'id, project_id, email, subscribed, data, created_at, updated_at';
+
+export function fromContactRow(row: ContactRow): Contact {
+  return Object.assign(new Contact(), {
+    id: row.id,
+    projectId: row.project_id,
+    email: row.email,
+    subscribed: row.subscribed,
+    data: row.data ?? {},
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  });
+}

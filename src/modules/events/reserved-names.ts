@@ -1,0 +1,16 @@
+/**
+ * Event names the service emits itself; `/v1/track` refuses them (422, item code
+ * `reserved_event`): `email.*`, `contact.subscribed`, `contact.unsubscribed`,
+ * `segment.<slug>.entry`, `segment.<slug>.exit`. Matching is case-insensitive so `Email.Sent`
+ * cannot impersonate a system event.
+ */
+const RESERVED_PATTERNS = [/^email\./i, /^contact\.(subscribed|unsubscribed)$/i, /^segment\..+\.(entry|exit)$/i];
+
+export function isReservedEventName(name: string): boolean {
+  const trimmed = name.trim();
+  return RESERVED_PATTERNS.some((pattern) => pattern.test(trimmed));
+}
+
+/** Names of the subscription events (persisted in events.name). */
+export const CONTACT_SUBSCRIBED = 'contact.subscribed';
+export const CONTACT_UNSUBSCRIBED = 'contact.unsubscribed';
