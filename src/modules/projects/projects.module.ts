@@ -7,11 +7,13 @@ import { Project } from './entities/project.entity';
 import { ProjectSessionStrategy } from './project-session.strategy';
 import { ProjectsController } from './projects.controller';
 import { ProjectsService } from './projects.service';
+import { SecurityController } from './security.controller';
+import { SecurityService } from './security.service';
 
 @Module({
   imports: [AuthModule, TypeOrmModule.forFeature([Project, ProjectMember])],
-  controllers: [ProjectsController],
-  providers: [ProjectsService, ApiKeyStrategy, ProjectSessionStrategy],
-  exports: [ProjectsService],
+  controllers: [ProjectsController, SecurityController],
+  providers: [ProjectsService, ApiKeyStrategy, ProjectSessionStrategy, SecurityService],
+  exports: [ProjectsService, SecurityService],
 })
 export class ProjectsModule {}

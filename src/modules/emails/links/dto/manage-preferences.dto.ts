@@ -1,0 +1,6 @@
+import { IsIn } from 'class-validator';
+
+export class ManagePreferencesDto {
+  @IsIn(['subscribe', 'unsubscribe'])
+  action: 'subscribe' | 'unsubscribe';
+}

@@ -1,0 +1,171 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { logger } from '../../platform/logging/logger';
+import { projectNotFound } from './projects.errors';
+import { ProjectsService } from './projects.service';
+
+const log = logger('reputation');
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** decisions.md "Billing, security, uploads". */
+export const REPUTATION_THRESHOLDS = { windowDays: 30, minimumEmails: 100, bounceRate: 0.1, complaintRate: 0.005 } as const;
+/** Persisted in `projects.disabled_reason` and `project_suspensions.reason`. */
+export const EMAIL_REPUTATION = 'EMAIL_REPUTATION';
+
+interface Counts {
+  emails: number;
+  bounces: number;
+  complaints: number;
+}
+
+export interface SecurityState {
+  projectId: string;
+  disabled: boolean;
+  disabledReason: string | null;
+  disabledAt: string | null;
+  window: { days: number; since: string };
+  emails: number;
+  bounces: number;
+  complaints: number;
+  bounceRate: number;
+  complaintRate: number;
+  thresholds: { minimumEmails: number; bounceRate: number; complaintRate: number };
+  suspensions: Array<{
+    id: string;
+    reason: string;
+    emails: number;
+    bounces: number;
+    complaints: number;
+    bounceRate: number;
+    complaintRate: number;
+    createdAt: string;
+    liftedAt: string | null;
+  }>;
+}
+
+interface SuspensionRow {
+  id: string;
+  reason: string;
+  email_count: number;
+  bounce_count: number;
+  complaint_count: number;
+  bounce_rate: number;
+  complaint_rate: number;
+  created_at: Date;
+  lifted_at: Date | null;
+}
+
+const rate = (part: number, total: number): number => (total === 0 ? 0 : Math.round((part / total) * 1e6) / 1e6);
+
+/**
+ * Sending reputation: an email counts once it was handed to the transport (sent, delivered or
+ * bounced); a bounce is a permanent one; a complaint is any complaint.
+ */
+const COUNTS_SQL = `
+  SELECT count(*)::int AS emails,
+         count(*) FILTER (WHERE bounced_at IS NOT NULL AND bounce_type = 'Permanent')::int AS bounces,
+         count(*) FILTER (WHERE complained_at IS NOT NULL)::int AS complaints
+    FROM emails
+   WHERE project_id = $1 AND created_at > $2
+     AND (sent_at IS NOT NULL OR delivered_at IS NOT NULL OR bounced_at IS NOT NULL)`;
+
+@Injectable()
+export class SecurityService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly projects: ProjectsService,
+  ) {}
+
+  /** For a member of the project; anyone else (or a malformed id) gets 404. */
+  async stateForMember(userId: string, projectId: string): Promise<SecurityState> {
+    if (!UUID.test(projectId) || !(await this.projects.roleOf(projectId, userId))) throw projectNotFound();
+    const project = await this.projects.findById(projectId);
+    await this.noteLifted(projectId, project.disabled);
+    const since = new Date(Date.now() - REPUTATION_THRESHOLDS.windowDays * 86_400_000);
+    const counts = await this.counts(projectId, since);
+    const suspensions: SuspensionRow[] = await this.dataSource.query(
+      `SELECT id, reason, email_count, bounce_count, complaint_count, bounce_rate, complaint_rate, created_at, lifted_at
+         FROM project_suspensions WHERE project_id = $1 ORDER BY created_at DESC LIMIT 20`,
+      [projectId],
+    );
+    return {
+      projectId,
+      disabled: project.disabled,
+      disabledReason: project.disabledReason,
+      disabledAt: project.disabledAt?.toISOString() ?? null,
+      window: { days: REPUTATION_THRESHOLDS.windowDays, since: since.toISOString() },
+      emails: counts.emails,
+      bounces: counts.bounces,
+      complaints: counts.complaints,
+      bounceRate: rate(counts.bounces, counts.emails),
+      complaintRate: rate(counts.complaints, counts.emails),
+      thresholds: {
+        minimumEmails: REPUTATION_THRESHOLDS.minimumEmails,
+        bounceRate: REPUTATION_THRESHOLDS.bounceRate,
+        complaintRate: REPUTATION_THRESHOLDS.complaintRate,
+      },
+      suspensions: suspensions.map((s) => ({
+        id: s.id,
+        reason: s.reason,
+        emails: s.email_count,
+        bounces: s.bounce_count,
+        complaints: s.complaint_count,
+        bounceRate: s.bounce_rate,
+        complaintRate: s.complaint_rate,
+        createdAt: new Date(s.created_at).toISOString(),
+        liftedAt: s.lifted_at ? new Date(s.lifted_at).toISOString() : null,
+      })),
+    };
+  }
+
+  /**
+   * Called after every bounce and complaint: disables the project when the window's rates cross
+   * the thresholds. After a suspension is lifted, only mail created since that suspension counts,
+   * so re-enabling gives a fresh start instead of an immediate second suspension.
+   * Returns whether this call disabled the project.
+   */
+  async evaluate(projectId: string): Promise<boolean> {
+    const rows: Array<{ disabled: boolean; last_suspension: Date | null }> = await this.dataSource.query(
+      `SELECT p.disabled, (SELECT max(created_at) FROM project_suspensions s WHERE s.project_id = p.id) AS last_suspension
+         FROM projects p WHERE p.id = $1`,
+      [projectId],
+    );
+    const project = rows[0];
+    if (!project) return false;
+    await this.noteLifted(projectId, project.disabled);
+    if (project.disabled) return false;
+    const windowStart = new Date(Date.now() - REPUTATION_THRESHOLDS.windowDays * 86_400_000);
+    const since = project.last_suspension && new Date(project.last_suspension) > windowStart ? new Date(project.last_suspension) : windowStart;
+    const counts = await this.counts(projectId, since);
+    const bounceRate = rate(counts.bounces, counts.emails);
+    const complaintRate = rate(counts.complaints, counts.emails);
+    if (counts.emails < REPUTATION_THRESHOLDS.minimumEmails) return false;
+    if (bounceRate <= REPUTATION_THRESHOLDS.bounceRate && complaintRate <= REPUTATION_THRESHOLDS.complaintRate) return false;
+    return this.dataSource.transaction(async (em) => {
+      const [updated] = (await em.query(
+        `UPDATE projects SET disabled = true, disabled_reason = $2, disabled_at = now(), updated_at = now() WHERE id = $1 AND disabled = false RETURNING id`,
+        [projectId, EMAIL_REPUTATION],
+      )) as [unknown[], number];
+      if (updated.length === 0) return false;
+      await em.query(
+        `INSERT INTO project_suspensions (project_id, reason, email_count, bounce_count, complaint_count, bounce_rate, complaint_rate)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [projectId, EMAIL_REPUTATION, counts.emails, counts.bounces, counts.complaints, bounceRate, complaintRate],
+      );
+      log.warn({ projectId, ...counts, bounceRate, complaintRate }, 'project disabled for email reputation');
+      return true;
+    });
+  }
+
+  private async counts(projectId: string, since: Date): Promise<Counts> {
+    const rows: Counts[] = await this.dataSource.query(COUNTS_SQL, [projectId, since]);
+    return rows[0] ?? { emails: 0, bounces: 0, complaints: 0 };
+  }
+
+  /** A suspension is lifted once an ADMIN re-enabled the project; noted lazily on the next read. */
+  private async noteLifted(projectId: string, disabled: boolean): Promise<void> {
+    if (disabled) return;
+    await this.dataSource.query(`UPDATE project_suspensions SET lifted_at = now() WHERE project_id = $1 AND lifted_at IS NULL`, [projectId]);
+  }
+}
