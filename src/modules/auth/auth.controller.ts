@@ -1,16 +1,39 @@
-import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { CookieOptions, Request, Response } from 'express';
 import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
+import { AppError, notFound } from '../../platform/http/app-error';
+import { resetPasswordForm, resultPage, verifyEmailForm } from './auth-pages';
 import { CurrentPrincipal, Public, Session } from './auth.decorators';
 import { AuthService } from './auth.service';
 import { CredentialsDto } from './dto/credentials.dto';
+import { EmailDto } from './dto/email.dto';
+import { ResetPasswordDto } from './dto/reset-password.dto';
+import { TokenDto } from './dto/token.dto';
 import { toUserResponse, UserResponse } from './dto/user.response';
 import type { Principal } from './principal';
 import { SESSION_COOKIE, SessionsService } from './sessions.service';
 import { UsersService } from './users.service';
-import { notFound } from '../../platform/http/app-error';
+
+const ACCEPTED = { success: true, message: 'If an account exists for this address, an email is on its way.' } as const;
+
+const cookieToken = (req: Request): string | undefined => (req.cookies as Record<string, string> | undefined)?.[SESSION_COOKIE];
+
+/** HTML form posts (from the pages behind mail links) get an HTML answer; API clients get JSON. */
+const isForm = (req: Request): boolean => Boolean(req.is('application/x-www-form-urlencoded'));
+
+async function answerForm(res: Response, title: string, ok: string, action: () => Promise<unknown>): Promise<string> {
+  res.type('html');
+  try {
+    await action();
+    return resultPage(title, ok);
+  } catch (err) {
+    if (!(err instanceof AppError) || err.statusCode >= 500) throw err;
+    res.status(err.statusCode);
+    return resultPage(title, err.message);
+  }
+}
 
 @ApiTags('auth')
 @Controller()
@@ -34,7 +57,11 @@ export class AuthController {
   @Post('auth/login')
   @HttpCode(200)
   async login(@Body() dto: CredentialsDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UserResponse> {
-    const { user, token } = await this.auth.login(dto.email, dto.password, { ip: req.ip, userAgent: req.header('user-agent') });
+    const { user, token } = await this.auth.login(dto.email, dto.password, {
+      ip: req.ip,
+      userAgent: req.header('user-agent'),
+      currentToken: cookieToken(req),
+    });
     res.cookie(SESSION_COOKIE, token, this.cookieOptions());
     return toUserResponse(user);
   }
@@ -42,12 +69,76 @@ export class AuthController {
   @Public()
   @Get('auth/logout')
   async logout(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<{ success: true }> {
-    const token = (req.cookies as Record<string, string> | undefined)?.[SESSION_COOKIE];
-    if (token && token.length <= 128) {
-      const session = await this.sessions.validate(token);
-      if (session) await this.auth.logout(session.id);
-    }
+    const token = cookieToken(req);
+    if (token) await this.sessions.revokeToken(token);
     res.clearCookie(SESSION_COOKIE, { ...this.cookieOptions(), maxAge: undefined });
+    return { success: true };
+  }
+
+  @Public()
+  @Post('auth/logout')
+  @HttpCode(200)
+  logoutPost(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<{ success: true }> {
+    return this.logout(req, res);
+  }
+
+  @Public()
+  @Get('auth/oauth-config')
+  oauthConfig(): { providers: string[] } {
+    return { providers: [] };
+  }
+
+  @Public()
+  @Get('auth/verify-email')
+  @Header('Content-Type', 'text/html; charset=utf-8')
+  @Header('Cache-Control', 'no-store')
+  verifyEmailPage(@Query('token') token?: string): string {
+    return verifyEmailForm(typeof token === 'string' ? token : '');
+  }
+
+  @Public()
+  @Post('auth/verify-email')
+  @HttpCode(200)
+  async verifyEmail(@Body() dto: TokenDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UserResponse | string> {
+    if (isForm(req)) return answerForm(res, 'Verify your email', 'Your email address is verified. You can close this page.', () => this.auth.verifyEmail(dto.token));
+    return toUserResponse(await this.auth.verifyEmail(dto.token));
+  }
+
+  @Public()
+  @Post('auth/request-verification')
+  @HttpCode(202)
+  async requestVerification(@Body() dto: EmailDto): Promise<typeof ACCEPTED> {
+    await this.auth.requestVerification(dto.email);
+    return ACCEPTED;
+  }
+
+  @Public()
+  @Post('auth/request-password-reset')
+  @HttpCode(202)
+  async requestPasswordReset(@Body() dto: EmailDto): Promise<typeof ACCEPTED> {
+    await this.auth.requestPasswordReset(dto.email);
+    return ACCEPTED;
+  }
+
+  @Public()
+  @Get('auth/reset-password')
+  @Header('Content-Type', 'text/html; charset=utf-8')
+  @Header('Cache-Control', 'no-store')
+  resetPasswordPage(@Query('token') token?: string): string {
+    return resetPasswordForm(typeof token === 'string' ? token : '');
+  }
+
+  /** Every session of the user ends, this client's cookie included. */
+  @Public()
+  @Post('auth/reset-password')
+  @HttpCode(200)
+  async resetPassword(@Body() dto: ResetPasswordDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<{ success: true } | string> {
+    const reset = async () => {
+      await this.auth.resetPassword(dto.token, dto.password);
+      res.clearCookie(SESSION_COOKIE, { ...this.cookieOptions(), maxAge: undefined });
+    };
+    if (isForm(req)) return answerForm(res, 'Choose a new password', 'Your password was changed. Sign in with the new password.', reset);
+    await reset();
     return { success: true };
   }
 

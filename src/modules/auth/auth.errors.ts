@@ -1,4 +1,4 @@
-import { AppError, conflict, forbidden } from '../../platform/http/app-error';
+import { AppError, badRequest, conflict, forbidden } from '../../platform/http/app-error';
 
 export const emailTaken = () => conflict('An account with this email already exists');
 export const invalidCredentials = () => new AppError(401, 'UNAUTHORIZED', 'Invalid email or password');
@@ -7,3 +7,5 @@ export const csrfRejected = () =>
   forbidden('Cookie-authenticated writes need the X-Requested-With header or a same-origin Origin', {
     suggestion: 'Send X-Requested-With: XMLHttpRequest, or use an API key for server-to-server calls.',
   });
+export const invalidToken = () =>
+  badRequest('This link is invalid, already used or expired', { suggestion: 'Request a new email and use its link.' });

@@ -42,6 +42,10 @@ export class SessionsService {
     await this.sessions.delete({ id: sessionId });
   }
 
+  async revokeToken(token: string): Promise<void> {
+    if (token.length <= 128) await this.sessions.delete({ tokenHash: sha256Hex(token) });
+  }
+
   async revokeAllForUser(userId: string): Promise<void> {
     await this.sessions.delete({ userId });
   }

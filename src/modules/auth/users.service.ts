@@ -45,8 +45,12 @@ export class UsersService {
     return (await argon2.verify(user.passwordHash, password)) ? user : null;
   }
 
+  hashPassword(password: string): Promise<string> {
+    return argon2.hash(password, { type: argon2.argon2id });
+  }
+
   async setPassword(userId: string, password: string): Promise<void> {
-    const passwordHash = await argon2.hash(password, { type: argon2.argon2id });
+    const passwordHash = await this.hashPassword(password);
     await this.users.update({ id: userId }, { passwordHash });
   }
 

@@ -1,0 +1,8 @@
+import { IsDefined, IsEmail, MaxLength } from 'class-validator';
+
+export class EmailDto {
+  @IsDefined()
+  @IsEmail({}, { message: 'email must be a valid email address' })
+  @MaxLength(254)
+  email: string;
+}
