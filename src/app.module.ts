@@ -12,10 +12,12 @@ import { TrackModule } from './modules/events/track/track.module';
 import { PingModule } from './modules/ping/ping.module';
 import { ProjectsModule } from './modules/projects/projects.module';
 import { DatabaseModule } from './platform/database/database.module';
+import { HealthModule } from './platform/health/health.module';
 import { ErrorEnvelopeFilter } from './platform/http/exception.filter';
 import { IdempotencyModule } from './platform/http/idempotency/idempotency.module';
 import { RateLimitModule } from './platform/http/rate-limit/rate-limit.module';
 import { SystemMailModule } from './platform/mail/system-mail.module';
+import { MetricsModule } from './platform/metrics/metrics.module';
 import { QueuesModule } from './platform/queues/queues.module';
 
 export interface AppModuleOptions {
@@ -39,6 +41,8 @@ export class AppModule {
         AuthModule,
         ProjectsModule,
         PingModule,
+        HealthModule,
+        MetricsModule,
         DomainsModule,
         EventsModule,
         ContactsModule,

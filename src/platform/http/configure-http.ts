@@ -1,8 +1,11 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
-import { json, urlencoded } from 'express';
+import { json, text, urlencoded } from 'express';
 import type { AppConfig } from '../../config/config';
+import { accessLogMiddleware } from '../logging/access-log.middleware';
+import { httpMetricsMiddleware } from '../metrics/http-metrics.middleware';
+import { configureOpenApi } from './openapi';
 import { requestIdMiddleware } from './request-context';
 import { createValidationPipe } from './validation';
 
@@ -15,10 +18,14 @@ export function configureHttp(app: INestApplication, config: AppConfig): void {
   express.disable('x-powered-by');
   express.set('trust proxy', 'loopback, linklocal, uniquelocal');
   express.use(requestIdMiddleware);
+  express.use(accessLogMiddleware);
+  express.use(httpMetricsMiddleware);
   express.use(cookieParser());
   express.use('/v1/send', json({ limit: SEND_BODY_LIMIT }));
+  // SNS posts JSON as text/plain; its receiver parses (and verifies) the raw text itself.
+  express.use('/webhooks/sns', text({ type: () => true, limit: DEFAULT_BODY_LIMIT }));
   express.use(json({ limit: DEFAULT_BODY_LIMIT }));
   express.use(urlencoded({ extended: false, limit: DEFAULT_BODY_LIMIT }));
   express.useGlobalPipes(createValidationPipe());
-  void config;
+  configureOpenApi(app, config);
 }

@@ -1,0 +1,214 @@
+'use strict';
+// Starts the built service (dist/main.js) as a child process in `embedded` or `services` mode.
+const { spawn } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
+const { mkdtempSync, rmSync } = require('node:fs');
+const net = require('node:net');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+const { ROOT, ENTRY, ensureBuilt } = require('./build');
+
+const ADMIN_DATABASE_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.BENCH_REDIS_URL || process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+
+/** Benchmarks measure throughput, so the per-project rate limit is lifted unless a suite sets it. */
+const BENCH_DEFAULT_ENV = { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '10000000' };
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Whether PostgreSQL and Redis answer on their bench URLs (services mode is skipped otherwise). */
+async function servicesAvailable() {
+  try {
+    const { Client } = require('pg');
+    const client = new Client({ connectionString: ADMIN_DATABASE_URL, connectionTimeoutMillis: 2000 });
+    await client.connect();
+    await client.end();
+  } catch {
+    return false;
+  }
+  try {
+    const Redis = require('ioredis');
+    const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null });
+    await redis.connect();
+    await redis.ping();
+    redis.disconnect();
+  } catch {
+    return false;
+  }
+  return true;
+}
+
+async function createDatabase() {
+  const { Client } = require('pg');
+  const name = `mailroom_bench_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(ADMIN_DATABASE_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new Client({ connectionString: ADMIN_DATABASE_URL });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+async function dropRedisPrefix(prefix) {
+  const Redis = require('ioredis');
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/**
+ * Spawns `node dist/main.js` and waits until `GET /health` answers 200.
+ * options: { mode: 'embedded'|'services', env: {...}, dataDir?: string (kept when given), timeoutMs }
+ * Returns { url, port, pid, mode, dataDir, startupMs, child, rssBytes(), logs(), stop() }.
+ */
+async function startApp(options = {}) {
+  const mode = options.mode || 'embedded';
+  ensureBuilt();
+  const port = await freePort();
+  const ownDataDir = !options.dataDir;
+  const dataDir = options.dataDir || mkdtempSync(join(tmpdir(), 'mailroom-bench-'));
+  const env = { ...process.env, ...BENCH_DEFAULT_ENV, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir };
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  let database;
+  let redisPrefix;
+  if (mode === 'services') {
+    database = await createDatabase();
+    redisPrefix = `mrbench:${process.pid}:${randomBytes(4).toString('hex')}`;
+    Object.assign(env, { DATABASE_URL: database.url, REDIS_URL: REDIS_URL, REDIS_PREFIX: redisPrefix });
+  } else if (mode !== 'embedded') {
+    throw new Error(`unknown mode ${mode}`);
+  }
+  Object.assign(env, options.env || {});
+
+  const output = [];
+  const keep = (chunk) => {
+    output.push(chunk.toString());
+    if (output.length > 200) output.shift();
+  };
+  const spawnedAt = process.hrtime.bigint();
+  const child = spawn(process.execPath, [ENTRY], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  let exitInfo;
+  exited.then((info) => (exitInfo = info));
+
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + (options.timeoutMs || 60_000);
+  let startupMs;
+  for (;;) {
+    if (exitInfo) {
+      await cleanup();
+      throw new Error(`app exited during start (code ${exitInfo.code}, signal ${exitInfo.signal}):\n${output.join('').slice(-4000)}`);
+    }
+    try {
+      const res = await fetch(`${url}/health`);
+      if (res.status === 200) {
+        startupMs = Number(process.hrtime.bigint() - spawnedAt) / 1e6;
+        break;
+      }
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      await exited;
+      await cleanup();
+      throw new Error(`app did not answer /health within ${options.timeoutMs || 60_000} ms:\n${output.join('').slice(-4000)}`);
+    }
+    await sleep(10);
+  }
+
+  async function cleanup() {
+    if (database) await database.drop().catch(() => undefined);
+    if (redisPrefix) await dropRedisPrefix(redisPrefix).catch(() => undefined);
+    if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  let stopping;
+  return {
+    url,
+    port,
+    pid: child.pid,
+    mode,
+    dataDir,
+    startupMs,
+    child,
+    exited,
+    logs: () => output.join(''),
+    /** Resident set size of the child, from /proc (Linux). */
+    rssBytes() {
+      const status = require('node:fs').readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)[1]);
+      return kb * 1024;
+    },
+    /** SIGINT (graceful), SIGKILL after `graceMs`; resolves with { code, signal, stopMs }. */
+    stop({ graceMs = 20_000, keepData = false } = {}) {
+      if (!stopping) {
+        stopping = (async () => {
+          const t0 = Date.now();
+          if (!exitInfo) child.kill('SIGINT');
+          const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+          const info = await exited;
+          clearTimeout(timer);
+          if (!keepData) await cleanup();
+          else if (database) await database.drop().catch(() => undefined);
+          return { ...info, stopMs: Date.now() - t0 };
+        })();
+      }
+      return stopping;
+    },
+  };
+}
+
+/** Signs up a fresh user and creates a project over HTTP; returns { id, secretKey, publicKey, cookie, email }. */
+async function createProject(baseUrl, name = 'Bench project') {
+  const email = `bench-${randomBytes(6).toString('hex')}@example.com`;
+  const signup = await fetch(`${baseUrl}/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: 'correct horse battery' }),
+  });
+  if (signup.status !== 201) throw new Error(`signup failed: ${signup.status} ${await signup.text()}`);
+  const cookie = signup.headers.getSetCookie()[0].split(';')[0];
+  const res = await fetch(`${baseUrl}/users/@me/projects`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie, 'x-requested-with': 'XMLHttpRequest' },
+    body: JSON.stringify({ name }),
+  });
+  if (res.status !== 201) throw new Error(`create project failed: ${res.status} ${await res.text()}`);
+  const project = await res.json();
+  return { id: project.id, secretKey: project.secret, publicKey: project.public, cookie, email };
+}
+
+module.exports = { startApp, createProject, servicesAvailable, freePort, sleep, ADMIN_DATABASE_URL, REDIS_URL };

@@ -1,0 +1,29 @@
+'use strict';
+// Everything a suite needs: `const { startApp, createProject, load, measure, row } = require('../lib');`
+const { startApp, createProject, servicesAvailable, freePort, sleep } = require('./app');
+const { ensureBuilt, ROOT } = require('./build');
+const { load } = require('./load');
+const { measure, percentile } = require('./measure');
+
+/**
+ * One row of the table. `target` is { max } or { min } (or a free string, then pass `ok` yourself).
+ * row('cold start', 'embedded', 1234, 'ms', { max: 5000 })
+ */
+function row(metric, mode, value, unit, target, ok) {
+  let targetText = '';
+  let pass = ok;
+  if (target && typeof target === 'object') {
+    if (target.max !== undefined) {
+      targetText = `<= ${target.max}`;
+      if (pass === undefined) pass = value <= target.max;
+    } else if (target.min !== undefined) {
+      targetText = `>= ${target.min}`;
+      if (pass === undefined) pass = value >= target.min;
+    }
+  } else if (typeof target === 'string') {
+    targetText = target;
+  }
+  return { metric, mode, value, unit, target: targetText, ok: pass };
+}
+
+module.exports = { startApp, createProject, servicesAvailable, freePort, sleep, ensureBuilt, ROOT, load, measure, percentile, row };

@@ -1,0 +1,55 @@
+import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
+import { HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Public } from '../../modules/auth/auth.decorators';
+import { ReadinessRegistry } from './readiness.registry';
+
+/** Each readiness check must answer within this, or it counts as down. */
+const CHECK_TIMEOUT_MS = 3_000;
+
+@ApiTags('operations')
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly indicators: HealthIndicatorService,
+    private readonly typeorm: TypeOrmHealthIndicator,
+    private readonly readiness: ReadinessRegistry,
+  ) {}
+
+  /** Liveness: the process serves HTTP. Deliberately touches no dependency. */
+  @Public()
+  @Get()
+  @ApiOkResponse({ description: 'The process is alive' })
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  /** Readiness: database, queue backend and email transport reachable; 503 with the failing part otherwise. */
+  @Public()
+  @Get('ready')
+  @ApiOkResponse({ description: 'Every dependency is reachable' })
+  @ApiServiceUnavailableResponse({ description: 'At least one dependency is down (see `error`)' })
+  async ready(@Res({ passthrough: true }) res: Response): Promise<unknown> {
+    const checks = [
+      () => this.typeorm.pingCheck('database').withTimeout(CHECK_TIMEOUT_MS),
+      ...this.readiness.entries().map(
+        ([name, check]) =>
+          () =>
+            this.indicators
+              .check(name)
+              .attempt(() => check())
+              .withTimeout(CHECK_TIMEOUT_MS),
+      ),
+    ];
+    try {
+      return await this.health.check(checks);
+    } catch (err) {
+      const body = (err as { getResponse?: () => unknown }).getResponse?.();
+      if (!body) throw err;
+      res.status(HttpStatus.SERVICE_UNAVAILABLE);
+      return body;
+    }
+  }
+}

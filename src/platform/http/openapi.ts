@@ -1,0 +1,70 @@
+import type { INestApplication } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { AppConfig } from '../../config/config';
+import { ACCESS_KEY, AccessKind } from '../../modules/auth/auth.decorators';
+import { SESSION_COOKIE } from '../../modules/auth/sessions.service';
+
+const SECURITY_BY_ACCESS: Record<AccessKind, Record<string, string[]>[]> = {
+  public: [],
+  secret: [{ 'secret-key': [] }, { session: [] }],
+  'public-or-secret': [{ 'secret-key': [] }, { session: [] }],
+  session: [{ session: [] }],
+};
+
+/** `Controller_method` → the route's declared access, read from the same metadata the guard uses. */
+function accessByOperation(app: INestApplication): Map<string, AccessKind> {
+  const map = new Map<string, AccessKind>();
+  for (const wrapper of app.get(DiscoveryService).getControllers()) {
+    const type = wrapper.metatype as (new (...args: never[]) => unknown) | undefined;
+    if (!type?.prototype) continue;
+    const classAccess = Reflect.getMetadata(ACCESS_KEY, type) as AccessKind | undefined;
+    for (const key of Object.getOwnPropertyNames(type.prototype)) {
+      const handler = (type.prototype as Record<string, unknown>)[key];
+      if (key === 'constructor' || typeof handler !== 'function') continue;
+      const access = (Reflect.getMetadata(ACCESS_KEY, handler) as AccessKind | undefined) ?? classAccess;
+      if (access) map.set(`${type.name}_${key}`, access);
+    }
+  }
+  return map;
+}
+
+function applySecurity(document: OpenAPIObject, access: Map<string, AccessKind>): void {
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item)) {
+      const id = (operation as { operationId?: string })?.operationId;
+      const kind = id ? access.get(id) : undefined;
+      if (kind) (operation as { security?: unknown }).security = SECURITY_BY_ACCESS[kind];
+    }
+  }
+}
+
+/**
+ * `GET /docs` (Swagger UI, assets from the local swagger-ui-dist package, so it works offline)
+ * and `GET /docs/openapi.json`, generated from the controllers. Built lazily on the first
+ * request and then cached, so it costs nothing at start.
+ */
+export function configureOpenApi(app: INestApplication, config: AppConfig): void {
+  let document: OpenAPIObject | undefined;
+  const build = (): OpenAPIObject => {
+    document ??= SwaggerModule.createDocument(
+      app,
+      new DocumentBuilder()
+        .setTitle('Mailroom API')
+        .setDescription('Self-hostable email sending and audience service. Authenticate with `Authorization: Bearer sk_…` (secret key), or with the dashboard session cookie plus `X-Project-Id`.')
+        .setVersion('1')
+        .addServer(config.publicUrl)
+        .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Secret key `sk_…` (or the public key `pk_…` on /v1/track)' }, 'secret-key')
+        .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'Dashboard session (send `X-Project-Id` on project routes)' }, 'session')
+        .build(),
+      { operationIdFactory: (controllerKey, methodKey) => `${controllerKey}_${methodKey}` },
+    );
+    applySecurity(document, accessByOperation(app));
+    return document;
+  };
+  SwaggerModule.setup('docs', app, build, {
+    jsonDocumentUrl: 'docs/openapi.json',
+    raw: ['json'],
+    customSiteTitle: 'Mailroom API',
+  });
+}

@@ -1,0 +1,21 @@
+import type { NextFunction, Request, Response } from 'express';
+import { httpRequestDuration, httpRequestsTotal } from './metrics';
+
+/** The matched route's pattern (`/v1/contacts/:id`), never the raw path, to keep label cardinality bounded. */
+export function routePattern(req: Request): string {
+  const route = (req as Request & { route?: { path?: unknown } }).route;
+  if (route && typeof route.path === 'string') return (req.baseUrl ?? '') + route.path;
+  if (req.path === '/docs' || req.path.startsWith('/docs/')) return '/docs';
+  return 'unmatched';
+}
+
+/** Counts and times every request once its response is finished. */
+export function httpMetricsMiddleware(req: Request, res: Response, next: NextFunction): void {
+  const start = process.hrtime.bigint();
+  res.once('finish', () => {
+    const labels = { method: req.method, route: routePattern(req), status: String(res.statusCode) };
+    httpRequestsTotal.inc(labels);
+    httpRequestDuration.observe(labels, Number(process.hrtime.bigint() - start) / 1e9);
+  });
+  next();
+}

@@ -1,0 +1,76 @@
+import request from 'supertest';
+import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
+
+describe('operations endpoints', () => {
+  let app: TestApp;
+  let project: TestProject;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    project = await createProject(app.http);
+  });
+  afterAll(() => app?.close());
+
+  it('answers liveness without credentials', async () => {
+    const res = await request(app.http).get('/health').expect(200);
+    expect(res.body).toEqual({ status: 'ok' });
+  });
+
+  it('reports database, queue and transport ready', async () => {
+    const res = await request(app.http).get('/health/ready').expect(200);
+    expect(res.body.status).toBe('ok');
+    expect(res.body.info.database.status).toBe('up');
+    expect(res.body.info.queue.status).toBe('up');
+    expect(res.body.info.transport.status).toBe('up');
+  });
+
+  it('answers 503 naming the failing check when a registered dependency is down', async () => {
+    const { ReadinessRegistry } = await import('../../src/platform/health/readiness.registry');
+    const registry = app.runtime.app.get(ReadinessRegistry);
+    registry.register('broken-dependency', async () => {
+      throw new Error('connection refused');
+    });
+    try {
+      const res = await request(app.http).get('/health/ready').expect(503);
+      expect(res.body.status).toBe('error');
+      expect(res.body.error['broken-dependency'].status).toBe('down');
+      expect(res.body.info.database.status).toBe('up');
+    } finally {
+      registry.unregister('broken-dependency');
+    }
+  });
+
+  it('exposes Prometheus metrics with the route pattern as label', async () => {
+    await request(app.http).get('/v1/ping').set('Authorization', `Bearer ${project.secretKey}`).expect(200);
+    await request(app.http).get('/v1/ping').expect(401);
+    const res = await request(app.http).get('/metrics').expect(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(res.text).toMatch(/process_cpu_user_seconds_total/);
+    expect(res.text).toMatch(/http_requests_total\{method="GET",route="\/v1\/ping",status="200"\} \d+/);
+    expect(res.text).toMatch(/http_requests_total\{method="GET",route="\/v1\/ping",status="401"\} \d+/);
+    expect(res.text).toMatch(/http_request_duration_seconds_bucket\{le="[\d.]+",method="GET",route="\/v1\/ping",status="200"\}/);
+  });
+
+  it('keeps unmatched paths out of the route label', async () => {
+    await request(app.http).get('/no/such/route/123').expect(404);
+    const res = await request(app.http).get('/metrics').expect(200);
+    expect(res.text).not.toContain('/no/such/route');
+    expect(res.text).toMatch(/route="unmatched",status="404"/);
+  });
+
+  it('serves the OpenAPI document generated from the controllers, with auth schemes', async () => {
+    const res = await request(app.http).get('/docs/openapi.json').expect(200);
+    expect(res.body.openapi).toMatch(/^3\./);
+    expect(res.body.components.securitySchemes['secret-key']).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(res.body.components.securitySchemes.session).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'mailroom_session' });
+    expect(res.body.paths['/v1/ping'].get.security).toEqual([{ 'secret-key': [] }, { session: [] }]);
+    expect(res.body.paths['/health'].get.security).toEqual([]);
+    expect(res.body.paths['/metrics']).toBeUndefined();
+  });
+
+  it('serves the Swagger UI with its assets locally', async () => {
+    const page = await request(app.http).get('/docs').redirects(1).expect(200);
+    expect(page.text).toContain('swagger-ui');
+    await request(app.http).get('/docs/swagger-ui-bundle.js').expect(200);
+  });
+});
