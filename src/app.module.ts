@@ -11,6 +11,7 @@ import { EventsModule } from './modules/events/events.module';
 import { TrackModule } from './modules/events/track/track.module';
 import { PingModule } from './modules/ping/ping.module';
 import { ProjectsModule } from './modules/projects/projects.module';
+import { TemplatesModule } from './modules/templates/templates.module';
 import { DatabaseModule } from './platform/database/database.module';
 import { HealthModule } from './platform/health/health.module';
 import { ErrorEnvelopeFilter } from './platform/http/exception.filter';
@@ -47,6 +48,7 @@ export class AppModule {
         EventsModule,
         ContactsModule,
         TrackModule,
+        TemplatesModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },

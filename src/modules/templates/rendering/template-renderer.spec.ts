@@ -1,0 +1,60 @@
+import { checkLiquidSyntax, nullishOperator } from './liquid-engine';
+import { cleanSubject, TemplateRenderer } from './template-renderer';
+
+describe('TemplateRenderer', () => {
+  const renderer = new TemplateRenderer();
+  const render = (body: string, variables: Record<string, unknown> = {}, subject = 'Hi') =>
+    renderer.renderSource({ subject, body }, variables);
+
+  it('renders plain, nested and bracket lookups', () => {
+    const vars = { firstName: 'Ann', profile: { tier: 'gold' }, 'first name': 'bob' };
+    expect(render('{{firstName}}/{{profile.tier}}/{{data["first name"] | capitalize}}', vars).html).toBe('Ann/gold/Bob');
+  });
+
+  it('applies ?? only when the value is missing or null', () => {
+    const vars = { present: 'x', nothing: null, no: false, empty: '', zero: 0 };
+    expect(render('{{missing ?? "fb"}}|{{nothing ?? "fb"}}|{{present ?? "fb"}}', vars).html).toBe('fb|fb|x');
+    expect(render('{{no ?? "fb"}}|{{empty ?? "fb"}}|{{zero ?? "fb"}}', vars).html).toBe('false||0');
+    expect(render('{{ profile.tier ?? "basic" | upcase }}', {}).html).toBe('BASIC');
+    expect(render('{{ data.name ?? "friend" }}', { name: 'Zoe' }).html).toBe('Zoe');
+    expect(nullishOperator(undefined, 1)).toBe(1);
+    expect(nullishOperator(0, 1)).toBe(0);
+  });
+
+  it('supports conditionals, loops and filters', () => {
+    const html = render('{% if vip %}VIP{% else %}std{% endif %}:{% for i in items %}{{i | upcase}},{% endfor %}{{ n | plus: 1 }}', {
+      vip: true,
+      items: ['a', 'b'],
+      n: 41,
+    }).html;
+    expect(html).toBe('VIP:A,B,42');
+  });
+
+  it('escapes values in the body but not in the subject, whose line breaks are removed', () => {
+    const out = render('<p>{{name}}</p>{{name | raw}}', { name: '<b>"Tom" & Jerry</b>' }, 'Hello {{name}}\r\nBcc: x@y.z');
+    expect(out.html).toBe('<p>&lt;b&gt;&#34;Tom&#34; &amp; Jerry&lt;/b&gt;</p><b>"Tom" & Jerry</b>');
+    expect(out.subject).toBe('Hello <b>"Tom" & Jerry</b> Bcc: x@y.z');
+    expect(cleanSubject('a\n\nb\r')).toBe('a b');
+  });
+
+  it('caches one compiled template per distinct source', () => {
+    const source = { subject: 's', body: '{{a}}' };
+    expect(renderer.compile(source)).toBe(renderer.compile({ ...source }));
+    expect(renderer.compile(source)).not.toBe(renderer.compile({ subject: 's', body: '{{b}}' }));
+  });
+
+  it('names the line of a syntax error and refuses file tags and unknown filters', () => {
+    expect(checkLiquidSyntax('ok {{a}}')).toBeNull();
+    expect(checkLiquidSyntax('line one\nline two {% if x %}\nthree')).toEqual({ line: 2, message: expect.stringContaining('not closed') });
+    expect(checkLiquidSyntax('{% include "/etc/passwd" %}')).not.toBeNull();
+    expect(checkLiquidSyntax('\n\n{{ a | nosuchfilter }}')?.line).toBe(3);
+  });
+
+  it('makes a readable plain-text part from the HTML', () => {
+    const text = renderer.toText('<h1>Title</h1><p>Hello <a href="https://x.test/a">there</a></p><img src="x.png"><ul><li>one</li></ul>');
+    expect(text).toContain('TITLE');
+    expect(text).toContain('Hello there <https://x.test/a>');
+    expect(text).toContain('* one');
+    expect(text).not.toContain('x.png');
+  });
+});

@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { compile as compileHtmlToText } from 'html-to-text';
+import type { Template } from 'liquidjs';
+import { htmlEngine, textEngine } from './liquid-engine';
+import { LruCache } from './lru-cache';
+
+export interface TemplateSource {
+  subject: string;
+  body: string;
+}
+
+export interface CompiledTemplate {
+  subject: Template[];
+  body: Template[];
+}
+
+export interface RenderedContent {
+  subject: string;
+  html: string;
+}
+
+const CACHE_SIZE = 1_000;
+
+const toPlainText = compileHtmlToText({
+  wordwrap: 78,
+  selectors: [
+    { selector: 'img', format: 'skip' },
+    { selector: 'a', options: { hideLinkHrefIfSameAsText: true, linkBrackets: ['<', '>'] } },
+    { selector: 'table', format: 'dataTable' },
+  ],
+});
+
+/**
+ * Compiles subject and body once per distinct source and renders them per recipient.
+ * Cached by a digest of the source: a template's digest changes exactly when an update
+ * (new `updatedAt`) changes its text, and inline `/v1/send` content shares the same cache.
+ */
+@Injectable()
+export class TemplateRenderer {
+  private readonly cache = new LruCache<string, CompiledTemplate>(CACHE_SIZE);
+
+  /** Throws liquidjs's ParseError for invalid sources (callers validate at the API edge first). */
+  compile(source: TemplateSource): CompiledTemplate {
+    const key = createHash('sha1').update(source.subject).update('\u0000').update(source.body).digest('base64');
+    let compiled = this.cache.get(key);
+    if (!compiled) {
+      compiled = { subject: textEngine.parse(source.subject), body: htmlEngine.parse(source.body) };
+      this.cache.set(key, compiled);
+    }
+    return compiled;
+  }
+
+  /** `variables` are exposed at the top level and again as `data` (for `data["first name"]`). */
+  render(compiled: CompiledTemplate, variables: Record<string, unknown>): RenderedContent {
+    const scope = { ...variables, data: variables };
+    const subject = textEngine.renderSync(compiled.subject, scope) as string;
+    const html = htmlEngine.renderSync(compiled.body, scope) as string;
+    return { subject: cleanSubject(subject), html };
+  }
+
+  renderSource(source: TemplateSource, variables: Record<string, unknown>): RenderedContent {
+    return this.render(this.compile(source), variables);
+  }
+
+  /** The text/plain alternative generated from the rendered HTML. */
+  toText(html: string): string {
+    return toPlainText(html);
+  }
+}
+
+/** A subject is one header line: rendered values must not smuggle line breaks into it. */
+export function cleanSubject(subject: string): string {
+  return subject.replace(/[\r\n]+/g, ' ').trim();
+}

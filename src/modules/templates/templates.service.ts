@@ -1,0 +1,107 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { DomainsService } from '../domains/domains.service';
+import type { CreateTemplateDto } from './dto/create-template.dto';
+import { ListTemplatesQuery, MAX_PAGE_SIZE, TEMPLATE_SORTS, TemplateSort } from './dto/list-templates.query';
+import { TemplatePage, TemplateUsageResponse, toTemplateResponse } from './dto/template.response';
+import type { UpdateTemplateDto } from './dto/update-template.dto';
+import { Template } from './entities/template.entity';
+import { assertValidLiquid, missingTemplateField, templateNotFound } from './templates.errors';
+import { findTemplateUsage } from './use-cases/template-usage';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SORT_COLUMNS: Record<TemplateSort, string> = { name: 'lower(t.name)', createdAt: 't.created_at', updatedAt: 't.updated_at' };
+const REQUIRED = ['name', 'subject', 'body', 'from'] as const;
+
+const blankToNull = (value: string | null | undefined): string | null | undefined =>
+  value === undefined ? undefined : value === null || value.trim() === '' ? null : value.trim();
+
+@Injectable()
+export class TemplatesService {
+  constructor(
+    @InjectRepository(Template) private readonly templates: Repository<Template>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly domains: DomainsService,
+  ) {}
+
+  async create(projectId: string, dto: CreateTemplateDto): Promise<Template> {
+    for (const field of REQUIRED) {
+      const value = dto[field];
+      if (value === undefined || value === null || value.trim() === '') throw missingTemplateField(field);
+    }
+    assertValidLiquid({ subject: dto.subject, body: dto.body });
+    const from = dto.from!.trim().toLowerCase();
+    await this.domains.assertSenderAllowed(projectId, from);
+    return this.templates.save(
+      this.templates.create({
+        projectId,
+        name: dto.name!.trim(),
+        description: blankToNull(dto.description) ?? null,
+        subject: dto.subject!,
+        body: dto.body!,
+        fromAddress: from,
+        fromName: blankToNull(dto.fromName) ?? null,
+        replyTo: blankToNull(dto.replyTo)?.toLowerCase() ?? null,
+        type: dto.type ?? 'MARKETING',
+      }),
+    );
+  }
+
+  async list(projectId: string, query: ListTemplatesQuery): Promise<TemplatePage> {
+    const page = query.page ?? 1;
+    const pageSize = Math.min(query.pageSize ?? 20, MAX_PAGE_SIZE);
+    const sort: TemplateSort = (TEMPLATE_SORTS as readonly string[]).includes(query.sort ?? '') ? (query.sort as TemplateSort) : 'createdAt';
+    const dir = query.dir?.toLowerCase() === 'asc' ? 'ASC' : 'DESC';
+    const qb = this.templates.createQueryBuilder('t').where('t.project_id = :projectId', { projectId });
+    if (query.type) qb.andWhere('t.type = :type', { type: query.type });
+    const search = query.search?.trim();
+    if (search) {
+      const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      qb.andWhere(`(t.name ILIKE :pattern OR t.description ILIKE :pattern OR t.subject ILIKE :pattern)`, { pattern });
+    }
+    qb.orderBy(SORT_COLUMNS[sort], dir).addOrderBy('t.id', dir).offset((page - 1) * pageSize).limit(pageSize);
+    const [rows, total] = await qb.getManyAndCount();
+    return { data: rows.map(toTemplateResponse), page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
+  }
+
+  /** The template of this project; another project's id, or a malformed one, is simply not found. */
+  async findOne(projectId: string, id: string): Promise<Template> {
+    if (!UUID.test(id)) throw templateNotFound();
+    const template = await this.templates.findOneBy({ projectId, id });
+    if (!template) throw templateNotFound();
+    return template;
+  }
+
+  async update(projectId: string, id: string, dto: UpdateTemplateDto): Promise<Template> {
+    const template = await this.findOne(projectId, id);
+    assertValidLiquid({ subject: dto.subject, body: dto.body });
+    if (dto.from !== undefined) {
+      template.fromAddress = dto.from.trim().toLowerCase();
+      await this.domains.assertSenderAllowed(projectId, template.fromAddress);
+    }
+    if (dto.name !== undefined) template.name = dto.name.trim();
+    if (dto.subject !== undefined) template.subject = dto.subject;
+    if (dto.body !== undefined) template.body = dto.body;
+    if (dto.type !== undefined) template.type = dto.type;
+    if (dto.description !== undefined) template.description = blankToNull(dto.description) ?? null;
+    if (dto.fromName !== undefined) template.fromName = blankToNull(dto.fromName) ?? null;
+    if (dto.replyTo !== undefined) template.replyTo = blankToNull(dto.replyTo)?.toLowerCase() ?? null;
+    return this.templates.save(template);
+  }
+
+  async remove(projectId: string, id: string): Promise<void> {
+    const template = await this.findOne(projectId, id);
+    await this.templates.delete({ projectId, id: template.id });
+  }
+
+  async duplicate(projectId: string, id: string): Promise<Template> {
+    const { id: _id, createdAt: _c, updatedAt: _u, ...rest } = await this.findOne(projectId, id);
+    return this.templates.save(this.templates.create({ ...rest, name: `${rest.name} (copy)`.slice(0, 200) }));
+  }
+
+  async usage(projectId: string, id: string): Promise<TemplateUsageResponse> {
+    const template = await this.findOne(projectId, id);
+    return findTemplateUsage(this.dataSource.manager, projectId, template.id);
+  }
+}

@@ -1,0 +1,170 @@
+import request from 'supertest';
+import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
+
+describe('templates', () => {
+  let app: TestApp;
+  let project: TestProject;
+  let other: TestProject;
+  const auth = () => `Bearer ${project.secretKey}`;
+  const valid = { name: 'Welcome', subject: 'Hi {{firstName}}', body: '<p>Hello {{firstName ?? "there"}}</p>', from: 'hello@example.com' };
+
+  beforeAll(async () => {
+    app = await startTestApp({ DOMAIN_VERIFICATION: 'off' });
+    project = await createProject(app.http);
+    other = await createProject(app.http, 'Other');
+  });
+  afterAll(() => app?.close());
+
+  const create = (body: Record<string, unknown>) => request(app.http).post('/templates').set('Authorization', auth()).send(body);
+
+  it('creates a template with defaults and reads it back', async () => {
+    const res = await create({ ...valid, fromName: 'Acme', replyTo: 'Support@Example.com', description: 'first' }).expect(201);
+    expect(res.body).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      name: 'Welcome',
+      description: 'first',
+      subject: valid.subject,
+      body: valid.body,
+      from: 'hello@example.com',
+      fromName: 'Acme',
+      replyTo: 'support@example.com',
+      type: 'MARKETING',
+      projectId: project.id,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    const got = await request(app.http).get(`/templates/${res.body.id}`).set('Authorization', auth()).expect(200);
+    expect(got.body).toEqual(res.body);
+  });
+
+  it('answers a missing required field with the short 400 body', async () => {
+    const { from: _from, ...noFrom } = valid;
+    const res = await create(noFrom).expect(400);
+    expect(res.body).toEqual({ error: 'from is required' });
+    expect((await create({ ...valid, name: '' }).expect(400)).body).toEqual({ error: 'name is required' });
+    expect((await create({ ...valid, body: undefined }).expect(400)).body).toEqual({ error: 'body is required' });
+  });
+
+  it('rejects malformed values with 422 items', async () => {
+    const res = await create({ ...valid, from: 'nope', type: 'SPAM', subject: 'a\nb' }).expect(422);
+    const fields = res.body.error.errors.map((e: { field: string }) => e.field).sort();
+    expect(fields).toEqual(['from', 'subject', 'type']);
+  });
+
+  it('rejects Liquid that does not parse, naming the line', async () => {
+    const res = await create({ ...valid, body: '<p>one</p>\n<p>{% if x %}two</p>\n' }).expect(422);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect(res.body.error.errors).toEqual([expect.objectContaining({ field: 'body', code: 'invalid_template', message: expect.stringContaining('line 2') })]);
+    const created = await create(valid).expect(201);
+    const patch = await request(app.http)
+      .patch(`/templates/${created.body.id}`)
+      .set('Authorization', auth())
+      .send({ subject: 'Hi {{ name | nosuchfilter }}' })
+      .expect(422);
+    expect(patch.body.error.errors[0]).toEqual(expect.objectContaining({ field: 'subject', message: expect.stringContaining('line 1') }));
+  });
+
+  it('updates, duplicates, reports usage and deletes', async () => {
+    const { body: t } = await create({ ...valid, name: 'Orig', type: 'TRANSACTIONAL' }).expect(201);
+    const patched = await request(app.http)
+      .patch(`/templates/${t.id}`)
+      .set('Authorization', auth())
+      .send({ subject: 'Changed', replyTo: null, description: 'd' })
+      .expect(200);
+    expect(patched.body).toMatchObject({ subject: 'Changed', replyTo: null, description: 'd', type: 'TRANSACTIONAL', name: 'Orig' });
+    expect(new Date(patched.body.updatedAt).getTime()).toBeGreaterThanOrEqual(new Date(t.updatedAt).getTime());
+    await request(app.http).patch(`/templates/${t.id}`).set('Authorization', auth()).send({ name: null }).expect(422);
+
+    const dup = await request(app.http).post(`/templates/${t.id}/duplicate`).set('Authorization', auth()).expect(201);
+    expect(dup.body).toMatchObject({ name: 'Orig (copy)', subject: 'Changed', type: 'TRANSACTIONAL' });
+    expect(dup.body.id).not.toBe(t.id);
+
+    const usage = await request(app.http).get(`/templates/${t.id}/usage`).set('Authorization', auth()).expect(200);
+    expect(usage.body).toEqual({ campaigns: [], workflowSteps: [] });
+
+    await request(app.http).delete(`/templates/${t.id}`).set('Authorization', auth()).expect(204, '');
+    await request(app.http).get(`/templates/${t.id}`).set('Authorization', auth()).expect(404);
+  });
+
+  it("hides other projects' templates and treats malformed ids as not found", async () => {
+    const { body: t } = await create(valid).expect(201);
+    const theirs = `Bearer ${other.secretKey}`;
+    for (const [method, path] of [
+      ['get', `/templates/${t.id}`],
+      ['patch', `/templates/${t.id}`],
+      ['delete', `/templates/${t.id}`],
+      ['post', `/templates/${t.id}/duplicate`],
+      ['get', `/templates/${t.id}/usage`],
+      ['get', '/templates/not-a-uuid'],
+    ] as const) {
+      const res = await request(app.http)[method](path).set('Authorization', theirs).send({});
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('NOT_FOUND');
+    }
+    const list = await request(app.http).get('/templates').set('Authorization', theirs).expect(200);
+    expect(list.body.data.find((x: { id: string }) => x.id === t.id)).toBeUndefined();
+  });
+
+  describe('list', () => {
+    let scoped: TestProject;
+    const list = (query: string) => request(app.http).get(`/templates?${query}`).set('Authorization', `Bearer ${scoped.secretKey}`).expect(200);
+
+    beforeAll(async () => {
+      scoped = await createProject(app.http, 'List');
+      const names = ['Bravo', 'alpha', 'Charlie', 'Delta', 'Echo'];
+      for (const [i, name] of names.entries()) {
+        await request(app.http)
+          .post('/templates')
+          .set('Authorization', `Bearer ${scoped.secretKey}`)
+          .send({ ...valid, name, type: i % 2 ? 'TRANSACTIONAL' : 'MARKETING', description: i === 3 ? 'Needle inside' : null, subject: i === 4 ? 'NEEDLE subject' : 's' })
+          .expect(201);
+      }
+    });
+
+    it('pages with totals', async () => {
+      const res = await list('page=2&pageSize=2');
+      expect(res.body).toMatchObject({ page: 2, pageSize: 2, total: 5, totalPages: 3 });
+      expect(res.body.data).toHaveLength(2);
+      const clamped = await list('pageSize=1000');
+      expect(clamped.body.pageSize).toBe(100);
+    });
+
+    it('sorts by createdAt desc by default, by name on request, and falls back on unknown values', async () => {
+      expect((await list('')).body.data.map((t: { name: string }) => t.name)).toEqual(['Echo', 'Delta', 'Charlie', 'alpha', 'Bravo']);
+      const byName = (await list('sort=name&dir=asc')).body.data.map((t: { name: string }) => t.name.toLowerCase());
+      expect(byName).toEqual([...byName].sort());
+      expect((await list('sort=bogus&dir=sideways')).body.data[0].name).toBe('Echo');
+    });
+
+    it('filters by type and searches name, description and subject case-insensitively', async () => {
+      expect((await list('type=TRANSACTIONAL')).body.total).toBe(2);
+      expect((await list('search=needle')).body.data.map((t: { name: string }) => t.name).sort()).toEqual(['Delta', 'Echo']);
+      expect((await list('search=ALPHA')).body.total).toBe(1);
+      expect((await list('search=%25')).body.total).toBe(0);
+    });
+
+    it('rejects invalid paging values', async () => {
+      await request(app.http).get('/templates?page=0').set('Authorization', `Bearer ${scoped.secretKey}`).expect(422);
+      await request(app.http).get('/templates?type=NOPE').set('Authorization', `Bearer ${scoped.secretKey}`).expect(422);
+    });
+  });
+});
+
+describe('templates with domain verification on', () => {
+  let app: TestApp;
+  let project: TestProject;
+  beforeAll(async () => {
+    app = await startTestApp({ EMAIL_TRANSPORT: 'outbox', DOMAIN_VERIFICATION: 'dns', DNS_SERVERS: '127.0.0.1:9' });
+    project = await createProject(app.http);
+  });
+  afterAll(() => app?.close());
+
+  it('refuses a sender on an unverified domain with 403 DOMAIN_NOT_VERIFIED', async () => {
+    const res = await request(app.http)
+      .post('/templates')
+      .set('Authorization', `Bearer ${project.secretKey}`)
+      .send({ name: 'n', subject: 's', body: 'b', from: 'hi@unverified.example' })
+      .expect(403);
+    expect(res.body.error.code).toBe('DOMAIN_NOT_VERIFIED');
+  });
+});
