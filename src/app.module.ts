@@ -7,11 +7,11 @@ import { AccessGuard } from './modules/auth/access.guard';
 import { AuthModule } from './modules/auth/auth.module';
 import { ContactsModule } from './modules/contacts/contacts.module';
 import { DomainsModule } from './modules/domains/domains.module';
+import { VerifyModule } from './modules/verify/verify.module';
 import { EventsModule } from './modules/events/events.module';
 import { TrackModule } from './modules/events/track/track.module';
 import { PingModule } from './modules/ping/ping.module';
 import { ProjectsModule } from './modules/projects/projects.module';
-import { TemplatesModule } from './modules/templates/templates.module';
 import { DatabaseModule } from './platform/database/database.module';
 import { HealthModule } from './platform/health/health.module';
 import { ErrorEnvelopeFilter } from './platform/http/exception.filter';
@@ -45,10 +45,10 @@ export class AppModule {
         HealthModule,
         MetricsModule,
         DomainsModule,
+        VerifyModule,
         EventsModule,
         ContactsModule,
         TrackModule,
-        TemplatesModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },

@@ -39,6 +39,18 @@ export class DnsResolver {
     return this.run(name, 'MX', () => this.resolver.resolveMx(name));
   }
 
+  /** MX answers plus whether the name exists at all (NXDOMAIN versus a name without MX records). */
+  async mxAndExistence(name: string): Promise<{ exists: boolean; records: MxRecord[] }> {
+    try {
+      return { exists: true, records: await this.resolver.resolveMx(name) };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
+      if (code === 'ENODATA') return { exists: true, records: [] };
+      if (ABSENT.has(code)) return { exists: false, records: [] };
+      throw new DnsLookupError(code, name, 'MX');
+    }
+  }
+
   a(name: string): Promise<string[]> {
     return this.run(name, 'A', () => this.resolver.resolve4(name));
   }

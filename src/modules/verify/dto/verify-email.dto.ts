@@ -1,0 +1,9 @@
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+
+/** Only presence and type are checked here: a malformed address is an answer (`valid: false`), not a 422. */
+export class VerifyEmailDto {
+  @IsString({ context: { code: 'invalid_type' } })
+  @IsNotEmpty({ context: { code: 'too_small' } })
+  @MaxLength(1000, { context: { code: 'too_big' } })
+  email: string;
+}

@@ -1,0 +1,20 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { SecretKey } from '../auth/auth.decorators';
+import type { VerifyEmailResult } from './dto/verify-email.response';
+import { VerifyEmailDto } from './dto/verify-email.dto';
+import { VerifyService } from './verify.service';
+
+@ApiTags('public api')
+@Controller('v1/verify')
+export class VerifyController {
+  constructor(private readonly verifier: VerifyService) {}
+
+  /** 200, not 201: checking an address creates nothing. */
+  @SecretKey()
+  @Post()
+  @HttpCode(200)
+  async verify(@Body() dto: VerifyEmailDto): Promise<{ success: true; data: VerifyEmailResult }> {
+    return { success: true, data: await this.verifier.verify(dto.email) };
+  }
+}

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { DomainsModule } from '../domains/domains.module';
+import { VerifyController } from './verify.controller';
+import { VerifyService } from './verify.service';
+
+@Module({
+  imports: [DomainsModule],
+  controllers: [VerifyController],
+  providers: [VerifyService],
+})
+export class VerifyModule {}

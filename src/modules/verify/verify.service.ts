@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { DnsResolver } from '../domains/dns/dns-resolver';
+import { normalizeDomainName } from '../domains/domain-name';
+import { isDisposableDomain } from './disposable-domains';
+import type { VerifyEmailResult, VerifyReason } from './dto/verify-email.response';
+import { suggestDomain } from './email-typos';
+
+/** RFC 5322 dot-atom local part (quoted local parts are legal but never worth accepting for mailing). */
+const LOCAL_PART = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/i;
+
+interface Routing {
+  domainExists: boolean;
+  hasMxRecords: boolean;
+  deliverable: boolean;
+  reasons: VerifyReason[];
+}
+
+@Injectable()
+export class VerifyService {
+  constructor(private readonly dns: DnsResolver) {}
+
+  /**
+   * `valid` means: well-formed, the domain can receive mail (MX, or A/AAAA per RFC 5321's implicit MX),
+   * and it is not a disposable provider. Typos and plus-addressing are reported, not judged.
+   */
+  async verify(input: string): Promise<VerifyEmailResult> {
+    const email = input.trim();
+    const at = email.lastIndexOf('@');
+    const local = at > 0 ? email.slice(0, at) : '';
+    const domain = at > 0 ? normalizeDomainName(email.slice(at + 1)) : null;
+    const syntaxOk = !!domain && local.length <= 64 && LOCAL_PART.test(local) && local.length + 1 + domain.length <= 254;
+    const isPlusAddressed = syntaxOk && /^[^+]+\+.+$/.test(local);
+
+    if (!syntaxOk || !domain) {
+      return { email, valid: false, isDisposable: false, isTypo: false, isPlusAddressed: false, domainExists: false, hasMxRecords: false, reasons: ['invalid_syntax'] };
+    }
+    const normalized = `${local}@${domain}`;
+    const suggestion = suggestDomain(domain);
+    const isDisposable = isDisposableDomain(domain);
+    const routing = await this.routing(domain);
+    const reasons: VerifyReason[] = [...routing.reasons];
+    if (isDisposable) reasons.push('disposable_domain');
+    if (suggestion) reasons.push('possible_typo');
+    if (isPlusAddressed) reasons.push('plus_addressed');
+    return {
+      email: normalized,
+      valid: routing.deliverable && !isDisposable,
+      isDisposable,
+      isTypo: !!suggestion,
+      isPlusAddressed,
+      domainExists: routing.domainExists,
+      hasMxRecords: routing.hasMxRecords,
+      ...(suggestion ? { suggestedEmail: `${local}@${suggestion}` } : {}),
+      reasons,
+    };
+  }
+
+  private async routing(domain: string): Promise<Routing> {
+    try {
+      const mx = await this.dns.mxAndExistence(domain);
+      if (!mx.exists) return { domainExists: false, hasMxRecords: false, deliverable: false, reasons: ['domain_not_found'] };
+      if (mx.records.length > 0) {
+        const nullMx = mx.records.length === 1 && mx.records[0].exchange.replace(/\.$/, '') === '';
+        return nullMx
+          ? { domainExists: true, hasMxRecords: true, deliverable: false, reasons: ['null_mx'] }
+          : { domainExists: true, hasMxRecords: true, deliverable: true, reasons: [] };
+      }
+      const [a, aaaa] = await Promise.all([this.dns.a(domain), this.dns.aaaa(domain)]);
+      return a.length + aaaa.length > 0
+        ? { domainExists: true, hasMxRecords: false, deliverable: true, reasons: ['mx_fallback_a'] }
+        : { domainExists: true, hasMxRecords: false, deliverable: false, reasons: ['no_mx_records'] };
+    } catch {
+      return { domainExists: false, hasMxRecords: false, deliverable: false, reasons: ['dns_lookup_failed'] };
+    }
+  }
+}

@@ -1,0 +1,104 @@
+import request from 'supertest';
+import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
+import { TestDnsServer } from '../support/dns-server';
+
+describe('POST /v1/verify', () => {
+  let dns: TestDnsServer;
+  let app: TestApp;
+  let project: TestProject;
+
+  const verify = (email: unknown, key = project.secretKey) =>
+    request(app.http).post('/v1/verify').set('Authorization', `Bearer ${key}`).send({ email });
+
+  beforeAll(async () => {
+    dns = await TestDnsServer.start();
+    dns.setRecords('good.example', 'MX', [{ exchange: 'mx.good.example', priority: 10 }]);
+    dns.setRecords('a-only.example', 'A', ['192.0.2.10']);
+    dns.setRecords('txt-only.example', 'TXT', ['v=spf1 -all']);
+    dns.setRecords('nullmx.example', 'MX', [{ exchange: '', priority: 0 }]);
+    dns.setRecords('gmail.com', 'MX', [{ exchange: 'gmail-smtp-in.l.google.com', priority: 5 }]);
+    dns.setRecords('gmial.com', 'A', ['192.0.2.20']);
+    dns.setRecords('mailinator.com', 'MX', [{ exchange: 'mail.mailinator.com', priority: 10 }]);
+    app = await startTestApp(dns.env());
+    project = await createProject(app.http);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await dns?.close();
+  });
+
+  it('accepts a well-formed address whose domain has MX records', async () => {
+    const res = await verify('  Jane.Doe@Good.Example ').expect(200);
+    expect(res.body).toEqual({
+      success: true,
+      data: {
+        email: 'Jane.Doe@good.example',
+        valid: true,
+        isDisposable: false,
+        isTypo: false,
+        isPlusAddressed: false,
+        domainExists: true,
+        hasMxRecords: true,
+        reasons: [],
+      },
+    });
+  });
+
+  it('reports plus-addressing without judging it', async () => {
+    const res = await verify('jane+news@good.example').expect(200);
+    expect(res.body.data).toMatchObject({ valid: true, isPlusAddressed: true, reasons: ['plus_addressed'] });
+  });
+
+  it('falls back to A records when there is no MX', async () => {
+    const res = await verify('x@a-only.example').expect(200);
+    expect(res.body.data).toMatchObject({ valid: true, domainExists: true, hasMxRecords: false, reasons: ['mx_fallback_a'] });
+  });
+
+  it('rejects a domain that exists but cannot receive mail', async () => {
+    const res = await verify('x@txt-only.example').expect(200);
+    expect(res.body.data).toMatchObject({ valid: false, domainExists: true, hasMxRecords: false, reasons: ['no_mx_records'] });
+    const nullMx = await verify('x@nullmx.example').expect(200);
+    expect(nullMx.body.data).toMatchObject({ valid: false, domainExists: true, reasons: ['null_mx'] });
+  });
+
+  it('rejects a domain that does not exist', async () => {
+    const res = await verify('x@missing.example').expect(200);
+    expect(res.body.data).toMatchObject({ valid: false, domainExists: false, hasMxRecords: false, reasons: ['domain_not_found'] });
+  });
+
+  it('flags disposable domains from the maintained list', async () => {
+    const res = await verify('throwaway@mailinator.com').expect(200);
+    expect(res.body.data).toMatchObject({ valid: false, isDisposable: true, hasMxRecords: true, reasons: ['disposable_domain'] });
+  });
+
+  it('suggests the intended provider for a typo', async () => {
+    const res = await verify('jane@gmial.com').expect(200);
+    expect(res.body.data).toMatchObject({ isTypo: true, suggestedEmail: 'jane@gmail.com', domainExists: true });
+    expect(res.body.data.reasons).toContain('possible_typo');
+    const tld = await verify('jane@gmail.con').expect(200);
+    expect(tld.body.data).toMatchObject({ valid: false, isTypo: true, suggestedEmail: 'jane@gmail.com', domainExists: false });
+    const none = await verify('jane@gmail.com').expect(200);
+    expect(none.body.data).toMatchObject({ valid: true, isTypo: false });
+    expect(none.body.data).not.toHaveProperty('suggestedEmail');
+  });
+
+  it.each([['plainaddress'], ['@good.example'], ['a@'], ['a..b@good.example'], ['a b@good.example'], ['a@localhost'], ['a@exa mple.com'], [`${'x'.repeat(65)}@good.example`]])(
+    'answers valid:false for the malformed address %j',
+    async (email) => {
+      const res = await verify(email).expect(200);
+      expect(res.body.data).toMatchObject({ valid: false, domainExists: false, hasMxRecords: false, reasons: ['invalid_syntax'] });
+    },
+  );
+
+  it('answers 422 when email is missing or not a string', async () => {
+    const missing = await request(app.http).post('/v1/verify').set('Authorization', `Bearer ${project.secretKey}`).send({}).expect(422);
+    expect(missing.body.error.code).toBe('VALIDATION_ERROR');
+    expect(missing.body.error.errors[0].field).toBe('email');
+    await verify(42).expect(422);
+  });
+
+  it('needs the secret key', async () => {
+    await verify('x@good.example', project.publicKey).expect(401);
+    await request(app.http).post('/v1/verify').send({ email: 'x@good.example' }).expect(401);
+  });
+});
