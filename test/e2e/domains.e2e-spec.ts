@@ -195,6 +195,39 @@ describe('domains (smtp transport, DNS verification)', () => {
   });
 });
 
+describe('deleting a domain that templates still use', () => {
+  let dns: TestDnsServer;
+  let app: TestApp;
+  let project: TestProject;
+
+  beforeAll(async () => {
+    dns = await TestDnsServer.start();
+    app = await startTestApp({ ...dns.env(), EMAIL_TRANSPORT: 'smtp', SMTP_URL: 'smtp://127.0.0.1:9', DOMAIN_VERIFICATION: 'dns' });
+    project = await createProject(app.http);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await dns?.close();
+  });
+
+  it('answers 409 while a template sends from the domain or a subdomain, 204 once none does', async () => {
+    const created = await request(app.http).post('/domains').set(auth(project)).send({ domain: 'inuse.example.com' }).expect(201);
+    publish(dns, created.body.records);
+    await request(app.http).get(`/domains/${created.body.id}/verify`).set(auth(project)).expect(200);
+    const template = await request(app.http)
+      .post('/templates')
+      .set(auth(project))
+      .send({ name: 'Welcome', subject: 'Hi', body: '<p>Hi</p>', from: 'news@letters.inuse.example.com' })
+      .expect(201);
+    const res = await request(app.http).delete(`/domains/${created.body.id}`).set(auth(project)).expect(409);
+    expect(res.body.error.code).toBe('CONFLICT');
+    expect(res.body.error.details).toMatchObject({ domain: 'inuse.example.com', templates: 1 });
+    const templateId = template.body.id ?? template.body.data?.id;
+    await request(app.http).delete(`/templates/${templateId}`).set(auth(project)).expect(204);
+    await request(app.http).delete(`/domains/${created.body.id}`).set(auth(project)).expect(204);
+  });
+});
+
 describe('domains with DOMAIN_VERIFICATION=off', () => {
   let app: TestApp;
   let project: TestProject;
