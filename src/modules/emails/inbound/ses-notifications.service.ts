@@ -1,0 +1,116 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { AppConfig } from '../../../config/config';
+import { InjectConfig } from '../../../config/config.module';
+import { logger } from '../../../platform/logging/logger';
+import { ContactsService } from '../../contacts/contacts.service';
+import { EventsService } from '../../events/events.service';
+import { DeliveryFeedbackService } from './delivery-feedback.service';
+import type { EmailEventRow } from './email-event-data';
+import { bareAddress, SesNotification, sesKind, sesTime } from './ses-notification';
+
+const log = logger('ses-notifications');
+
+/** Applies one SES notification (Bounce, Complaint, Delivery, Received) delivered through SNS. */
+@Injectable()
+export class SesNotificationsService {
+  constructor(
+    @InjectConfig() private readonly config: AppConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly feedback: DeliveryFeedbackService,
+    private readonly contacts: ContactsService,
+    private readonly events: EventsService,
+  ) {}
+
+  async handle(notification: SesNotification): Promise<void> {
+    const kind = sesKind(notification);
+    switch (kind) {
+      case 'Bounce':
+        return this.bounce(notification);
+      case 'Complaint':
+        return this.complaint(notification);
+      case 'Delivery':
+        return this.delivery(notification);
+      case 'Received':
+        return this.received(notification);
+      default:
+        log.info({ kind }, 'ignoring an SES notification of an unhandled type');
+    }
+  }
+
+  private async bounce(n: SesNotification): Promise<void> {
+    const recipients = (n.bounce?.bouncedRecipients ?? []).map((r) => r.emailAddress ?? '');
+    const bounceType = n.bounce?.bounceType === 'Permanent' ? 'Permanent' : 'Transient';
+    const diagnosticCode = n.bounce?.bouncedRecipients?.find((r) => r.diagnosticCode)?.diagnosticCode;
+    for (const email of await this.emailsFor(n, recipients)) {
+      await this.feedback.bounced(email, bounceType, {
+        at: sesTime(n.bounce?.timestamp),
+        source: 'sns',
+        error: diagnosticCode ?? `${bounceType} bounce${n.bounce?.bounceSubType ? ` (${n.bounce.bounceSubType})` : ''}`,
+        data: { bounceSubType: n.bounce?.bounceSubType ?? null, ...(diagnosticCode ? { diagnosticCode } : {}) },
+      });
+    }
+  }
+
+  private async complaint(n: SesNotification): Promise<void> {
+    const recipients = (n.complaint?.complainedRecipients ?? []).map((r) => r.emailAddress ?? '');
+    for (const email of await this.emailsFor(n, recipients)) {
+      await this.feedback.complained(email, {
+        at: sesTime(n.complaint?.timestamp),
+        source: 'sns',
+        data: { feedbackType: n.complaint?.complaintFeedbackType ?? null },
+      });
+    }
+  }
+
+  private async delivery(n: SesNotification): Promise<void> {
+    for (const email of await this.emailsFor(n, n.delivery?.recipients ?? [])) {
+      await this.feedback.delivered(email, { at: sesTime(n.delivery?.timestamp), source: 'sns' });
+    }
+  }
+
+  /** Inbound mail: one `email.received` event per project owning a recipient's domain. */
+  private async received(n: SesNotification): Promise<void> {
+    const recipients = (n.receipt?.recipients ?? n.mail?.destination ?? []).map(bareAddress);
+    const from = n.mail?.source ? bareAddress(n.mail.source) : (n.mail?.commonHeaders?.from?.[0] ?? null);
+    const rows: Array<{ project_id: string; address: string }> = await this.dataSource.query(
+      `SELECT DISTINCT d.project_id, r.address
+         FROM unnest($1::text[]) AS r(address)
+         JOIN domains d ON (d.status = 'verified' OR $2)
+          AND (split_part(r.address, '@', 2) = d.domain OR right(split_part(r.address, '@', 2), length(d.domain) + 1) = '.' || d.domain)`,
+      [recipients, this.config.domainVerification === 'off'],
+    );
+    const byProject = new Map<string, string[]>();
+    for (const row of rows) byProject.set(row.project_id, [...(byProject.get(row.project_id) ?? []), row.address]);
+    if (byProject.size === 0) log.info({ recipients }, 'inbound mail for no known domain');
+    for (const [projectId, to] of byProject) {
+      const contact = from ? await this.contacts.findByEmail(projectId, bareAddress(from)) : null;
+      await this.events.record(projectId, {
+        contactId: contact?.id ?? null,
+        name: 'email.received',
+        data: {
+          emailId: null,
+          subject: n.mail?.commonHeaders?.subject ?? null,
+          from,
+          to,
+          templateId: null,
+          campaignId: null,
+          messageId: n.mail?.messageId ?? null,
+          spamVerdict: n.receipt?.spamVerdict?.status ?? null,
+          virusVerdict: n.receipt?.virusVerdict?.status ?? null,
+        },
+      });
+    }
+  }
+
+  /** Our rows for the SES message: those addressed to the named recipients, else all of them. */
+  private async emailsFor(n: SesNotification, recipients: string[]): Promise<EmailEventRow[]> {
+    const headerId = n.mail?.commonHeaders?.messageId?.replace(/^<|>$/g, '');
+    const rows = await this.feedback.findByProviderMessageId([n.mail?.messageId ?? '', headerId ?? '']);
+    if (rows.length === 0) log.info({ messageId: n.mail?.messageId }, 'SES notification for an unknown message');
+    const wanted = new Set(recipients.filter(Boolean).map(bareAddress));
+    const matching = rows.filter((row) => wanted.has(row.to_address.toLowerCase()));
+    return matching.length > 0 ? matching : rows;
+  }
+}
