@@ -1,4 +1,4 @@
-import { csvRecords, decodeCsv, detectNewline, inspectCsv, readHeader } from './csv-file';
+import { countDataRecords, csvRecords, decodeCsv, detectNewline, inspectCsv, readHeader } from './csv-file';
 
 const bytes = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
 
@@ -104,5 +104,17 @@ describe('csvRecords', () => {
     const rows = await collect(lines.join('\n') + '\n');
     expect(rows).toHaveLength(5001);
     expect(rows[4321]).toEqual({ row: 4322, cells: ['user4320@example.com', 'Zoë 4320', `multi\nline ${'x'.repeat(4320 % 50)}, with comma`] });
+  });
+});
+
+describe('countDataRecords', () => {
+  it.each([
+    ['email\n', 0],
+    ['email', 0],
+    ['', 0],
+    ['email,n\na@example.com,1\n\n,\nbad,2\n', 2],
+    ['email,note\r\na@example.com,"x\r\ny"\r\nb@example.com,z', 2],
+  ])('counts the data rows of %p', (text, count) => {
+    expect(countDataRecords(text)).toBe(count);
   });
 });

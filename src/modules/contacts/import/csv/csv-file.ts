@@ -85,3 +85,16 @@ export async function* csvRecords(text: string): AsyncGenerator<CsvRecord> {
     yield { row, cells };
   }
 }
+
+/** Records after the header with at least one non-empty cell: the job's `totalRows`, known before writing. */
+export function countDataRecords(text: string): number {
+  let count = -1;
+  Papa.parse<string[]>(text, {
+    ...parseOptions(text),
+    step: (result) => {
+      if (count < 0) count = 0;
+      else if (result.data.some((cell) => cell.trim() !== '')) count += 1;
+    },
+  });
+  return Math.max(count, 0);
+}

@@ -1,0 +1,41 @@
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { CurrentProject, SecretKey } from '../../auth/auth.decorators';
+import { BulkService } from './bulk.service';
+import { BulkContactsDto } from './dto/bulk-contacts.dto';
+import { BulkJobResponse } from './dto/bulk-job.response';
+
+type Queued = Promise<{ jobId: string; status: 'queued' }>;
+
+@ApiTags('contacts')
+@Controller('contacts')
+export class BulkController {
+  constructor(private readonly bulk: BulkService) {}
+
+  @SecretKey()
+  @Post('bulk-subscribe')
+  @HttpCode(202)
+  subscribe(@CurrentProject() projectId: string, @Body() body: BulkContactsDto): Queued {
+    return this.bulk.create(projectId, 'subscribe', body.contactIds);
+  }
+
+  @SecretKey()
+  @Post('bulk-unsubscribe')
+  @HttpCode(202)
+  unsubscribe(@CurrentProject() projectId: string, @Body() body: BulkContactsDto): Queued {
+    return this.bulk.create(projectId, 'unsubscribe', body.contactIds);
+  }
+
+  @SecretKey()
+  @Post('bulk-delete')
+  @HttpCode(202)
+  remove(@CurrentProject() projectId: string, @Body() body: BulkContactsDto): Queued {
+    return this.bulk.create(projectId, 'delete', body.contactIds);
+  }
+
+  @SecretKey()
+  @Get('bulk/:jobId')
+  get(@CurrentProject() projectId: string, @Param('jobId') jobId: string): Promise<BulkJobResponse> {
+    return this.bulk.get(projectId, jobId);
+  }
+}

@@ -1,0 +1,8 @@
+import { BulkRunner } from './bulk-runner';
+import { BulkProcessor } from './bulk.processor';
+import { BulkService } from './bulk.service';
+
+export { BulkController } from './bulk.controller';
+
+/** Bulk jobs' providers, registered by ContactsModule. */
+export const BULK_PROVIDERS = [BulkService, BulkRunner, BulkProcessor];

@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { logger } from '../../../platform/logging/logger';
+import { countDataRecords, csvRecords, decodeCsv } from './csv/csv-file';
+import { planColumns } from './csv/csv-values';
+import { ImportBatch, ImportRowReader } from './csv/import-rows';
+import { writeImportBatch } from './import-batch.sql';
+
+/** Rows per transaction: large enough for set-based speed, small enough for steady progress. */
+export const IMPORT_BATCH_ROWS = 2_000;
+
+/** Another runner moved the job on (a stalled job picked up twice); this one stops quietly. */
+class ImportSuperseded extends Error {}
+
+/** The stored file cannot be imported; retrying cannot help. */
+class ImportFileUnusable extends Error {}
+
+const log = logger('contact-import');
+
+/**
+ * Runs one import job from its stored file. Each batch commits together with the job's
+ * counters and cursor, so a retried or resumed job continues after the last committed batch
+ * and never counts a row twice. A job found completed or failed is left alone.
+ */
+@Injectable()
+export class ImportRunner {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async run(projectId: string, jobId: string): Promise<void> {
+    const rows: Array<{ status: string; file: Buffer | null; cursor_row: number }> = await this.dataSource.query(
+      `SELECT status, file, cursor_row FROM import_jobs WHERE id = $1 AND project_id = $2`,
+      [jobId, projectId],
+    );
+    const job = rows[0];
+    if (!job || job.status === 'completed' || job.status === 'failed') return;
+    if (!job.file) {
+      await this.fail(projectId, jobId, 'The uploaded file is no longer available');
+      return;
+    }
+    let text: string;
+    try {
+      text = decodeCsv(job.file);
+    } catch {
+      return this.fail(projectId, jobId, 'The file is not valid UTF-8 text');
+    }
+    await this.dataSource.query(
+      `UPDATE import_jobs SET status = 'processing', total_rows = $3, started_at = coalesce(started_at, now())
+        WHERE id = $1 AND project_id = $2 AND status IN ('queued', 'processing')`,
+      [jobId, projectId, countDataRecords(text)],
+    );
+    try {
+      await this.process(projectId, jobId, text, job.cursor_row);
+    } catch (err) {
+      if (err instanceof ImportSuperseded) return;
+      if (err instanceof ImportFileUnusable) return this.fail(projectId, jobId, err.message);
+      throw err;
+    }
+    await this.dataSource.query(
+      `UPDATE import_jobs SET status = 'completed', finished_at = now(), file = NULL
+        WHERE id = $1 AND project_id = $2 AND status = 'processing'`,
+      [jobId, projectId],
+    );
+    log.info({ projectId, jobId }, 'import completed');
+  }
+
+  /** Marks the job failed for good (last attempt used up, or nothing left to retry). */
+  async fail(projectId: string, jobId: string, reason: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE import_jobs SET status = 'failed', failure_reason = $3, finished_at = now(), file = NULL
+        WHERE id = $1 AND project_id = $2 AND status IN ('queued', 'processing')`,
+      [jobId, projectId, reason.slice(0, 500)],
+    );
+  }
+
+  private async process(projectId: string, jobId: string, text: string, startCursor: number): Promise<void> {
+    let reader: ImportRowReader | undefined;
+    let batch = new ImportBatch();
+    let cursor = startCursor;
+    const flush = async () => {
+      const written = await this.dataSource.transaction((manager) =>
+        writeImportBatch(manager, { id: jobId, projectId, expectedCursor: cursor }, batch),
+      );
+      if (!written) throw new ImportSuperseded();
+      cursor = batch.lastRow;
+      batch = new ImportBatch();
+    };
+    for await (const record of csvRecords(text)) {
+      if (!reader) {
+        const plan = planColumns(record.cells);
+        if (!plan) throw new ImportFileUnusable('The header row has no email column');
+        reader = new ImportRowReader(plan);
+        continue;
+      }
+      // Rows up to the cursor were committed by an earlier attempt: replayed only so the
+      // reader knows their emails (duplicate detection), never written again.
+      const outcome = reader.read(record);
+      if (record.row <= cursor) continue;
+      batch.add(record, outcome);
+      if (batch.size >= IMPORT_BATCH_ROWS) await flush();
+    }
+    if (batch.lastRow > cursor) await flush();
+  }
+}

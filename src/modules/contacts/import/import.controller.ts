@@ -1,0 +1,28 @@
+import { Controller, Get, HttpCode, Param, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+import { ApiTags } from '@nestjs/swagger';
+import { CurrentProject, SecretKey } from '../../auth/auth.decorators';
+import { ImportJobResponse } from './dto/import-job.response';
+import { MAX_IMPORT_BYTES } from './import.errors';
+import { ImportService, UploadedCsv } from './import.service';
+
+@ApiTags('contacts')
+@Controller('contacts/import')
+export class ImportController {
+  constructor(private readonly imports: ImportService) {}
+
+  /** Multer stops reading past the limit; Nest turns LIMIT_FILE_SIZE into 413 PAYLOAD_TOO_LARGE. */
+  @SecretKey()
+  @Post()
+  @HttpCode(202)
+  @UseInterceptors(FileInterceptor('file', { limits: { fileSize: MAX_IMPORT_BYTES, files: 1, fields: 10 } }))
+  upload(@CurrentProject() projectId: string, @UploadedFile() file?: UploadedCsv): Promise<{ jobId: string; status: 'queued' }> {
+    return this.imports.create(projectId, file);
+  }
+
+  @SecretKey()
+  @Get(':jobId')
+  get(@CurrentProject() projectId: string, @Param('jobId') jobId: string): Promise<ImportJobResponse> {
+    return this.imports.get(projectId, jobId);
+  }
+}

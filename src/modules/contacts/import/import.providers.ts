@@ -1,0 +1,8 @@
+import { ImportRunner } from './import-runner';
+import { ImportProcessor } from './import.processor';
+import { ImportService } from './import.service';
+
+export { ImportController } from './import.controller';
+
+/** CSV import's providers, registered by ContactsModule. */
+export const IMPORT_PROVIDERS = [ImportService, ImportRunner, ImportProcessor];
