@@ -21,6 +21,10 @@ export interface AppConfig {
     smtpUrl?: string;
     sendRatePerSecond?: number;
     systemFrom: string;
+    /** Pooled SMTP connections per process (`SMTP_POOL_SIZE`). */
+    smtpPoolSize: number;
+    /** Emails one worker process hands to the transport at once (`SEND_CONCURRENCY`). */
+    sendConcurrency: number;
   };
   aws: {
     region?: string;
@@ -163,6 +167,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       smtpUrl,
       sendRatePerSecond: rate === undefined ? undefined : Number(rate),
       systemFrom: str(env, 'SYSTEM_FROM') ?? 'Mailroom <no-reply@localhost>',
+      smtpPoolSize: int(env, 'SMTP_POOL_SIZE', 10, 1, 200),
+      sendConcurrency: int(env, 'SEND_CONCURRENCY', 32, 1, 1000),
     },
     aws: {
       region: awsRegion,

@@ -10,6 +10,8 @@ export const QUEUES = {
   contactImport: 'contact-import',
   /** Bulk subscribe / unsubscribe / delete (one job per bulk_jobs row). */
   contactBulk: 'contact-bulk',
+  /** One job per emails row (jobId = email id): render, compose, hand to the transport. */
+  emailSend: 'email-send',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -18,6 +20,7 @@ export interface JobPayloads {
   maintenance: { task: 'purge-expired' };
   'contact-import': { projectId: string; importJobId: string };
   'contact-bulk': { projectId: string; bulkJobId: string };
+  'email-send': { emailId: string };
 }
 
 /** Retries are job options: exponential backoff from 2 s, kept briefly for inspection. */
