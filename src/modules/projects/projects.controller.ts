@@ -1,8 +1,10 @@
-import { Body, Controller, Get, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentUser, Session } from '../auth/auth.decorators';
 import { CreateProjectDto } from './dto/create-project.dto';
 import { ProjectResponse, toProjectResponse } from './dto/project.response';
+import { UpdateProjectDto } from './dto/update-project.dto';
+import { ProjectIdPipe } from './params.pipe';
 import { ProjectsService } from './projects.service';
 
 @ApiTags('projects')
@@ -22,5 +24,43 @@ export class ProjectsController {
   async create(@CurrentUser() userId: string, @Body() dto: CreateProjectDto): Promise<ProjectResponse> {
     const { project, keys } = await this.projects.create(userId, dto.name);
     return toProjectResponse(project, keys, 'OWNER');
+  }
+
+  @Session()
+  @Get(':id')
+  async get(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<ProjectResponse> {
+    const { project, role } = await this.projects.findForMember(id, userId);
+    return toProjectResponse(project, undefined, role);
+  }
+
+  @Session()
+  @Patch(':id')
+  async update(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string, @Body() dto: UpdateProjectDto): Promise<ProjectResponse> {
+    const { project, role } = await this.projects.update(userId, id, dto);
+    return toProjectResponse(project, undefined, role);
+  }
+
+  @Session()
+  @Delete(':id')
+  @HttpCode(204)
+  async remove(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<void> {
+    await this.projects.remove(userId, id);
+  }
+
+  /** Both keys in full, once; the old ones stop working at once here and within seconds in other processes. */
+  @Session()
+  @Post(':id/regenerate-keys')
+  @HttpCode(200)
+  async regenerateKeys(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<ProjectResponse> {
+    const { project, keys, role } = await this.projects.regenerateKeys(userId, id);
+    return toProjectResponse(project, keys, role);
+  }
+
+  @Session()
+  @Post(':id/reset')
+  @HttpCode(200)
+  async reset(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<{ success: true }> {
+    await this.projects.reset(userId, id);
+    return { success: true };
   }
 }

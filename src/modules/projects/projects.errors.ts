@@ -1,8 +1,14 @@
-import { AppError, notFound } from '../../platform/http/app-error';
+import { AppError, conflict, forbidden, notFound } from '../../platform/http/app-error';
 
 export const projectNotFound = () => notFound('Project');
+export const memberNotFound = () => notFound('Member');
+export const userNotFound = () =>
+  new AppError(404, 'NOT_FOUND', 'No user with this email', { suggestion: 'The person must sign up before they can be added to a project.' });
+export const alreadyMember = () => conflict('This user is already a member of the project');
 export const projectDisabled = (reason: string | null) =>
   new AppError(403, 'PROJECT_DISABLED', `This project is disabled${reason ? ` (${reason})` : ''}`, {
     suggestion: 'An ADMIN can re-enable it with PATCH /users/@me/projects/:id {"disabled": false}.',
   });
 export const insufficientRole = () => new AppError(403, 'FORBIDDEN', 'This action needs the ADMIN or OWNER role');
+export const ownerIsFixed = () => forbidden('The OWNER cannot be removed or demoted');
+export const cannotChangeSelf = () => forbidden('You cannot remove yourself or change your own role');

@@ -4,16 +4,20 @@ import { AuthModule } from '../auth/auth.module';
 import { ApiKeyStrategy } from './api-key.strategy';
 import { ProjectMember } from './entities/project-member.entity';
 import { Project } from './entities/project.entity';
+import { BootstrapService } from './bootstrap.service';
+import { MembersController } from './members.controller';
+import { MembersService } from './members.service';
 import { ProjectSessionStrategy } from './project-session.strategy';
 import { ProjectsController } from './projects.controller';
 import { ProjectsService } from './projects.service';
+import { SetupStateService } from './setup-state.service';
 import { SecurityController } from './security.controller';
 import { SecurityService } from './security.service';
 
 @Module({
   imports: [AuthModule, TypeOrmModule.forFeature([Project, ProjectMember])],
-  controllers: [ProjectsController, SecurityController],
-  providers: [ProjectsService, ApiKeyStrategy, ProjectSessionStrategy, SecurityService],
+  controllers: [ProjectsController, MembersController, SecurityController],
+  providers: [ProjectsService, ApiKeyStrategy, ProjectSessionStrategy, MembersService, SetupStateService, BootstrapService, SecurityService],
   exports: [ProjectsService, SecurityService],
 })
 export class ProjectsModule {}

@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import { randomHex, sha256Hex } from '../../platform/crypto';
 import type { ProjectRole } from '../auth/principal';
 import { generateKeyPair, KeyPair, keyColumns } from './api-keys';
 import { ProjectMember } from './entities/project-member.entity';
 import { Project } from './entities/project.entity';
-import { projectNotFound } from './projects.errors';
+import type { UpdateProjectDto } from './dto/update-project.dto';
+import { insufficientRole, projectNotFound } from './projects.errors';
+import { wipeProjectData } from './use-cases/wipe-project-data';
 
 export interface KeyLookup {
   projectId: string;
@@ -14,6 +16,7 @@ export interface KeyLookup {
 }
 
 const KEY_CACHE_TTL_MS = 5_000;
+const ROLE_RANK: Record<ProjectRole, number> = { MEMBER: 1, ADMIN: 2, OWNER: 3 };
 const KEY_CACHE_MAX = 10_000;
 
 @Injectable()
@@ -29,8 +32,13 @@ export class ProjectsService {
 
   /** Creates the project and makes `ownerId` its OWNER in one transaction. */
   async create(ownerId: string, name: string): Promise<{ project: Project; keys: KeyPair }> {
+    return this.dataSource.transaction((em) => this.createIn(em, ownerId, name));
+  }
+
+  /** `create` inside the caller's transaction (bootstrap). */
+  async createIn(em: EntityManager, ownerId: string, name: string): Promise<{ project: Project; keys: KeyPair }> {
     const keys = generateKeyPair();
-    const project = await this.dataSource.transaction(async (em) => {
+    const project = await (async () => {
       const created = await em.save(
         em.create(Project, {
           name: name.trim(),
@@ -45,7 +53,7 @@ export class ProjectsService {
       );
       await em.insert(ProjectMember, { projectId: created.id, userId: ownerId, role: 'OWNER' });
       return created;
-    });
+    })();
     return { project, keys };
   }
 
@@ -89,5 +97,51 @@ export class ProjectsService {
     if (!result.affected) throw projectNotFound();
     this.keyCache.clear();
     return { project: await this.findById(projectId), keys };
+  }
+
+  /** The caller's role; 404 when they are not a member (the project's existence is not revealed), 403 below `min`. */
+  async requireRole(projectId: string, userId: string, min: ProjectRole): Promise<ProjectRole> {
+    const role = await this.roleOf(projectId, userId);
+    if (!role) throw projectNotFound();
+    if (ROLE_RANK[role] < ROLE_RANK[min]) throw insufficientRole();
+    return role;
+  }
+
+  async findForMember(projectId: string, userId: string): Promise<{ project: Project; role: ProjectRole }> {
+    const role = await this.requireRole(projectId, userId, 'MEMBER');
+    return { project: await this.findById(projectId), role };
+  }
+
+  async update(actorId: string, projectId: string, dto: UpdateProjectDto): Promise<{ project: Project; role: ProjectRole }> {
+    const role = await this.requireRole(projectId, actorId, 'ADMIN');
+    const changes: Partial<Project> = {};
+    if (dto.name !== undefined) changes.name = dto.name.trim();
+    if (dto.tracking !== undefined) changes.tracking = dto.tracking;
+    if (dto.language !== undefined) changes.language = dto.language;
+    if (dto.disabled === false) Object.assign(changes, { disabled: false, disabledReason: null, disabledAt: null });
+    if (Object.keys(changes).length > 0) await this.projects.update({ id: projectId }, changes);
+    return { project: await this.findById(projectId), role };
+  }
+
+  /** Deletes the project's data set-based, then the project (members and keys with it), in one transaction. */
+  async remove(actorId: string, projectId: string): Promise<void> {
+    await this.requireRole(projectId, actorId, 'ADMIN');
+    await this.dataSource.transaction(async (em) => {
+      await wipeProjectData(em, projectId);
+      await em.query(`DELETE FROM projects WHERE id = $1`, [projectId]);
+    });
+    this.keyCache.clear();
+  }
+
+  async regenerateKeys(actorId: string, projectId: string): Promise<{ project: Project; keys: KeyPair; role: ProjectRole }> {
+    const role = await this.requireRole(projectId, actorId, 'ADMIN');
+    return { ...(await this.rotateKeys(projectId)), role };
+  }
+
+  /** Wipes the project's data; the project, its members and keys stay. Irreversible. */
+  async reset(actorId: string, projectId: string): Promise<{ tables: string[] }> {
+    await this.requireRole(projectId, actorId, 'ADMIN');
+    const tables = await this.dataSource.transaction((em) => wipeProjectData(em, projectId));
+    return { tables };
   }
 }

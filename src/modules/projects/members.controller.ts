@@ -1,0 +1,57 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { AppConfig } from '../../config/config';
+import { InjectConfig } from '../../config/config.module';
+import { CurrentUser, Session } from '../auth/auth.decorators';
+import { AddMemberDto } from './dto/add-member.dto';
+import { MemberResponse, toMemberResponse } from './dto/member.response';
+import { UpdateMemberDto } from './dto/update-member.dto';
+import { MembersService } from './members.service';
+import { MemberIdPipe, ProjectIdPipe } from './params.pipe';
+import { SetupState, SetupStateService } from './setup-state.service';
+
+@ApiTags('projects')
+@Controller('projects/:id')
+export class MembersController {
+  constructor(
+    @InjectConfig() private readonly config: AppConfig,
+    private readonly members: MembersService,
+    private readonly setupState: SetupStateService,
+  ) {}
+
+  @Session()
+  @Get('setup-state')
+  getSetupState(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<SetupState> {
+    return this.setupState.get(userId, id, this.config.domainVerification === 'off');
+  }
+
+  @Session()
+  @Get('members')
+  async list(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<MemberResponse[]> {
+    return (await this.members.list(userId, id)).map(toMemberResponse);
+  }
+
+  @Session()
+  @Post('members')
+  async add(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string, @Body() dto: AddMemberDto): Promise<MemberResponse> {
+    return toMemberResponse(await this.members.add(userId, id, dto.email, dto.role));
+  }
+
+  @Session()
+  @Patch('members/:userId')
+  async changeRole(
+    @CurrentUser() userId: string,
+    @Param('id', ProjectIdPipe) id: string,
+    @Param('userId', MemberIdPipe) memberId: string,
+    @Body() dto: UpdateMemberDto,
+  ): Promise<MemberResponse> {
+    return toMemberResponse(await this.members.changeRole(userId, id, memberId, dto.role));
+  }
+
+  @Session()
+  @Delete('members/:userId')
+  @HttpCode(204)
+  async remove(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string, @Param('userId', MemberIdPipe) memberId: string): Promise<void> {
+    await this.members.remove(userId, id, memberId);
+  }
+}
