@@ -1,13 +1,46 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { clampLimit, CursorPage, cursorPage, decodeCursor } from '../../platform/http/pagination';
+import { fieldNotFound, standardFieldNotDeletable } from './contacts.errors';
+import type { JsonObject } from './data/data-patch';
 import { FieldTypeCache } from './data/field-type-cache';
 import { FieldType, typedKeys } from './data/field-types';
-import type { JsonObject } from './data/data-patch';
+import { fieldMatcher, findReferences, References, standardFieldMatcher } from './use-cases/find-references';
+
+export interface FieldDescriptor {
+  field: string;
+  type: FieldType;
+  isCustom: boolean;
+  coverage: number;
+}
+
+/** Standard contact fields: wire name → column and type. */
+const STANDARD: Record<string, { column: string; type: FieldType }> = {
+  email: { column: 'email', type: 'string' },
+  subscribed: { column: 'subscribed', type: 'boolean' },
+  createdAt: { column: 'created_at', type: 'date' },
+  updatedAt: { column: 'updated_at', type: 'date' },
+};
+
+type ParsedField = { kind: 'standard'; name: string; column: string } | { kind: 'custom'; field: string; key: string; path: string[] };
+
+/** `email` … or `data.<key>[.<nested>…]`; anything else is not a field (404). */
+function parseField(raw: string): ParsedField | null {
+  if (raw.length > 512) return null;
+  const standard = STANDARD[raw];
+  if (standard && Object.prototype.hasOwnProperty.call(STANDARD, raw)) return { kind: 'standard', name: raw, column: standard.column };
+  if (!raw.startsWith('data.')) return null;
+  const key = raw.slice('data.'.length);
+  const path = key.split('.');
+  if (path.some((segment) => segment.length === 0)) return null;
+  return { kind: 'custom', field: raw, key, path };
+}
 
 /**
  * Field types per project: the first non-null value of a key fixes its type
- * (`INSERT … ON CONFLICT DO NOTHING`, set-based for every key of a write).
+ * (`INSERT … ON CONFLICT DO NOTHING`, set-based for every key of a write). Nested values are
+ * typed by dotted path (`profile.tier`, reported as `data.profile.tier`).
  */
 @Injectable()
 export class ContactFieldsService {
@@ -34,5 +67,90 @@ export class ContactFieldsService {
       [projectId, [...first.keys()], [...first.values()]],
     );
     this.cache.remember(projectId, [...first.keys()]);
+  }
+
+  /** Standard fields first, then custom ones by key; coverage from one scan of the project's contacts. */
+  async list(projectId: string): Promise<{ fields: FieldDescriptor[] }> {
+    const custom: Array<{ key: string; type: FieldType }> = await this.dataSource.query(
+      `SELECT key, type FROM contact_fields WHERE project_id = $1 ORDER BY key`,
+      [projectId],
+    );
+    const present = custom.map((_, i) => `count(*) FILTER (WHERE coalesce(jsonb_typeof(data #> $${i + 2}::text[]), 'null') <> 'null')::int AS f${i}`);
+    const counts: Array<Record<string, number>> = await this.dataSource.query(
+      `SELECT ${['count(*)::int AS total', ...present].join(', ')} FROM contacts WHERE project_id = $1`,
+      [projectId, ...custom.map((f) => f.key.split('.'))],
+    );
+    const total = counts[0].total;
+    const share = (n: number) => (total === 0 ? 0 : Math.round((n / total) * 10_000) / 10_000);
+    return {
+      fields: [
+        ...Object.entries(STANDARD).map(([field, { type }]) => ({ field, type, isCustom: false, coverage: total === 0 ? 0 : 1 })),
+        ...custom.map((f, i) => ({ field: `data.${f.key}`, type: f.type, isCustom: true, coverage: share(counts[0][`f${i}`]) })),
+      ],
+    };
+  }
+
+  /** Distinct values, most frequent first (ties by value), as a cursor list of `{value, count}`. */
+  async values(projectId: string, rawField: string, query: { limit?: string; cursor?: string }): Promise<CursorPage<{ value: unknown; count: number }>> {
+    const field = parseField(rawField);
+    if (!field) throw fieldNotFound(rawField);
+    if (field.kind === 'custom' && !(await this.isKnown(projectId, field))) throw fieldNotFound(rawField);
+    const limit = clampLimit(query.limit);
+    const cursor = decodeCursor<{ o: number }>(query.cursor, (c) => Number.isInteger(c.o) && (c.o as number) >= 0);
+    const offset = cursor?.o ?? 0;
+    const expr = field.kind === 'standard' ? `to_jsonb(${field.column})` : `data #> $2::text[]`;
+    const params: unknown[] = field.kind === 'standard' ? [projectId] : [projectId, field.path];
+    const where = `project_id = $1 AND coalesce(jsonb_typeof(${expr}), 'null') <> 'null'`;
+    const n = params.length;
+    const [rows, totals] = await Promise.all([
+      this.dataSource.query(
+        `SELECT ${expr} AS value, count(*)::int AS count FROM contacts WHERE ${where}
+         GROUP BY 1 ORDER BY 2 DESC, 1 ASC LIMIT $${n + 1} OFFSET $${n + 2}`,
+        [...params, limit + 1, offset],
+      ) as Promise<Array<{ value: unknown; count: number }>>,
+      cursor
+        ? Promise.resolve([{ total: 0 }])
+        : (this.dataSource.query(`SELECT count(DISTINCT ${expr})::int AS total FROM contacts WHERE ${where}`, params) as Promise<Array<{ total: number }>>),
+    ]);
+    return cursorPage(rows, limit, (r) => ({ value: r.value, count: r.count }), () => ({ o: offset + limit }), totals[0].total);
+  }
+
+  async usage(projectId: string, rawField: string): Promise<{ field: string } & References & { total: number }> {
+    const field = parseField(rawField);
+    if (!field) throw fieldNotFound(rawField);
+    const refs = await findReferences(this.dataSource, projectId, field.kind === 'standard' ? standardFieldMatcher(field.name) : fieldMatcher(field.field));
+    return { field: rawField, ...refs, total: refs.segments.length + refs.campaigns.length + refs.workflows.length };
+  }
+
+  /**
+   * Removes the key (and anything nested below it) from every contact of the project in one
+   * UPDATE, and its type rows. 404 when neither a type nor any contact has it.
+   */
+  async remove(projectId: string, rawField: string): Promise<void> {
+    const field = parseField(rawField);
+    if (!field) throw fieldNotFound(rawField);
+    if (field.kind === 'standard') throw standardFieldNotDeletable(rawField);
+    const affected = await this.dataSource.transaction(async (em) => {
+      const updated: [unknown[], number] = await em.query(
+        `UPDATE contacts SET data = data #- $2::text[], updated_at = now()
+         WHERE project_id = $1 AND data #> $2::text[] IS NOT NULL`,
+        [projectId, field.path],
+      );
+      const deleted: [unknown[], number] = await em.query(
+        `DELETE FROM contact_fields WHERE project_id = $1 AND (key = $2 OR left(key, length($2) + 1) = $2 || '.')`,
+        [projectId, field.key],
+      );
+      return updated[1] + deleted[1];
+    });
+    this.cache.forget(projectId);
+    if (affected === 0) throw fieldNotFound(rawField);
+  }
+
+  private async isKnown(projectId: string, field: { key: string; path: string[] }): Promise<boolean> {
+    const rows = await this.dataSource.query(
+      `SELECT 1 FROM contact_fields WHERE project_id = $1 AND (key = $2 OR left(key, length($2) + 1) = $2 || '.') LIMIT 1`,
+      [projectId, field.key],
+    );
+    return rows.length > 0;
   }
 }

@@ -198,7 +198,8 @@ export class ContactsService {
         const changed = email !== current.email || subscribed !== current.subscribed || changedKeys.length > 0;
         if (!changed) return current;
         await this.fields.register(projectId, [compileDataPatch(input.data).set], em);
-        const updated: ContactRow[] = await em.query(
+        // UPDATE … RETURNING comes back as [rows, affected].
+        const [updated]: [ContactRow[], number] = await em.query(
           `UPDATE contacts SET email = $3, subscribed = $4, data = $5::jsonb, updated_at = now()
            WHERE project_id = $1 AND id = $2 RETURNING ${CONTACT_COLUMNS}`,
           [projectId, id, email, subscribed, JSON.stringify(data)],

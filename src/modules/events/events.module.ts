@@ -1,8 +1,11 @@
 import { Module } from '@nestjs/common';
+import { EventsQueriesService } from './events-queries.service';
+import { EventsController } from './events.controller';
 import { EventsService } from './events.service';
 
 @Module({
-  providers: [EventsService],
+  controllers: [EventsController],
+  providers: [EventsService, EventsQueriesService],
   exports: [EventsService],
 })
 export class EventsModule {}

@@ -12,9 +12,10 @@ export const NO_CONTROL_CHARS = /^[^\u0000-\u001f\u007f]*$/;
 export function EmailField(name = 'email') {
   return applyDecorators(
     Transform(({ value }) => (typeof value === 'string' ? value.replace(/^ +| +$/g, '') : value)),
-    IsString({ message: `${name} must be a string` }),
-    MaxLength(320),
-    Matches(NO_CONTROL_CHARS, { message: `${name} must not contain control characters (CR/LF)` }),
+    // class-validator reports the first-declared failing constraint last; the pipe shows that one.
     IsEmail({}, { message: `${name} must be a valid email address` }),
+    Matches(NO_CONTROL_CHARS, { message: `${name} must not contain control characters (CR/LF)` }),
+    MaxLength(320),
+    IsString({ message: `${name} must be a string` }),
   );
 }

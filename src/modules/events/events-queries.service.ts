@@ -1,0 +1,120 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { clampLimit, CursorPage, cursorPage, decodeCursor } from '../../platform/http/pagination';
+import { isContactId } from '../contacts/contact-id';
+import { eventMatcher, findReferences, References } from '../contacts/use-cases/find-references';
+import { EventListRow, EventResponse, toEventResponse } from './dto/event.response';
+import type { ListEventsQuery } from './dto/list-events.query';
+import { eventContactNotFound, eventNameNotFound, reservedEventNotDeletable } from './events.errors';
+import { isReservedEventName } from './reserved-names';
+
+const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const EVENT_NAME = /^[^\u0000-\u001f\u007f]{1,200}$/;
+
+export interface EventNameStats {
+  name: string;
+  total: number;
+  last24h: number;
+  last7d: number;
+  last30d: number;
+  lastSeenAt: string;
+}
+
+/** Reads of the events table: newest first, keyset-paginated on (created_at, id). */
+@Injectable()
+export class EventsQueriesService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async list(projectId: string, query: ListEventsQuery): Promise<CursorPage<EventResponse>> {
+    // A malformed or foreign contact id filters to nothing rather than erroring: it is a filter.
+    if (query.contactId !== undefined && !isContactId(query.contactId)) return { data: [], cursor: null, hasMore: false, total: 0 };
+    return this.page(projectId, query);
+  }
+
+  async forContact(projectId: string, contactId: string, query: ListEventsQuery): Promise<CursorPage<EventResponse>> {
+    if (!isContactId(contactId)) throw eventContactNotFound();
+    const exists = await this.dataSource.query(`SELECT 1 FROM contacts WHERE project_id = $1 AND id = $2`, [projectId, contactId]);
+    if (exists.length === 0) throw eventContactNotFound();
+    return this.page(projectId, { ...query, contactId });
+  }
+
+  async names(projectId: string): Promise<{ names: Array<{ name: string; count: number; lastSeenAt: string }> }> {
+    const rows: Array<{ name: string; count: number; last: Date }> = await this.dataSource.query(
+      `SELECT name, count(*)::int AS count, max(created_at) AS last FROM events WHERE project_id = $1 GROUP BY name ORDER BY name`,
+      [projectId],
+    );
+    return { names: rows.map((r) => ({ name: r.name, count: r.count, lastSeenAt: new Date(r.last).toISOString() })) };
+  }
+
+  /** Totals overall and per name, with rolling 24 h / 7 d / 30 d counts (from the database clock). */
+  async stats(projectId: string): Promise<{ total: number; last24h: number; last7d: number; last30d: number; uniqueNames: number; events: EventNameStats[] }> {
+    const rows: Array<{ name: string; total: number; d1: number; d7: number; d30: number; last: Date }> = await this.dataSource.query(
+      `SELECT name, count(*)::int AS total,
+              count(*) FILTER (WHERE created_at > now() - interval '24 hours')::int AS d1,
+              count(*) FILTER (WHERE created_at > now() - interval '7 days')::int AS d7,
+              count(*) FILTER (WHERE created_at > now() - interval '30 days')::int AS d30,
+              max(created_at) AS last
+       FROM events WHERE project_id = $1 GROUP BY name ORDER BY 2 DESC, 1`,
+      [projectId],
+    );
+    const sum = (pick: (r: (typeof rows)[number]) => number) => rows.reduce((acc, r) => acc + pick(r), 0);
+    return {
+      total: sum((r) => r.total),
+      last24h: sum((r) => r.d1),
+      last7d: sum((r) => r.d7),
+      last30d: sum((r) => r.d30),
+      uniqueNames: rows.length,
+      events: rows.map((r) => ({ name: r.name, total: r.total, last24h: r.d1, last7d: r.d7, last30d: r.d30, lastSeenAt: new Date(r.last).toISOString() })),
+    };
+  }
+
+  async usage(projectId: string, name: string): Promise<{ event: string } & References & { total: number }> {
+    if (!EVENT_NAME.test(name)) throw eventNameNotFound(name);
+    const refs = await findReferences(this.dataSource, projectId, eventMatcher(name));
+    return { event: name, ...refs, total: refs.segments.length + refs.campaigns.length + refs.workflows.length };
+  }
+
+  /** Deletes every event with the name; system names are refused (their history feeds segments and stats). */
+  async removeByName(projectId: string, name: string): Promise<void> {
+    if (!EVENT_NAME.test(name)) throw eventNameNotFound(name);
+    if (isReservedEventName(name)) throw reservedEventNotDeletable(name);
+    const result: [unknown[], number] = await this.dataSource.query(`DELETE FROM events WHERE project_id = $1 AND name = $2`, [projectId, name]);
+    if (!result[1]) throw eventNameNotFound(name);
+  }
+
+  private async page(projectId: string, query: ListEventsQuery): Promise<CursorPage<EventResponse>> {
+    const limit = clampLimit(query.limit);
+    const cursor = decodeCursor<{ v: string; id: string }>(query.cursor, (c) => typeof c.v === 'string' && PG_TIMESTAMP.test(c.v) && typeof c.id === 'string' && UUID.test(c.id));
+    const params: unknown[] = [projectId];
+    const filters = ['e.project_id = $1'];
+    if (query.name !== undefined) {
+      params.push(query.name);
+      filters.push(`e.name = $${params.length}`);
+    }
+    if (query.contactId !== undefined) {
+      params.push(query.contactId);
+      filters.push(`e.contact_id = $${params.length}`);
+    }
+    const countParams = [...params];
+    const countFilters = [...filters];
+    if (cursor) {
+      params.push(cursor.v, cursor.id);
+      filters.push(`(e.created_at, e.id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
+    }
+    params.push(limit + 1);
+    const [rows, totals] = await Promise.all([
+      this.dataSource.query(
+        `SELECT e.id, e.name, e.contact_id, c.email AS contact_email, e.data, e.created_at, e.created_at::text AS created_key
+         FROM events e LEFT JOIN contacts c ON c.id = e.contact_id
+         WHERE ${filters.join(' AND ')} ORDER BY e.created_at DESC, e.id DESC LIMIT $${params.length}`,
+        params,
+      ) as Promise<EventListRow[]>,
+      cursor
+        ? Promise.resolve([{ total: 0 }])
+        : (this.dataSource.query(`SELECT count(*)::int AS total FROM events e WHERE ${countFilters.join(' AND ')}`, countParams) as Promise<Array<{ total: number }>>),
+    ]);
+    return cursorPage(rows, limit, toEventResponse, (last) => ({ v: last.created_key, id: last.id }), totals[0].total);
+  }
+}

@@ -1,0 +1,228 @@
+import request from 'supertest';
+import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
+
+describe('contacts', () => {
+  let app: TestApp;
+  let project: TestProject;
+  let other: TestProject;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    project = await createProject(app.http);
+    other = await createProject(app.http, 'Other project');
+  });
+  afterAll(() => app?.close());
+
+  const api = (p: TestProject = project) => ({
+    get: (url: string) => request(app.http).get(url).set('Authorization', `Bearer ${p.secretKey}`),
+    post: (url: string, body?: unknown) => request(app.http).post(url).set('Authorization', `Bearer ${p.secretKey}`).send(body as object),
+    patch: (url: string, body?: unknown) => request(app.http).patch(url).set('Authorization', `Bearer ${p.secretKey}`).send(body as object),
+    del: (url: string) => request(app.http).delete(url).set('Authorization', `Bearer ${p.secretKey}`),
+  });
+  const eventsOf = async (contactId: string, p = project) => (await api(p).get(`/events/contact/${contactId}?limit=100`).expect(200)).body.data.map((e: { name: string }) => e.name);
+
+  describe('POST /contacts', () => {
+    it('creates (201, subscribed by default, email normalized) then updates (200) with _meta', async () => {
+      const created = await api().post('/contacts', { email: '  Grace@Example.COM ', data: { plan: 'pro', age: 36 } }).expect(201);
+      expect(created.body).toEqual({
+        id: expect.stringMatching(/^cnt_[0-9a-f]{32}$/),
+        email: 'grace@example.com',
+        subscribed: true,
+        data: { plan: 'pro', age: 36 },
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+        _meta: { isNew: true, isUpdate: false },
+      });
+      const updated = await api().post('/contacts', { email: 'GRACE@example.com', data: { age: null, city: 'NYC', plan: '' } }).expect(200);
+      expect(updated.body.id).toBe(created.body.id);
+      expect(updated.body.data).toEqual({ plan: 'pro', city: 'NYC' });
+      expect(updated.body._meta).toEqual({ isNew: false, isUpdate: true });
+    });
+
+    it('honours subscribed:false on create and drops reserved keys and one-off values', async () => {
+      const res = await api()
+        .post('/contacts', { email: 'quiet@example.com', subscribed: false, data: { id: 'x', email: 'y', manageUrl: 'z', code: { value: '1', persistent: false }, keep: 1 } })
+        .expect(201);
+      expect(res.body.subscribed).toBe(false);
+      expect(res.body.data).toEqual({ keep: 1 });
+    });
+
+    it('answers a missing email with the short 400 body', async () => {
+      const res = await api().post('/contacts', { data: { a: 1 } }).expect(400);
+      expect(res.body).toEqual({ error: expect.any(String) });
+    });
+
+    it.each([
+      ['invalid email', { email: 'not-an-email' }, 'email', 'invalid_string'],
+      ['email with CR/LF', { email: 'a@example.com\r\nBcc: x@example.com' }, 'email', 'invalid_string'],
+      ['email of the wrong type', { email: 42 }, 'email', 'invalid_type'],
+      ['subscribed of the wrong type', { email: 'a@example.com', subscribed: 'yes' }, 'subscribed', 'invalid_type'],
+      ['data as an array', { email: 'a@example.com', data: [1, 2] }, 'data', 'invalid_type'],
+      ['data as a string', { email: 'a@example.com', data: 'x' }, 'data', 'invalid_type'],
+    ])('rejects %s with 422 and creates nothing', async (_name, body, field, code) => {
+      const res = await api().post('/contacts', body).expect(422);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+      expect(res.body.error.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field, code })]));
+      const lookup = await api().post('/contacts/lookup', { emails: ['a@example.com'] }).expect(200);
+      expect(lookup.body.found).toEqual([]);
+    });
+
+    it('rejects an oversized body with 413', async () => {
+      const res = await api().post('/contacts', { email: 'big@example.com', data: { blob: 'x'.repeat(1_100_000) } }).expect(413);
+      expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+    });
+
+    it('requires the secret key', async () => {
+      await request(app.http).post('/contacts').set('Authorization', `Bearer ${project.publicKey}`).send({ email: 'x@example.com' }).expect(401);
+      await request(app.http).get('/contacts').expect(401);
+    });
+  });
+
+  describe('GET/PATCH/DELETE /contacts/:id', () => {
+    let id: string;
+    beforeAll(async () => {
+      id = (await api().post('/contacts', { email: 'patchme@example.com', data: { plan: 'free', profile: { tier: 'gold' } } }).expect(201)).body.id;
+      await api().post('/contacts', { email: 'taken@example.com' }).expect(201);
+    });
+
+    it('gets a contact; malformed, unknown and foreign ids are 404', async () => {
+      const res = await api().get(`/contacts/${id}`).expect(200);
+      expect(res.body).toMatchObject({ id, email: 'patchme@example.com', subscribed: true, data: { plan: 'free', profile: { tier: 'gold' } } });
+      await api().get('/contacts/nope').expect(404);
+      await api().get(`/contacts/cnt_${'0'.repeat(32)}`).expect(404);
+      await api().get(`/contacts/${id.toUpperCase()}`).expect(404);
+      const foreign = await api(other).get(`/contacts/${id}`).expect(404);
+      expect(foreign.body.error.code).toBe('NOT_FOUND');
+    });
+
+    it('patches data with the data rules and emits subscription events on flips only', async () => {
+      const res = await api()
+        .patch(`/contacts/${id}`, { subscribed: false, data: { plan: null, profile: { tier: 'silver' }, score: 5, blank: '' } })
+        .expect(200);
+      expect(res.body.subscribed).toBe(false);
+      expect(res.body.data).toEqual({ profile: { tier: 'silver' }, score: 5 });
+      await api().patch(`/contacts/${id}`, { subscribed: false }).expect(200);
+      await api().patch(`/contacts/${id}`, { subscribed: true }).expect(200);
+      expect(await eventsOf(id)).toEqual(['contact.subscribed', 'contact.unsubscribed']);
+    });
+
+    it('changes the email (normalized) and answers 409 when another contact has it', async () => {
+      const res = await api().patch(`/contacts/${id}`, { email: 'Renamed@Example.com' }).expect(200);
+      expect(res.body.email).toBe('renamed@example.com');
+      const taken = await api().patch(`/contacts/${id}`, { email: 'TAKEN@example.com' }).expect(409);
+      expect(taken.body.error.code).toBe('CONFLICT');
+      expect((await api().get(`/contacts/${id}`).expect(200)).body.email).toBe('renamed@example.com');
+    });
+
+    it('validates PATCH bodies and never touches another project', async () => {
+      await api().patch(`/contacts/${id}`, { email: 'bad' }).expect(422);
+      await api().patch(`/contacts/${id}`, { subscribed: 'no' }).expect(422);
+      await api().patch(`/contacts/${id}`, { data: [] }).expect(422);
+      await api(other).patch(`/contacts/${id}`, { data: { hacked: true } }).expect(404);
+      await api(other).del(`/contacts/${id}`).expect(404);
+      const res = await api().get(`/contacts/${id}`).expect(200);
+      expect(res.body.data.hacked).toBeUndefined();
+    });
+
+    it('deletes with 204 and an empty body, then 404', async () => {
+      const victim = (await api().post('/contacts', { email: 'victim@example.com' }).expect(201)).body.id;
+      const res = await api().del(`/contacts/${victim}`).expect(204);
+      expect(res.text).toBe('');
+      await api().get(`/contacts/${victim}`).expect(404);
+      await api().del(`/contacts/${victim}`).expect(404);
+      await api().del('/contacts/garbage').expect(404);
+    });
+  });
+
+  describe('POST /contacts/lookup', () => {
+    it('matches case-insensitively and echoes the caller strings', async () => {
+      await api().post('/contacts', { email: 'look@example.com' }).expect(201);
+      await api(other).post('/contacts', { email: 'elsewhere@example.com' }).expect(201);
+      const res = await api().post('/contacts/lookup', { emails: ['LOOK@Example.com', 'missing@example.com', 'elsewhere@example.com'] }).expect(200);
+      expect(res.body.found).toEqual([{ email: 'LOOK@Example.com', contact: expect.objectContaining({ email: 'look@example.com', id: expect.stringMatching(/^cnt_/) }) }]);
+      expect(res.body.notFound).toEqual(['missing@example.com', 'elsewhere@example.com']);
+    });
+
+    it('rejects empty, oversized and malformed lists with 422', async () => {
+      await api().post('/contacts/lookup', { emails: [] }).expect(422);
+      await api().post('/contacts/lookup', {}).expect(422);
+      await api().post('/contacts/lookup', { emails: 'a@example.com' }).expect(422);
+      await api().post('/contacts/lookup', { emails: ['not-an-email'] }).expect(422);
+      const many = Array.from({ length: 501 }, (_, i) => `u${i}@example.com`);
+      const res = await api().post('/contacts/lookup', { emails: many }).expect(422);
+      expect(res.body.error.errors[0]).toMatchObject({ field: 'emails', code: 'too_big' });
+      await api().post('/contacts/lookup', { emails: many.slice(0, 500) }).expect(200);
+    });
+  });
+
+  describe('GET /contacts', () => {
+    let listProject: TestProject;
+    const list = (q: string) => api(listProject).get(`/contacts${q}`);
+
+    beforeAll(async () => {
+      listProject = await createProject(app.http, 'List project');
+      for (let i = 0; i < 25; i++) {
+        const email = `${String.fromCharCode(97 + (i % 26))}${i}-user${i % 3 === 0 ? '-vip' : ''}@example.com`;
+        await api(listProject).post('/contacts', { email, subscribed: i % 2 === 0 }).expect(201);
+      }
+    });
+
+    it('pages with the cursor convention: default 20, total only on the first page', async () => {
+      const first = await list('').expect(200);
+      expect(first.body.data).toHaveLength(20);
+      expect(first.body.total).toBe(25);
+      expect(first.body.hasMore).toBe(true);
+      expect(typeof first.body.cursor).toBe('string');
+      const second = await list(`?cursor=${first.body.cursor}`).expect(200);
+      expect(second.body.data).toHaveLength(5);
+      expect(second.body.total).toBe(0);
+      expect(second.body.hasMore).toBe(false);
+      const ids = [...first.body.data, ...second.body.data].map((c: { id: string }) => c.id);
+      expect(new Set(ids).size).toBe(25);
+      const created = [...first.body.data, ...second.body.data].map((c: { createdAt: string }) => c.createdAt);
+      expect([...created].sort().reverse()).toEqual(created);
+    });
+
+    it('clamps limit to 100 and rejects non-integers', async () => {
+      const res = await list('?limit=1000').expect(200);
+      expect(res.body.data).toHaveLength(25);
+      expect(res.body.hasMore).toBe(false);
+      await list('?limit=abc').expect(422);
+      await list('?limit=0').expect(422);
+      await list('?limit=-5').expect(422);
+    });
+
+    it('sorts by email asc across pages, and falls back on unknown sort/dir', async () => {
+      const p1 = await list('?sort=email&dir=asc&limit=10').expect(200);
+      const p2 = await list(`?limit=10&cursor=${p1.body.cursor}`).expect(200);
+      const p3 = await list(`?limit=10&cursor=${p2.body.cursor}`).expect(200);
+      const emails = [...p1.body.data, ...p2.body.data, ...p3.body.data].map((c: { email: string }) => c.email);
+      expect(emails).toHaveLength(25);
+      expect(emails).toEqual([...emails].sort());
+      const fallback = await list('?sort=bogus&dir=sideways').expect(200);
+      const dflt = await list('').expect(200);
+      expect(fallback.body.data.map((c: { id: string }) => c.id)).toEqual(dflt.body.data.map((c: { id: string }) => c.id));
+    });
+
+    it('filters by search (case-insensitive substring, wildcards literal) and subscribed', async () => {
+      const vip = await list('?search=-VIP').expect(200);
+      expect(vip.body.total).toBe(9);
+      expect(vip.body.data.every((c: { email: string }) => c.email.includes('-vip'))).toBe(true);
+      const none = await list('?search=%25').expect(200);
+      expect(none.body.total).toBe(0);
+      const subs = await list('?subscribed=true&limit=100').expect(200);
+      expect(subs.body.total).toBe(13);
+      expect(subs.body.data.every((c: { subscribed: boolean }) => c.subscribed)).toBe(true);
+      const unsubs = await list('?subscribed=false').expect(200);
+      expect(unsubs.body.total).toBe(12);
+      await list('?subscribed=maybe').expect(422);
+    });
+
+    it('rejects a forged cursor with 400', async () => {
+      const res = await list('?cursor=not*valid').expect(400);
+      expect(res.body.error.code).toBe('BAD_REQUEST');
+      const forged = Buffer.from(JSON.stringify({ s: 'createdAt', d: 'desc', v: "'; drop table contacts; --", id: 'x' })).toString('base64url');
+      await list(`?cursor=${forged}`).expect(400);
+    });
+  });
+});
