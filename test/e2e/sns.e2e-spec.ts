@@ -1,0 +1,163 @@
+import request from 'supertest';
+import { generateKeyPairSync } from 'node:crypto';
+import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
+import { contact, createTemplate, db, emailRow, events, send, waitUntilSent } from '../support/deliverability';
+import { ses, SnsEnvelope, SnsTestKit, startSnsTestKit } from '../support/sns';
+
+describe('SNS notifications (/webhooks/sns)', () => {
+  let app: TestApp;
+  let project: TestProject;
+  let kit: SnsTestKit;
+  let marketing: string;
+
+  const post = (envelope: SnsEnvelope | string, type = 'Notification') =>
+    request(app.http)
+      .post('/webhooks/sns')
+      .set('Content-Type', 'text/plain; charset=UTF-8')
+      .set('x-amz-sns-message-type', type)
+      .send(typeof envelope === 'string' ? envelope : JSON.stringify(envelope));
+
+  /** Sends one transactional email and returns its row once the transport has it. */
+  async function sentEmail(to: string, extra: Record<string, unknown> = {}) {
+    const body = await send(app, project, { to, subject: 'Hi', body: '<p>Hello</p>', from: 'sender@example.com', subscribed: true, ...extra });
+    const id: string = body.data.emails[0].email;
+    const row = await waitUntilSent(app, id);
+    expect(row.provider_message_id).toBeTruthy();
+    return { id, contactId: body.data.emails[0].contact.id as string, messageId: row.provider_message_id as string };
+  }
+
+  beforeAll(async () => {
+    kit = await startSnsTestKit();
+    app = await startTestApp({ SNS_CERT_HOSTS: kit.host, SNS_CERT_ALLOW_HTTP: 'true' });
+    project = await createProject(app.http);
+    marketing = await createTemplate(app, project, { subject: 'News', body: '<p>News</p>', type: 'MARKETING' });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await kit?.close();
+  });
+
+  it('confirms a subscription by visiting its SubscribeURL', async () => {
+    const confirmation = kit.subscriptionConfirmation();
+    await post(confirmation, 'SubscriptionConfirmation').expect(200);
+    expect(kit.confirmations).toContain(confirmation.Token);
+  });
+
+  it('verifies SignatureVersion 2 as well as 1', async () => {
+    await post(kit.notification({ notificationType: 'AmazonSnsSubscriptionSucceeded' }, { signatureVersion: '2', subject: 'Hello' })).expect(200);
+    await post(kit.notification({ notificationType: 'AmazonSnsSubscriptionSucceeded' }, { signatureVersion: '1' })).expect(200);
+  });
+
+  it('refuses a tampered message, a foreign key and a foreign certificate host with 403, changing nothing', async () => {
+    const sent = await sentEmail('tamper@example.net');
+    const genuine = kit.notification(ses.bounce(sent.messageId, 'tamper@example.net'));
+    const tampered = { ...genuine, Message: JSON.stringify(ses.bounce(sent.messageId, 'other@example.net')) };
+    expect((await post(tampered).expect(403)).body.error.code).toBe('FORBIDDEN');
+
+    const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+    await post(kit.notification(ses.bounce(sent.messageId, 'tamper@example.net'), { privateKey: otherKey })).expect(403);
+
+    const foreignHost = kit.certUrl.replace('127.0.0.1', 'localhost');
+    await post(kit.notification(ses.bounce(sent.messageId, 'tamper@example.net'), { certUrl: foreignHost })).expect(403);
+    await post(kit.notification(ses.bounce(sent.messageId, 'tamper@example.net'), { certUrl: 'https://sns.us-east-1.amazonaws.com.evil.example/cert.pem' })).expect(403);
+
+    const row = await emailRow(app, sent.id);
+    expect(row.status).not.toBe('bounced');
+    expect(await events(app, project.id, 'email.bounce')).toHaveLength(0);
+    expect((await contact(app, project, sent.contactId)).subscribed).toBe(true);
+  });
+
+  it('answers malformed bodies with 400', async () => {
+    expect((await post('not json').expect(400)).body.error.code).toBe('BAD_REQUEST');
+    await post(JSON.stringify({ Type: 'Notification' })).expect(400);
+  });
+
+  it('applies a permanent bounce: status, event, unsubscribe with reason, suppression', async () => {
+    const sent = await sentEmail('hard@example.net');
+    await post(kit.notification(ses.bounce(sent.messageId, 'hard@example.net', 'Permanent'))).expect(200);
+
+    const row = await emailRow(app, sent.id);
+    expect(row.status).toBe('bounced');
+    expect(row.bounce_type).toBe('Permanent');
+    expect(row.bounced_at).toBeTruthy();
+    const [bounce] = (await events(app, project.id, 'email.bounce')).filter((e) => e.data.emailId === sent.id);
+    expect(bounce.data).toMatchObject({ emailId: sent.id, subject: 'Hi', from: 'sender@example.com', templateId: null, campaignId: null, bounceType: 'Permanent' });
+    expect(bounce.contact_id).toBe(sent.contactId);
+    expect((await contact(app, project, sent.contactId)).subscribed).toBe(false);
+    const unsubscribed = (await events(app, project.id, 'contact.unsubscribed')).filter((e) => e.contact_id === sent.contactId);
+    expect(unsubscribed).toHaveLength(1);
+    expect(unsubscribed[0].data).toMatchObject({ reason: 'bounce' });
+
+    // Suppressed: a MARKETING send skips the address even after an explicit resubscribe; TRANSACTIONAL still goes.
+    const skipped = await send(app, project, { to: 'hard@example.net', template: marketing, subscribed: true });
+    expect(skipped.data.emails).toHaveLength(0);
+    expect(skipped.data.skipped).toEqual([{ to: 'hard@example.net', reason: 'suppressed' }]);
+    const transactional = await send(app, project, { to: 'hard@example.net', subject: 'Receipt', body: '<p>r</p>', from: 'sender@example.com' });
+    expect(transactional.data.emails).toHaveLength(1);
+    expect(transactional.data.skipped).toEqual([]);
+  });
+
+  it('handles a replayed MessageId once', async () => {
+    const sent = await sentEmail('replay@example.net');
+    const envelope = kit.notification(ses.complaint(sent.messageId, 'replay@example.net'));
+    const first = await post(envelope).expect(200);
+    const second = await post(envelope).expect(200);
+    expect(first.body.duplicate).toBe(false);
+    expect(second.body.duplicate).toBe(true);
+    const complaints = (await events(app, project.id, 'email.complaint')).filter((e) => e.data.emailId === sent.id);
+    expect(complaints).toHaveLength(1);
+    expect(complaints[0].data).toMatchObject({ emailId: sent.id, subject: 'Hi', from: 'sender@example.com' });
+    const row = await emailRow(app, sent.id);
+    expect(row.complained_at).toBeTruthy();
+    expect(row.status).toBe('complained');
+    expect((await contact(app, project, sent.contactId)).subscribed).toBe(false);
+    const unsubscribed = (await events(app, project.id, 'contact.unsubscribed')).filter((e) => e.contact_id === sent.contactId);
+    expect(unsubscribed.map((e) => e.data.reason)).toEqual(['complaint']);
+    const skipped = await send(app, project, { to: 'replay@example.net', template: marketing, subscribed: true });
+    expect(skipped.data.skipped).toEqual([{ to: 'replay@example.net', reason: 'suppressed' }]);
+  });
+
+  it('records a transient bounce as an event only', async () => {
+    const sent = await sentEmail('soft@example.net');
+    await post(kit.notification(ses.bounce(sent.messageId, 'soft@example.net', 'Transient'))).expect(200);
+    const bounces = (await events(app, project.id, 'email.bounce')).filter((e) => e.data.emailId === sent.id);
+    expect(bounces).toHaveLength(1);
+    expect(bounces[0].data.bounceType).toBe('Transient');
+    const row = await emailRow(app, sent.id);
+    expect(row.status).not.toBe('bounced');
+    expect(row.bounced_at).toBeNull();
+    expect((await contact(app, project, sent.contactId)).subscribed).toBe(true);
+    const res = await send(app, project, { to: 'soft@example.net', template: marketing });
+    expect(res.data.skipped).toEqual([]);
+  });
+
+  it('marks a delivery notification delivered once', async () => {
+    const sent = await sentEmail('delivered@example.net');
+    await db(app).query(`UPDATE emails SET delivered_at = NULL, status = 'sent' WHERE id = $1`, [sent.id]);
+    await post(kit.notification(ses.delivery(sent.messageId, 'delivered@example.net'))).expect(200);
+    const row = await emailRow(app, sent.id);
+    expect(row.status).toBe('delivered');
+    expect(row.delivered_at).toBeTruthy();
+    const deliveries = (await events(app, project.id, 'email.delivery')).filter((e) => e.data.emailId === sent.id);
+    expect(deliveries.length).toBeGreaterThanOrEqual(1);
+    expect(deliveries.at(-1)!.data).toMatchObject({ emailId: sent.id, subject: 'Hi', from: 'sender@example.com' });
+  });
+
+  it('turns inbound mail into email.received for the project owning the domain', async () => {
+    await request(app.http).post('/domains').set('Authorization', `Bearer ${project.secretKey}`).send({ domain: 'inbound-test.example' }).expect(201);
+    const sender = await send(app, project, { to: 'writer@example.org', subject: 's', body: '<p>b</p>', from: 'sender@example.com' });
+    await post(kit.notification(ses.received('Writer <writer@example.org>', 'support@inbound-test.example', 'Help please'))).expect(200);
+    const received = await waitFor(async () => {
+      const list = await events(app, project.id, 'email.received');
+      return list.length ? list : undefined;
+    });
+    expect(received[0].data).toMatchObject({ subject: 'Help please', from: 'writer@example.org', to: ['support@inbound-test.example'] });
+    expect(received[0].contact_id).toBe(sender.data.emails[0].contact.id);
+  });
+
+  it('caches signing certificates', async () => {
+    const before = kit.certFetches;
+    await post(kit.notification({ notificationType: 'AmazonSnsSubscriptionSucceeded' })).expect(200);
+    expect(kit.certFetches).toBe(before);
+  });
+});

@@ -1,0 +1,120 @@
+import request from 'supertest';
+import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
+import { emailRow, events, outboxMessage, pathOf, send } from '../support/deliverability';
+import { signToken } from '../../src/modules/emails/links/signed-token';
+
+describe('open and click tracking', () => {
+  let app: TestApp;
+  let project: TestProject;
+
+  const html = `<html><body><h1>Hi</h1>
+<a href="https://example.com/pricing?plan=pro&amp;ref=mail">Pricing</a>
+<a href="mailto:help@example.com">Mail us</a> <a href="tel:+123">Call</a> <a href="#top">Top</a>
+<!-- <a href="https://hidden.example.com">hidden</a> -->
+</body></html>`;
+
+  async function sendTracked(extra: Record<string, unknown> = {}) {
+    const res = await send(app, project, { to: 'reader@example.net', subject: 'Tracked', body: html, from: 'news@example.com', ...extra });
+    const emailId: string = res.data.emails[0].email;
+    return { emailId, message: await outboxMessage(app, emailId) };
+  }
+
+  const clickLinks = (body: string) => [...body.matchAll(/href="([^"]*\/t\/c\/[^"]+)"/g)].map((m) => m[1]);
+  const pixels = (body: string) => [...body.matchAll(/src="([^"]*\/t\/o\/[^"]+\.gif)"/g)].map((m) => m[1]);
+
+  beforeAll(async () => {
+    app = await startTestApp({ PUBLIC_URL: 'https://mail.example.test' });
+    project = await createProject(app.http);
+  });
+  afterAll(() => app?.close());
+
+  it('rewrites http(s) links, leaves mailto/tel/anchors/comments alone, and adds one pixel', async () => {
+    const { message } = await sendTracked();
+    const body = message.parsed.html as string;
+    const links = clickLinks(body);
+    expect(links).toHaveLength(1);
+    expect(links[0].startsWith('https://mail.example.test/t/c/')).toBe(true);
+    expect(body).toContain('href="mailto:help@example.com"');
+    expect(body).toContain('href="tel:+123"');
+    expect(body).toContain('href="#top"');
+    expect(body).toContain('<a href="https://hidden.example.com">hidden</a>');
+    expect(pixels(body)).toHaveLength(1);
+    expect(body.indexOf('/t/o/')).toBeLessThan(body.indexOf('</body>'));
+  });
+
+  it('counts every open, sets opened_at once, and emits email.open', async () => {
+    const { emailId, message } = await sendTracked();
+    const pixel = pathOf(pixels(message.parsed.html as string)[0]);
+    const res = await request(app.http).get(pixel).expect(200);
+    expect(res.headers['content-type']).toBe('image/gif');
+    expect(res.headers['cache-control']).toContain('no-store');
+    expect(res.body.length).toBeGreaterThan(30);
+    const first = await emailRow(app, emailId);
+    expect(first.open_count).toBe(1);
+    expect(first.opened_at).toBeTruthy();
+    await request(app.http).get(pixel).expect(200);
+    const second = await emailRow(app, emailId);
+    expect(second.open_count).toBe(2);
+    expect(new Date(second.opened_at!).getTime()).toBe(new Date(first.opened_at!).getTime());
+    const opens = (await events(app, project.id, 'email.open')).filter((e) => e.data.emailId === emailId);
+    expect(opens).toHaveLength(2);
+    expect(opens[0].data).toEqual({ emailId, subject: 'Tracked', from: 'news@example.com', templateId: null, campaignId: null });
+    expect(opens[0].contact_id).toBeTruthy();
+  });
+
+  it('redirects a signed click to its target, counting it with an email.click event', async () => {
+    const { emailId, message } = await sendTracked();
+    const link = pathOf(clickLinks(message.parsed.html as string)[0]);
+    const res = await request(app.http).get(link).expect(302);
+    expect(res.headers.location).toBe('https://example.com/pricing?plan=pro&ref=mail');
+    await request(app.http).get(link).expect(302);
+    const row = await emailRow(app, emailId);
+    expect(row.click_count).toBe(2);
+    expect(row.clicked_at).toBeTruthy();
+    const clicks = (await events(app, project.id, 'email.click')).filter((e) => e.data.emailId === emailId);
+    expect(clicks).toHaveLength(2);
+    expect(clicks[0].data).toEqual({ emailId, subject: 'Tracked', from: 'news@example.com', templateId: null, campaignId: null, link: 'https://example.com/pricing?plan=pro&ref=mail' });
+  });
+
+  it('answers tampered, foreign and non-http links with 404, never a redirect', async () => {
+    const { emailId, message } = await sendTracked();
+    const link = pathOf(clickLinks(message.parsed.html as string)[0]);
+    const token = link.slice('/t/c/'.length);
+    const tampered = token.slice(0, 5) + (token[5] === 'a' ? 'b' : 'a') + token.slice(6);
+    for (const path of [`/t/c/${tampered}`, `/t/c/${token}x`, `/t/c/${token.slice(0, -1)}`, '/t/c/nope']) {
+      const res = await request(app.http).get(path).expect(404);
+      expect(res.headers.location).toBeUndefined();
+    }
+    // Signed with another installation's secret.
+    const foreign = signToken('f'.repeat(64), 'click', [emailId, 'https://evil.example/']);
+    await request(app.http).get(`/t/c/${foreign}`).expect(404);
+    // Even a correctly signed non-http target is refused.
+    const js = signToken(app.config.appSecret, 'click', [emailId, 'javascript:alert(1)']);
+    await request(app.http).get(`/t/c/${js}`).expect(404);
+    // A pixel token is not a click token, and vice versa.
+    const pixel = pathOf(pixels(message.parsed.html as string)[0]);
+    await request(app.http).get(`/t/c/${pixel.slice('/t/o/'.length, -4)}`).expect(404);
+    await request(app.http).get(`/t/o/${token}.gif`).expect(404);
+    expect((await emailRow(app, emailId)).click_count).toBe(0);
+  });
+
+  it('honours the per-send override and the project mode', async () => {
+    const off = await sendTracked({ tracking: false });
+    expect(clickLinks(off.message.parsed.html as string)).toHaveLength(0);
+    expect(pixels(off.message.parsed.html as string)).toHaveLength(0);
+
+    const patch = (tracking: string) =>
+      request(app.http).patch(`/users/@me/projects/${project.id}`).set('Cookie', project.cookie).set('X-Requested-With', 'x').send({ tracking }).expect(200);
+    await patch('DISABLED');
+    const disabled = await sendTracked();
+    expect(pixels(disabled.message.parsed.html as string)).toHaveLength(0);
+    const forced = await sendTracked({ tracking: true });
+    expect(pixels(forced.message.parsed.html as string)).toHaveLength(1);
+    expect(clickLinks(forced.message.parsed.html as string)).toHaveLength(1);
+
+    await patch('MARKETING_ONLY');
+    const transactional = await sendTracked();
+    expect(pixels(transactional.message.parsed.html as string)).toHaveLength(0);
+    await patch('ENABLED');
+  });
+});

@@ -1,0 +1,99 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { simpleParser, ParsedMail } from 'mailparser';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { TestApp, TestProject, waitFor } from './app';
+
+/** Helpers shared by the deliverability suites (tracking, unsubscribe, SNS, reputation). */
+
+export function db(app: TestApp): DataSource {
+  return app.runtime.app.get(DataSource);
+}
+
+export async function send(app: TestApp, project: TestProject, body: Record<string, unknown>, status = 200) {
+  const res = await request(app.http).post('/v1/send').set('Authorization', `Bearer ${project.secretKey}`).send(body);
+  if (res.status !== status) throw new Error(`POST /v1/send answered ${res.status}, expected ${status}: ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+export async function createTemplate(app: TestApp, project: TestProject, body: Record<string, unknown>): Promise<string> {
+  const res = await request(app.http)
+    .post('/templates')
+    .set('Authorization', `Bearer ${project.secretKey}`)
+    .send({ name: 'T', from: 'news@example.com', ...body });
+  if (res.status !== 201) throw new Error(`POST /templates answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body.id;
+}
+
+export interface OutboxMessage {
+  raw: string;
+  parsed: ParsedMail;
+  /** Raw header value (unfolded) by lowercase name. */
+  header(name: string): string | undefined;
+}
+
+/** Waits for `$DATA_DIR/outbox/<emailId>.eml` and parses it. */
+export async function outboxMessage(app: TestApp, emailId: string): Promise<OutboxMessage> {
+  const file = join(app.dataDir, 'outbox', `${emailId}.eml`);
+  await waitFor(async () => (existsSync(file) ? true : undefined));
+  const raw = await waitFor(async () => {
+    const text = readFileSync(file, 'utf8');
+    return text.length > 0 ? text : undefined;
+  });
+  const parsed = await simpleParser(raw);
+  return {
+    raw,
+    parsed,
+    header: (name) => parsed.headerLines.find((h) => h.key === name.toLowerCase())?.line.replace(/^[^:]+:\s*/, '').replace(/\r?\n\s+/g, ' '),
+  };
+}
+
+export interface EmailRow {
+  id: string;
+  status: string;
+  contact_id: string | null;
+  provider_message_id: string | null;
+  opened_at: Date | null;
+  clicked_at: Date | null;
+  open_count: number;
+  click_count: number;
+  bounced_at: Date | null;
+  bounce_type: string | null;
+  complained_at: Date | null;
+  delivered_at: Date | null;
+}
+
+export async function emailRow(app: TestApp, id: string): Promise<EmailRow> {
+  const rows: EmailRow[] = await db(app).query(`SELECT * FROM emails WHERE id = $1`, [id]);
+  return rows[0];
+}
+
+/** Waits until the pipeline has handed the email to the transport. */
+export function waitUntilSent(app: TestApp, id: string): Promise<EmailRow> {
+  return waitFor(async () => {
+    const row = await emailRow(app, id);
+    return row && ['sent', 'delivered'].includes(row.status) ? row : undefined;
+  });
+}
+
+export interface EventRow {
+  name: string;
+  contact_id: string | null;
+  data: Record<string, unknown>;
+}
+
+export async function events(app: TestApp, projectId: string, name: string): Promise<EventRow[]> {
+  return db(app).query(`SELECT name, contact_id, data FROM events WHERE project_id = $1 AND name = $2 ORDER BY created_at, id`, [projectId, name]);
+}
+
+export async function contact(app: TestApp, project: TestProject, id: string): Promise<{ id: string; email: string; subscribed: boolean }> {
+  const res = await request(app.http).get(`/contacts/${id}`).set('Authorization', `Bearer ${project.secretKey}`).expect(200);
+  return res.body;
+}
+
+/** Path and query of an absolute URL found in mail (the app listens on another port than PUBLIC_URL's). */
+export const pathOf = (url: string): string => {
+  const u = new URL(url);
+  return u.pathname + u.search;
+};
