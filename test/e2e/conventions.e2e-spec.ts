@@ -78,3 +78,47 @@ describe('conventions: idempotency key store', () => {
     expect(await keys.purgeExpired()).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe('conventions: Idempotency-Key over HTTP', () => {
+  let app: TestApp;
+  let project: TestProject;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    project = await createProject(app.http);
+  });
+  afterAll(() => app?.close());
+
+  const track = (key: string, body: object = { email: 'idem@example.com', event: 'signup' }) =>
+    request(app.http).post('/v1/track').set('Authorization', `Bearer ${project.secretKey}`).set('Idempotency-Key', key).send(body);
+
+  it('performs once; a repeat is 409 IDEMPOTENCY_KEY_REUSED with the original request', async () => {
+    await track('same-key').expect(200);
+    const repeat = await track('same-key').expect(409);
+    expect(repeat.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(repeat.body.error.details).toEqual({
+      key: 'same-key',
+      originalRequest: { method: 'POST', path: '/v1/track' },
+      originalRequestAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      originalStatusCode: 200,
+    });
+    const events = await app.runtime.app.get(DataSource).query(`SELECT count(*)::int AS n FROM events WHERE project_id = $1 AND name = 'signup'`, [project.id]);
+    expect(events[0].n).toBe(1);
+  });
+
+  it('releases the key after a 4xx outcome', async () => {
+    await track('fix-and-retry', { email: 'not-an-email', event: 'signup' }).expect(422);
+    await track('fix-and-retry').expect(200);
+  });
+
+  it('answers a malformed key with 400', async () => {
+    const res = await track('x'.repeat(256)).expect(400);
+    expect(res.body.error.code).toBe('BAD_REQUEST');
+    await track('tab\there').expect(400);
+  });
+
+  it('holds the key from the start: concurrent repeats perform once', async () => {
+    const results = await Promise.all([1, 2, 3, 4].map(() => track('concurrent')));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
+  });
+});
