@@ -38,7 +38,10 @@ export function buildUpsertStatement(input: UpsertStatementInput): { sql: string
     )`,
     `up AS (
       INSERT INTO contacts AS c (project_id, email, subscribed, data)
-      VALUES ($1, $2, COALESCE($3::boolean, $4::boolean), $5::jsonb)
+      SELECT $1, $2, COALESCE($3::boolean, $4::boolean), $5::jsonb
+      -- Forces "old" to run (and lock) before this insert: evaluated after it, FOR UPDATE
+      -- would skip the row this statement itself just updated.
+      WHERE (SELECT count(*) FROM old) >= 0
       ON CONFLICT (project_id, email) DO UPDATE
         SET subscribed = COALESCE($3::boolean, c.subscribed),
             data = (c.data - $6::text[]) || $5::jsonb,
