@@ -21,9 +21,12 @@ export class BulkRunner {
 
   async run(projectId: string, jobId: string): Promise<void> {
     const rows: Array<{ status: string; operation: BulkOperation; contact_ids: string[]; processed: number }> = await this.dataSource.query(
-      `UPDATE bulk_jobs SET status = 'processing', started_at = coalesce(started_at, now())
-        WHERE id = $1 AND project_id = $2 AND status IN ('queued', 'processing')
-        RETURNING status, operation, contact_ids, processed`,
+      // Wrapped in a SELECT: TypeORM returns [rows, count] for a bare UPDATE … RETURNING.
+      `WITH started AS (
+         UPDATE bulk_jobs SET status = 'processing', started_at = coalesce(started_at, now())
+          WHERE id = $1 AND project_id = $2 AND status IN ('queued', 'processing')
+          RETURNING status, operation, contact_ids, processed
+       ) SELECT * FROM started`,
       [jobId, projectId],
     );
     const job = rows[0];
@@ -66,7 +69,7 @@ export class BulkRunner {
     let changed = new Set<string>();
     let found = new Set<string>();
     if (targets.length > 0 && operation === 'delete') {
-      const deleted: Array<{ id: string }> = await manager.query(`DELETE FROM contacts WHERE project_id = $1 AND id = ANY($2::text[]) RETURNING id`, [
+      const deleted: Array<{ id: string }> = await manager.query(`WITH gone AS (DELETE FROM contacts WHERE project_id = $1 AND id = ANY($2::text[]) RETURNING id) SELECT id FROM gone`, [
         projectId,
         targets,
       ]);
