@@ -1,0 +1,91 @@
+'use strict';
+// Issue 3: `GET /contacts?search=` over 200,000 contacts of one project, p50 target < 50 ms.
+// Contacts are seeded straight into the service's database (set-based INSERT … SELECT), then the
+// endpoint is timed through HTTP for a rotating set of search terms of different selectivity.
+const { execSync } = require('node:child_process');
+const { Client } = require('pg');
+
+const CONTACTS = 200_000;
+const ADMIN_DATABASE_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+/** Terms from rare to common: a full local part, a name fragment, a surname, a domain. */
+const TERMS = ['olivia.garcia1234', 'noah.sm', 'martinez', 'liam', 'mail-7.test', 'ZZZ-no-match', 'ava.j'];
+
+/** The database the spawned service uses: its bench database (services) or its embedded PGlite port. */
+async function databaseUrlOf(app) {
+  if (app.mode === 'services') {
+    const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
+    await admin.connect();
+    const { rows } = await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE $1 ORDER BY oid DESC LIMIT 1`, [`mailroom_bench_${process.pid}_%`]);
+    await admin.end();
+    const url = new URL(ADMIN_DATABASE_URL);
+    url.pathname = `/${rows[0].datname}`;
+    return url.toString();
+  }
+  // Embedded: PGlite listens on a second loopback port of the child process.
+  const ss = execSync('ss -ltnpH', { encoding: 'utf8' });
+  const ports = ss
+    .split('\n')
+    .filter((line) => line.includes(`pid=${app.pid},`))
+    .map((line) => Number(/127\.0\.0\.1:(\d+)/.exec(line)?.[1]))
+    .filter((port) => port && port !== app.port);
+  if (ports.length !== 1) throw new Error(`cannot find the embedded database port of pid ${app.pid}: ${ports}`);
+  return `postgres://postgres:postgres@127.0.0.1:${ports[0]}/postgres`;
+}
+
+async function seed(databaseUrl, projectId, count) {
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    await db.query(
+      `INSERT INTO contacts (project_id, email, subscribed, data, created_at, updated_at)
+       SELECT $1,
+              (ARRAY['olivia','noah','liam','emma','ava','sophia','james','lucas','mia','ethan'])[1 + g % 10] || '.' ||
+              (ARRAY['smith','johnson','garcia','martinez','brown','davis','miller','wilson','moore','taylor','anderson','thomas','jackson'])[1 + (g / 10) % 13] ||
+              g::text || '@' || (ARRAY['example.com','mail-' || (g % 20)::text || '.test','corp.example.org','inbox.example.net'])[1 + g % 4],
+              g % 3 <> 0,
+              jsonb_build_object('plan', (ARRAY['free','pro','team'])[1 + g % 3], 'visits', g % 100),
+              now() - g * interval '1 second', now() - g * interval '1 second'
+       FROM generate_series(1, $2::int) AS g`,
+      [projectId, count],
+    );
+    await db.query('ANALYZE contacts');
+  } finally {
+    await db.end();
+  }
+}
+
+/** @param {import('../lib').Ctx} ctx */
+async function run(ctx) {
+  const { startApp, createProject, measure, row } = ctx;
+  const rows = [];
+  for (const mode of ctx.modes) {
+    const app = await startApp({ mode });
+    try {
+      const project = await createProject(app.url);
+      const t0 = Date.now();
+      await seed(await databaseUrlOf(app), project.id, CONTACTS);
+      ctx.log(`${mode}: seeded ${CONTACTS} contacts in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      const headers = { authorization: `Bearer ${project.secretKey}` };
+      const get = async (query) => {
+        const res = await fetch(`${app.url}/contacts?${query}`, { headers });
+        if (res.status !== 200) throw new Error(`GET /contacts?${query} → ${res.status}: ${await res.text()}`);
+        return res.json();
+      };
+      const first = await get('search=martinez');
+      ctx.log(`${mode}: search=martinez total ${first.total}, page ${first.data.length}`);
+      const n = ctx.quick ? 70 : 210;
+      const search = await measure((i) => get(`search=${encodeURIComponent(TERMS[i % TERMS.length])}`), n);
+      rows.push(row(`GET /contacts?search= p50 (${CONTACTS / 1000}k contacts, ${TERMS.length} terms)`, mode, search.p50, 'ms', { max: 50 }));
+      rows.push(row('GET /contacts?search= p99', mode, search.p99, 'ms'));
+      const page = await measure(() => get('limit=100'), ctx.quick ? 20 : 60);
+      rows.push(row('GET /contacts first page (limit 100, with total) p50', mode, page.p50, 'ms'));
+      const next = await measure(() => get(`cursor=${first.cursor}&search=martinez`), ctx.quick ? 20 : 60);
+      rows.push(row('GET /contacts?search= next page (no count) p50', mode, next.p50, 'ms'));
+    } finally {
+      await app.stop();
+    }
+  }
+  return rows;
+}
+
+module.exports = { run };

@@ -1,0 +1,52 @@
+'use strict';
+// Issue 3: `POST /v1/track` at 50 connections in each mode, side by side with the no-op
+// `GET /v1/ping`. Every request tracks for one of 10,000 contacts (created on first sight, so the
+// run mixes inserts and updates) with a small `data` patch; half the requests change a value.
+
+const POOL = 10_000;
+
+function trackRequests(publicKey) {
+  let n = 0;
+  return [
+    {
+      method: 'POST',
+      path: '/v1/track',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${publicKey}` },
+      setupRequest(req) {
+        const i = n++;
+        const body = { email: `user${i % POOL}@bench.example.com`, event: i % 5 === 0 ? 'purchase' : 'page_view', data: { plan: i % 2 ? 'pro' : 'free', visits: i % 7 } };
+        return { ...req, body: JSON.stringify(body) };
+      },
+    },
+  ];
+}
+
+/** @param {import('../lib').Ctx} ctx */
+async function run(ctx) {
+  const { startApp, createProject, load, row } = ctx;
+  const rows = [];
+  for (const mode of ctx.modes) {
+    const app = await startApp({ mode });
+    try {
+      const project = await createProject(app.url);
+      const ping = { url: `${app.url}/v1/ping`, connections: 50, duration: ctx.duration, headers: { authorization: `Bearer ${project.secretKey}` } };
+      await load({ ...ping, duration: 1 });
+      const pinged = await load(ping);
+      const track = { url: app.url, connections: 50, duration: ctx.duration, requests: trackRequests(project.publicKey) };
+      await load({ ...track, duration: 2 }); // warm-up: JIT, pools, first contacts and field types
+      const tracked = await load(track);
+      if (tracked.non2xx || tracked.errors) ctx.log(`${mode}: ${tracked.non2xx} non-2xx, ${tracked.errors} errors ${JSON.stringify(tracked.statusCodes)}`);
+      const target = mode === 'services' ? { min: 1500 } : undefined;
+      rows.push(row('GET /v1/ping req/s @50 conns (baseline)', mode, Math.round(pinged.rps), 'req/s'));
+      rows.push(row('POST /v1/track req/s @50 conns', mode, Math.round(tracked.rps), 'req/s', target));
+      rows.push(row('POST /v1/track p50 @50 conns', mode, tracked.p50, 'ms'));
+      rows.push(row('POST /v1/track p99 @50 conns', mode, tracked.p99, 'ms', mode === 'services' ? { max: 100 } : undefined));
+      rows.push(row('POST /v1/track non-2xx', mode, tracked.non2xx + tracked.errors, 'count', { max: 0 }));
+    } finally {
+      await app.stop();
+    }
+  }
+  return rows;
+}
+
+module.exports = { run };
