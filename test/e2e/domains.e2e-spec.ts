@@ -264,7 +264,12 @@ describe('domains with the ses transport', () => {
         const params = Object.fromEntries(new URLSearchParams(body));
         actions.push(params);
         res.setHeader('Content-Type', 'text/xml');
-        if (params.Action === 'VerifyDomainDkim') {
+        if (params.Domain === 'refused.example.com') {
+          res.statusCode = 400;
+          res.end(
+            `<ErrorResponse xmlns="http://ses.amazonaws.com/doc/2010-12-01/"><Error><Type>Sender</Type><Code>InvalidParameterValue</Code><Message>Domain refused</Message></Error><RequestId>r0</RequestId></ErrorResponse>`,
+          );
+        } else if (params.Action === 'VerifyDomainDkim') {
           res.end(
             `<VerifyDomainDkimResponse xmlns="http://ses.amazonaws.com/doc/2010-12-01/"><VerifyDomainDkimResult><DkimTokens>` +
               ['tokena', 'tokenb', 'tokenc'].map((t) => `<member>${t}</member>`).join('') +
@@ -317,5 +322,13 @@ describe('domains with the ses transport', () => {
     expect(records.find((r) => r.type === 'TXT')).toMatchObject({ name: 'bounce.ses.example.com', value: 'v=spf1 include:amazonses.com ~all' });
     // SES signs its own mail: no key of ours is involved.
     expect(await app.runtime.app.get(DomainsService).dkimKeyFor(project.id, 'x@ses.example.com')).toBeNull();
+  });
+
+  it('answers 502 SES_ERROR when SES refuses the identity, and stores nothing', async () => {
+    const res = await request(app.http).post('/domains').set(auth(project)).send({ domain: 'refused.example.com' }).expect(502);
+    expect(res.body.error.code).toBe('SES_ERROR');
+    expect(res.body.error.message).toContain('Domain refused');
+    const listed = await request(app.http).get(`/domains/project/${project.id}`).set(auth(project)).expect(200);
+    expect(listed.body.map((d: { domain: string }) => d.domain)).toEqual(['ses.example.com']);
   });
 });

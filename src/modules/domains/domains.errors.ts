@@ -19,3 +19,10 @@ export const domainInUse = (domain: string, usage: { templates: number; campaign
 
 export const invalidDomainName = (received: unknown) =>
   validationError([{ field: 'domain', message: 'domain must be a valid host name such as example.com', code: 'invalid_string', received }]);
+
+/** SES refused or did not answer the identity registration; nothing was stored. */
+export const sesRegistrationFailed = (domain: string, reason: string) =>
+  new AppError(502, 'SES_ERROR', `Amazon SES could not register ${domain}: ${reason}`, {
+    details: { domain },
+    suggestion: 'Check the AWS credentials, region and SES permissions (ses:VerifyDomainDkim, ses:SetIdentityMailFromDomain), then retry.',
+  });

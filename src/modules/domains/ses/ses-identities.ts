@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { SESClient, SetIdentityMailFromDomainCommand, VerifyDomainDkimCommand } from '@aws-sdk/client-ses';
 import { InjectConfig } from '../../../config/config.module';
 import type { AppConfig } from '../../../config/config';
+import { sesRegistrationFailed } from '../domains.errors';
 import type { SesIdentity } from '../entities/domain.entity';
 
 /** Registers a sending domain as an SES identity (Easy DKIM + custom MAIL FROM) and returns what to publish. */
@@ -14,11 +15,16 @@ export class SesIdentities {
   async register(domain: string): Promise<SesIdentity> {
     const region = this.config.aws.region ?? 'us-east-1';
     const client = this.sesClient(region);
-    const dkim = await client.send(new VerifyDomainDkimCommand({ Domain: domain }));
     const mailFromDomain = `bounce.${domain}`;
-    // UseDefaultValue: until the MX resolves, SES keeps sending with its own MAIL FROM instead of rejecting.
-    await client.send(new SetIdentityMailFromDomainCommand({ Identity: domain, MailFromDomain: mailFromDomain, BehaviorOnMXFailure: 'UseDefaultValue' }));
-    return { region, dkimTokens: dkim.DkimTokens ?? [], mailFromDomain };
+    try {
+      const dkim = await client.send(new VerifyDomainDkimCommand({ Domain: domain }));
+      // UseDefaultValue: until the MX resolves, SES keeps sending with its own MAIL FROM instead of rejecting.
+      await client.send(new SetIdentityMailFromDomainCommand({ Identity: domain, MailFromDomain: mailFromDomain, BehaviorOnMXFailure: 'UseDefaultValue' }));
+      if (!dkim.DkimTokens?.length) throw new Error('no DKIM tokens returned');
+      return { region, dkimTokens: dkim.DkimTokens, mailFromDomain };
+    } catch (error) {
+      throw sesRegistrationFailed(domain, (error as Error).message || (error as Error).name);
+    }
   }
 
   private sesClient(region: string): SESClient {
@@ -28,7 +34,7 @@ export class SesIdentities {
       endpoint: endpointUrlSes,
       credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
       maxAttempts: 2,
-      requestHandler: { requestTimeout: 10_000, connectionTimeout: 5_000 },
+      requestHandler: { requestTimeout: 5_000, connectionTimeout: 3_000 },
     });
     return this.client;
   }
