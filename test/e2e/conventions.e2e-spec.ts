@@ -1,6 +1,8 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { IdempotencyService } from '../../src/platform/http/idempotency/idempotency.service';
+import { CounterStore } from '../../src/platform/http/rate-limit/counter-store';
+import { PostgresCounterStore } from '../../src/platform/http/rate-limit/postgres-counter-store';
 import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
 
 describe('conventions: rate limit', () => {
@@ -39,6 +41,49 @@ describe('conventions: rate limit', () => {
   it('does not count unauthenticated requests', async () => {
     const res = await request(app.http).get('/v1/ping').expect(401);
     expect(res.headers['ratelimit-limit']).toBeUndefined();
+  });
+});
+
+describe('conventions: shared counter stores', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    // Let the workers' start-up queries pass first: the embedded PGlite socket server can interleave
+    // extended-protocol messages of concurrent connections (a known embedded-mode issue, reported).
+    await new Promise((r) => setTimeout(r, 1000));
+  });
+  afterAll(() => app?.close());
+
+  // The PostgreSQL store (DATABASE_URL without REDIS_URL) and whichever store this mode selected.
+  const stores = (): Array<[string, CounterStore]> => [
+    ['postgres', new PostgresCounterStore(app.runtime.app.get(DataSource))],
+    ['configured', app.runtime.app.get(CounterStore)],
+  ];
+
+  it('counts hits per key within a window, restarts after it, and clears', async () => {
+    for (const [name, store] of stores()) {
+      const key = `test:${name}`;
+      expect(await store.peek(key)).toBeNull();
+      expect((await store.hit(key, 300)).count).toBe(1);
+      const second = await store.hit(key, 300);
+      expect(second.count).toBe(2);
+      expect(second.resetMs).toBeGreaterThan(0);
+      expect(second.resetMs).toBeLessThanOrEqual(300);
+      expect((await store.peek(key))?.count).toBe(2);
+      await new Promise((r) => setTimeout(r, 350));
+      expect(await store.peek(key)).toBeNull();
+      expect((await store.hit(key, 300)).count).toBe(1);
+      await store.clear(key);
+      expect(await store.peek(key)).toBeNull();
+    }
+  });
+
+  it('counts concurrent hits exactly', async () => {
+    for (const [name, store] of stores()) {
+      const results = await Promise.all(Array.from({ length: 20 }, () => store.hit(`burst:${name}`, 60_000)));
+      expect(results.map((r) => r.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    }
   });
 });
 

@@ -5,17 +5,28 @@ import { DataSource } from 'typeorm';
 import type { AppConfig } from '../../../config/config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { CounterStore } from './counter-store';
+import { MemoryCounterStore } from './memory-counter-store';
 import { PostgresCounterStore } from './postgres-counter-store';
 import { RateLimitInterceptor } from './rate-limit.interceptor';
 import { RedisCounterStore } from './redis-counter-store';
 
-/** Global: the per-project limit applies to every project-authenticated route; `CounterStore` serves other limits (login). */
+/**
+ * Global: the per-project limit applies to every project-authenticated route; `CounterStore` serves
+ * other limits (login). Shared counters: Redis when configured, else PostgreSQL; the embedded
+ * database belongs to one process, so there the counters stay in memory.
+ */
+function counterStore(config: AppConfig, db: DataSource): CounterStore {
+  if (config.redisUrl) return new RedisCounterStore(config);
+  if (config.databaseUrl) return new PostgresCounterStore(db);
+  return new MemoryCounterStore();
+}
+
 @Global()
 @Module({
   providers: [
     {
       provide: CounterStore,
-      useFactory: (config: AppConfig, db: DataSource) => (config.redisUrl ? new RedisCounterStore(config) : new PostgresCounterStore(db)),
+      useFactory: counterStore,
       inject: [APP_CONFIG, getDataSourceToken()],
     },
     { provide: APP_INTERCEPTOR, useClass: RateLimitInterceptor },
