@@ -164,7 +164,11 @@ export async function startSnsTestKit(): Promise<SnsTestKit> {
         SigningCertURL: certUrl,
       });
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      // The app's fetch keeps connections alive; without this, close() would wait for them.
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 

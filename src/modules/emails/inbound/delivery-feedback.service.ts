@@ -37,11 +37,22 @@ export class DeliveryFeedbackService {
     private readonly security: SecurityService,
   ) {}
 
-  /** Project emails carrying a provider message id (one row per recipient). */
-  async findByProviderMessageId(ids: string[]): Promise<EmailEventRow[]> {
-    const wanted = [...new Set(ids.filter(Boolean))];
-    if (wanted.length === 0) return [];
-    return this.dataSource.query(`SELECT ${EMAIL_EVENT_COLUMNS} FROM emails WHERE provider_message_id = ANY($1) AND project_id IS NOT NULL`, [wanted]);
+  /**
+   * Project emails for a provider's message id (one row per recipient); falls back to our own
+   * Message-ID header value, as some notifications only carry that.
+   */
+  async findByMessageIds(providerIds: string[], headerIds: string[]): Promise<EmailEventRow[]> {
+    const provider = [...new Set(providerIds.filter(Boolean))];
+    if (provider.length > 0) {
+      const rows: EmailEventRow[] = await this.dataSource.query(
+        `SELECT ${EMAIL_EVENT_COLUMNS} FROM emails WHERE provider_message_id = ANY($1) AND project_id IS NOT NULL`,
+        [provider],
+      );
+      if (rows.length > 0) return rows;
+    }
+    const headers = [...new Set(headerIds.filter(Boolean).flatMap((id) => [id.replace(/^<|>$/g, ''), `<${id.replace(/^<|>$/g, '')}>`]))];
+    if (headers.length === 0) return [];
+    return this.dataSource.query(`SELECT ${EMAIL_EVENT_COLUMNS} FROM emails WHERE message_id = ANY($1) AND project_id IS NOT NULL`, [headers]);
   }
 
   async findById(emailId: string): Promise<EmailEventRow | null> {
@@ -72,6 +83,17 @@ export class DeliveryFeedbackService {
     await this.security.evaluate(email.project_id);
   }
 
+  /**
+   * The rest of a permanent bounce the pipeline already recorded on the email (an SMTP 5xx at
+   * send time): suppression, unsubscription, reputation.
+   */
+  async bouncedAtSend(email: { id: string; projectId: string | null; contactId: string | null; toAddress: string }): Promise<void> {
+    if (!email.projectId) return;
+    await this.suppression.add(email.projectId, email.toAddress, 'bounce', 'smtp');
+    await this.unsubscribe({ id: email.id, project_id: email.projectId, contact_id: email.contactId }, 'bounce');
+    await this.security.evaluate(email.projectId);
+  }
+
   async complained(email: EmailEventRow, detail: FeedbackDetail): Promise<void> {
     const [changed] = (await this.dataSource.query(
       `UPDATE emails SET status = 'complained', complained_at = $2 WHERE id = $1 AND complained_at IS NULL RETURNING id`,
@@ -95,7 +117,7 @@ export class DeliveryFeedbackService {
     await this.events.record(email.project_id, { contactId: email.contact_id, name: 'email.delivery', data: { ...emailEventData(email), ...detail.data } });
   }
 
-  private async unsubscribe(email: EmailEventRow, reason: string): Promise<void> {
+  private async unsubscribe(email: Pick<EmailEventRow, 'id' | 'project_id' | 'contact_id'>, reason: string): Promise<void> {
     if (!email.contact_id) return;
     try {
       await this.contacts.setSubscribed(email.project_id, email.contact_id, false, reason);

@@ -106,8 +106,7 @@ export class SesNotificationsService {
 
   /** Our rows for the SES message: those addressed to the named recipients, else all of them. */
   private async emailsFor(n: SesNotification, recipients: string[]): Promise<EmailEventRow[]> {
-    const headerId = n.mail?.commonHeaders?.messageId?.replace(/^<|>$/g, '');
-    const rows = await this.feedback.findByProviderMessageId([n.mail?.messageId ?? '', headerId ?? '']);
+    const rows = await this.feedback.findByMessageIds([n.mail?.messageId ?? ''], [n.mail?.commonHeaders?.messageId ?? '']);
     if (rows.length === 0) log.info({ messageId: n.mail?.messageId }, 'SES notification for an unknown message');
     const wanted = new Set(recipients.filter(Boolean).map(bareAddress));
     const matching = rows.filter((row) => wanted.has(row.to_address.toLowerCase()));

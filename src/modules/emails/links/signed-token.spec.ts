@@ -1,7 +1,6 @@
 import { readRecipientToken, recipientToken } from './recipient-token';
 import { signToken, verifyToken } from './signed-token';
 import { clickPath, readClickToken, readOpenToken } from '../tracking/tracking-links';
-import { trackingFor } from '../tracking/tracking-mode';
 
 const SECRET = 'a'.repeat(64);
 
@@ -30,16 +29,5 @@ describe('signed tokens', () => {
     const js = clickPath(SECRET, 'e', 'javascript:alert(1)').slice('/t/c/'.length);
     expect(readClickToken(SECRET, js)).toBeNull();
     expect(readOpenToken(SECRET, ok + '.gif')).toBeNull();
-  });
-});
-
-describe('trackingFor', () => {
-  it('follows the project mode unless the send overrides it', () => {
-    expect(trackingFor('ENABLED', 'TRANSACTIONAL')).toEqual({ opens: true, clicks: true });
-    expect(trackingFor('DISABLED', 'MARKETING')).toEqual({ opens: false, clicks: false });
-    expect(trackingFor('MARKETING_ONLY', 'MARKETING')).toEqual({ opens: true, clicks: true });
-    expect(trackingFor('MARKETING_ONLY', 'TRANSACTIONAL')).toEqual({ opens: false, clicks: false });
-    expect(trackingFor('DISABLED', 'TRANSACTIONAL', true)).toEqual({ opens: true, clicks: true });
-    expect(trackingFor('ENABLED', 'MARKETING', false)).toEqual({ opens: false, clicks: false });
   });
 });

@@ -18,15 +18,18 @@ export class SuppressionService {
    * the reported reason (it is the stronger, address-level signal). Pass `subscribed` when the
    * caller already holds the contact, to save a lookup.
    */
-  async check(projectId: string, email: string, type: EmailType, subscribed?: boolean): Promise<SuppressionCheck> {
+  async check(projectId: string, email: string, type: EmailType, subscribed?: boolean, manager?: EntityManager): Promise<SuppressionCheck> {
     if (!respectsSubscription(type)) return { skip: false };
-    if (await this.isSuppressed(projectId, email)) return { skip: true, reason: 'suppressed' };
-    const isSubscribed = subscribed ?? (await this.contacts.findByEmail(projectId, normalize(email)))?.subscribed ?? true;
+    if (await this.isSuppressed(projectId, email, manager)) return { skip: true, reason: 'suppressed' };
+    const isSubscribed = subscribed ?? (await this.contacts.findByEmail(projectId, normalize(email), manager))?.subscribed ?? true;
     return isSubscribed ? { skip: false } : { skip: true, reason: 'unsubscribed' };
   }
 
-  async isSuppressed(projectId: string, email: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM suppressions WHERE project_id = $1 AND email = $2`, [projectId, normalize(email)]);
+  async isSuppressed(projectId: string, email: string, manager?: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await (manager ?? this.dataSource.manager).query(`SELECT 1 FROM suppressions WHERE project_id = $1 AND email = $2`, [
+      projectId,
+      normalize(email),
+    ]);
     return rows.length > 0;
   }
 

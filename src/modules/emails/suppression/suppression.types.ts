@@ -12,3 +12,10 @@ export type EmailType = TemplateType;
 
 /** MARKETING and HEADLESS respect unsubscription and suppression; TRANSACTIONAL never skips. */
 export const respectsSubscription = (type: EmailType): boolean => type === 'MARKETING' || type === 'HEADLESS';
+
+/**
+ * SQL condition for set-based audience queries (campaign fan-out): true when the contact row
+ * aliased `contactAlias` is not on its project's suppression list. Uses the primary key index.
+ */
+export const notSuppressedSql = (contactAlias: string): string =>
+  `NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.project_id = ${contactAlias}.project_id AND s.email = ${contactAlias}.email)`;
