@@ -4,6 +4,8 @@ export class ContactsEvents1763701000000 implements MigrationInterface {
   name = 'ContactsEvents1763701000000';
 
   async up(q: QueryRunner): Promise<void> {
+    // fillfactor leaves room on each page so data/subscription updates (every /v1/track that
+    // changes data) stay HOT and skip the email indexes.
     // Contact ids are text `cnt_<32 hex>` so every table referencing a contact stores the wire id.
     await q.query(`
       CREATE TABLE contacts (
@@ -15,7 +17,7 @@ export class ContactsEvents1763701000000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now(),
         CONSTRAINT contacts_project_email_key UNIQUE (project_id, email)
-      )`);
+      ) WITH (fillfactor = 85)`);
     await q.query(`CREATE INDEX contacts_project_created_idx ON contacts (project_id, created_at, id)`);
     await q.query(`CREATE INDEX contacts_email_trgm_idx ON contacts USING gin (email gin_trgm_ops)`);
     await q.query(`

@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { createHash } from 'node:crypto';
+import type { Pool } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
+import type { AppConfig } from '../../config/config';
+import { InjectConfig } from '../../config/config.module';
 import { EventsService } from '../events/events.service';
 import { EventRow, fromEventRow, StoredEvent } from '../events/events.types';
 import { CONTACT_SUBSCRIBED, CONTACT_UNSUBSCRIBED } from '../events/reserved-names';
@@ -43,13 +47,39 @@ export const normalizeEmail = (email: string): string => email.trim().toLowerCas
 
 const UNIQUE_VIOLATION = '23505';
 
+type UpsertRow = ContactRow & { inserted: boolean; changed: boolean; flips: EventRow[]; event: EventRow | null };
+
 @Injectable()
 export class ContactsService {
+  /**
+   * On a real PostgreSQL the hot upsert statement is sent as a named prepared statement (parsed
+   * and planned once per connection). The embedded PGlite shares one session between all
+   * connections, where per-connection statement names would collide, so it gets plain queries.
+   */
+  private readonly prepared: boolean;
+  /** The statement has a handful of shapes (with/without event, field types); names by text. */
+  private readonly statementNames = new Map<string, string>();
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly events: EventsService,
     private readonly fields: ContactFieldsService,
-  ) {}
+    @InjectConfig() config: AppConfig,
+  ) {
+    this.prepared = Boolean(config.databaseUrl);
+  }
+
+  private async runUpsert(sql: string, params: unknown[], manager?: EntityManager): Promise<UpsertRow[]> {
+    if (manager || !this.prepared) return (manager ?? this.dataSource.manager).query(sql, params);
+    const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
+    let name = this.statementNames.get(sql);
+    if (!name) {
+      name = `contact_upsert_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`;
+      this.statementNames.set(sql, name);
+    }
+    const result = await pool.query({ name, text: sql, values: params });
+    return result.rows as UpsertRow[];
+  }
 
   async upsert(projectId: string, input: UpsertContactInput, manager?: EntityManager): Promise<UpsertContactResult> {
     const { event: _event, ...result } = await this.upsertWithEvent(projectId, input, undefined, manager);
@@ -79,9 +109,8 @@ export class ContactsService {
       event: event ? { name: event.name, data: { ...patch.set, ...patch.transient } } : undefined,
       fieldTypes,
     });
-    const runner = manager ?? this.dataSource.manager;
-    let rows: Array<ContactRow & { inserted: boolean; changed: boolean; flips: EventRow[]; event: EventRow | null }> = [];
-    for (let attempt = 0; attempt < 3 && rows.length === 0; attempt++) rows = await runner.query(sql, params);
+    let rows: UpsertRow[] = [];
+    for (let attempt = 0; attempt < 3 && rows.length === 0; attempt++) rows = await this.runUpsert(sql, params, manager);
     if (rows.length === 0) throw new Error('contact upsert returned no row');
     const row = rows[0];
     this.fields.cache.remember(
