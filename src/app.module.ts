@@ -7,11 +7,13 @@ import { AccessGuard } from './modules/auth/access.guard';
 import { AuthModule } from './modules/auth/auth.module';
 import { ContactsModule } from './modules/contacts/contacts.module';
 import { DomainsModule } from './modules/domains/domains.module';
+import { EmailsModule } from './modules/emails/emails.module';
 import { VerifyModule } from './modules/verify/verify.module';
 import { EventsModule } from './modules/events/events.module';
 import { TrackModule } from './modules/events/track/track.module';
 import { PingModule } from './modules/ping/ping.module';
 import { ProjectsModule } from './modules/projects/projects.module';
+import { TemplatesModule } from './modules/templates/templates.module';
 import { DatabaseModule } from './platform/database/database.module';
 import { HealthModule } from './platform/health/health.module';
 import { ErrorEnvelopeFilter } from './platform/http/exception.filter';
@@ -49,6 +51,8 @@ export class AppModule {
         EventsModule,
         ContactsModule,
         TrackModule,
+        TemplatesModule,
+        EmailsModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },

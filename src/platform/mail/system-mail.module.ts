@@ -1,11 +1,13 @@
 import { Global, Module } from '@nestjs/common';
-import { OutboxSystemMailer } from './outbox-system-mailer';
+import { EmailsModule } from '../../modules/emails/emails.module';
+import { PipelineSystemMailer } from '../../modules/emails/system/pipeline-system-mailer';
 import { SystemMailer } from './system-mailer';
 
-/** Global `SystemMailer`; the sending module may override the binding with the real pipeline. */
+/** Global `SystemMailer`, bound to the sending pipeline (account mail from `SYSTEM_FROM`, no project). */
 @Global()
 @Module({
-  providers: [{ provide: SystemMailer, useClass: OutboxSystemMailer }],
+  imports: [EmailsModule],
+  providers: [{ provide: SystemMailer, useExisting: PipelineSystemMailer }],
   exports: [SystemMailer],
 })
 export class SystemMailModule {}

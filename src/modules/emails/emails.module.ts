@@ -1,0 +1,89 @@
+import { BullModule } from '@nestjs/bullmq';
+import { Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ReadinessRegistry } from '../../platform/health/readiness.registry';
+import { QUEUES } from '../../platform/queues/queues';
+import { ContactsModule } from '../contacts/contacts.module';
+import { DomainsModule } from '../domains/domains.module';
+import { EventsModule } from '../events/events.module';
+import { ProjectsModule } from '../projects/projects.module';
+import { TemplatesModule } from '../templates/templates.module';
+import { EmailsController } from './emails.controller';
+import { EmailsService } from './emails.service';
+import { EmailContent } from './entities/email-content.entity';
+import { Email } from './entities/email.entity';
+import { EmailEvents } from './pipeline/email-events';
+import { EmailPipeline } from './pipeline/email-pipeline';
+import { EmailQueue } from './pipeline/email-queue';
+import { EmailSendProcessor } from './pipeline/email-send.processor';
+import { EmailStatusStore } from './pipeline/email-status';
+import { EmailSweeper } from './pipeline/email-sweeper';
+import { DeliveryFeedbackService } from './inbound/delivery-feedback.service';
+import { SesNotificationsService } from './inbound/ses-notifications.service';
+import { SnsCertificates } from './inbound/sns-certificates';
+import { SnsController } from './inbound/sns.controller';
+import { SnsService } from './inbound/sns.service';
+import { RecipientLinksController } from './links/recipient-links.controller';
+import { RecipientLinksService } from './links/recipient-links.service';
+import { SuppressionService } from './suppression/suppression.service';
+import { TrackingController } from './tracking/tracking.controller';
+import { TrackingService } from './tracking/tracking.service';
+import { MessageBuilder } from './pipeline/message-builder';
+import { ProjectCache } from './pipeline/project-cache';
+import { PipelineSystemMailer } from './system/pipeline-system-mailer';
+import { EMAIL_TRANSPORT, EmailTransport } from './transports/email-transport';
+import { emailTransportProvider } from './transports/transport.provider';
+import { SendEmails } from './use-cases/send-emails';
+
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([Email, EmailContent]),
+    BullModule.registerQueue({ name: QUEUES.emailSend }),
+    ProjectsModule,
+    TemplatesModule,
+    DomainsModule,
+    ContactsModule,
+    EventsModule,
+  ],
+  controllers: [EmailsController, TrackingController, RecipientLinksController, SnsController],
+  providers: [
+    EmailsService,
+    SendEmails,
+    EmailQueue,
+    EmailStatusStore,
+    EmailPipeline,
+    EmailEvents,
+    MessageBuilder,
+    ProjectCache,
+    EmailSendProcessor,
+    EmailSweeper,
+    PipelineSystemMailer,
+    emailTransportProvider,
+    // Deliverability: suppression, recipient links, tracking, SNS/SES feedback.
+    SuppressionService,
+    RecipientLinksService,
+    TrackingService,
+    DeliveryFeedbackService,
+    SesNotificationsService,
+    SnsService,
+    SnsCertificates,
+  ],
+  exports: [EmailsService, PipelineSystemMailer, SuppressionService, RecipientLinksService, TrackingService, DeliveryFeedbackService],
+})
+export class EmailsModule implements OnModuleInit, OnApplicationShutdown {
+  constructor(
+    @Inject(EMAIL_TRANSPORT) private readonly transport: EmailTransport,
+    private readonly readiness: ReadinessRegistry,
+    private readonly pipeline: EmailPipeline,
+  ) {}
+
+  onModuleInit(): void {
+    this.readiness.register('transport', () => this.transport.check());
+  }
+
+  /** Sends in flight finish before the transport closes (hook order between modules is not guaranteed). */
+  async onApplicationShutdown(): Promise<void> {
+    await this.pipeline.drain(30_000);
+    await this.transport.close();
+  }
+}

@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Email } from './entities/email.entity';
+import { EmailQueue } from './pipeline/email-queue';
+import type { SendRequest } from './send/send-request';
+import type { SendResult } from './send/send.response';
+import { insertEmailContent, insertEmails, NewEmailContent, NewEmailRecipient, NewEmails } from './use-cases/email-writer';
+import { SendEmails } from './use-cases/send-emails';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The sending module's entry points for other modules: `/v1/send`, and `queue` for callers that
+ * decided their recipients themselves (campaigns, workflows, account mail).
+ */
+@Injectable()
+export class EmailsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sendEmails: SendEmails,
+    private readonly emailQueue: EmailQueue,
+  ) {}
+
+  send(projectId: string, req: SendRequest): Promise<SendResult> {
+    return this.sendEmails.execute(projectId, req);
+  }
+
+  /**
+   * Writes one content row and one `queued` email per recipient, then enqueues them. Inside a
+   * caller's transaction (`manager`), enqueuing is left to the caller, after its commit
+   * (`enqueue(ids, type)`); the sweep enqueues anything a crash left behind.
+   */
+  async queue(content: NewEmailContent, emails: NewEmails, recipients: NewEmailRecipient[], manager?: EntityManager): Promise<string[]> {
+    const write = async (em: EntityManager) => insertEmails(em, await insertEmailContent(em, content), emails, recipients);
+    if (manager) return write(manager);
+    const ids = await this.dataSource.transaction(write);
+    await this.emailQueue.enqueueOrLeaveForSweep(ids, emails.type);
+    return ids;
+  }
+
+  enqueue(emailIds: string[], type: Email['type']): Promise<void> {
+    return this.emailQueue.enqueue(emailIds, type);
+  }
+
+  /** The email of this project, or null (also for a malformed id). */
+  async findById(projectId: string, id: string): Promise<Email | null> {
+    if (!UUID.test(id)) return null;
+    const rows = await this.dataSource.getRepository<Email>('Email').findOneBy({ projectId, id });
+    return rows ?? null;
+  }
+}

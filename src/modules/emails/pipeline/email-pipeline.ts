@@ -1,0 +1,140 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { LiquidError } from 'liquidjs';
+import { logger } from '../../../platform/logging/logger';
+import { SEND_LIMITS } from '../send/send-request';
+import { EMAIL_TRANSPORT, EmailTransport, TransportError, TransportResult } from '../transports/email-transport';
+import { composeMime } from './compose-mime';
+import { DeliveryFeedbackService } from '../inbound/delivery-feedback.service';
+import { EmailEvents } from './email-events';
+import { EmailStatusStore, LoadedEmail } from './email-status';
+import { MessageBuilder, UnbuildableEmailError } from './message-builder';
+
+/** Another worker holds the email's lease; the job is retried after the backoff. */
+export class LeaseHeldError extends Error {
+  constructor(emailId: string) {
+    super(`email ${emailId} is being sent by another worker`);
+  }
+}
+
+const INTERRUPTED =
+  'interrupted while being handed to the transport (worker stopped); not resent because the transport may already have accepted it';
+
+/**
+ * Sends one email: load → build (render, headers, DKIM) → claim → hand to the transport →
+ * record the outcome and emit events. Idempotent per email id: a job that finds the email
+ * already past `queued` does nothing.
+ *
+ * Crash safety. The row moves to `sending` (with a lease) only just before the hand-over, and
+ * the outcome is written right after it. A crash inside that window leaves the email `sending`;
+ * when its lease has run out, a retry marks it `failed` instead of sending again. So the email
+ * is sent at most once: the price is that a crash between the transport accepting the message
+ * and our write reports as `failed` an email that was in fact sent (a window of milliseconds).
+ * Everything before the claim (rendering, composing) may run any number of times.
+ */
+@Injectable()
+export class EmailPipeline {
+  private readonly log = logger('email-pipeline');
+  private inFlight = 0;
+
+  constructor(
+    private readonly store: EmailStatusStore,
+    private readonly builder: MessageBuilder,
+    @Inject(EMAIL_TRANSPORT) private readonly transport: EmailTransport,
+    private readonly events: EmailEvents,
+    private readonly feedback: DeliveryFeedbackService,
+  ) {}
+
+  async deliver(emailId: string, attempt: { isLast: boolean }): Promise<void> {
+    const email = await this.store.load(emailId);
+    if (!email) return;
+    if (email.status === 'sending') {
+      if (email.leaseActive) throw new LeaseHeldError(emailId);
+      await this.store.markFailed(emailId, INTERRUPTED, ['sending']);
+      return;
+    }
+    if (email.status !== 'queued') return;
+
+    let built;
+    try {
+      built = await this.builder.build(email, { ownDkim: this.transport.signsWithOwnDkim });
+    } catch (err) {
+      if (err instanceof LiquidError || err instanceof UnbuildableEmailError || attempt.isLast) {
+        await this.store.markFailed(emailId, `could not build the message: ${(err as Error).message}`.slice(0, 1000));
+        return;
+      }
+      throw err;
+    }
+    if (built.kind === 'skip') {
+      await this.store.markSkipped(emailId, built.reason);
+      return;
+    }
+    const message = built.message;
+    const raw = await composeMime(message);
+    if (raw.length > SEND_LIMITS.messageBytes) {
+      await this.store.markFailed(emailId, `the message is ${raw.length} bytes, over the ${SEND_LIMITS.messageBytes}-byte limit`);
+      return;
+    }
+    if (!(await this.store.claim(emailId, message.subject, message.messageId))) return;
+
+    let result: TransportResult;
+    this.inFlight += 1;
+    try {
+      result = await this.transport.send({ emailId, envelope: { from: email.fromAddress, to: [email.toAddress] }, raw, messageId: message.messageId });
+    } catch (err) {
+      await this.onTransportError(email, message.subject, err, attempt);
+      return;
+    } finally {
+      this.inFlight -= 1;
+    }
+    await this.recordSent(email, message.subject, message.messageId, result);
+  }
+
+  /** Waits (bounded) until no message is being handed to the transport. */
+  async drain(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.inFlight > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
+  private async onTransportError(email: LoadedEmail, subject: string, err: unknown, attempt: { isLast: boolean }): Promise<void> {
+    const failure = err instanceof TransportError ? err : new TransportError(err instanceof Error ? err.message : String(err), false);
+    if (failure.permanent) {
+      if (await this.store.markBounced(email.id, failure.message)) {
+        await this.emit(email, subject, ['email.bounce'], { bounceType: 'Permanent' });
+        // Suppression, unsubscription and the reputation check, as for an SNS-reported bounce.
+        await this.feedback.bouncedAtSend(email).catch((err: unknown) => this.log.error({ err, emailId: email.id }, 'applying a send-time bounce failed'));
+      }
+      return;
+    }
+    if (attempt.isLast) {
+      await this.store.markFailed(email.id, `gave up after repeated temporary failures: ${failure.message}`, ['sending']);
+      return;
+    }
+    // Nothing was accepted: back to queued so the retry (BullMQ backoff) can claim it again.
+    await this.store.release(email.id, failure.message);
+    throw failure;
+  }
+
+  /** The transport accepted the message: the write is retried in place, since a retry of the job must not resend. */
+  private async recordSent(email: LoadedEmail, subject: string, messageId: string, result: TransportResult): Promise<void> {
+    let recorded = false;
+    for (let i = 0; ; i++) {
+      try {
+        recorded = await this.store.markSent(email.id, { subject, messageId, providerMessageId: result.providerMessageId, delivered: result.delivered });
+        break;
+      } catch (err) {
+        if (i >= 4) throw err;
+        this.log.warn({ err, emailId: email.id }, 'recording a sent email failed; retrying');
+        await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** i));
+      }
+    }
+    if (recorded) await this.emit(email, subject, result.delivered ? ['email.sent', 'email.delivery'] : ['email.sent']);
+  }
+
+  private async emit(email: LoadedEmail, subject: string, names: Parameters<EmailEvents['emit']>[2], extra?: Record<string, unknown>): Promise<void> {
+    try {
+      await this.events.emit(email, subject, names, extra);
+    } catch (err) {
+      this.log.error({ err, emailId: email.id, names }, 'could not record email events');
+    }
+  }
+}

@@ -1,0 +1,200 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { StoredAttachment } from '../entities/email-content.entity';
+import type { EmailStatus, EmailType } from '../entities/email.entity';
+
+/** How long a worker may hold an email between claiming it and recording the outcome. */
+export const SEND_LEASE_SECONDS = 180;
+
+/** The email row joined with its content: everything the pipeline needs in one read. */
+export interface LoadedEmail {
+  id: string;
+  projectId: string | null;
+  contactId: string | null;
+  templateId: string | null;
+  campaignId: string | null;
+  type: EmailType;
+  fromAddress: string;
+  toAddress: string;
+  toName: string | null;
+  variables: Record<string, unknown> | null;
+  status: EmailStatus;
+  leaseActive: boolean;
+  trackOpens: boolean;
+  trackClicks: boolean;
+  content: {
+    subject: string;
+    body: string;
+    liquid: boolean;
+    text: string | null;
+    fromName: string | null;
+    replyTo: string | null;
+    headers: Record<string, string>;
+    attachments: StoredAttachment[];
+  } | null;
+}
+
+interface LoadedRow {
+  id: string;
+  project_id: string | null;
+  contact_id: string | null;
+  template_id: string | null;
+  campaign_id: string | null;
+  type: EmailType;
+  from_address: string;
+  to_address: string;
+  to_name: string | null;
+  variables: Record<string, unknown> | null;
+  status: EmailStatus;
+  lease_active: boolean;
+  track_opens: boolean;
+  track_clicks: boolean;
+  content_id: string | null;
+  c_subject: string;
+  c_body: string;
+  c_liquid: boolean;
+  c_text: string | null;
+  c_from_name: string | null;
+  c_reply_to: string | null;
+  c_headers: Record<string, string>;
+  c_attachments: StoredAttachment[];
+}
+
+export interface SentOutcome {
+  subject: string;
+  messageId: string;
+  providerMessageId: string | null;
+  delivered: boolean;
+}
+
+/**
+ * The email's state machine in SQL. Each transition names the states it leaves, so a late or
+ * repeated job can never move an email backwards (e.g. a retry finding it already sent).
+ *   queued → sending (claimed, with a lease) → sent | delivered | bounced | failed
+ *   sending → queued (temporary failure, before a retry)
+ *   queued → skipped | failed (before hand-over: suppressed, unrenderable)
+ */
+@Injectable()
+export class EmailStatusStore {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async load(emailId: string): Promise<LoadedEmail | null> {
+    const rows: LoadedRow[] = await this.dataSource.query(
+      `SELECT e.id, e.project_id, e.contact_id, e.template_id, e.campaign_id, e.type, e.from_address, e.to_address, e.to_name,
+              e.variables, e.status, (e.lease_until IS NOT NULL AND e.lease_until > now()) AS lease_active,
+              e.track_opens, e.track_clicks, e.content_id,
+              c.subject AS c_subject, c.body AS c_body, c.liquid AS c_liquid, c.text AS c_text, c.from_name AS c_from_name,
+              c.reply_to AS c_reply_to, c.headers AS c_headers, c.attachments AS c_attachments
+         FROM emails e LEFT JOIN email_contents c ON c.id = e.content_id
+        WHERE e.id = $1`,
+      [emailId],
+    );
+    const r = rows[0];
+    if (!r) return null;
+    return {
+      id: r.id,
+      projectId: r.project_id,
+      contactId: r.contact_id,
+      templateId: r.template_id,
+      campaignId: r.campaign_id,
+      type: r.type,
+      fromAddress: r.from_address,
+      toAddress: r.to_address,
+      toName: r.to_name,
+      variables: r.variables,
+      status: r.status,
+      leaseActive: r.lease_active,
+      trackOpens: r.track_opens,
+      trackClicks: r.track_clicks,
+      content: r.content_id
+        ? {
+            subject: r.c_subject,
+            body: r.c_body,
+            liquid: r.c_liquid,
+            text: r.c_text,
+            fromName: r.c_from_name,
+            replyTo: r.c_reply_to,
+            headers: r.c_headers ?? {},
+            attachments: r.c_attachments ?? [],
+          }
+        : null,
+    };
+  }
+
+  /** queued → sending with a lease; false when another worker got there first or it is no longer queued. */
+  async claim(emailId: string, subject: string, messageId: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `UPDATE emails SET status = 'sending', subject = $2, message_id = $3, attempts = attempts + 1,
+              lease_until = now() + make_interval(secs => $4), updated_at = now()
+        WHERE id = $1 AND status = 'queued' RETURNING id`,
+      [emailId, subject, messageId, SEND_LEASE_SECONDS],
+    );
+    return rowCount(rows) > 0;
+  }
+
+  async markSent(emailId: string, outcome: SentOutcome): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `UPDATE emails SET status = $2, provider_message_id = $3, sent_at = now(),
+              delivered_at = CASE WHEN $4 THEN now() ELSE delivered_at END,
+              lease_until = NULL, error = NULL, updated_at = now()
+        WHERE id = $1 AND status = 'sending' RETURNING id`,
+      [emailId, outcome.delivered ? 'delivered' : 'sent', outcome.providerMessageId, outcome.delivered],
+    );
+    return rowCount(rows) > 0;
+  }
+
+  /** A permanent refusal at hand-over (SMTP 5xx): the email bounced. */
+  async markBounced(emailId: string, error: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `UPDATE emails SET status = 'bounced', bounced_at = now(), bounce_type = 'Permanent', error = $2,
+              lease_until = NULL, updated_at = now()
+        WHERE id = $1 AND status = 'sending' RETURNING id`,
+      [emailId, error],
+    );
+    return rowCount(rows) > 0;
+  }
+
+  /** Terminal failure: retries exhausted, unrenderable, or an interrupted hand-over (see the pipeline). */
+  async markFailed(emailId: string, error: string, from: EmailStatus[] = ['queued', 'sending']): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `UPDATE emails SET status = 'failed', failed_at = now(), error = $2, lease_until = NULL, updated_at = now()
+        WHERE id = $1 AND status = ANY($3::text[]) RETURNING id`,
+      [emailId, error, from],
+    );
+    return rowCount(rows) > 0;
+  }
+
+  async markSkipped(emailId: string, reason: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `UPDATE emails SET status = 'skipped', error = $2, updated_at = now() WHERE id = $1 AND status = 'queued' RETURNING id`,
+      [emailId, reason],
+    );
+    return rowCount(rows) > 0;
+  }
+
+  /** sending → queued after a temporary failure: nothing was accepted, so the retry may send. */
+  async release(emailId: string, error: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE emails SET status = 'queued', error = $2, lease_until = NULL, updated_at = now() WHERE id = $1 AND status = 'sending'`,
+      [emailId, error],
+    );
+  }
+
+  /** Unfinished emails whose job may have been lost (enqueue failed, queue data lost, crash). */
+  async findStranded(limit: number): Promise<Array<{ id: string; type: EmailType }>> {
+    return this.dataSource.query(
+      `SELECT id, type FROM emails
+        WHERE (status = 'queued' AND updated_at < now() - interval '2 minutes')
+           OR (status = 'sending' AND lease_until < now())
+        ORDER BY created_at LIMIT $1`,
+      [limit],
+    );
+  }
+}
+
+/** TypeORM's postgres driver returns `[rows, count]` for UPDATE … RETURNING. */
+function rowCount(result: unknown[]): number {
+  if (Array.isArray(result[0])) return (result[0] as unknown[]).length;
+  return result.length;
+}

@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { Interval } from '@nestjs/schedule';
+import type { AppConfig } from '../../../config/config';
+import { InjectConfig } from '../../../config/config.module';
+import { logger } from '../../../platform/logging/logger';
+import { EmailQueue } from './email-queue';
+import { EmailStatusStore } from './email-status';
+
+const BATCH = 500;
+
+/**
+ * The database is the source of truth: an email left `queued` without a job (the enqueue after
+ * commit failed, or queue data was lost) or `sending` past its lease is enqueued again. Job ids
+ * are email ids, so an email whose job still exists is not enqueued twice.
+ */
+@Injectable()
+export class EmailSweeper {
+  private readonly log = logger('email-sweeper');
+  private running = false;
+
+  constructor(
+    @InjectConfig() private readonly config: AppConfig,
+    private readonly store: EmailStatusStore,
+    private readonly queue: EmailQueue,
+  ) {}
+
+  @Interval(60_000)
+  async sweep(): Promise<void> {
+    if (this.config.role === 'api' || this.running) return;
+    this.running = true;
+    try {
+      const stranded = await this.store.findStranded(BATCH);
+      for (const type of ['TRANSACTIONAL', 'MARKETING', 'HEADLESS'] as const) {
+        await this.queue.enqueue(stranded.filter((e) => e.type === type).map((e) => e.id), type);
+      }
+      if (stranded.length) this.log.info({ count: stranded.length }, 're-enqueued stranded emails');
+    } catch (err) {
+      this.log.warn({ err }, 'email sweep failed');
+    } finally {
+      this.running = false;
+    }
+  }
+}

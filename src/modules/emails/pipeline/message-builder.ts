@@ -1,0 +1,126 @@
+import { Injectable } from '@nestjs/common';
+import { ContactsService } from '../../contacts/contacts.service';
+import { DomainsService } from '../../domains/domains.service';
+import { TemplateRenderer } from '../../templates/rendering/template-renderer';
+import type { ComposeInput, DkimKey } from './compose-mime';
+import { domainOf } from './compose-mime';
+import type { LoadedEmail } from './email-status';
+import { ProjectCache } from './project-cache';
+import { RecipientLinksService } from '../links/recipient-links.service';
+import { SuppressionService } from '../suppression/suppression.service';
+import { TrackingService } from '../tracking/tracking.service';
+
+export type BuildResult = { kind: 'skip'; reason: string } | { kind: 'message'; message: ComposeInput };
+
+/** Thrown for an email that can never be built (e.g. its content is gone); not retried. */
+export class UnbuildableEmailError extends Error {}
+
+const DKIM_CACHE_MS = 60_000;
+
+/**
+ * The render/build step of the pipeline, as a fixed sequence of small steps. Deliverability
+ * hooks in here with one line each (suppression check, link variables, tracking, list headers):
+ *   1. skip check       2. variables       3. render       4. instrument HTML
+ *   5. headers          6. attachments     7. DKIM key
+ */
+@Injectable()
+export class MessageBuilder {
+  private readonly dkimCache = new Map<string, { key: DkimKey | null; expires: number }>();
+
+  constructor(
+    private readonly renderer: TemplateRenderer,
+    private readonly contacts: ContactsService,
+    private readonly domains: DomainsService,
+    private readonly projects: ProjectCache,
+    private readonly suppression: SuppressionService,
+    private readonly links: RecipientLinksService,
+    private readonly tracking: TrackingService,
+  ) {}
+
+  async build(email: LoadedEmail, opts: { ownDkim: boolean }): Promise<BuildResult> {
+    const content = email.content;
+    if (!content) throw new UnbuildableEmailError('the content of this email no longer exists');
+    const project = email.projectId ? await this.projects.get(email.projectId) : null;
+
+    // 1. Skip check (MARKETING/HEADLESS to unsubscribed or suppressed addresses).
+    const suppression = project ? await this.suppression.check(project.id, email.toAddress, email.type) : null;
+    if (suppression?.skip) return { kind: 'skip', reason: suppression.reason };
+
+    // 2. Variables: the contact's data (snapshot taken at send time) plus the generated ones.
+    let variables: Record<string, unknown> = {};
+    if (content.liquid) {
+      variables = email.variables ?? (await this.contactData(email));
+      variables = {
+        ...variables,
+        email: email.toAddress,
+        id: email.contactId,
+        ...(project && email.contactId ? this.links.variables(project.id, { id: email.contactId }) : {}),
+        locale: typeof variables.locale === 'string' && variables.locale ? variables.locale : (project?.language ?? 'en'),
+      };
+    }
+
+    // 3. Render subject and HTML (account mail arrives final), then the plain-text part.
+    const rendered = content.liquid
+      ? this.renderer.renderSource({ subject: content.subject, body: content.body }, variables)
+      : { subject: content.subject, html: content.body };
+    let html = rendered.html;
+    let text = content.text ?? this.renderer.toText(html);
+
+    // 4. The unsubscribe footer (MARKETING), then the open pixel and click redirects when tracking is on.
+    if (project && email.contactId) ({ html, text } = this.links.footer(project, { id: email.contactId, data: variables }, email.type, { html, text }));
+    if (project) html = this.tracking.instrument(html, { emailId: email.id, projectId: project.id, opens: email.trackOpens, clicks: email.trackClicks });
+
+    // 5. Headers: ours first, then the caller's custom headers override them case-insensitively.
+    const headers: Record<string, string> = { 'X-Mailroom-Email-Id': email.id };
+    if (project && email.contactId) Object.assign(headers, this.links.headers(project.id, { id: email.contactId }, email.type));
+    if (content.replyTo) headers['Reply-To'] = content.replyTo;
+    overrideHeaders(headers, content.headers);
+
+    // 6. Attachments, decoded from the stored base64.
+    const attachments = content.attachments.map((a) => ({ ...a, content: Buffer.from(a.content, 'base64') }));
+
+    // 7. Our DKIM signature (smtp, outbox) with the project's verified domain key.
+    const dkim = opts.ownDkim && email.projectId ? await this.dkimKey(email.projectId, email.fromAddress) : null;
+
+    return {
+      kind: 'message',
+      message: {
+        messageId: `<${email.id}@${domainOf(email.fromAddress)}>`,
+        from: { email: email.fromAddress, name: content.fromName },
+        to: { email: email.toAddress, name: email.toName },
+        subject: rendered.subject,
+        html,
+        text,
+        headers,
+        attachments,
+        dkim,
+      },
+    };
+  }
+
+  private async contactData(email: LoadedEmail): Promise<Record<string, unknown>> {
+    if (!email.projectId || !email.contactId) return {};
+    const contact = await this.contacts.findById(email.projectId, email.contactId);
+    return contact?.data ?? {};
+  }
+
+  private async dkimKey(projectId: string, fromAddress: string): Promise<DkimKey | null> {
+    const cacheKey = `${projectId}|${domainOf(fromAddress)}`;
+    const hit = this.dkimCache.get(cacheKey);
+    if (hit && hit.expires > Date.now()) return hit.key;
+    const found = await this.domains.dkimKeyFor(projectId, fromAddress);
+    const key = found ? { domainName: found.domainName, keySelector: found.keySelector, privateKey: found.privateKey } : null;
+    if (this.dkimCache.size > 10_000) this.dkimCache.clear();
+    this.dkimCache.set(cacheKey, { key, expires: Date.now() + DKIM_CACHE_MS });
+    return key;
+  }
+}
+
+/** Sets each custom header, first removing any default of the same name in another case. */
+export function overrideHeaders(headers: Record<string, string>, custom: Record<string, string>): void {
+  for (const [name, value] of Object.entries(custom)) {
+    const lower = name.toLowerCase();
+    for (const existing of Object.keys(headers)) if (existing.toLowerCase() === lower) delete headers[existing];
+    headers[name] = value;
+  }
+}

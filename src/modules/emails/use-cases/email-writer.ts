@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import type { StoredAttachment } from '../entities/email-content.entity';
+import type { EmailType } from '../entities/email.entity';
+
+export interface NewEmailContent {
+  projectId: string | null;
+  templateId: string | null;
+  subject: string;
+  body: string;
+  /** False for final (non-Liquid) subject and HTML, as account mail arrives. */
+  liquid?: boolean;
+  text?: string | null;
+  fromName: string | null;
+  replyTo: string | null;
+  headers?: Record<string, string>;
+  attachments?: StoredAttachment[];
+}
+
+export interface NewEmailRecipient {
+  contactId: string | null;
+  toAddress: string;
+  toName: string | null;
+  /** Render-time variables; null makes the pipeline read the contact's data when it sends. */
+  variables: Record<string, unknown> | null;
+}
+
+export interface NewEmails {
+  projectId: string | null;
+  templateId: string | null;
+  campaignId?: string | null;
+  type: EmailType;
+  fromAddress: string;
+  trackOpens: boolean;
+  trackClicks: boolean;
+}
+
+/** Writes the shared content row of a request (or campaign) and returns its id. */
+export async function insertEmailContent(em: EntityManager, c: NewEmailContent): Promise<string> {
+  const id = randomUUID();
+  await em.query(
+    `INSERT INTO email_contents (id, project_id, template_id, subject, body, liquid, text, from_name, reply_to, headers, attachments)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb)`,
+    [
+      id,
+      c.projectId,
+      c.templateId,
+      c.subject,
+      c.body,
+      c.liquid ?? true,
+      c.text ?? null,
+      c.fromName,
+      c.replyTo,
+      JSON.stringify(c.headers ?? {}),
+      JSON.stringify(c.attachments ?? []),
+    ],
+  );
+  return id;
+}
+
+/** Writes one `queued` row per recipient in one statement; returns the new email ids in order. */
+export async function insertEmails(em: EntityManager, contentId: string, e: NewEmails, recipients: NewEmailRecipient[]): Promise<string[]> {
+  if (recipients.length === 0) return [];
+  const ids = recipients.map(() => randomUUID());
+  await em.query(
+    `INSERT INTO emails (id, project_id, contact_id, template_id, campaign_id, content_id, type, from_address,
+                         to_address, to_name, variables, track_opens, track_clicks)
+     SELECT r.id, $1, r.contact_id, $2, $3, $4, $5, $6, r.to_address, r.to_name, r.variables, $7, $8
+       FROM jsonb_to_recordset($9::jsonb) AS r(id uuid, contact_id text, to_address text, to_name text, variables jsonb)`,
+    [
+      e.projectId,
+      e.templateId,
+      e.campaignId ?? null,
+      contentId,
+      e.type,
+      e.fromAddress,
+      e.trackOpens,
+      e.trackClicks,
+      JSON.stringify(
+        recipients.map((r, i) => ({ id: ids[i], contact_id: r.contactId, to_address: r.toAddress, to_name: r.toName, variables: r.variables })),
+      ),
+    ],
+  );
+  return ids;
+}

@@ -1,0 +1,130 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { FieldError, validationError } from '../../../platform/http/app-error';
+import { ContactsService } from '../../contacts/contacts.service';
+import { DomainsService } from '../../domains/domains.service';
+import type { TrackingMode } from '../../projects/entities/project.entity';
+import { projectDisabled } from '../../projects/projects.errors';
+import { ProjectsService } from '../../projects/projects.service';
+import type { Template } from '../../templates/entities/template.entity';
+import { liquidProblems } from '../../templates/templates.errors';
+import { TemplatesService } from '../../templates/templates.service';
+import type { EmailType } from '../entities/email.entity';
+import { EmailQueue } from '../pipeline/email-queue';
+import { Recipient, SEND_LIMITS, SendRequest } from '../send/send-request';
+import type { SendResult, SkippedRecipient } from '../send/send.response';
+import { SuppressionService } from '../suppression/suppression.service';
+import { insertEmailContent, insertEmails, NewEmailRecipient } from './email-writer';
+
+/** Whether opens and clicks are tracked: the per-send override wins over the project's mode. */
+export function trackingFor(mode: TrackingMode, type: EmailType, override: boolean | undefined): boolean {
+  if (override !== undefined) return override;
+  if (mode === 'DISABLED') return false;
+  if (mode === 'MARKETING_ONLY') return type === 'MARKETING';
+  return true;
+}
+
+interface ResolvedSend {
+  template: Template | null;
+  type: EmailType;
+  subject: string;
+  body: string;
+  from: Recipient;
+  replyTo: string | null;
+}
+
+/**
+ * `POST /v1/send`: everything that can reject the request (project state, template, sender
+ * domain, Liquid syntax, message size) is checked before anything is written; then contacts,
+ * the content row and one `queued` email per recipient are written in one transaction, and
+ * the jobs are enqueued after it commits.
+ */
+@Injectable()
+export class SendEmails {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly projects: ProjectsService,
+    private readonly templates: TemplatesService,
+    private readonly domains: DomainsService,
+    private readonly contacts: ContactsService,
+    private readonly queue: EmailQueue,
+    private readonly suppression: SuppressionService,
+  ) {}
+
+  async execute(projectId: string, req: SendRequest): Promise<SendResult> {
+    const project = await this.projects.findById(projectId);
+    if (project.disabled) throw projectDisabled(project.disabledReason);
+    const send = await this.resolve(projectId, req);
+    await this.domains.assertSenderAllowed(projectId, send.from.email);
+    const track = trackingFor(project.tracking, send.type, req.tracking);
+
+    const emails: SendResult['emails'] = [];
+    const skipped: SkippedRecipient[] = [];
+    const ids = await this.dataSource.transaction(async (em) => {
+      const recipients: NewEmailRecipient[] = [];
+      for (const to of req.to) {
+        const { contact, variables } = await this.contacts.upsert(
+          projectId,
+          { email: to.email, data: req.data, subscribed: req.subscribed, defaultSubscribed: false, source: 'send' },
+          em,
+        );
+        // decisions.md: MARKETING and HEADLESS mail respects unsubscription and suppression; TRANSACTIONAL ignores both.
+        const suppression = await this.suppression.check(projectId, contact.email, send.type, contact.subscribed, em);
+        if (suppression.skip) {
+          skipped.push({ to: to.email, reason: suppression.reason });
+          continue;
+        }
+        recipients.push({ contactId: contact.id, toAddress: contact.email, toName: to.name, variables });
+        emails.push({ contact: { id: contact.id, email: contact.email }, email: '' });
+      }
+      if (recipients.length === 0) return [];
+      const contentId = await insertEmailContent(em, {
+        projectId,
+        templateId: send.template?.id ?? null,
+        subject: send.subject,
+        body: send.body,
+        fromName: send.from.name,
+        replyTo: send.replyTo,
+        headers: req.headers,
+        attachments: req.attachments,
+      });
+      return insertEmails(
+        em,
+        contentId,
+        { projectId, templateId: send.template?.id ?? null, type: send.type, fromAddress: send.from.email, trackOpens: track, trackClicks: track },
+        recipients,
+      );
+    });
+    ids.forEach((id, i) => (emails[i].email = id));
+    await this.queue.enqueueOrLeaveForSweep(ids, send.type);
+    return { emails, skipped, timestamp: new Date().toISOString() };
+  }
+
+  /** Template defaults overridden by explicit fields; every remaining problem is one 422 item. */
+  private async resolve(projectId: string, req: SendRequest): Promise<ResolvedSend> {
+    const template = req.template ? await this.templates.findOne(projectId, req.template) : null;
+    const problems: FieldError[] = [];
+    const subject = req.subject ?? template?.subject;
+    const body = req.body ?? template?.body;
+    if (subject === undefined) problems.push({ field: 'subject', code: 'required', message: 'subject is required unless a template is given' });
+    if (body === undefined) problems.push({ field: 'body', code: 'required', message: 'body is required unless a template is given' });
+    let from: Recipient | undefined = req.from ?? (template ? { email: template.fromAddress, name: template.fromName } : undefined);
+    if (!from) problems.push({ field: 'from', code: 'required', message: 'from is required unless the template has a sender' });
+    else if (!from.name && req.name) from = { ...from, name: req.name };
+    problems.push(...liquidProblems({ subject: req.subject, body: req.body }));
+    const estimate = (body?.length ?? 0) * 2 + (subject?.length ?? 0) + Math.ceil((req.attachmentBytes * 4) / 3) * 1.03 + 4096;
+    if (estimate > SEND_LIMITS.messageBytes) {
+      problems.push({ field: 'attachments', code: 'too_big', message: `the whole message would exceed ${SEND_LIMITS.messageBytes / 1024 / 1024} MB` });
+    }
+    if (problems.length) throw validationError(problems);
+    return {
+      template,
+      type: template?.type ?? 'TRANSACTIONAL',
+      subject: subject!,
+      body: body!,
+      from: from!,
+      replyTo: req.reply ?? template?.replyTo ?? null,
+    };
+  }
+}

@@ -1,0 +1,314 @@
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
+import { SmtpReceiver } from '../support/smtp-receiver';
+
+const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
+
+interface EmailRow {
+  id: string;
+  status: string;
+  subject: string | null;
+  attempts: number;
+  error: string | null;
+  message_id: string | null;
+  provider_message_id: string | null;
+  sent_at: Date | null;
+  bounced_at: Date | null;
+  bounce_type: string | null;
+  track_opens: boolean;
+  track_clicks: boolean;
+  type: string;
+  template_id: string | null;
+}
+
+describe('POST /v1/send through SMTP', () => {
+  let smtp: SmtpReceiver;
+  let app: TestApp;
+  let project: TestProject;
+  let db: DataSource;
+  const auth = () => `Bearer ${project.secretKey}`;
+  const send = (body: unknown, key?: string) => {
+    const req = request(app.http).post('/v1/send').set('Authorization', auth());
+    if (key) req.set('Idempotency-Key', key);
+    return req.send(body as object);
+  };
+  const emailRow = async (id: string): Promise<EmailRow> => (await db.query(`SELECT * FROM emails WHERE id = $1`, [id]))[0];
+  const settled = (id: string, statuses = ['sent', 'delivered', 'bounced', 'failed', 'skipped']) =>
+    waitFor(async () => {
+      const row = await emailRow(id);
+      return row && statuses.includes(row.status) ? row : undefined;
+    }, 30_000);
+  const counts = async () => {
+    const [row] = await db.query(
+      `SELECT (SELECT count(*) FROM emails WHERE project_id = $1)::int AS emails, (SELECT count(*) FROM contacts WHERE project_id = $1)::int AS contacts`,
+      [project.id],
+    );
+    return row as { emails: number; contacts: number };
+  };
+  const eventsOf = async (emailId: string): Promise<Array<{ name: string; data: Record<string, unknown>; contact_id: string }>> =>
+    db.query(`SELECT name, data, contact_id FROM events WHERE project_id = $1 AND data->>'emailId' = $2 ORDER BY created_at`, [project.id, emailId]);
+
+  beforeAll(async () => {
+    smtp = await SmtpReceiver.start();
+    app = await startTestApp({ EMAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url, DOMAIN_VERIFICATION: 'off' });
+    db = app.runtime.app.get(DataSource);
+    project = await createProject(app.http);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await smtp?.close();
+  });
+
+  it('sends an inline email: result shape, headers, parts and rendered, escaped values', async () => {
+    const res = await send({
+      to: { name: 'Ann Lee', email: 'Ann@Example.org' },
+      from: { name: 'Acme', email: 'hello@acme.test' },
+      subject: 'Hi {{firstName}} & {{ plan ?? "free" }}',
+      body: '<p>Hello {{firstName}}, tier {{profile.tier}}, {{data["first name"] | capitalize}}</p>',
+      reply: 'support@acme.test',
+      data: { firstName: '<Ann>', profile: { tier: 'gold' }, 'first name': 'ann' },
+      headers: { 'X-Campaign': 'spring', 'x-entity-ref-id': '42' },
+    }).expect(200);
+    expect(res.body).toEqual({
+      success: true,
+      data: {
+        emails: [{ contact: { id: expect.stringMatching(/^cnt_/), email: 'ann@example.org' }, email: expect.stringMatching(/^[0-9a-f-]{36}$/) }],
+        skipped: [],
+        timestamp: expect.any(String),
+      },
+    });
+    const emailId = res.body.data.emails[0].email;
+    const msg = await smtp.waitFor('ann@example.org');
+    const parsed = msg.parsed!;
+    expect(msg.envelope).toEqual({ from: 'hello@acme.test', to: ['ann@example.org'] });
+    expect(parsed.subject).toBe('Hi <Ann> & free');
+    expect(parsed.from!.value[0]).toEqual({ name: 'Acme', address: 'hello@acme.test' });
+    expect(parsed.to).toMatchObject({ value: [{ name: 'Ann Lee', address: 'ann@example.org' }] });
+    expect(parsed.replyTo!.value[0].address).toBe('support@acme.test');
+    expect(parsed.messageId).toBe(`<${emailId}@acme.test>`);
+    expect(parsed.headers.get('x-mailroom-email-id')).toBe(emailId);
+    expect(parsed.headers.get('x-campaign')).toBe('spring');
+    expect(parsed.headers.get('x-entity-ref-id')).toBe('42');
+    expect(parsed.html).toContain('<p>Hello &lt;Ann&gt;, tier gold, Ann</p>');
+    expect(parsed.text).toContain('Hello <Ann>, tier gold, Ann');
+
+    const row = await settled(emailId);
+    expect(row).toMatchObject({ status: 'sent', subject: 'Hi <Ann> & free', attempts: 1, type: 'TRANSACTIONAL', message_id: `<${emailId}@acme.test>` });
+    expect(row.sent_at).toBeTruthy();
+    expect(row.provider_message_id).toContain('queued as');
+    const events = await waitFor(async () => {
+      const list = await eventsOf(emailId);
+      return list.length ? list : undefined;
+    });
+    expect(events.map((e) => e.name)).toEqual(['email.sent']);
+    expect(events[0].data).toEqual({ emailId, subject: 'Hi <Ann> & free', from: 'hello@acme.test', templateId: null, campaignId: null });
+    expect(events[0].contact_id).toBe(res.body.data.emails[0].contact.id);
+  });
+
+  it('sends one rendered email per recipient, each with its own contact', async () => {
+    const res = await send({
+      to: ['one@example.org', { email: 'two@example.org', name: 'Two' }],
+      from: 'Team <team@acme.test>',
+      subject: 'For {{email}}',
+      body: '<p>{{email}}</p>',
+    }).expect(200);
+    const { emails } = res.body.data;
+    expect(emails.map((e: { contact: { email: string } }) => e.contact.email)).toEqual(['one@example.org', 'two@example.org']);
+    expect(new Set(emails.map((e: { email: string }) => e.email)).size).toBe(2);
+    const one = await smtp.waitFor('one@example.org');
+    const two = await smtp.waitFor('two@example.org');
+    expect(one.parsed!.subject).toBe('For one@example.org');
+    expect(two.parsed!.subject).toBe('For two@example.org');
+    expect(one.parsed!.from!.value[0]).toEqual({ name: 'Team', address: 'team@acme.test' });
+    expect(one.envelope.to).toEqual(['one@example.org']);
+  });
+
+  it('uses the template, overridden by explicit fields, with the deprecated name as fallback', async () => {
+    const tpl = await request(app.http)
+      .post('/templates')
+      .set('Authorization', auth())
+      .send({ name: 'Receipt', subject: 'Receipt for {{firstName ?? "you"}}', body: '<p>Total {{total}}</p>', from: 'billing@acme.test', replyTo: 'billing-help@acme.test', type: 'TRANSACTIONAL' })
+      .expect(201);
+    const res = await send({ to: 'tpl@example.org', template: tpl.body.id, data: { total: '9.99' }, name: 'Billing' }).expect(200);
+    const msg = await smtp.waitFor('tpl@example.org');
+    expect(msg.parsed!.subject).toBe('Receipt for you');
+    expect(msg.parsed!.html).toContain('Total 9.99');
+    expect(msg.parsed!.from!.value[0]).toEqual({ name: 'Billing', address: 'billing@acme.test' });
+    expect(msg.parsed!.replyTo!.value[0].address).toBe('billing-help@acme.test');
+    const row = await settled(res.body.data.emails[0].email);
+    expect(row.template_id).toBe(tpl.body.id);
+    const events = await waitFor(async () => ((await eventsOf(row.id)).length ? eventsOf(row.id) : undefined));
+    expect(events[0].data.templateId).toBe(tpl.body.id);
+
+    await send({ to: 'tpl2@example.org', template: tpl.body.id, subject: 'Override', reply: 'other@acme.test', from: { email: 'x@acme.test', name: 'X' } }).expect(200);
+    const over = await smtp.waitFor('tpl2@example.org');
+    expect(over.parsed!.subject).toBe('Override');
+    expect(over.parsed!.replyTo!.value[0].address).toBe('other@acme.test');
+    expect(over.parsed!.from!.value[0]).toEqual({ name: 'X', address: 'x@acme.test' });
+  });
+
+  it('stores persistent data, renders one-off values without storing them, and applies the subscription rules', async () => {
+    const res = await send({
+      to: 'data@example.org',
+      from: 'hello@acme.test',
+      subject: 'Code {{code}}',
+      body: '<p>{{plan}} {{code}}</p>',
+      data: { plan: 'pro', code: { value: 'X-123', persistent: false } },
+    }).expect(200);
+    const msg = await smtp.waitFor('data@example.org');
+    expect(msg.parsed!.subject).toBe('Code X-123');
+    const [contact] = await db.query(`SELECT subscribed, data FROM contacts WHERE id = $1`, [res.body.data.emails[0].contact.id]);
+    expect(contact).toEqual({ subscribed: false, data: { plan: 'pro' } });
+
+    await send({ to: 'data@example.org', from: 'hello@acme.test', subject: 's', body: 'b', subscribed: true }).expect(200);
+    const [after] = await db.query(`SELECT subscribed FROM contacts WHERE id = $1`, [res.body.data.emails[0].contact.id]);
+    expect(after.subscribed).toBe(true);
+    await send({ to: 'data@example.org', from: 'hello@acme.test', subject: 's', body: 'b' }).expect(200);
+    const [kept] = await db.query(`SELECT subscribed FROM contacts WHERE id = $1`, [res.body.data.emails[0].contact.id]);
+    expect(kept.subscribed).toBe(true);
+  });
+
+  it('carries attachments, inline images referenced by cid, and overrides default headers case-insensitively', async () => {
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+    await send({
+      to: 'files@example.org',
+      from: 'hello@acme.test',
+      reply: 'ignored@acme.test',
+      subject: 'Files',
+      body: '<p>Logo: <img src="cid:logo-1"></p>',
+      headers: { 'reply-to': 'custom@acme.test' },
+      attachments: [
+        { filename: 'report.csv', content: b64('a,b\n1,2\n'), contentType: 'text/csv' },
+        { filename: 'logo.png', content: b64(png), contentType: 'image/png', contentId: 'logo-1', disposition: 'inline' },
+      ],
+    }).expect(200);
+    const msg = await smtp.waitFor('files@example.org');
+    const parsed = msg.parsed!;
+    expect(parsed.replyTo!.value.map((v) => v.address)).toEqual(['custom@acme.test']);
+    expect(msg.raw.toString().match(/^reply-to:/gim)).toHaveLength(1);
+    const csv = parsed.attachments.find((a) => a.filename === 'report.csv')!;
+    expect(csv.content.toString()).toBe('a,b\n1,2\n');
+    expect(csv.contentType).toBe('text/csv');
+    expect(csv.contentDisposition).toBe('attachment');
+    const logo = parsed.attachments.find((a) => a.filename === 'logo.png')!;
+    expect(logo.contentId).toBe('<logo-1>');
+    expect(logo.contentDisposition).toBe('inline');
+    expect(logo.content.equals(png)).toBe(true);
+    expect(msg.raw.toString()).toMatch(/multipart\/related/);
+  });
+
+  it('retries a temporary (4xx) refusal with backoff, then delivers once', async () => {
+    smtp.refuse('later@example.org', 451, 1);
+    const res = await send({ to: 'later@example.org', from: 'hello@acme.test', subject: 'Retry', body: '<p>r</p>' }).expect(200);
+    const row = await settled(res.body.data.emails[0].email);
+    expect(row).toMatchObject({ status: 'sent', attempts: 2 });
+    expect(smtp.to('later@example.org')).toHaveLength(1);
+  });
+
+  it('marks a permanent (5xx) refusal bounced without retrying, and emits email.bounce', async () => {
+    smtp.refuse('gone@example.org', 550);
+    const res = await send({ to: 'gone@example.org', from: 'hello@acme.test', subject: 'Bounce', body: '<p>b</p>' }).expect(200);
+    const emailId = res.body.data.emails[0].email;
+    const row = await settled(emailId);
+    expect(row).toMatchObject({ status: 'bounced', bounce_type: 'Permanent', attempts: 1 });
+    expect(row.error).toMatch(/Mailbox unavailable/);
+    const events = await waitFor(async () => ((await eventsOf(emailId)).length ? eventsOf(emailId) : undefined));
+    expect(events.map((e) => e.name)).toEqual(['email.bounce']);
+    expect(events[0].data).toMatchObject({ emailId, bounceType: 'Permanent', subject: 'Bounce' });
+    expect(smtp.to('gone@example.org')).toHaveLength(0);
+  });
+
+  it('applies the tracking override and the project mode', async () => {
+    const on = await send({ to: 't1@example.org', from: 'hello@acme.test', subject: 's', body: 'b' }).expect(200);
+    const off = await send({ to: 't2@example.org', from: 'hello@acme.test', subject: 's', body: 'b', tracking: false }).expect(200);
+    expect(await emailRow(on.body.data.emails[0].email)).toMatchObject({ track_opens: true, track_clicks: true });
+    expect(await emailRow(off.body.data.emails[0].email)).toMatchObject({ track_opens: false, track_clicks: false });
+  });
+
+  it('refuses a repeated Idempotency-Key with 409 and sends once', async () => {
+    const body = { to: 'idem@example.org', from: 'hello@acme.test', subject: 'Once', body: 'b' };
+    await send(body, 'send-key-1').expect(200);
+    const again = await send(body, 'send-key-1').expect(409);
+    expect(again.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    await smtp.waitFor('idem@example.org');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(smtp.to('idem@example.org')).toHaveLength(1);
+  });
+
+  describe('bad input: 422 with one item per problem, nothing stored or sent', () => {
+    const base = { to: 'bad@example.org', from: 'hello@acme.test', subject: 'S', body: 'B' };
+    const cases: Array<[string, Record<string, unknown>, string[]]> = [
+      ['subject with a newline', { subject: 'a\nb' }, ['subject']],
+      ['empty body', { body: '' }, ['body']],
+      ['11 attachments', { attachments: Array.from({ length: 11 }, () => ({ filename: 'a.txt', content: b64('x'), contentType: 'text/plain' })) }, ['attachments']],
+      ['invalid base64', { attachments: [{ filename: 'a.txt', content: '%%%not-base64', contentType: 'text/plain' }] }, ['attachments[0].content']],
+      ['a header name with CR/LF', { headers: { 'X-A\r\nBcc: evil@x.com': 'v' } }, ['headers.X-A\\r\\nBcc: evil@x.com']],
+      ['a header value with CR/LF', { headers: { 'X-A': 'v\r\nBcc: evil@x.com' } }, ['headers.X-A']],
+      ['a header value over 998 characters', { headers: { 'X-A': 'v'.repeat(999) } }, ['headers.X-A']],
+      ['an inline attachment without contentId', { attachments: [{ filename: 'a.png', content: b64('x'), contentType: 'image/png', disposition: 'inline' }] }, ['attachments[0].contentId']],
+      ['one invalid recipient among valid ones', { to: ['ok1@example.org', 'not-an-email', { email: 'ok2@example.org' }] }, ['to[1]']],
+      ['a missing recipient', { to: undefined }, ['to']],
+      ['no subject, body or from without a template', { subject: undefined, body: undefined, from: undefined }, ['subject', 'body', 'from']],
+      ['Liquid that does not parse', { body: 'line\n{% if x %}' }, ['body']],
+      ['a malformed template id', { template: 'abc' }, ['template']],
+      ['attachments over 10 MB', { attachments: [{ filename: 'big.bin', content: Buffer.alloc(10 * 1024 * 1024 + 1).toString('base64') }] }, ['attachments']],
+    ];
+    it.each(cases)('%s', async (_name, patch, fields) => {
+      const before = await counts();
+      const received = smtp.count;
+      const res = await send({ ...base, ...patch }).expect(422);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+      expect(res.body.error.errors.map((e: { field: string }) => e.field)).toEqual(fields);
+      expect(await counts()).toEqual(before);
+      expect(smtp.count).toBe(received);
+    });
+
+    it('answers an unknown template and another project’s template with 404', async () => {
+      const other = await createProject(app.http, 'Other');
+      const theirs = await request(app.http)
+        .post('/templates')
+        .set('Authorization', `Bearer ${other.secretKey}`)
+        .send({ name: 'T', subject: 's', body: 'b', from: 'a@acme.test' })
+        .expect(201);
+      const before = await counts();
+      expect((await send({ ...base, template: theirs.body.id }).expect(404)).body.error.code).toBe('NOT_FOUND');
+      await send({ ...base, template: '00000000-0000-4000-8000-000000000000' }).expect(404);
+      expect(await counts()).toEqual(before);
+    });
+
+    it('refuses the public key with 401 INVALID_API_KEY', async () => {
+      const res = await request(app.http).post('/v1/send').set('Authorization', `Bearer ${project.publicKey}`).send(base).expect(401);
+      expect(res.body.error.code).toBe('INVALID_API_KEY');
+    });
+
+    it('refuses a disabled project with 403 PROJECT_DISABLED', async () => {
+      const disabled = await createProject(app.http, 'Disabled');
+      await db.query(`UPDATE projects SET disabled = true, disabled_reason = 'EMAIL_REPUTATION' WHERE id = $1`, [disabled.id]);
+      const res = await request(app.http).post('/v1/send').set('Authorization', `Bearer ${disabled.secretKey}`).send(base).expect(403);
+      expect(res.body.error.code).toBe('PROJECT_DISABLED');
+    });
+  });
+});
+
+describe('POST /v1/send with domain verification on', () => {
+  let app: TestApp;
+  let project: TestProject;
+  beforeAll(async () => {
+    app = await startTestApp({ EMAIL_TRANSPORT: 'outbox', DOMAIN_VERIFICATION: 'dns', DNS_SERVERS: '127.0.0.1:9' });
+    project = await createProject(app.http);
+  });
+  afterAll(() => app?.close());
+
+  it('refuses an unverified sender domain with 403 DOMAIN_NOT_VERIFIED and stores nothing', async () => {
+    const db = app.runtime.app.get(DataSource);
+    const res = await request(app.http)
+      .post('/v1/send')
+      .set('Authorization', `Bearer ${project.secretKey}`)
+      .send({ to: 'x@example.org', from: 'hi@unverified.example', subject: 's', body: 'b' })
+      .expect(403);
+    expect(res.body.error.code).toBe('DOMAIN_NOT_VERIFIED');
+    const [row] = await db.query(`SELECT count(*)::int AS n FROM contacts WHERE project_id = $1`, [project.id]);
+    expect(row.n).toBe(0);
+  });
+});
