@@ -26,7 +26,7 @@ async function tokenFromMail(app: TestApp, to: string, path: string, seen: Set<s
       }
     }
     return undefined;
-  });
+  }, 30_000);
 }
 
 const outboxCount = (app: TestApp, to: string) => {
