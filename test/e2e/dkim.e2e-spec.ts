@@ -16,28 +16,31 @@ interface RecordBody {
 
 const auth = (project: TestProject) => ({ Authorization: `Bearer ${project.secretKey}` });
 
-describe('DKIM keys of verified domains', () => {
+describe('DKIM signing', () => {
   let dns: TestDnsServer;
+  let smtp: SmtpReceiver;
   let app: TestApp;
   let project: TestProject;
-  let records: RecordBody[];
 
   beforeAll(async () => {
     dns = await TestDnsServer.start();
-    app = await startTestApp({ ...dns.env(), EMAIL_TRANSPORT: 'smtp', SMTP_URL: 'smtp://127.0.0.1:9', DOMAIN_VERIFICATION: 'dns' });
+    smtp = await SmtpReceiver.start({ dkimResolver: dns.resolver() as never });
+    app = await startTestApp({ ...dns.env(), EMAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url, DOMAIN_VERIFICATION: 'dns' });
     project = await createProject(app.http);
-    const created = await request(app.http).post('/domains').set(auth(project)).send({ domain: 'signed.example.com' }).expect(201);
-    records = created.body.records;
-    for (const r of records) dns.setRecords(r.name, r.type as 'TXT', [r.value]);
-    const verified = await request(app.http).get(`/domains/${created.body.id}/verify`).set(auth(project)).expect(200);
-    expect(verified.body.status).toBe('verified');
   });
   afterAll(async () => {
     await app?.close();
+    await smtp?.close();
     await dns?.close();
   });
 
   it('signs with the key published in DNS: mailauth verifies the signature through the test zone', async () => {
+    const created = await request(app.http).post('/domains').set(auth(project)).send({ domain: 'signed.example.com' }).expect(201);
+    const records: RecordBody[] = created.body.records;
+    for (const r of records) dns.setRecords(r.name, r.type as 'TXT', [r.value]);
+    const verified = await request(app.http).get(`/domains/${created.body.id}/verify`).set(auth(project)).expect(200);
+    expect(verified.body.status).toBe('verified');
+
     const key = await app.runtime.app.get(DomainsService).dkimKeyFor(project.id, 'news@mail.signed.example.com');
     expect(key).not.toBeNull();
     const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
@@ -58,25 +61,6 @@ describe('DKIM keys of verified domains', () => {
     const missing = await dkimVerify(info.message as Buffer, { resolver: dns.resolver() as never });
     expect(missing.results[0].status.result).not.toBe('pass');
     for (const r of records) dns.setRecords(r.name, r.type as 'TXT', [r.value]);
-  });
-});
-
-describe('DKIM signing of mail sent through smtp', () => {
-  let dns: TestDnsServer;
-  let smtp: SmtpReceiver;
-  let app: TestApp;
-  let project: TestProject;
-
-  beforeAll(async () => {
-    dns = await TestDnsServer.start();
-    smtp = await SmtpReceiver.start({ dkimResolver: dns.resolver() as never });
-    app = await startTestApp({ ...dns.env(), EMAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url, DOMAIN_VERIFICATION: 'dns' });
-    project = await createProject(app.http);
-  });
-  afterAll(async () => {
-    await app?.close();
-    await smtp?.close();
-    await dns?.close();
   });
 
   it('refuses an unverified sender domain with 403 DOMAIN_NOT_VERIFIED', async () => {
