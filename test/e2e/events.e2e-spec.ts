@@ -102,6 +102,14 @@ describe('events', () => {
       await request(app.http).post('/v1/track').send({ email: 'a@example.com', event: 'x' }).expect(401);
     });
 
+    it('survives concurrent first tracks of one email: one contact, every event stored', async () => {
+      const results = await Promise.all(Array.from({ length: 12 }, (_, i) => track({ email: 'race@example.com', event: 'burst', data: { n: i } })));
+      expect(results.map((r) => r.status)).toEqual(Array(12).fill(200));
+      const ids = new Set(results.map((r) => r.body.data.contact));
+      expect(ids.size).toBe(1);
+      expect(await namesOf([...ids][0])).toEqual(Array(12).fill('burst'));
+    });
+
     it('refuses a repeated Idempotency-Key with 409 and does not track again', async () => {
       const send = () => track({ email: 'idem@example.com', event: 'once' }).set('Idempotency-Key', 'track-key-1');
       const first = await send().expect(200);
