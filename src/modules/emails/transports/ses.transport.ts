@@ -24,8 +24,10 @@ export class SesTransport implements EmailTransport {
   readonly kind = 'ses' as const;
   readonly signsWithOwnDkim = false;
   private readonly client: SESClient;
+  private readonly endpoint: string;
 
   constructor(aws: AppConfig['aws']) {
+    this.endpoint = aws.endpointUrlSes ?? `https://email.${aws.region}.amazonaws.com`;
     this.client = new SESClient({
       region: aws.region,
       endpoint: aws.endpointUrlSes,
@@ -45,15 +47,21 @@ export class SesTransport implements EmailTransport {
     }
   }
 
-  /** Reachable when SES answers at all; a credentials refusal (403) is not ready. */
+  /**
+   * Ready when SES answers GetSendQuota; a credentials refusal (401/403) is not ready. An
+   * endpoint that never answers that call (SES emulators only implement sending) must at
+   * least answer HTTP.
+   */
   async check(): Promise<Record<string, unknown>> {
     try {
-      const quota = await this.client.send(new GetSendQuotaCommand({}));
+      const quota = await this.client.send(new GetSendQuotaCommand({}), { abortSignal: AbortSignal.timeout(1_500) });
       return { transport: 'ses', maxSendRate: quota.MaxSendRate };
     } catch (err) {
       const status = (err as AwsFailure).$metadata?.httpStatusCode;
-      if (status !== undefined && status !== 401 && status !== 403) return { transport: 'ses' };
-      throw err;
+      if (status === 401 || status === 403) throw err;
+      if (status !== undefined) return { transport: 'ses' };
+      const res = await fetch(this.endpoint, { signal: AbortSignal.timeout(1_000) });
+      return { transport: 'ses', endpointStatus: res.status };
     }
   }
 

@@ -1,0 +1,147 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { simpleParser } from 'mailparser';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
+import { TestDnsServer } from '../support/dns-server';
+import { SesServer } from '../support/ses-server';
+import { SmtpReceiver } from '../support/smtp-receiver';
+
+const auth = (project: TestProject) => `Bearer ${project.secretKey}`;
+
+async function statusOf(app: TestApp, emailId: string, statuses: string[]): Promise<Record<string, unknown>> {
+  const db = app.runtime.app.get(DataSource);
+  return waitFor(async () => {
+    const [row] = await db.query(`SELECT * FROM emails WHERE id = $1`, [emailId]);
+    return row && statuses.includes(row.status) ? row : undefined;
+  }, 30_000);
+}
+
+describe('outbox transport (default)', () => {
+  let app: TestApp;
+  let project: TestProject;
+  beforeAll(async () => {
+    app = await startTestApp();
+    project = await createProject(app.http);
+  });
+  afterAll(() => app?.close());
+
+  it('writes <emailId>.eml into the data dir, counts it delivered and emits email.sent and email.delivery', async () => {
+    const res = await request(app.http)
+      .post('/v1/send')
+      .set('Authorization', auth(project))
+      .send({ to: 'out@example.org', from: 'Me <me@example.com>', subject: 'Outbox {{n}}', body: '<p>n={{n}}</p>', data: { n: 7 } })
+      .expect(200);
+    const emailId = res.body.data.emails[0].email;
+    const file = join(app.dataDir, 'outbox', `${emailId}.eml`);
+    await waitFor(async () => (existsSync(file) ? true : undefined));
+    const parsed = await simpleParser(readFileSync(file));
+    expect(parsed.subject).toBe('Outbox 7');
+    expect(parsed.html).toContain('n=7');
+    expect(parsed.headers.get('x-mailroom-email-id')).toBe(emailId);
+    const row = await statusOf(app, emailId, ['delivered']);
+    expect(row.delivered_at).toBeTruthy();
+    const db = app.runtime.app.get(DataSource);
+    const events = await waitFor(async () => {
+      const list: Array<{ name: string }> = await db.query(`SELECT name FROM events WHERE data->>'emailId' = $1 ORDER BY name`, [emailId]);
+      return list.length === 2 ? list : undefined;
+    });
+    expect(events.map((e) => e.name)).toEqual(['email.delivery', 'email.sent']);
+  });
+
+  it('sends account mail (signup verification) through the pipeline from SYSTEM_FROM, with no project', async () => {
+    const db = app.runtime.app.get(DataSource);
+    const email = `new-user-${Date.now()}@example.org`;
+    await request(app.http).post('/auth/signup').send({ email, password: 'correct horse battery' }).expect(201);
+    const row = await waitFor(async () => {
+      const [r] = await db.query(`SELECT * FROM emails WHERE to_address = $1 AND status = 'delivered'`, [email]);
+      return r;
+    });
+    expect(row).toMatchObject({ project_id: null, contact_id: null, type: 'TRANSACTIONAL', from_address: 'no-reply@localhost', track_opens: false });
+    const parsed = await simpleParser(readFileSync(join(app.dataDir, 'outbox', `${row.id}.eml`)));
+    expect(parsed.from!.value[0]).toEqual({ name: 'Mailroom', address: 'no-reply@localhost' });
+    expect(parsed.text).toBeTruthy();
+  });
+});
+
+describe('ses transport (SES-compatible endpoint on loopback)', () => {
+  let ses: SesServer;
+  let app: TestApp;
+  let project: TestProject;
+  beforeAll(async () => {
+    ses = await SesServer.start();
+    app = await startTestApp({ ...ses.env, DOMAIN_VERIFICATION: 'off' });
+    project = await createProject(app.http);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await ses?.close();
+  });
+
+  it('hands the raw MIME message to SendRawEmail and records the SES MessageId', async () => {
+    const res = await request(app.http)
+      .post('/v1/send')
+      .set('Authorization', auth(project))
+      .send({
+        to: 'ses@example.org',
+        from: { name: 'SES Sender', email: 'ses-sender@example.com' },
+        subject: 'Via SES {{x}}',
+        body: '<p>x={{x}}</p>',
+        data: { x: 'y' },
+        attachments: [{ filename: 'a.txt', content: Buffer.from('attached').toString('base64'), contentType: 'text/plain' }],
+      })
+      .expect(200);
+    const emailId = res.body.data.emails[0].email;
+    const row = await statusOf(app, emailId, ['sent']);
+    const stored = await waitFor(async () => (await ses.emails()).find((e) => e.subject === 'Via SES y'));
+    expect(row.provider_message_id).toBe(stored.messageId);
+    expect(stored.destination.to).toEqual(['ses@example.org']);
+    expect(stored.from).toContain('ses-sender@example.com');
+    expect(stored.body.html).toContain('x=y');
+    expect(stored.attachments.map((a) => a.filename)).toEqual(['a.txt']);
+  });
+
+  it('reports the transport as ready', async () => {
+    const res = await request(app.http).get('/health/ready');
+    expect(JSON.stringify(res.body)).toContain('ses');
+  });
+});
+
+describe('smtp transport with DKIM from a verified domain', () => {
+  let dns: TestDnsServer;
+  let smtp: SmtpReceiver;
+  let app: TestApp;
+  let project: TestProject;
+  beforeAll(async () => {
+    dns = await TestDnsServer.start();
+    smtp = await SmtpReceiver.start({ dkimResolver: dns.resolver() as never });
+    app = await startTestApp({ ...dns.env(), EMAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url, DOMAIN_VERIFICATION: 'dns' });
+    project = await createProject(app.http);
+    const created = await request(app.http).post('/domains').set('Authorization', auth(project)).send({ domain: 'signed.example.com' }).expect(201);
+    for (const r of created.body.records as Array<{ name: string; type: 'TXT'; value: string }>) dns.setRecords(r.name, r.type, [r.value]);
+    const verified = await request(app.http).get(`/domains/${created.body.id}/verify`).set('Authorization', auth(project)).expect(200);
+    expect(verified.body.status).toBe('verified');
+  });
+  afterAll(async () => {
+    await app?.close();
+    await smtp?.close();
+    await dns?.close();
+  });
+
+  it('signs what it sends; the receiver verifies the signature through DNS', async () => {
+    await request(app.http)
+      .post('/v1/send')
+      .set('Authorization', auth(project))
+      .send({ to: 'dkim@example.org', from: 'news@mail.signed.example.com', subject: 'Signed', body: '<p>signed</p>' })
+      .expect(200);
+    const msg = await smtp.waitFor('dkim@example.org');
+    expect(msg.dkim).toHaveLength(1);
+    expect(msg.dkim![0]).toMatchObject({ signingDomain: 'signed.example.com', status: { result: 'pass' } });
+  });
+
+  it('reports the SMTP transport as ready', async () => {
+    const res = await request(app.http).get('/health/ready').expect(200);
+    expect(JSON.stringify(res.body)).toContain('smtp');
+  });
+});
