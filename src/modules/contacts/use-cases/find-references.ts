@@ -14,7 +14,8 @@ export interface References {
 /**
  * jsonpath tests run against whole rows (`to_jsonb(t)`), so they hold whatever columns the
  * segments / campaigns / workflows modules choose: a reference is a string value anywhere in
- * the row (a filter's `field`, a trigger's `eventName`, an UPDATE_CONTACT key).
+ * the row (a filter's `field`, a trigger's `eventName`, an UPDATE_CONTACT key). Evaluated
+ * `silent`: a value of another shape (e.g. `updates` not an object) is no match, not an error.
  */
 export interface ReferenceMatcher {
   paths: string[];
@@ -38,7 +39,7 @@ export async function findReferences(db: DataSource, projectId: string, matcher:
     [[...OWNERS, ...WORKFLOW_CHILDREN]],
   );
   const columnsOf = new Map(tables.map((t) => [t.table_name, t.columns]));
-  const test = (alias: string) => matcher.paths.map((_, i) => `jsonb_path_exists(to_jsonb(${alias}), $${i + 2}::jsonpath, $${matcher.paths.length + 2}::jsonb)`).join(' OR ');
+  const test = (alias: string) => matcher.paths.map((_, i) => `jsonb_path_exists(to_jsonb(${alias}), $${i + 2}::jsonpath, $${matcher.paths.length + 2}::jsonb, true)`).join(' OR ');
   const params = [projectId, ...matcher.paths, JSON.stringify(matcher.vars)];
   const result: References = { segments: [], campaigns: [], workflows: [] };
   for (const owner of OWNERS) {
