@@ -17,7 +17,7 @@ import type { Contact } from './entities/contact.entity';
 import { buildUpsertStatement } from './use-cases/upsert-contact.sql';
 
 /** Persisted in subscription events' `data.source`. */
-export type ContactSource = 'api' | 'track' | 'send' | 'import' | 'workflow' | 'bulk';
+export type ContactSource = 'api' | 'track' | 'send' | 'import' | 'workflow' | 'bulk' | 'system';
 
 export interface UpsertContactInput {
   email: string;
@@ -157,7 +157,8 @@ export class ContactsService {
   /** Sets the flag; a flip stores `contact.subscribed`/`contact.unsubscribed` in the same statement. 404 when absent. */
   async setSubscribed(projectId: string, contactId: string, subscribed: boolean, reason?: string, manager?: EntityManager): Promise<boolean> {
     if (!isContactId(contactId)) throw contactNotFound();
-    const result = await this.setSubscribedMany(projectId, [contactId], subscribed, { reason, source: 'api' }, manager);
+    // With a reason the caller is the service itself (bounce, complaint, hosted page), not the API.
+    const result = await this.setSubscribedMany(projectId, [contactId], subscribed, { reason, source: reason ? 'system' : 'api' }, manager);
     if (result.notFound.length > 0) throw contactNotFound();
     return result.flipped.length > 0;
   }
