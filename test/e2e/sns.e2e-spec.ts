@@ -1,8 +1,9 @@
 import request from 'supertest';
 import { generateKeyPairSync } from 'node:crypto';
-import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
+import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
 import { contact, createTemplate, emailRow, events, send, waitUntilSent } from '../support/deliverability';
 import { SesServer } from '../support/ses-server';
+import { SmtpReceiver } from '../support/smtp-receiver';
 import { ses, SnsEnvelope, SnsTestKit, startSnsTestKit } from '../support/sns';
 
 describe('SNS notifications (/webhooks/sns)', () => {
@@ -183,5 +184,39 @@ describe('SNS inbound mail (/webhooks/sns, SES Received)', () => {
     expect(received[0].data).toMatchObject({ subject: 'Help please', from: 'writer@example.org', to: ['support@inbound-test.example'], emailId: null });
     expect(received[0].contact_id).toBe(sender.data.emails[0].contact.id);
     expect(await events(app, other.id, 'email.received')).toHaveLength(0);
+  });
+});
+
+describe('send-time bounces (SMTP 5xx)', () => {
+  let app: TestApp;
+  let project: TestProject;
+  let smtp: SmtpReceiver;
+
+  beforeAll(async () => {
+    smtp = await SmtpReceiver.start();
+    app = await startTestApp({ EMAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url, DOMAIN_VERIFICATION: 'off' });
+    project = await createProject(app.http);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await smtp?.close();
+  });
+
+  it('treats a 550 as a permanent bounce: suppressed, unsubscribed, skipped afterwards', async () => {
+    smtp.refuse('gone@example.net', 550);
+    const marketing = await createTemplate(app, project, { subject: 'News', body: '<p>News</p>', type: 'MARKETING' });
+    const res = await send(app, project, { to: 'gone@example.net', template: marketing, subscribed: true });
+    const emailId: string = res.data.emails[0].email;
+    const contactId: string = res.data.emails[0].contact.id;
+    const row = await waitFor(async () => {
+      const r = await emailRow(app, emailId);
+      return r.status === 'bounced' ? r : undefined;
+    });
+    expect(row.bounce_type).toBe('Permanent');
+    await waitFor(async () => ((await contact(app, project, contactId)).subscribed ? undefined : true));
+    expect((await events(app, project.id, 'contact.unsubscribed')).map((e) => e.data.reason)).toEqual(['bounce']);
+    expect(await events(app, project.id, 'email.bounce')).toHaveLength(1);
+    const again = await send(app, project, { to: 'gone@example.net', template: marketing, subscribed: true });
+    expect(again.data.skipped).toEqual([{ to: 'gone@example.net', reason: 'suppressed' }]);
   });
 });
