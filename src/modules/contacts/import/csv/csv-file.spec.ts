@@ -1,10 +1,10 @@
-import { countDataRecords, csvRecords, decodeCsv, detectNewline, inspectCsv, readHeader } from './csv-file';
+import { countDataRecords, csvRecordChunks, csvRecords, decodeCsv, detectNewline, inspectCsv, readHeader } from './csv-file';
 
 const bytes = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
 
-async function collect(text: string) {
+async function collect(text: string, chunkChars?: number) {
   const rows = [];
-  for await (const record of csvRecords(text)) rows.push(record);
+  for await (const record of csvRecords(text, chunkChars)) rows.push(record);
   return rows;
 }
 
@@ -98,12 +98,30 @@ describe('csvRecords', () => {
     ]);
   });
 
-  it('streams large inputs across chunk boundaries intact', async () => {
+  it.each([undefined, 1024, 97, 7])('streams large inputs across chunk boundaries (chunks of %p characters) intact', async (chunkChars) => {
     const lines = ['email,name,bio'];
     for (let i = 0; i < 5000; i++) lines.push(`user${i}@example.com,Zoë ${i},"multi\nline ${'x'.repeat(i % 50)}, with comma"`);
-    const rows = await collect(lines.join('\n') + '\n');
+    const rows = await collect(lines.join('\n') + '\n', chunkChars);
     expect(rows).toHaveLength(5001);
+    expect(rows.map((r) => r.row)).toEqual(Array.from({ length: 5001 }, (_, i) => i + 1));
     expect(rows[4321]).toEqual({ row: 4322, cells: ['user4320@example.com', 'Zoë 4320', `multi\nline ${'x'.repeat(4320 % 50)}, with comma`] });
+    expect(rows[5000].cells[0]).toBe('user4999@example.com');
+  });
+
+  it('yields nothing for an empty text and one record for a text without line breaks', async () => {
+    expect(await collect('')).toEqual([]);
+    expect(await collect('email')).toEqual([{ row: 1, cells: ['email'] }]);
+  });
+
+  it('pauses between chunks until the consumer asks for more', async () => {
+    const text = 'email\n' + Array.from({ length: 100 }, (_, i) => `u${i}@example.com`).join('\n');
+    const chunks = csvRecordChunks(text, 64);
+    const first = await chunks.next();
+    expect(first.done).toBe(false);
+    expect(first.value!.length).toBeLessThan(101);
+    let total = first.value!.length;
+    for await (const records of chunks) total += records.length;
+    expect(total).toBe(101);
   });
 });
 

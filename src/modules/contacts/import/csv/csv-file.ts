@@ -1,5 +1,4 @@
 import Papa from 'papaparse';
-import { Readable } from 'node:stream';
 import { ColumnPlan, planColumns } from './csv-values';
 
 /** Why an upload is refused before any job exists (each becomes a 400). */
@@ -69,21 +68,50 @@ export interface CsvRecord {
   cells: string[];
 }
 
-function* textChunks(text: string): Generator<string> {
-  for (let i = 0; i < text.length; i += CHUNK_CHARS) yield text.slice(i, i + CHUNK_CHARS);
+/**
+ * Streams the records of a decoded CSV in chunks of about `chunkChars` characters with papaparse's
+ * chunk mode: the parser pauses after each chunk until the consumer asks for the next one, so
+ * memory holds one chunk of records however large the file. Row 1 is the header.
+ */
+export async function* csvRecordChunks(text: string, chunkChars = CHUNK_CHARS * 4): AsyncGenerator<CsvRecord[]> {
+  const ready: CsvRecord[][] = [];
+  let row = 0;
+  let done = false;
+  let parser: Papa.Parser | undefined;
+  let wake: (() => void) | undefined;
+  const options = parseOptions(text);
+  // The line break ending the last record does not start another (blank) one.
+  const body = text.endsWith(options.newline!) ? text.slice(0, -options.newline!.length) : text;
+  Papa.parse<string[]>(body, {
+    ...options,
+    chunkSize: chunkChars,
+    chunk: (results: Papa.ParseResult<string[]>, handle: Papa.Parser) => {
+      parser = handle;
+      handle.pause();
+      ready.push(results.data.map((cells) => ({ row: ++row, cells })));
+      wake?.();
+    },
+    complete: () => {
+      done = true;
+      wake?.();
+    },
+  });
+  for (;;) {
+    const records = ready.shift();
+    if (records) {
+      if (records.length > 0) yield records;
+      if (!done) parser?.resume();
+      continue;
+    }
+    if (done) return;
+    await new Promise<void>((resolve) => (wake = resolve));
+    wake = undefined;
+  }
 }
 
-/**
- * Streams the records of a decoded CSV through papaparse with backpressure: the consumer's
- * awaits pause the parser. Yields the header as row 1.
- */
-export async function* csvRecords(text: string): AsyncGenerator<CsvRecord> {
-  const parser = Readable.from(textChunks(text), { objectMode: false }).pipe(Papa.parse(Papa.NODE_STREAM_INPUT, parseOptions(text)));
-  let row = 0;
-  for await (const cells of parser as AsyncIterable<string[]>) {
-    row += 1;
-    yield { row, cells };
-  }
+/** Record by record over `csvRecordChunks`. */
+export async function* csvRecords(text: string, chunkChars?: number): AsyncGenerator<CsvRecord> {
+  for await (const records of csvRecordChunks(text, chunkChars)) yield* records;
 }
 
 /** Records after the header with at least one non-empty cell: the job's `totalRows`, known before writing. */
