@@ -65,6 +65,9 @@ describe('open and click tracking', () => {
   it('redirects a signed click to its target, counting it with an email.click event', async () => {
     const { emailId, message } = await sendTracked();
     const link = pathOf(clickLinks(message.parsed.html as string)[0]);
+    // A link scanner's HEAD is answered but not counted.
+    await request(app.http).head(link).expect(302);
+    expect((await emailRow(app, emailId)).click_count).toBe(0);
     const res = await request(app.http).get(link).expect(302);
     expect(res.headers.location).toBe('https://example.com/pricing?plan=pro&ref=mail');
     await request(app.http).get(link).expect(302);
@@ -113,8 +116,17 @@ describe('open and click tracking', () => {
     expect(clickLinks(forced.message.parsed.html as string)).toHaveLength(1);
 
     await patch('MARKETING_ONLY');
+    const marketing = await request(app.http)
+      .post('/templates')
+      .set('Authorization', `Bearer ${project.secretKey}`)
+      .send({ name: 'M', subject: 'Promo', body: html, from: 'news@example.com', type: 'MARKETING' })
+      .expect(201);
     const transactional = await sendTracked();
     expect(pixels(transactional.message.parsed.html as string)).toHaveLength(0);
+    const promo = await send(app, project, { to: 'reader@example.net', template: marketing.body.id, subscribed: true });
+    const promoHtml = (await outboxMessage(app, promo.data.emails[0].email)).parsed.html as string;
+    expect(pixels(promoHtml)).toHaveLength(1);
+    expect(clickLinks(promoHtml)).toHaveLength(1);
     await patch('ENABLED');
   });
 });

@@ -13,7 +13,7 @@ export const REPUTATION_THRESHOLDS = { windowDays: 30, minimumEmails: 100, bounc
 /** Persisted in `projects.disabled_reason` and `project_suspensions.reason`. */
 export const EMAIL_REPUTATION = 'EMAIL_REPUTATION';
 
-interface Counts {
+export interface Counts {
   emails: number;
   bounces: number;
   complaints: number;
@@ -57,6 +57,16 @@ interface SuspensionRow {
 }
 
 const rate = (part: number, total: number): number => (total === 0 ? 0 : Math.round((part / total) * 1e6) / 1e6);
+
+/** Rates of a window, and whether they cross the thresholds (never below the minimum volume). */
+export function reputationVerdict(counts: Counts): { bounceRate: number; complaintRate: number; exceeded: boolean } {
+  const bounceRate = rate(counts.bounces, counts.emails);
+  const complaintRate = rate(counts.complaints, counts.emails);
+  const exceeded =
+    counts.emails >= REPUTATION_THRESHOLDS.minimumEmails &&
+    (bounceRate > REPUTATION_THRESHOLDS.bounceRate || complaintRate > REPUTATION_THRESHOLDS.complaintRate);
+  return { bounceRate, complaintRate, exceeded };
+}
 
 /**
  * Sending reputation: an email counts once it was handed to the transport (sent, delivered or
@@ -138,10 +148,8 @@ export class SecurityService {
     const windowStart = new Date(Date.now() - REPUTATION_THRESHOLDS.windowDays * 86_400_000);
     const since = project.last_suspension && new Date(project.last_suspension) > windowStart ? new Date(project.last_suspension) : windowStart;
     const counts = await this.counts(projectId, since);
-    const bounceRate = rate(counts.bounces, counts.emails);
-    const complaintRate = rate(counts.complaints, counts.emails);
-    if (counts.emails < REPUTATION_THRESHOLDS.minimumEmails) return false;
-    if (bounceRate <= REPUTATION_THRESHOLDS.bounceRate && complaintRate <= REPUTATION_THRESHOLDS.complaintRate) return false;
+    const { bounceRate, complaintRate, exceeded } = reputationVerdict(counts);
+    if (!exceeded) return false;
     return this.dataSource.transaction(async (em) => {
       const [updated] = (await em.query(
         `UPDATE projects SET disabled = true, disabled_reason = $2, disabled_at = now(), updated_at = now() WHERE id = $1 AND disabled = false RETURNING id`,

@@ -1,6 +1,6 @@
-import { Controller, Get, Param, Res } from '@nestjs/common';
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { Public } from '../../auth/auth.decorators';
 import { notFound } from '../../../platform/http/app-error';
 import { TrackingService } from './tracking.service';
@@ -8,7 +8,7 @@ import { TrackingService } from './tracking.service';
 /** 1x1 transparent GIF. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
-/** Links inside sent mail: they must keep working without credentials. */
+/** Links inside sent mail: they must keep working without credentials. HEAD answers but never counts. */
 @ApiExcludeController()
 @Controller('t')
 export class TrackingController {
@@ -16,8 +16,8 @@ export class TrackingController {
 
   @Public()
   @Get('o/:file')
-  async open(@Param('file') file: string, @Res() res: Response): Promise<void> {
-    if (!(await this.tracking.open(file))) throw notFound('Link');
+  async open(@Param('file') file: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    if (!(await this.tracking.open(file, req.method === 'GET'))) throw notFound('Link');
     res
       .status(200)
       .set({
@@ -31,8 +31,8 @@ export class TrackingController {
 
   @Public()
   @Get('c/:token')
-  async click(@Param('token') token: string, @Res() res: Response): Promise<void> {
-    const target = await this.tracking.click(token);
+  async click(@Param('token') token: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const target = await this.tracking.click(token, req.method === 'GET');
     if (!target) throw notFound('Link');
     res.set('Cache-Control', 'no-store').redirect(302, target);
   }

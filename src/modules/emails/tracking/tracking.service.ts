@@ -41,19 +41,22 @@ export class TrackingService {
     });
   }
 
-  /** Verifies a pixel file name and counts the open; false for anything forged. */
-  async open(file: string): Promise<boolean> {
+  /**
+   * Verifies a pixel file name and counts the open; false for anything forged. `count: false`
+   * (HEAD requests of link scanners) answers without counting.
+   */
+  async open(file: string, count = true): Promise<boolean> {
     const token = readOpenToken(this.config.appSecret, file);
     if (!token) return false;
-    await this.safely(() => this.record(token.emailId, 'open'));
+    if (count) await this.safely(() => this.record(token.emailId, 'open'));
     return true;
   }
 
   /** The target of a signed click link (after counting the click), or null for anything forged. */
-  async click(tokenText: string): Promise<string | null> {
+  async click(tokenText: string, count = true): Promise<string | null> {
     const token = readClickToken(this.config.appSecret, tokenText);
     if (!token) return null;
-    await this.safely(() => this.record(token.emailId, 'click', token.url));
+    if (count) await this.safely(() => this.record(token.emailId, 'click', token.url));
     return token.url;
   }
 
