@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { EventsService } from '../../src/modules/events/events.service';
 import type { StoredEvent } from '../../src/modules/events/events.types';
 import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
@@ -127,6 +128,31 @@ describe('events', () => {
       });
       expect(names.sort()).toEqual(['contact.unsubscribed', 'hooked', 'hooked2']);
       expect(heard.find((e) => e.name === 'hooked')).toMatchObject({ id: res.body.data.event, projectId: project.id });
+    });
+  });
+
+  describe('EventsService.record inside a caller transaction', () => {
+    it('tells listeners only after commit, and never after a rollback', async () => {
+      const events = app.runtime.app.get(EventsService);
+      const dataSource = app.runtime.app.get(DataSource);
+      let inside: StoredEvent | undefined;
+      await dataSource.transaction(async (em) => {
+        inside = await events.record(project.id, { contactId: null, name: 'tx.committed', data: { a: 1 } }, em);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(heard.find((e) => e.id === inside!.id)).toBeUndefined();
+      });
+      await waitFor(async () => (heard.find((e) => e.id === inside!.id) ? true : undefined));
+      let rolledBack: StoredEvent | undefined;
+      await expect(
+        dataSource.transaction(async (em) => {
+          rolledBack = await events.record(project.id, { contactId: null, name: 'tx.rolled-back' }, em);
+          throw new Error('abort');
+        }),
+      ).rejects.toThrow('abort');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(heard.find((e) => e.id === rolledBack!.id)).toBeUndefined();
+      expect((await api().get('/events?name=tx.rolled-back').expect(200)).body.total).toBe(0);
+      expect((await api().get('/events?name=tx.committed').expect(200)).body.total).toBe(1);
     });
   });
 
