@@ -1,6 +1,7 @@
 import type { CsvRecord } from './csv-file';
 import { planColumns } from './csv-values';
-import { ImportBatch, ImportRowReader } from './import-rows';
+import { isEmail } from 'class-validator';
+import { ImportBatch, ImportRowReader, isValidEmail } from './import-rows';
 
 function reader(header: string[]) {
   return new ImportRowReader(planColumns(header)!);
@@ -119,5 +120,64 @@ describe('ImportBatch', () => {
     batch.add(rec(2), first);
     batch.add(rec(3), r.read(rec(3, 'a@example.com', 'pro')));
     expect(first).toMatchObject({ data: { plan: 'free' } });
+  });
+});
+
+describe('isValidEmail', () => {
+  const samples = [
+    'a@example.com',
+    'first.last@sub.example.co.uk',
+    'x+tag@example.io',
+    'under_score%pct@example.com',
+    'a-b@a-b.example',
+    'a@b.c',
+    'a@b',
+    '.a@example.com',
+    'a.@example.com',
+    'a..b@example.com',
+    'a@-example.com',
+    'a@example-.com',
+    'a@example..com',
+    'a@example.c0m',
+    'a@123.com',
+    'a@example.123',
+    `${'l'.repeat(64)}@example.com`,
+    `${'l'.repeat(65)}@example.com`,
+    `a@${'d'.repeat(63)}.com`,
+    `a@${'d'.repeat(64)}.com`,
+    `a@${Array.from({ length: 60 }, () => 'abcd').join('.')}.com`,
+    'a b@example.com',
+    'a@exa mple.com',
+    '"quoted"@example.com',
+    "o'brien@example.com",
+    'a@[127.0.0.1]',
+    'ünï@example.com',
+    'a@exämple.com',
+    'a@xn--exmple-cua.com',
+    'a@localhost',
+    '',
+    '@',
+    'a@',
+    '@example.com',
+  ];
+
+  it.each(samples)('agrees with class-validator isEmail on %p', (email) => {
+    expect(isValidEmail(email)).toBe(isEmail(email));
+  });
+});
+
+describe('isValidEmail fast path', () => {
+  it('never accepts what isEmail rejects (seeded random addresses)', () => {
+    let seed = 42;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const pool = 'abz09._%+-@';
+    const pick = (len: number) => Array.from({ length: len }, () => pool[rand(pool.length)]).join('');
+    for (let i = 0; i < 5000; i++) {
+      const email = `${pick(1 + rand(12))}@${pick(1 + rand(10))}.${'abcdefgh'.slice(0, 1 + rand(8))}`;
+      expect([email, isValidEmail(email)]).toEqual([email, isEmail(email)]);
+    }
   });
 });
