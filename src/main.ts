@@ -1,7 +1,26 @@
 import 'reflect-metadata';
+import type { Server } from 'node:http';
 import { ConfigError, loadConfig } from './config/config';
 import { logger } from './platform/logging/logger';
 import { createRuntime } from './platform/runtime';
+
+/**
+ * Stops accepting connections and waits for in-flight requests, before any module shuts down
+ * (Nest runs its destroy hooks before closing the listener, which would pull services out from
+ * under requests still running). Keep-alive connections are closed as soon as they fall idle.
+ */
+function drainHttp(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
+    server.close(() => {
+      clearInterval(idle);
+      resolve();
+    });
+  });
+}
+
+/** Upper bound for draining requests and jobs after SIGINT/SIGTERM (compose's stop_grace_period is longer). */
+const SHUTDOWN_TIMEOUT_MS = 25_000;
 
 async function main(): Promise<void> {
   let config;
@@ -23,13 +42,24 @@ async function main(): Promise<void> {
     `Mailroom listening on ${config.publicUrl}`,
   );
 
-  let stopping = false;
+  let stoppingSince = 0;
   const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+    if (stoppingSince) {
+      // Ctrl-C reaches both `npm start`'s wrapper (which forwards it) and this process, so a
+      // repeat within a moment is the same press; a later one means "now": skip the drain.
+      if (Date.now() - stoppingSince < 2_000) return;
+      log.warn({ signal }, 'second signal: exiting without waiting for the drain');
+      process.exit(130);
+    }
+    stoppingSince = Date.now();
     log.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
-    runtime
-      .stop()
+    // Jobs hold their queue lock while they run; a job cut off here is retried by another worker.
+    setTimeout(() => {
+      log.error({ timeoutMs: SHUTDOWN_TIMEOUT_MS }, 'shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS).unref();
+    drainHttp(runtime.app.getHttpServer() as Server)
+      .then(() => runtime.stop())
       .then(() => process.exit(0))
       .catch((err: unknown) => {
         log.error({ err }, 'shutdown failed');

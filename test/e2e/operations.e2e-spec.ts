@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { ReadinessRegistry } from '../../src/platform/health/readiness.registry';
 import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
 
 describe('operations endpoints', () => {
@@ -25,7 +26,6 @@ describe('operations endpoints', () => {
   });
 
   it('answers 503 naming the failing check when a registered dependency is down', async () => {
-    const { ReadinessRegistry } = await import('../../src/platform/health/readiness.registry');
     const registry = app.runtime.app.get(ReadinessRegistry);
     registry.register('broken-dependency', async () => {
       throw new Error('connection refused');

@@ -1,32 +1,36 @@
-import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import type { Queue } from 'bullmq';
+import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import Redis from 'ioredis';
 import { constants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DataSource } from 'typeorm';
 import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
-import { QUEUES } from '../queues/queues';
+import { QUEUE_SCHEMA } from '../database/embedded-postgres';
+import { queueConnection } from '../queues/queues.module';
 import { ReadinessRegistry } from './readiness.registry';
 
 /**
- * The platform's own readiness checks: the queue backend answers a real BullMQ operation
- * (Redis, or the PostgreSQL backend in embedded mode), and the outbox directory is writable.
- * The SENDING module replaces `transport` with a check of the configured transport.
+ * The platform's own readiness checks: the queue backend answers (Redis PING, or BullMQ's
+ * migration ledger in the database for the PostgreSQL backend), and the outbox directory is
+ * writable. The SENDING module replaces `transport` with a check of the configured transport.
+ *
+ * Why not a BullMQ Queue: a Queue bootstraps its PostgreSQL backend at construction, and in
+ * embedded mode one built during module init can wait forever on the shared PGlite session.
  */
 @Injectable()
-export class BuiltinReadinessChecks implements OnModuleInit {
+export class BuiltinReadinessChecks implements OnModuleInit, OnApplicationShutdown {
+  private redis?: Redis;
+
   constructor(
     @InjectConfig() private readonly config: AppConfig,
-    @InjectQueue(QUEUES.maintenance) private readonly queue: Queue,
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly registry: ReadinessRegistry,
   ) {}
 
   onModuleInit(): void {
-    this.registry.register('queue', async () => {
-      await this.queue.getJobCounts('waiting');
-      return { backend: this.config.redisUrl ? 'redis' : 'postgres' };
-    });
+    this.registry.register('queue', () => (this.config.redisUrl ? this.pingRedis() : this.checkPostgresBackend()));
     // A default only: a transport check registered by the sending module wins, whichever starts first.
     if (this.config.email.transport === 'outbox' && !this.registry.has('transport')) {
       this.registry.register('transport', async () => {
@@ -36,5 +40,28 @@ export class BuiltinReadinessChecks implements OnModuleInit {
         return { transport: 'outbox' };
       });
     }
+  }
+
+  private async pingRedis(): Promise<Record<string, unknown>> {
+    // Created on first use, so processes that are never probed hold no extra connection.
+    this.redis ??= new Redis({
+      ...(queueConnection(this.config, '') as object),
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      connectTimeout: 2_000,
+    });
+    if (this.redis.status === 'wait' || this.redis.status === 'end') await this.redis.connect();
+    await this.redis.ping();
+    return { backend: 'redis' };
+  }
+
+  private async checkPostgresBackend(): Promise<Record<string, unknown>> {
+    const rows: { version: number | null }[] = await this.dataSource.query(`SELECT max(version)::int AS version FROM ${QUEUE_SCHEMA}.migration`);
+    return { backend: 'postgres', schemaVersion: rows[0]?.version ?? null };
+  }
+
+  onApplicationShutdown(): void {
+    this.redis?.disconnect();
   }
 }
