@@ -168,14 +168,14 @@ export class HttpReceiver {
 
 /** Starts a receiver on 127.0.0.1 (a free port unless `port` is given). */
 export async function startHttpReceiver(port = 0): Promise<HttpReceiver> {
-  let receiver: HttpReceiver | undefined;
-  const server = createServer((req, res) => {
-    receiver!.handle(req, res).catch(() => {
+  const server = createServer();
+  const receiver = new HttpReceiver(server);
+  server.on('request', (req, res) => {
+    receiver.handle(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();
     });
   });
-  receiver = new HttpReceiver(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
