@@ -1,5 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { BulkRunner } from '../../src/modules/contacts/bulk/bulk-runner';
+import { bulkJobIds } from '../../src/modules/contacts/import/job-id';
 import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
 
 interface BulkJob {
@@ -192,6 +194,41 @@ describe('bulk contact operations', () => {
         const res = await request(app.http).get(`/contacts/bulk/${bad}`).set(auth(p)).expect(404);
         expect(res.body.error.code).toBe('NOT_FOUND');
       }
+    });
+  });
+
+  // Last: a second app in the same process; closing it must not precede other tests' requests.
+  describe('worker idempotency', () => {
+    let apiOnly: TestApp;
+    beforeAll(async () => {
+      apiOnly = await startTestApp({ ROLE: 'api' });
+    });
+    afterAll(() => apiOnly?.close());
+
+    it('stays queued without workers; concurrent and repeated runs apply and count every id once', async () => {
+      const p = await createProject(apiOnly.http);
+      const ids: string[] = [];
+      for (let i = 0; i < 600; i++) ids.push('cnt_' + i.toString(16).padStart(32, '0'));
+      const made: Array<{ id: string }> = await apiOnly.runtime.app.get(DataSource).query(
+        `INSERT INTO contacts (id, project_id, email) SELECT id, $1, id || '@example.com' FROM unnest($2::text[]) id RETURNING id`,
+        [p.id, ids.slice(0, 500)],
+      );
+      expect(made).toHaveLength(500);
+      const res = await request(apiOnly.http).post('/contacts/bulk-unsubscribe').set(auth(p)).send({ contactIds: ids }).expect(202);
+      const get = () => request(apiOnly.http).get(`/contacts/bulk/${res.body.jobId}`).set(auth(p)).expect(200);
+      expect((await get()).body).toMatchObject({ status: 'queued', progress: 0, successCount: 0 });
+      const runner = apiOnly.runtime.app.get(BulkRunner);
+      const id = bulkJobIds.fromWire(res.body.jobId)!;
+      await Promise.all([runner.run(p.id, id), runner.run(p.id, id)]);
+      await runner.run(p.id, id);
+      const job = (await get()).body as BulkJob;
+      expect(job).toMatchObject({ status: 'completed', progress: 100, totalRequested: 600, successCount: 500, unchangedCount: 0, failureCount: 100 });
+      expect(job.errors).toHaveLength(100);
+      const events = await apiOnly.runtime.app.get(DataSource).query(
+        `SELECT count(*)::int AS n FROM events WHERE project_id = $1 AND name = 'contact.unsubscribed'`,
+        [p.id],
+      );
+      expect(events[0].n).toBe(500);
     });
   });
 });

@@ -323,6 +323,17 @@ describe('CSV import', () => {
       expect(total.body.total).toBe(5000);
     });
 
+    it('marks a job whose file is gone as failed, with its reason', async () => {
+      const p = await createProject(apiOnly.http);
+      const res = await request(apiOnly.http).post('/contacts/import').set(auth(p)).attach('file', Buffer.from('email\na@example.com\n'), 'c.csv').expect(202);
+      const id = importJobIds.fromWire(res.body.jobId)!;
+      await apiOnly.runtime.app.get(DataSource).query(`UPDATE import_jobs SET file = NULL WHERE id = $1`, [id]);
+      await apiOnly.runtime.app.get(ImportRunner).run(p.id, id);
+      const job = await request(apiOnly.http).get(`/contacts/import/${res.body.jobId}`).set(auth(p)).expect(200);
+      expect(job.body).toMatchObject({ status: 'failed', failureReason: expect.any(String), imported: 0 });
+      expect(job.body.completedAt).toEqual(expect.any(String));
+    });
+
     it('resumes after the last committed batch', async () => {
       const p = await createProject(apiOnly.http);
       const lines = ['email,n'];

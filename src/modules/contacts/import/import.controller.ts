@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Param, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import { CurrentProject, SecretKey } from '../../auth/auth.decorators';
 import { ImportJobResponse } from './dto/import-job.response';
 import { MAX_IMPORT_BYTES } from './import.errors';
@@ -15,6 +15,8 @@ export class ImportController {
   @SecretKey()
   @Post()
   @HttpCode(202)
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary', description: 'UTF-8 CSV, at most 5 MB, header row with an email column' } } } })
   @UseInterceptors(FileInterceptor('file', { limits: { fileSize: MAX_IMPORT_BYTES, files: 1, fields: 10 } }))
   upload(@CurrentProject() projectId: string, @UploadedFile() file?: UploadedCsv): Promise<{ jobId: string; status: 'queued' }> {
     return this.imports.create(projectId, file);
