@@ -60,7 +60,10 @@ async function main(): Promise<void> {
     }, SHUTDOWN_TIMEOUT_MS).unref();
     drainHttp(runtime.app.getHttpServer() as Server)
       .then(() => runtime.stop())
-      .then(() => process.exit(0))
+      .then(() => {
+        log.info({ shutdownMs: Date.now() - stoppingSince }, 'stopped cleanly');
+        process.exit(0);
+      })
       .catch((err: unknown) => {
         log.error({ err }, 'shutdown failed');
         process.exit(1);
