@@ -44,6 +44,12 @@ describe('custom data rules', () => {
     expect(result).toEqual({ data: { a: 1 }, transient: {}, changedKeys: [] });
   });
 
+  it('drops __proto__ without touching prototypes', () => {
+    const result = applyDataPatch({ a: 1 }, JSON.parse('{"__proto__": {"polluted": true}, "b": 2}'));
+    expect(result.data).toEqual({ a: 1, b: 2 });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('reserved keys are case-sensitive (Email is an ordinary key)', () => {
     expect(applyDataPatch({}, { Email: 'x' }).data).toEqual({ Email: 'x' });
   });

@@ -53,7 +53,8 @@ export function compileDataPatch(patch: JsonObject | null | undefined): Compiled
   const transient: JsonObject = {};
   if (!patch) return { set, unset, transient };
   for (const [key, raw] of Object.entries(patch)) {
-    if (RESERVED.has(key) || key === '') continue;
+    // `__proto__` cannot round-trip through plain objects safely; it is dropped like a reserved key.
+    if (RESERVED.has(key) || key === '' || key === '__proto__') continue;
     let value = raw;
     const wrapper = asWrapper(raw);
     if (wrapper) {
