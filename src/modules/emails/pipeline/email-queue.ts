@@ -4,6 +4,7 @@ import type { JobsOptions, Queue } from 'bullmq';
 import { logger } from '../../../platform/logging/logger';
 import { JobPayloads, QUEUES } from '../../../platform/queues/queues';
 import type { EmailType } from '../entities/email.entity';
+import { Batcher } from './batcher';
 
 /**
  * Retries are job options. Temporary failures (SMTP 4xx, network, SES throttling) back off
@@ -23,16 +24,25 @@ const BULK_PRIORITY = 10;
 @Injectable()
 export class EmailQueue {
   private readonly log = logger('email-queue');
+  /** Concurrent requests share one `addBulk` round trip. */
+  private readonly adds: Batcher<{ ids: string[]; type: EmailType }, undefined>;
 
-  constructor(@InjectQueue(QUEUES.emailSend) private readonly queue: Queue<JobPayloads['email-send']>) {}
+  constructor(@InjectQueue(QUEUES.emailSend) private readonly queue: Queue<JobPayloads['email-send']>) {
+    this.adds = new Batcher(async (batches) => {
+      await this.queue.addBulk(
+        batches.flatMap(({ ids, type }) => {
+          const priority = type === 'TRANSACTIONAL' ? undefined : BULK_PRIORITY;
+          return ids.map((emailId) => ({ name: 'send', data: { emailId }, opts: { ...EMAIL_JOB_OPTIONS, jobId: emailId, priority } }));
+        }),
+      );
+      return batches.map(() => undefined);
+    }, 100);
+  }
 
   /** Job id = email id: enqueuing an email twice (retry, sweep) adds one job. */
   async enqueue(emailIds: string[], type: EmailType): Promise<void> {
     if (emailIds.length === 0) return;
-    const priority = type === 'TRANSACTIONAL' ? undefined : BULK_PRIORITY;
-    await this.queue.addBulk(
-      emailIds.map((emailId) => ({ name: 'send', data: { emailId }, opts: { ...EMAIL_JOB_OPTIONS, jobId: emailId, priority } })),
-    );
+    await this.adds.run({ ids: emailIds, type });
   }
 
   /** Enqueues after the rows are committed; a failure here leaves rows `queued` for the sweep to pick up. */

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { StoredAttachment } from '../entities/email-content.entity';
 import type { EmailStatus, EmailType } from '../entities/email.entity';
+import { Batcher } from './batcher';
 
 /** How long a worker may hold an email between claiming it and recording the outcome. */
 export const SEND_LEASE_SECONDS = 180;
@@ -79,7 +80,16 @@ export interface SentOutcome {
 export class EmailStatusStore {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async load(emailId: string): Promise<LoadedEmail | null> {
+  /** Concurrent workers share round trips for the per-email reads and writes (adaptive batches). */
+  private readonly loads = new Batcher<string, LoadedEmail | null>((ids) => this.loadMany(ids));
+  private readonly claims = new Batcher<{ id: string; subject: string; messageId: string }, boolean>((items) => this.claimMany(items));
+  private readonly sents = new Batcher<{ id: string; outcome: SentOutcome }, boolean>((items) => this.markSentMany(items));
+
+  load(emailId: string): Promise<LoadedEmail | null> {
+    return this.loads.run(emailId);
+  }
+
+  private async loadMany(ids: string[]): Promise<Array<LoadedEmail | null>> {
     const rows: LoadedRow[] = await this.dataSource.query(
       `SELECT e.id, e.project_id, e.contact_id, e.template_id, e.campaign_id, e.type, e.from_address, e.to_address, e.to_name,
               e.variables, e.status, (e.lease_until IS NOT NULL AND e.lease_until > now()) AS lease_active,
@@ -87,61 +97,51 @@ export class EmailStatusStore {
               c.subject AS c_subject, c.body AS c_body, c.liquid AS c_liquid, c.text AS c_text, c.from_name AS c_from_name,
               c.reply_to AS c_reply_to, c.headers AS c_headers, c.attachments AS c_attachments
          FROM emails e LEFT JOIN email_contents c ON c.id = e.content_id
-        WHERE e.id = $1`,
-      [emailId],
+        WHERE e.id = ANY($1::uuid[])`,
+      [ids],
     );
-    const r = rows[0];
-    if (!r) return null;
-    return {
-      id: r.id,
-      projectId: r.project_id,
-      contactId: r.contact_id,
-      templateId: r.template_id,
-      campaignId: r.campaign_id,
-      type: r.type,
-      fromAddress: r.from_address,
-      toAddress: r.to_address,
-      toName: r.to_name,
-      variables: r.variables,
-      status: r.status,
-      leaseActive: r.lease_active,
-      trackOpens: r.track_opens,
-      trackClicks: r.track_clicks,
-      content: r.content_id
-        ? {
-            subject: r.c_subject,
-            body: r.c_body,
-            liquid: r.c_liquid,
-            text: r.c_text,
-            fromName: r.c_from_name,
-            replyTo: r.c_reply_to,
-            headers: r.c_headers ?? {},
-            attachments: r.c_attachments ?? [],
-          }
-        : null,
-    };
+    const byId = new Map(rows.map((r) => [r.id, toLoaded(r)]));
+    return ids.map((id) => byId.get(id) ?? null);
   }
 
   /** queued → sending with a lease; false when another worker got there first or it is no longer queued. */
-  async claim(emailId: string, subject: string, messageId: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
-      `UPDATE emails SET status = 'sending', subject = $2, message_id = $3, attempts = attempts + 1,
-              lease_until = now() + make_interval(secs => $4), updated_at = now()
-        WHERE id = $1 AND status = 'queued' RETURNING id`,
-      [emailId, subject, messageId, SEND_LEASE_SECONDS],
-    );
-    return rowCount(rows) > 0;
+  claim(emailId: string, subject: string, messageId: string): Promise<boolean> {
+    return this.claims.run({ id: emailId, subject, messageId });
   }
 
-  async markSent(emailId: string, outcome: SentOutcome): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
-      `UPDATE emails SET status = $2, provider_message_id = $3, sent_at = now(),
-              delivered_at = CASE WHEN $4 THEN now() ELSE delivered_at END,
-              lease_until = NULL, error = NULL, updated_at = now()
-        WHERE id = $1 AND status = 'sending' RETURNING id`,
-      [emailId, outcome.delivered ? 'delivered' : 'sent', outcome.providerMessageId, outcome.delivered],
+  private async claimMany(items: Array<{ id: string; subject: string; messageId: string }>): Promise<boolean[]> {
+    const { unique, winners } = firstOfEachId(items);
+    const rows = returned<{ id: string }>(
+      await this.dataSource.query(
+        `UPDATE emails e SET status = 'sending', subject = v.subject, message_id = v.message_id, attempts = e.attempts + 1,
+                lease_until = now() + make_interval(secs => $2), updated_at = now()
+           FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, subject text, message_id text)
+          WHERE e.id = v.id AND e.status = 'queued' RETURNING e.id`,
+        [JSON.stringify(unique.map((i) => ({ id: i.id, subject: i.subject, message_id: i.messageId }))), SEND_LEASE_SECONDS],
+      ),
     );
-    return rowCount(rows) > 0;
+    const claimed = new Set(rows.map((r) => r.id));
+    return items.map((item, i) => winners.has(i) && claimed.has(item.id));
+  }
+
+  markSent(emailId: string, outcome: SentOutcome): Promise<boolean> {
+    return this.sents.run({ id: emailId, outcome });
+  }
+
+  private async markSentMany(items: Array<{ id: string; outcome: SentOutcome }>): Promise<boolean[]> {
+    const { unique, winners } = firstOfEachId(items);
+    const rows = returned<{ id: string }>(
+      await this.dataSource.query(
+        `UPDATE emails e SET status = CASE WHEN v.delivered THEN 'delivered' ELSE 'sent' END, provider_message_id = v.provider_message_id,
+                sent_at = now(), delivered_at = CASE WHEN v.delivered THEN now() ELSE e.delivered_at END,
+                lease_until = NULL, error = NULL, updated_at = now()
+           FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, provider_message_id text, delivered boolean)
+          WHERE e.id = v.id AND e.status = 'sending' RETURNING e.id`,
+        [JSON.stringify(unique.map((i) => ({ id: i.id, provider_message_id: i.outcome.providerMessageId, delivered: i.outcome.delivered })))],
+      ),
+    );
+    const updated = new Set(rows.map((r) => r.id));
+    return items.map((item, i) => winners.has(i) && updated.has(item.id));
   }
 
   /** A permanent refusal at hand-over (SMTP 5xx): the email bounced. */
@@ -194,7 +194,55 @@ export class EmailStatusStore {
 }
 
 /** TypeORM's postgres driver returns `[rows, count]` for UPDATE … RETURNING. */
+function returned<T>(result: unknown[]): T[] {
+  return (Array.isArray(result[0]) ? result[0] : result) as T[];
+}
+
 function rowCount(result: unknown[]): number {
-  if (Array.isArray(result[0])) return (result[0] as unknown[]).length;
-  return result.length;
+  return returned(result).length;
+}
+
+/** The same email twice in one batch (a duplicated job) must not let both callers win. */
+function firstOfEachId<T extends { id: string }>(items: T[]): { unique: T[]; winners: Set<number> } {
+  const seen = new Set<string>();
+  const winners = new Set<number>();
+  const unique: T[] = [];
+  items.forEach((item, i) => {
+    if (seen.has(item.id)) return;
+    seen.add(item.id);
+    winners.add(i);
+    unique.push(item);
+  });
+  return { unique, winners };
+}
+
+function toLoaded(r: LoadedRow): LoadedEmail {
+  return {
+    id: r.id,
+    projectId: r.project_id,
+    contactId: r.contact_id,
+    templateId: r.template_id,
+    campaignId: r.campaign_id,
+    type: r.type,
+    fromAddress: r.from_address,
+    toAddress: r.to_address,
+    toName: r.to_name,
+    variables: r.variables,
+    status: r.status,
+    leaseActive: r.lease_active,
+    trackOpens: r.track_opens,
+    trackClicks: r.track_clicks,
+    content: r.content_id
+      ? {
+          subject: r.c_subject,
+          body: r.c_body,
+          liquid: r.c_liquid,
+          text: r.c_text,
+          fromName: r.c_from_name,
+          replyTo: r.c_reply_to,
+          headers: r.c_headers ?? {},
+          attachments: r.c_attachments ?? [],
+        }
+      : null,
+  };
 }

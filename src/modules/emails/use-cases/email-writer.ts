@@ -35,14 +35,24 @@ export interface NewEmails {
   trackClicks: boolean;
 }
 
-/** Writes the shared content row of a request (or campaign) and returns its id. */
-export async function insertEmailContent(em: EntityManager, c: NewEmailContent): Promise<string> {
-  const id = randomUUID();
+/**
+ * Writes the shared content row and one `queued` email per recipient in one statement (one
+ * round trip); returns the new email ids in recipient order.
+ */
+export async function insertContentAndEmails(em: EntityManager, c: NewEmailContent, e: NewEmails, recipients: NewEmailRecipient[]): Promise<string[]> {
+  if (recipients.length === 0) return [];
+  const ids = recipients.map(() => randomUUID());
   await em.query(
-    `INSERT INTO email_contents (id, project_id, template_id, subject, body, liquid, text, from_name, reply_to, headers, attachments)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb)`,
+    `WITH content AS (
+       INSERT INTO email_contents (project_id, template_id, subject, body, liquid, text, from_name, reply_to, headers, attachments)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb)
+       RETURNING id
+     )
+     INSERT INTO emails (id, project_id, contact_id, template_id, campaign_id, content_id, type, from_address,
+                         to_address, to_name, variables, track_opens, track_clicks)
+     SELECT r.id, $1, r.contact_id, $11, $12, content.id, $13, $14, r.to_address, r.to_name, r.variables, $15, $16
+       FROM content, jsonb_to_recordset($17::jsonb) AS r(id uuid, contact_id text, to_address text, to_name text, variables jsonb)`,
     [
-      id,
       c.projectId,
       c.templateId,
       c.subject,
@@ -53,25 +63,8 @@ export async function insertEmailContent(em: EntityManager, c: NewEmailContent):
       c.replyTo,
       JSON.stringify(c.headers ?? {}),
       JSON.stringify(c.attachments ?? []),
-    ],
-  );
-  return id;
-}
-
-/** Writes one `queued` row per recipient in one statement; returns the new email ids in order. */
-export async function insertEmails(em: EntityManager, contentId: string, e: NewEmails, recipients: NewEmailRecipient[]): Promise<string[]> {
-  if (recipients.length === 0) return [];
-  const ids = recipients.map(() => randomUUID());
-  await em.query(
-    `INSERT INTO emails (id, project_id, contact_id, template_id, campaign_id, content_id, type, from_address,
-                         to_address, to_name, variables, track_opens, track_clicks)
-     SELECT r.id, $1, r.contact_id, $2, $3, $4, $5, $6, r.to_address, r.to_name, r.variables, $7, $8
-       FROM jsonb_to_recordset($9::jsonb) AS r(id uuid, contact_id text, to_address text, to_name text, variables jsonb)`,
-    [
-      e.projectId,
       e.templateId,
       e.campaignId ?? null,
-      contentId,
       e.type,
       e.fromAddress,
       e.trackOpens,

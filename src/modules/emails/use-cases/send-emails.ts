@@ -6,16 +6,16 @@ import { ContactsService } from '../../contacts/contacts.service';
 import { DomainsService } from '../../domains/domains.service';
 import type { TrackingMode } from '../../projects/entities/project.entity';
 import { projectDisabled } from '../../projects/projects.errors';
-import { ProjectsService } from '../../projects/projects.service';
 import type { Template } from '../../templates/entities/template.entity';
 import { liquidProblems } from '../../templates/templates.errors';
 import { TemplatesService } from '../../templates/templates.service';
 import type { EmailType } from '../entities/email.entity';
 import { EmailQueue } from '../pipeline/email-queue';
+import { ProjectCache } from '../pipeline/project-cache';
 import { Recipient, SEND_LIMITS, SendRequest } from '../send/send-request';
 import type { SendResult, SkippedRecipient } from '../send/send.response';
 import { SuppressionService } from '../suppression/suppression.service';
-import { insertEmailContent, insertEmails, NewEmailRecipient } from './email-writer';
+import { insertContentAndEmails, NewEmailRecipient } from './email-writer';
 
 /** Whether opens and clicks are tracked: the per-send override wins over the project's mode. */
 export function trackingFor(mode: TrackingMode, type: EmailType, override: boolean | undefined): boolean {
@@ -44,7 +44,7 @@ interface ResolvedSend {
 export class SendEmails {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly projects: ProjectsService,
+    private readonly projects: ProjectCache,
     private readonly templates: TemplatesService,
     private readonly domains: DomainsService,
     private readonly contacts: ContactsService,
@@ -53,7 +53,8 @@ export class SendEmails {
   ) {}
 
   async execute(projectId: string, req: SendRequest): Promise<SendResult> {
-    const project = await this.projects.findById(projectId);
+    // Cached for a few seconds: a project disabled this instant may still send for that long.
+    const project = await this.projects.get(projectId);
     if (project.disabled) throw projectDisabled(project.disabledReason);
     const send = await this.resolve(projectId, req);
     await this.domains.assertSenderAllowed(projectId, send.from.email);
@@ -79,19 +80,18 @@ export class SendEmails {
         emails.push({ contact: { id: contact.id, email: contact.email }, email: '' });
       }
       if (recipients.length === 0) return [];
-      const contentId = await insertEmailContent(em, {
-        projectId,
-        templateId: send.template?.id ?? null,
-        subject: send.subject,
-        body: send.body,
-        fromName: send.from.name,
-        replyTo: send.replyTo,
-        headers: req.headers,
-        attachments: req.attachments,
-      });
-      return insertEmails(
+      return insertContentAndEmails(
         em,
-        contentId,
+        {
+          projectId,
+          templateId: send.template?.id ?? null,
+          subject: send.subject,
+          body: send.body,
+          fromName: send.from.name,
+          replyTo: send.replyTo,
+          headers: req.headers,
+          attachments: req.attachments,
+        },
         { projectId, templateId: send.template?.id ?? null, type: send.type, fromAddress: send.from.email, trackOpens: track, trackClicks: track },
         recipients,
       );

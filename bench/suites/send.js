@@ -1,0 +1,148 @@
+'use strict';
+// Issue 4: `POST /v1/send` accepted-to-delivered throughput into a loopback SMTP receiver, in
+// each mode, side by side with nodemailer alone pushing the same messages straight to the same
+// receiver (the transport's own limit). One recipient per request; every request is a new
+// contact, with a rendered subject and a ~4 KB HTML body.
+const nodemailer = require('nodemailer');
+const { SMTPServer } = require('smtp-server');
+
+const CONNECTIONS = 50;
+const POOL_SIZE = Number(process.env.BENCH_SMTP_POOL_SIZE || 10);
+
+const paragraph = '<p style="font-family:Arial">Hello {{firstName}}, here is what happened in your account this week. Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>';
+const BODY = `<html><body>${paragraph.repeat(25)}<p>Plan: {{plan ?? "free"}}</p></body></html>`;
+
+/** A counting SMTP receiver on loopback (no parsing: the receiver must not be the bottleneck). */
+async function startReceiver() {
+  const state = { count: 0, waiters: [] };
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    maxClients: 1000,
+    onData(stream, _session, callback) {
+      stream.on('data', () => undefined);
+      stream.on('end', () => {
+        state.count += 1;
+        for (const wake of state.waiters.splice(0)) wake();
+        callback(null, 'ok');
+      });
+    },
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = server.server.address().port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    get count() {
+      return state.count;
+    },
+    reset() {
+      state.count = 0;
+    },
+    async waitFor(n, timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      while (state.count < n) {
+        if (Date.now() > deadline) throw new Error(`receiver got ${state.count} of ${n} messages within ${timeoutMs} ms`);
+        await new Promise((resolve) => {
+          const t = setTimeout(resolve, 100);
+          state.waiters.push(() => {
+            clearTimeout(t);
+            resolve();
+          });
+        });
+      }
+    },
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+function rendered(i) {
+  return {
+    from: 'Bench <hello@bench.example.com>',
+    to: `user${i}@bench.example.org`,
+    subject: `Hello Bench ${i}`,
+    html: BODY.replace(/\{\{firstName\}\}/g, `Bench ${i}`).replace('{{plan ?? "free"}}', 'pro'),
+    text: 'Hello',
+    headers: { 'X-Mailroom-Email-Id': String(i) },
+  };
+}
+
+/** nodemailer alone: the same messages through a pool of the same size, CONNECTIONS in flight. */
+async function baseline(receiver, n) {
+  const transport = nodemailer.createTransport({ url: receiver.url, pool: true, maxConnections: POOL_SIZE, maxMessages: 1000 });
+  receiver.reset();
+  let next = 0;
+  const t0 = Date.now();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (next < n) await transport.sendMail(rendered(next++));
+    }),
+  );
+  await receiver.waitFor(n, 60_000);
+  const seconds = (Date.now() - t0) / 1000;
+  transport.close();
+  return n / seconds;
+}
+
+function sendRequests(secretKey, offset) {
+  let i = 0;
+  return [
+    {
+      method: 'POST',
+      path: '/v1/send',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${secretKey}` },
+      setupRequest(req) {
+        const k = offset + i++;
+        const body = { to: `user${k}@bench.example.org`, from: { name: 'Bench', email: 'hello@bench.example.com' }, subject: 'Hello {{firstName}}', body: BODY, data: { firstName: `Bench ${k}`, plan: 'pro' } };
+        return { ...req, body: JSON.stringify(body) };
+      },
+    },
+  ];
+}
+
+/** @param {import('../lib').Ctx} ctx */
+async function run(ctx) {
+  const { startApp, createProject, load, row } = ctx;
+  const n = ctx.quick ? 600 : 3000;
+  const receiver = await startReceiver();
+  const rows = [];
+  try {
+    await baseline(receiver, 200);
+    const limit = await baseline(receiver, n);
+    rows.push(row(`nodemailer alone → SMTP (pool ${POOL_SIZE}, ${CONNECTIONS} in flight)`, 'direct', Math.round(limit), 'emails/s'));
+    for (const mode of ctx.modes) {
+      const app = await startApp({ mode, env: { EMAIL_TRANSPORT: 'smtp', SMTP_URL: receiver.url, DOMAIN_VERIFICATION: 'off', SMTP_POOL_SIZE: String(POOL_SIZE) } });
+      try {
+        const project = await createProject(app.url);
+        await receiver.waitFor(1, 30_000); // the signup's verification mail
+        // Warm-up: JIT, pools, the compiled-template cache.
+        receiver.reset();
+        await load({ url: app.url, connections: CONNECTIONS, amount: 200, requests: sendRequests(project.secretKey, 1_000_000) });
+        await receiver.waitFor(200, 60_000);
+
+        receiver.reset();
+        const t0 = Date.now();
+        const accepted = await load({ url: app.url, connections: CONNECTIONS, amount: n, requests: sendRequests(project.secretKey, 0), timeout: 30 });
+        const acceptedSeconds = (Date.now() - t0) / 1000;
+        const ok = n - accepted.non2xx - accepted.errors;
+        if (ok !== n) ctx.log(`${mode}: ${accepted.non2xx} non-2xx, ${accepted.errors} errors ${JSON.stringify(accepted.statusCodes)}`);
+        await receiver.waitFor(ok, 300_000);
+        const seconds = (Date.now() - t0) / 1000;
+        const rate = ok / seconds;
+        ctx.log(`${mode}: ${ok} emails accepted in ${acceptedSeconds.toFixed(1)} s, all received after ${seconds.toFixed(1)} s`);
+        rows.push(row('POST /v1/send accepted req/s', mode, Math.round(ok / acceptedSeconds), 'req/s'));
+        rows.push(row('POST /v1/send p99', mode, accepted.p99, 'ms'));
+        rows.push(row('accepted → received by SMTP, emails/s', mode, Math.round(rate), 'emails/s', mode === 'services' ? { min: 300 } : undefined));
+        rows.push(row('share of nodemailer-alone limit', mode, Math.round((rate / limit) * 100), '%', { min: 70 }));
+        rows.push(row('POST /v1/send non-2xx', mode, accepted.non2xx + accepted.errors, 'count', { max: 0 }));
+      } finally {
+        await app.stop();
+      }
+    }
+  } finally {
+    await receiver.close();
+  }
+  return rows;
+}
+
+module.exports = { run };
