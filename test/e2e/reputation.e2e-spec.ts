@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
-import { db } from '../support/deliverability';
+import { db, eventually } from '../support/deliverability';
 import { SesServer } from '../support/ses-server';
 import { ses, SnsTestKit, startSnsTestKit } from '../support/sns';
 
@@ -97,8 +97,11 @@ describe('sending reputation: security endpoints, automatic suspension, re-enabl
     expect(over.body.suspensions[0]).toMatchObject({ reason: 'EMAIL_REPUTATION', bounces: limit + 1, liftedAt: null });
     expect(over.body.suspensions[0].bounceRate).toBeGreaterThan(0.1);
 
-    const refused = await sendOne().expect(403);
-    expect(refused.body.error.code).toBe('PROJECT_DISABLED');
+    // The send path caches a project for a few seconds.
+    await eventually(async () => {
+      const refused = await sendOne().expect(403);
+      expect(refused.body.error.code).toBe('PROJECT_DISABLED');
+    });
   });
 
   it('is re-enabled by an ADMIN and then sends again, with a fresh window', async () => {
@@ -111,7 +114,7 @@ describe('sending reputation: security endpoints, automatic suspension, re-enabl
       .set('X-Requested-With', 'x')
       .send({ disabled: false })
       .expect(200);
-    await sendOne().expect(200);
+    await eventually(() => sendOne().expect(200));
 
     const after = await security(project, `/projects/${project.id}/security`).expect(200);
     expect(after.body.disabled).toBe(false);

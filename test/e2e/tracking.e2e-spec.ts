@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
-import { emailRow, events, outboxMessage, pathOf, send } from '../support/deliverability';
+import { emailRow, events, eventually, outboxMessage, pathOf, send } from '../support/deliverability';
 import { signToken } from '../../src/modules/emails/links/signed-token';
 
 describe('open and click tracking', () => {
@@ -109,8 +109,11 @@ describe('open and click tracking', () => {
     const patch = (tracking: string) =>
       request(app.http).patch(`/users/@me/projects/${project.id}`).set('Cookie', project.cookie).set('X-Requested-With', 'x').send({ tracking }).expect(200);
     await patch('DISABLED');
-    const disabled = await sendTracked();
-    expect(pixels(disabled.message.parsed.html as string)).toHaveLength(0);
+    await eventually(async () => {
+      const disabled = await sendTracked();
+      expect(pixels(disabled.message.parsed.html as string)).toHaveLength(0);
+      expect(clickLinks(disabled.message.parsed.html as string)).toHaveLength(0);
+    });
     const forced = await sendTracked({ tracking: true });
     expect(pixels(forced.message.parsed.html as string)).toHaveLength(1);
     expect(clickLinks(forced.message.parsed.html as string)).toHaveLength(1);
@@ -121,12 +124,14 @@ describe('open and click tracking', () => {
       .set('Authorization', `Bearer ${project.secretKey}`)
       .send({ name: 'M', subject: 'Promo', body: html, from: 'news@example.com', type: 'MARKETING' })
       .expect(201);
+    await eventually(async () => {
+      const promo = await send(app, project, { to: 'reader@example.net', template: marketing.body.id, subscribed: true });
+      const promoHtml = (await outboxMessage(app, promo.data.emails[0].email)).parsed.html as string;
+      expect(pixels(promoHtml)).toHaveLength(1);
+      expect(clickLinks(promoHtml)).toHaveLength(1);
+    });
     const transactional = await sendTracked();
     expect(pixels(transactional.message.parsed.html as string)).toHaveLength(0);
-    const promo = await send(app, project, { to: 'reader@example.net', template: marketing.body.id, subscribed: true });
-    const promoHtml = (await outboxMessage(app, promo.data.emails[0].email)).parsed.html as string;
-    expect(pixels(promoHtml)).toHaveLength(1);
-    expect(clickLinks(promoHtml)).toHaveLength(1);
     await patch('ENABLED');
   });
 });

@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
-import { contact, createTemplate, events, outboxMessage, pathOf, send } from '../support/deliverability';
+import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
+import { contact, createTemplate, events, eventually, outboxMessage, pathOf, send } from '../support/deliverability';
 import { recipientToken } from '../../src/modules/emails/links/recipient-token';
 
 describe('recipient links, hosted pages, one-click unsubscribe, footer', () => {
@@ -149,11 +149,12 @@ describe('recipient links, hosted pages, one-click unsubscribe, footer', () => {
     }
 
     await request(app.http).patch(`/users/@me/projects/${project.id}`).set('Cookie', project.cookie).set('X-Requested-With', 'x').send({ language: 'fr' }).expect(200);
-    // The pipeline caches a project for a few seconds: poll until the new language shows.
-    const french = await waitFor(async () => {
+    // The send path caches a project for a few seconds: poll until the new language shows.
+    const french = await eventually(async () => {
       const sent = await sendTemplate(marketing, 'nolocale@example.net');
-      return sent.html.includes('Vous recevez cet e-mail de la part de Acme News.') ? sent : undefined;
-    }, 20_000, 1_000);
+      expect(sent.html).toContain('Vous recevez cet e-mail de la part de Acme News.');
+      return sent;
+    });
     expect((await request(app.http).get(pathOf(french.unsubscribe)).expect(200)).text).toContain('<html lang="fr">');
     const withLocale = await sendTemplate(marketing, 'de@example.net');
     expect(withLocale.html).toContain('Sie erhalten diese E-Mail'); // stored data.locale wins

@@ -97,3 +97,19 @@ export const pathOf = (url: string): string => {
   const u = new URL(url);
   return u.pathname + u.search;
 };
+
+/**
+ * Retries `assertion` until it stops throwing: the send path caches a project for a few
+ * seconds, so a change to its tracking mode, language or disabled flag shows up with a delay.
+ */
+export async function eventually<T>(assertion: () => Promise<T>, timeoutMs = 15_000, intervalMs = 500): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await assertion();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    }
+  }
+}
