@@ -43,25 +43,34 @@ async function createServicesDatabase(): Promise<{ url: string; drop: () => Prom
   };
 }
 
+export interface TestAppOptions {
+  /**
+   * Embedded database on disk in `dataDir` (in every test mode) instead of in memory, and the
+   * secret generated into it; `close()` keeps a given `dataDir`, so a second start reopens it.
+   */
+  persistent?: boolean;
+  dataDir?: string;
+}
+
 /** Boots the real application on a loopback port with its own data dir; `env` overrides variables. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-test-'));
+export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'mailroom-test-'));
   let database: { url: string; drop: () => Promise<void> } | undefined;
   const baseEnv: Record<string, string> = {
     DATA_DIR: dataDir,
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
-    APP_SECRET: randomBytes(32).toString('hex'),
   };
-  if (TEST_MODE === 'services') {
+  if (!options.persistent) baseEnv.APP_SECRET = randomBytes(32).toString('hex');
+  if (TEST_MODE === 'services' && !options.persistent) {
     database = await createServicesDatabase();
     baseEnv.DATABASE_URL = database.url;
     baseEnv.REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
     baseEnv.REDIS_PREFIX = `mrtest:${process.pid}:${randomBytes(4).toString('hex')}`;
   }
   const config = loadConfig({ ...baseEnv, ...env });
-  const runtime = await createRuntime(config, { inMemoryDatabase: true });
+  const runtime = await createRuntime(config, { inMemoryDatabase: !options.persistent });
   await runtime.app.listen(0, '127.0.0.1');
   const http = runtime.app.getHttpServer() as App;
   return {
@@ -72,7 +81,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     async close() {
       await runtime.stop();
       await database?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,0 +1,132 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { ConfigError, loadConfig } from '../../src/config/config';
+import { createProject, startTestApp, waitFor } from '../support/app';
+
+const ROOT = join(__dirname, '..', '..');
+
+/** The service as `npm start` runs it, but from the TypeScript sources (no build needed). */
+function spawnService(env: Record<string, string>): { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['-r', './test/support/ts-register.js', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function jsonLines(text: string): Record<string, unknown>[] {
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe('modes and process behaviour', () => {
+  it('keeps the embedded database across a restart on the same DATA_DIR', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-persist-'));
+    try {
+      const first = await startTestApp({}, { persistent: true, dataDir });
+      const project = await createProject(first.http);
+      await first.close();
+
+      const second = await startTestApp({}, { persistent: true, dataDir });
+      try {
+        const res = await request(second.http).get('/v1/ping').set('Authorization', `Bearer ${project.secretKey}`).expect(200);
+        expect(res.body.data.projectId).toBe(project.id);
+        // The session survives too: the secret was generated once into the data dir.
+        await request(second.http).get('/users/@me').set('Cookie', project.cookie).expect(200);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    [{ EMAIL_TRANSPORT: 'smtp' }, 'EMAIL_TRANSPORT=smtp requires SMTP_URL'],
+    [{ PORT: 'eighty' }, 'PORT must be an integer'],
+    [{ ROLE: 'everything' }, 'ROLE must be one of all, api, worker'],
+    [{ DATABASE_URL: 'mysql://localhost/db' }, 'DATABASE_URL must use'],
+  ])('rejects bad configuration %j with a message naming it', (env, message) => {
+    expect(() => loadConfig({ DATA_DIR: tmpdir(), APP_SECRET: 'x'.repeat(32), ...env })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: tmpdir(), APP_SECRET: 'x'.repeat(32), ...env })).toThrow(message);
+  });
+
+  it('stops the process on a bad configuration with one clear line', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-config-'));
+    try {
+      const service = spawnService({ DATA_DIR: dataDir, EMAIL_TRANSPORT: 'smtp' });
+      const code = await service.exited;
+      expect(code).not.toBe(0);
+      expect(service.stderr().trim().split('\n')).toEqual(['Configuration error: EMAIL_TRANSPORT=smtp requires SMTP_URL']);
+      expect(service.stdout().trim()).toBe('');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('logs one JSON line per request with the request id, and on SIGINT finishes the in-flight request and exits cleanly', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-process-'));
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const service = spawnService({ DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' });
+    try {
+      await waitFor(
+        async () => {
+          if (service.child.exitCode !== null) throw new Error(`service exited: ${service.stderr()}${service.stdout().slice(-2000)}`);
+          return fetch(`${base}/health`).then((r) => (r.ok ? true : undefined)).catch(() => undefined);
+        },
+        90_000,
+        100,
+      );
+
+      const res = await fetch(`${base}/nope`, { headers: { 'X-Request-ID': 'trace-me-123' } });
+      expect(res.status).toBe(404);
+      const access = await waitFor(async () => jsonLines(service.stdout()).find((l) => l.requestId === 'trace-me-123'));
+      expect(access).toMatchObject({ component: 'http', method: 'GET', path: '/nope', status: 404, requestId: 'trace-me-123' });
+      expect(typeof access.ms).toBe('number');
+
+      // A request whose body is still arriving when SIGINT comes must still get its answer.
+      const first = '{"email":"late@example.com",';
+      const rest = '"password":"whatever it is"}';
+      const answer = new Promise<{ status?: number; error?: string }>((resolve) => {
+        const req = httpRequest(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(first + rest)) } }, (r) => {
+          r.resume();
+          r.on('end', () => resolve({ status: r.statusCode }));
+        });
+        req.on('error', (err) => resolve({ error: err.message }));
+        req.write(first);
+        setTimeout(() => req.end(rest), 1_000);
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      service.child.kill('SIGINT');
+      expect(await answer).toEqual({ status: 401 });
+      expect(await service.exited).toBe(0);
+      expect(jsonLines(service.stdout()).some((l) => l.msg === 'stopped cleanly')).toBe(true);
+    } finally {
+      if (service.child.exitCode === null) service.child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

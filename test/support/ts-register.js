@@ -1,0 +1,20 @@
+// `node -r ./test/support/ts-register.js src/main.ts`: runs the service from its TypeScript
+// sources (compiled on load by SWC, like Jest does), so e2e tests can spawn the real process
+// without depending on a build in dist/.
+const { transformSync } = require('@swc/core');
+const { readFileSync } = require('node:fs');
+
+require.extensions['.ts'] = function compileTs(module, filename) {
+  const { code } = transformSync(readFileSync(filename, 'utf8'), {
+    filename,
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs', ignoreDynamic: true },
+    sourceMaps: 'inline',
+  });
+  module._compile(code, filename);
+};
