@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { defaultOperators, Liquid, type LiquidOptions } from 'liquidjs';
+import { LruCache } from './lru-cache';
 
 /**
  * `a ?? b` yields `b` only when `a` is missing or null (unlike Liquid's `default`, which also
@@ -37,10 +39,16 @@ export interface LiquidSyntaxProblem {
   message: string;
 }
 
+/** Sources that parsed before: `/v1/send` usually repeats the same body with new data. */
+const validSources = new LruCache<string, true>(2_000);
+
 /** Parses `source` and describes the first syntax error (with its line), or returns null. */
 export function checkLiquidSyntax(source: string, engine: Liquid = htmlEngine): LiquidSyntaxProblem | null {
+  const key = `${engine === htmlEngine ? 'h' : 't'}:${createHash('sha1').update(source).digest('base64')}`;
+  if (validSources.get(key)) return null;
   try {
     engine.parse(source);
+    validSources.set(key, true);
     return null;
   } catch (err) {
     const raw = err instanceof Error ? err.message : String(err);
