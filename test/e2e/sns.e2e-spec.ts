@@ -49,6 +49,15 @@ describe('SNS notifications (/webhooks/sns)', () => {
     expect(kit.confirmations).toContain(confirmation.Token);
   });
 
+  it('refuses a correctly signed confirmation whose SubscribeURL is on a foreign host', async () => {
+    const genuine = kit.subscriptionConfirmation();
+    const { Signature: _signature, ...unsigned } = { ...genuine, SubscribeURL: genuine.SubscribeURL!.replace('127.0.0.1', 'localhost') };
+    const foreign = kit.sign(unsigned);
+    const before = kit.confirmations.length;
+    await post(foreign, 'SubscriptionConfirmation').expect(403);
+    expect(kit.confirmations).toHaveLength(before);
+  });
+
   it('verifies SignatureVersion 2 as well as 1', async () => {
     await post(kit.notification({ notificationType: 'AmazonSnsSubscriptionSucceeded' }, { signatureVersion: '2', subject: 'Hello' })).expect(200);
     await post(kit.notification({ notificationType: 'AmazonSnsSubscriptionSucceeded' }, { signatureVersion: '1' })).expect(200);
