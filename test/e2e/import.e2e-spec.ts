@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { ImportRunner } from '../../src/modules/contacts/import/import-runner';
+import { IMPORT_BATCH_ROWS, ImportRunner } from '../../src/modules/contacts/import/import-runner';
 import { importJobIds } from '../../src/modules/contacts/import/job-id';
 import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
 
@@ -186,15 +186,16 @@ describe('CSV import', () => {
   it('writes many rows in batches, counting repeats across batches once', async () => {
     const p = await createProject(app.http);
     const lines = ['email,n,group'];
-    for (let i = 0; i < 4500; i++) lines.push(`user${i}@example.com,${i},g${i % 7}`);
-    for (let i = 0; i < 10; i++) lines.push(`user${i}@example.com,${i + 10000},late`);
+    for (let i = 0; i < 11000; i++) lines.push(`user${i}@example.com,${i},g${i % 7}`);
+    for (let i = 0; i < 10; i++) lines.push(`user${i}@example.com,${i + 20000},late`);
     const job = await importCsv(p, lines.join('\n'));
-    expect(job).toMatchObject({ status: 'completed', totalRows: 4510, processedRows: 4510, imported: 4500, updated: 10, skipped: 0 });
+    expect(IMPORT_BATCH_ROWS).toBeLessThan(11000 / 2);
+    expect(job).toMatchObject({ status: 'completed', totalRows: 11010, processedRows: 11010, imported: 11000, updated: 10, skipped: 0 });
     expect(job.errors).toHaveLength(10);
-    expect(job.errors[0]).toEqual({ row: 4502, email: 'user0@example.com', reason: 'duplicate_in_file' });
-    expect((await contact(p, 'user3@example.com'))?.data).toEqual({ n: 10003, group: 'late' });
-    expect((await contact(p, 'user4499@example.com'))?.data).toEqual({ n: 4499, group: 'g5' });
-    expect(await contactCount(p)).toBe(4500);
+    expect(job.errors[0]).toEqual({ row: 11002, email: 'user0@example.com', reason: 'duplicate_in_file' });
+    expect((await contact(p, 'user3@example.com'))?.data).toEqual({ n: 20003, group: 'late' });
+    expect((await contact(p, 'user10999@example.com'))?.data).toEqual({ n: 10999, group: 'g2' });
+    expect(await contactCount(p)).toBe(11000);
   });
 
   describe('bad input', () => {
@@ -299,7 +300,7 @@ describe('CSV import', () => {
     it('leaves the job queued without workers; concurrent and repeated runs count every row once', async () => {
       const p = await createProject(apiOnly.http);
       const lines = ['email,n'];
-      for (let i = 0; i < 5000; i++) lines.push(`w${i}@example.com,${i}`);
+      for (let i = 0; i < 12000; i++) lines.push(`w${i}@example.com,${i}`);
       lines.push('w1@example.com,dup', 'broken,1');
       const res = await request(apiOnly.http)
         .post('/contacts/import')
@@ -314,13 +315,13 @@ describe('CSV import', () => {
       await Promise.all([runner.run(p.id, id), runner.run(p.id, id)]);
       await runner.run(p.id, id);
       const job = (await get()).body as ImportJob;
-      expect(job).toMatchObject({ status: 'completed', totalRows: 5002, processedRows: 5002, imported: 5000, updated: 1, skipped: 1 });
+      expect(job).toMatchObject({ status: 'completed', totalRows: 12002, processedRows: 12002, imported: 12000, updated: 1, skipped: 1 });
       expect(job.errors).toEqual([
-        { row: 5002, email: 'w1@example.com', reason: 'duplicate_in_file' },
-        { row: 5003, email: 'broken', reason: 'invalid_email' },
+        { row: 12002, email: 'w1@example.com', reason: 'duplicate_in_file' },
+        { row: 12003, email: 'broken', reason: 'invalid_email' },
       ]);
       const total = await request(apiOnly.http).get('/contacts').set(auth(p)).expect(200);
-      expect(total.body.total).toBe(5000);
+      expect(total.body.total).toBe(12000);
     });
 
     it('marks a job whose file is gone as failed, with its reason', async () => {
@@ -337,12 +338,12 @@ describe('CSV import', () => {
     it('resumes after the last committed batch', async () => {
       const p = await createProject(apiOnly.http);
       const lines = ['email,n'];
-      for (let i = 0; i < 3000; i++) lines.push(`r${i}@example.com,${i}`);
+      for (let i = 0; i < 8000; i++) lines.push(`r${i}@example.com,${i}`);
       lines.push('r5@example.com,again');
       const res = await request(apiOnly.http).post('/contacts/import').set(auth(p)).attach('file', Buffer.from(lines.join('\n')), 'c.csv').expect(202);
       const id = importJobIds.fromWire(res.body.jobId)!;
       const db = apiOnly.runtime.app.get(DataSource);
-      // Simulate a crash after the first 2,000-row batch committed: rows 2..2001 written, cursor at 2001.
+      // Simulate a crash after a first batch of 2,000 rows committed: rows 2..2001 written, cursor at 2001.
       await db.query(`UPDATE import_jobs SET status = 'processing', cursor_row = 2001, processed_rows = 2000, imported = 2000 WHERE id = $1`, [id]);
       await db.query(
         `INSERT INTO contacts (project_id, email, data) SELECT $1, 'r' || g || '@example.com', jsonb_build_object('n', g) FROM generate_series(0, 1999) g`,
@@ -350,8 +351,8 @@ describe('CSV import', () => {
       );
       await apiOnly.runtime.app.get(ImportRunner).run(p.id, id);
       const job = (await request(apiOnly.http).get(`/contacts/import/${res.body.jobId}`).set(auth(p)).expect(200)).body as ImportJob;
-      expect(job).toMatchObject({ status: 'completed', totalRows: 3001, processedRows: 3001, imported: 3000, updated: 1, skipped: 0 });
-      expect(job.errors).toEqual([{ row: 3002, email: 'r5@example.com', reason: 'duplicate_in_file' }]);
+      expect(job).toMatchObject({ status: 'completed', totalRows: 8001, processedRows: 8001, imported: 8000, updated: 1, skipped: 0 });
+      expect(job.errors).toEqual([{ row: 8002, email: 'r5@example.com', reason: 'duplicate_in_file' }]);
     });
   });
 });

@@ -8,7 +8,7 @@ import { ImportBatch, ImportRowReader } from './csv/import-rows';
 import { writeImportBatch } from './import-batch.sql';
 
 /** Rows per transaction: large enough for set-based speed, small enough for steady progress. */
-export const IMPORT_BATCH_ROWS = 2_000;
+export const IMPORT_BATCH_ROWS = 5_000;
 
 /** Another runner moved the job on (a stalled job picked up twice); this one stops quietly. */
 class ImportSuperseded extends Error {}
