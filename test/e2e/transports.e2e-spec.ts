@@ -145,3 +145,28 @@ describe('smtp transport with DKIM from a verified domain', () => {
     expect(JSON.stringify(res.body)).toContain('smtp');
   });
 });
+
+describe('SEND_RATE_PER_SECOND', () => {
+  let app: TestApp;
+  let project: TestProject;
+  beforeAll(async () => {
+    app = await startTestApp({ SEND_RATE_PER_SECOND: '4' });
+    project = await createProject(app.http);
+  });
+  afterAll(() => app?.close());
+
+  it('spreads sends to the configured budget (BullMQ limiter, shared by all workers of the queue)', async () => {
+    const to = Array.from({ length: 9 }, (_, i) => `rate${i}@example.org`);
+    const res = await request(app.http).post('/v1/send').set('Authorization', auth(project)).send({ to, from: 'me@example.com', subject: 's', body: 'b' }).expect(200);
+    const ids: string[] = res.body.data.emails.map((e: { email: string }) => e.email);
+    const db = app.runtime.app.get(DataSource);
+    const rows = await waitFor(async () => {
+      const list: Array<{ sent_at: Date }> = await db.query(`SELECT sent_at FROM emails WHERE id = ANY($1::uuid[]) AND status = 'delivered'`, [ids]);
+      return list.length === ids.length ? list : undefined;
+    }, 30_000);
+    const times = rows.map((r) => new Date(r.sent_at).getTime()).sort((a, b) => a - b);
+    // 9 emails at 4 per second span three limiter windows: more than one full second between the
+    // first and the last (unthrottled, they all leave within a few hundred milliseconds).
+    expect(times[times.length - 1] - times[0]).toBeGreaterThanOrEqual(1_000);
+  });
+});
