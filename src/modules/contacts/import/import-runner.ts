@@ -76,14 +76,20 @@ export class ImportRunner {
   private async process(projectId: string, jobId: string, text: string, startCursor: number): Promise<void> {
     let reader: ImportRowReader | undefined;
     let batch = new ImportBatch();
-    let cursor = startCursor;
-    const flush = async () => {
-      const written = await this.dataSource.transaction((manager) =>
-        writeImportBatch(manager, { id: jobId, projectId, expectedCursor: cursor }, batch),
-      );
-      if (!written) throw new ImportSuperseded();
-      cursor = batch.lastRow;
-      batch = new ImportBatch();
+    let committed = startCursor;
+    // One batch is written while the next is parsed; writes run strictly one after another, in
+    // file order, each expecting the cursor its predecessor left.
+    let writing: Promise<void> = Promise.resolve();
+    const write = (full: ImportBatch) => {
+      writing = writing.then(async () => {
+        const written = await this.dataSource.transaction((manager) =>
+          writeImportBatch(manager, { id: jobId, projectId, expectedCursor: committed }, full),
+        );
+        if (!written) throw new ImportSuperseded();
+        committed = full.lastRow;
+      });
+      // A failure surfaces at the next `await writing`, never as an unhandled rejection.
+      writing.catch(() => undefined);
     };
     for await (const record of csvRecords(text)) {
       if (!reader) {
@@ -95,10 +101,15 @@ export class ImportRunner {
       // Rows up to the cursor were committed by an earlier attempt: replayed only so the
       // reader knows their emails (duplicate detection), never written again.
       const outcome = reader.read(record);
-      if (record.row <= cursor) continue;
+      if (record.row <= startCursor) continue;
       batch.add(record, outcome);
-      if (batch.size >= IMPORT_BATCH_ROWS) await flush();
+      if (batch.size >= IMPORT_BATCH_ROWS) {
+        await writing;
+        write(batch);
+        batch = new ImportBatch();
+      }
     }
-    if (batch.lastRow > cursor) await flush();
+    if (batch.lastRow > 0) write(batch);
+    await writing;
   }
 }
