@@ -16,7 +16,7 @@ export interface EmbeddedPostgres {
 type RawDataListener = (data: Uint8Array) => void;
 
 interface SocketServerInternals {
-  queryQueue: { enqueue(handlerId: number, message: Uint8Array, onData: RawDataListener): Promise<number> };
+  queryQueue: { db: PGlite; enqueue(handlerId: number, message: Uint8Array, onData: RawDataListener): Promise<number> };
   handlers: Set<{ handlerId: number; socket: Socket | null }>;
 }
 
@@ -65,6 +65,33 @@ function relayNotifications(server: PGLiteSocketServer): void {
   };
 }
 
+/** Extended-protocol messages after which the unnamed statement/portal is in use until Sync: Parse, Bind, Describe, Execute, Close, Flush. */
+const MID_SEQUENCE = new Set([0x50, 0x42, 0x44, 0x45, 0x43, 0x48]);
+
+/**
+ * The socket server queues each protocol message on its own and keeps one connection's messages
+ * together only inside a transaction. Between Parse and Sync another connection could replace
+ * the shared session's unnamed statement, so our Bind would run against its query. Treating an
+ * open Parse…Sync sequence like an open transaction keeps the sequence on one connection.
+ */
+function keepExtendedQueryAffinity(server: PGLiteSocketServer, db: PGlite): void {
+  const queue = (server as unknown as SocketServerInternals).queryQueue;
+  let midSequence = false;
+  queue.db = new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'isInTransaction') return () => target.isInTransaction() || midSequence;
+      if (prop === 'execProtocolRawStream') {
+        return (message: Uint8Array, options: Parameters<PGlite['execProtocolRawStream']>[1]) => {
+          midSequence = MID_SEQUENCE.has(message[0]);
+          return target.execProtocolRawStream(message, options);
+        };
+      }
+      const value: unknown = Reflect.get(target, prop);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
 /**
  * Starts PGlite with its data in `<dataDir>/db` and serves it on a loopback port, so TypeORM and
  * BullMQ use the ordinary `pg` driver. `dataDir` undefined keeps the database in memory (tests).
@@ -81,6 +108,7 @@ export async function startEmbeddedPostgres(dataDir: string | undefined): Promis
   await db.exec(`CREATE SCHEMA IF NOT EXISTS ${QUEUE_SCHEMA}; SET search_path TO public, ${QUEUE_SCHEMA};`);
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 256 });
   relayNotifications(server);
+  keepExtendedQueryAffinity(server, db);
   await server.start();
   const url = `postgres://postgres:postgres@${server.getServerConn()}/postgres`;
   let stopped = false;

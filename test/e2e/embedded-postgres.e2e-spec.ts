@@ -1,0 +1,60 @@
+import { Client } from 'pg';
+import { EmbeddedPostgres, startEmbeddedPostgres } from '../../src/platform/database/embedded-postgres';
+
+/** The embedded server multiplexes many `pg` connections onto PGlite's single session. */
+describe('embedded PostgreSQL server', () => {
+  let pg: EmbeddedPostgres;
+  const clients: Client[] = [];
+
+  async function connect(): Promise<Client> {
+    const client = new Client({ connectionString: pg.url });
+    await client.connect();
+    clients.push(client);
+    return client;
+  }
+
+  beforeAll(async () => {
+    pg = await startEmbeddedPostgres(undefined);
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.end()));
+    await pg.stop();
+  });
+
+  it('keeps the parameterised queries of concurrent connections apart', async () => {
+    const connections = await Promise.all(Array.from({ length: 6 }, connect));
+    const failures: string[] = [];
+    await Promise.all(
+      connections.map(async (client, i) => {
+        for (let k = 0; k < 60; k++) {
+          try {
+            if (i === 0) {
+              await client.query('BEGIN');
+              const { rows } = await client.query('SELECT $1::int + $2::int + $3::int + $4::int AS s', [1, 2, 3, 4]);
+              if (rows[0].s !== 10) failures.push(`transaction got ${rows[0].s}`);
+              await client.query('COMMIT');
+            } else {
+              const params = Array.from({ length: (i % 4) + 1 }, (_, j) => j + 1);
+              const { rows } = await client.query(`SELECT ${params.map((_, j) => `$${j + 1}::int`).join(' + ')} AS s`, params);
+              const expected = params.reduce((a, b) => a + b, 0);
+              if (rows[0].s !== expected) failures.push(`got ${rows[0].s}, expected ${expected}`);
+            }
+          } catch (err) {
+            failures.push(String(err));
+            if (i === 0) await client.query('ROLLBACK').catch(() => undefined);
+          }
+        }
+      }),
+    );
+    expect(failures).toEqual([]);
+  });
+
+  it('delivers NOTIFY to the connection that listens, whichever connection ran it', async () => {
+    const listener = await connect();
+    const notifier = await connect();
+    await listener.query('LISTEN mailroom_test');
+    const received = new Promise<string>((resolve) => listener.on('notification', (n) => resolve(n.payload ?? '')));
+    await notifier.query(`SELECT pg_notify('mailroom_test', 'hello')`);
+    await expect(Promise.race([received, new Promise((_, reject) => setTimeout(() => reject(new Error('no notification')), 5000))])).resolves.toBe('hello');
+  });
+});
