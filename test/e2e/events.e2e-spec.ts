@@ -90,6 +90,7 @@ describe('events', () => {
       ['event of the wrong type', { email: 'a@example.com', event: 5 }, 'event'],
       ['subscribed of the wrong type', { email: 'a@example.com', event: 'x', subscribed: 'true' }, 'subscribed'],
       ['data as an array', { email: 'a@example.com', event: 'x', data: [] }, 'data'],
+      ['data holding \\u0000', { email: 'a@example.com', event: 'x', data: { a: 'nul\u0000' } }, 'data'],
     ])('rejects %s with 422', async (_name, body, field) => {
       const res = await track(body).expect(422);
       expect(res.body.error.errors.map((e: { field: string }) => e.field)).toContain(field);

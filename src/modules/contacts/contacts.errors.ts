@@ -1,4 +1,4 @@
-import { AppError, conflict, notFound } from '../../platform/http/app-error';
+import { AppError, conflict, notFound, validationError } from '../../platform/http/app-error';
 
 export const contactNotFound = () => notFound('Contact');
 export const contactEmailTaken = (email: string) =>
@@ -8,3 +8,10 @@ export const standardFieldNotDeletable = (field: string) =>
   new AppError(400, 'BAD_REQUEST', `${field} is a standard field and cannot be deleted`, {
     suggestion: 'Only custom fields (data.<key>) can be deleted.',
   });
+
+/** PostgreSQL's jsonb cannot hold the \u0000 escape; refused rather than a 500. */
+export const dataNotStorable = () =>
+  validationError([{ field: 'data', message: 'data must not contain the \\u0000 character', code: 'invalid_string' }]);
+
+/** SQLSTATE 22P05 (untranslatable character: \u0000 in jsonb). */
+export const isUnstorableText = (error: unknown): boolean => (error as { code?: string })?.code === '22P05';

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { createHash } from 'node:crypto';
-import type { Pool } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
@@ -10,10 +8,11 @@ import { EventRow, fromEventRow, StoredEvent } from '../events/events.types';
 import { CONTACT_SUBSCRIBED, CONTACT_UNSUBSCRIBED } from '../events/reserved-names';
 import { isContactId } from './contact-id';
 import { ContactFieldsService } from './contact-fields.service';
-import { contactEmailTaken, contactNotFound } from './contacts.errors';
+import { contactEmailTaken, contactNotFound, dataNotStorable, isUnstorableText } from './contacts.errors';
 import { applyDataPatch, compileDataPatch, JsonObject, templateVariables } from './data/data-patch';
 import { CONTACT_COLUMNS, ContactRow, fromContactRow } from './dto/contact.response';
 import type { Contact } from './entities/contact.entity';
+import { StatementRunner } from './use-cases/statement-runner';
 import { buildUpsertStatement } from './use-cases/upsert-contact.sql';
 
 /** Persisted in subscription events' `data.source`. */
@@ -51,14 +50,7 @@ type UpsertRow = ContactRow & { inserted: boolean; changed: boolean; flips: Even
 
 @Injectable()
 export class ContactsService {
-  /**
-   * On a real PostgreSQL the hot upsert statement is sent as a named prepared statement (parsed
-   * and planned once per connection). The embedded PGlite shares one session between all
-   * connections, where per-connection statement names would collide, so it gets plain queries.
-   */
-  private readonly prepared: boolean;
-  /** The statement has a handful of shapes (with/without event, field types); names by text. */
-  private readonly statementNames = new Map<string, string>();
+  private readonly statements: StatementRunner;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -66,19 +58,7 @@ export class ContactsService {
     private readonly fields: ContactFieldsService,
     @InjectConfig() config: AppConfig,
   ) {
-    this.prepared = Boolean(config.databaseUrl);
-  }
-
-  private async runUpsert(sql: string, params: unknown[], manager?: EntityManager): Promise<UpsertRow[]> {
-    if (manager || !this.prepared) return (manager ?? this.dataSource.manager).query(sql, params);
-    const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
-    let name = this.statementNames.get(sql);
-    if (!name) {
-      name = `contact_upsert_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`;
-      this.statementNames.set(sql, name);
-    }
-    const result = await pool.query({ name, text: sql, values: params });
-    return result.rows as UpsertRow[];
+    this.statements = new StatementRunner(dataSource, !config.databaseUrl);
   }
 
   async upsert(projectId: string, input: UpsertContactInput, manager?: EntityManager): Promise<UpsertContactResult> {
@@ -110,7 +90,12 @@ export class ContactsService {
       fieldTypes,
     });
     let rows: UpsertRow[] = [];
-    for (let attempt = 0; attempt < 3 && rows.length === 0; attempt++) rows = await this.runUpsert(sql, params, manager);
+    try {
+      for (let attempt = 0; attempt < 3 && rows.length === 0; attempt++) rows = await this.statements.run<UpsertRow>(sql, params, manager);
+    } catch (error) {
+      if (isUnstorableText(error)) throw dataNotStorable();
+      throw error;
+    }
     if (rows.length === 0) throw new Error('contact upsert returned no row');
     const row = rows[0];
     this.fields.cache.remember(
@@ -242,6 +227,7 @@ export class ContactsService {
     } catch (error) {
       // Two concurrent PATCHes racing to the same email: the unique index decides.
       if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw contactEmailTaken(input.email ?? '');
+      if (isUnstorableText(error)) throw dataNotStorable();
       throw error;
     }
   }

@@ -1,0 +1,22 @@
+import { literal } from './statement-runner';
+
+describe('statement literals', () => {
+  it.each([
+    [null, 'NULL'],
+    [undefined, 'NULL'],
+    [true, 'true'],
+    [false, 'false'],
+    ['plain', "'plain'"],
+    ["o'brien@example.com", "'o''brien@example.com'"],
+    ["'); DROP TABLE contacts; --", "'''); DROP TABLE contacts; --'"],
+    ['back\\slash', "'back\\slash'"],
+    ['{"a":"it\'s"}', `'{"a":"it''s"}'`],
+    [[], 'ARRAY[]::text[]'],
+    [['a', "b'c"], "ARRAY['a', 'b''c']::text[]"],
+  ])('%p → %s', (value, expected) => expect(literal(value)).toBe(expected));
+
+  it('refuses NUL characters and unsupported types', () => {
+    expect(() => literal('a\u0000b')).toThrow();
+    expect(() => literal(5)).toThrow();
+  });
+});
