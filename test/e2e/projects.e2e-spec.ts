@@ -123,10 +123,13 @@ describe('projects', () => {
     const keep = await createProject(app.http, 'Untouched');
     const db = app.runtime.app.get(DataSource);
     await db.query(`INSERT INTO contacts (project_id, email) VALUES ($1, 'a@example.com'), ($2, 'b@example.com')`, [project.id, keep.id]);
+    await db.query(`INSERT INTO suppressions (project_id, email, reason, source) VALUES ($1, 'bounced@example.com', 'bounce', 'test')`, [project.id]);
     await request(app.http).post(`/users/@me/projects/${project.id}/reset`).set('Cookie', project.cookie).expect(403);
     await request(app.http).post(`/users/@me/projects/${project.id}/reset`).set('Cookie', project.cookie).set(XHR).expect(200);
     const counts = await db.query(`SELECT project_id, count(*)::int AS n FROM contacts WHERE project_id = ANY($1) GROUP BY project_id`, [[project.id, keep.id]]);
     expect(counts).toEqual([{ project_id: keep.id, n: 1 }]);
+    // A reset must not launder the deliverability history.
+    expect(await db.query(`SELECT email FROM suppressions WHERE project_id = $1`, [project.id])).toEqual([{ email: 'bounced@example.com' }]);
     await request(app.http).get('/v1/ping').set('Authorization', `Bearer ${project.secretKey}`).expect(200);
     const members = await request(app.http).get(`/projects/${project.id}/members`).set('Cookie', project.cookie).expect(200);
     expect(members.body).toHaveLength(1);

@@ -1,7 +1,11 @@
 import type { EntityManager } from 'typeorm';
 
 /** Tables with a project_id that a reset keeps: the project itself, who may use it, and spent idempotency keys. */
-export const KEPT_TABLES = ['projects', 'project_members', 'idempotency_keys'];
+/**
+ * A reset keeps the project itself, and the deliverability history a reset must not launder:
+ * suppressed addresses and reputation suspensions.
+ */
+export const KEPT_TABLES = ['projects', 'project_members', 'idempotency_keys', 'suppressions', 'project_suspensions'];
 
 interface ForeignKey {
   child: string;
