@@ -15,3 +15,6 @@ export const dataNotStorable = () =>
 
 /** SQLSTATE 22P05 (untranslatable character: \u0000 in jsonb). */
 export const isUnstorableText = (error: unknown): boolean => (error as { code?: string })?.code === '22P05';
+
+export const contactStillReferenced = (table?: string) =>
+  conflict('The contact is still referenced and cannot be deleted', { details: table ? { referencedBy: table } : undefined });

@@ -8,7 +8,7 @@ import { EventRow, fromEventRow, StoredEvent } from '../events/events.types';
 import { CONTACT_SUBSCRIBED, CONTACT_UNSUBSCRIBED } from '../events/reserved-names';
 import { isContactId } from './contact-id';
 import { ContactFieldsService } from './contact-fields.service';
-import { contactEmailTaken, contactNotFound, dataNotStorable, isUnstorableText } from './contacts.errors';
+import { contactEmailTaken, contactNotFound, contactStillReferenced, dataNotStorable, isUnstorableText } from './contacts.errors';
 import { applyDataPatch, compileDataPatch, JsonObject, templateVariables } from './data/data-patch';
 import { CONTACT_COLUMNS, ContactRow, fromContactRow } from './dto/contact.response';
 import type { Contact } from './entities/contact.entity';
@@ -45,6 +45,7 @@ export interface PatchContactInput {
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
 const UNIQUE_VIOLATION = '23505';
+const FOREIGN_KEY_VIOLATION = '23503';
 
 type UpsertRow = ContactRow & { inserted: boolean; changed: boolean; flips: EventRow[]; event: EventRow | null };
 
@@ -234,7 +235,14 @@ export class ContactsService {
 
   async remove(projectId: string, id: string): Promise<void> {
     if (!isContactId(id)) throw contactNotFound();
-    const result: [unknown[], number] = await this.dataSource.query(`DELETE FROM contacts WHERE project_id = $1 AND id = $2`, [projectId, id]);
+    let result: [unknown[], number];
+    try {
+      result = await this.dataSource.query(`DELETE FROM contacts WHERE project_id = $1 AND id = $2`, [projectId, id]);
+    } catch (error) {
+      // A table added later that references contacts without ON DELETE: a clear 409, not a 500.
+      if ((error as { code?: string }).code === FOREIGN_KEY_VIOLATION) throw contactStillReferenced((error as { table?: string }).table);
+      throw error;
+    }
     if (!result[1]) throw contactNotFound();
   }
 
