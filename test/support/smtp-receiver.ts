@@ -47,19 +47,20 @@ export class SmtpReceiver {
   ) {}
 
   static async start(options: SmtpReceiverOptions = {}): Promise<SmtpReceiver> {
-    let receiver: SmtpReceiver | undefined;
+    // The server's callbacks need the receiver, which needs the listening server's port.
+    const ref: { receiver?: SmtpReceiver } = {};
     const server = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS', 'AUTH'],
       logger: false,
       size: 60 * 1024 * 1024,
       maxClients: 1000,
-      onRcptTo: (address, session, callback) => receiver!.onRcptTo(address, session, callback),
+      onRcptTo: (address, session, callback) => ref.receiver!.onRcptTo(address, session, callback),
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
-          receiver!
+          ref.receiver!
             .accept(Buffer.concat(chunks), session)
             .then(() => callback(null, `queued as ${session.id}`))
             .catch((err: Error) => callback(err));
@@ -71,8 +72,8 @@ export class SmtpReceiver {
       server.listen(0, '127.0.0.1', () => resolve());
     });
     const address = (server as unknown as { server: { address(): AddressInfo } }).server.address();
-    receiver = new SmtpReceiver(server, address.port, options);
-    return receiver;
+    ref.receiver = new SmtpReceiver(server, address.port, options);
+    return ref.receiver;
   }
 
   get url(): string {
