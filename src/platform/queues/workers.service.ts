@@ -1,5 +1,5 @@
 import { WorkerHost } from '@nestjs/bullmq';
-import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import type { Worker } from 'bullmq';
 import type { AppConfig } from '../../config/config';
@@ -8,7 +8,7 @@ import { logger } from '../logging/logger';
 
 /** Starts the declared workers when this process's ROLE runs them, and drains them on shutdown. */
 @Injectable()
-export class WorkersService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class WorkersService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly log = logger('workers');
   private started: Worker[] = [];
 
@@ -40,8 +40,12 @@ export class WorkersService implements OnApplicationBootstrap, OnApplicationShut
     this.log.info({ queues: this.started.map((w) => w.name) }, 'workers started');
   }
 
-  /** Waits for active jobs to finish; nothing new is taken once closing starts. */
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Waits for active jobs to finish; nothing new is taken once closing starts. Runs before the
+   * queues and the database close (their hooks are `onApplicationShutdown`), so a finishing job
+   * can still write its outcome and enqueue follow-up work.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     await Promise.all(this.started.map((worker) => worker.close()));
     this.started = [];
   }
