@@ -42,7 +42,9 @@ export class MessageBuilder {
     if (!content) throw new UnbuildableEmailError('the content of this email no longer exists');
     const project = email.projectId ? await this.projects.get(email.projectId) : null;
 
-    // 1. Skip check (MARKETING/HEADLESS to unsubscribed or suppressed addresses).
+    // 1. Skip checks: a suspended project sends nothing more, even mail queued before the
+    //    suspension; MARKETING/HEADLESS mail skips unsubscribed or suppressed addresses.
+    if (project?.disabled) return { kind: 'skip', reason: 'project_disabled' };
     const suppression = project ? await this.suppression.check(project.id, email.toAddress, email.type) : null;
     if (suppression?.skip) return { kind: 'skip', reason: suppression.reason };
 
