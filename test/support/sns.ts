@@ -17,7 +17,13 @@ function der(tag: number, content: Buffer): Buffer {
 }
 const seq = (...items: Buffer[]) => der(0x30, Buffer.concat(items));
 const set = (...items: Buffer[]) => der(0x31, Buffer.concat(items));
-const integer = (value: Buffer) => der(0x02, value[0] & 0x80 ? Buffer.concat([Buffer.from([0]), value]) : value);
+/** A non-negative DER INTEGER: minimal encoding (no redundant leading zero bytes), zero-padded when the high bit is set. */
+function integer(value: Buffer): Buffer {
+  let start = 0;
+  while (start < value.length - 1 && value[start] === 0) start++;
+  const minimal = value.subarray(start);
+  return der(0x02, minimal[0] & 0x80 ? Buffer.concat([Buffer.from([0]), minimal]) : minimal);
+}
 const utf8 = (value: string) => der(0x0c, Buffer.from(value, 'utf8'));
 const nullValue = Buffer.from([0x05, 0x00]);
 function oid(dotted: string): Buffer {
