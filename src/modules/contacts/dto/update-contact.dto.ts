@@ -1,16 +1,4 @@
-import { IsBoolean, IsObject, IsOptional } from 'class-validator';
-import { EmailField } from './email-field';
+import { CreateContactDto } from './create-contact.dto';
 
-export class UpdateContactDto {
-  @IsOptional()
-  @EmailField()
-  email?: string;
-
-  @IsOptional()
-  @IsBoolean()
-  subscribed?: boolean;
-
-  @IsOptional()
-  @IsObject()
-  data?: Record<string, unknown>;
-}
+/** `PATCH /contacts/:id`: the same optional fields as create, each changing only when sent. */
+export class UpdateContactDto extends CreateContactDto {}
