@@ -116,7 +116,9 @@ async function startApp(options = {}) {
     if (output.length > 200) output.shift();
   };
   const spawnedAt = process.hrtime.bigint();
-  const child = spawn(process.execPath, [ENTRY], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // BENCH_NODE_ARGS: extra node flags for the service only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.BENCH_NODE_ARGS || '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, ENTRY], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));

@@ -12,8 +12,10 @@ import { contactEmailTaken, contactNotFound, contactStillReferenced, dataNotStor
 import { applyDataPatch, compileDataPatch, JsonObject, templateVariables } from './data/data-patch';
 import { CONTACT_COLUMNS, ContactRow, fromContactRow } from './dto/contact.response';
 import type { Contact } from './entities/contact.entity';
-import { StatementRunner } from './use-cases/statement-runner';
-import { buildUpsertStatement } from './use-cases/upsert-contact.sql';
+import { StatementRunner } from '../../platform/database/statement-runner';
+import { buildUpsertStatement, UpsertStatementInput } from './use-cases/upsert-contact.sql';
+import { UpsertBatcher } from './use-cases/upsert-batcher';
+import { buildUpsertBatchParams, rowsByItem, UPSERT_CONTACTS_BATCH_SQL, upsertKey } from './use-cases/upsert-contacts-batch.sql';
 
 /** Persisted in subscription events' `data.source`. */
 export type ContactSource = 'api' | 'track' | 'send' | 'import' | 'workflow' | 'bulk' | 'system';
@@ -46,12 +48,21 @@ export const normalizeEmail = (email: string): string => email.trim().toLowerCas
 
 const UNIQUE_VIOLATION = '23505';
 const FOREIGN_KEY_VIOLATION = '23503';
+const DEADLOCK_OR_SERIALIZATION = new Set(['40P01', '40001']);
 
 type UpsertRow = ContactRow & { inserted: boolean; changed: boolean; flips: EventRow[]; event: EventRow | null };
 
 @Injectable()
 export class ContactsService {
   private readonly statements: StatementRunner;
+  /** Upserts without a caller's transaction: concurrent calls share one statement (README, performance notes). */
+  private readonly batcher = new UpsertBatcher<UpsertStatementInput, UpsertRow>({
+    key: upsertKey,
+    runBatch: async (items) =>
+      rowsByItem(await this.statements.run<UpsertRow & { i: number }>(UPSERT_CONTACTS_BATCH_SQL, buildUpsertBatchParams(items)), items.length),
+    runOne: (item) => this.upsertOne(item),
+    retryable: (error) => DEADLOCK_OR_SERIALIZATION.has((error as { code?: string })?.code ?? ''),
+  });
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -79,7 +90,7 @@ export class ContactsService {
   ): Promise<UpsertContactResult & { event: StoredEvent | null }> {
     const patch = compileDataPatch(input.data);
     const fieldTypes = this.fields.pendingTypes(projectId, patch.set);
-    const { sql, params } = buildUpsertStatement({
+    const statement: UpsertStatementInput = {
       projectId,
       email: normalizeEmail(input.email),
       subscribed: input.subscribed ?? null,
@@ -89,16 +100,9 @@ export class ContactsService {
       flipData: { source: input.source },
       event: event ? { name: event.name, data: { ...patch.set, ...patch.transient } } : undefined,
       fieldTypes,
-    });
-    let rows: UpsertRow[] = [];
-    try {
-      for (let attempt = 0; attempt < 3 && rows.length === 0; attempt++) rows = await this.statements.run<UpsertRow>(sql, params, manager);
-    } catch (error) {
-      if (isUnstorableText(error)) throw dataNotStorable();
-      throw error;
-    }
-    if (rows.length === 0) throw new Error('contact upsert returned no row');
-    const row = rows[0];
+    };
+    // Inside a caller's transaction: its own statement on that transaction's connection.
+    const row = manager ? await this.upsertOne(statement, manager) : await this.batcher.run(statement);
     this.fields.cache.remember(
       projectId,
       fieldTypes.map(([key]) => key),
@@ -114,6 +118,20 @@ export class ContactsService {
       variables: templateVariables(contact.data, patch.transient),
       event: tracked,
     };
+  }
+
+  /** The single-statement upsert (also what a batch falls back to, item by item). */
+  private async upsertOne(input: UpsertStatementInput, manager?: EntityManager): Promise<UpsertRow> {
+    const { sql, params } = buildUpsertStatement(input);
+    let rows: UpsertRow[] = [];
+    try {
+      for (let attempt = 0; attempt < 3 && rows.length === 0; attempt++) rows = await this.statements.run<UpsertRow>(sql, params, manager);
+    } catch (error) {
+      if (isUnstorableText(error)) throw dataNotStorable();
+      throw error;
+    }
+    if (rows.length === 0) throw new Error('contact upsert returned no row');
+    return rows[0];
   }
 
   /** Null when absent (also for a malformed id or another project's id). */

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { AppConfig } from '../../config/config';
+import { InjectConfig } from '../../config/config.module';
+import { StatementRunner } from '../../platform/database/statement-runner';
 import type { Email } from './entities/email.entity';
 import { EmailQueue } from './pipeline/email-queue';
 import type { SendRequest } from './send/send-request';
@@ -20,7 +23,12 @@ export class EmailsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly sendEmails: SendEmails,
     private readonly emailQueue: EmailQueue,
-  ) {}
+    @InjectConfig() config: AppConfig,
+  ) {
+    this.statements = new StatementRunner(dataSource, !config.databaseUrl);
+  }
+
+  private readonly statements: StatementRunner;
 
   send(projectId: string, req: SendRequest): Promise<SendResult> {
     return this.sendEmails.execute(projectId, req);
@@ -32,7 +40,7 @@ export class EmailsService {
    * (`enqueue(ids, type)`); the sweep enqueues anything a crash left behind.
    */
   async queue(content: NewEmailContent, emails: NewEmails, recipients: NewEmailRecipient[], manager?: EntityManager): Promise<string[]> {
-    const write = (em: EntityManager) => insertContentAndEmails(em, content, emails, recipients);
+    const write = (em: EntityManager) => insertContentAndEmails(this.statements, em, content, emails, recipients);
     const ids = await write(manager ?? this.dataSource.manager);
     if (manager) return ids;
     await this.emailQueue.enqueueOrLeaveForSweep(ids, emails.type);

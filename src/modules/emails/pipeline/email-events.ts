@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventsService } from '../../events/events.service';
+import type { StoredEvent } from '../../events/events.types';
 import type { LoadedEmail } from './email-status';
 
 /** Persisted event names (decisions.md "Events"). */
@@ -12,7 +13,18 @@ export class EmailEvents {
 
   async emit(email: LoadedEmail, subject: string, names: EmailEventName[], extra: Record<string, unknown> = {}): Promise<void> {
     if (!email.projectId) return;
+    for (const event of this.payloads(email, subject, names, extra)) await this.events.record(email.projectId, { contactId: email.contactId, ...event });
+  }
+
+  /** The events to store for `email` (none for account mail), for a caller that writes them in its own statement. */
+  payloads(email: LoadedEmail, subject: string, names: EmailEventName[], extra: Record<string, unknown> = {}): Array<{ name: EmailEventName; data: Record<string, unknown> }> {
+    if (!email.projectId) return [];
     const data = { emailId: email.id, subject, from: email.fromAddress, templateId: email.templateId, campaignId: email.campaignId, ...extra };
-    for (const name of names) await this.events.record(email.projectId, { contactId: email.contactId, name, data });
+    return names.map((name) => ({ name, data }));
+  }
+
+  /** Tells event listeners about events a caller stored itself (after its commit). */
+  announce(events: StoredEvent[]): void {
+    this.events.recorded(events);
   }
 }

@@ -114,20 +114,23 @@ export class EmailPipeline {
     throw failure;
   }
 
-  /** The transport accepted the message: the write is retried in place, since a retry of the job must not resend. */
+  /**
+   * The transport accepted the message: status and `email.sent` (+ `email.delivery`) events are
+   * one statement. The write is retried in place, since a retry of the job must not resend.
+   */
   private async recordSent(email: LoadedEmail, subject: string, messageId: string, result: TransportResult): Promise<void> {
-    let recorded = false;
+    const events = this.events.payloads(email, subject, result.delivered ? ['email.sent', 'email.delivery'] : ['email.sent']);
     for (let i = 0; ; i++) {
       try {
-        recorded = await this.store.markSent(email.id, { subject, messageId, providerMessageId: result.providerMessageId, delivered: result.delivered });
-        break;
+        const record = await this.store.markSent(email.id, { subject, messageId, providerMessageId: result.providerMessageId, delivered: result.delivered, events });
+        this.events.announce(record.events);
+        return;
       } catch (err) {
         if (i >= 4) throw err;
         this.log.warn({ err, emailId: email.id }, 'recording a sent email failed; retrying');
         await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** i));
       }
     }
-    if (recorded) await this.emit(email, subject, result.delivered ? ['email.sent', 'email.delivery'] : ['email.sent']);
   }
 
   private async emit(email: LoadedEmail, subject: string, names: Parameters<EmailEvents['emit']>[2], extra?: Record<string, unknown>): Promise<void> {

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { StoredAttachment } from '../entities/email-content.entity';
 import type { EmailStatus, EmailType } from '../entities/email.entity';
+import { EventRow, fromEventRow, StoredEvent } from '../../events/events.types';
 import { Batcher } from './batcher';
 
 /** How long a worker may hold an email between claiming it and recording the outcome. */
@@ -67,6 +68,14 @@ export interface SentOutcome {
   messageId: string;
   providerMessageId: string | null;
   delivered: boolean;
+  /** Events stored in the same statement as the status (none for account mail). */
+  events: Array<{ name: string; data: Record<string, unknown> }>;
+}
+
+export interface SentRecord {
+  /** False when the email was no longer `sending` (another worker, or already recorded). */
+  recorded: boolean;
+  events: StoredEvent[];
 }
 
 /**
@@ -83,7 +92,7 @@ export class EmailStatusStore {
   /** Concurrent workers share round trips for the per-email reads and writes (adaptive batches). */
   private readonly loads = new Batcher<string, LoadedEmail | null>((ids) => this.loadMany(ids));
   private readonly claims = new Batcher<{ id: string; subject: string; messageId: string }, boolean>((items) => this.claimMany(items));
-  private readonly sents = new Batcher<{ id: string; outcome: SentOutcome }, boolean>((items) => this.markSentMany(items));
+  private readonly sents = new Batcher<{ id: string; outcome: SentOutcome }, SentRecord>((items) => this.markSentMany(items));
 
   load(emailId: string): Promise<LoadedEmail | null> {
     return this.loads.run(emailId);
@@ -124,24 +133,50 @@ export class EmailStatusStore {
     return items.map((item, i) => winners.has(i) && claimed.has(item.id));
   }
 
-  markSent(emailId: string, outcome: SentOutcome): Promise<boolean> {
+  /** sending → sent | delivered, with the outcome's events in the same statement (one commit for both). */
+  markSent(emailId: string, outcome: SentOutcome): Promise<SentRecord> {
     return this.sents.run({ id: emailId, outcome });
   }
 
-  private async markSentMany(items: Array<{ id: string; outcome: SentOutcome }>): Promise<boolean[]> {
+  private async markSentMany(items: Array<{ id: string; outcome: SentOutcome }>): Promise<SentRecord[]> {
     const { unique, winners } = firstOfEachId(items);
-    const rows = returned<{ id: string }>(
-      await this.dataSource.query(
-        `UPDATE emails e SET status = CASE WHEN v.delivered THEN 'delivered' ELSE 'sent' END, provider_message_id = v.provider_message_id,
+    const rows: Array<{ ids: string[] | null; events: EventRow[] | null }> = await this.dataSource.query(
+      `WITH v AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, provider_message_id text, delivered boolean, events jsonb)
+       ), sent AS (
+         UPDATE emails e SET status = CASE WHEN v.delivered THEN 'delivered' ELSE 'sent' END, provider_message_id = v.provider_message_id,
                 sent_at = now(), delivered_at = CASE WHEN v.delivered THEN now() ELSE e.delivered_at END,
                 lease_until = NULL, error = NULL, updated_at = now()
-           FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, provider_message_id text, delivered boolean)
-          WHERE e.id = v.id AND e.status = 'sending' RETURNING e.id`,
-        [JSON.stringify(unique.map((i) => ({ id: i.id, provider_message_id: i.outcome.providerMessageId, delivered: i.outcome.delivered })))],
-      ),
+           FROM v
+          WHERE e.id = v.id AND e.status = 'sending'
+         RETURNING e.id, e.project_id, e.contact_id, v.events
+       ), ev AS (
+         -- clock_timestamp(): the events of one email keep their order (sent before delivery).
+         INSERT INTO events (project_id, contact_id, name, data, created_at)
+         SELECT s.project_id, s.contact_id, x.event->>'name', x.event->'data', clock_timestamp()
+           FROM sent s CROSS JOIN LATERAL jsonb_array_elements(s.events) WITH ORDINALITY AS x(event, n)
+          WHERE s.project_id IS NOT NULL
+          ORDER BY s.id, x.n
+         RETURNING id, project_id, contact_id, name, data, created_at
+       )
+       SELECT (SELECT json_agg(id) FROM sent) AS ids, (SELECT json_agg(ev ORDER BY ev.created_at) FROM ev) AS events`,
+      [
+        JSON.stringify(
+          unique.map((i) => ({ id: i.id, provider_message_id: i.outcome.providerMessageId, delivered: i.outcome.delivered, events: i.outcome.events })),
+        ),
+      ],
     );
-    const updated = new Set(rows.map((r) => r.id));
-    return items.map((item, i) => winners.has(i) && updated.has(item.id));
+    const updated = new Set(rows[0]?.ids ?? []);
+    const byEmail = new Map<string, StoredEvent[]>();
+    for (const row of rows[0]?.events ?? []) {
+      const event = fromEventRow(row);
+      const emailId = String(event.data.emailId);
+      byEmail.set(emailId, [...(byEmail.get(emailId) ?? []), event]);
+    }
+    return items.map((item, i) => {
+      const recorded = winners.has(i) && updated.has(item.id);
+      return { recorded, events: recorded ? (byEmail.get(item.id) ?? []) : [] };
+    });
   }
 
   /** A permanent refusal at hand-over (SMTP 5xx): the email bounced. */

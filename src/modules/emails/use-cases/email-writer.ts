@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
+import type { StatementRunner } from '../../../platform/database/statement-runner';
 import type { StoredAttachment } from '../entities/email-content.entity';
 import type { EmailType } from '../entities/email.entity';
 
@@ -37,12 +38,18 @@ export interface NewEmails {
 
 /**
  * Writes the shared content row and one `queued` email per recipient in one statement (one
- * round trip); returns the new email ids in recipient order.
+ * round trip, a prepared statement through `statements`); returns the new email ids in recipient order.
  */
-export async function insertContentAndEmails(em: EntityManager, c: NewEmailContent, e: NewEmails, recipients: NewEmailRecipient[]): Promise<string[]> {
+export async function insertContentAndEmails(
+  statements: StatementRunner,
+  em: EntityManager,
+  c: NewEmailContent,
+  e: NewEmails,
+  recipients: NewEmailRecipient[],
+): Promise<string[]> {
   if (recipients.length === 0) return [];
   const ids = recipients.map(() => randomUUID());
-  await em.query(
+  await statements.run(
     `WITH content AS (
        INSERT INTO email_contents (project_id, template_id, subject, body, liquid, text, from_name, reply_to, headers, attachments)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb)
@@ -73,6 +80,7 @@ export async function insertContentAndEmails(em: EntityManager, c: NewEmailConte
         recipients.map((r, i) => ({ id: ids[i], contact_id: r.contactId, to_address: r.toAddress, to_name: r.toName, variables: r.variables })),
       ),
     ],
+    em,
   );
   return ids;
 }

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { AppConfig } from '../../../config/config';
+import { InjectConfig } from '../../../config/config.module';
+import { StatementRunner } from '../../../platform/database/statement-runner';
 import { FieldError, validationError } from '../../../platform/http/app-error';
 import { ContactsService } from '../../contacts/contacts.service';
 import { DomainsService } from '../../domains/domains.service';
@@ -50,7 +53,12 @@ export class SendEmails {
     private readonly contacts: ContactsService,
     private readonly queue: EmailQueue,
     private readonly suppression: SuppressionService,
-  ) {}
+    @InjectConfig() config: AppConfig,
+  ) {
+    this.statements = new StatementRunner(dataSource, !config.databaseUrl);
+  }
+
+  private readonly statements: StatementRunner;
 
   async execute(projectId: string, req: SendRequest): Promise<SendResult> {
     // Cached for a few seconds: a project disabled this instant may still send for that long.
@@ -81,6 +89,7 @@ export class SendEmails {
       }
       if (recipients.length === 0) return [];
       return insertContentAndEmails(
+        this.statements,
         em,
         {
           projectId,

@@ -17,6 +17,9 @@ describe('statement literals', () => {
 
   it('refuses NUL characters and unsupported types', () => {
     expect(() => literal('a\u0000b')).toThrow();
-    expect(() => literal(5)).toThrow();
+    expect(literal(5)).toBe('5');
+    expect(literal(-1.5)).toBe('-1.5');
+    expect(() => literal(Number.NaN)).toThrow();
+    expect(() => literal({})).toThrow();
   });
 });
