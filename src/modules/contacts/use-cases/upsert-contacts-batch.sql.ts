@@ -1,0 +1,127 @@
+import type { FieldType } from '../data/field-types';
+import type { UpsertStatementInput } from './upsert-contact.sql';
+
+/**
+ * The contact upsert of `upsert-contact.sql.ts` for many calls in one statement (adaptive
+ * batching of `/v1/track` and other upserts made without a caller's transaction). Per item it
+ * does exactly what the single statement does: lock the existing row, upsert (no write when
+ * nothing changes), a subscription event on a flip, the tracked event if any, first-seen field
+ * types; each item gets the row the single statement would return (plus its index `i`).
+ *
+ * Preconditions (kept by the batcher): no two items share (projectId, email) — ON CONFLICT DO
+ * UPDATE cannot touch a row twice and a later call must see an earlier one's effect.
+ * Rows are locked and inserted in (project_id, email) order, field types in (project_id, key)
+ * order, so concurrent batches of several processes do not deadlock on each other.
+ *
+ * One fixed statement text whatever the batch size (prepared once): the items and the field
+ * types travel as two JSON strings, which is also all that embedded mode's literal EXECUTE takes.
+ *
+ * An item gets no row when a concurrent insert of its email committed after the statement's
+ * snapshot and nothing changed (like the single statement); the caller runs that item again.
+ */
+export const UPSERT_CONTACTS_BATCH_SQL = `WITH input AS MATERIALIZED (
+  SELECT * FROM jsonb_to_recordset($1::jsonb)
+    AS x(i int, p uuid, e text, s boolean, d boolean, sv jsonb, un text[], fd jsonb, en text, ed jsonb)
+), old AS (
+  -- One index probe per item (lateral: never a scan of the table), locked in (project_id, email) order.
+  SELECT c.* FROM (SELECT p, e FROM input ORDER BY p, e) x
+  CROSS JOIN LATERAL (
+    SELECT id, project_id, email, subscribed, data, created_at, updated_at FROM contacts
+    WHERE project_id = x.p AND email = x.e FOR UPDATE
+  ) c
+), up AS (
+  INSERT INTO contacts AS c (project_id, email, subscribed, data)
+  SELECT x.p, x.e, COALESCE(x.s, x.d), x.sv FROM input x
+  -- Forces "old" to run (and lock) before this insert, as in the single statement.
+  WHERE (SELECT count(*) FROM old) >= 0
+  ORDER BY x.p, x.e
+  ON CONFLICT (project_id, email) DO UPDATE
+    SET (subscribed, data, updated_at) = (
+          SELECT COALESCE(x.s, c.subscribed), (c.data - x.un) || x.sv, now()
+          FROM input x WHERE x.p = excluded.project_id AND x.e = excluded.email)
+    WHERE EXISTS (
+          SELECT 1 FROM input x WHERE x.p = excluded.project_id AND x.e = excluded.email
+            AND (c.subscribed IS DISTINCT FROM COALESCE(x.s, c.subscribed)
+                 OR c.data IS DISTINCT FROM ((c.data - x.un) || x.sv)))
+  RETURNING c.id, c.project_id, c.email, c.subscribed, c.data, c.created_at, c.updated_at, (c.xmax = 0) AS inserted
+), cur AS (
+  SELECT id, project_id, email, subscribed, data, created_at, updated_at, inserted, true AS changed FROM up
+  UNION ALL
+  SELECT id, project_id, email, subscribed, data, created_at, updated_at, false, false FROM old
+  WHERE NOT EXISTS (SELECT 1 FROM up WHERE up.id = old.id)
+), flip AS (
+  INSERT INTO events (project_id, contact_id, name, data)
+  SELECT up.project_id, up.id, CASE WHEN up.subscribed THEN 'contact.subscribed' ELSE 'contact.unsubscribed' END, x.fd
+  FROM up JOIN old ON old.id = up.id JOIN input x ON x.p = up.project_id AND x.e = up.email
+  WHERE old.subscribed <> up.subscribed
+  RETURNING id, project_id, contact_id, name, data, created_at
+), ev AS (
+  INSERT INTO events (project_id, contact_id, name, data)
+  SELECT cur.project_id, cur.id, x.en, x.ed FROM cur JOIN input x ON x.p = cur.project_id AND x.e = cur.email
+  WHERE x.en IS NOT NULL
+  RETURNING id, project_id, contact_id, name, data, created_at
+), ft AS (
+  INSERT INTO contact_fields (project_id, key, type)
+  SELECT f.p, f.k, f.t FROM jsonb_to_recordset($2::jsonb) AS f(p uuid, k text, t text)
+  ORDER BY f.p, f.k
+  ON CONFLICT (project_id, key) DO NOTHING
+)
+SELECT x.i, cur.id, cur.project_id, cur.email, cur.subscribed, cur.data, cur.created_at, cur.updated_at,
+       cur.inserted, cur.changed,
+       (SELECT coalesce(json_agg(flip), '[]'::json) FROM flip WHERE flip.contact_id = cur.id) AS flips,
+       (SELECT row_to_json(ev) FROM ev WHERE ev.contact_id = cur.id) AS event
+FROM cur JOIN input x ON x.p = cur.project_id AND x.e = cur.email`;
+
+/** Identity of the contact an item writes: items with the same key never share a batch. */
+export const upsertKey = (input: Pick<UpsertStatementInput, 'projectId' | 'email'>): string => `${input.projectId}/${input.email}`;
+
+/** The batch statement's two parameters (JSON strings). Field types: the first item in call order wins per project+key. */
+export function buildUpsertBatchParams(items: UpsertStatementInput[]): [string, string] {
+  const fieldTypes = new Map<string, { p: string; k: string; t: FieldType }>();
+  const rows = items.map((item, i) => {
+    for (const [key, type] of item.fieldTypes) {
+      const id = `${item.projectId}/${key}`;
+      if (!fieldTypes.has(id)) fieldTypes.set(id, { p: item.projectId, k: key, t: type });
+    }
+    return {
+      i,
+      p: item.projectId,
+      e: item.email,
+      s: item.subscribed,
+      d: item.defaultSubscribed,
+      sv: item.set,
+      un: item.unset,
+      fd: item.flipData,
+      en: item.event ? item.event.name : null,
+      ed: item.event ? item.event.data : null,
+    };
+  });
+  return [JSON.stringify(rows), JSON.stringify([...fieldTypes.values()])];
+}
+
+/** The batch's rows by item index (`undefined`: run that item again alone), without the index column. */
+export function rowsByItem<R extends object>(rows: Array<R & { i: number }>, count: number): Array<R | undefined> {
+  const out = new Array<R | undefined>(count).fill(undefined);
+  for (const { i, ...row } of rows) out[i] = row as unknown as R;
+  return out;
+}
+
+/**
+ * Splits a queue into the next batch (at most `max` entries, in queue order) and the rest:
+ * an entry whose key is in a running batch (`busy`) or already in this batch waits for a later
+ * one, and so does every later entry of that key, so each contact's calls keep their order.
+ */
+export function takeBatch<E extends { key: string }>(queue: readonly E[], busy: ReadonlySet<string>, max: number): { batch: E[]; rest: E[] } {
+  const batch: E[] = [];
+  const rest: E[] = [];
+  const keys = new Set<string>();
+  for (const entry of queue) {
+    if (batch.length < max && !busy.has(entry.key) && !keys.has(entry.key)) {
+      batch.push(entry);
+      keys.add(entry.key);
+    } else {
+      rest.push(entry);
+    }
+  }
+  return { batch, rest };
+}
