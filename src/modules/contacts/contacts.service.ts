@@ -120,6 +120,62 @@ export class ContactsService {
     };
   }
 
+  /**
+   * Many upserts inside a caller's transaction (`manager`) as one multi-row statement (the
+   * batch statement of the upsert batcher), e.g. the contacts of several `/v1/send` requests
+   * that share a transaction. Per item the effect and result are `upsert(projectId, input, manager)`'s;
+   * results come in input order. The caller keeps every (projectId, email) once per call
+   * (`upsertKey` of the normalized email); an item left without a row by a concurrent insert
+   * runs the single statement in the same transaction. Errors are the database's (a failed
+   * statement fails the caller's transaction; e.g. 22P05 for `\u0000` data).
+   * Unlike `upsert`, the field types written are remembered only when the caller runs
+   * `afterCommit()`: a batch transaction that rolls back (and re-runs its requests one by one)
+   * must not leave keys remembered whose type rows it never committed.
+   */
+  async upsertBatchIn(
+    items: Array<{ projectId: string; input: UpsertContactInput }>,
+    manager: EntityManager,
+  ): Promise<{ results: UpsertContactResult[]; afterCommit: () => void }> {
+    const prepared = items.map(({ projectId, input }) => {
+      const patch = compileDataPatch(input.data);
+      const fieldTypes = this.fields.pendingTypes(projectId, patch.set);
+      const statement: UpsertStatementInput = {
+        projectId,
+        email: normalizeEmail(input.email),
+        subscribed: input.subscribed ?? null,
+        defaultSubscribed: input.defaultSubscribed,
+        set: patch.set,
+        unset: patch.unset,
+        flipData: { source: input.source },
+        fieldTypes,
+      };
+      return { projectId, patch, fieldTypes, statement };
+    });
+    const afterCommit = () => {
+      for (const { projectId, fieldTypes } of prepared) {
+        this.fields.cache.remember(
+          projectId,
+          fieldTypes.map(([key]) => key),
+        );
+      }
+    };
+    if (prepared.length === 0) return { results: [], afterCommit };
+    const statements = prepared.map((p) => p.statement);
+    const rows = rowsByItem(
+      await this.statements.run<UpsertRow & { i: number }>(UPSERT_CONTACTS_BATCH_SQL, buildUpsertBatchParams(statements), manager),
+      statements.length,
+    );
+    for (let i = 0; i < rows.length; i++) rows[i] ??= await this.upsertOne(statements[i], manager);
+    const results = prepared.map(({ patch }, i) => {
+      const row = rows[i]!;
+      // Announced after the caller's commit, dropped on its rollback.
+      this.events.recorded(row.flips.map(fromEventRow), manager);
+      const contact = fromContactRow(row);
+      return { contact, isNew: row.inserted, changed: row.changed, variables: templateVariables(contact.data, patch.transient) };
+    });
+    return { results, afterCommit };
+  }
+
   /** The single-statement upsert (also what a batch falls back to, item by item). */
   private async upsertOne(input: UpsertStatementInput, manager?: EntityManager): Promise<UpsertRow> {
     const { sql, params } = buildUpsertStatement(input);

@@ -125,3 +125,38 @@ export function takeBatch<E extends { key: string }>(queue: readonly E[], busy: 
   }
   return { batch, rest };
 }
+
+/**
+ * `takeBatch` for entries that write several contacts (a send to many recipients): an entry
+ * joins the batch only when none of its keys is running (`busy`), already in this batch, or
+ * held by an earlier entry that waits; so no key appears twice in a batch and each key's calls
+ * keep their order. With one key per entry it splits exactly like `takeBatch`. The first entry
+ * always fits `maxKeys` (a cap on the batch's keys in total, e.g. rows of one statement).
+ */
+export function takeBatchByKeys<E extends { keys: readonly string[] }>(
+  queue: readonly E[],
+  busy: ReadonlySet<string>,
+  max: number,
+  maxKeys = Infinity,
+): { batch: E[]; rest: E[] } {
+  const batch: E[] = [];
+  const rest: E[] = [];
+  const taken = new Set<string>();
+  const held = new Set<string>();
+  let keyCount = 0;
+  for (const entry of queue) {
+    const fits =
+      batch.length < max &&
+      (batch.length === 0 || keyCount + entry.keys.length <= maxKeys) &&
+      entry.keys.every((key) => !busy.has(key) && !taken.has(key) && !held.has(key));
+    if (fits) {
+      batch.push(entry);
+      for (const key of entry.keys) taken.add(key);
+      keyCount += entry.keys.length;
+    } else {
+      rest.push(entry);
+      for (const key of entry.keys) held.add(key);
+    }
+  }
+  return { batch, rest };
+}

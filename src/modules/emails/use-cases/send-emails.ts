@@ -5,7 +5,8 @@ import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { StatementRunner } from '../../../platform/database/statement-runner';
 import { FieldError, validationError } from '../../../platform/http/app-error';
-import { ContactsService } from '../../contacts/contacts.service';
+import { ContactsService, normalizeEmail, UpsertContactInput } from '../../contacts/contacts.service';
+import { upsertKey } from '../../contacts/use-cases/upsert-contacts-batch.sql';
 import { DomainsService } from '../../domains/domains.service';
 import type { TrackingMode } from '../../projects/entities/project.entity';
 import { projectDisabled } from '../../projects/projects.errors';
@@ -18,7 +19,8 @@ import { ProjectCache } from '../pipeline/project-cache';
 import { Recipient, SEND_LIMITS, SendRequest } from '../send/send-request';
 import type { SendResult, SkippedRecipient } from '../send/send.response';
 import { SuppressionService } from '../suppression/suppression.service';
-import { insertContentAndEmails, NewEmailRecipient } from './email-writer';
+import { insertContentAndEmails, insertContentsAndEmails, NewEmailContent, NewEmailRecipient, NewEmails } from './email-writer';
+import { SendBatcher } from './send-batcher';
 
 /** Whether opens and clicks are tracked: the per-send override wins over the project's mode. */
 export function trackingFor(mode: TrackingMode, type: EmailType, override: boolean | undefined): boolean {
@@ -26,6 +28,48 @@ export function trackingFor(mode: TrackingMode, type: EmailType, override: boole
   if (mode === 'DISABLED') return false;
   if (mode === 'MARKETING_ONLY') return type === 'MARKETING';
   return true;
+}
+
+/** A validated request, ready to be written. */
+interface SendItem {
+  projectId: string;
+  req: SendRequest;
+  send: ResolvedSend;
+  track: boolean;
+}
+
+/** What a request wrote: its result items (recipient order), skipped recipients, the new email ids. */
+interface Written {
+  emails: SendResult['emails'];
+  skipped: SkippedRecipient[];
+  ids: string[];
+}
+
+const DEADLOCK_OR_SERIALIZATION = new Set(['40P01', '40001']);
+
+const contactInput = (req: SendRequest, to: Recipient): UpsertContactInput => ({
+  email: to.email,
+  data: req.data,
+  subscribed: req.subscribed,
+  defaultSubscribed: false,
+  source: 'send',
+});
+
+function newEmails(projectId: string, req: SendRequest, send: ResolvedSend, track: boolean): { content: NewEmailContent; emails: NewEmails } {
+  const templateId = send.template?.id ?? null;
+  return {
+    content: {
+      projectId,
+      templateId,
+      subject: send.subject,
+      body: send.body,
+      fromName: send.from.name,
+      replyTo: send.replyTo,
+      headers: req.headers,
+      attachments: req.attachments,
+    },
+    emails: { projectId, templateId, type: send.type, fromAddress: send.from.email, trackOpens: track, trackClicks: track },
+  };
 }
 
 interface ResolvedSend {
@@ -41,7 +85,8 @@ interface ResolvedSend {
  * `POST /v1/send`: everything that can reject the request (project state, template, sender
  * domain, Liquid syntax, message size) is checked before anything is written; then contacts,
  * the content row and one `queued` email per recipient are written in one transaction, and
- * the jobs are enqueued after it commits.
+ * the jobs are enqueued after it commits. Concurrent TRANSACTIONAL requests share that
+ * transaction (`SendBatcher`); a batch that fails runs each of its requests alone.
  */
 @Injectable()
 export class SendEmails {
@@ -59,6 +104,16 @@ export class SendEmails {
   }
 
   private readonly statements: StatementRunner;
+  /** Concurrent TRANSACTIONAL requests share one transaction (README, `POST /v1/send`). */
+  private readonly batcher = new SendBatcher<SendItem, Written>({
+    keys: ({ projectId, req }) => req.to.map((to) => upsertKey({ projectId, email: normalizeEmail(to.email) })),
+    runBatch: (items) => this.writeBatch(items),
+    runOne: (item) => this.writeAlone(item),
+    retryable: (error) => DEADLOCK_OR_SERIALIZATION.has((error as { code?: string })?.code ?? ''),
+    max: 50,
+    maxKeys: 500,
+    maxInFlight: 2,
+  });
 
   async execute(projectId: string, req: SendRequest): Promise<SendResult> {
     // Cached for a few seconds: a project disabled this instant may still send for that long.
@@ -68,16 +123,24 @@ export class SendEmails {
     await this.domains.assertSenderAllowed(projectId, send.from.email);
     const track = trackingFor(project.tracking, send.type, req.tracking);
 
+    const item: SendItem = { projectId, req, send, track };
+    // decisions.md: TRANSACTIONAL mail ignores unsubscription and suppression, so its writes can
+    // share a transaction with concurrent requests; MARKETING/HEADLESS keep their own. (`to` is
+    // deduplicated already; a contact twice in one batch statement would fail it.)
+    const batchable = send.type === 'TRANSACTIONAL' && new Set(req.to.map((to) => normalizeEmail(to.email))).size === req.to.length;
+    const written = batchable ? await this.batcher.run(item) : await this.writeAlone(item);
+    await this.queue.enqueueOrLeaveForSweep(written.ids, send.type);
+    return { emails: written.emails, skipped: written.skipped, timestamp: new Date().toISOString() };
+  }
+
+  /** One request in its own transaction: contact upserts, suppression checks, the content row and its emails. */
+  private async writeAlone({ projectId, req, send, track }: SendItem): Promise<Written> {
     const emails: SendResult['emails'] = [];
     const skipped: SkippedRecipient[] = [];
     const ids = await this.dataSource.transaction(async (em) => {
       const recipients: NewEmailRecipient[] = [];
       for (const to of req.to) {
-        const { contact, variables } = await this.contacts.upsert(
-          projectId,
-          { email: to.email, data: req.data, subscribed: req.subscribed, defaultSubscribed: false, source: 'send' },
-          em,
-        );
+        const { contact, variables } = await this.contacts.upsert(projectId, contactInput(req, to), em);
         // decisions.md: MARKETING and HEADLESS mail respects unsubscription and suppression; TRANSACTIONAL ignores both.
         const suppression = await this.suppression.check(projectId, contact.email, send.type, contact.subscribed, em);
         if (suppression.skip) {
@@ -88,26 +151,41 @@ export class SendEmails {
         emails.push({ contact: { id: contact.id, email: contact.email }, email: '' });
       }
       if (recipients.length === 0) return [];
-      return insertContentAndEmails(
-        this.statements,
-        em,
-        {
-          projectId,
-          templateId: send.template?.id ?? null,
-          subject: send.subject,
-          body: send.body,
-          fromName: send.from.name,
-          replyTo: send.replyTo,
-          headers: req.headers,
-          attachments: req.attachments,
-        },
-        { projectId, templateId: send.template?.id ?? null, type: send.type, fromAddress: send.from.email, trackOpens: track, trackClicks: track },
-        recipients,
-      );
+      const { content, emails: options } = newEmails(projectId, req, send, track);
+      return insertContentAndEmails(this.statements, em, content, options, recipients);
     });
     ids.forEach((id, i) => (emails[i].email = id));
-    await this.queue.enqueueOrLeaveForSweep(ids, send.type);
-    return { emails, skipped, timestamp: new Date().toISOString() };
+    return { emails, skipped, ids };
+  }
+
+  /**
+   * TRANSACTIONAL requests of a batch in one transaction: one upsert statement for every
+   * recipient of every request, one statement for every content row and email row. Throws when
+   * the transaction failed (the batcher then runs each request alone).
+   */
+  private async writeBatch(items: SendItem[]): Promise<Written[]> {
+    let afterCommit = () => {};
+    const written = await this.dataSource.transaction(async (em) => {
+      const upserts = items.flatMap(({ projectId, req }) => req.to.map((to) => ({ projectId, input: contactInput(req, to) })));
+      const contacts = await this.contacts.upsertBatchIn(upserts, em);
+      afterCommit = contacts.afterCommit;
+      let next = 0;
+      const requests = items.map((item) => {
+        const recipients: NewEmailRecipient[] = item.req.to.map((to) => {
+          const { contact, variables } = contacts.results[next++];
+          return { contactId: contact.id, toAddress: contact.email, toName: to.name, variables };
+        });
+        return { ...newEmails(item.projectId, item.req, item.send, item.track), recipients };
+      });
+      const ids = await insertContentsAndEmails(this.statements, em, requests);
+      return requests.map(({ recipients }, i): Written => ({
+        emails: recipients.map((r, j) => ({ contact: { id: r.contactId!, email: r.toAddress }, email: ids[i][j] })),
+        skipped: [],
+        ids: ids[i],
+      }));
+    });
+    afterCommit();
+    return written;
   }
 
   /** Template defaults overridden by explicit fields; every remaining problem is one 422 item. */

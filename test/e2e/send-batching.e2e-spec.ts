@@ -1,0 +1,196 @@
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { ContactsService } from '../../src/modules/contacts/contacts.service';
+import { SendEmails } from '../../src/modules/emails/use-cases/send-emails';
+import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
+import { SmtpReceiver } from '../support/smtp-receiver';
+
+type Stats = { batches: number; batchedItems: number; single: number; retries: number; fallbacks: number };
+
+/**
+ * Concurrent TRANSACTIONAL `/v1/send` requests share one transaction (SendEmails' batcher);
+ * every request must still get its own contacts and emails, as if it ran alone.
+ */
+describe('send batching', () => {
+  let smtp: SmtpReceiver;
+  let app: TestApp;
+  let projects: TestProject[];
+  let db: DataSource;
+
+  beforeAll(async () => {
+    smtp = await SmtpReceiver.start();
+    app = await startTestApp({ EMAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url, DOMAIN_VERIFICATION: 'off', RATE_LIMIT_PER_MINUTE: '1000000' });
+    db = app.runtime.app.get(DataSource);
+    projects = [await createProject(app.http, 'A'), await createProject(app.http, 'B')];
+    // A database slower than loopback supertest can keep busy: requests pile up while a batch
+    // is in flight, so they really get batched (as under production load).
+    for (const owner of [app.runtime.app.get(SendEmails), app.runtime.app.get(ContactsService)]) {
+      const statements = (owner as unknown as { statements: { run: (...args: unknown[]) => Promise<unknown> } }).statements;
+      const run = statements.run.bind(statements);
+      statements.run = async (...args: unknown[]) => {
+        await new Promise((resolve) => setTimeout(resolve, 15));
+        return run(...args);
+      };
+    }
+  });
+  afterAll(async () => {
+    await app?.close();
+    await smtp?.close();
+  });
+
+  const send = (p: TestProject, body: Record<string, unknown>) =>
+    request(app.http).post('/v1/send').set('Authorization', `Bearer ${p.secretKey}`).send(body);
+  const stats = (): Stats => (app.runtime.app.get(SendEmails) as unknown as { batcher: { stats: Stats } }).batcher.stats;
+  const base = { from: 'hello@acme.test', body: '<p>Hi {{name ?? "there"}}</p>' };
+  /** Messages received per email id (header X-Mailroom-Email-Id). */
+  const deliveries = () => {
+    const counts = new Map<string, number>();
+    for (const m of smtp.messages) {
+      const id = m.parsed?.headers.get('x-mailroom-email-id') as string | undefined;
+      if (id) counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    return counts;
+  };
+
+  it('gives every concurrent request its own contacts and emails, each delivered once', async () => {
+    const before = { ...stats() };
+    const received = smtp.count;
+    type Call = { p: TestProject; to: string[]; subscribed?: boolean; n: number };
+    const calls: Call[] = [];
+    for (let n = 0; n < 60; n++) {
+      const p = projects[n % 2];
+      // Every fifth request names two contacts of its own, the shared contact and one of three shared "pair" contacts;
+      // every third names the shared contact alone; the others a contact of their own.
+      const to =
+        n % 5 === 0
+          ? [`own${n}a@example.com`, 'Shared@Example.com', `pair${n % 3}@example.com`, `own${n}b@example.com`]
+          : n % 3 === 0
+            ? ['shared@example.com']
+            : [`solo${n}@example.com`];
+      calls.push({ p, to, subscribed: n % 7 === 3 ? true : undefined, n });
+    }
+    const results = await Promise.all(
+      calls.map((c) => send(c.p, { ...base, to: c.to, subject: `batch ${c.n}`, subscribed: c.subscribed, data: { [`r${c.n}`]: c.n, name: `N${c.n}` } })),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(calls.length).fill(200));
+    const after = stats();
+    expect(after.batches).toBeGreaterThan(before.batches);
+    expect(after.batchedItems - before.batchedItems).toBeGreaterThan(after.batches - before.batches);
+
+    const allIds: string[] = [];
+    for (const [k, c] of calls.entries()) {
+      const body = results[k].body.data;
+      expect(body.skipped).toEqual([]);
+      // Recipient order kept; contacts are the project's contacts of these addresses.
+      expect(body.emails.map((e: { contact: { email: string } }) => e.contact.email)).toEqual(c.to.map((t) => t.toLowerCase()));
+      const ids = body.emails.map((e: { email: string }) => e.email);
+      allIds.push(...ids);
+      const rows: Array<{ id: string; project_id: string; contact_id: string; to_address: string; subject: string; contact_project: string; contact_email: string; content_id: string; variables: Record<string, unknown> }> =
+        await db.query(
+          `SELECT e.id, e.project_id, e.contact_id, e.to_address, ec.subject, ec.id AS content_id, e.variables, c.project_id AS contact_project, c.email AS contact_email
+             FROM emails e JOIN email_contents ec ON ec.id = e.content_id JOIN contacts c ON c.id = e.contact_id
+            WHERE e.id = ANY($1::uuid[])`,
+          [ids],
+        );
+      expect(rows).toHaveLength(ids.length);
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      body.emails.forEach((e: { email: string; contact: { id: string; email: string } }) => {
+        const row = byId.get(e.email)!;
+        expect(row).toMatchObject({ project_id: c.p.id, contact_id: e.contact.id, to_address: e.contact.email, contact_project: c.p.id, contact_email: e.contact.email, subject: `batch ${c.n}` });
+        expect(row.variables).toMatchObject({ [`r${c.n}`]: c.n, name: `N${c.n}` });
+      });
+      // One content row per request.
+      expect(new Set(rows.map((r) => r.content_id)).size).toBe(1);
+    }
+    expect(new Set(allIds).size).toBe(allIds.length);
+
+    // Each email delivered exactly once.
+    await smtp.waitForCount(received + allIds.length);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const counts = deliveries();
+    expect(allIds.filter((id) => counts.get(id) !== 1)).toEqual([]);
+    const statuses: Array<{ n: number }> = await waitFor(async () => {
+      const rows: Array<{ n: number }> = await db.query(`SELECT count(*)::int AS n FROM emails WHERE id = ANY($1::uuid[]) AND status IN ('sent', 'delivered')`, [allIds]);
+      return rows[0].n === allIds.length ? rows : undefined;
+    }, 30_000);
+    expect(statuses[0].n).toBe(allIds.length);
+
+    // Contact state: one contact per address and project, holding every request's data.
+    for (const p of projects) {
+      const mine = calls.filter((c) => c.p === p);
+      const addresses = [...new Set(mine.flatMap((c) => c.to.map((t) => t.toLowerCase())))];
+      const contacts: Array<{ id: string; email: string; subscribed: boolean; data: Record<string, unknown> }> = await db.query(
+        `SELECT id, email, subscribed, data FROM contacts WHERE project_id = $1 AND email = ANY($2::text[])`,
+        [p.id, addresses],
+      );
+      expect(contacts.map((c) => c.email).sort()).toEqual([...addresses].sort());
+      for (const contact of contacts) {
+        const touching = mine.filter((c) => c.to.some((t) => t.toLowerCase() === contact.email));
+        expect(Object.keys(contact.data).filter((k) => k.startsWith('r')).sort()).toEqual(touching.map((c) => `r${c.n}`).sort());
+        // New contacts start unsubscribed; `subscribed: true` from any request leaves them subscribed (nobody sent false).
+        expect(contact.subscribed).toBe(touching.some((c) => c.subscribed === true));
+        const flips: Array<{ name: string; data: Record<string, unknown> }> = await db.query(`SELECT name, data FROM events WHERE contact_id = $1 AND name LIKE 'contact.%'`, [contact.id]);
+        expect(flips.length).toBeLessThanOrEqual(1);
+        for (const flip of flips) expect(flip).toEqual({ name: 'contact.subscribed', data: { source: 'send' } });
+      }
+    }
+  });
+
+  it('fails only the request whose data the database cannot store (422); its batch mates succeed, nothing of it is written', async () => {
+    const [p] = projects;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const before = { ...stats() };
+      const bad = 7;
+      const n = 20;
+      const emailsOf = (i: number) => (i % 4 === 0 ? [`nul${attempt}-${i}@example.com`, `nul${attempt}-${i}b@example.com`] : [`nul${attempt}-${i}@example.com`]);
+      const results = await Promise.all(
+        Array.from({ length: n }, (_, i) =>
+          send(p, { ...base, to: emailsOf(i), subject: `nul ${attempt} ${i}`, data: i === bad ? { a: 'nul\u0000' } : { a: `ok${i}` } }),
+        ),
+      );
+      expect(results.map((r) => r.status)).toEqual(Array.from({ length: n }, (_, i) => (i === bad ? 422 : 200)));
+      expect(results[bad].body.error.errors.map((e: { field: string }) => e.field)).toContain('data');
+      const contacts: Array<{ email: string; data: Record<string, unknown> }> = await db.query(`SELECT email, data FROM contacts WHERE project_id = $1 AND email LIKE $2`, [
+        p.id,
+        `nul${attempt}-%`,
+      ]);
+      const expected = Array.from({ length: n }, (_, i) => i)
+        .filter((i) => i !== bad)
+        .flatMap((i) => emailsOf(i).map((email) => ({ email, data: { a: `ok${i}` } })));
+      expect(contacts.sort((a, b) => a.email.localeCompare(b.email))).toEqual(expected.sort((a, b) => a.email.localeCompare(b.email)));
+      const contents: Array<{ subject: string; emails: number }> = await db.query(
+        `SELECT ec.subject, (SELECT count(*)::int FROM emails e WHERE e.content_id = ec.id) AS emails FROM email_contents ec WHERE ec.project_id = $1 AND ec.subject LIKE $2`,
+        [p.id, `nul ${attempt} %`],
+      );
+      expect(contents.map((c) => c.subject).sort()).toEqual(
+        Array.from({ length: n }, (_, i) => i)
+          .filter((i) => i !== bad)
+          .map((i) => `nul ${attempt} ${i}`)
+          .sort(),
+      );
+      for (const c of contents) expect(c.emails).toBe(emailsOf(Number(c.subject.split(' ')[2])).length);
+      const ids = results.filter((_, i) => i !== bad).flatMap((r) => r.body.data.emails.map((e: { email: string }) => e.email));
+      const stored: Array<{ n: number }> = await db.query(`SELECT count(*)::int AS n FROM emails WHERE id = ANY($1::uuid[])`, [ids]);
+      expect(stored[0].n).toBe(ids.length);
+      if (stats().fallbacks > before.fallbacks) return;
+    }
+    throw new Error('the unstorable request never shared a batch (no fallback ran)');
+  });
+
+  it('leaves MARKETING sends on their own transaction (suppression still applies)', async () => {
+    const [, p] = projects;
+    const template = await request(app.http)
+      .post('/templates')
+      .set('Authorization', `Bearer ${p.secretKey}`)
+      .send({ name: 'News', subject: 'News', body: '<p>News</p>', type: 'MARKETING', from: 'news@acme.test' });
+    expect(template.status).toBe(201);
+    const before = { ...stats() };
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => send(p, { to: `mkt${i}@example.com`, template: template.body.id, subscribed: i % 2 === 0 })));
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+    results.forEach((r, i) => {
+      if (i % 2 === 0) expect(r.body.data.emails).toHaveLength(1);
+      else expect(r.body.data.skipped).toEqual([{ to: `mkt${i}@example.com`, reason: expect.any(String) }]);
+    });
+    expect(stats()).toEqual(before);
+  });
+});
