@@ -1,6 +1,6 @@
 import { Resolver } from 'node:dns/promises';
 // dns2 ships CommonJS with loose typings; only the server factory and Packet constants are used.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+ 
 const dns2 = require('dns2') as {
   createServer(options: { udp: boolean; tcp: boolean; handle: (request: DnsPacket, send: (response: DnsPacket) => void) => void }): DnsServerHandle;
   Packet: {

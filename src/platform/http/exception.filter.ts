@@ -46,12 +46,31 @@ function isHttpException(value: unknown): value is HttpException {
   return typeof (value as HttpException)?.getStatus === 'function' && typeof (value as HttpException)?.getResponse === 'function';
 }
 
+/**
+ * PostgreSQL refuses U+0000 in text (22021) and in jsonb (22P05). Endpoints reject it up front
+ * where they can; this is the net for the rest: bad input is a 422, never a 500. The failed
+ * statement wrote nothing (and rolled back its transaction).
+ */
+const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
+
+function fromDatabaseError(error: unknown): Rendered | undefined {
+  const e = error as { code?: unknown; driverError?: { code?: unknown } } | null;
+  const code = e?.driverError?.code ?? e?.code;
+  if (typeof code !== 'string' || !UNSTORABLE_TEXT.has(code)) return undefined;
+  return {
+    status: 422,
+    code: 'VALIDATION_ERROR',
+    message: 'Request validation failed',
+    extra: { errors: [{ field: 'body', code: 'invalid_string', message: 'text must not contain NUL characters (U+0000)' }] },
+  };
+}
+
 function render(exception: unknown): Rendered | undefined {
   if (exception instanceof AppError) {
     const { details, errors, suggestion, headers } = exception.extra;
     return { status: exception.statusCode, code: exception.code, message: exception.message, extra: { errors, details, suggestion }, headers };
   }
-  const middleware = fromMiddlewareError(exception);
+  const middleware = fromMiddlewareError(exception) ?? fromDatabaseError(exception);
   if (middleware) return middleware;
   if (isHttpException(exception)) {
     const status = exception.getStatus();

@@ -23,6 +23,8 @@ describe('parseSendRequest', () => {
     expect(fields({ to: 'x@y.io', body: '' })).toEqual(['body:too_small']);
     expect(fields({ to: 'x@y.io', subject: '' })).toEqual(['subject:too_small']);
     expect(fields({ to: 'x@y.io', subject: 'x'.repeat(999) })).toEqual(['subject:too_big']);
+    // U+0000 cannot be stored (PostgreSQL text/jsonb) nor sent: 422, never a database error.
+    expect(fields({ to: 'x@y.io', subject: 'a\u0000b', body: '<p>\u0000</p>' })).toEqual(['subject:invalid_string', 'body:invalid_string']);
     expect(fields({ to: ['ok@y.io', 'bad', { email: 'also-bad' }] })).toEqual(['to[1]:invalid_string', 'to[2].email:invalid_string']);
     expect(fields({})).toEqual(['to:required']);
     expect(fields({ to: 'x@y.io', template: 'nope', reply: 'nope', subscribed: 'yes', data: [1], tracking: 1 })).toEqual([
@@ -37,6 +39,7 @@ describe('parseSendRequest', () => {
   it('checks custom headers', () => {
     expect(fields({ to: 'x@y.io', headers: { 'X-A\r\nBcc': 'v' } })).toEqual(['headers.X-A\\r\\nBcc:invalid_string']);
     expect(fields({ to: 'x@y.io', headers: { 'X-A': 'a\r\nb' } })).toEqual(['headers.X-A:invalid_string']);
+    expect(fields({ to: 'x@y.io', headers: { 'X-A': 'a\u0000b' } })).toEqual(['headers.X-A:invalid_string']);
     expect(fields({ to: 'x@y.io', headers: { 'X-A': 'v'.repeat(999) } })).toEqual(['headers.X-A:too_big']);
     expect(fields({ to: 'x@y.io', headers: { From: 'evil@x.com' } })).toEqual(['headers.From:reserved_header']);
     expect(parseSendRequest({ to: 'x@y.io', headers: { 'X-Num': 5, 'reply-to': 'r@x.com' } }).request!.headers).toEqual({ 'X-Num': '5', 'reply-to': 'r@x.com' });

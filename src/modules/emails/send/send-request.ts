@@ -65,6 +65,8 @@ export const RESERVED_HEADERS = new Set([
 ]);
 
 const LINE_BREAK = /[\r\n]/;
+/** U+0000 cannot be stored in a PostgreSQL text or jsonb value, nor sent in a message. */
+const NUL = '\u0000';
 const CONTROL = /[\u0000-\u001f\u007f]/;
 /** RFC 5322 field name: printable US-ASCII except the colon. */
 const HEADER_NAME = /^[\x21-\x39\x3b-\x7e]{1,100}$/;
@@ -233,8 +235,8 @@ function parseHeaders(value: unknown, p: Problems): Record<string, string> {
       p.add(field, 'invalid_type', 'header values must be strings', raw);
       continue;
     }
-    if (LINE_BREAK.test(headerValue)) {
-      p.add(field, 'invalid_string', 'header values must not contain CR or LF', headerValue);
+    if (LINE_BREAK.test(headerValue) || headerValue.includes(NUL)) {
+      p.add(field, 'invalid_string', 'header values must not contain CR, LF or NUL', headerValue);
       continue;
     }
     if (headerValue.length > SEND_LIMITS.headerValue) {
@@ -326,9 +328,11 @@ export function parseSendRequest(input: unknown): { request: SendRequest; errors
     if (subject.length === 0) p.add('subject', 'too_small', 'subject must not be empty', subject);
     else if (subject.length > SEND_LIMITS.subject) p.add('subject', 'too_big', `subject must be at most ${SEND_LIMITS.subject} characters`, subject);
     else if (LINE_BREAK.test(subject)) p.add('subject', 'invalid_string', 'subject must not contain line breaks (CR or LF)', subject);
+    else if (subject.includes(NUL)) p.add('subject', 'invalid_string', 'subject must not contain NUL characters (U+0000)', subject);
   }
   const body = optionalString(input, 'body', p);
   if (body !== undefined && body.length === 0) p.add('body', 'too_small', 'body must not be empty', body);
+  else if (body?.includes(NUL)) p.add('body', 'invalid_string', 'body must not contain NUL characters (U+0000)', body);
 
   const template = optionalString(input, 'template', p);
   if (template !== undefined && !isUUID(template)) p.add('template', 'invalid_string', 'template must be a template id (UUID)', template);
