@@ -14,7 +14,7 @@ import { CONTACT_COLUMNS, ContactRow, fromContactRow } from './dto/contact.respo
 import type { Contact } from './entities/contact.entity';
 import { StatementRunner } from '../../platform/database/statement-runner';
 import { buildUpsertStatement, UpsertStatementInput } from './use-cases/upsert-contact.sql';
-import { UpsertBatcher } from './use-cases/upsert-batcher';
+import { Batcher } from '../../platform/batching/batcher';
 import { buildUpsertBatchParams, rowsByItem, UPSERT_CONTACTS_BATCH_SQL, upsertKey } from './use-cases/upsert-contacts-batch.sql';
 
 /** Persisted in subscription events' `data.source`. */
@@ -56,8 +56,10 @@ type UpsertRow = ContactRow & { inserted: boolean; changed: boolean; flips: Even
 export class ContactsService {
   private readonly statements: StatementRunner;
   /** Upserts without a caller's transaction: concurrent calls share one statement (README, performance notes). */
-  private readonly batcher = new UpsertBatcher<UpsertStatementInput, UpsertRow>({
-    key: upsertKey,
+  private readonly batcher = new Batcher<UpsertStatementInput, UpsertRow>({
+    keys: (item) => [upsertKey(item)],
+    max: 100,
+    maxInFlight: 2,
     runBatch: async (items) =>
       rowsByItem(await this.statements.run<UpsertRow & { i: number }>(UPSERT_CONTACTS_BATCH_SQL, buildUpsertBatchParams(items)), items.length),
     runOne: (item) => this.upsertOne(item),

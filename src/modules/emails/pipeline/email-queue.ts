@@ -4,7 +4,7 @@ import type { JobsOptions, Queue } from 'bullmq';
 import { logger } from '../../../platform/logging/logger';
 import { JobPayloads, QUEUES } from '../../../platform/queues/queues';
 import type { EmailType } from '../entities/email.entity';
-import { Batcher } from './batcher';
+import { Batcher } from '../../../platform/batching/batcher';
 
 /**
  * Retries are job options. Temporary failures (SMTP 4xx, network, SES throttling) back off
@@ -28,15 +28,17 @@ export class EmailQueue {
   private readonly adds: Batcher<{ ids: string[]; type: EmailType }, undefined>;
 
   constructor(@InjectQueue(QUEUES.emailSend) private readonly queue: Queue<JobPayloads['email-send']>) {
-    this.adds = new Batcher(async (batches) => {
-      await this.queue.addBulk(
-        batches.flatMap(({ ids, type }) => {
-          const priority = type === 'TRANSACTIONAL' ? undefined : BULK_PRIORITY;
-          return ids.map((emailId) => ({ name: 'send', data: { emailId }, opts: { ...EMAIL_JOB_OPTIONS, jobId: emailId, priority } }));
-        }),
-      );
-      return batches.map(() => undefined);
-    }, 100);
+    this.adds = new Batcher({
+      runBatch: async (batches) => {
+        await this.queue.addBulk(
+          batches.flatMap(({ ids, type }) => {
+            const priority = type === 'TRANSACTIONAL' ? undefined : BULK_PRIORITY;
+            return ids.map((emailId) => ({ name: 'send', data: { emailId }, opts: { ...EMAIL_JOB_OPTIONS, jobId: emailId, priority } }));
+          }),
+        );
+        return batches.map(() => undefined);
+      },
+    });
   }
 
   /** Job id = email id: enqueuing an email twice (retry, sweep) adds one job. */

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import type { StoredAttachment } from '../entities/email-content.entity';
 import type { EmailStatus, EmailType } from '../entities/email.entity';
 import { EventRow, fromEventRow, StoredEvent } from '../../events/events.types';
-import { Batcher } from './batcher';
+import { Batcher } from '../../../platform/batching/batcher';
 
 /** How long a worker may hold an email between claiming it and recording the outcome. */
 export const SEND_LEASE_SECONDS = 180;
@@ -90,9 +90,9 @@ export class EmailStatusStore {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Concurrent workers share round trips for the per-email reads and writes (adaptive batches). */
-  private readonly loads = new Batcher<string, LoadedEmail | null>((ids) => this.loadMany(ids));
-  private readonly claims = new Batcher<{ id: string; subject: string; messageId: string }, boolean>((items) => this.claimMany(items));
-  private readonly sents = new Batcher<{ id: string; outcome: SentOutcome }, SentRecord>((items) => this.markSentMany(items));
+  private readonly loads = new Batcher<string, LoadedEmail | null>({ runBatch: (ids) => this.loadMany(ids), max: 200 });
+  private readonly claims = new Batcher<{ id: string; subject: string; messageId: string }, boolean>({ runBatch: (items) => this.claimMany(items), max: 200 });
+  private readonly sents = new Batcher<{ id: string; outcome: SentOutcome }, SentRecord>({ runBatch: (items) => this.markSentMany(items), max: 200 });
 
   load(emailId: string): Promise<LoadedEmail | null> {
     return this.loads.run(emailId);

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
+import { Batcher } from '../../../platform/batching/batcher';
 import { StatementRunner } from '../../../platform/database/statement-runner';
 import { FieldError, validationError } from '../../../platform/http/app-error';
 import { ContactsService, normalizeEmail, UpsertContactInput } from '../../contacts/contacts.service';
@@ -20,7 +21,6 @@ import { Recipient, SEND_LIMITS, SendRequest } from '../send/send-request';
 import type { SendResult, SkippedRecipient } from '../send/send.response';
 import { SuppressionService } from '../suppression/suppression.service';
 import { insertContentAndEmails, insertContentsAndEmails, NewEmailContent, NewEmailRecipient, NewEmails } from './email-writer';
-import { SendBatcher } from './send-batcher';
 
 /** Whether opens and clicks are tracked: the per-send override wins over the project's mode. */
 export function trackingFor(mode: TrackingMode, type: EmailType, override: boolean | undefined): boolean {
@@ -86,7 +86,7 @@ interface ResolvedSend {
  * domain, Liquid syntax, message size) is checked before anything is written; then contacts,
  * the content row and one `queued` email per recipient are written in one transaction, and
  * the jobs are enqueued after it commits. Concurrent TRANSACTIONAL requests share that
- * transaction (`SendBatcher`); a batch that fails runs each of its requests alone.
+ * transaction (`Batcher` with the recipients as keys); a batch that fails runs each of its requests alone.
  */
 @Injectable()
 export class SendEmails {
@@ -105,7 +105,7 @@ export class SendEmails {
 
   private readonly statements: StatementRunner;
   /** Concurrent TRANSACTIONAL requests share one transaction (README, `POST /v1/send`). */
-  private readonly batcher = new SendBatcher<SendItem, Written>({
+  private readonly batcher = new Batcher<SendItem, Written>({
     keys: ({ projectId, req }) => req.to.map((to) => upsertKey({ projectId, email: normalizeEmail(to.email) })),
     runBatch: (items) => this.writeBatch(items),
     runOne: (item) => this.writeAlone(item),
