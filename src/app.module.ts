@@ -35,7 +35,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        DatabaseModule.forRoot(databaseUrl, config.databaseUrl ? 20 : 8),
+        DatabaseModule.forRoot(databaseUrl, config.databaseUrl ? 20 : 8, !config.databaseUrl),
         QueuesModule.forRoot(config, databaseUrl),
         ScheduleModule.forRoot(),
         RateLimitModule,

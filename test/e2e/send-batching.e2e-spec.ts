@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { ContactsService } from '../../src/modules/contacts/contacts.service';
 import { SendEmails } from '../../src/modules/emails/use-cases/send-emails';
+import { StatementRunner } from '../../src/platform/database/statement-runner';
 import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
 import { SmtpReceiver } from '../support/smtp-receiver';
 
@@ -24,14 +24,12 @@ describe('send batching', () => {
     projects = [await createProject(app.http, 'A'), await createProject(app.http, 'B')];
     // A database slower than loopback supertest can keep busy: requests pile up while a batch
     // is in flight, so they really get batched (as under production load).
-    for (const owner of [app.runtime.app.get(SendEmails), app.runtime.app.get(ContactsService)]) {
-      const statements = (owner as unknown as { statements: { run: (...args: unknown[]) => Promise<unknown> } }).statements;
-      const run = statements.run.bind(statements);
-      statements.run = async (...args: unknown[]) => {
-        await new Promise((resolve) => setTimeout(resolve, 15));
-        return run(...args);
-      };
-    }
+    const statements = app.runtime.app.get(StatementRunner);
+    const run = statements.run.bind(statements);
+    statements.run = async (...args: Parameters<typeof run>) => {
+      await new Promise((resolve) => setTimeout(resolve, 15));
+      return run(...args);
+    };
   });
   afterAll(async () => {
     await app?.close();

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { ContactsService } from '../../src/modules/contacts/contacts.service';
 import { EventsService } from '../../src/modules/events/events.service';
 import type { StoredEvent } from '../../src/modules/events/events.types';
+import { StatementRunner } from '../../src/platform/database/statement-runner';
 import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
 
 /**
@@ -22,9 +23,9 @@ describe('track batching', () => {
     });
     // A database slower than loopback supertest can keep busy: calls pile up while a statement
     // is in flight, so they really get batched (as under production load).
-    const statements = (app.runtime.app.get(ContactsService) as unknown as { statements: { run: (...args: unknown[]) => Promise<unknown> } }).statements;
+    const statements = app.runtime.app.get(StatementRunner);
     const run = statements.run.bind(statements);
-    statements.run = async (...args: unknown[]) => {
+    statements.run = async (...args: Parameters<typeof run>) => {
       await new Promise((resolve) => setTimeout(resolve, 15));
       return run(...args);
     };

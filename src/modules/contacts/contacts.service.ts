@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { AppConfig } from '../../config/config';
-import { InjectConfig } from '../../config/config.module';
 import { EventsService } from '../events/events.service';
 import { EventRow, fromEventRow, StoredEvent } from '../events/events.types';
 import { CONTACT_SUBSCRIBED, CONTACT_UNSUBSCRIBED } from '../events/reserved-names';
@@ -54,7 +52,6 @@ type UpsertRow = ContactRow & { inserted: boolean; changed: boolean; flips: Even
 
 @Injectable()
 export class ContactsService {
-  private readonly statements: StatementRunner;
   /** Upserts without a caller's transaction: concurrent calls share one statement (README, performance notes). */
   private readonly batcher = new Batcher<UpsertStatementInput, UpsertRow>({
     keys: (item) => [upsertKey(item)],
@@ -70,10 +67,8 @@ export class ContactsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly events: EventsService,
     private readonly fields: ContactFieldsService,
-    @InjectConfig() config: AppConfig,
-  ) {
-    this.statements = new StatementRunner(dataSource, !config.databaseUrl);
-  }
+    private readonly statements: StatementRunner,
+  ) {}
 
   async upsert(projectId: string, input: UpsertContactInput, manager?: EntityManager): Promise<UpsertContactResult> {
     const { event: _event, ...result } = await this.upsertWithEvent(projectId, input, undefined, manager);

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { AppConfig } from '../../config/config';
-import { InjectConfig } from '../../config/config.module';
 import { StatementRunner } from '../../platform/database/statement-runner';
 import type { Email } from './entities/email.entity';
 import { EmailQueue } from './pipeline/email-queue';
@@ -23,12 +21,9 @@ export class EmailsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly sendEmails: SendEmails,
     private readonly emailQueue: EmailQueue,
-    @InjectConfig() config: AppConfig,
-  ) {
-    this.statements = new StatementRunner(dataSource, !config.databaseUrl);
-  }
+    private readonly statements: StatementRunner,
+  ) {}
 
-  private readonly statements: StatementRunner;
 
   send(projectId: string, req: SendRequest): Promise<SendResult> {
     return this.sendEmails.execute(projectId, req);

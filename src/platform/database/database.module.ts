@@ -1,13 +1,19 @@
-import { DynamicModule, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { dataSourceOptions } from './data-source-options';
+import { StatementRunner } from './statement-runner';
 
+@Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(databaseUrl: string, poolSize: number): DynamicModule {
+  /** `embedded`: the database is the in-process PGlite (changes how statements are prepared). */
+  static forRoot(databaseUrl: string, poolSize: number, embedded: boolean): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, poolSize), autoLoadEntities: true, migrations: [] })],
+      providers: [{ provide: StatementRunner, useFactory: (dataSource: DataSource) => new StatementRunner(dataSource, embedded), inject: [getDataSourceToken()] }],
+      exports: [StatementRunner],
     };
   }
 }

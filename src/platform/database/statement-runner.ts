@@ -2,6 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Pool, QueryConfig, QueryResult } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 
+interface Queryable {
+  query(config: QueryConfig): Promise<QueryResult>;
+}
+
 /**
  * Runs hot statements without re-planning them on every call; planning a CTE statement of some
  * size costs more than executing it (the contact upsert, embedded: ~3.5 ms of ~4.5 ms).
@@ -14,11 +18,8 @@ import type { DataSource, EntityManager } from 'typeorm';
  *   numbers, booleans, null or arrays of strings).
  *   Inside a caller's transaction both run on the caller's connection (a `PREPARE` is not undone
  *   by a rollback).
+ * One per process (its statement names are per process), provided by `DatabaseModule`: inject it.
  */
-interface Queryable {
-  query(config: QueryConfig): Promise<QueryResult>;
-}
-
 export class StatementRunner {
   private readonly names = new Map<string, string>();
   private embeddedReady: Promise<boolean> | undefined;

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { AppConfig } from '../../../config/config';
-import { InjectConfig } from '../../../config/config.module';
 import { Batcher } from '../../../platform/batching/batcher';
 import { StatementRunner } from '../../../platform/database/statement-runner';
 import { FieldError, validationError } from '../../../platform/http/app-error';
@@ -98,12 +96,9 @@ export class SendEmails {
     private readonly contacts: ContactsService,
     private readonly queue: EmailQueue,
     private readonly suppression: SuppressionService,
-    @InjectConfig() config: AppConfig,
-  ) {
-    this.statements = new StatementRunner(dataSource, !config.databaseUrl);
-  }
+    private readonly statements: StatementRunner,
+  ) {}
 
-  private readonly statements: StatementRunner;
   /** Concurrent TRANSACTIONAL requests share one transaction (README, `POST /v1/send`). */
   private readonly batcher = new Batcher<SendItem, Written>({
     keys: ({ projectId, req }) => req.to.map((to) => upsertKey({ projectId, email: normalizeEmail(to.email) })),
