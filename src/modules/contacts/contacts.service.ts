@@ -7,7 +7,7 @@ import { CONTACT_SUBSCRIBED, CONTACT_UNSUBSCRIBED } from '../events/reserved-nam
 import { isContactId } from './contact-id';
 import { ContactFieldsService } from './contact-fields.service';
 import { contactEmailTaken, contactNotFound, contactStillReferenced, dataNotStorable, isUnstorableText } from './contacts.errors';
-import { applyDataPatch, compileDataPatch, JsonObject, templateVariables } from './data/data-patch';
+import { applyDataPatch, CompiledDataPatch, compileDataPatch, JsonObject, templateVariables } from './data/data-patch';
 import { CONTACT_COLUMNS, ContactRow, fromContactRow } from './dto/contact.response';
 import type { Contact } from './entities/contact.entity';
 import { StatementRunner } from '../../platform/database/statement-runner';
@@ -57,8 +57,7 @@ export class ContactsService {
     keys: (item) => [upsertKey(item)],
     max: 100,
     maxInFlight: 2,
-    runBatch: async (items) =>
-      rowsByItem(await this.statements.run<UpsertRow & { i: number }>(UPSERT_CONTACTS_BATCH_SQL, buildUpsertBatchParams(items)), items.length),
+    runBatch: async (items) => rowsByItem(await this.runUpsert<UpsertRow & { i: number }>(UPSERT_CONTACTS_BATCH_SQL, buildUpsertBatchParams(items)), items.length),
     runOne: (item) => this.upsertOne(item),
     retryable: (error) => DEADLOCK_OR_SERIALIZATION.has((error as { code?: string })?.code ?? ''),
   });
@@ -85,6 +84,51 @@ export class ContactsService {
     event: { name: string } | undefined,
     manager?: EntityManager,
   ): Promise<UpsertContactResult & { event: StoredEvent | null }> {
+    const { patch, fieldTypes, statement } = this.prepareUpsert(projectId, input, event);
+    // Inside a caller's transaction: its own statement on that transaction's connection.
+    const row = manager ? await this.upsertOne(statement, manager) : await this.batcher.run(statement);
+    this.fields.cache.remember(
+      projectId,
+      fieldTypes.map(([key]) => key),
+    );
+    const tracked = row.event ? fromEventRow(row.event) : null;
+    return { ...this.upserted(row, patch, manager, tracked), event: tracked };
+  }
+
+  /**
+   * Many upserts inside a caller's transaction (`manager`) as one multi-row statement (the
+   * batch statement of the upsert batcher), e.g. the contacts of several `/v1/send` requests
+   * that share a transaction. Per item the effect and result are `upsert(projectId, input, manager)`'s;
+   * results come in input order. The caller keeps every (projectId, email) once per call
+   * (`upsertKey` of the normalized email); an item left without a row by a concurrent insert
+   * runs the single statement in the same transaction. A failed statement fails the caller's
+   * transaction (data the database cannot store is `dataNotStorable`, as for `upsert`).
+   * Unlike `upsert`, the field types written are remembered only when the caller runs
+   * `afterCommit()`: a batch transaction that rolls back (and re-runs its requests one by one)
+   * must not leave keys remembered whose type rows it never committed.
+   */
+  async upsertBatchIn(
+    items: Array<{ projectId: string; input: UpsertContactInput }>,
+    manager: EntityManager,
+  ): Promise<{ results: UpsertContactResult[]; afterCommit: () => void }> {
+    const prepared = items.map(({ projectId, input }) => this.prepareUpsert(projectId, input));
+    const afterCommit = () => {
+      for (const { statement, fieldTypes } of prepared) {
+        this.fields.cache.remember(
+          statement.projectId,
+          fieldTypes.map(([key]) => key),
+        );
+      }
+    };
+    if (prepared.length === 0) return { results: [], afterCommit };
+    const statements = prepared.map((p) => p.statement);
+    const rows = rowsByItem(await this.runUpsert<UpsertRow & { i: number }>(UPSERT_CONTACTS_BATCH_SQL, buildUpsertBatchParams(statements), manager), statements.length);
+    for (let i = 0; i < rows.length; i++) rows[i] ??= await this.upsertOne(statements[i], manager);
+    return { results: prepared.map(({ patch }, i) => this.upserted(rows[i]!, patch, manager)), afterCommit };
+  }
+
+  /** The statement input of one upsert, with the data patch and the field types it registers. */
+  private prepareUpsert(projectId: string, input: UpsertContactInput, event?: { name: string }) {
     const patch = compileDataPatch(input.data);
     const fieldTypes = this.fields.pendingTypes(projectId, patch.set);
     const statement: UpsertStatementInput = {
@@ -98,93 +142,34 @@ export class ContactsService {
       event: event ? { name: event.name, data: { ...patch.set, ...patch.transient } } : undefined,
       fieldTypes,
     };
-    // Inside a caller's transaction: its own statement on that transaction's connection.
-    const row = manager ? await this.upsertOne(statement, manager) : await this.batcher.run(statement);
-    this.fields.cache.remember(
-      projectId,
-      fieldTypes.map(([key]) => key),
-    );
-    const stored = row.flips.map(fromEventRow);
-    const tracked = row.event ? fromEventRow(row.event) : null;
-    this.events.recorded(tracked ? [...stored, tracked] : stored, manager);
-    const contact = fromContactRow(row);
-    return {
-      contact,
-      isNew: row.inserted,
-      changed: row.changed,
-      variables: templateVariables(contact.data, patch.transient),
-      event: tracked,
-    };
+    return { patch, fieldTypes, statement };
   }
 
-  /**
-   * Many upserts inside a caller's transaction (`manager`) as one multi-row statement (the
-   * batch statement of the upsert batcher), e.g. the contacts of several `/v1/send` requests
-   * that share a transaction. Per item the effect and result are `upsert(projectId, input, manager)`'s;
-   * results come in input order. The caller keeps every (projectId, email) once per call
-   * (`upsertKey` of the normalized email); an item left without a row by a concurrent insert
-   * runs the single statement in the same transaction. Errors are the database's (a failed
-   * statement fails the caller's transaction; e.g. 22P05 for `\u0000` data).
-   * Unlike `upsert`, the field types written are remembered only when the caller runs
-   * `afterCommit()`: a batch transaction that rolls back (and re-runs its requests one by one)
-   * must not leave keys remembered whose type rows it never committed.
-   */
-  async upsertBatchIn(
-    items: Array<{ projectId: string; input: UpsertContactInput }>,
-    manager: EntityManager,
-  ): Promise<{ results: UpsertContactResult[]; afterCommit: () => void }> {
-    const prepared = items.map(({ projectId, input }) => {
-      const patch = compileDataPatch(input.data);
-      const fieldTypes = this.fields.pendingTypes(projectId, patch.set);
-      const statement: UpsertStatementInput = {
-        projectId,
-        email: normalizeEmail(input.email),
-        subscribed: input.subscribed ?? null,
-        defaultSubscribed: input.defaultSubscribed,
-        set: patch.set,
-        unset: patch.unset,
-        flipData: { source: input.source },
-        fieldTypes,
-      };
-      return { projectId, patch, fieldTypes, statement };
-    });
-    const afterCommit = () => {
-      for (const { projectId, fieldTypes } of prepared) {
-        this.fields.cache.remember(
-          projectId,
-          fieldTypes.map(([key]) => key),
-        );
-      }
-    };
-    if (prepared.length === 0) return { results: [], afterCommit };
-    const statements = prepared.map((p) => p.statement);
-    const rows = rowsByItem(
-      await this.statements.run<UpsertRow & { i: number }>(UPSERT_CONTACTS_BATCH_SQL, buildUpsertBatchParams(statements), manager),
-      statements.length,
-    );
-    for (let i = 0; i < rows.length; i++) rows[i] ??= await this.upsertOne(statements[i], manager);
-    const results = prepared.map(({ patch }, i) => {
-      const row = rows[i]!;
-      // Announced after the caller's commit, dropped on its rollback.
-      this.events.recorded(row.flips.map(fromEventRow), manager);
-      const contact = fromContactRow(row);
-      return { contact, isNew: row.inserted, changed: row.changed, variables: templateVariables(contact.data, patch.transient) };
-    });
-    return { results, afterCommit };
+  /** An upsert's result; its events are announced (after the caller's commit when inside a transaction). */
+  private upserted(row: UpsertRow, patch: CompiledDataPatch, manager: EntityManager | undefined, tracked: StoredEvent | null = null): UpsertContactResult {
+    const flips = row.flips.map(fromEventRow);
+    this.events.recorded(tracked ? [...flips, tracked] : flips, manager);
+    const contact = fromContactRow(row);
+    return { contact, isNew: row.inserted, changed: row.changed, variables: templateVariables(contact.data, patch.transient) };
   }
 
   /** The single-statement upsert (also what a batch falls back to, item by item). */
   private async upsertOne(input: UpsertStatementInput, manager?: EntityManager): Promise<UpsertRow> {
     const { sql, params } = buildUpsertStatement(input);
     let rows: UpsertRow[] = [];
+    for (let attempt = 0; attempt < 3 && rows.length === 0; attempt++) rows = await this.runUpsert<UpsertRow>(sql, params, manager);
+    if (rows.length === 0) throw new Error('contact upsert returned no row');
+    return rows[0];
+  }
+
+  /** Data the database cannot store (U+0000 in jsonb) is the caller's 422 on `data`. */
+  private async runUpsert<R>(sql: string, params: unknown[], manager?: EntityManager): Promise<R[]> {
     try {
-      for (let attempt = 0; attempt < 3 && rows.length === 0; attempt++) rows = await this.statements.run<UpsertRow>(sql, params, manager);
+      return await this.statements.run<R>(sql, params, manager);
     } catch (error) {
       if (isUnstorableText(error)) throw dataNotStorable();
       throw error;
     }
-    if (rows.length === 0) throw new Error('contact upsert returned no row');
-    return rows[0];
   }
 
   /** Null when absent (also for a malformed id or another project's id). */
