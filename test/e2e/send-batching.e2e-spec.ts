@@ -175,20 +175,36 @@ describe('send batching', () => {
     throw new Error('the unstorable request never shared a batch (no fallback ran)');
   });
 
-  it('leaves MARKETING sends on their own transaction (suppression still applies)', async () => {
+  it('batches MARKETING sends too: per request, unsubscribed and suppressed recipients are skipped', async () => {
     const [, p] = projects;
     const template = await request(app.http)
       .post('/templates')
       .set('Authorization', `Bearer ${p.secretKey}`)
       .send({ name: 'News', subject: 'News', body: '<p>News</p>', type: 'MARKETING', from: 'news@acme.test' });
     expect(template.status).toBe(201);
+    await db.query(`INSERT INTO suppressions (project_id, email, reason, source) VALUES ($1, 'mkt-bounced@example.com', 'bounce', 'api')`, [p.id]);
     const before = { ...stats() };
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => send(p, { to: `mkt${i}@example.com`, template: template.body.id, subscribed: i % 2 === 0 })));
-    expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
-    results.forEach((r, i) => {
-      if (i % 2 === 0) expect(r.body.data.emails).toHaveLength(1);
-      else expect(r.body.data.skipped).toEqual([{ to: `mkt${i}@example.com`, reason: expect.any(String) }]);
+    const calls = [
+      ...Array.from({ length: 10 }, (_, i) => ({ to: `mkt${i}@example.com`, subscribed: i % 2 === 0 })),
+      { to: 'mkt-bounced@example.com', subscribed: true },
+      { to: ['mkt-both-in@example.com', 'mkt-both-out@example.com'], subscribed: false },
+    ];
+    const results = await Promise.all(calls.map((c) => send(p, { ...c, template: template.body.id })));
+    expect(results.map((r) => r.status)).toEqual(Array(calls.length).fill(200));
+    results.slice(0, 10).forEach((r, i) => {
+      if (i % 2 === 0) expect(r.body.data).toMatchObject({ emails: [{ contact: { email: `mkt${i}@example.com` } }], skipped: [] });
+      else expect(r.body.data).toMatchObject({ emails: [], skipped: [{ to: `mkt${i}@example.com`, reason: 'unsubscribed' }] });
     });
-    expect(stats()).toEqual(before);
+    expect(results[10].body.data).toMatchObject({ emails: [], skipped: [{ to: 'mkt-bounced@example.com', reason: 'suppressed' }] });
+    expect(results[11].body.data.skipped).toEqual([
+      { to: 'mkt-both-in@example.com', reason: 'unsubscribed' },
+      { to: 'mkt-both-out@example.com', reason: 'unsubscribed' },
+    ]);
+    // Skipped recipients got no email row, but their contacts were written.
+    const rows: Array<{ to_address: string }> = await db.query(`SELECT to_address FROM emails WHERE project_id = $1 AND to_address LIKE 'mkt%'`, [p.id]);
+    expect(rows.map((r) => r.to_address).sort()).toEqual([0, 2, 4, 6, 8].map((i) => `mkt${i}@example.com`));
+    const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM contacts WHERE project_id = $1 AND email LIKE 'mkt%'`, [p.id]);
+    expect(count).toBe(13);
+    expect(stats().batchedItems - before.batchedItems).toBeGreaterThan(1);
   });
 });

@@ -6,7 +6,7 @@ import type { Email } from './entities/email.entity';
 import { EmailQueue } from './pipeline/email-queue';
 import type { SendRequest } from './send/send-request';
 import type { SendResult } from './send/send.response';
-import { insertContentAndEmails, NewEmailContent, NewEmailRecipient, NewEmails } from './use-cases/email-writer';
+import { insertContentsAndEmails, NewEmailContent, NewEmailRecipient, NewEmails } from './use-cases/email-writer';
 import { SendEmails } from './use-cases/send-emails';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -35,8 +35,7 @@ export class EmailsService {
    * (`enqueue(ids, type)`); the sweep enqueues anything a crash left behind.
    */
   async queue(content: NewEmailContent, emails: NewEmails, recipients: NewEmailRecipient[], manager?: EntityManager): Promise<string[]> {
-    const write = (em: EntityManager) => insertContentAndEmails(this.statements, em, content, emails, recipients);
-    const ids = await write(manager ?? this.dataSource.manager);
+    const [ids] = await insertContentsAndEmails(this.statements, manager ?? this.dataSource.manager, [{ content, emails, recipients }]);
     if (manager) return ids;
     await this.emailQueue.enqueueOrLeaveForSweep(ids, emails.type);
     return ids;

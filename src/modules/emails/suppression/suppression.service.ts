@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ContactsService } from '../../contacts/contacts.service';
-import { EmailType, respectsSubscription, SuppressionCheck, SuppressionReason, SuppressionSource } from './suppression.types';
+import { EmailType, respectsSubscription, skipReason, SuppressionCheck, SuppressionReason, SuppressionSource } from './suppression.types';
 
 const normalize = (email: string): string => email.trim().toLowerCase();
 
@@ -13,16 +13,25 @@ export class SuppressionService {
     private readonly contacts: ContactsService,
   ) {}
 
-  /**
-   * Whether a send of `type` to `email` must be skipped. Suppression wins over unsubscription as
-   * the reported reason (it is the stronger, address-level signal). Pass `subscribed` when the
-   * caller already holds the contact, to save a lookup.
-   */
-  async check(projectId: string, email: string, type: EmailType, subscribed?: boolean, manager?: EntityManager): Promise<SuppressionCheck> {
+  /** Whether a send of `type` to `email` must be skipped (`skipReason`), looking up the address's state. */
+  async check(projectId: string, email: string, type: EmailType): Promise<SuppressionCheck> {
     if (!respectsSubscription(type)) return { skip: false };
-    if (await this.isSuppressed(projectId, email, manager)) return { skip: true, reason: 'suppressed' };
-    const isSubscribed = subscribed ?? (await this.contacts.findByEmail(projectId, normalize(email), manager))?.subscribed ?? true;
-    return isSubscribed ? { skip: false } : { skip: true, reason: 'unsubscribed' };
+    const suppressed = await this.isSuppressed(projectId, email);
+    // A suppressed address needs no contact lookup: suppression is the reported reason.
+    const subscribed = suppressed ? true : ((await this.contacts.findByEmail(projectId, normalize(email)))?.subscribed ?? true);
+    const reason = skipReason(type, { suppressed, subscribed });
+    return reason ? { skip: true, reason } : { skip: false };
+  }
+
+  /** Which of these (project, address) pairs are suppressed, in one query; keys are `projectId/email` (normalized). */
+  async suppressedAmong(pairs: Array<{ projectId: string; email: string }>, manager?: EntityManager): Promise<Set<string>> {
+    if (pairs.length === 0) return new Set();
+    const rows: Array<{ project_id: string; email: string }> = await (manager ?? this.dataSource.manager).query(
+      `SELECT s.project_id, s.email FROM suppressions s
+         JOIN unnest($1::uuid[], $2::text[]) AS x(project_id, email) ON s.project_id = x.project_id AND s.email = x.email`,
+      [pairs.map((p) => p.projectId), pairs.map((p) => normalize(p.email))],
+    );
+    return new Set(rows.map((r) => `${r.project_id}/${r.email}`));
   }
 
   async isSuppressed(projectId: string, email: string, manager?: EntityManager): Promise<boolean> {

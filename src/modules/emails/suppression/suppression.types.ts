@@ -14,6 +14,16 @@ export type EmailType = TemplateType;
 export const respectsSubscription = (type: EmailType): boolean => type === 'MARKETING' || type === 'HEADLESS';
 
 /**
+ * Why a send of `type` to this recipient is skipped, or null. Suppression wins over
+ * unsubscription as the reported reason (it is the stronger, address-level signal).
+ */
+export function skipReason(type: EmailType, recipient: { suppressed: boolean; subscribed: boolean }): SkipReason | null {
+  if (!respectsSubscription(type)) return null;
+  if (recipient.suppressed) return 'suppressed';
+  return recipient.subscribed ? null : 'unsubscribed';
+}
+
+/**
  * SQL condition for set-based audience queries (campaign fan-out): true when the contact row
  * aliased `contactAlias` is not on its project's suppression list. Uses the primary key index.
  */

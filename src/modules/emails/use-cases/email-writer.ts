@@ -36,56 +36,7 @@ export interface NewEmails {
   trackClicks: boolean;
 }
 
-/**
- * Writes the shared content row and one `queued` email per recipient in one statement (one
- * round trip, a prepared statement through `statements`); returns the new email ids in recipient order.
- */
-export async function insertContentAndEmails(
-  statements: StatementRunner,
-  em: EntityManager,
-  c: NewEmailContent,
-  e: NewEmails,
-  recipients: NewEmailRecipient[],
-): Promise<string[]> {
-  if (recipients.length === 0) return [];
-  const ids = recipients.map(() => randomUUID());
-  await statements.run(
-    `WITH content AS (
-       INSERT INTO email_contents (project_id, template_id, subject, body, liquid, text, from_name, reply_to, headers, attachments)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb)
-       RETURNING id
-     )
-     INSERT INTO emails (id, project_id, contact_id, template_id, campaign_id, content_id, type, from_address,
-                         to_address, to_name, variables, track_opens, track_clicks)
-     SELECT r.id, $1, r.contact_id, $11, $12, content.id, $13, $14, r.to_address, r.to_name, r.variables, $15, $16
-       FROM content, jsonb_to_recordset($17::jsonb) AS r(id uuid, contact_id text, to_address text, to_name text, variables jsonb)`,
-    [
-      c.projectId,
-      c.templateId,
-      c.subject,
-      c.body,
-      c.liquid ?? true,
-      c.text ?? null,
-      c.fromName,
-      c.replyTo,
-      JSON.stringify(c.headers ?? {}),
-      JSON.stringify(c.attachments ?? []),
-      e.templateId,
-      e.campaignId ?? null,
-      e.type,
-      e.fromAddress,
-      e.trackOpens,
-      e.trackClicks,
-      JSON.stringify(
-        recipients.map((r, i) => ({ id: ids[i], contact_id: r.contactId, to_address: r.toAddress, to_name: r.toName, variables: r.variables })),
-      ),
-    ],
-    em,
-  );
-  return ids;
-}
-
-/** One content row and its emails, as `insertContentAndEmails` takes them, for `insertContentsAndEmails`. */
+/** One content row and the `queued` emails of its recipients. */
 export interface NewContentAndEmails {
   content: NewEmailContent;
   emails: NewEmails;
@@ -93,10 +44,10 @@ export interface NewContentAndEmails {
 }
 
 /**
- * `insertContentAndEmails` for many requests at once (send requests sharing a transaction):
- * every content row and every email row in one statement of fixed text (the rows travel as two
- * JSON parameters). Ids are made here; returns per request its email ids in recipient order
- * (a request without recipients writes nothing and gets `[]`).
+ * Every content row and every email row of these requests (one, or send requests sharing a
+ * transaction) in one statement of fixed text, prepared once (the rows travel as two JSON
+ * parameters). Ids are made here; returns per request its email ids in recipient order (a
+ * request without recipients writes nothing and gets `[]`).
  */
 export async function insertContentsAndEmails(statements: StatementRunner, em: EntityManager, requests: NewContentAndEmails[]): Promise<string[][]> {
   const contents: Array<Record<string, unknown>> = [];

@@ -18,7 +18,8 @@ import { ProjectCache } from '../pipeline/project-cache';
 import { Recipient, SEND_LIMITS, SendRequest } from '../send/send-request';
 import type { SendResult, SkippedRecipient } from '../send/send.response';
 import { SuppressionService } from '../suppression/suppression.service';
-import { insertContentAndEmails, insertContentsAndEmails, NewEmailContent, NewEmailRecipient, NewEmails } from './email-writer';
+import { respectsSubscription, skipReason } from '../suppression/suppression.types';
+import { insertContentsAndEmails, NewEmailContent, NewEmailRecipient, NewEmails } from './email-writer';
 
 /** Whether opens and clicks are tracked: the per-send override wins over the project's mode. */
 export function trackingFor(mode: TrackingMode, type: EmailType, override: boolean | undefined): boolean {
@@ -83,8 +84,8 @@ interface ResolvedSend {
  * `POST /v1/send`: everything that can reject the request (project state, template, sender
  * domain, Liquid syntax, message size) is checked before anything is written; then contacts,
  * the content row and one `queued` email per recipient are written in one transaction, and
- * the jobs are enqueued after it commits. Concurrent TRANSACTIONAL requests share that
- * transaction (`Batcher` with the recipients as keys); a batch that fails runs each of its requests alone.
+ * the jobs are enqueued after it commits. Concurrent requests share that transaction (`Batcher`
+ * with the recipients as keys); a batch that fails runs each of its requests alone.
  */
 @Injectable()
 export class SendEmails {
@@ -99,11 +100,11 @@ export class SendEmails {
     private readonly statements: StatementRunner,
   ) {}
 
-  /** Concurrent TRANSACTIONAL requests share one transaction (README, `POST /v1/send`). */
+  /** Concurrent requests share one transaction (README, `POST /v1/send`). */
   private readonly batcher = new Batcher<SendItem, Written>({
     keys: ({ projectId, req }) => req.to.map((to) => upsertKey({ projectId, email: normalizeEmail(to.email) })),
-    runBatch: (items) => this.writeBatch(items),
-    runOne: (item) => this.writeAlone(item),
+    runBatch: (items) => this.write(items),
+    runOne: async (item) => (await this.write([item]))[0],
     retryable: (error) => DEADLOCK_OR_SERIALIZATION.has((error as { code?: string })?.code ?? ''),
     max: 50,
     maxKeys: 500,
@@ -118,64 +119,43 @@ export class SendEmails {
     await this.domains.assertSenderAllowed(projectId, send.from.email);
     const track = trackingFor(project.tracking, send.type, req.tracking);
 
-    const item: SendItem = { projectId, req, send, track };
-    // decisions.md: TRANSACTIONAL mail ignores unsubscription and suppression, so its writes can
-    // share a transaction with concurrent requests; MARKETING/HEADLESS keep their own. (`to` is
-    // deduplicated already; a contact twice in one batch statement would fail it.)
-    const batchable = send.type === 'TRANSACTIONAL' && new Set(req.to.map((to) => normalizeEmail(to.email))).size === req.to.length;
-    const written = batchable ? await this.batcher.run(item) : await this.writeAlone(item);
+    const written = await this.batcher.run({ projectId, req, send, track });
     await this.queue.enqueueOrLeaveForSweep(written.ids, send.type);
     return { emails: written.emails, skipped: written.skipped, timestamp: new Date().toISOString() };
   }
 
-  /** One request in its own transaction: contact upserts, suppression checks, the content row and its emails. */
-  private async writeAlone({ projectId, req, send, track }: SendItem): Promise<Written> {
-    const emails: SendResult['emails'] = [];
-    const skipped: SkippedRecipient[] = [];
-    const ids = await this.dataSource.transaction(async (em) => {
-      const recipients: NewEmailRecipient[] = [];
-      for (const to of req.to) {
-        const { contact, variables } = await this.contacts.upsert(projectId, contactInput(req, to), em);
-        // decisions.md: MARKETING and HEADLESS mail respects unsubscription and suppression; TRANSACTIONAL ignores both.
-        const suppression = await this.suppression.check(projectId, contact.email, send.type, contact.subscribed, em);
-        if (suppression.skip) {
-          skipped.push({ to: to.email, reason: suppression.reason });
-          continue;
-        }
-        recipients.push({ contactId: contact.id, toAddress: contact.email, toName: to.name, variables });
-        emails.push({ contact: { id: contact.id, email: contact.email }, email: '' });
-      }
-      if (recipients.length === 0) return [];
-      const { content, emails: options } = newEmails(projectId, req, send, track);
-      return insertContentAndEmails(this.statements, em, content, options, recipients);
-    });
-    ids.forEach((id, i) => (emails[i].email = id));
-    return { emails, skipped, ids };
-  }
-
   /**
-   * TRANSACTIONAL requests of a batch in one transaction: one upsert statement for every
-   * recipient of every request, one statement for every content row and email row. Throws when
-   * the transaction failed (the batcher then runs each request alone).
+   * The requests of a batch (or one request alone) in one transaction: one upsert statement for
+   * every recipient of every request, one suppression query, one statement for every content row
+   * and email row. Throws when the transaction failed (the batcher then runs each request alone).
    */
-  private async writeBatch(items: SendItem[]): Promise<Written[]> {
+  private async write(items: SendItem[]): Promise<Written[]> {
     let afterCommit = () => {};
     const written = await this.dataSource.transaction(async (em) => {
-      const upserts = items.flatMap(({ projectId, req }) => req.to.map((to) => ({ projectId, input: contactInput(req, to) })));
-      const contacts = await this.contacts.upsertBatchIn(upserts, em);
+      const all = items.flatMap(({ projectId, req, send }) => req.to.map((to) => ({ projectId, type: send.type, input: contactInput(req, to) })));
+      const contacts = await this.contacts.upsertBatchIn(all, em);
       afterCommit = contacts.afterCommit;
+      // decisions.md: MARKETING and HEADLESS mail respects unsubscription and suppression; TRANSACTIONAL ignores both.
+      const suppressed = await this.suppression.suppressedAmong(
+        all.flatMap(({ projectId, type }, k) => (respectsSubscription(type) ? [{ projectId, email: contacts.results[k].contact.email }] : [])),
+        em,
+      );
       let next = 0;
-      const requests = items.map((item) => {
-        const recipients: NewEmailRecipient[] = item.req.to.map((to) => {
+      const requests = items.map(({ projectId, req, send, track }) => {
+        const recipients: NewEmailRecipient[] = [];
+        const skipped: SkippedRecipient[] = [];
+        for (const to of req.to) {
           const { contact, variables } = contacts.results[next++];
-          return { contactId: contact.id, toAddress: contact.email, toName: to.name, variables };
-        });
-        return { ...newEmails(item.projectId, item.req, item.send, item.track), recipients };
+          const reason = skipReason(send.type, { suppressed: suppressed.has(upsertKey({ projectId, email: contact.email })), subscribed: contact.subscribed });
+          if (reason) skipped.push({ to: to.email, reason });
+          else recipients.push({ contactId: contact.id, toAddress: contact.email, toName: to.name, variables });
+        }
+        return { ...newEmails(projectId, req, send, track), recipients, skipped };
       });
       const ids = await insertContentsAndEmails(this.statements, em, requests);
-      return requests.map(({ recipients }, i): Written => ({
+      return requests.map(({ recipients, skipped }, i): Written => ({
         emails: recipients.map((r, j) => ({ contact: { id: r.contactId!, email: r.toAddress }, email: ids[i][j] })),
-        skipped: [],
+        skipped,
         ids: ids[i],
       }));
     });
