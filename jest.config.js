@@ -3,19 +3,7 @@
  * NestJS 12, TypeORM 1 and BullMQ 6 ship as ES modules, so SWC compiles both our TypeScript and
  * those packages to CommonJS for Jest's module system (type checking is `npm run lint`'s job).
  */
-const swc = [
-  '@swc/jest',
-  {
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true },
-      target: 'es2022',
-      keepClassNames: true,
-    },
-    module: { type: 'commonjs', ignoreDynamic: true },
-    sourceMaps: 'inline',
-  },
-];
+const swc = ['@swc/jest', require('./test/support/swc-options')];
 const shared = {
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],

@@ -37,7 +37,7 @@ describe('DKIM signing', () => {
   it('signs with the key published in DNS: mailauth verifies the signature through the test zone', async () => {
     const created = await request(app.http).post('/domains').set(auth(project)).send({ domain: 'signed.example.com' }).expect(201);
     const records: RecordBody[] = created.body.records;
-    for (const r of records) dns.setRecords(r.name, r.type as 'TXT', [r.value]);
+    dns.publish(records);
     const verified = await request(app.http).get(`/domains/${created.body.id}/verify`).set(auth(project)).expect(200);
     expect(verified.body.status).toBe('verified');
 
@@ -60,7 +60,7 @@ describe('DKIM signing', () => {
     dns.clear(records.find((r) => r.purpose === 'dkim')!.name);
     const missing = await dkimVerify(info.message as Buffer, { resolver: dns.resolver() as never });
     expect(missing.results[0].status.result).not.toBe('pass');
-    for (const r of records) dns.setRecords(r.name, r.type as 'TXT', [r.value]);
+    dns.publish(records);
   });
 
   it('refuses an unverified sender domain with 403 DOMAIN_NOT_VERIFIED', async () => {
@@ -75,7 +75,7 @@ describe('DKIM signing', () => {
   it('signs mail from a verified domain (and its subdomains) so the receiver verifies it through DNS', async () => {
     const created = await request(app.http).post('/domains').set(auth(project)).send({ domain: 'sender.example.com' }).expect(201);
     const records: RecordBody[] = created.body.records;
-    for (const r of records) dns.setRecords(r.name, r.type as 'TXT', [r.value]);
+    dns.publish(records);
     await request(app.http).get(`/domains/${created.body.id}/verify`).set(auth(project)).expect(200);
     const selector = records.find((r) => r.purpose === 'dkim')!.name.split('.')[0];
 

@@ -19,14 +19,6 @@ interface RecordBody {
 
 const auth = (project: TestProject) => ({ Authorization: `Bearer ${project.secretKey}` });
 
-/** Publishes every record of a domain response in the test zone. */
-function publish(dns: TestDnsServer, records: RecordBody[], only?: (r: RecordBody) => boolean): void {
-  for (const r of records.filter(only ?? (() => true))) {
-    if (r.type === 'MX') dns.setRecords(r.name, 'MX', [{ exchange: r.value, priority: r.priority ?? 10 }]);
-    else dns.setRecords(r.name, r.type as 'TXT' | 'CNAME', [r.value]);
-  }
-}
-
 describe('domains (smtp transport, DNS verification)', () => {
   let dns: TestDnsServer;
   let app: TestApp;
@@ -111,12 +103,12 @@ describe('domains (smtp transport, DNS verification)', () => {
     expect(pending.body.lastCheckedAt).toBeTruthy();
 
     // Only the optional records: still pending, but their own statuses are reported.
-    publish(dns, created.body.records, (r) => !r.required);
+    dns.publish(created.body.records, (r) => !r.required);
     const partial = await request(app.http).get(`/domains/${id}/verify`).set(auth(project)).expect(200);
     expect(partial.body.status).toBe('pending');
     expect(partial.body.records.filter((r: RecordBody) => !r.required).every((r: RecordBody) => r.status === 'verified')).toBe(true);
 
-    publish(dns, created.body.records, (r) => r.required);
+    dns.publish(created.body.records, (r) => r.required === true);
     const verified = await request(app.http).get(`/domains/${id}/verify`).set(auth(project)).expect(200);
     expect(verified.body).toMatchObject({ status: 'verified', verified: true });
     expect(verified.body.records.every((r: RecordBody) => r.status === 'verified')).toBe(true);
@@ -142,7 +134,7 @@ describe('domains (smtp transport, DNS verification)', () => {
 
   it('runs the background check for pending and verified domains', async () => {
     const created = await request(app.http).post('/domains').set(auth(other)).send({ domain: 'background.example.net' }).expect(201);
-    publish(dns, created.body.records);
+    dns.publish(created.body.records);
     const scheduler = app.runtime.app.get(DomainVerificationScheduler);
     const db = app.runtime.app.get(DataSource);
     // Every domain is due: the round re-checks verified ones too.
@@ -167,7 +159,7 @@ describe('domains (smtp transport, DNS verification)', () => {
     await expect(domains.assertSenderAllowed(project.id, 'hello@senders.example.io')).rejects.toMatchObject({ statusCode: 403, code: 'DOMAIN_NOT_VERIFIED' });
     expect(await domains.dkimKeyFor(project.id, 'hello@senders.example.io')).toBeNull();
 
-    publish(dns, created.body.records);
+    dns.publish(created.body.records);
     await request(app.http).get(`/domains/${created.body.id}/verify`).set(auth(project)).expect(200);
     await expect(domains.assertSenderAllowed(project.id, 'hello@senders.example.io')).resolves.toBeUndefined();
     await expect(domains.assertSenderAllowed(project.id, 'hello@News.Senders.example.io')).resolves.toBeUndefined();
@@ -196,7 +188,7 @@ describe('domains (smtp transport, DNS verification)', () => {
 
   it('answers 409 while a template sends from the domain or a subdomain, 204 once none does', async () => {
     const created = await request(app.http).post('/domains').set(auth(project)).send({ domain: 'inuse.example.com' }).expect(201);
-    publish(dns, created.body.records);
+    dns.publish(created.body.records);
     await request(app.http).get(`/domains/${created.body.id}/verify`).set(auth(project)).expect(200);
     const template = await request(app.http)
       .post('/templates')

@@ -119,7 +119,7 @@ describe('smtp transport with DKIM from a verified domain', () => {
     app = await startTestApp({ ...dns.env(), EMAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url, DOMAIN_VERIFICATION: 'dns' });
     project = await createProject(app.http);
     const created = await request(app.http).post('/domains').set('Authorization', auth(project)).send({ domain: 'signed.example.com' }).expect(201);
-    for (const r of created.body.records as Array<{ name: string; type: 'TXT'; value: string }>) dns.setRecords(r.name, r.type, [r.value]);
+    dns.publish(created.body.records);
     const verified = await request(app.http).get(`/domains/${created.body.id}/verify`).set('Authorization', auth(project)).expect(200);
     expect(verified.body.status).toBe('verified');
   });

@@ -41,6 +41,16 @@ function txtChunks(value: string): string[] {
  * Zones are edited at runtime; answers carry a 1-second TTL and names are case-insensitive.
  * Pass `env()` to `startTestApp` so the app resolves through it.
  */
+/** A record as `/domains` responses list it. */
+export interface PublishedRecord {
+  type: string;
+  name: string;
+  value: string;
+  priority?: number;
+  required?: boolean;
+  purpose?: string;
+}
+
 export class TestDnsServer {
   private readonly zone = new Map<string, Map<DnsRecordType, DnsValue[]>>();
   private server?: DnsServerHandle;
@@ -62,6 +72,14 @@ export class TestDnsServer {
   }
 
   /** Replaces every record of `type` at `name`; an empty list removes them. */
+  /** Publishes the records of a `/domains` response (MX with its priority); `only` picks some. */
+  publish(records: PublishedRecord[], only: (record: PublishedRecord) => boolean = () => true): void {
+    for (const r of records.filter(only)) {
+      if (r.type === 'MX') this.setRecords(r.name, 'MX', [{ exchange: r.value, priority: r.priority ?? 10 }]);
+      else this.setRecords(r.name, r.type as DnsRecordType, [r.value]);
+    }
+  }
+
   setRecords(name: string, type: DnsRecordType, values: DnsValue[]): void {
     const key = name.toLowerCase().replace(/\.$/, '');
     const types = this.zone.get(key) ?? new Map<DnsRecordType, DnsValue[]>();

@@ -3,18 +3,9 @@
 // without depending on a build in dist/.
 const { transformSync } = require('@swc/core');
 const { readFileSync } = require('node:fs');
+const swcOptions = require('./swc-options');
 
 require.extensions['.ts'] = function compileTs(module, filename) {
-  const { code } = transformSync(readFileSync(filename, 'utf8'), {
-    filename,
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true },
-      target: 'es2022',
-      keepClassNames: true,
-    },
-    module: { type: 'commonjs', ignoreDynamic: true },
-    sourceMaps: 'inline',
-  });
+  const { code } = transformSync(readFileSync(filename, 'utf8'), { filename, ...swcOptions });
   module._compile(code, filename);
 };
