@@ -1,6 +1,6 @@
 import { EmailPipeline } from '../../src/modules/emails/pipeline/email-pipeline';
 import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
-import { db, emailRow, send } from '../support/deliverability';
+import { createTemplate, db, emailRow, send } from '../support/deliverability';
 
 /** Mail queued before a project's suspension is not handed to the transport afterwards. */
 describe('queued mail of a suspended project', () => {
@@ -30,5 +30,39 @@ describe('queued mail of a suspended project', () => {
     await pipeline.deliver(queuedThenSuspended, { isLast: false });
     const [row] = await db(app).query(`SELECT status, error FROM emails WHERE id = $1`, [queuedThenSuspended]);
     expect(row).toEqual({ status: 'skipped', error: 'project_disabled' });
+  });
+});
+
+/** The skip rule at send time: the address's state when the pipeline takes the email, not when it was queued. */
+describe('queued MARKETING mail whose address changed before sending', () => {
+  let app: TestApp;
+  let project: TestProject;
+
+  beforeAll(async () => {
+    app = await startTestApp({ ROLE: 'api' });
+    project = await createProject(app.http);
+  });
+  afterAll(() => app?.close());
+
+  it('skips a newly suppressed or unsubscribed address (MARKETING), sends TRANSACTIONAL mail to it anyway', async () => {
+    const template = await createTemplate(app, project, { name: 'News', subject: 'News', body: '<p>News</p>', type: 'MARKETING', from: 'news@example.com' });
+    const queue = async (to: string, extra: Record<string, unknown> = { template, subscribed: true }) =>
+      (await send(app, project, { to, ...extra })).data.emails[0].email as string;
+    const toSuppressed = await queue('later-bounced@example.org');
+    const toUnsubscribed = await queue('later-out@example.org');
+    const toStillIn = await queue('still-in@example.org');
+    const transactional = await queue('later-bounced@example.org', { from: 'me@example.com', subject: 'Receipt', body: '<p>Paid</p>' });
+
+    await db(app).query(`INSERT INTO suppressions (project_id, email, reason, source) VALUES ($1, 'later-bounced@example.org', 'bounce', 'api')`, [project.id]);
+    await db(app).query(`UPDATE contacts SET subscribed = false WHERE project_id = $1 AND email = 'later-out@example.org'`, [project.id]);
+
+    const pipeline = app.runtime.app.get(EmailPipeline);
+    for (const id of [toSuppressed, toUnsubscribed, toStillIn, transactional]) await pipeline.deliver(id, { isLast: false });
+    const rows: Array<{ id: string; status: string; error: string | null }> = await db(app).query(`SELECT id, status, error FROM emails WHERE project_id = $1`, [project.id]);
+    const byId = new Map(rows.map((r) => [r.id, { status: r.status, error: r.error }]));
+    expect(byId.get(toSuppressed)).toEqual({ status: 'skipped', error: 'suppressed' });
+    expect(byId.get(toUnsubscribed)).toEqual({ status: 'skipped', error: 'unsubscribed' });
+    expect(byId.get(toStillIn)).toEqual({ status: 'delivered', error: null });
+    expect(byId.get(transactional)).toEqual({ status: 'delivered', error: null });
   });
 });

@@ -25,6 +25,10 @@ export interface LoadedEmail {
   leaseActive: boolean;
   trackOpens: boolean;
   trackClicks: boolean;
+  /** MARKETING/HEADLESS only (false otherwise): the address is on the project's suppression list. */
+  suppressed: boolean;
+  /** MARKETING/HEADLESS only (null otherwise, or when no contact has the address). */
+  contactSubscribed: boolean | null;
   content: {
     subject: string;
     body: string;
@@ -52,6 +56,8 @@ interface LoadedRow {
   lease_active: boolean;
   track_opens: boolean;
   track_clicks: boolean;
+  suppressed: boolean;
+  contact_subscribed: boolean | null;
   content_id: string | null;
   c_subject: string;
   c_body: string;
@@ -103,6 +109,13 @@ export class EmailStatusStore {
       `SELECT e.id, e.project_id, e.contact_id, e.template_id, e.campaign_id, e.type, e.from_address, e.to_address, e.to_name,
               e.variables, e.status, (e.lease_until IS NOT NULL AND e.lease_until > now()) AS lease_active,
               e.track_opens, e.track_clicks, e.content_id,
+              -- What the skip rule (skipReason) needs, for the mail that respects subscriptions.
+              CASE WHEN e.type IN ('MARKETING', 'HEADLESS') THEN EXISTS (
+                SELECT 1 FROM suppressions s WHERE s.project_id = e.project_id AND s.email = lower(btrim(e.to_address))
+              ) ELSE false END AS suppressed,
+              CASE WHEN e.type IN ('MARKETING', 'HEADLESS') THEN (
+                SELECT ct.subscribed FROM contacts ct WHERE ct.project_id = e.project_id AND ct.email = lower(btrim(e.to_address))
+              ) END AS contact_subscribed,
               c.subject AS c_subject, c.body AS c_body, c.liquid AS c_liquid, c.text AS c_text, c.from_name AS c_from_name,
               c.reply_to AS c_reply_to, c.headers AS c_headers, c.attachments AS c_attachments
          FROM emails e LEFT JOIN email_contents c ON c.id = e.content_id
@@ -171,7 +184,9 @@ export class EmailStatusStore {
     for (const row of rows[0]?.events ?? []) {
       const event = fromEventRow(row);
       const emailId = String(event.data.emailId);
-      byEmail.set(emailId, [...(byEmail.get(emailId) ?? []), event]);
+      const list = byEmail.get(emailId);
+      if (list) list.push(event);
+      else byEmail.set(emailId, [event]);
     }
     return items.map((item, i) => {
       const recorded = winners.has(i) && updated.has(item.id);
@@ -267,6 +282,8 @@ function toLoaded(r: LoadedRow): LoadedEmail {
     leaseActive: r.lease_active,
     trackOpens: r.track_opens,
     trackClicks: r.track_clicks,
+    suppressed: r.suppressed,
+    contactSubscribed: r.contact_subscribed,
     content: r.content_id
       ? {
           subject: r.c_subject,

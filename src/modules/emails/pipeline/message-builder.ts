@@ -7,7 +7,7 @@ import { domainOf } from './compose-mime';
 import type { LoadedEmail } from './email-status';
 import { ProjectCache } from './project-cache';
 import { RecipientLinksService } from '../links/recipient-links.service';
-import { SuppressionService } from '../suppression/suppression.service';
+import { skipReason } from '../suppression/suppression.types';
 import { TrackingService } from '../tracking/tracking.service';
 
 export type BuildResult = { kind: 'skip'; reason: string } | { kind: 'message'; message: ComposeInput };
@@ -32,7 +32,6 @@ export class MessageBuilder {
     private readonly contacts: ContactsService,
     private readonly domains: DomainsService,
     private readonly projects: ProjectCache,
-    private readonly suppression: SuppressionService,
     private readonly links: RecipientLinksService,
     private readonly tracking: TrackingService,
   ) {}
@@ -45,8 +44,9 @@ export class MessageBuilder {
     // 1. Skip checks: a suspended project sends nothing more, even mail queued before the
     //    suspension; MARKETING/HEADLESS mail skips unsubscribed or suppressed addresses.
     if (project?.disabled) return { kind: 'skip', reason: 'project_disabled' };
-    const suppression = project ? await this.suppression.check(project.id, email.toAddress, email.type) : null;
-    if (suppression?.skip) return { kind: 'skip', reason: suppression.reason };
+    //    (The address's state was read with the email, in the load's one statement.)
+    const skip = project ? skipReason(email.type, { suppressed: email.suppressed, subscribed: email.contactSubscribed ?? true }) : null;
+    if (skip) return { kind: 'skip', reason: skip };
 
     // 2. Variables: the contact's data (snapshot taken at send time) plus the generated ones.
     let variables: Record<string, unknown> = {};

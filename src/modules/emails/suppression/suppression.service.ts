@@ -1,27 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ContactsService } from '../../contacts/contacts.service';
-import { EmailType, respectsSubscription, skipReason, SuppressionCheck, SuppressionReason, SuppressionSource } from './suppression.types';
+import { SuppressionReason, SuppressionSource } from './suppression.types';
 
 const normalize = (email: string): string => email.trim().toLowerCase();
 
 @Injectable()
 export class SuppressionService {
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly contacts: ContactsService,
-  ) {}
-
-  /** Whether a send of `type` to `email` must be skipped (`skipReason`), looking up the address's state. */
-  async check(projectId: string, email: string, type: EmailType): Promise<SuppressionCheck> {
-    if (!respectsSubscription(type)) return { skip: false };
-    const suppressed = await this.isSuppressed(projectId, email);
-    // A suppressed address needs no contact lookup: suppression is the reported reason.
-    const subscribed = suppressed ? true : ((await this.contacts.findByEmail(projectId, normalize(email)))?.subscribed ?? true);
-    const reason = skipReason(type, { suppressed, subscribed });
-    return reason ? { skip: true, reason } : { skip: false };
-  }
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Which of these (project, address) pairs are suppressed, in one query; keys are `projectId/email` (normalized). */
   async suppressedAmong(pairs: Array<{ projectId: string; email: string }>, manager?: EntityManager): Promise<Set<string>> {
@@ -32,14 +18,6 @@ export class SuppressionService {
       [pairs.map((p) => p.projectId), pairs.map((p) => normalize(p.email))],
     );
     return new Set(rows.map((r) => `${r.project_id}/${r.email}`));
-  }
-
-  async isSuppressed(projectId: string, email: string, manager?: EntityManager): Promise<boolean> {
-    const rows: unknown[] = await (manager ?? this.dataSource.manager).query(`SELECT 1 FROM suppressions WHERE project_id = $1 AND email = $2`, [
-      projectId,
-      normalize(email),
-    ]);
-    return rows.length > 0;
   }
 
   /** Idempotent: the first reason recorded for an address is kept. Returns whether it was added now. */

@@ -6,7 +6,6 @@ export type SuppressionReason = 'bounce' | 'complaint' | 'manual';
 export type SuppressionSource = 'sns' | 'smtp' | 'api';
 
 export type SkipReason = 'unsubscribed' | 'suppressed';
-export type SuppressionCheck = { skip: false } | { skip: true; reason: SkipReason };
 
 export type EmailType = TemplateType;
 
