@@ -1,20 +1,22 @@
 import { EmailPipeline } from '../../src/modules/emails/pipeline/email-pipeline';
-import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
+import { createProject, startTestApp, TestApp } from '../support/app';
 import { createTemplate, db, emailRow, send } from '../support/deliverability';
 
-/** Mail queued before a project's suspension is not handed to the transport afterwards. */
-describe('queued mail of a suspended project', () => {
+/**
+ * Skips decided when the pipeline takes a queued email, from the state at that moment: a
+ * project suspended since, an address suppressed or unsubscribed since (MARKETING).
+ */
+describe('queued mail whose project or address changed before sending', () => {
   let app: TestApp;
-  let project: TestProject;
 
   beforeAll(async () => {
     // ROLE=api runs no workers, so the email stays queued until the test runs the pipeline itself.
     app = await startTestApp({ ROLE: 'api' });
-    project = await createProject(app.http);
   });
   afterAll(() => app?.close());
 
-  it('skips it with the reason project_disabled, and sends it while the project is enabled', async () => {
+  it('skips mail of a since suspended project with the reason project_disabled, and sends it while the project is enabled', async () => {
+    const project = await createProject(app.http);
     const body = { to: 'reader@example.org', from: 'me@example.com', subject: 'Hello', body: '<p>Hi</p>' };
     const queuedThenSuspended = (await send(app, project, body)).data.emails[0].email as string;
     const queuedWhileEnabled = (await send(app, project, body)).data.emails[0].email as string;
@@ -31,20 +33,9 @@ describe('queued mail of a suspended project', () => {
     const [row] = await db(app).query(`SELECT status, error FROM emails WHERE id = $1`, [queuedThenSuspended]);
     expect(row).toEqual({ status: 'skipped', error: 'project_disabled' });
   });
-});
-
-/** The skip rule at send time: the address's state when the pipeline takes the email, not when it was queued. */
-describe('queued MARKETING mail whose address changed before sending', () => {
-  let app: TestApp;
-  let project: TestProject;
-
-  beforeAll(async () => {
-    app = await startTestApp({ ROLE: 'api' });
-    project = await createProject(app.http);
-  });
-  afterAll(() => app?.close());
 
   it('skips a newly suppressed or unsubscribed address (MARKETING), sends TRANSACTIONAL mail to it anyway', async () => {
+    const project = await createProject(app.http);
     const template = await createTemplate(app, project, { name: 'News', subject: 'News', body: '<p>News</p>', type: 'MARKETING', from: 'news@example.com' });
     const queue = async (to: string, extra: Record<string, unknown> = { template, subscribed: true }) =>
       (await send(app, project, { to, ...extra })).data.emails[0].email as string;
