@@ -1,7 +1,9 @@
 import 'reflect-metadata';
+import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import { ConfigError, loadConfig } from './config/config';
-import { logger } from './platform/logging/logger';
+import { joinCluster, runClusterPrimary } from './platform/cluster';
+import { configureLogger, logger } from './platform/logging/logger';
 import { createRuntime } from './platform/runtime';
 
 /**
@@ -33,6 +35,12 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  if (config.processes > 1 && cluster.isPrimary) {
+    configureLogger(config.logLevel);
+    runClusterPrimary(config.processes);
+    return;
+  }
+  if (cluster.isWorker) joinCluster();
   const startedAt = Date.now();
   const runtime = await createRuntime(config);
   await runtime.app.listen(config.port, config.host);

@@ -26,4 +26,16 @@ function row(metric, mode, value, unit, target, ok) {
   return { metric, mode, value, unit, target: targetText, ok: pass };
 }
 
-module.exports = { startApp, createProject, servicesAvailable, freePort, sleep, ensureBuilt, ROOT, load, measure, percentile, row };
+/**
+ * What to start for each mode: embedded as is; services once as one process and once as
+ * `PROCESSES=2` (one copy per core of the 2-core reference machine), labelled `services×2`.
+ */
+function deployments(modes) {
+  return modes.flatMap((mode) =>
+    mode === 'services'
+      ? [{ mode, label: 'services', env: {} }, { mode, label: 'services×2', env: { PROCESSES: '2' } }]
+      : [{ mode, label: mode, env: {} }],
+  );
+}
+
+module.exports = { deployments, startApp, createProject, servicesAvailable, freePort, sleep, ensureBuilt, ROOT, load, measure, percentile, row };

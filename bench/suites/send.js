@@ -101,10 +101,12 @@ function sendRequests(secretKey, offset) {
 }
 
 /** One mode: warm up, then time `n` sends from the first request until the receiver has them all. */
-async function measureMode(ctx, mode, receiver, n, limit) {
+async function measureMode(ctx, { mode, label, env }, receiver, n, limit) {
   const { startApp, createProject, load, row } = ctx;
   const rows = [];
-  const app = await startApp({ mode, env: { EMAIL_TRANSPORT: 'smtp', SMTP_URL: receiver.url, DOMAIN_VERIFICATION: 'off', SMTP_POOL_SIZE: String(POOL_SIZE) } });
+  // The same number of SMTP connections in all as the baseline, however many processes share them.
+  const poolPerProcess = Math.max(1, Math.round(POOL_SIZE / Number(env.PROCESSES || 1)));
+  const app = await startApp({ mode, env: { ...env, EMAIL_TRANSPORT: 'smtp', SMTP_URL: receiver.url, DOMAIN_VERIFICATION: 'off', SMTP_POOL_SIZE: String(poolPerProcess) } });
   try {
     const project = await createProject(app.url);
     await receiver.waitFor(1, 30_000); // the signup's verification mail
@@ -118,16 +120,16 @@ async function measureMode(ctx, mode, receiver, n, limit) {
     const accepted = await load({ url: app.url, connections: CONNECTIONS, amount: n, requests: sendRequests(project.secretKey, 0), timeout: 30 });
     const acceptedSeconds = (Date.now() - t0) / 1000;
     const ok = n - accepted.non2xx - accepted.errors;
-    if (ok !== n) ctx.log(`${mode}: ${accepted.non2xx} non-2xx, ${accepted.errors} errors ${JSON.stringify(accepted.statusCodes)}`);
+    if (ok !== n) ctx.log(`${label}: ${accepted.non2xx} non-2xx, ${accepted.errors} errors ${JSON.stringify(accepted.statusCodes)}`);
     await receiver.waitFor(ok, 300_000);
     const seconds = (Date.now() - t0) / 1000;
     const rate = ok / seconds;
-    ctx.log(`${mode}: ${ok} emails accepted in ${acceptedSeconds.toFixed(1)} s, all received after ${seconds.toFixed(1)} s`);
-    rows.push(row('POST /v1/send accepted req/s', mode, Math.round(ok / acceptedSeconds), 'req/s'));
-    rows.push(row('POST /v1/send p99', mode, accepted.p99, 'ms'));
-    rows.push(row('accepted → received by SMTP, emails/s', mode, Math.round(rate), 'emails/s', mode === 'services' ? { min: 300 } : undefined));
-    rows.push(row('share of nodemailer-alone limit', mode, Math.round((rate / limit) * 100), '%', { min: 70 }));
-    rows.push(row('POST /v1/send non-2xx', mode, accepted.non2xx + accepted.errors, 'count', { max: 0 }));
+    ctx.log(`${label}: ${ok} emails accepted in ${acceptedSeconds.toFixed(1)} s, all received after ${seconds.toFixed(1)} s`);
+    rows.push(row('POST /v1/send accepted req/s', label, Math.round(ok / acceptedSeconds), 'req/s'));
+    rows.push(row('POST /v1/send p99', label, accepted.p99, 'ms'));
+    rows.push(row('accepted → received by SMTP, emails/s', label, Math.round(rate), 'emails/s', mode === 'services' ? { min: 300 } : undefined));
+    rows.push(row('share of nodemailer-alone limit', label, Math.round((rate / limit) * 100), '%', { min: 70 }));
+    rows.push(row('POST /v1/send non-2xx', label, accepted.non2xx + accepted.errors, 'count', { max: 0 }));
   } finally {
     await app.stop();
   }
@@ -144,12 +146,13 @@ async function run(ctx) {
     await baseline(receiver, 200);
     const limit = await baseline(receiver, n);
     rows.push(row(`nodemailer alone → SMTP (pool ${POOL_SIZE}, ${CONNECTIONS} in flight)`, 'direct', Math.round(limit), 'emails/s'));
-    for (const mode of ctx.modes) {
+    for (const deployment of ctx.deployments(ctx.modes)) {
+      const { mode, label } = deployment;
       try {
-        rows.push(...(await measureMode(ctx, mode, receiver, n, limit)));
+        rows.push(...(await measureMode(ctx, deployment, receiver, n, limit)));
       } catch (err) {
-        ctx.log(`${mode}: ${err && err.stack ? err.stack : err}`);
-        rows.push(row('accepted → received by SMTP, emails/s', mode, String(err.message || err).slice(0, 60), '', mode === 'services' ? '>= 300' : '', false));
+        ctx.log(`${label}: ${err && err.stack ? err.stack : err}`);
+        rows.push(row('accepted → received by SMTP, emails/s', label, String(err.message || err).slice(0, 60), '', mode === 'services' ? '>= 300' : '', false));
       }
     }
   } finally {

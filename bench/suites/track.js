@@ -23,10 +23,10 @@ function trackRequests(publicKey) {
 
 /** @param {import('../lib').Ctx} ctx */
 async function run(ctx) {
-  const { startApp, createProject, load, row } = ctx;
+  const { startApp, createProject, load, row, deployments } = ctx;
   const rows = [];
-  for (const mode of ctx.modes) {
-    const app = await startApp({ mode });
+  for (const { mode, label, env } of deployments(ctx.modes)) {
+    const app = await startApp({ mode, env });
     try {
       const project = await createProject(app.url);
       const ping = { url: `${app.url}/v1/ping`, connections: 50, duration: ctx.duration, headers: { authorization: `Bearer ${project.secretKey}` } };
@@ -35,13 +35,13 @@ async function run(ctx) {
       const track = { url: app.url, connections: 50, duration: ctx.duration, requests: trackRequests(project.publicKey) };
       await load({ ...track, duration: 2 }); // warm-up: JIT, pools, first contacts and field types
       const tracked = await load(track);
-      if (tracked.non2xx || tracked.errors) ctx.log(`${mode}: ${tracked.non2xx} non-2xx, ${tracked.errors} errors ${JSON.stringify(tracked.statusCodes)}`);
+      if (tracked.non2xx || tracked.errors) ctx.log(`${label}: ${tracked.non2xx} non-2xx, ${tracked.errors} errors ${JSON.stringify(tracked.statusCodes)}`);
       const target = mode === 'services' ? { min: 1500 } : undefined;
-      rows.push(row('GET /v1/ping req/s @50 conns (baseline)', mode, Math.round(pinged.rps), 'req/s'));
-      rows.push(row('POST /v1/track req/s @50 conns', mode, Math.round(tracked.rps), 'req/s', target));
-      rows.push(row('POST /v1/track p50 @50 conns', mode, tracked.p50, 'ms'));
-      rows.push(row('POST /v1/track p99 @50 conns', mode, tracked.p99, 'ms', mode === 'services' ? { max: 100 } : undefined));
-      rows.push(row('POST /v1/track non-2xx', mode, tracked.non2xx + tracked.errors, 'count', { max: 0 }));
+      rows.push(row('GET /v1/ping req/s @50 conns (baseline)', label, Math.round(pinged.rps), 'req/s'));
+      rows.push(row('POST /v1/track req/s @50 conns', label, Math.round(tracked.rps), 'req/s', target));
+      rows.push(row('POST /v1/track p50 @50 conns', label, tracked.p50, 'ms'));
+      rows.push(row('POST /v1/track p99 @50 conns', label, tracked.p99, 'ms', mode === 'services' ? { max: 100 } : undefined));
+      rows.push(row('POST /v1/track non-2xx', label, tracked.non2xx + tracked.errors, 'count', { max: 0 }));
     } finally {
       await app.stop();
     }

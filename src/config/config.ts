@@ -15,6 +15,8 @@ export interface AppConfig {
   databaseUrl?: string;
   redisUrl?: string;
   role: Role;
+  /** `PROCESSES`: copies of the service this command starts (node:cluster, one shared port); services mode only. */
+  processes: number;
   appSecret: string;
   email: {
     transport: EmailTransportKind;
@@ -152,6 +154,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     throw new ConfigError('APP_SECRET must be at least 32 characters');
   }
   const snsHosts = str(env, 'SNS_CERT_HOSTS');
+  const processes = int(env, 'PROCESSES', 1, 1, 64);
+  if (processes > 1 && !url(env, 'DATABASE_URL', ['postgres:', 'postgresql:'])) {
+    throw new ConfigError('PROCESSES above 1 requires DATABASE_URL (the embedded database lives inside one process)');
+  }
 
   return {
     port,
@@ -161,6 +167,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     role: oneOf(env, 'ROLE', ['all', 'api', 'worker'] as const, 'all'),
+    processes,
     appSecret: appSecret ?? loadOrCreateSecret(dataDir),
     email: {
       transport,

@@ -1,45 +1,11 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { ConfigError, loadConfig } from '../../src/config/config';
 import { createProject, startTestApp, waitFor } from '../support/app';
-
-const ROOT = join(__dirname, '..', '..');
-
-/** The service as `npm start` runs it, but from the TypeScript sources (no build needed). */
-function spawnService(env: Record<string, string>): { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['-r', './test/support/ts-register.js', 'src/main.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, stdout: () => out, stderr: () => err, exited };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function jsonLines(text: string): Record<string, unknown>[] {
-  return text
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
+import { freePort, jsonLines, spawnService } from '../support/service-process';
 
 describe('modes and process behaviour', () => {
   it('keeps the embedded database across a restart on the same DATA_DIR', async () => {
@@ -68,6 +34,8 @@ describe('modes and process behaviour', () => {
     [{ PORT: 'eighty' }, 'PORT must be an integer'],
     [{ ROLE: 'everything' }, 'ROLE must be one of all, api, worker'],
     [{ DATABASE_URL: 'mysql://localhost/db' }, 'DATABASE_URL must use'],
+    [{ PROCESSES: '2' }, 'PROCESSES above 1 requires DATABASE_URL'],
+    [{ PROCESSES: '0', DATABASE_URL: 'postgres://localhost/db' }, 'PROCESSES must be an integer between 1 and 64'],
   ])('rejects bad configuration %j with a message naming it', (env, message) => {
     expect(() => loadConfig({ DATA_DIR: tmpdir(), APP_SECRET: 'x'.repeat(32), ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ DATA_DIR: tmpdir(), APP_SECRET: 'x'.repeat(32), ...env })).toThrow(message);

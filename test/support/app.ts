@@ -23,7 +23,8 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-async function createServicesDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A fresh database on the machine's PostgreSQL (`TEST_DATABASE_URL`), dropped by `drop()`. */
+export async function createServicesDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const name = `mailroom_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new Client({ connectionString: adminUrl });

@@ -1,11 +1,11 @@
 import { LoggerService } from '@nestjs/common';
 import pino, { Logger } from 'pino';
 
-let root: Logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'mailroom' } });
+let root: Logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'mailroom', pid: process.pid } });
 
 /** Called once at boot with the validated level; everything logs JSON lines through this root. */
 export function configureLogger(level: string): Logger {
-  root = pino({ level, base: { service: 'mailroom' }, timestamp: pino.stdTimeFunctions.isoTime });
+  root = pino({ level, base: { service: 'mailroom', pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime });
   return root;
 }
 

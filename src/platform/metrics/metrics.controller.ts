@@ -1,6 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '../../modules/auth/auth.decorators';
+import { scrapeMetrics } from './cluster-metrics';
 import { metricsRegistry } from './metrics';
 
 @ApiExcludeController()
@@ -11,6 +12,6 @@ export class MetricsController {
   @Header('Content-Type', metricsRegistry.contentType)
   @Header('Cache-Control', 'no-store')
   scrape(): Promise<string> {
-    return metricsRegistry.metrics();
+    return scrapeMetrics();
   }
 }
