@@ -170,3 +170,35 @@ describe('SEND_RATE_PER_SECOND', () => {
     expect(times[times.length - 1] - times[0]).toBeGreaterThanOrEqual(1_000);
   });
 });
+
+describe('SEND_RATE_PER_SECOND unset with ses: the account\'s MaxSendRate', () => {
+  let ses: SesServer;
+  let app: TestApp;
+  let project: TestProject;
+  beforeAll(async () => {
+    ses = await SesServer.start({ maxSendRate: 2, max24HourSend: 200 });
+    app = await startTestApp({ ...ses.env, DOMAIN_VERIFICATION: 'off' });
+    project = await createProject(app.http);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await ses?.close();
+  });
+
+  it('reads the quota at start (GetSendQuota) and spreads sends to it', async () => {
+    const to = Array.from({ length: 7 }, (_, i) => `quota${i}@example.org`);
+    const res = await request(app.http).post('/v1/send').set('Authorization', auth(project)).send({ to, from: 'me@example.com', subject: 'q', body: 'b' }).expect(200);
+    const ids: string[] = res.body.data.emails.map((e: { email: string }) => e.email);
+    const db = app.runtime.app.get(DataSource);
+    const rows = await waitFor(async () => {
+      const list: Array<{ sent_at: Date }> = await db.query(`SELECT sent_at FROM emails WHERE id = ANY($1::uuid[]) AND status = 'sent'`, [ids]);
+      return list.length === ids.length ? list : undefined;
+    }, 30_000);
+    const times = rows.map((r) => new Date(r.sent_at).getTime()).sort((a, b) => a - b);
+    // 7 emails at 2 per second take four limiter windows: the last leaves 3 s after the first
+    // window opened (unthrottled, all 7 leave within a few hundred milliseconds).
+    expect(times[times.length - 1] - times[0]).toBeGreaterThanOrEqual(2_000);
+    const ready = await request(app.http).get('/health/ready').expect(200);
+    expect(JSON.stringify(ready.body)).toContain('"maxSendRate":2');
+  });
+});

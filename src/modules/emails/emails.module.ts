@@ -32,6 +32,7 @@ import { MessageBuilder } from './pipeline/message-builder';
 import { ProjectCache } from './pipeline/project-cache';
 import { PipelineSystemMailer } from './system/pipeline-system-mailer';
 import { EMAIL_TRANSPORT, EmailTransport } from './transports/email-transport';
+import { sendRateProvider } from './transports/send-rate.provider';
 import { emailTransportProvider } from './transports/transport.provider';
 import { SendEmails } from './use-cases/send-emails';
 
@@ -59,6 +60,7 @@ import { SendEmails } from './use-cases/send-emails';
     EmailSweeper,
     PipelineSystemMailer,
     emailTransportProvider,
+    sendRateProvider,
     // Deliverability: suppression, recipient links, tracking, SNS/SES feedback.
     SuppressionService,
     RecipientLinksService,

@@ -1,15 +1,17 @@
 import { WorkerHost } from '@nestjs/bullmq';
+import { Inject } from '@nestjs/common';
 import type { Job, WorkerOptions } from 'bullmq';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { QueueProcessor } from '../../../platform/queues/queue-processor.decorator';
 import { JobPayloads, QUEUES } from '../../../platform/queues/queues';
+import { SEND_RATE } from '../transports/send-rate.provider';
 import { EmailPipeline } from './email-pipeline';
 
 /** @nestjs/bullmq's metadata key for worker options (read when the worker is built, after construction). */
 const WORKER_METADATA = 'bullmq:worker_metadata';
 
-/** `SEND_RATE_PER_SECOND` as BullMQ's limiter, which is one budget per queue across every worker process. */
+/** The send rate (`SEND_RATE_PER_SECOND`, or the SES account's) as BullMQ's limiter, which is one budget per queue across every worker process. */
 export function sendLimiter(ratePerSecond: number | undefined): WorkerOptions['limiter'] {
   if (!ratePerSecond) return undefined;
   if (Number.isInteger(ratePerSecond)) return { max: ratePerSecond, duration: 1000 };
@@ -21,13 +23,14 @@ export class EmailSendProcessor extends WorkerHost {
   constructor(
     private readonly pipeline: EmailPipeline,
     @InjectConfig() config: AppConfig,
+    @Inject(SEND_RATE) sendRate: number | undefined,
   ) {
     super();
     // Concurrency and the shared rate budget come from config, which decorators cannot read.
     const declared = (Reflect.getMetadata(WORKER_METADATA, EmailSendProcessor) ?? {}) as Partial<WorkerOptions>;
     Reflect.defineMetadata(
       WORKER_METADATA,
-      { ...declared, concurrency: config.email.sendConcurrency, limiter: sendLimiter(config.email.sendRatePerSecond) },
+      { ...declared, concurrency: config.email.sendConcurrency, limiter: sendLimiter(sendRate) },
       EmailSendProcessor,
     );
   }

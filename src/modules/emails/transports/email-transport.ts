@@ -22,6 +22,11 @@ export interface EmailTransport {
   /** Whether the messages we give it should carry our own DKIM signature (SES signs itself). */
   readonly signsWithOwnDkim: boolean;
   send(message: OutgoingMessage): Promise<TransportResult>;
+  /**
+   * The provider's own sending rate limit in messages per second, when it has one we can read
+   * (SES: the account's MaxSendRate); undefined when it has none or cannot tell.
+   */
+  maxSendRate?(): Promise<number | undefined>;
   /** Resolves when the transport is reachable (readiness). */
   check(): Promise<Record<string, unknown>>;
   close(): Promise<void>;

@@ -1,6 +1,10 @@
 import { GetSendQuotaCommand, SESClient, SendRawEmailCommand } from '@aws-sdk/client-ses';
 import type { AppConfig } from '../../../config/config';
+import { logger } from '../../../platform/logging/logger';
 import { EmailTransport, OutgoingMessage, TransportError, TransportResult } from './email-transport';
+
+/** How long the start-up quota lookup may take before sending goes ahead without the account's rate. */
+const QUOTA_TIMEOUT_MS = 5_000;
 
 const TEMPORARY = new Set(['Throttling', 'ThrottlingException', 'TooManyRequestsException', 'AccountSendingPausedException', 'ServiceUnavailable', 'RequestTimeout']);
 
@@ -25,6 +29,7 @@ export class SesTransport implements EmailTransport {
   readonly signsWithOwnDkim = false;
   private readonly client: SESClient;
   private readonly endpoint: string;
+  private readonly log = logger('ses');
 
   constructor(aws: AppConfig['aws']) {
     this.endpoint = aws.endpointUrlSes ?? `https://email.${aws.region}.amazonaws.com`;
@@ -45,6 +50,21 @@ export class SesTransport implements EmailTransport {
     } catch (err) {
       throw classifySesError(err);
     }
+  }
+
+  /**
+   * The account's MaxSendRate (GetSendQuota), which SES enforces by throttling; undefined, with a
+   * warning, when SES does not answer it (no `ses:GetSendQuota` permission, an emulator).
+   */
+  async maxSendRate(): Promise<number | undefined> {
+    try {
+      const quota = await this.client.send(new GetSendQuotaCommand({}), { abortSignal: AbortSignal.timeout(QUOTA_TIMEOUT_MS) });
+      if (quota.MaxSendRate && quota.MaxSendRate > 0) return quota.MaxSendRate;
+      this.log.warn({ quota }, 'SES reported no MaxSendRate; sending without a rate limit (set SEND_RATE_PER_SECOND)');
+    } catch (err) {
+      this.log.warn({ err }, 'could not read the SES send quota; sending without a rate limit (set SEND_RATE_PER_SECOND)');
+    }
+    return undefined;
   }
 
   /**
