@@ -1,11 +1,10 @@
-import { createServer, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { DomainVerificationScheduler } from '../../src/modules/domains/domain-verification.scheduler';
 import { DomainsService } from '../../src/modules/domains/domains.service';
 import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
 import { TestDnsServer } from '../support/dns-server';
+import { SES_DKIM_TOKENS, SesServer } from '../support/ses-server';
 
 interface RecordBody {
   type: string;
@@ -226,66 +225,27 @@ describe('domains with DOMAIN_VERIFICATION=off', () => {
 });
 
 describe('domains with the ses transport', () => {
-  let ses: Server;
+  let ses: SesServer;
   let app: TestApp;
   let project: TestProject;
-  const actions: Array<Record<string, string>> = [];
 
   beforeAll(async () => {
-    // SES's query API for the two identity calls (aws-ses-v2-local only implements sending).
-    ses = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk) => (body += chunk));
-      req.on('end', () => {
-        const params = Object.fromEntries(new URLSearchParams(body));
-        actions.push(params);
-        res.setHeader('Content-Type', 'text/xml');
-        if (params.Domain === 'refused.example.com') {
-          res.statusCode = 400;
-          res.end(
-            `<ErrorResponse xmlns="http://ses.amazonaws.com/doc/2010-12-01/"><Error><Type>Sender</Type><Code>InvalidParameterValue</Code><Message>Domain refused</Message></Error><RequestId>r0</RequestId></ErrorResponse>`,
-          );
-        } else if (params.Action === 'VerifyDomainDkim') {
-          res.end(
-            `<VerifyDomainDkimResponse xmlns="http://ses.amazonaws.com/doc/2010-12-01/"><VerifyDomainDkimResult><DkimTokens>` +
-              ['tokena', 'tokenb', 'tokenc'].map((t) => `<member>${t}</member>`).join('') +
-              `</DkimTokens></VerifyDomainDkimResult><ResponseMetadata><RequestId>r1</RequestId></ResponseMetadata></VerifyDomainDkimResponse>`,
-          );
-        } else if (params.Action === 'SetIdentityMailFromDomain') {
-          res.end(
-            `<SetIdentityMailFromDomainResponse xmlns="http://ses.amazonaws.com/doc/2010-12-01/"><SetIdentityMailFromDomainResult/><ResponseMetadata><RequestId>r2</RequestId></ResponseMetadata></SetIdentityMailFromDomainResponse>`,
-          );
-        } else {
-          res.statusCode = 400;
-          res.end('<ErrorResponse><Error><Code>InvalidAction</Code><Message>unsupported</Message></Error></ErrorResponse>');
-        }
-      });
-    });
-    await new Promise<void>((resolve) => ses.listen(0, '127.0.0.1', resolve));
-    const endpoint = `http://127.0.0.1:${(ses.address() as AddressInfo).port}`;
-    app = await startTestApp({
-      EMAIL_TRANSPORT: 'ses',
-      AWS_REGION: 'eu-west-1',
-      AWS_ACCESS_KEY_ID: 'test',
-      AWS_SECRET_ACCESS_KEY: 'test',
-      AWS_ENDPOINT_URL_SES: endpoint,
-      DOMAIN_VERIFICATION: 'dns',
-      DNS_SERVERS: '127.0.0.1:9',
-    });
+    ses = await SesServer.start({ refuseDomains: ['refused.example.com'], refuseDeletes: ['stuck.example.com'] });
+    app = await startTestApp({ ...ses.env, AWS_REGION: 'eu-west-1', DOMAIN_VERIFICATION: 'dns', DNS_SERVERS: '127.0.0.1:9' });
     project = await createProject(app.http);
   });
   afterAll(async () => {
     await app?.close();
-    await new Promise((resolve) => ses?.close(resolve));
+    await ses?.close();
   });
 
   it('registers the identity with SES and returns its DKIM CNAMEs and MAIL FROM records', async () => {
     const res = await request(app.http).post('/domains').set(auth(project)).send({ domain: 'ses.example.com' }).expect(201);
-    expect(actions.find((a) => a.Action === 'VerifyDomainDkim')).toMatchObject({ Domain: 'ses.example.com' });
-    expect(actions.find((a) => a.Action === 'SetIdentityMailFromDomain')).toMatchObject({ Identity: 'ses.example.com', MailFromDomain: 'bounce.ses.example.com' });
+    expect(ses.actions.find((a) => a.Action === 'VerifyDomainDkim')).toMatchObject({ Domain: 'ses.example.com' });
+    expect(ses.actions.find((a) => a.Action === 'SetIdentityMailFromDomain')).toMatchObject({ Identity: 'ses.example.com', MailFromDomain: 'bounce.ses.example.com' });
     const records: RecordBody[] = res.body.records;
     expect(records.filter((r) => r.type === 'CNAME')).toEqual(
-      ['tokena', 'tokenb', 'tokenc'].map((t) => ({
+      SES_DKIM_TOKENS.map((t) => ({
         type: 'CNAME',
         name: `${t}._domainkey.ses.example.com`,
         value: `${t}.dkim.amazonses.com`,
@@ -303,8 +263,24 @@ describe('domains with the ses transport', () => {
   it('answers 502 SES_ERROR when SES refuses the identity, and stores nothing', async () => {
     const res = await request(app.http).post('/domains').set(auth(project)).send({ domain: 'refused.example.com' }).expect(502);
     expect(res.body.error.code).toBe('SES_ERROR');
-    expect(res.body.error.message).toContain('Domain refused');
+    expect(res.body.error.message).toContain('Domain refused.example.com refused');
     const listed = await request(app.http).get(`/domains/project/${project.id}`).set(auth(project)).expect(200);
     expect(listed.body.map((d: { domain: string }) => d.domain)).toEqual(['ses.example.com']);
+  });
+
+  it('removes the SES identity when the domain is deleted', async () => {
+    const created = await request(app.http).post('/domains').set(auth(project)).send({ domain: 'gone.example.com' }).expect(201);
+    await request(app.http).delete(`/domains/${created.body.id}`).set(auth(project)).expect(204);
+    expect(ses.actions.filter((a) => a.Action === 'DeleteIdentity')).toEqual([expect.objectContaining({ Identity: 'gone.example.com' })]);
+    const listed = await request(app.http).get(`/domains/project/${project.id}`).set(auth(project)).expect(200);
+    expect(listed.body.map((d: { domain: string }) => d.domain)).not.toContain('gone.example.com');
+  });
+
+  it('keeps the domain, answering 502 SES_ERROR, when SES refuses to remove the identity', async () => {
+    const created = await request(app.http).post('/domains').set(auth(project)).send({ domain: 'stuck.example.com' }).expect(201);
+    const res = await request(app.http).delete(`/domains/${created.body.id}`).set(auth(project)).expect(502);
+    expect(res.body.error).toMatchObject({ code: 'SES_ERROR', details: { domain: 'stuck.example.com' } });
+    const listed = await request(app.http).get(`/domains/project/${project.id}`).set(auth(project)).expect(200);
+    expect(listed.body.map((d: { domain: string }) => d.domain)).toContain('stuck.example.com');
   });
 });

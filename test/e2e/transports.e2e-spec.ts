@@ -176,7 +176,7 @@ describe('SEND_RATE_PER_SECOND unset with ses: the account\'s MaxSendRate', () =
   let app: TestApp;
   let project: TestProject;
   beforeAll(async () => {
-    ses = await SesServer.start({ maxSendRate: 2, max24HourSend: 200 });
+    ses = await SesServer.start({ quota: { maxSendRate: 2, max24HourSend: 200 } });
     app = await startTestApp({ ...ses.env, DOMAIN_VERIFICATION: 'off' });
     project = await createProject(app.http);
   });

@@ -26,3 +26,10 @@ export const sesRegistrationFailed = (domain: string, reason: string) =>
     details: { domain },
     suggestion: 'Check the AWS credentials, region and SES permissions (ses:VerifyDomainDkim, ses:SetIdentityMailFromDomain), then retry.',
   });
+
+/** SES refused or did not answer the identity's removal; the domain is kept, so the delete can be retried. */
+export const sesRemovalFailed = (domain: string, reason: string) =>
+  new AppError(502, 'SES_ERROR', `Amazon SES could not remove the identity ${domain}: ${reason}`, {
+    details: { domain },
+    suggestion: 'Check the AWS credentials, region and SES permissions (ses:DeleteIdentity), then retry the delete.',
+  });

@@ -88,6 +88,9 @@ export class DomainsService {
     const row = await this.findOne(projectId, id);
     const usage = await countDomainUsage(this.dataSource.manager, projectId, row.domain);
     if (usage.templates > 0 || usage.campaigns > 0) throw domainInUse(row.domain, usage);
+    // The SES identity goes first: if SES refuses, the domain stays and the delete can be retried.
+    // (With another transport configured now, the AWS account may not be reachable: leave it.)
+    if (row.sesIdentity && this.config.email.transport === 'ses') await this.ses.remove(row.sesIdentity, row.domain);
     await this.domains.delete({ projectId, id: row.id });
     this.keyCache.delete(row.id);
   }

@@ -1,14 +1,15 @@
-import { Injectable } from '@nestjs/common';
-import { SESClient, SetIdentityMailFromDomainCommand, VerifyDomainDkimCommand } from '@aws-sdk/client-ses';
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { DeleteIdentityCommand, SESClient, SetIdentityMailFromDomainCommand, VerifyDomainDkimCommand } from '@aws-sdk/client-ses';
 import { InjectConfig } from '../../../config/config.module';
 import type { AppConfig } from '../../../config/config';
-import { sesRegistrationFailed } from '../domains.errors';
+import { sesRegistrationFailed, sesRemovalFailed } from '../domains.errors';
 import type { SesIdentity } from '../entities/domain.entity';
 
-/** Registers a sending domain as an SES identity (Easy DKIM + custom MAIL FROM) and returns what to publish. */
+/** Registers a sending domain as an SES identity (Easy DKIM + custom MAIL FROM) and returns what to publish; removes it again. */
 @Injectable()
-export class SesIdentities {
-  private client?: SESClient;
+export class SesIdentities implements OnModuleDestroy {
+  /** By region: an identity lives in the region it was registered in, even if AWS_REGION changes later. */
+  private readonly clients = new Map<string, SESClient>();
 
   constructor(@InjectConfig() private readonly config: AppConfig) {}
 
@@ -27,15 +28,32 @@ export class SesIdentities {
     }
   }
 
+  /** Deletes the identity (SES answers success for one that no longer exists). */
+  async remove(identity: SesIdentity, domain: string): Promise<void> {
+    try {
+      await this.sesClient(identity.region).send(new DeleteIdentityCommand({ Identity: domain }));
+    } catch (error) {
+      throw sesRemovalFailed(domain, (error as Error).message || (error as Error).name);
+    }
+  }
+
+  onModuleDestroy(): void {
+    for (const client of this.clients.values()) client.destroy();
+  }
+
   private sesClient(region: string): SESClient {
     const { accessKeyId, secretAccessKey, endpointUrlSes } = this.config.aws;
-    this.client ??= new SESClient({
-      region,
-      endpoint: endpointUrlSes,
-      credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
-      maxAttempts: 2,
-      requestHandler: { requestTimeout: 5_000, connectionTimeout: 3_000 },
-    });
-    return this.client;
+    let client = this.clients.get(region);
+    if (!client) {
+      client = new SESClient({
+        region,
+        endpoint: endpointUrlSes,
+        credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+        maxAttempts: 2,
+        requestHandler: { requestTimeout: 5_000, connectionTimeout: 3_000 },
+      });
+      this.clients.set(region, client);
+    }
+    return client;
   }
 }
