@@ -46,6 +46,8 @@ export interface AppConfig {
   snsCertAllowHttp: boolean;
   stripeSecretKey?: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** `METRICS_TOKEN`: when set, `GET /metrics` needs `Authorization: Bearer <token>`. */
+  metricsToken?: string;
   /** Prefix for Redis keys and BullMQ queues, so several deployments (or test runs) can share one Redis. */
   redisPrefix: string;
 }
@@ -155,6 +157,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   const snsHosts = str(env, 'SNS_CERT_HOSTS');
   const processes = int(env, 'PROCESSES', 1, 1, 64);
+  const metricsToken = str(env, 'METRICS_TOKEN');
+  if (metricsToken !== undefined && metricsToken.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
   if (processes > 1 && !url(env, 'DATABASE_URL', ['postgres:', 'postgresql:'])) {
     throw new ConfigError('PROCESSES above 1 requires DATABASE_URL (the embedded database lives inside one process)');
   }
@@ -195,5 +199,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     stripeSecretKey: str(env, 'STRIPE_SECRET_KEY'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     redisPrefix: str(env, 'REDIS_PREFIX') ?? 'mailroom',
+    metricsToken,
   };
 }

@@ -35,6 +35,7 @@ describe('modes and process behaviour', () => {
     [{ ROLE: 'everything' }, 'ROLE must be one of all, api, worker'],
     [{ DATABASE_URL: 'mysql://localhost/db' }, 'DATABASE_URL must use'],
     [{ PROCESSES: '2' }, 'PROCESSES above 1 requires DATABASE_URL'],
+    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN must be at least 16 characters'],
     [{ PROCESSES: '0', DATABASE_URL: 'postgres://localhost/db' }, 'PROCESSES must be an integer between 1 and 64'],
   ])('rejects bad configuration %j with a message naming it', (env, message) => {
     expect(() => loadConfig({ DATA_DIR: tmpdir(), APP_SECRET: 'x'.repeat(32), ...env })).toThrow(ConfigError);

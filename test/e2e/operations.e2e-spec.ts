@@ -74,3 +74,23 @@ describe('operations endpoints', () => {
     await request(app.http).get('/docs/swagger-ui-bundle.js').expect(200);
   });
 });
+
+describe('METRICS_TOKEN', () => {
+  const token = 'scrape-me-0123456789';
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ METRICS_TOKEN: token });
+  });
+  afterAll(() => app?.close());
+
+  it('keeps /metrics to scrapers that send the token as a bearer credential', async () => {
+    for (const header of [undefined, 'Bearer wrong-token-0123456789', token]) {
+      const req = request(app.http).get('/metrics');
+      const res = await (header ? req.set('Authorization', header) : req).expect(401);
+      expect(res.body).toMatchObject({ success: false, error: { code: 'UNAUTHORIZED', statusCode: 401 } });
+      expect(res.text).not.toMatch(/process_cpu_user_seconds_total/);
+    }
+    const res = await request(app.http).get('/metrics').set('Authorization', `Bearer ${token}`).expect(200);
+    expect(res.text).toMatch(/process_cpu_user_seconds_total/);
+  });
+});
