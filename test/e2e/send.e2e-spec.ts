@@ -1,5 +1,8 @@
+import { getQueueToken } from '@nestjs/bullmq';
+import type { Queue } from 'bullmq';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { JobPayloads, QUEUES } from '../../src/platform/queues/queues';
 import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
 import { SmtpReceiver } from '../support/smtp-receiver';
 
@@ -204,6 +207,24 @@ describe('POST /v1/send through SMTP', () => {
     const row = await settled(res.body.data.emails[0].email);
     expect(row).toMatchObject({ status: 'sent', attempts: 2 });
     expect(smtp.to('later@example.org')).toHaveLength(1);
+  });
+
+  it("sends one request's recipients as one grouped job; a temporary refusal in the group is retried alone; each is delivered once", async () => {
+    smtp.refuse('group-b@example.org', 451, 1);
+    const to = ['group-a@example.org', 'group-b@example.org', 'group-c@example.org'];
+    const res = await send({ to, from: 'hello@acme.test', subject: 'Group', body: '<p>g</p>' }).expect(200);
+    const ids: string[] = res.body.data.emails.map((e: { email: string }) => e.email);
+    const rows = await Promise.all(ids.map((id) => settled(id)));
+    expect(rows.map((r) => [r.status, r.attempts])).toEqual([
+      ['sent', 1],
+      ['sent', 2],
+      ['sent', 1],
+    ]);
+    for (const address of to) expect(smtp.to(address)).toHaveLength(1);
+    const queue = app.runtime.app.get<Queue<JobPayloads['email-send']>>(getQueueToken(QUEUES.emailSend));
+    const jobs = await queue.getJobs(['completed']);
+    expect(jobs.filter((j) => j.data.emailIds?.some((id) => ids.includes(id))).map((j) => j.data.emailIds)).toEqual([ids]);
+    expect(jobs.filter((j) => j.data.emailId !== undefined && ids.includes(j.data.emailId)).map((j) => j.data.emailId)).toEqual([ids[1]]);
   });
 
   it('marks a permanent (5xx) refusal bounced without retrying, and emits email.bounce', async () => {

@@ -20,7 +20,8 @@ export interface JobPayloads {
   maintenance: { task: 'purge-expired' };
   'contact-import': { projectId: string; importJobId: string };
   'contact-bulk': { projectId: string; bulkJobId: string };
-  'email-send': { emailId: string };
+  /** One email (`emailId`: retries, the sweep, rate-limited sending) or a group sent together (`emailIds`). */
+  'email-send': { emailId: string; emailIds?: undefined } | { emailIds: string[]; emailId?: undefined };
 }
 
 /** Retries are job options: exponential backoff from 2 s, kept briefly for inspection. */

@@ -89,6 +89,24 @@ export class EmailPipeline {
     await this.recordSent(email, message.subject, message.messageId, result);
   }
 
+  /**
+   * A grouped job's emails, all at once: their loads, claims and sent records share statements.
+   * Resolves with the emails to try again alone (temporary failure, a lease still held, an
+   * error before the hand-over); permanent outcomes are recorded as for a single email.
+   */
+  async deliverGroup(emailIds: string[]): Promise<string[]> {
+    const again: string[] = [];
+    await Promise.all(
+      emailIds.map((emailId) =>
+        this.deliver(emailId, { isLast: false }).catch((err: unknown) => {
+          if (!(err instanceof TransportError) && !(err instanceof LeaseHeldError)) this.log.warn({ err, emailId }, 'delivering an email of a group failed; it will be retried alone');
+          again.push(emailId);
+        }),
+      ),
+    );
+    return again;
+  }
+
   /** Waits (bounded) until no message is being handed to the transport. */
   async drain(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { JobsOptions, Queue } from 'bullmq';
 import { logger } from '../../../platform/logging/logger';
 import { JobPayloads, QUEUES } from '../../../platform/queues/queues';
+import { TEMPLATE_TYPES } from '../../templates/entities/template.entity';
 import type { EmailType } from '../entities/email.entity';
 import { Batcher } from '../../../platform/batching/batcher';
 
@@ -21,38 +22,80 @@ export const EMAIL_JOB_OPTIONS: JobsOptions = {
 /** BullMQ takes unprioritized jobs first, so transactional mail needs none and bulk mail waits behind it. */
 const BULK_PRIORITY = 10;
 
+/**
+ * Emails per grouped job. A group's emails are loaded, claimed and recorded together (a few
+ * statements for the group instead of a few per email), and the queue does one job's work for
+ * all of them; each email is still claimed on its own, so exactly-once holds per email.
+ */
+export const EMAILS_PER_JOB = 50;
+
+export interface Enqueue {
+  ids: string[];
+  type: EmailType;
+  /** One job per email with job id = email id (the sweep: an email whose job exists is not added twice). */
+  alone: boolean;
+}
+
 @Injectable()
 export class EmailQueue {
   private readonly log = logger('email-queue');
   /** Concurrent requests share one `addBulk` round trip. */
-  private readonly adds: Batcher<{ ids: string[]; type: EmailType }, undefined>;
+  private readonly adds: Batcher<Enqueue, undefined>;
 
   constructor(@InjectQueue(QUEUES.emailSend) private readonly queue: Queue<JobPayloads['email-send']>) {
-    this.adds = new Batcher({
-      runBatch: async (batches) => {
-        await this.queue.addBulk(
-          batches.flatMap(({ ids, type }) => {
-            const priority = type === 'TRANSACTIONAL' ? undefined : BULK_PRIORITY;
-            return ids.map((emailId) => ({ name: 'send', data: { emailId }, opts: { ...EMAIL_JOB_OPTIONS, jobId: emailId, priority } }));
-          }),
-        );
-        return batches.map(() => undefined);
-      },
-    });
+    this.adds = new Batcher({ runBatch: async (batches) => (await this.queue.addBulk(jobsFor(batches)), batches.map(() => undefined)) });
   }
 
-  /** Job id = email id: enqueuing an email twice (retry, sweep) adds one job. */
+  /** One job per email, job id = email id: enqueuing an email twice (the sweep) adds one job. */
   async enqueue(emailIds: string[], type: EmailType): Promise<void> {
     if (emailIds.length === 0) return;
-    await this.adds.run({ ids: emailIds, type });
+    await this.adds.run({ ids: emailIds, type, alone: true });
   }
 
-  /** Enqueues after the rows are committed; a failure here leaves rows `queued` for the sweep to pick up. */
+  /**
+   * New emails, in jobs of up to `EMAILS_PER_JOB` (concurrent callers' emails of one type share
+   * jobs). Enqueued after the rows are committed; a failure here leaves rows `queued` for the
+   * sweep to pick up.
+   */
   async enqueueOrLeaveForSweep(emailIds: string[], type: EmailType): Promise<void> {
+    if (emailIds.length === 0) return;
     try {
-      await this.enqueue(emailIds, type);
+      await this.adds.run({ ids: emailIds, type, alone: false });
     } catch (err) {
       this.log.error({ err, count: emailIds.length }, 'enqueue failed; the sweep will retry');
     }
   }
+
+  /**
+   * Emails of a grouped job that go on alone: after a temporary failure (`attempts` left, first
+   * retry after the backoff's delay), or all of them when a rate limit counts jobs as emails.
+   */
+  async requeueAlone(emailIds: string[], priority: number | undefined, options: { attempts: number; delay: number }): Promise<void> {
+    if (emailIds.length === 0) return;
+    await this.queue.addBulk(
+      emailIds.map((emailId) => ({ name: 'send', data: { emailId }, opts: { ...EMAIL_JOB_OPTIONS, jobId: emailId, priority, attempts: Math.max(1, options.attempts), delay: options.delay } })),
+    );
+  }
+}
+
+/** The jobs for concurrent enqueue calls: single ones as asked, the rest grouped by type, `EMAILS_PER_JOB` at most. */
+export function jobsFor(batches: Enqueue[]) {
+  const jobs: Array<{ name: string; data: JobPayloads['email-send']; opts: JobsOptions }> = [];
+  for (const type of TEMPLATE_TYPES) {
+    const priority = type === 'TRANSACTIONAL' ? undefined : BULK_PRIORITY;
+    const ofType = batches.filter((b) => b.type === type);
+    for (const emailId of ofType.filter((b) => b.alone).flatMap((b) => b.ids)) {
+      jobs.push({ name: 'send', data: { emailId }, opts: { ...EMAIL_JOB_OPTIONS, jobId: emailId, priority } });
+    }
+    const grouped = ofType.filter((b) => !b.alone).flatMap((b) => b.ids);
+    for (let i = 0; i < grouped.length; i += EMAILS_PER_JOB) {
+      const emailIds = grouped.slice(i, i + EMAILS_PER_JOB);
+      jobs.push(
+        emailIds.length === 1
+          ? { name: 'send', data: { emailId: emailIds[0] }, opts: { ...EMAIL_JOB_OPTIONS, jobId: emailIds[0], priority } }
+          : { name: 'send', data: { emailIds }, opts: { ...EMAIL_JOB_OPTIONS, priority } },
+      );
+    }
+  }
+  return jobs;
 }

@@ -7,6 +7,7 @@ import { QueueProcessor } from '../../../platform/queues/queue-processor.decorat
 import { JobPayloads, QUEUES } from '../../../platform/queues/queues';
 import { SEND_RATE } from '../transports/send-rate.provider';
 import { EmailPipeline } from './email-pipeline';
+import { EMAIL_JOB_OPTIONS, EmailQueue } from './email-queue';
 
 /** @nestjs/bullmq's metadata key for worker options (read when the worker is built, after construction). */
 const WORKER_METADATA = 'bullmq:worker_metadata';
@@ -18,14 +19,22 @@ export function sendLimiter(ratePerSecond: number | undefined): WorkerOptions['l
   return { max: 1, duration: Math.ceil(1000 / ratePerSecond) };
 }
 
+/** The first retry of an email from a group waits as long as BullMQ's backoff would have. */
+const FIRST_RETRY_DELAY_MS = (EMAIL_JOB_OPTIONS.backoff as { delay: number }).delay;
+
 @QueueProcessor(QUEUES.emailSend)
 export class EmailSendProcessor extends WorkerHost {
+  /** BullMQ's limiter counts jobs: under a rate limit, every email needs a job of its own. */
+  private readonly rateLimited: boolean;
+
   constructor(
     private readonly pipeline: EmailPipeline,
+    private readonly queue: EmailQueue,
     @InjectConfig() config: AppConfig,
     @Inject(SEND_RATE) sendRate: number | undefined,
   ) {
     super();
+    this.rateLimited = sendRate !== undefined;
     // Concurrency and the shared rate budget come from config, which decorators cannot read.
     const declared = (Reflect.getMetadata(WORKER_METADATA, EmailSendProcessor) ?? {}) as Partial<WorkerOptions>;
     Reflect.defineMetadata(
@@ -36,6 +45,17 @@ export class EmailSendProcessor extends WorkerHost {
   }
 
   async process(job: Job<JobPayloads['email-send']>): Promise<void> {
-    await this.pipeline.deliver(job.data.emailId, { isLast: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) });
+    const { emailId, emailIds } = job.data;
+    if (emailIds === undefined) {
+      await this.pipeline.deliver(emailId, { isLast: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) });
+      return;
+    }
+    if (this.rateLimited) {
+      await this.queue.requeueAlone(emailIds, job.opts.priority, { attempts: EMAIL_JOB_OPTIONS.attempts!, delay: 0 });
+      return;
+    }
+    // A failure to requeue fails this job: its retry skips the emails already sent (status check).
+    const again = await this.pipeline.deliverGroup(emailIds);
+    await this.queue.requeueAlone(again, job.opts.priority, { attempts: EMAIL_JOB_OPTIONS.attempts! - 1, delay: FIRST_RETRY_DELAY_MS });
   }
 }

@@ -10,8 +10,10 @@ const BATCH = 500;
 
 /**
  * The database is the source of truth: an email left `queued` without a job (the enqueue after
- * commit failed, or queue data was lost) or `sending` past its lease is enqueued again. Job ids
- * are email ids, so an email whose job still exists is not enqueued twice.
+ * commit failed, or queue data was lost) or `sending` past its lease is enqueued again. Single
+ * jobs have the email id as job id, so an email whose single job still exists is not enqueued
+ * twice; one still waiting inside a grouped job may be, and then whichever job claims it first
+ * sends it (the other finds it no longer `queued`).
  */
 @Injectable()
 export class EmailSweeper {
