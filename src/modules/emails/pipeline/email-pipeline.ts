@@ -1,5 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { LiquidError } from 'liquidjs';
+import type { AppConfig } from '../../../config/config';
+import { InjectConfig } from '../../../config/config.module';
+import { ConcurrencyLimit } from '../../../platform/batching/concurrency-limit';
 import { logger } from '../../../platform/logging/logger';
 import { SEND_LIMITS } from '../send/send-request';
 import { EMAIL_TRANSPORT, EmailTransport, TransportError, TransportResult } from '../transports/email-transport';
@@ -35,16 +38,25 @@ const INTERRUPTED =
 export class EmailPipeline {
   private readonly log = logger('email-pipeline');
   private inFlight = 0;
+  /** `SEND_CONCURRENCY`: emails this process works on at once, from single and grouped jobs alike. */
+  private readonly slots: ConcurrencyLimit;
 
   constructor(
+    @InjectConfig() config: AppConfig,
     private readonly store: EmailStatusStore,
     private readonly builder: MessageBuilder,
     @Inject(EMAIL_TRANSPORT) private readonly transport: EmailTransport,
     private readonly events: EmailEvents,
     private readonly feedback: DeliveryFeedbackService,
-  ) {}
+  ) {
+    this.slots = new ConcurrencyLimit(config.email.sendConcurrency);
+  }
 
-  async deliver(emailId: string, attempt: { isLast: boolean }): Promise<void> {
+  deliver(emailId: string, attempt: { isLast: boolean }): Promise<void> {
+    return this.slots.run(() => this.deliverNow(emailId, attempt));
+  }
+
+  private async deliverNow(emailId: string, attempt: { isLast: boolean }): Promise<void> {
     const email = await this.store.load(emailId);
     if (!email) return;
     if (email.status === 'sending') {

@@ -1,0 +1,28 @@
+/**
+ * At most `limit` calls of `run` at once; the rest wait in arrival order. (A group of queued
+ * emails must not put more messages in flight than `SEND_CONCURRENCY` allows a process.)
+ */
+export class ConcurrencyLimit {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly limit: number) {
+    if (!(limit >= 1)) throw new RangeError(`limit must be at least 1 (got ${limit})`);
+  }
+
+  get inFlight(): number {
+    return this.active;
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.active += 1;
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next(); // the slot passes straight to the next caller
+      else this.active -= 1;
+    }
+  }
+}
