@@ -156,10 +156,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     throw new ConfigError('APP_SECRET must be at least 32 characters');
   }
   const snsHosts = str(env, 'SNS_CERT_HOSTS');
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   const processes = int(env, 'PROCESSES', 1, 1, 64);
   const metricsToken = str(env, 'METRICS_TOKEN');
   if (metricsToken !== undefined && metricsToken.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
-  if (processes > 1 && !url(env, 'DATABASE_URL', ['postgres:', 'postgresql:'])) {
+  if (processes > 1 && !databaseUrl) {
     throw new ConfigError('PROCESSES above 1 requires DATABASE_URL (the embedded database lives inside one process)');
   }
 
@@ -168,7 +169,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     host,
     publicUrl,
     dataDir,
-    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseUrl,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     role: oneOf(env, 'ROLE', ['all', 'api', 'worker'] as const, 'all'),
     processes,

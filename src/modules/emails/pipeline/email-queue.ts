@@ -67,34 +67,38 @@ export class EmailQueue {
   }
 
   /**
-   * Emails of a grouped job that go on alone: after a temporary failure (`attempts` left, first
-   * retry after the backoff's delay), or all of them when a rate limit counts jobs as emails.
+   * Emails of a grouped job that go on alone, each in a job of its own: all of them when a rate
+   * limit counts jobs as emails (`retry: false`), or those that failed temporarily (`retry: true`:
+   * the attempts left after the group's, the first after the backoff's delay).
    */
-  async requeueAlone(emailIds: string[], priority: number | undefined, options: { attempts: number; delay: number }): Promise<void> {
+  async requeueAlone(emailIds: string[], priority: number | undefined, { retry }: { retry: boolean }): Promise<void> {
     if (emailIds.length === 0) return;
-    await this.queue.addBulk(
-      emailIds.map((emailId) => ({ name: 'send', data: { emailId }, opts: { ...EMAIL_JOB_OPTIONS, jobId: emailId, priority, attempts: Math.max(1, options.attempts), delay: options.delay } })),
-    );
+    const afterFailure: JobsOptions = retry ? { attempts: EMAIL_JOB_OPTIONS.attempts! - 1, delay: FIRST_RETRY_DELAY_MS } : {};
+    await this.queue.addBulk(emailIds.map((emailId) => singleJob(emailId, priority, afterFailure)));
   }
 }
 
+/** The first retry of an email from a group waits as long as BullMQ's backoff would have. */
+const FIRST_RETRY_DELAY_MS = (EMAIL_JOB_OPTIONS.backoff as { delay: number }).delay;
+
+type SendJob = { name: string; data: JobPayloads['email-send']; opts: JobsOptions };
+
+/** One email's job: job id = email id, so adding it again while it exists adds nothing. */
+function singleJob(emailId: string, priority: number | undefined, extra: JobsOptions = {}): SendJob {
+  return { name: 'send', data: { emailId }, opts: { ...EMAIL_JOB_OPTIONS, jobId: emailId, priority, ...extra } };
+}
+
 /** The jobs for concurrent enqueue calls: single ones as asked, the rest grouped by type, `EMAILS_PER_JOB` at most. */
-export function jobsFor(batches: Enqueue[]) {
-  const jobs: Array<{ name: string; data: JobPayloads['email-send']; opts: JobsOptions }> = [];
+export function jobsFor(batches: Enqueue[]): SendJob[] {
+  const jobs: SendJob[] = [];
   for (const type of TEMPLATE_TYPES) {
     const priority = type === 'TRANSACTIONAL' ? undefined : BULK_PRIORITY;
     const ofType = batches.filter((b) => b.type === type);
-    for (const emailId of ofType.filter((b) => b.alone).flatMap((b) => b.ids)) {
-      jobs.push({ name: 'send', data: { emailId }, opts: { ...EMAIL_JOB_OPTIONS, jobId: emailId, priority } });
-    }
+    for (const emailId of ofType.filter((b) => b.alone).flatMap((b) => b.ids)) jobs.push(singleJob(emailId, priority));
     const grouped = ofType.filter((b) => !b.alone).flatMap((b) => b.ids);
     for (let i = 0; i < grouped.length; i += EMAILS_PER_JOB) {
       const emailIds = grouped.slice(i, i + EMAILS_PER_JOB);
-      jobs.push(
-        emailIds.length === 1
-          ? { name: 'send', data: { emailId: emailIds[0] }, opts: { ...EMAIL_JOB_OPTIONS, jobId: emailIds[0], priority } }
-          : { name: 'send', data: { emailIds }, opts: { ...EMAIL_JOB_OPTIONS, priority } },
-      );
+      jobs.push(emailIds.length === 1 ? singleJob(emailIds[0], priority) : { name: 'send', data: { emailIds }, opts: { ...EMAIL_JOB_OPTIONS, priority } });
     }
   }
   return jobs;

@@ -7,7 +7,7 @@ import { QueueProcessor } from '../../../platform/queues/queue-processor.decorat
 import { JobPayloads, QUEUES } from '../../../platform/queues/queues';
 import { SEND_RATE } from '../transports/send-rate.provider';
 import { EmailPipeline } from './email-pipeline';
-import { EMAIL_JOB_OPTIONS, EmailQueue } from './email-queue';
+import { EmailQueue } from './email-queue';
 
 /** @nestjs/bullmq's metadata key for worker options (read when the worker is built, after construction). */
 const WORKER_METADATA = 'bullmq:worker_metadata';
@@ -18,9 +18,6 @@ export function sendLimiter(ratePerSecond: number | undefined): WorkerOptions['l
   if (Number.isInteger(ratePerSecond)) return { max: ratePerSecond, duration: 1000 };
   return { max: 1, duration: Math.ceil(1000 / ratePerSecond) };
 }
-
-/** The first retry of an email from a group waits as long as BullMQ's backoff would have. */
-const FIRST_RETRY_DELAY_MS = (EMAIL_JOB_OPTIONS.backoff as { delay: number }).delay;
 
 @QueueProcessor(QUEUES.emailSend)
 export class EmailSendProcessor extends WorkerHost {
@@ -51,11 +48,11 @@ export class EmailSendProcessor extends WorkerHost {
       return;
     }
     if (this.rateLimited) {
-      await this.queue.requeueAlone(emailIds, job.opts.priority, { attempts: EMAIL_JOB_OPTIONS.attempts!, delay: 0 });
+      await this.queue.requeueAlone(emailIds, job.opts.priority, { retry: false });
       return;
     }
     // A failure to requeue fails this job: its retry skips the emails already sent (status check).
     const again = await this.pipeline.deliverGroup(emailIds);
-    await this.queue.requeueAlone(again, job.opts.priority, { attempts: EMAIL_JOB_OPTIONS.attempts! - 1, delay: FIRST_RETRY_DELAY_MS });
+    await this.queue.requeueAlone(again, job.opts.priority, { retry: true });
   }
 }

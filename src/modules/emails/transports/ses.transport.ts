@@ -58,7 +58,7 @@ export class SesTransport implements EmailTransport {
    */
   async maxSendRate(): Promise<number | undefined> {
     try {
-      const quota = await this.client.send(new GetSendQuotaCommand({}), { abortSignal: AbortSignal.timeout(QUOTA_TIMEOUT_MS) });
+      const quota = await this.sendQuota(QUOTA_TIMEOUT_MS);
       if (quota.MaxSendRate && quota.MaxSendRate > 0) return quota.MaxSendRate;
       this.log.warn({ quota }, 'SES reported no MaxSendRate; sending without a rate limit (set SEND_RATE_PER_SECOND)');
     } catch (err) {
@@ -74,7 +74,7 @@ export class SesTransport implements EmailTransport {
    */
   async check(): Promise<Record<string, unknown>> {
     try {
-      const quota = await this.client.send(new GetSendQuotaCommand({}), { abortSignal: AbortSignal.timeout(1_500) });
+      const quota = await this.sendQuota(1_500);
       return { transport: 'ses', maxSendRate: quota.MaxSendRate };
     } catch (err) {
       const status = (err as AwsFailure).$metadata?.httpStatusCode;
@@ -83,6 +83,10 @@ export class SesTransport implements EmailTransport {
       const res = await fetch(this.endpoint, { signal: AbortSignal.timeout(1_000) });
       return { transport: 'ses', endpointStatus: res.status };
     }
+  }
+
+  private sendQuota(timeoutMs: number) {
+    return this.client.send(new GetSendQuotaCommand({}), { abortSignal: AbortSignal.timeout(timeoutMs) });
   }
 
   async close(): Promise<void> {
