@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { EmailSweeper } from '../../src/modules/emails/pipeline/email-sweeper';
 import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
 import { TestDnsServer } from '../support/dns-server';
 import { SesServer } from '../support/ses-server';
@@ -48,6 +49,32 @@ describe('outbox transport (default)', () => {
       return list.length === 2 ? list : undefined;
     });
     expect(events.map((e) => e.name)).toEqual(['email.delivery', 'email.sent']);
+  });
+
+  it('the sweep sends an email left queued without a job, once, and leaves recent ones to their jobs', async () => {
+    const res = await request(app.http).post('/v1/send').set('Authorization', auth(project)).send({ to: 'first@example.org', from: 'me@example.com', subject: 'S', body: 'b' }).expect(200);
+    const sent = await statusOf(app, res.body.data.emails[0].email, ['delivered']);
+    // Rows written without a job, as when the enqueue after commit fails: one stranded for 3
+    // minutes, one just written (still inside the 2 minutes its job gets).
+    const db = app.runtime.app.get(DataSource);
+    const copy = (to: string, age: string) =>
+      db.query(
+        `INSERT INTO emails (project_id, contact_id, content_id, type, from_address, to_address, subject, variables, track_opens, track_clicks, created_at, updated_at)
+         SELECT project_id, contact_id, content_id, type, from_address, $2, subject, variables, track_opens, track_clicks, now() - $3::interval, now() - $3::interval
+           FROM emails WHERE id = $1 RETURNING id`,
+        [sent.id, to, age],
+      ) as Promise<Array<{ id: string }>>;
+    const [[stranded], [recent]] = await Promise.all([copy('stranded@example.org', '3 minutes'), copy('recent@example.org', '0 minutes')]);
+    const sweeper = app.runtime.app.get(EmailSweeper);
+    await sweeper.sweep();
+    await statusOf(app, stranded.id, ['delivered']);
+    await sweeper.sweep(); // the email's job id is its id: a second sweep adds nothing
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(existsSync(join(app.dataDir, 'outbox', `${stranded.id}.eml`))).toBe(true);
+    const [{ attempts }] = await db.query(`SELECT attempts FROM emails WHERE id = $1`, [stranded.id]);
+    expect(attempts).toBe(1);
+    const [{ status }] = await db.query(`SELECT status FROM emails WHERE id = $1`, [recent.id]);
+    expect(status).toBe('queued');
   });
 
   it('sends account mail (signup verification) through the pipeline from SYSTEM_FROM, with no project', async () => {

@@ -3,6 +3,7 @@ import { Interval } from '@nestjs/schedule';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
+import { TEMPLATE_TYPES } from '../../templates/entities/template.entity';
 import { EmailQueue } from './email-queue';
 import { EmailStatusStore } from './email-status';
 
@@ -32,9 +33,8 @@ export class EmailSweeper {
     this.running = true;
     try {
       const stranded = await this.store.findStranded(BATCH);
-      for (const type of ['TRANSACTIONAL', 'MARKETING', 'HEADLESS'] as const) {
-        await this.queue.enqueue(stranded.filter((e) => e.type === type).map((e) => e.id), type);
-      }
+      // Concurrent calls share one addBulk (EmailQueue batches them).
+      await Promise.all(TEMPLATE_TYPES.map((type) => this.queue.enqueue(stranded.filter((e) => e.type === type).map((e) => e.id), type)));
       if (stranded.length) this.log.info({ count: stranded.length }, 're-enqueued stranded emails');
     } catch (err) {
       this.log.warn({ err }, 'email sweep failed');
