@@ -2,9 +2,12 @@
 // Issue 4: `POST /v1/send` accepted-to-delivered throughput into a loopback SMTP receiver, in
 // each mode, side by side with nodemailer alone pushing the same messages straight to the same
 // receiver (the transport's own limit). One recipient per request; every request is a new
-// contact, with a rendered subject and a ~4 KB HTML body.
+// contact, with a rendered subject and a ~4 KB HTML body; the baseline pushes those same messages
+// (subject, HTML and generated text part), pre-rendered, with nodemailer's own composer.
 const nodemailer = require('nodemailer');
 const { SMTPServer } = require('smtp-server');
+const { join } = require('node:path');
+const { ROOT } = require('../lib');
 
 const CONNECTIONS = 50;
 const POOL_SIZE = Number(process.env.BENCH_SMTP_POOL_SIZE || 10);
@@ -56,26 +59,42 @@ async function startReceiver() {
   };
 }
 
-function rendered(i) {
-  return {
-    from: 'Bench <hello@bench.example.com>',
-    to: `user${i}@bench.example.org`,
-    subject: `Hello Bench ${i}`,
-    html: BODY.replace(/\{\{firstName\}\}/g, `Bench ${i}`).replace('{{plan ?? "free"}}', 'pro'),
-    text: 'Hello',
-    headers: { 'X-Mailroom-Email-Id': String(i) },
+/**
+ * The message the service sends for request i, rendered by the service's own (compiled) renderer:
+ * the same subject, HTML and generated text part, so both sides push the same bytes.
+ */
+function renderedMessages() {
+  const { TemplateRenderer } = require(join(ROOT, 'dist/modules/templates/rendering/template-renderer'));
+  const renderer = new TemplateRenderer();
+  return (i) => {
+    const { subject, html } = renderer.renderSource({ subject: 'Hello {{firstName}}', body: BODY }, { firstName: `Bench ${i}`, plan: 'pro' });
+    return {
+      from: 'Bench <hello@bench.example.com>',
+      to: `user${i}@bench.example.org`,
+      subject,
+      html,
+      text: renderer.toText(html),
+      headers: { 'X-Mailroom-Email-Id': String(i) },
+    };
   };
+}
+
+/** The baseline's messages, rendered before its clock starts (nodemailer alone does no rendering). */
+function renderAll(n) {
+  const render = renderedMessages();
+  return Array.from({ length: n }, (_, i) => render(i));
 }
 
 /** nodemailer alone: the same messages through a pool of the same size, CONNECTIONS in flight. */
 async function baseline(receiver, n) {
+  const messages = renderAll(n);
   const transport = nodemailer.createTransport({ url: receiver.url, pool: true, maxConnections: POOL_SIZE, maxMessages: 1000 });
   receiver.reset();
   let next = 0;
   const t0 = Date.now();
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
-      while (next < n) await transport.sendMail(rendered(next++));
+      while (next < n) await transport.sendMail(messages[next++]);
     }),
   );
   await receiver.waitFor(n, 60_000);
@@ -161,4 +180,4 @@ async function run(ctx) {
   return rows;
 }
 
-module.exports = { run };
+module.exports = { run, _internals: { startReceiver, sendRequests, baseline } };

@@ -165,6 +165,8 @@ describe('smtp transport with DKIM from a verified domain', () => {
     const msg = await smtp.waitFor('dkim@example.org');
     expect(msg.dkim).toHaveLength(1);
     expect(msg.dkim![0]).toMatchObject({ signingDomain: 'signed.example.com', status: { result: 'pass' } });
+    // The raw message goes out as composed: our Message-ID, exactly once.
+    expect(msg.raw.toString().match(/^Message-ID: .*$/gim)).toEqual([expect.stringMatching(/^Message-ID: <[0-9a-f-]{36}@mail\.signed\.example\.com>$/i)]);
   });
 
   it('reports the SMTP transport as ready', async () => {

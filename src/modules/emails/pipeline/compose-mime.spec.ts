@@ -48,4 +48,14 @@ describe('composeMime', () => {
     });
     expect(raw.toString()).toMatch(/^DKIM-Signature: v=1; a=rsa-sha256; c=relaxed\/relaxed; d=example.com;\s+q=dns\/txt; s=mr;/m);
   });
+
+  it('draws a fresh boundary per message, shared by all parts of one message', async () => {
+    const attachments = [{ filename: 'a.txt', content: Buffer.from('x'), contentType: 'text/plain', disposition: 'attachment' as const }];
+    const boundaries = async () => [...(await composeMime({ ...base, attachments })).toString().matchAll(/boundary="--_NmP-([0-9a-f]{16})-Part_\d+"/g)].map((m) => m[1]);
+    const first = await boundaries();
+    const second = await boundaries();
+    expect(first).toHaveLength(2); // multipart/mixed around multipart/alternative
+    expect(new Set(first).size).toBe(1);
+    expect(second[0]).not.toBe(first[0]);
+  });
 });

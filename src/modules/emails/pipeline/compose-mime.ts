@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import DKIM from 'nodemailer/lib/dkim';
 import MailComposer from 'nodemailer/lib/mail-composer';
 
@@ -59,6 +60,9 @@ export async function composeMime(input: ComposeInput): Promise<Buffer> {
     disableFileAccess: true,
     disableUrlAccess: true,
     newline: 'windows',
+    // One random boundary base for the whole tree, from Node's buffered UUID pool: otherwise every
+    // MIME node draws its own with a synchronous randomBytes call (a measurable share of composing).
+    baseBoundary: randomUUID().replace(/-/g, '').slice(0, 16),
   }).compile();
   // The envelope comes from the transport's caller; MailComposer must not add Bcc handling.
   node.keepBcc = false;

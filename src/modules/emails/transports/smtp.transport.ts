@@ -34,11 +34,18 @@ export class SmtpTransport implements EmailTransport {
       disableFileAccess: true,
       disableUrlAccess: true,
     } as never);
+    // The raw message already carries our Message-ID, but nodemailer does not read headers out of
+    // raw content: without this the pool would generate (and log) a random one for every message.
+    this.transporter.use('stream', (mail, done) => {
+      const messageId = (mail.data as { messageId?: string }).messageId;
+      if (messageId) mail.message.setHeader('Message-ID', messageId);
+      done();
+    });
   }
 
   async send(message: OutgoingMessage): Promise<TransportResult> {
     try {
-      const info = (await this.transporter.sendMail({ envelope: message.envelope, raw: message.raw })) as { response?: string };
+      const info = (await this.transporter.sendMail({ envelope: message.envelope, raw: message.raw, messageId: message.messageId })) as { response?: string };
       return { providerMessageId: info.response ? info.response.slice(0, 500) : null, delivered: false };
     } catch (err) {
       throw classifySmtpError(err);

@@ -57,4 +57,15 @@ describe('TemplateRenderer', () => {
     expect(text).toContain('* one');
     expect(text).not.toContain('x.png');
   });
+
+  it('converts each distinct HTML on its own, however often the same HTML recurs', () => {
+    const html = (name: string) => `<p>Hello ${name}</p><p>${'x '.repeat(10)}</p>`;
+    expect(renderer.toText(html('Ann'))).toContain('Hello Ann');
+    expect(renderer.toText(html('Bob'))).toContain('Hello Bob');
+    expect(renderer.toText(html('Ann'))).toContain('Hello Ann');
+    for (let i = 0; i < 150; i++) expect(renderer.toText(html(`n${i}`))).toContain(`Hello n${i}`);
+    expect(renderer.toText(html('Ann'))).toBe(renderer.toText(html('Ann')));
+    const large = `<p>Big</p>${'<p>y</p>'.repeat(10_000)}`;
+    expect(renderer.toText(large)).toMatch(/^Big\n\ny\n/);
+  });
 });

@@ -21,6 +21,12 @@ export interface RenderedContent {
 }
 
 const CACHE_SIZE = 1_000;
+/**
+ * Text parts of recently rendered HTML. A campaign or a workflow step whose body is the same for
+ * every recipient (personal links are added after this step) converts once instead of per email.
+ */
+const TEXT_CACHE_SIZE = 100;
+const TEXT_CACHE_MAX_HTML = 64 * 1024;
 
 const toPlainText = compileHtmlToText({
   wordwrap: 78,
@@ -39,6 +45,7 @@ const toPlainText = compileHtmlToText({
 @Injectable()
 export class TemplateRenderer {
   private readonly cache = new LruCache<string, CompiledTemplate>(CACHE_SIZE);
+  private readonly texts = new LruCache<string, string>(TEXT_CACHE_SIZE);
 
   /** Throws liquidjs's ParseError for invalid sources (callers validate at the API edge first). */
   compile(source: TemplateSource): CompiledTemplate {
@@ -65,7 +72,13 @@ export class TemplateRenderer {
 
   /** The text/plain alternative generated from the rendered HTML. */
   toText(html: string): string {
-    return toPlainText(html);
+    if (html.length > TEXT_CACHE_MAX_HTML) return toPlainText(html);
+    let text = this.texts.get(html);
+    if (text === undefined) {
+      text = toPlainText(html);
+      this.texts.set(html, text);
+    }
+    return text;
   }
 }
 
