@@ -63,7 +63,7 @@ describe('TemplateRenderer', () => {
     expect(renderer.toText(html('Ann'))).toContain('Hello Ann');
     expect(renderer.toText(html('Bob'))).toContain('Hello Bob');
     expect(renderer.toText(html('Ann'))).toContain('Hello Ann');
-    for (let i = 0; i < 150; i++) expect(renderer.toText(html(`n${i}`))).toContain(`Hello n${i}`);
+    for (let i = 0; i < 20; i++) expect(renderer.toText(html(`n${i}`))).toContain(`Hello n${i}`);
     expect(renderer.toText(html('Ann'))).toBe(renderer.toText(html('Ann')));
     const large = `<p>Big</p>${'<p>y</p>'.repeat(10_000)}`;
     expect(renderer.toText(large)).toMatch(/^Big\n\ny\n/);
