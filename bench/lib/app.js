@@ -87,8 +87,10 @@ async function dropRedisPrefix(prefix) {
 
 /**
  * Spawns `node dist/main.js` and waits until `GET /health` answers 200.
- * options: { mode: 'embedded'|'services', env: {...}, dataDir?: string (kept when given), timeoutMs }
- * Returns { url, port, pid, mode, dataDir, startupMs, child, rssBytes(), logs(), stop() }.
+ * options: { mode: 'embedded'|'services', env: {...}, dataDir?: string (kept when given), timeoutMs,
+ *   workers?: N (services only: the spawned process is `ROLE=api` and N more run `ROLE=worker`
+ *   on the same database and queue, the docker/compose.yml topology) }
+ * Returns { url, port, pid, mode, dataDir, startupMs, child, workerPids, rssBytes(), logs(), stop() }.
  */
 async function startApp(options = {}) {
   const mode = options.mode || 'embedded';
@@ -109,6 +111,11 @@ async function startApp(options = {}) {
     throw new Error(`unknown mode ${mode}`);
   }
   Object.assign(env, options.env || {});
+  const workerCount = options.workers || 0;
+  if (workerCount > 0) {
+    if (mode !== 'services') throw new Error('workers: separate worker processes need services mode');
+    env.ROLE = 'api';
+  }
 
   const output = [];
   const keep = (chunk) => {
@@ -151,6 +158,27 @@ async function startApp(options = {}) {
     await sleep(10);
   }
 
+  // Separate worker processes, started once the API has migrated the database; each is ready when its /health answers.
+  const workers = [];
+  for (let i = 0; i < workerCount; i++) {
+    const workerPort = await freePort();
+    const worker = spawn(process.execPath, [...nodeArgs, ENTRY], { cwd: ROOT, env: { ...env, ROLE: 'worker', PORT: String(workerPort) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    worker.stdout.on('data', keep);
+    worker.stderr.on('data', keep);
+    workers.push({ child: worker, exited: new Promise((resolve) => worker.once('exit', resolve)) });
+    for (;;) {
+      if (worker.exitCode !== null || Date.now() > deadline) {
+        for (const c of [child, ...workers.map((w) => w.child)]) c.kill('SIGKILL');
+        await Promise.all([exited, ...workers.map((w) => w.exited)]);
+        await cleanup();
+        throw new Error(`worker did not start (exit code ${worker.exitCode}):\n${output.join('').slice(-4000)}`);
+      }
+      const res = await fetch(`http://127.0.0.1:${workerPort}/health`).catch(() => null);
+      if (res && res.status === 200) break;
+      await sleep(10);
+    }
+  }
+
   async function cleanup() {
     if (database) await database.drop().catch(() => undefined);
     if (redisPrefix) await dropRedisPrefix(redisPrefix).catch(() => undefined);
@@ -166,6 +194,7 @@ async function startApp(options = {}) {
     dataDir,
     startupMs,
     child,
+    workerPids: workers.map((w) => w.child.pid),
     exited,
     logs: () => output.join(''),
     /** Resident set size of the child, from /proc (Linux). */
@@ -180,8 +209,10 @@ async function startApp(options = {}) {
         stopping = (async () => {
           const t0 = Date.now();
           if (!exitInfo) child.kill('SIGINT');
-          const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+          for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGINT');
+          const timer = setTimeout(() => [child, ...workers.map((w) => w.child)].forEach((c) => c.kill('SIGKILL')), graceMs);
           const info = await exited;
+          await Promise.all(workers.map((w) => w.exited));
           clearTimeout(timer);
           if (!keepData) await cleanup();
           else if (database) await database.drop().catch(() => undefined);

@@ -120,12 +120,12 @@ function sendRequests(secretKey, offset) {
 }
 
 /** One mode: warm up, then time `n` sends from the first request until the receiver has them all. */
-async function measureMode(ctx, { mode, label, env }, receiver, n, limit) {
+async function measureMode(ctx, { mode, label, env, workers }, receiver, n, limit) {
   const { startApp, createProject, load, row } = ctx;
   const rows = [];
   // The same number of SMTP connections in all as the baseline, however many processes share them.
-  const poolPerProcess = Math.max(1, Math.round(POOL_SIZE / Number(env.PROCESSES || 1)));
-  const app = await startApp({ mode, env: { ...env, EMAIL_TRANSPORT: 'smtp', SMTP_URL: receiver.url, DOMAIN_VERIFICATION: 'off', SMTP_POOL_SIZE: String(poolPerProcess) } });
+  const poolPerProcess = Math.max(1, Math.round(POOL_SIZE / Number(workers || env.PROCESSES || 1)));
+  const app = await startApp({ mode, workers, env: { ...env, EMAIL_TRANSPORT: 'smtp', SMTP_URL: receiver.url, DOMAIN_VERIFICATION: 'off', SMTP_POOL_SIZE: String(poolPerProcess) } });
   try {
     const project = await createProject(app.url);
     await receiver.waitFor(1, 30_000); // the signup's verification mail
@@ -165,7 +165,9 @@ async function run(ctx) {
     await baseline(receiver, 200);
     const limit = await baseline(receiver, n);
     rows.push(row(`nodemailer alone → SMTP (pool ${POOL_SIZE}, ${CONNECTIONS} in flight)`, 'direct', Math.round(limit), 'emails/s'));
-    for (const deployment of ctx.deployments(ctx.modes)) {
+    // Plus the docker/compose.yml topology: the API and the send worker as separate processes.
+    const split = ctx.modes.includes('services') ? [{ mode: 'services', label: 'api+worker', env: {}, workers: 1 }] : [];
+    for (const deployment of [...ctx.deployments(ctx.modes), ...split]) {
       const { mode, label } = deployment;
       try {
         rows.push(...(await measureMode(ctx, deployment, receiver, n, limit)));
