@@ -122,62 +122,51 @@ async function startApp(options = {}) {
     output.push(chunk.toString());
     if (output.length > 200) output.shift();
   };
-  const spawnedAt = process.hrtime.bigint();
   // BENCH_NODE_ARGS: extra node flags for the service only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.BENCH_NODE_ARGS || '').split(/\s+/).filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, ENTRY], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  let exitInfo;
-  exited.then((info) => (exitInfo = info));
-
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + (options.timeoutMs || 60_000);
-  let startupMs;
-  for (;;) {
-    if (exitInfo) {
-      await cleanup();
-      throw new Error(`app exited during start (code ${exitInfo.code}, signal ${exitInfo.signal}):\n${output.join('').slice(-4000)}`);
-    }
-    try {
-      const res = await fetch(`${url}/health`);
-      if (res.status === 200) {
-        startupMs = Number(process.hrtime.bigint() - spawnedAt) / 1e6;
-        break;
-      }
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      await exited;
-      await cleanup();
-      throw new Error(`app did not answer /health within ${options.timeoutMs || 60_000} ms:\n${output.join('').slice(-4000)}`);
-    }
-    await sleep(10);
-  }
-
-  // Separate worker processes, started once the API has migrated the database; each is ready when its /health answers.
-  const workers = [];
-  for (let i = 0; i < workerCount; i++) {
-    const workerPort = await freePort();
-    const worker = spawn(process.execPath, [...nodeArgs, ENTRY], { cwd: ROOT, env: { ...env, ROLE: 'worker', PORT: String(workerPort) }, stdio: ['ignore', 'pipe', 'pipe'] });
-    worker.stdout.on('data', keep);
-    worker.stderr.on('data', keep);
-    workers.push({ child: worker, exited: new Promise((resolve) => worker.once('exit', resolve)) });
+  const processes = [];
+  /** Spawns one service process whose output joins `output`; `exitInfo` is set once it exits. */
+  const launch = (processEnv) => {
+    const proc = { child: spawn(process.execPath, [...nodeArgs, ENTRY], { cwd: ROOT, env: processEnv, stdio: ['ignore', 'pipe', 'pipe'] }) };
+    proc.child.stdout.on('data', keep);
+    proc.child.stderr.on('data', keep);
+    proc.exited = new Promise((resolve) => proc.child.once('exit', (code, signal) => resolve((proc.exitInfo = { code, signal }))));
+    processes.push(proc);
+    return proc;
+  };
+  const timeoutMs = options.timeoutMs || 60_000;
+  const deadline = Date.now() + timeoutMs;
+  /** Resolves once `GET /health` on `processPort` is 200; otherwise stops every process, cleans up and throws. */
+  const untilHealthy = async (proc, processPort, what) => {
     for (;;) {
-      if (worker.exitCode !== null || Date.now() > deadline) {
-        for (const c of [child, ...workers.map((w) => w.child)]) c.kill('SIGKILL');
-        await Promise.all([exited, ...workers.map((w) => w.exited)]);
+      const res = await fetch(`http://127.0.0.1:${processPort}/health`).catch(() => null);
+      if (res && res.status === 200) return;
+      const failure = proc.exitInfo
+        ? `${what} exited during start (code ${proc.exitInfo.code}, signal ${proc.exitInfo.signal})`
+        : Date.now() > deadline && `${what} did not answer /health within ${timeoutMs} ms`;
+      if (failure) {
+        for (const p of processes) p.child.kill('SIGKILL');
+        await Promise.all(processes.map((p) => p.exited));
         await cleanup();
-        throw new Error(`worker did not start (exit code ${worker.exitCode}):\n${output.join('').slice(-4000)}`);
+        throw new Error(`${failure}:\n${output.join('').slice(-4000)}`);
       }
-      const res = await fetch(`http://127.0.0.1:${workerPort}/health`).catch(() => null);
-      if (res && res.status === 200) break;
       await sleep(10);
     }
+  };
+
+  const spawnedAt = process.hrtime.bigint();
+  const main = launch(env);
+  const { child, exited } = main;
+  await untilHealthy(main, port, 'app');
+  const startupMs = Number(process.hrtime.bigint() - spawnedAt) / 1e6;
+  const url = `http://127.0.0.1:${port}`;
+
+  // Separate worker processes, started once the API has migrated the database.
+  for (let i = 0; i < workerCount; i++) {
+    const workerPort = await freePort();
+    await untilHealthy(launch({ ...env, ROLE: 'worker', PORT: String(workerPort) }), workerPort, 'worker');
   }
+  const workers = processes.slice(1);
 
   async function cleanup() {
     if (database) await database.drop().catch(() => undefined);
@@ -208,9 +197,8 @@ async function startApp(options = {}) {
       if (!stopping) {
         stopping = (async () => {
           const t0 = Date.now();
-          if (!exitInfo) child.kill('SIGINT');
-          for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGINT');
-          const timer = setTimeout(() => [child, ...workers.map((w) => w.child)].forEach((c) => c.kill('SIGKILL')), graceMs);
+          for (const p of processes) if (!p.exitInfo) p.child.kill('SIGINT');
+          const timer = setTimeout(() => processes.forEach((p) => p.child.kill('SIGKILL')), graceMs);
           const info = await exited;
           await Promise.all(workers.map((w) => w.exited));
           clearTimeout(timer);
