@@ -5,6 +5,7 @@ import type { StoredAttachment } from '../entities/email-content.entity';
 import type { EmailStatus, EmailType } from '../entities/email.entity';
 import { EventRow, fromEventRow, StoredEvent } from '../../events/events.types';
 import { Batcher } from '../../../platform/batching/batcher';
+import { SUBSCRIPTION_TYPES } from '../suppression/suppression.types';
 
 /** How long a worker may hold an email between claiming it and recording the outcome. */
 export const SEND_LEASE_SECONDS = 180;
@@ -25,9 +26,9 @@ export interface LoadedEmail {
   leaseActive: boolean;
   trackOpens: boolean;
   trackClicks: boolean;
-  /** MARKETING/HEADLESS only (false otherwise): the address is on the project's suppression list. */
+  /** SUBSCRIPTION_TYPES only (false otherwise): the address is on the project's suppression list. */
   suppressed: boolean;
-  /** MARKETING/HEADLESS only (null otherwise, or when no contact has the address). */
+  /** SUBSCRIPTION_TYPES only (null otherwise, or when no contact has the address). */
   contactSubscribed: boolean | null;
   content: {
     subject: string;
@@ -110,17 +111,17 @@ export class EmailStatusStore {
               e.variables, e.status, (e.lease_until IS NOT NULL AND e.lease_until > now()) AS lease_active,
               e.track_opens, e.track_clicks, e.content_id,
               -- What the skip rule (skipReason) needs, for the mail that respects subscriptions.
-              CASE WHEN e.type IN ('MARKETING', 'HEADLESS') THEN EXISTS (
+              CASE WHEN e.type = ANY($2::text[]) THEN EXISTS (
                 SELECT 1 FROM suppressions s WHERE s.project_id = e.project_id AND s.email = lower(btrim(e.to_address))
               ) ELSE false END AS suppressed,
-              CASE WHEN e.type IN ('MARKETING', 'HEADLESS') THEN (
+              CASE WHEN e.type = ANY($2::text[]) THEN (
                 SELECT ct.subscribed FROM contacts ct WHERE ct.project_id = e.project_id AND ct.email = lower(btrim(e.to_address))
               ) END AS contact_subscribed,
               c.subject AS c_subject, c.body AS c_body, c.liquid AS c_liquid, c.text AS c_text, c.from_name AS c_from_name,
               c.reply_to AS c_reply_to, c.headers AS c_headers, c.attachments AS c_attachments
          FROM emails e LEFT JOIN email_contents c ON c.id = e.content_id
         WHERE e.id = ANY($1::uuid[])`,
-      [ids],
+      [ids, SUBSCRIPTION_TYPES],
     );
     const byId = new Map(rows.map((r) => [r.id, toLoaded(r)]));
     return ids.map((id) => byId.get(id) ?? null);

@@ -9,8 +9,10 @@ export type SkipReason = 'unsubscribed' | 'suppressed';
 
 export type EmailType = TemplateType;
 
-/** MARKETING and HEADLESS respect unsubscription and suppression; TRANSACTIONAL never skips. */
-export const respectsSubscription = (type: EmailType): boolean => type === 'MARKETING' || type === 'HEADLESS';
+/** The types that respect unsubscription and suppression (also a SQL parameter); TRANSACTIONAL never skips. */
+export const SUBSCRIPTION_TYPES: readonly EmailType[] = ['MARKETING', 'HEADLESS'];
+
+export const respectsSubscription = (type: EmailType): boolean => SUBSCRIPTION_TYPES.includes(type);
 
 /**
  * Why a send of `type` to this recipient is skipped, or null. Suppression wins over
