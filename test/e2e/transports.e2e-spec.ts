@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import { EmailSweeper } from '../../src/modules/emails/pipeline/email-sweeper';
 import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
 import { TestDnsServer } from '../support/dns-server';
-import { SesServer } from '../support/ses-server';
+import { SesServer, SesServerOptions } from '../support/ses-server';
 import { SmtpReceiver } from '../support/smtp-receiver';
 
 const auth = (project: TestProject) => `Bearer ${project.secretKey}`;
@@ -17,6 +17,21 @@ async function statusOf(app: TestApp, emailId: string, statuses: string[]): Prom
     const [row] = await db.query(`SELECT * FROM emails WHERE id = $1`, [emailId]);
     return row && statuses.includes(row.status) ? row : undefined;
   }, 30_000);
+}
+
+/** An app sending through the SES-compatible endpoint (started with `options`), and a project. */
+function withSesApp(options?: SesServerOptions): { ses: SesServer; app: TestApp; project: TestProject } {
+  const fixture = {} as { ses: SesServer; app: TestApp; project: TestProject };
+  beforeAll(async () => {
+    fixture.ses = await SesServer.start(options);
+    fixture.app = await startTestApp({ ...fixture.ses.env, DOMAIN_VERIFICATION: 'off' });
+    fixture.project = await createProject(fixture.app.http);
+  });
+  afterAll(async () => {
+    await fixture.app?.close();
+    await fixture.ses?.close();
+  });
+  return fixture;
 }
 
 describe('outbox transport (default)', () => {
@@ -93,23 +108,12 @@ describe('outbox transport (default)', () => {
 });
 
 describe('ses transport (SES-compatible endpoint on loopback)', () => {
-  let ses: SesServer;
-  let app: TestApp;
-  let project: TestProject;
-  beforeAll(async () => {
-    ses = await SesServer.start();
-    app = await startTestApp({ ...ses.env, DOMAIN_VERIFICATION: 'off' });
-    project = await createProject(app.http);
-  });
-  afterAll(async () => {
-    await app?.close();
-    await ses?.close();
-  });
+  const fixture = withSesApp();
 
   it('hands the raw MIME message to SendRawEmail and records the SES MessageId', async () => {
-    const res = await request(app.http)
+    const res = await request(fixture.app.http)
       .post('/v1/send')
-      .set('Authorization', auth(project))
+      .set('Authorization', auth(fixture.project))
       .send({
         to: 'ses@example.org',
         from: { name: 'SES Sender', email: 'ses-sender@example.com' },
@@ -120,8 +124,8 @@ describe('ses transport (SES-compatible endpoint on loopback)', () => {
       })
       .expect(200);
     const emailId = res.body.data.emails[0].email;
-    const row = await statusOf(app, emailId, ['sent']);
-    const stored = await waitFor(async () => (await ses.emails()).find((e) => e.subject === 'Via SES y'));
+    const row = await statusOf(fixture.app, emailId, ['sent']);
+    const stored = await waitFor(async () => (await fixture.ses.emails()).find((e) => e.subject === 'Via SES y'));
     expect(row.provider_message_id).toBe(stored.messageId);
     expect(stored.destination.to).toEqual(['ses@example.org']);
     expect(stored.from).toContain('ses-sender@example.com');
@@ -130,7 +134,7 @@ describe('ses transport (SES-compatible endpoint on loopback)', () => {
   });
 
   it('reports the transport as ready', async () => {
-    const res = await request(app.http).get('/health/ready');
+    const res = await request(fixture.app.http).get('/health/ready');
     expect(JSON.stringify(res.body)).toContain('ses');
   });
 });
@@ -206,24 +210,13 @@ describe('SEND_RATE_PER_SECOND', () => {
 });
 
 describe('SEND_RATE_PER_SECOND unset with ses: the account\'s MaxSendRate', () => {
-  let ses: SesServer;
-  let app: TestApp;
-  let project: TestProject;
-  beforeAll(async () => {
-    ses = await SesServer.start({ quota: { maxSendRate: 2, max24HourSend: 200 } });
-    app = await startTestApp({ ...ses.env, DOMAIN_VERIFICATION: 'off' });
-    project = await createProject(app.http);
-  });
-  afterAll(async () => {
-    await app?.close();
-    await ses?.close();
-  });
+  const fixture = withSesApp({ quota: { maxSendRate: 2, max24HourSend: 200 } });
 
   it('reads the quota at start (GetSendQuota) and spreads sends to it', async () => {
     // 7 emails at 2 per second take four limiter windows: the last leaves 3 s after the first
     // window opened (unthrottled, all 7 leave within a few hundred milliseconds).
-    expect(await sendSpreadMs(app, project, 7, 'sent')).toBeGreaterThanOrEqual(2_000);
-    const ready = await request(app.http).get('/health/ready').expect(200);
+    expect(await sendSpreadMs(fixture.app, fixture.project, 7, 'sent')).toBeGreaterThanOrEqual(2_000);
+    const ready = await request(fixture.app.http).get('/health/ready').expect(200);
     expect(JSON.stringify(ready.body)).toContain('"maxSendRate":2');
   });
 });
