@@ -1,6 +1,7 @@
 import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import startSesLocal from 'aws-ses-v2-local';
+import { freePort } from './service-process';
 
 /** One email as aws-ses-v2-local stores it (`GET /store`). */
 export interface SesStoredEmail {
@@ -12,17 +13,6 @@ export interface SesStoredEmail {
   body: { html?: string; text?: string };
   attachments: Array<{ content: string; contentType: string; filename?: string; size: number }>;
   at: number;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 export interface SesQuota {
