@@ -1,26 +1,46 @@
 #!/usr/bin/env node
-// `npm run migration:run|revert|generate -- <Name>`. run/revert use the compiled build against
-// DATABASE_URL (or the embedded database in $DATA_DIR/db); generate diffs the entities against it.
-const { execSync } = require('node:child_process');
+// `npm run migration:run|revert|generate -- <Name>`, against DATABASE_URL (or the embedded
+// database in $DATA_DIR/db).
+// - run/revert use the compiled build (rebuilt first when the sources are newer), so they work
+//   the same in a checkout and in the Docker image, which holds dist/ only.
+// - generate diffs the registered entities against a migrated database with TypeORM's CLI and
+//   writes migrations/<timestamp>-<Name>.ts: from the TypeScript sources when ts-node is
+//   installed (a checkout), from dist/ otherwise.
+const { execFileSync } = require('node:child_process');
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
+const { buildIfStale, root } = require('./build-if-stale');
 
-const root = join(__dirname, '..');
 const [command, name] = process.argv.slice(2);
 
+function typeormCli(bin, args) {
+  execFileSync(process.execPath, [require.resolve(`typeorm/cli${bin}`, { paths: [root] }), ...args], { cwd: root, stdio: 'inherit' });
+}
+
 if (command === 'generate') {
-  if (!name) {
-    console.error('usage: npm run migration:generate -- <Name>');
+  if (!name || !/^[A-Za-z][A-Za-z0-9]*$/.test(name)) {
+    console.error('usage: npm run migration:generate -- <Name> (letters and digits)');
     process.exit(2);
   }
-  execSync(`npx typeorm-ts-node-commonjs migration:generate -d src/platform/database/cli-data-source.ts migrations/${name}`, { cwd: root, stdio: 'inherit' });
+  if (!process.env.DATABASE_URL) {
+    console.error('migration:generate compares the entities with a database: set DATABASE_URL to one migrated with `npm run migration:run`');
+    process.exit(2);
+  }
+  const fromSource = existsSync(join(root, 'src')) && existsSync(join(root, 'node_modules', 'ts-node'));
+  if (!fromSource) buildIfStale();
+  const dataSource = fromSource ? 'src/platform/database/cli-data-source.ts' : 'dist/platform/database/cli-data-source.js';
+  try {
+    typeormCli(fromSource ? '-ts-node-commonjs' : '', ['migration:generate', '-d', dataSource, `migrations/${name}`]);
+  } catch (err) {
+    process.exit(typeof err.status === 'number' ? err.status : 1);
+  }
   process.exit(0);
 }
 if (command !== 'run' && command !== 'revert') {
   console.error('usage: migrate.js run|revert|generate');
   process.exit(2);
 }
-if (!existsSync(join(root, 'dist', 'platform', 'database', 'migrate-cli.js'))) execSync('npm run build', { cwd: root, stdio: 'inherit' });
+buildIfStale();
 require(join(root, 'dist', 'platform', 'database', 'migrate-cli.js'))
   .main(command)
   .catch((err) => {

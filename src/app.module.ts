@@ -4,11 +4,16 @@ import { ScheduleModule } from '@nestjs/schedule';
 import type { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { AccessGuard } from './modules/auth/access.guard';
+import { ActivityModule } from './modules/activity/activity.module';
+import { UploadsModule } from './modules/uploads/uploads.module';
 import { AuthModule } from './modules/auth/auth.module';
+import { BillingModule } from './modules/billing/billing.module';
+import { CampaignsModule } from './modules/campaigns/campaigns.module';
 import { ContactsModule } from './modules/contacts/contacts.module';
 import { DomainsModule } from './modules/domains/domains.module';
 import { EmailsModule } from './modules/emails/emails.module';
 import { VerifyModule } from './modules/verify/verify.module';
+import { WorkflowsModule } from './modules/workflows/workflows.module';
 import { EventsModule } from './modules/events/events.module';
 import { TrackModule } from './modules/events/track/track.module';
 import { PingModule } from './modules/ping/ping.module';
@@ -22,6 +27,8 @@ import { RateLimitModule } from './platform/http/rate-limit/rate-limit.module';
 import { SystemMailModule } from './platform/mail/system-mail.module';
 import { MetricsModule } from './platform/metrics/metrics.module';
 import { QueuesModule } from './platform/queues/queues.module';
+import { UsageModule } from './platform/usage/usage.module';
+import { SegmentsModule } from './modules/segments/segments.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -45,6 +52,7 @@ export class AppModule {
         ProjectsModule,
         PingModule,
         HealthModule,
+        UsageModule,
         MetricsModule,
         DomainsModule,
         VerifyModule,
@@ -53,6 +61,12 @@ export class AppModule {
         TrackModule,
         TemplatesModule,
         EmailsModule,
+        BillingModule,
+        ActivityModule,
+        UploadsModule,
+        CampaignsModule,
+        SegmentsModule,
+        WorkflowsModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },

@@ -45,11 +45,23 @@ export interface AppConfig {
   /** Tests only: lets SNS certificate and SubscribeURL fetches use http on an allowed host. */
   snsCertAllowHttp: boolean;
   stripeSecretKey?: string;
+  /** `STRIPE_WEBHOOK_SECRET` (whsec_…): verifies `POST /webhooks/incoming/stripe`. */
+  stripeWebhookSecret?: string;
+  /** `STRIPE_PRICE_ID`: the price a checkout session subscribes to. */
+  stripePriceId?: string;
+  /** `STRIPE_API_URL`: another base for Stripe's API (a proxy, or a local fake in tests). */
+  stripeApiUrl?: string;
+  /** Image uploads go to S3-compatible storage when `S3_BUCKET` is set, else under `$DATA_DIR/uploads`. */
+  s3?: { bucket: string; region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** `METRICS_TOKEN`: when set, `GET /metrics` needs `Authorization: Bearer <token>`. */
   metricsToken?: string;
   /** Prefix for Redis keys and BullMQ queues, so several deployments (or test runs) can share one Redis. */
   redisPrefix: string;
+  /** `SEGMENT_RECOMPUTE_INTERVAL_MS` (default 5 minutes; tests use less) and `SEGMENT_QUERY_TIMEOUT_MS` (statement_timeout of segment queries). */
+  segments: { recomputeIntervalMs: number; queryTimeoutMs: number };
+  /** `CAMPAIGN_BATCH_SIZE`: contacts per keyset batch (one INSERT … SELECT + checkpoint); `CAMPAIGN_MAX_QUEUED`: a campaign's emails waiting ahead of the transport at most. */
+  campaigns: { batchSize: number; maxQueued: number };
 }
 
 export class ConfigError extends Error {}
@@ -127,6 +139,19 @@ function loadOrCreateSecret(dataDir: string): string {
   return secret;
 }
 
+function s3Config(env: Env): AppConfig['s3'] {
+  const bucket = str(env, 'S3_BUCKET');
+  if (bucket === undefined) return undefined;
+  return {
+    bucket,
+    region: str(env, 'S3_REGION') ?? 'us-east-1',
+    endpoint: url(env, 'S3_ENDPOINT', ['http:', 'https:']),
+    accessKeyId: str(env, 'S3_ACCESS_KEY_ID'),
+    secretAccessKey: str(env, 'S3_SECRET_ACCESS_KEY'),
+    forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', false),
+  };
+}
+
 /** Validates the environment once at boot; any problem is one `ConfigError` line naming the variable. */
 export function loadConfig(env: Env = process.env): AppConfig {
   const port = int(env, 'PORT', 8080, 0, 65535);
@@ -198,8 +223,20 @@ export function loadConfig(env: Env = process.env): AppConfig {
     snsCertHosts: snsHosts ? snsHosts.split(',').map((h) => h.trim()).filter(Boolean) : ['sns.*.amazonaws.com'],
     snsCertAllowHttp: bool(env, 'SNS_CERT_ALLOW_HTTP', false),
     stripeSecretKey: str(env, 'STRIPE_SECRET_KEY'),
+    stripeWebhookSecret: str(env, 'STRIPE_WEBHOOK_SECRET'),
+    stripePriceId: str(env, 'STRIPE_PRICE_ID'),
+    stripeApiUrl: url(env, 'STRIPE_API_URL', ['http:', 'https:']),
+    s3: s3Config(env),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     redisPrefix: str(env, 'REDIS_PREFIX') ?? 'mailroom',
     metricsToken,
+    segments: {
+      recomputeIntervalMs: int(env, 'SEGMENT_RECOMPUTE_INTERVAL_MS', 300_000, 100, 86_400_000),
+      queryTimeoutMs: int(env, 'SEGMENT_QUERY_TIMEOUT_MS', 30_000, 1, 3_600_000),
+    },
+    campaigns: {
+      batchSize: int(env, 'CAMPAIGN_BATCH_SIZE', 1_000, 1, 100_000),
+      maxQueued: int(env, 'CAMPAIGN_MAX_QUEUED', 5_000, 1, 100_000_000),
+    },
   };
 }

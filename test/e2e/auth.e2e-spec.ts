@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import request from 'supertest';
-import { startTestApp, TestApp, waitFor } from '../support/app';
+import { startTestApp, TestApp } from '../support/app';
+import { useFixture, waitFor } from '../support/session';
 
 const PASSWORD = 'correct horse battery';
 
@@ -36,12 +37,8 @@ const outboxCount = (app: TestApp, to: string) => {
 };
 
 describe('auth', () => {
-  let app: TestApp;
-
-  beforeAll(async () => {
-    app = await startTestApp({ PUBLIC_URL: 'http://mailroom.test' });
-  });
-  afterAll(() => app?.close());
+  // No session: these tests sign up and log in themselves.
+  const app = useFixture(() => startTestApp({ PUBLIC_URL: 'http://mailroom.test' }), (a) => a.close());
 
   it('signs up, sends a verification mail whose token verifies the email once', async () => {
     const email = uniqueEmail('verify');
@@ -165,12 +162,7 @@ describe('auth', () => {
 });
 
 describe('auth: login attempt limits', () => {
-  let app: TestApp;
-
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(() => app?.close());
+  const app = useFixture(() => startTestApp(), (a) => a.close());
 
   it('locks an account after 10 failures for a while, with Retry-After', async () => {
     const email = uniqueEmail('brute');
@@ -187,12 +179,7 @@ describe('auth: login attempt limits', () => {
 });
 
 describe('auth: signups disabled', () => {
-  let app: TestApp;
-
-  beforeAll(async () => {
-    app = await startTestApp({ SIGNUP_DISABLED: 'true', STRIPE_SECRET_KEY: 'sk_test_x' });
-  });
-  afterAll(() => app?.close());
+  const app = useFixture(() => startTestApp({ SIGNUP_DISABLED: 'true', STRIPE_SECRET_KEY: 'sk_test_x' }), (a) => a.close());
 
   it('refuses signup with 403 and says so in /config', async () => {
     const res = await request(app.http).post('/auth/signup').send({ email: uniqueEmail('late'), password: PASSWORD }).expect(403);

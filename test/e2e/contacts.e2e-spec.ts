@@ -1,29 +1,17 @@
-import request from 'supertest';
-import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
+import { ProjectSession, useSession } from '../support/session';
 
 describe('contacts', () => {
-  let app: TestApp;
-  let project: TestProject;
-  let other: TestProject;
-
+  const s = useSession();
+  let other: ProjectSession;
   beforeAll(async () => {
-    app = await startTestApp();
-    project = await createProject(app.http);
-    other = await createProject(app.http, 'Other project');
+    other = await s.newProject('Other project');
   });
-  afterAll(() => app?.close());
 
-  const api = (p: TestProject = project) => ({
-    get: (url: string) => request(app.http).get(url).set('Authorization', `Bearer ${p.secretKey}`),
-    post: (url: string, body?: unknown) => request(app.http).post(url).set('Authorization', `Bearer ${p.secretKey}`).send(body as object),
-    patch: (url: string, body?: unknown) => request(app.http).patch(url).set('Authorization', `Bearer ${p.secretKey}`).send(body as object),
-    del: (url: string) => request(app.http).delete(url).set('Authorization', `Bearer ${p.secretKey}`),
-  });
-  const eventsOf = async (contactId: string, p = project) => (await api(p).get(`/events/contact/${contactId}?limit=100`).expect(200)).body.data.map((e: { name: string }) => e.name);
+  const eventsOf = async (contactId: string, p: ProjectSession = s) => (await p.read.eventsOf(contactId)).map((e) => e.name);
 
   describe('POST /contacts', () => {
     it('creates (201, subscribed by default, email normalized) then updates (200) with _meta', async () => {
-      const created = await api().post('/contacts', { email: '  Grace@Example.COM ', data: { plan: 'pro', age: 36 } }).expect(201);
+      const created = await s.api.post('/contacts', { email: '  Grace@Example.COM ', data: { plan: 'pro', age: 36 } }).expect(201);
       expect(created.body).toEqual({
         id: expect.stringMatching(/^cnt_[0-9a-f]{32}$/),
         email: 'grace@example.com',
@@ -33,14 +21,14 @@ describe('contacts', () => {
         updatedAt: expect.any(String),
         _meta: { isNew: true, isUpdate: false },
       });
-      const updated = await api().post('/contacts', { email: 'GRACE@example.com', data: { age: null, city: 'NYC', plan: '' } }).expect(200);
+      const updated = await s.api.post('/contacts', { email: 'GRACE@example.com', data: { age: null, city: 'NYC', plan: '' } }).expect(200);
       expect(updated.body.id).toBe(created.body.id);
       expect(updated.body.data).toEqual({ plan: 'pro', city: 'NYC' });
       expect(updated.body._meta).toEqual({ isNew: false, isUpdate: true });
     });
 
     it('honours subscribed:false on create and drops reserved keys and one-off values', async () => {
-      const res = await api()
+      const res = await s.api
         .post('/contacts', { email: 'quiet@example.com', subscribed: false, data: { id: 'x', email: 'y', manageUrl: 'z', code: { value: '1', persistent: false }, keep: 1 } })
         .expect(201);
       expect(res.body.subscribed).toBe(false);
@@ -48,7 +36,7 @@ describe('contacts', () => {
     });
 
     it('answers a missing email with the short 400 body', async () => {
-      const res = await api().post('/contacts', { data: { a: 1 } }).expect(400);
+      const res = await s.api.post('/contacts', { data: { a: 1 } }).expect(400);
       expect(res.body).toEqual({ error: expect.any(String) });
     });
 
@@ -60,110 +48,109 @@ describe('contacts', () => {
       ['data as an array', { email: 'a@example.com', data: [1, 2] }, 'data', 'invalid_type'],
       ['data as a string', { email: 'a@example.com', data: 'x' }, 'data', 'invalid_type'],
     ])('rejects %s with 422 and creates nothing', async (_name, body, field, code) => {
-      const res = await api().post('/contacts', body).expect(422);
+      const res = await s.api.post('/contacts', body).expect(422);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
       expect(res.body.error.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field, code })]));
-      const lookup = await api().post('/contacts/lookup', { emails: ['a@example.com'] }).expect(200);
+      const lookup = await s.api.post('/contacts/lookup', { emails: ['a@example.com'] }).expect(200);
       expect(lookup.body.found).toEqual([]);
     });
 
     it('rejects an oversized body with 413', async () => {
-      const res = await api().post('/contacts', { email: 'big@example.com', data: { blob: 'x'.repeat(1_100_000) } }).expect(413);
+      const res = await s.api.post('/contacts', { email: 'big@example.com', data: { blob: 'x'.repeat(1_100_000) } }).expect(413);
       expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
     });
 
     it('requires the secret key', async () => {
-      await request(app.http).post('/contacts').set('Authorization', `Bearer ${project.publicKey}`).send({ email: 'x@example.com' }).expect(401);
-      await request(app.http).get('/contacts').expect(401);
+      await s.publicApi.post('/contacts', { email: 'x@example.com' }).expect(401);
+      await s.anonymous.get('/contacts').expect(401);
     });
   });
 
   describe('GET/PATCH/DELETE /contacts/:id', () => {
     let id: string;
     beforeAll(async () => {
-      id = (await api().post('/contacts', { email: 'patchme@example.com', data: { plan: 'free', profile: { tier: 'gold' } } }).expect(201)).body.id;
-      await api().post('/contacts', { email: 'taken@example.com' }).expect(201);
+      id = (await s.api.post('/contacts', { email: 'patchme@example.com', data: { plan: 'free', profile: { tier: 'gold' } } }).expect(201)).body.id;
+      await s.api.post('/contacts', { email: 'taken@example.com' }).expect(201);
     });
 
     it('gets a contact; malformed, unknown and foreign ids are 404', async () => {
-      const res = await api().get(`/contacts/${id}`).expect(200);
+      const res = await s.api.get(`/contacts/${id}`).expect(200);
       expect(res.body).toMatchObject({ id, email: 'patchme@example.com', subscribed: true, data: { plan: 'free', profile: { tier: 'gold' } } });
-      await api().get('/contacts/nope').expect(404);
-      await api().get(`/contacts/cnt_${'0'.repeat(32)}`).expect(404);
-      await api().get(`/contacts/${id.toUpperCase()}`).expect(404);
-      const foreign = await api(other).get(`/contacts/${id}`).expect(404);
+      await s.api.get('/contacts/nope').expect(404);
+      await s.api.get(`/contacts/cnt_${'0'.repeat(32)}`).expect(404);
+      await s.api.get(`/contacts/${id.toUpperCase()}`).expect(404);
+      const foreign = await other.api.get(`/contacts/${id}`).expect(404);
       expect(foreign.body.error.code).toBe('NOT_FOUND');
     });
 
     it('patches data with the data rules and emits subscription events on flips only', async () => {
-      const res = await api()
+      const res = await s.api
         .patch(`/contacts/${id}`, { subscribed: false, data: { plan: null, profile: { tier: 'silver' }, score: 5, blank: '' } })
         .expect(200);
       expect(res.body.subscribed).toBe(false);
       expect(res.body.data).toEqual({ profile: { tier: 'silver' }, score: 5 });
-      await api().patch(`/contacts/${id}`, { subscribed: false }).expect(200);
-      await api().patch(`/contacts/${id}`, { subscribed: true }).expect(200);
+      await s.api.patch(`/contacts/${id}`, { subscribed: false }).expect(200);
+      await s.api.patch(`/contacts/${id}`, { subscribed: true }).expect(200);
       expect(await eventsOf(id)).toEqual(['contact.subscribed', 'contact.unsubscribed']);
     });
 
     it('changes the email (normalized) and answers 409 when another contact has it', async () => {
-      const res = await api().patch(`/contacts/${id}`, { email: 'Renamed@Example.com' }).expect(200);
+      const res = await s.api.patch(`/contacts/${id}`, { email: 'Renamed@Example.com' }).expect(200);
       expect(res.body.email).toBe('renamed@example.com');
-      const taken = await api().patch(`/contacts/${id}`, { email: 'TAKEN@example.com' }).expect(409);
+      const taken = await s.api.patch(`/contacts/${id}`, { email: 'TAKEN@example.com' }).expect(409);
       expect(taken.body.error.code).toBe('CONFLICT');
-      expect((await api().get(`/contacts/${id}`).expect(200)).body.email).toBe('renamed@example.com');
+      expect((await s.api.get(`/contacts/${id}`).expect(200)).body.email).toBe('renamed@example.com');
     });
 
     it('validates PATCH bodies and never touches another project', async () => {
-      await api().patch(`/contacts/${id}`, { email: 'bad' }).expect(422);
-      await api().patch(`/contacts/${id}`, { subscribed: 'no' }).expect(422);
-      await api().patch(`/contacts/${id}`, { data: [] }).expect(422);
-      await api(other).patch(`/contacts/${id}`, { data: { hacked: true } }).expect(404);
-      await api(other).del(`/contacts/${id}`).expect(404);
-      const res = await api().get(`/contacts/${id}`).expect(200);
+      await s.api.patch(`/contacts/${id}`, { email: 'bad' }).expect(422);
+      await s.api.patch(`/contacts/${id}`, { subscribed: 'no' }).expect(422);
+      await s.api.patch(`/contacts/${id}`, { data: [] }).expect(422);
+      await other.api.patch(`/contacts/${id}`, { data: { hacked: true } }).expect(404);
+      await other.api.del(`/contacts/${id}`).expect(404);
+      const res = await s.api.get(`/contacts/${id}`).expect(200);
       expect(res.body.data.hacked).toBeUndefined();
     });
 
     it('deletes with 204 and an empty body, then 404', async () => {
-      const victim = (await api().post('/contacts', { email: 'victim@example.com' }).expect(201)).body.id;
-      const res = await api().del(`/contacts/${victim}`).expect(204);
+      const victim = (await s.api.post('/contacts', { email: 'victim@example.com' }).expect(201)).body.id;
+      const res = await s.api.del(`/contacts/${victim}`).expect(204);
       expect(res.text).toBe('');
-      await api().get(`/contacts/${victim}`).expect(404);
-      await api().del(`/contacts/${victim}`).expect(404);
-      await api().del('/contacts/garbage').expect(404);
+      await s.api.get(`/contacts/${victim}`).expect(404);
+      await s.api.del(`/contacts/${victim}`).expect(404);
+      await s.api.del('/contacts/garbage').expect(404);
     });
   });
 
   describe('POST /contacts/lookup', () => {
     it('matches case-insensitively and echoes the caller strings', async () => {
-      await api().post('/contacts', { email: 'look@example.com' }).expect(201);
-      await api(other).post('/contacts', { email: 'elsewhere@example.com' }).expect(201);
-      const res = await api().post('/contacts/lookup', { emails: ['LOOK@Example.com', 'missing@example.com', 'elsewhere@example.com'] }).expect(200);
-      expect(res.body.found).toEqual([{ email: 'LOOK@Example.com', contact: expect.objectContaining({ email: 'look@example.com', id: expect.stringMatching(/^cnt_/) }) }]);
-      expect(res.body.notFound).toEqual(['missing@example.com', 'elsewhere@example.com']);
+      await s.api.post('/contacts', { email: 'look@example.com' }).expect(201);
+      await other.api.post('/contacts', { email: 'elsewhere@example.com' }).expect(201);
+      const res = await s.api.post('/contacts/lookup', { emails: ['LOOK@Example.com', 'missing@example.com', 'elsewhere@example.com'] }).expect(200);
+      expect(res.body).toEqual({ found: ['LOOK@Example.com'], notFound: ['missing@example.com', 'elsewhere@example.com'] });
     });
 
     it('rejects empty, oversized and malformed lists with 422', async () => {
-      await api().post('/contacts/lookup', { emails: [] }).expect(422);
-      await api().post('/contacts/lookup', {}).expect(422);
-      await api().post('/contacts/lookup', { emails: 'a@example.com' }).expect(422);
-      await api().post('/contacts/lookup', { emails: ['not-an-email'] }).expect(422);
+      await s.api.post('/contacts/lookup', { emails: [] }).expect(422);
+      await s.api.post('/contacts/lookup', {}).expect(422);
+      await s.api.post('/contacts/lookup', { emails: 'a@example.com' }).expect(422);
+      await s.api.post('/contacts/lookup', { emails: ['not-an-email'] }).expect(422);
       const many = Array.from({ length: 501 }, (_, i) => `u${i}@example.com`);
-      const res = await api().post('/contacts/lookup', { emails: many }).expect(422);
+      const res = await s.api.post('/contacts/lookup', { emails: many }).expect(422);
       expect(res.body.error.errors[0]).toMatchObject({ field: 'emails', code: 'too_big' });
-      await api().post('/contacts/lookup', { emails: many.slice(0, 500) }).expect(200);
+      await s.api.post('/contacts/lookup', { emails: many.slice(0, 500) }).expect(200);
     });
   });
 
   describe('GET /contacts', () => {
-    let listProject: TestProject;
-    const list = (q: string) => api(listProject).get(`/contacts${q}`);
+    let listProject: ProjectSession;
+    const list = (q: string) => listProject.api.get(`/contacts${q}`);
 
     beforeAll(async () => {
-      listProject = await createProject(app.http, 'List project');
+      listProject = await s.newProject('List project');
       for (let i = 0; i < 25; i++) {
         const email = `${String.fromCharCode(97 + (i % 26))}${i}-user${i % 3 === 0 ? '-vip' : ''}@example.com`;
-        await api(listProject).post('/contacts', { email, subscribed: i % 2 === 0 }).expect(201);
+        await listProject.api.post('/contacts', { email, subscribed: i % 2 === 0 }).expect(201);
       }
     });
 

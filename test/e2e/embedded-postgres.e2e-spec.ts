@@ -1,7 +1,13 @@
+import type { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { Client } from 'pg';
-import { EmbeddedPostgres, startEmbeddedPostgres } from '../../src/platform/database/embedded-postgres';
+import { EmbeddedPostgres, socketServerInternals, startEmbeddedPostgres } from '../../src/platform/database/embedded-postgres';
 
-/** The embedded server multiplexes many `pg` connections onto PGlite's single session. */
+/**
+ * The embedded server multiplexes many `pg` connections onto PGlite's single session. These are
+ * the contract tests of the two pglite-socket patches in embedded-postgres.ts (versions pinned in
+ * package.json): an upgrade that changes what they rely on fails here.
+ */
 describe('embedded PostgreSQL server', () => {
   let pg: EmbeddedPostgres;
   const clients: Client[] = [];
@@ -19,6 +25,14 @@ describe('embedded PostgreSQL server', () => {
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.end()));
     await pg.stop();
+  });
+
+  it('pglite-socket keeps server.handlers and runs every message through queryQueue.enqueue(handlerId, message, onData) on queryQueue.db', async () => {
+    // Constructing the server only stores the database (no query runs), so any object will do.
+    const db = {} as PGlite;
+    const internals = socketServerInternals(new PGLiteSocketServer({ db, port: 0 }));
+    expect(internals.queryQueue.db).toBe(db);
+    expect(internals.handlers.size).toBe(0);
   });
 
   it('keeps the parameterised queries of concurrent connections apart', async () => {

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { EventsService } from '../../src/modules/events/events.service';
 import type { StoredEvent } from '../../src/modules/events/events.types';
+import { EventConsumerRegistry } from '../../src/modules/events/outbox/event-consumers';
 import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
 
 describe('events', () => {
@@ -14,8 +15,12 @@ describe('events', () => {
     app = await startTestApp();
     project = await createProject(app.http);
     other = await createProject(app.http, 'Other');
-    app.runtime.app.get(EventsService).onRecorded((event) => {
-      heard.push(event);
+    // A consumer of the event outbox, as modules register theirs.
+    app.runtime.app.get(EventConsumerRegistry).register({
+      name: 'test-heard',
+      handle: async (events) => {
+        heard.push(...events);
+      },
     });
   });
   afterAll(() => app?.close());
@@ -120,7 +125,7 @@ describe('events', () => {
       expect(await namesOf(first.body.data.contact)).toEqual(['once']);
     });
 
-    it('tells onRecorded listeners after commit, including flip events', async () => {
+    it('hands every committed event to outbox consumers, including flip events', async () => {
       const res = await track({ email: 'hook@example.com', event: 'hooked', subscribed: true }).expect(200);
       await track({ email: 'hook@example.com', event: 'hooked2', subscribed: false }).expect(200);
       const names = await waitFor(async () => {
@@ -133,7 +138,7 @@ describe('events', () => {
   });
 
   describe('EventsService.record inside a caller transaction', () => {
-    it('tells listeners only after commit, and never after a rollback', async () => {
+    it('hands consumers an event only after commit, and never after a rollback', async () => {
       const events = app.runtime.app.get(EventsService);
       const dataSource = app.runtime.app.get(DataSource);
       let inside: StoredEvent | undefined;

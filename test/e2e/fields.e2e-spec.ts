@@ -1,27 +1,16 @@
-import request from 'supertest';
-import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
+import { ProjectSession, useSession } from '../support/session';
 
 describe('contact fields', () => {
-  let app: TestApp;
-  let project: TestProject;
-  let other: TestProject;
-
+  const s = useSession();
+  let other: ProjectSession;
   beforeAll(async () => {
-    app = await startTestApp();
-    project = await createProject(app.http);
-    other = await createProject(app.http, 'Other');
+    other = await s.newProject('Other');
   });
-  afterAll(() => app?.close());
 
-  const api = (p: TestProject = project) => ({
-    get: (url: string) => request(app.http).get(url).set('Authorization', `Bearer ${p.secretKey}`),
-    post: (url: string, body?: unknown) => request(app.http).post(url).set('Authorization', `Bearer ${p.secretKey}`).send(body as object),
-    del: (url: string) => request(app.http).delete(url).set('Authorization', `Bearer ${p.secretKey}`),
-  });
-  const fieldsOf = async (p = project) => (await api(p).get('/contacts/fields').expect(200)).body.fields as Array<{ field: string; type: string; isCustom: boolean; coverage: number }>;
+  const fieldsOf = async (p: ProjectSession = s) => (await p.api.get('/contacts/fields').expect(200)).body.fields as Array<{ field: string; type: string; isCustom: boolean; coverage: number }>;
 
   it('lists standard fields with zero coverage on an empty project', async () => {
-    const fresh = await createProject(app.http, 'Empty');
+    const fresh = await s.newProject('Empty');
     expect(await fieldsOf(fresh)).toEqual([
       { field: 'email', type: 'string', isCustom: false, coverage: 0 },
       { field: 'subscribed', type: 'boolean', isCustom: false, coverage: 0 },
@@ -31,10 +20,10 @@ describe('contact fields', () => {
   });
 
   it('infers types from the first non-null value and reports coverage', async () => {
-    await api().post('/contacts', { email: 'a@example.com', data: { plan: 'pro', seats: 3, vip: true, renewsOn: '2025-01-31', seen: '2025-01-31T10:00:00.000Z', profile: { tier: 'gold' }, gone: null } }).expect(201);
-    await api().post('/contacts', { email: 'b@example.com', data: { plan: 'free', seats: 'many', vip: false } }).expect(201);
-    await api().post('/contacts', { email: 'c@example.com', data: { plan: 'pro' } }).expect(201);
-    await api().post('/contacts', { email: 'd@example.com' }).expect(201);
+    await s.api.post('/contacts', { email: 'a@example.com', data: { plan: 'pro', seats: 3, vip: true, renewsOn: '2025-01-31', seen: '2025-01-31T10:00:00.000Z', profile: { tier: 'gold' }, gone: null } }).expect(201);
+    await s.api.post('/contacts', { email: 'b@example.com', data: { plan: 'free', seats: 'many', vip: false } }).expect(201);
+    await s.api.post('/contacts', { email: 'c@example.com', data: { plan: 'pro' } }).expect(201);
+    await s.api.post('/contacts', { email: 'd@example.com' }).expect(201);
     const fields = await fieldsOf();
     expect(fields.slice(0, 4).every((f) => f.coverage === 1 && !f.isCustom)).toBe(true);
     expect(fields.filter((f) => f.isCustom)).toEqual([
@@ -49,46 +38,46 @@ describe('contact fields', () => {
   });
 
   it('lists distinct values most frequent first, paginated', async () => {
-    const res = await api().get('/contacts/fields/data.plan/values').expect(200);
+    const res = await s.api.get('/contacts/fields/data.plan/values').expect(200);
     expect(res.body).toEqual({ data: [{ value: 'pro', count: 2 }, { value: 'free', count: 1 }], cursor: null, hasMore: false, total: 2 });
-    const p1 = await api().get('/contacts/fields/data.plan/values?limit=1').expect(200);
+    const p1 = await s.api.get('/contacts/fields/data.plan/values?limit=1').expect(200);
     expect(p1.body).toMatchObject({ data: [{ value: 'pro', count: 2 }], hasMore: true, total: 2 });
-    const p2 = await api().get(`/contacts/fields/data.plan/values?limit=1&cursor=${p1.body.cursor}`).expect(200);
+    const p2 = await s.api.get(`/contacts/fields/data.plan/values?limit=1&cursor=${p1.body.cursor}`).expect(200);
     expect(p2.body).toMatchObject({ data: [{ value: 'free', count: 1 }], hasMore: false, total: 0 });
-    const nested = await api().get('/contacts/fields/data.profile.tier/values').expect(200);
+    const nested = await s.api.get('/contacts/fields/data.profile.tier/values').expect(200);
     expect(nested.body.data).toEqual([{ value: 'gold', count: 1 }]);
-    const subscribed = await api().get('/contacts/fields/subscribed/values').expect(200);
+    const subscribed = await s.api.get('/contacts/fields/subscribed/values').expect(200);
     expect(subscribed.body.data).toEqual([{ value: true, count: 4 }]);
-    await api().get('/contacts/fields/data.nope/values').expect(404);
-    await api().get('/contacts/fields/bogus/values').expect(404);
-    await api(other).get('/contacts/fields/data.plan/values').expect(404);
+    await s.api.get('/contacts/fields/data.nope/values').expect(404);
+    await s.api.get('/contacts/fields/bogus/values').expect(404);
+    await other.api.get('/contacts/fields/data.plan/values').expect(404);
   });
 
   it('reports usage from a real query (empty until segments, campaigns and workflows reference it)', async () => {
-    const res = await api().get('/contacts/fields/data.plan/usage').expect(200);
+    const res = await s.api.get('/contacts/fields/data.plan/usage').expect(200);
     expect(res.body).toEqual({ field: 'data.plan', segments: [], campaigns: [], workflows: [], total: 0 });
-    await api().get('/contacts/fields/email/usage').expect(200);
-    await api().get('/contacts/fields/nonsense/usage').expect(404);
+    await s.api.get('/contacts/fields/email/usage').expect(200);
+    await s.api.get('/contacts/fields/nonsense/usage').expect(404);
   });
 
   it('deletes a field from every contact and from the types; other projects untouched', async () => {
-    await api(other).post('/contacts', { email: 'o@example.com', data: { plan: 'keep' } }).expect(201);
-    await api().del('/contacts/fields/data.plan').expect(204);
+    await other.api.post('/contacts', { email: 'o@example.com', data: { plan: 'keep' } }).expect(201);
+    await s.api.del('/contacts/fields/data.plan').expect(204);
     const fields = await fieldsOf();
     expect(fields.find((f) => f.field === 'data.plan')).toBeUndefined();
-    const list = await api().get('/contacts?limit=100').expect(200);
+    const list = await s.api.get('/contacts?limit=100').expect(200);
     expect(list.body.data.every((c: { data: Record<string, unknown> }) => !('plan' in c.data))).toBe(true);
-    const theirs = await api(other).get('/contacts').expect(200);
+    const theirs = await other.api.get('/contacts').expect(200);
     expect(theirs.body.data[0].data).toEqual({ plan: 'keep' });
-    await api().del('/contacts/fields/data.plan').expect(404);
-    await api().del('/contacts/fields/email').expect(400);
-    await api().del('/contacts/fields/whatever').expect(404);
+    await s.api.del('/contacts/fields/data.plan').expect(404);
+    await s.api.del('/contacts/fields/email').expect(400);
+    await s.api.del('/contacts/fields/whatever').expect(404);
   });
 
   it('deletes a nested path and re-types a key on its next first value', async () => {
-    await api().del('/contacts/fields/data.profile').expect(204);
+    await s.api.del('/contacts/fields/data.profile').expect(204);
     expect((await fieldsOf()).find((f) => f.field.startsWith('data.profile'))).toBeUndefined();
-    await api().post('/contacts', { email: 'e@example.com', data: { plan: 42 } }).expect(201);
+    await s.api.post('/contacts', { email: 'e@example.com', data: { plan: 42 } }).expect(201);
     expect((await fieldsOf()).find((f) => f.field === 'data.plan')).toMatchObject({ type: 'number' });
   });
 });

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { IMPORT_BATCH_ROWS, ImportRunner } from '../../src/modules/contacts/import/import-runner';
 import { importJobIds } from '../../src/modules/contacts/import/job-id';
 import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
+import { useSession } from '../support/session';
 
 interface ImportJob {
   jobId: string;
@@ -25,14 +26,13 @@ interface ContactBody {
 const BOM = '\uFEFF';
 
 describe('CSV import', () => {
+  const s = useSession();
   let app: TestApp;
   let project: TestProject;
-
-  beforeAll(async () => {
-    app = await startTestApp();
-    project = await createProject(app.http);
+  beforeAll(() => {
+    app = s.app;
+    project = s.project;
   });
-  afterAll(() => app?.close());
 
   const auth = (p: TestProject) => ({ Authorization: `Bearer ${p.secretKey}` });
 
@@ -54,15 +54,8 @@ describe('CSV import', () => {
     return finished(p, res.body.jobId);
   }
 
-  async function contact(p: TestProject, email: string): Promise<ContactBody | undefined> {
-    const res = await request(app.http).post('/contacts/lookup').set(auth(p)).send({ emails: [email] }).expect(200);
-    return res.body.found[0]?.contact;
-  }
-
-  async function contactCount(p: TestProject): Promise<number> {
-    const res = await request(app.http).get('/contacts').set(auth(p)).expect(200);
-    return res.body.total;
-  }
+  const contact = (p: TestProject, email: string): Promise<ContactBody | undefined> => s.as(p).read.contactByEmail(email);
+  const contactCount = (p: TestProject): Promise<number> => s.as(p).read.contactCount();
 
   it('types cells by the CSV rules and creates contacts subscribed', async () => {
     const p = await createProject(app.http);

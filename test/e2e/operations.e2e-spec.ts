@@ -1,24 +1,16 @@
-import request from 'supertest';
 import { ReadinessRegistry } from '../../src/platform/health/readiness.registry';
-import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
+import { apiClient, bearer, useSession } from '../support/session';
 
 describe('operations endpoints', () => {
-  let app: TestApp;
-  let project: TestProject;
-
-  beforeAll(async () => {
-    app = await startTestApp();
-    project = await createProject(app.http);
-  });
-  afterAll(() => app?.close());
+  const s = useSession();
 
   it('answers liveness without credentials', async () => {
-    const res = await request(app.http).get('/health').expect(200);
+    const res = await s.anonymous.get('/health').expect(200);
     expect(res.body).toEqual({ status: 'ok' });
   });
 
   it('reports database, queue and transport ready', async () => {
-    const res = await request(app.http).get('/health/ready').expect(200);
+    const res = await s.anonymous.get('/health/ready').expect(200);
     expect(res.body.status).toBe('ok');
     expect(res.body.info.database.status).toBe('up');
     expect(res.body.info.queue.status).toBe('up');
@@ -26,12 +18,12 @@ describe('operations endpoints', () => {
   });
 
   it('answers 503 naming the failing check when a registered dependency is down', async () => {
-    const registry = app.runtime.app.get(ReadinessRegistry);
+    const registry = s.app.runtime.app.get(ReadinessRegistry);
     registry.register('broken-dependency', async () => {
       throw new Error('connection refused');
     });
     try {
-      const res = await request(app.http).get('/health/ready').expect(503);
+      const res = await s.anonymous.get('/health/ready').expect(503);
       expect(res.body.status).toBe('error');
       expect(res.body.error['broken-dependency'].status).toBe('down');
       expect(res.body.info.database.status).toBe('up');
@@ -41,9 +33,9 @@ describe('operations endpoints', () => {
   });
 
   it('exposes Prometheus metrics with the route pattern as label', async () => {
-    await request(app.http).get('/v1/ping').set('Authorization', `Bearer ${project.secretKey}`).expect(200);
-    await request(app.http).get('/v1/ping').expect(401);
-    const res = await request(app.http).get('/metrics').expect(200);
+    await s.api.get('/v1/ping').expect(200);
+    await s.anonymous.get('/v1/ping').expect(401);
+    const res = await s.anonymous.get('/metrics').expect(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
     expect(res.text).toMatch(/process_cpu_user_seconds_total/);
     expect(res.text).toMatch(/http_requests_total\{method="GET",route="\/v1\/ping",status="200"\} \d+/);
@@ -52,14 +44,14 @@ describe('operations endpoints', () => {
   });
 
   it('keeps unmatched paths out of the route label', async () => {
-    await request(app.http).get('/no/such/route/123').expect(404);
-    const res = await request(app.http).get('/metrics').expect(200);
+    await s.anonymous.get('/no/such/route/123').expect(404);
+    const res = await s.anonymous.get('/metrics').expect(200);
     expect(res.text).not.toContain('/no/such/route');
     expect(res.text).toMatch(/route="unmatched",status="404"/);
   });
 
   it('serves the OpenAPI document generated from the controllers, with auth schemes', async () => {
-    const res = await request(app.http).get('/docs/openapi.json').expect(200);
+    const res = await s.anonymous.get('/docs/openapi.json').expect(200);
     expect(res.body.openapi).toMatch(/^3\./);
     expect(res.body.components.securitySchemes['secret-key']).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(res.body.components.securitySchemes.session).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'mailroom_session' });
@@ -69,28 +61,23 @@ describe('operations endpoints', () => {
   });
 
   it('serves the Swagger UI with its assets locally', async () => {
-    const page = await request(app.http).get('/docs').redirects(1).expect(200);
+    const page = await s.anonymous.get('/docs').redirects(1).expect(200);
     expect(page.text).toContain('swagger-ui');
-    await request(app.http).get('/docs/swagger-ui-bundle.js').expect(200);
+    await s.anonymous.get('/docs/swagger-ui-bundle.js').expect(200);
   });
 });
 
 describe('METRICS_TOKEN', () => {
   const token = 'scrape-me-0123456789';
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp({ METRICS_TOKEN: token });
-  });
-  afterAll(() => app?.close());
+  const s = useSession({ METRICS_TOKEN: token });
 
   it('keeps /metrics to scrapers that send the token as a bearer credential', async () => {
     for (const header of [undefined, 'Bearer wrong-token-0123456789', token]) {
-      const req = request(app.http).get('/metrics');
-      const res = await (header ? req.set('Authorization', header) : req).expect(401);
+      const res = await apiClient(s.http, header ? { Authorization: header } : {}).get('/metrics').expect(401);
       expect(res.body).toMatchObject({ success: false, error: { code: 'UNAUTHORIZED', statusCode: 401 } });
       expect(res.text).not.toMatch(/process_cpu_user_seconds_total/);
     }
-    const res = await request(app.http).get('/metrics').set('Authorization', `Bearer ${token}`).expect(200);
+    const res = await apiClient(s.http, bearer(token)).get('/metrics').expect(200);
     expect(res.text).toMatch(/process_cpu_user_seconds_total/);
   });
 });

@@ -1,67 +1,31 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
-import request from 'supertest';
-import { DataSource } from 'typeorm';
 import { JobPayloads, QUEUES } from '../../src/platform/queues/queues';
-import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
+import { ProjectSession, useFixture, useSession, waitFor } from '../support/session';
 import { SmtpReceiver } from '../support/smtp-receiver';
 
 const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
 
-interface EmailRow {
-  id: string;
-  status: string;
-  subject: string | null;
-  attempts: number;
-  error: string | null;
-  message_id: string | null;
-  provider_message_id: string | null;
-  sent_at: Date | null;
-  bounced_at: Date | null;
-  bounce_type: string | null;
-  track_opens: boolean;
-  track_clicks: boolean;
-  type: string;
-  template_id: string | null;
-}
-
+/*
+ * White-box: an email's row (status, attempts, message ids, tracking flags: no endpoint shows an
+ * email), the emails count for "nothing stored", the queue's jobs, and a project disabled for
+ * reputation (no endpoint disables one). Contacts and events are read through the API.
+ */
 describe('POST /v1/send through SMTP', () => {
-  let smtp: SmtpReceiver;
-  let app: TestApp;
-  let project: TestProject;
-  let db: DataSource;
-  const auth = () => `Bearer ${project.secretKey}`;
+  const smtp = useFixture(() => SmtpReceiver.start(), (r) => r.close());
+  const s = useSession(() => ({ EMAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url, DOMAIN_VERIFICATION: 'off' }));
   const send = (body: unknown, key?: string) => {
-    const req = request(app.http).post('/v1/send').set('Authorization', auth());
+    const req = s.api.post('/v1/send');
     if (key) req.set('Idempotency-Key', key);
     return req.send(body as object);
   };
-  const emailRow = async (id: string): Promise<EmailRow> => (await db.query(`SELECT * FROM emails WHERE id = $1`, [id]))[0];
-  const settled = (id: string, statuses = ['sent', 'delivered', 'bounced', 'failed', 'skipped']) =>
-    waitFor(async () => {
-      const row = await emailRow(id);
-      return row && statuses.includes(row.status) ? row : undefined;
-    }, 30_000);
+  const emailRow = (id: string) => s.db.email(id);
+  const settled = (id: string) => s.db.emailSettled(id);
   const counts = async () => {
-    const [row] = await db.query(
-      `SELECT (SELECT count(*) FROM emails WHERE project_id = $1)::int AS emails, (SELECT count(*) FROM contacts WHERE project_id = $1)::int AS contacts`,
-      [project.id],
-    );
-    return row as { emails: number; contacts: number };
+    const [{ emails }] = await s.db.query<{ emails: number }>(`SELECT count(*)::int AS emails FROM emails WHERE project_id = $1`, [s.project.id]);
+    return { emails, contacts: await s.read.contactCount() };
   };
-  const eventsOf = async (emailId: string): Promise<Array<{ name: string; data: Record<string, unknown>; contact_id: string }>> =>
-    db.query(`SELECT name, data, contact_id FROM events WHERE project_id = $1 AND data->>'emailId' = $2 ORDER BY created_at`, [project.id, emailId]);
-
-  beforeAll(async () => {
-    smtp = await SmtpReceiver.start();
-    app = await startTestApp({ EMAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url, DOMAIN_VERIFICATION: 'off' });
-    db = app.runtime.app.get(DataSource);
-    project = await createProject(app.http);
-  });
-  afterAll(async () => {
-    await app?.close();
-    await smtp?.close();
-  });
+  const eventsOf = (emailId: string) => s.read.emailEvents(emailId);
 
   it('sends an inline email: result shape, headers, parts and rendered, escaped values', async () => {
     const res = await send({
@@ -106,7 +70,7 @@ describe('POST /v1/send through SMTP', () => {
     });
     expect(events.map((e) => e.name)).toEqual(['email.sent']);
     expect(events[0].data).toEqual({ emailId, subject: 'Hi <Ann> & free', from: 'hello@acme.test', templateId: null, campaignId: null });
-    expect(events[0].contact_id).toBe(res.body.data.emails[0].contact.id);
+    expect(events[0].contactId).toBe(res.body.data.emails[0].contact.id);
   });
 
   it('sends one rendered email per recipient, each with its own contact', async () => {
@@ -128,9 +92,8 @@ describe('POST /v1/send through SMTP', () => {
   });
 
   it('uses the template, overridden by explicit fields, with the deprecated name as fallback', async () => {
-    const tpl = await request(app.http)
+    const tpl = await s.api
       .post('/templates')
-      .set('Authorization', auth())
       .send({ name: 'Receipt', subject: 'Receipt for {{firstName ?? "you"}}', body: '<p>Total {{total}}</p>', from: 'billing@acme.test', replyTo: 'billing-help@acme.test', type: 'TRANSACTIONAL' })
       .expect(201);
     const res = await send({ to: 'tpl@example.org', template: tpl.body.id, data: { total: '9.99' }, name: 'Billing' }).expect(200);
@@ -161,15 +124,14 @@ describe('POST /v1/send through SMTP', () => {
     }).expect(200);
     const msg = await smtp.waitFor('data@example.org');
     expect(msg.parsed!.subject).toBe('Code X-123');
-    const [contact] = await db.query(`SELECT subscribed, data FROM contacts WHERE id = $1`, [res.body.data.emails[0].contact.id]);
-    expect(contact).toEqual({ subscribed: false, data: { plan: 'pro' } });
+    const contactId = res.body.data.emails[0].contact.id;
+    expect(await s.read.contact(contactId)).toMatchObject({ subscribed: false, data: { plan: 'pro' } });
+    expect((await s.read.contact(contactId))!.data).toEqual({ plan: 'pro' });
 
     await send({ to: 'data@example.org', from: 'hello@acme.test', subject: 's', body: 'b', subscribed: true }).expect(200);
-    const [after] = await db.query(`SELECT subscribed FROM contacts WHERE id = $1`, [res.body.data.emails[0].contact.id]);
-    expect(after.subscribed).toBe(true);
+    expect((await s.read.contact(contactId))!.subscribed).toBe(true);
     await send({ to: 'data@example.org', from: 'hello@acme.test', subject: 's', body: 'b' }).expect(200);
-    const [kept] = await db.query(`SELECT subscribed FROM contacts WHERE id = $1`, [res.body.data.emails[0].contact.id]);
-    expect(kept.subscribed).toBe(true);
+    expect((await s.read.contact(contactId))!.subscribed).toBe(true);
   });
 
   it('carries attachments, inline images referenced by cid, and overrides default headers case-insensitively', async () => {
@@ -221,7 +183,7 @@ describe('POST /v1/send through SMTP', () => {
       ['sent', 1],
     ]);
     for (const address of to) expect(smtp.to(address)).toHaveLength(1);
-    const queue = app.runtime.app.get<Queue<JobPayloads['email-send']>>(getQueueToken(QUEUES.emailSend));
+    const queue = s.app.runtime.app.get<Queue<JobPayloads['email-send']>>(getQueueToken(QUEUES.emailSend));
     const jobs = await queue.getJobs(['completed']);
     expect(jobs.filter((j) => j.data.emailIds?.some((id) => ids.includes(id))).map((j) => j.data.emailIds)).toEqual([ids]);
     expect(jobs.filter((j) => j.data.emailId !== undefined && ids.includes(j.data.emailId)).map((j) => j.data.emailId)).toEqual([ids[1]]);
@@ -286,10 +248,9 @@ describe('POST /v1/send through SMTP', () => {
     });
 
     it('answers an unknown template and another project’s template with 404', async () => {
-      const other = await createProject(app.http, 'Other');
-      const theirs = await request(app.http)
+      const other: ProjectSession = await s.newProject('Other');
+      const theirs = await other.api
         .post('/templates')
-        .set('Authorization', `Bearer ${other.secretKey}`)
         .send({ name: 'T', subject: 's', body: 'b', from: 'a@acme.test' })
         .expect(201);
       const before = await counts();
@@ -299,37 +260,28 @@ describe('POST /v1/send through SMTP', () => {
     });
 
     it('refuses the public key with 401 INVALID_API_KEY', async () => {
-      const res = await request(app.http).post('/v1/send').set('Authorization', `Bearer ${project.publicKey}`).send(base).expect(401);
+      const res = await s.publicApi.post('/v1/send', base).expect(401);
       expect(res.body.error.code).toBe('INVALID_API_KEY');
     });
 
     it('refuses a disabled project with 403 PROJECT_DISABLED', async () => {
-      const disabled = await createProject(app.http, 'Disabled');
-      await db.query(`UPDATE projects SET disabled = true, disabled_reason = 'EMAIL_REPUTATION' WHERE id = $1`, [disabled.id]);
-      const res = await request(app.http).post('/v1/send').set('Authorization', `Bearer ${disabled.secretKey}`).send(base).expect(403);
+      const disabled = await s.newProject('Disabled');
+      await s.db.query(`UPDATE projects SET disabled = true, disabled_reason = 'EMAIL_REPUTATION' WHERE id = $1`, [disabled.project.id]);
+      const res = await disabled.api.post('/v1/send', base).expect(403);
       expect(res.body.error.code).toBe('PROJECT_DISABLED');
     });
   });
 });
 
 describe('POST /v1/send with domain verification on', () => {
-  let app: TestApp;
-  let project: TestProject;
-  beforeAll(async () => {
-    app = await startTestApp({ EMAIL_TRANSPORT: 'outbox', DOMAIN_VERIFICATION: 'dns', DNS_SERVERS: '127.0.0.1:9' });
-    project = await createProject(app.http);
-  });
-  afterAll(() => app?.close());
+  const s = useSession({ EMAIL_TRANSPORT: 'outbox', DOMAIN_VERIFICATION: 'dns', DNS_SERVERS: '127.0.0.1:9' });
 
   it('refuses an unverified sender domain with 403 DOMAIN_NOT_VERIFIED and stores nothing', async () => {
-    const db = app.runtime.app.get(DataSource);
-    const res = await request(app.http)
+    const res = await s.api
       .post('/v1/send')
-      .set('Authorization', `Bearer ${project.secretKey}`)
       .send({ to: 'x@example.org', from: 'hi@unverified.example', subject: 's', body: 'b' })
       .expect(403);
     expect(res.body.error.code).toBe('DOMAIN_NOT_VERIFIED');
-    const [row] = await db.query(`SELECT count(*)::int AS n FROM contacts WHERE project_id = $1`, [project.id]);
-    expect(row.n).toBe(0);
+    expect(await s.read.contactCount()).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { generateKeyPairSync } from 'node:crypto';
 import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
-import { contact, createTemplate, emailRow, events, send, waitUntilSent } from '../support/deliverability';
+import { contact, createTemplate, db, emailRow, events, send, waitUntilSent } from '../support/deliverability';
 import { SesServer } from '../support/ses-server';
 import { SmtpReceiver } from '../support/smtp-receiver';
 import { ses, SnsEnvelope, SnsTestKit, startSnsTestKit } from '../support/sns';
@@ -130,6 +130,36 @@ describe('SNS notifications (/webhooks/sns)', () => {
     expect(unsubscribed.map((e) => e.data.reason)).toEqual(['complaint']);
     const skipped = await send(app, project, { to: 'replay@example.net', template: marketing, subscribed: true });
     expect(skipped.data.skipped).toEqual([{ to: 'replay@example.net', reason: 'suppressed' }]);
+  });
+
+  it('applies a bounce whole or not at all: a failure half-way is rolled back and the SNS retry finishes the job', async () => {
+    const sent = await sentEmail('flaky@example.net');
+    // White-box: a test-only trigger makes the contact's unsubscription fail, after the email was
+    // marked and the address suppressed in the same feedback (no API can inject a database failure).
+    await db(app).query(`CREATE FUNCTION test_fail_unsubscribe() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.email = 'flaky@example.net' THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END $$`);
+    await db(app).query(`CREATE TRIGGER test_fail_unsubscribe BEFORE UPDATE ON contacts FOR EACH ROW EXECUTE FUNCTION test_fail_unsubscribe()`);
+    const envelope = kit.notification(ses.bounce(sent.messageId, 'flaky@example.net', 'Permanent'));
+    try {
+      await post(envelope).expect(500);
+    } finally {
+      await db(app).query(`DROP TRIGGER test_fail_unsubscribe ON contacts`);
+      await db(app).query(`DROP FUNCTION test_fail_unsubscribe()`);
+    }
+    // Nothing of the failed attempt stayed: not bounced, not suppressed, no event.
+    expect((await emailRow(app, sent.id)).status).toBe('sent');
+    expect((await events(app, project.id, 'email.bounce')).filter((e) => e.data.emailId === sent.id)).toHaveLength(0);
+    const stillSent = await send(app, project, { to: 'flaky@example.net', template: marketing, subscribed: true });
+    expect(stillSent.data.skipped).toEqual([]);
+
+    // SNS retries the same MessageId: this time every side effect is applied.
+    expect((await post(envelope).expect(200)).body.duplicate).toBe(false);
+    const row = await emailRow(app, sent.id);
+    expect(row.status).toBe('bounced');
+    expect((await contact(app, project, sent.contactId)).subscribed).toBe(false);
+    expect((await events(app, project.id, 'email.bounce')).filter((e) => e.data.emailId === sent.id)).toHaveLength(1);
+    const skipped = await send(app, project, { to: 'flaky@example.net', template: marketing, subscribed: true });
+    expect(skipped.data.skipped).toEqual([{ to: 'flaky@example.net', reason: 'suppressed' }]);
   });
 
   it('records a transient bounce as an event only', async () => {

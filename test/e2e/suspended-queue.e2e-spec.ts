@@ -1,22 +1,25 @@
 import { EmailPipeline } from '../../src/modules/emails/pipeline/email-pipeline';
-import { createProject, startTestApp, TestApp } from '../support/app';
+import { TestApp } from '../support/app';
 import { createTemplate, db, emailRow, send } from '../support/deliverability';
+import { useSession } from '../support/session';
 
 /**
  * Skips decided when the pipeline takes a queued email, from the state at that moment: a
  * project suspended since, an address suppressed or unsubscribed since (MARKETING).
+ * White-box: the pipeline is run by hand (ROLE=api has no worker), email rows are read directly
+ * (no endpoint shows an email), a project is disabled and an address suppressed directly (no
+ * endpoint does either).
  */
 describe('queued mail whose project or address changed before sending', () => {
+  // ROLE=api runs no workers, so the email stays queued until the test runs the pipeline itself.
+  const s = useSession({ ROLE: 'api' });
   let app: TestApp;
-
-  beforeAll(async () => {
-    // ROLE=api runs no workers, so the email stays queued until the test runs the pipeline itself.
-    app = await startTestApp({ ROLE: 'api' });
+  beforeAll(() => {
+    app = s.app;
   });
-  afterAll(() => app?.close());
 
   it('skips mail of a since suspended project with the reason project_disabled, and sends it while the project is enabled', async () => {
-    const project = await createProject(app.http);
+    const project = (await s.newProject()).project;
     const body = { to: 'reader@example.org', from: 'me@example.com', subject: 'Hello', body: '<p>Hi</p>' };
     const queuedThenSuspended = (await send(app, project, body)).data.emails[0].email as string;
     const queuedWhileEnabled = (await send(app, project, body)).data.emails[0].email as string;
@@ -35,7 +38,8 @@ describe('queued mail whose project or address changed before sending', () => {
   });
 
   it('skips a newly suppressed or unsubscribed address (MARKETING), sends TRANSACTIONAL mail to it anyway', async () => {
-    const project = await createProject(app.http);
+    const other = await s.newProject();
+    const project = other.project;
     const template = await createTemplate(app, project, { name: 'News', subject: 'News', body: '<p>News</p>', type: 'MARKETING', from: 'news@example.com' });
     const queue = async (to: string, extra: Record<string, unknown> = { template, subscribed: true }) =>
       (await send(app, project, { to, ...extra })).data.emails[0].email as string;
@@ -45,7 +49,8 @@ describe('queued mail whose project or address changed before sending', () => {
     const transactional = await queue('later-bounced@example.org', { from: 'me@example.com', subject: 'Receipt', body: '<p>Paid</p>' });
 
     await db(app).query(`INSERT INTO suppressions (project_id, email, reason, source) VALUES ($1, 'later-bounced@example.org', 'bounce', 'api')`, [project.id]);
-    await db(app).query(`UPDATE contacts SET subscribed = false WHERE project_id = $1 AND email = 'later-out@example.org'`, [project.id]);
+    const unsubscribing = await other.read.contactByEmail('later-out@example.org');
+    await other.api.patch(`/contacts/${unsubscribing!.id}`, { subscribed: false }).expect(200);
 
     const pipeline = app.runtime.app.get(EmailPipeline);
     for (const id of [toSuppressed, toUnsubscribed, toStillIn, transactional]) await pipeline.deliver(id, { isLast: false });

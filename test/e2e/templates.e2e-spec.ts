@@ -1,21 +1,15 @@
-import request from 'supertest';
-import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
+import { ProjectSession, useSession } from '../support/session';
 
 describe('templates', () => {
-  let app: TestApp;
-  let project: TestProject;
-  let other: TestProject;
-  const auth = () => `Bearer ${project.secretKey}`;
+  const s = useSession({ DOMAIN_VERIFICATION: 'off' });
+  let other: ProjectSession;
   const valid = { name: 'Welcome', subject: 'Hi {{firstName}}', body: '<p>Hello {{firstName ?? "there"}}</p>', from: 'hello@example.com' };
 
   beforeAll(async () => {
-    app = await startTestApp({ DOMAIN_VERIFICATION: 'off' });
-    project = await createProject(app.http);
-    other = await createProject(app.http, 'Other');
+    other = await s.newProject('Other');
   });
-  afterAll(() => app?.close());
 
-  const create = (body: Record<string, unknown>) => request(app.http).post('/templates').set('Authorization', auth()).send(body);
+  const create = (body: Record<string, unknown>) => s.api.post('/templates', body);
 
   it('creates a template with defaults and reads it back', async () => {
     const res = await create({ ...valid, fromName: 'Acme', replyTo: 'Support@Example.com', description: 'first' }).expect(201);
@@ -29,11 +23,11 @@ describe('templates', () => {
       fromName: 'Acme',
       replyTo: 'support@example.com',
       type: 'MARKETING',
-      projectId: project.id,
+      projectId: s.project.id,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
-    const got = await request(app.http).get(`/templates/${res.body.id}`).set('Authorization', auth()).expect(200);
+    const got = await s.api.get(`/templates/${res.body.id}`).expect(200);
     expect(got.body).toEqual(res.body);
   });
 
@@ -56,9 +50,8 @@ describe('templates', () => {
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     expect(res.body.error.errors).toEqual([expect.objectContaining({ field: 'body', code: 'invalid_template', message: expect.stringContaining('line 2') })]);
     const created = await create(valid).expect(201);
-    const patch = await request(app.http)
+    const patch = await s.api
       .patch(`/templates/${created.body.id}`)
-      .set('Authorization', auth())
       .send({ subject: 'Hi {{ name | nosuchfilter }}' })
       .expect(422);
     expect(patch.body.error.errors[0]).toEqual(expect.objectContaining({ field: 'subject', message: expect.stringContaining('line 1') }));
@@ -66,29 +59,27 @@ describe('templates', () => {
 
   it('updates, duplicates, reports usage and deletes', async () => {
     const { body: t } = await create({ ...valid, name: 'Orig', type: 'TRANSACTIONAL' }).expect(201);
-    const patched = await request(app.http)
+    const patched = await s.api
       .patch(`/templates/${t.id}`)
-      .set('Authorization', auth())
       .send({ subject: 'Changed', replyTo: null, description: 'd' })
       .expect(200);
     expect(patched.body).toMatchObject({ subject: 'Changed', replyTo: null, description: 'd', type: 'TRANSACTIONAL', name: 'Orig' });
     expect(new Date(patched.body.updatedAt).getTime()).toBeGreaterThanOrEqual(new Date(t.updatedAt).getTime());
-    await request(app.http).patch(`/templates/${t.id}`).set('Authorization', auth()).send({ name: null }).expect(422);
+    await s.api.patch(`/templates/${t.id}`).send({ name: null }).expect(422);
 
-    const dup = await request(app.http).post(`/templates/${t.id}/duplicate`).set('Authorization', auth()).expect(201);
+    const dup = await s.api.post(`/templates/${t.id}/duplicate`).expect(201);
     expect(dup.body).toMatchObject({ name: 'Orig (copy)', subject: 'Changed', type: 'TRANSACTIONAL' });
     expect(dup.body.id).not.toBe(t.id);
 
-    const usage = await request(app.http).get(`/templates/${t.id}/usage`).set('Authorization', auth()).expect(200);
+    const usage = await s.api.get(`/templates/${t.id}/usage`).expect(200);
     expect(usage.body).toEqual({ campaigns: [], workflowSteps: [] });
 
-    await request(app.http).delete(`/templates/${t.id}`).set('Authorization', auth()).expect(204, '');
-    await request(app.http).get(`/templates/${t.id}`).set('Authorization', auth()).expect(404);
+    await s.api.delete(`/templates/${t.id}`).expect(204, '');
+    await s.api.get(`/templates/${t.id}`).expect(404);
   });
 
   it("hides other projects' templates and treats malformed ids as not found", async () => {
     const { body: t } = await create(valid).expect(201);
-    const theirs = `Bearer ${other.secretKey}`;
     for (const [method, path] of [
       ['get', `/templates/${t.id}`],
       ['patch', `/templates/${t.id}`],
@@ -97,25 +88,24 @@ describe('templates', () => {
       ['get', `/templates/${t.id}/usage`],
       ['get', '/templates/not-a-uuid'],
     ] as const) {
-      const res = await request(app.http)[method](path).set('Authorization', theirs).send({});
+      const res = await other.api[method](path).send({});
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('NOT_FOUND');
     }
-    const list = await request(app.http).get('/templates').set('Authorization', theirs).expect(200);
+    const list = await other.api.get('/templates').expect(200);
     expect(list.body.data.find((x: { id: string }) => x.id === t.id)).toBeUndefined();
   });
 
   describe('list', () => {
-    let scoped: TestProject;
-    const list = (query: string) => request(app.http).get(`/templates?${query}`).set('Authorization', `Bearer ${scoped.secretKey}`).expect(200);
+    let scoped: ProjectSession;
+    const list = (query: string) => scoped.api.get(`/templates?${query}`).expect(200);
 
     beforeAll(async () => {
-      scoped = await createProject(app.http, 'List');
+      scoped = await s.newProject('List');
       const names = ['Bravo', 'alpha', 'Charlie', 'Delta', 'Echo'];
       for (const [i, name] of names.entries()) {
-        await request(app.http)
+        await scoped.api
           .post('/templates')
-          .set('Authorization', `Bearer ${scoped.secretKey}`)
           .send({ ...valid, name, type: i % 2 ? 'TRANSACTIONAL' : 'MARKETING', description: i === 3 ? 'Needle inside' : null, subject: i === 4 ? 'NEEDLE subject' : 's' })
           .expect(201);
       }
@@ -144,25 +134,18 @@ describe('templates', () => {
     });
 
     it('rejects invalid paging values', async () => {
-      await request(app.http).get('/templates?page=0').set('Authorization', `Bearer ${scoped.secretKey}`).expect(422);
-      await request(app.http).get('/templates?type=NOPE').set('Authorization', `Bearer ${scoped.secretKey}`).expect(422);
+      await scoped.api.get('/templates?page=0').expect(422);
+      await scoped.api.get('/templates?type=NOPE').expect(422);
     });
   });
 });
 
 describe('templates with domain verification on', () => {
-  let app: TestApp;
-  let project: TestProject;
-  beforeAll(async () => {
-    app = await startTestApp({ EMAIL_TRANSPORT: 'outbox', DOMAIN_VERIFICATION: 'dns', DNS_SERVERS: '127.0.0.1:9' });
-    project = await createProject(app.http);
-  });
-  afterAll(() => app?.close());
+  const s = useSession({ EMAIL_TRANSPORT: 'outbox', DOMAIN_VERIFICATION: 'dns', DNS_SERVERS: '127.0.0.1:9' });
 
   it('refuses a sender on an unverified domain with 403 DOMAIN_NOT_VERIFIED', async () => {
-    const res = await request(app.http)
+    const res = await s.api
       .post('/templates')
-      .set('Authorization', `Bearer ${project.secretKey}`)
       .send({ name: 'n', subject: 's', body: 'b', from: 'hi@unverified.example' })
       .expect(403);
     expect(res.body.error.code).toBe('DOMAIN_NOT_VERIFIED');

@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ContactsService } from '../../src/modules/contacts/contacts.service';
-import { EventsService } from '../../src/modules/events/events.service';
 import type { StoredEvent } from '../../src/modules/events/events.types';
+import { EventConsumerRegistry } from '../../src/modules/events/outbox/event-consumers';
 import { StatementRunner } from '../../src/platform/database/statement-runner';
 import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
 
@@ -18,8 +18,12 @@ describe('track batching', () => {
   beforeAll(async () => {
     app = await startTestApp({ RATE_LIMIT_PER_MINUTE: '1000000' });
     projects = [await createProject(app.http, 'A'), await createProject(app.http, 'B'), await createProject(app.http, 'C')];
-    app.runtime.app.get(EventsService).onRecorded((event) => {
-      heard.push(event);
+    // A consumer of the event outbox, as modules register theirs.
+    app.runtime.app.get(EventConsumerRegistry).register({
+      name: 'test-heard',
+      handle: async (events) => {
+        heard.push(...events);
+      },
     });
     // A database slower than loopback supertest can keep busy: calls pile up while a statement
     // is in flight, so they really get batched (as under production load).
@@ -92,7 +96,7 @@ describe('track batching', () => {
     const contact = await contactOf(p, contactId);
     expect(contact.subscribed).toBe(subscribed);
     expect(contact.data).toEqual(data);
-    // Listeners heard every event once, flips before the tracked event of the same call.
+    // Consumers got every event once, flips before the tracked event of the same call.
     const heardIds = await waitFor(async () => {
       const mine = heard.filter((e) => e.contactId === contactId);
       return mine.length >= events.length ? mine.map((e) => e.id) : undefined;

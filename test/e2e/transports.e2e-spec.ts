@@ -1,107 +1,80 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
-import request from 'supertest';
-import { DataSource } from 'typeorm';
 import { EmailSweeper } from '../../src/modules/emails/pipeline/email-sweeper';
-import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
-import { TestDnsServer } from '../support/dns-server';
+import { addVerifiedDomain } from '../support/dns-server';
+import { useSmtpDnsSession } from '../support/mail-stack';
+import { Session, useFixture, useSession, waitFor } from '../support/session';
 import { SesServer, SesServerOptions } from '../support/ses-server';
-import { SmtpReceiver } from '../support/smtp-receiver';
 
-const auth = (project: TestProject) => `Bearer ${project.secretKey}`;
+/*
+ * White-box reads: an email's status, provider message id, attempts and sent_at (no endpoint shows
+ * an email's delivery state); the sweep test writes email rows without jobs, a state the API
+ * cannot produce (an enqueue that failed after commit).
+ */
 
-async function statusOf(app: TestApp, emailId: string, statuses: string[]): Promise<Record<string, unknown>> {
-  const db = app.runtime.app.get(DataSource);
-  return waitFor(async () => {
-    const [row] = await db.query(`SELECT * FROM emails WHERE id = $1`, [emailId]);
-    return row && statuses.includes(row.status) ? row : undefined;
-  }, 30_000);
-}
-
-/** An app sending through the SES-compatible endpoint (started with `options`), and a project. */
-function withSesApp(options?: SesServerOptions): { ses: SesServer; app: TestApp; project: TestProject } {
-  const fixture = {} as { ses: SesServer; app: TestApp; project: TestProject };
-  beforeAll(async () => {
-    fixture.ses = await SesServer.start(options);
-    fixture.app = await startTestApp({ ...fixture.ses.env, DOMAIN_VERIFICATION: 'off' });
-    fixture.project = await createProject(fixture.app.http);
-  });
-  afterAll(async () => {
-    await fixture.app?.close();
-    await fixture.ses?.close();
-  });
-  return fixture;
+/** An app sending through the SES-compatible endpoint (started with `options`). */
+function withSesApp(options?: SesServerOptions): { ses: SesServer; s: Session } {
+  const ses = useFixture(() => SesServer.start(options), (server) => server.close());
+  return { ses, s: useSession(() => ({ ...ses.env, DOMAIN_VERIFICATION: 'off' })) };
 }
 
 describe('outbox transport (default)', () => {
-  let app: TestApp;
-  let project: TestProject;
-  beforeAll(async () => {
-    app = await startTestApp();
-    project = await createProject(app.http);
-  });
-  afterAll(() => app?.close());
+  const s = useSession();
 
   it('writes <emailId>.eml into the data dir, counts it delivered and emits email.sent and email.delivery', async () => {
-    const res = await request(app.http)
+    const res = await s.api
       .post('/v1/send')
-      .set('Authorization', auth(project))
       .send({ to: 'out@example.org', from: 'Me <me@example.com>', subject: 'Outbox {{n}}', body: '<p>n={{n}}</p>', data: { n: 7 } })
       .expect(200);
     const emailId = res.body.data.emails[0].email;
-    const file = join(app.dataDir, 'outbox', `${emailId}.eml`);
+    const file = join(s.app.dataDir, 'outbox', `${emailId}.eml`);
     await waitFor(async () => (existsSync(file) ? true : undefined));
     const parsed = await simpleParser(readFileSync(file));
     expect(parsed.subject).toBe('Outbox 7');
     expect(parsed.html).toContain('n=7');
     expect(parsed.headers.get('x-mailroom-email-id')).toBe(emailId);
-    const row = await statusOf(app, emailId, ['delivered']);
+    const row = await s.db.emailSettled(emailId, ['delivered']);
     expect(row.delivered_at).toBeTruthy();
-    const db = app.runtime.app.get(DataSource);
     const events = await waitFor(async () => {
-      const list: Array<{ name: string }> = await db.query(`SELECT name FROM events WHERE data->>'emailId' = $1 ORDER BY name`, [emailId]);
+      const list = await s.read.emailEvents(emailId);
       return list.length === 2 ? list : undefined;
     });
-    expect(events.map((e) => e.name)).toEqual(['email.delivery', 'email.sent']);
+    expect(events.map((e) => e.name).sort()).toEqual(['email.delivery', 'email.sent']);
   });
 
   it('the sweep sends an email left queued without a job, once, and leaves recent ones to their jobs', async () => {
-    const res = await request(app.http).post('/v1/send').set('Authorization', auth(project)).send({ to: 'first@example.org', from: 'me@example.com', subject: 'S', body: 'b' }).expect(200);
-    const sent = await statusOf(app, res.body.data.emails[0].email, ['delivered']);
+    const res = await s.api.post('/v1/send').send({ to: 'first@example.org', from: 'me@example.com', subject: 'S', body: 'b' }).expect(200);
+    const sent = await s.db.emailSettled(res.body.data.emails[0].email, ['delivered']);
     // Rows written without a job, as when the enqueue after commit fails: one stranded for 3
     // minutes, one just written (still inside the 2 minutes its job gets).
-    const db = app.runtime.app.get(DataSource);
     const copy = (to: string, age: string) =>
-      db.query(
+      s.db.query<{ id: string }>(
         `INSERT INTO emails (project_id, contact_id, content_id, type, from_address, to_address, subject, variables, track_opens, track_clicks, created_at, updated_at)
          SELECT project_id, contact_id, content_id, type, from_address, $2, subject, variables, track_opens, track_clicks, now() - $3::interval, now() - $3::interval
            FROM emails WHERE id = $1 RETURNING id`,
         [sent.id, to, age],
-      ) as Promise<Array<{ id: string }>>;
+      );
     const [[stranded], [recent]] = await Promise.all([copy('stranded@example.org', '3 minutes'), copy('recent@example.org', '0 minutes')]);
-    const sweeper = app.runtime.app.get(EmailSweeper);
+    const sweeper = s.app.runtime.app.get(EmailSweeper);
     await sweeper.sweep();
-    await statusOf(app, stranded.id, ['delivered']);
+    await s.db.emailSettled(stranded.id, ['delivered']);
     await sweeper.sweep(); // the email's job id is its id: a second sweep adds nothing
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(existsSync(join(app.dataDir, 'outbox', `${stranded.id}.eml`))).toBe(true);
-    const [{ attempts }] = await db.query(`SELECT attempts FROM emails WHERE id = $1`, [stranded.id]);
-    expect(attempts).toBe(1);
-    const [{ status }] = await db.query(`SELECT status FROM emails WHERE id = $1`, [recent.id]);
-    expect(status).toBe('queued');
+    expect(existsSync(join(s.app.dataDir, 'outbox', `${stranded.id}.eml`))).toBe(true);
+    expect((await s.db.email(stranded.id))!.attempts).toBe(1);
+    expect((await s.db.email(recent.id))!.status).toBe('queued');
   });
 
   it('sends account mail (signup verification) through the pipeline from SYSTEM_FROM, with no project', async () => {
-    const db = app.runtime.app.get(DataSource);
     const email = `new-user-${Date.now()}@example.org`;
-    await request(app.http).post('/auth/signup').send({ email, password: 'correct horse battery' }).expect(201);
+    await s.anonymous.post('/auth/signup').send({ email, password: 'correct horse battery' }).expect(201);
     const row = await waitFor(async () => {
-      const [r] = await db.query(`SELECT * FROM emails WHERE to_address = $1 AND status = 'delivered'`, [email]);
+      const [r] = await s.db.query<{ id: string }>(`SELECT * FROM emails WHERE to_address = $1 AND status = 'delivered'`, [email]);
       return r;
     });
     expect(row).toMatchObject({ project_id: null, contact_id: null, type: 'TRANSACTIONAL', from_address: 'no-reply@localhost', track_opens: false });
-    const parsed = await simpleParser(readFileSync(join(app.dataDir, 'outbox', `${row.id}.eml`)));
+    const parsed = await simpleParser(readFileSync(join(s.app.dataDir, 'outbox', `${row.id}.eml`)));
     expect(parsed.from!.value[0]).toEqual({ name: 'Mailroom', address: 'no-reply@localhost' });
     expect(parsed.text).toBeTruthy();
   });
@@ -111,9 +84,8 @@ describe('ses transport (SES-compatible endpoint on loopback)', () => {
   const fixture = withSesApp();
 
   it('hands the raw MIME message to SendRawEmail and records the SES MessageId', async () => {
-    const res = await request(fixture.app.http)
+    const res = await fixture.s.api
       .post('/v1/send')
-      .set('Authorization', auth(fixture.project))
       .send({
         to: 'ses@example.org',
         from: { name: 'SES Sender', email: 'ses-sender@example.com' },
@@ -124,7 +96,7 @@ describe('ses transport (SES-compatible endpoint on loopback)', () => {
       })
       .expect(200);
     const emailId = res.body.data.emails[0].email;
-    const row = await statusOf(fixture.app, emailId, ['sent']);
+    const row = await fixture.s.db.emailSettled(emailId, ['sent']);
     const stored = await waitFor(async () => (await fixture.ses.emails()).find((e) => e.subject === 'Via SES y'));
     expect(row.provider_message_id).toBe(stored.messageId);
     expect(stored.destination.to).toEqual(['ses@example.org']);
@@ -134,36 +106,18 @@ describe('ses transport (SES-compatible endpoint on loopback)', () => {
   });
 
   it('reports the transport as ready', async () => {
-    const res = await request(fixture.app.http).get('/health/ready');
+    const res = await fixture.s.anonymous.get('/health/ready');
     expect(JSON.stringify(res.body)).toContain('ses');
   });
 });
 
 describe('smtp transport with DKIM from a verified domain', () => {
-  let dns: TestDnsServer;
-  let smtp: SmtpReceiver;
-  let app: TestApp;
-  let project: TestProject;
-  beforeAll(async () => {
-    dns = await TestDnsServer.start();
-    smtp = await SmtpReceiver.start({ dkimResolver: dns.resolver() as never });
-    app = await startTestApp({ ...dns.env(), EMAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url, DOMAIN_VERIFICATION: 'dns' });
-    project = await createProject(app.http);
-    const created = await request(app.http).post('/domains').set('Authorization', auth(project)).send({ domain: 'signed.example.com' }).expect(201);
-    dns.publish(created.body.records);
-    const verified = await request(app.http).get(`/domains/${created.body.id}/verify`).set('Authorization', auth(project)).expect(200);
-    expect(verified.body.status).toBe('verified');
-  });
-  afterAll(async () => {
-    await app?.close();
-    await smtp?.close();
-    await dns?.close();
-  });
+  const { dns, smtp, s } = useSmtpDnsSession();
+  beforeAll(() => addVerifiedDomain(s.api, dns, 'signed.example.com'));
 
   it('signs what it sends; the receiver verifies the signature through DNS', async () => {
-    await request(app.http)
+    await s.api
       .post('/v1/send')
-      .set('Authorization', auth(project))
       .send({ to: 'dkim@example.org', from: 'news@mail.signed.example.com', subject: 'Signed', body: '<p>signed</p>' })
       .expect(200);
     const msg = await smtp.waitFor('dkim@example.org');
@@ -174,19 +128,18 @@ describe('smtp transport with DKIM from a verified domain', () => {
   });
 
   it('reports the SMTP transport as ready', async () => {
-    const res = await request(app.http).get('/health/ready').expect(200);
+    const res = await s.anonymous.get('/health/ready').expect(200);
     expect(JSON.stringify(res.body)).toContain('smtp');
   });
 });
 
 /** Sends one request to `count` recipients and returns the time between the first and last `sent_at` once all reach `status`. */
-async function sendSpreadMs(app: TestApp, project: TestProject, count: number, status: 'sent' | 'delivered'): Promise<number> {
+async function sendSpreadMs(s: Session, count: number, status: 'sent' | 'delivered'): Promise<number> {
   const to = Array.from({ length: count }, (_, i) => `spread${i}@example.org`);
-  const res = await request(app.http).post('/v1/send').set('Authorization', auth(project)).send({ to, from: 'me@example.com', subject: 's', body: 'b' }).expect(200);
+  const res = await s.api.post('/v1/send', { to, from: 'me@example.com', subject: 's', body: 'b' }).expect(200);
   const ids: string[] = res.body.data.emails.map((e: { email: string }) => e.email);
-  const db = app.runtime.app.get(DataSource);
   const rows = await waitFor(async () => {
-    const list: Array<{ sent_at: Date }> = await db.query(`SELECT sent_at FROM emails WHERE id = ANY($1::uuid[]) AND status = $2`, [ids, status]);
+    const list = await s.db.query<{ sent_at: Date }>(`SELECT sent_at FROM emails WHERE id = ANY($1::uuid[]) AND status = $2`, [ids, status]);
     return list.length === ids.length ? list : undefined;
   }, 30_000);
   const times = rows.map((r) => new Date(r.sent_at).getTime());
@@ -194,18 +147,12 @@ async function sendSpreadMs(app: TestApp, project: TestProject, count: number, s
 }
 
 describe('SEND_RATE_PER_SECOND', () => {
-  let app: TestApp;
-  let project: TestProject;
-  beforeAll(async () => {
-    app = await startTestApp({ SEND_RATE_PER_SECOND: '4' });
-    project = await createProject(app.http);
-  });
-  afterAll(() => app?.close());
+  const s = useSession({ SEND_RATE_PER_SECOND: '4' });
 
   it('spreads sends to the configured budget (BullMQ limiter, shared by all workers of the queue)', async () => {
     // 9 emails at 4 per second span three limiter windows: more than one full second between the
     // first and the last (unthrottled, they all leave within a few hundred milliseconds).
-    expect(await sendSpreadMs(app, project, 9, 'delivered')).toBeGreaterThanOrEqual(1_000);
+    expect(await sendSpreadMs(s, 9, 'delivered')).toBeGreaterThanOrEqual(1_000);
   });
 });
 
@@ -215,8 +162,8 @@ describe('SEND_RATE_PER_SECOND unset with ses: the account\'s MaxSendRate', () =
   it('reads the quota at start (GetSendQuota) and spreads sends to it', async () => {
     // 7 emails at 2 per second take four limiter windows: the last leaves 3 s after the first
     // window opened (unthrottled, all 7 leave within a few hundred milliseconds).
-    expect(await sendSpreadMs(fixture.app, fixture.project, 7, 'sent')).toBeGreaterThanOrEqual(2_000);
-    const ready = await request(fixture.app.http).get('/health/ready').expect(200);
+    expect(await sendSpreadMs(fixture.s, 7, 'sent')).toBeGreaterThanOrEqual(2_000);
+    const ready = await fixture.s.anonymous.get('/health/ready').expect(200);
     expect(JSON.stringify(ready.body)).toContain('"maxSendRate":2');
   });
 });

@@ -1,17 +1,13 @@
-import request from 'supertest';
-import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
 import { TestDnsServer } from '../support/dns-server';
+import { apiClient, bearer, useFixture, useSession } from '../support/session';
 
 describe('POST /v1/verify', () => {
-  let dns: TestDnsServer;
-  let app: TestApp;
-  let project: TestProject;
+  const dns = useFixture(() => TestDnsServer.start(), (d) => d.close());
+  const s = useSession(() => dns.env());
 
-  const verify = (email: unknown, key = project.secretKey) =>
-    request(app.http).post('/v1/verify').set('Authorization', `Bearer ${key}`).send({ email });
+  const verify = (email: unknown, key = s.keys.secret) => apiClient(s.http, bearer(key)).post('/v1/verify', { email });
 
-  beforeAll(async () => {
-    dns = await TestDnsServer.start();
+  beforeAll(() => {
     dns.setRecords('good.example', 'MX', [{ exchange: 'mx.good.example', priority: 10 }]);
     dns.setRecords('a-only.example', 'A', ['192.0.2.10']);
     dns.setRecords('txt-only.example', 'TXT', ['v=spf1 -all']);
@@ -19,12 +15,6 @@ describe('POST /v1/verify', () => {
     dns.setRecords('gmail.com', 'MX', [{ exchange: 'gmail-smtp-in.l.google.com', priority: 5 }]);
     dns.setRecords('gmial.com', 'A', ['192.0.2.20']);
     dns.setRecords('mailinator.com', 'MX', [{ exchange: 'mail.mailinator.com', priority: 10 }]);
-    app = await startTestApp(dns.env());
-    project = await createProject(app.http);
-  });
-  afterAll(async () => {
-    await app?.close();
-    await dns?.close();
   });
 
   it('accepts a well-formed address whose domain has MX records', async () => {
@@ -91,14 +81,14 @@ describe('POST /v1/verify', () => {
   );
 
   it('answers 422 when email is missing or not a string', async () => {
-    const missing = await request(app.http).post('/v1/verify').set('Authorization', `Bearer ${project.secretKey}`).send({}).expect(422);
+    const missing = await s.api.post('/v1/verify', {}).expect(422);
     expect(missing.body.error.code).toBe('VALIDATION_ERROR');
     expect(missing.body.error.errors[0].field).toBe('email');
     await verify(42).expect(422);
   });
 
   it('needs the secret key', async () => {
-    await verify('x@good.example', project.publicKey).expect(401);
-    await request(app.http).post('/v1/verify').send({ email: 'x@good.example' }).expect(401);
+    await verify('x@good.example', s.keys.public).expect(401);
+    await s.anonymous.post('/v1/verify', { email: 'x@good.example' }).expect(401);
   });
 });

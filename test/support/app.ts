@@ -110,13 +110,4 @@ export async function createProject(http: App, name = 'Test project'): Promise<T
   return { id: project.body.id, secretKey: project.body.secret, publicKey: project.body.public, cookie, userId: signup.body.id, email };
 }
 
-/** Polls `check` until it returns a value other than undefined, sleeping between tries. */
-export async function waitFor<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000, intervalMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`waitFor timed out after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
+export { eventually, waitFor } from './wait';

@@ -3,12 +3,14 @@ import { join } from 'node:path';
 import { simpleParser, ParsedMail } from 'mailparser';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { TestApp, TestProject, waitFor } from './app';
+import { TestApp, TestProject } from './app';
+import { eventually, waitFor } from './wait';
+import { EmailRow, whiteBox } from './session';
 
 /** Helpers shared by the deliverability suites (tracking, unsubscribe, SNS, reputation). */
 
 export function db(app: TestApp): DataSource {
-  return app.runtime.app.get(DataSource);
+  return whiteBox(app).dataSource;
 }
 
 export async function send(app: TestApp, project: TestProject, body: Record<string, unknown>, status = 200) {
@@ -49,32 +51,15 @@ export async function outboxMessage(app: TestApp, emailId: string): Promise<Outb
   };
 }
 
-export interface EmailRow {
-  id: string;
-  status: string;
-  contact_id: string | null;
-  provider_message_id: string | null;
-  opened_at: Date | null;
-  clicked_at: Date | null;
-  open_count: number;
-  click_count: number;
-  bounced_at: Date | null;
-  bounce_type: string | null;
-  complained_at: Date | null;
-  delivered_at: Date | null;
-}
+export type { EmailRow };
 
-export async function emailRow(app: TestApp, id: string): Promise<EmailRow> {
-  const rows: EmailRow[] = await db(app).query(`SELECT * FROM emails WHERE id = $1`, [id]);
-  return rows[0];
+export function emailRow(app: TestApp, id: string): Promise<EmailRow> {
+  return whiteBox(app).email(id) as Promise<EmailRow>;
 }
 
 /** Waits until the pipeline has handed the email to the transport. */
 export function waitUntilSent(app: TestApp, id: string): Promise<EmailRow> {
-  return waitFor(async () => {
-    const row = await emailRow(app, id);
-    return row && ['sent', 'delivered'].includes(row.status) ? row : undefined;
-  });
+  return whiteBox(app).emailSettled(id, ['sent', 'delivered'], 15_000);
 }
 
 export interface EventRow {
@@ -99,17 +84,8 @@ export const pathOf = (url: string): string => {
 };
 
 /**
- * Retries `assertion` until it stops throwing: the send path caches a project for a few
- * seconds, so a change to its tracking mode, language or disabled flag shows up with a delay.
+ * Retries an assertion until it passes (`eventually` of test/support/app): the send path caches a
+ * project for a few seconds, so a change to its tracking mode, language or disabled flag shows up
+ * with a delay.
  */
-export async function eventually<T>(assertion: () => Promise<T>, timeoutMs = 15_000, intervalMs = 500): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await assertion();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, intervalMs));
-    }
-  }
-}
+export { eventually };

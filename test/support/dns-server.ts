@@ -1,4 +1,5 @@
 import { Resolver } from 'node:dns/promises';
+import type { ApiClient } from './session';
 // dns2 ships CommonJS with loose typings; only the server factory and Packet constants are used.
  
 const dns2 = require('dns2') as {
@@ -71,7 +72,6 @@ export class TestDnsServer {
     return { DNS_SERVERS: this.address };
   }
 
-  /** Replaces every record of `type` at `name`; an empty list removes them. */
   /** Publishes the records of a `/domains` response (MX with its priority); `only` picks some. */
   publish(records: PublishedRecord[], only: (record: PublishedRecord) => boolean = () => true): void {
     for (const r of records.filter(only)) {
@@ -80,6 +80,7 @@ export class TestDnsServer {
     }
   }
 
+  /** Replaces every record of `type` at `name`; an empty list removes them. */
   setRecords(name: string, type: DnsRecordType, values: DnsValue[]): void {
     const key = name.toLowerCase().replace(/\.$/, '');
     const types = this.zone.get(key) ?? new Map<DnsRecordType, DnsValue[]>();
@@ -180,4 +181,16 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
       },
     );
   });
+}
+
+/**
+ * Adds `domain` through the API, publishes its records on `dns` and checks it now (expecting
+ * `verified`); returns the POST /domains response body (id, records...).
+ */
+export async function addVerifiedDomain(api: ApiClient, dns: TestDnsServer, domain: string): Promise<{ id: string; records: PublishedRecord[] }> {
+  const created = await api.post('/domains', { domain }).expect(201);
+  dns.publish(created.body.records);
+  const verified = await api.get(`/domains/${created.body.id}/verify`).expect(200);
+  if (verified.body.status !== 'verified') throw new Error(`${domain} did not verify: ${JSON.stringify(verified.body)}`);
+  return created.body;
 }

@@ -1,5 +1,6 @@
 import { createServer, IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitFor } from './wait';
 
 /** One request the receiver got, body kept raw (and parsed when it is JSON). */
 export interface ReceivedRequest {
@@ -45,7 +46,6 @@ export class HttpReceiver {
   private readonly routes = new Map<string, Responder>();
   private readonly once = new Map<string, Responder[]>();
   private defaultResponder: Responder = { status: 200, body: { ok: true } };
-  private waiters: { match: (r: ReceivedRequest) => boolean; resolve: (r: ReceivedRequest) => void }[] = [];
 
   constructor(private readonly server: Server) {}
 
@@ -84,33 +84,19 @@ export class HttpReceiver {
 
   /** Resolves with the first request (already received or future) matching `match`. */
   waitForRequest(match: (r: ReceivedRequest) => boolean = () => true, timeoutMs = 15_000): Promise<ReceivedRequest> {
-    const seen = this.requests.find(match);
-    if (seen) return Promise.resolve(seen);
-    return new Promise((resolve, reject) => {
-      const waiter = {
-        match,
-        resolve: (r: ReceivedRequest) => {
-          clearTimeout(timer);
-          resolve(r);
-        },
-      };
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        reject(new Error(`HttpReceiver: no matching request within ${timeoutMs} ms (got ${this.requests.length})`));
-      }, timeoutMs);
-      this.waiters.push(waiter);
+    return waitFor(async () => this.requests.find(match), timeoutMs, 20).catch(() => {
+      throw new Error(`HttpReceiver: no matching request within ${timeoutMs} ms (got ${this.requests.length})`);
     });
   }
 
   /** Waits until at least `count` requests match. */
-  async waitForCount(count: number, match: (r: ReceivedRequest) => boolean = () => true, timeoutMs = 15_000): Promise<ReceivedRequest[]> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
+  waitForCount(count: number, match: (r: ReceivedRequest) => boolean = () => true, timeoutMs = 15_000): Promise<ReceivedRequest[]> {
+    return waitFor(async () => {
       const matching = this.requests.filter(match);
-      if (matching.length >= count) return matching;
-      if (Date.now() > deadline) throw new Error(`HttpReceiver: ${matching.length}/${count} matching requests after ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+      return matching.length >= count ? matching : undefined;
+    }, timeoutMs, 20).catch(() => {
+      throw new Error(`HttpReceiver: ${this.requests.filter(match).length}/${count} matching requests after ${timeoutMs} ms`);
+    });
   }
 
   close(): Promise<void> {
@@ -145,10 +131,6 @@ export class HttpReceiver {
       receivedAt: new Date(),
     };
     this.requests.push(received);
-    for (const waiter of this.waiters.filter((w) => w.match(received))) {
-      this.waiters = this.waiters.filter((w) => w !== waiter);
-      waiter.resolve(received);
-    }
     const queued = this.once.get(received.path);
     const responder = queued?.shift() ?? this.routes.get(received.path) ?? this.defaultResponder;
     const answer = typeof responder === 'function' ? await responder(received) : responder;

@@ -3,6 +3,7 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
 import type { DKIMResult, DNSResolver } from 'mailauth';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
+import { waitFor } from './wait';
 
 export interface ReceivedMessage {
   envelope: { from: string; to: string[] };
@@ -38,7 +39,6 @@ export class SmtpReceiver {
   /** Accepted message count (also counted when parsing is off). */
   count = 0;
   private readonly replies = new Map<string, ScriptedReply>();
-  private readonly waiters: Array<() => void> = [];
 
   private constructor(
     private readonly server: SMTPServer,
@@ -53,6 +53,8 @@ export class SmtpReceiver {
       authOptional: true,
       disabledCommands: ['STARTTLS', 'AUTH'],
       logger: false,
+      // close() ends clients' idle pooled connections after this instead of waiting 30 s for them.
+      closeTimeout: 200,
       size: 60 * 1024 * 1024,
       maxClients: 1000,
       onRcptTo: (address, session, callback) => ref.receiver!.onRcptTo(address, session, callback),
@@ -98,28 +100,16 @@ export class SmtpReceiver {
 
   /** Resolves once at least `n` messages were accepted in total. */
   async waitForCount(n: number, timeoutMs = 30_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.count < n) {
-      if (Date.now() > deadline) throw new Error(`SMTP receiver: ${this.count} of ${n} messages after ${timeoutMs} ms`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 200);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
+    await waitFor(async () => (this.count >= n ? true : undefined), timeoutMs).catch(() => {
+      throw new Error(`SMTP receiver: ${this.count} of ${n} messages after ${timeoutMs} ms`);
+    });
   }
 
-  /** Resolves with the first message to `recipient`, polling until it arrives. */
-  async waitFor(recipient: string, timeoutMs = 30_000): Promise<ReceivedMessage> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = this.to(recipient)[0];
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`SMTP receiver: nothing for ${recipient} after ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+  /** Resolves with the first message to `recipient`, waiting until it arrives. */
+  waitFor(recipient: string, timeoutMs = 30_000): Promise<ReceivedMessage> {
+    return waitFor(async () => this.to(recipient)[0], timeoutMs).catch(() => {
+      throw new Error(`SMTP receiver: nothing for ${recipient} after ${timeoutMs} ms`);
+    });
   }
 
   async close(): Promise<void> {
@@ -147,6 +137,5 @@ export class SmtpReceiver {
     const dkim = this.options.dkimResolver ? (await dkimVerify(raw, { resolver: this.options.dkimResolver })).results : null;
     if (this.options.parse !== false) this.messages.push({ envelope, raw, parsed, dkim, receivedAt: Date.now() });
     this.count += 1;
-    for (const wake of this.waiters.splice(0)) wake();
   }
 }

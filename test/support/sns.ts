@@ -1,64 +1,30 @@
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { createSign, generateKeyPairSync, KeyObject, randomBytes, randomUUID, sign as signData } from 'node:crypto';
+import { createPrivateKey, createSign, KeyObject, randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
- * Signed SNS fixtures for e2e tests: a self-signed X.509 certificate (built with a few lines of
- * DER, no dependency), messages signed exactly as Amazon SNS signs them, and a loopback HTTP
- * server that serves the certificate and records SubscribeURL visits.
+ * Signed SNS fixtures for e2e tests: a self-signed X.509 certificate (a checked-in PEM pair),
+ * messages signed exactly as Amazon SNS signs them, and a loopback HTTP server that serves the
+ * certificate and records SubscribeURL visits.
  */
 
-// Minimal DER encoding, enough for one certificate.
-function der(tag: number, content: Buffer): Buffer {
-  const len = content.length;
-  const header =
-    len < 0x80 ? Buffer.from([tag, len]) : len < 0x100 ? Buffer.from([tag, 0x81, len]) : Buffer.from([tag, 0x82, len >> 8, len & 0xff]);
-  return Buffer.concat([header, content]);
-}
-const seq = (...items: Buffer[]) => der(0x30, Buffer.concat(items));
-const set = (...items: Buffer[]) => der(0x31, Buffer.concat(items));
-/** A non-negative DER INTEGER: minimal encoding (no redundant leading zero bytes), zero-padded when the high bit is set. */
-function integer(value: Buffer): Buffer {
-  let start = 0;
-  while (start < value.length - 1 && value[start] === 0) start++;
-  const minimal = value.subarray(start);
-  return der(0x02, minimal[0] & 0x80 ? Buffer.concat([Buffer.from([0]), minimal]) : minimal);
-}
-const utf8 = (value: string) => der(0x0c, Buffer.from(value, 'utf8'));
-const nullValue = Buffer.from([0x05, 0x00]);
-function oid(dotted: string): Buffer {
-  const [a, b, ...rest] = dotted.split('.').map(Number);
-  const bytes = [a * 40 + b];
-  for (const n of rest) {
-    const chunk = [n & 0x7f];
-    for (let v = n >> 7; v > 0; v >>= 7) chunk.unshift((v & 0x7f) | 0x80);
-    bytes.push(...chunk);
-  }
-  return der(0x06, Buffer.from(bytes));
-}
-function utcTime(date: Date): Buffer {
-  const iso = date.toISOString();
-  return der(0x17, Buffer.from(`${iso.slice(2, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`));
-}
+/**
+ * test/support/fixtures/sns-test-{cert,key}.pem: RSA 2048, CN=sns.test.amazonaws.com, valid
+ * 2025-01-01 to 2125-01-01, made once with OpenSSL 3:
+ *   openssl req -new -newkey rsa:2048 -nodes -subj "/CN=sns.test.amazonaws.com" -keyout sns-test-key.pem -out req.csr
+ *   openssl ca -batch -config ca.cnf -selfsign -keyfile sns-test-key.pem -in req.csr \
+ *     -startdate 20250101000000Z -enddate 21250101000000Z -notext -out sns-test-cert.pem
+ * (ca.cnf: a `[ca]` with database, serial, new_certs_dir, default_md = sha256 and a policy
+ * requiring only commonName).
+ */
+const FIXTURES = join(__dirname, 'fixtures');
+const certificate = { pem: readFileSync(join(FIXTURES, 'sns-test-cert.pem'), 'utf8'), privateKey: createPrivateKey(readFileSync(join(FIXTURES, 'sns-test-key.pem'))) };
 
-export function selfSignedCertificate(commonName = 'sns.test.amazonaws.com'): { pem: string; privateKey: KeyObject } {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const algorithm = seq(oid('1.2.840.113549.1.1.11'), nullValue); // sha256WithRSAEncryption
-  const name = seq(set(seq(oid('2.5.4.3'), utf8(commonName))));
-  const now = Date.now();
-  const tbs = seq(
-    der(0xa0, integer(Buffer.from([2]))), // v3
-    integer(randomBytes(8)),
-    algorithm,
-    name,
-    seq(utcTime(new Date(now - 3_600_000)), utcTime(new Date(now + 7 * 86_400_000))),
-    name,
-    publicKey.export({ type: 'spki', format: 'der' }),
-  );
-  const signature = signData('sha256', tbs, privateKey);
-  const cert = seq(tbs, algorithm, der(0x03, Buffer.concat([Buffer.from([0]), signature])));
-  const body = cert.toString('base64').replace(/.{64}/g, '$&\n').replace(/\n$/, '');
-  return { pem: `-----BEGIN CERTIFICATE-----\n${body}\n-----END CERTIFICATE-----\n`, privateKey };
+/** The test certificate (subject CN=sns.test.amazonaws.com) and its private key. */
+export function selfSignedCertificate(): { pem: string; privateKey: KeyObject } {
+  return certificate;
 }
 
 export interface SnsEnvelope {

@@ -15,6 +15,7 @@ import { toUserResponse, UserResponse } from './dto/user.response';
 import type { Principal } from './principal';
 import { SESSION_COOKIE, SessionsService } from './sessions.service';
 import { UsersService } from './users.service';
+import { ApiHtml, ApiJson, ApiSuccess } from '../../platform/http/openapi-responses';
 
 const ACCEPTED = { success: true, message: 'If an account exists for this address, an email is on its way.' } as const;
 
@@ -47,6 +48,7 @@ export class AuthController {
 
   @Public()
   @Post('auth/signup')
+  @ApiJson(201, UserResponse, 'The new user; the session cookie is set')
   async signup(@Body() dto: CredentialsDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UserResponse> {
     const { user, token } = await this.auth.signup(dto.email, dto.password, { ip: req.ip, userAgent: req.header('user-agent') });
     res.cookie(SESSION_COOKIE, token, this.cookieOptions());
@@ -56,6 +58,7 @@ export class AuthController {
   @Public()
   @Post('auth/login')
   @HttpCode(200)
+  @ApiJson(200, UserResponse, 'The user; the session cookie is set')
   async login(@Body() dto: CredentialsDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UserResponse> {
     const { user, token } = await this.auth.login(dto.email, dto.password, {
       ip: req.ip,
@@ -68,6 +71,7 @@ export class AuthController {
 
   @Public()
   @Get('auth/logout')
+  @ApiSuccess('Signed out; the session cookie is cleared')
   async logout(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<{ success: true }> {
     const token = cookieToken(req);
     if (token) await this.sessions.revokeToken(token);
@@ -78,12 +82,14 @@ export class AuthController {
   @Public()
   @Post('auth/logout')
   @HttpCode(200)
+  @ApiSuccess('Signed out; the session cookie is cleared')
   logoutPost(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<{ success: true }> {
     return this.logout(req, res);
   }
 
   @Public()
   @Get('auth/oauth-config')
+  @ApiJson(200, { type: 'object', properties: { providers: { type: 'array', items: { type: 'string' } } } }, 'Configured OAuth providers')
   oauthConfig(): { providers: string[] } {
     return { providers: [] };
   }
@@ -92,6 +98,7 @@ export class AuthController {
   @Get('auth/verify-email')
   @Header('Content-Type', 'text/html; charset=utf-8')
   @Header('Cache-Control', 'no-store')
+  @ApiHtml('Page that confirms the address with the token')
   verifyEmailPage(@Query('token') token?: string): string {
     return verifyEmailForm(typeof token === 'string' ? token : '');
   }
@@ -99,6 +106,7 @@ export class AuthController {
   @Public()
   @Post('auth/verify-email')
   @HttpCode(200)
+  @ApiJson(200, UserResponse, 'Address verified (an HTML page for browser form posts)')
   async verifyEmail(@Body() dto: TokenDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UserResponse | string> {
     if (isForm(req)) return answerForm(res, 'Verify your email', 'Your email address is verified. You can close this page.', () => this.auth.verifyEmail(dto.token));
     return toUserResponse(await this.auth.verifyEmail(dto.token));
@@ -107,6 +115,7 @@ export class AuthController {
   @Public()
   @Post('auth/request-verification')
   @HttpCode(202)
+  @ApiJson(202, { type: 'object', properties: { success: { type: 'boolean', enum: [true] }, message: { type: 'string' } } }, 'Accepted (the same answer whether or not the account exists)')
   async requestVerification(@Body() dto: EmailDto): Promise<typeof ACCEPTED> {
     await this.auth.requestVerification(dto.email);
     return ACCEPTED;
@@ -115,6 +124,7 @@ export class AuthController {
   @Public()
   @Post('auth/request-password-reset')
   @HttpCode(202)
+  @ApiJson(202, { type: 'object', properties: { success: { type: 'boolean', enum: [true] }, message: { type: 'string' } } }, 'Accepted (the same answer whether or not the account exists)')
   async requestPasswordReset(@Body() dto: EmailDto): Promise<typeof ACCEPTED> {
     await this.auth.requestPasswordReset(dto.email);
     return ACCEPTED;
@@ -124,6 +134,7 @@ export class AuthController {
   @Get('auth/reset-password')
   @Header('Content-Type', 'text/html; charset=utf-8')
   @Header('Cache-Control', 'no-store')
+  @ApiHtml('Page with the new-password form')
   resetPasswordPage(@Query('token') token?: string): string {
     return resetPasswordForm(typeof token === 'string' ? token : '');
   }
@@ -132,6 +143,7 @@ export class AuthController {
   @Public()
   @Post('auth/reset-password')
   @HttpCode(200)
+  @ApiSuccess('Password changed; other sessions are signed out (an HTML page for browser form posts)')
   async resetPassword(@Body() dto: ResetPasswordDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<{ success: true } | string> {
     const reset = async () => {
       await this.auth.resetPassword(dto.token, dto.password);
@@ -144,6 +156,7 @@ export class AuthController {
 
   @Session()
   @Get('users/@me')
+  @ApiJson(200, UserResponse, 'The signed-in user')
   async me(@CurrentPrincipal() principal: Principal): Promise<UserResponse> {
     const user = await this.users.findById(principal.userId!);
     if (!user) throw notFound('User');

@@ -3,8 +3,16 @@ import { ApiTags } from '@nestjs/swagger';
 import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
 import { Public } from './auth.decorators';
+import { ApiJson } from '../../platform/http/openapi-responses';
 
 export interface PublicConfigResponse {
+  signupEnabled: boolean;
+  transport: string;
+  /** Open and click tracking are served by this deployment (per project they follow its `tracking` setting). */
+  tracking: boolean;
+  /** `POST /uploads/image` is available (local disk or S3-compatible storage). */
+  uploads: boolean;
+  uploadStorage: 'local' | 's3';
   signupDisabled: boolean;
   emailTransport: string;
   domainVerification: boolean;
@@ -21,8 +29,14 @@ export class PublicConfigController {
 
   @Public()
   @Get()
+  @ApiJson(200, { type: 'object', properties: { signupEnabled: { type: 'boolean' }, signupDisabled: { type: 'boolean' }, transport: { type: 'string' }, emailTransport: { type: 'string' }, tracking: { type: 'boolean' }, uploads: { type: 'boolean' }, uploadStorage: { type: 'string', enum: ['local', 's3'] }, domainVerification: { type: 'boolean' }, billing: { type: 'boolean' }, oauthProviders: { type: 'array', items: { type: 'string' } }, publicUrl: { type: 'string' } } }, 'Which features this deployment has on (never secrets)')
   get(): PublicConfigResponse {
     return {
+      signupEnabled: !this.config.signupDisabled,
+      transport: this.config.email.transport,
+      tracking: true,
+      uploads: true,
+      uploadStorage: this.config.s3 ? 's3' : 'local',
       signupDisabled: this.config.signupDisabled,
       emailTransport: this.config.email.transport,
       domainVerification: this.config.domainVerification === 'dns',

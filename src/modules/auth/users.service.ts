@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import * as argon2 from 'argon2';
-import { Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { User } from './entities/user.entity';
 import { emailTaken } from './auth.errors';
 
@@ -29,6 +29,19 @@ export class UsersService {
 
   findByEmail(email: string): Promise<User | null> {
     return this.users.findOneBy({ email: email.trim().toLowerCase() });
+  }
+
+  /**
+   * The first account of an empty instance (BOOTSTRAP_*), inside the caller's transaction: null
+   * when any user exists already. The email counts as verified.
+   */
+  async createFirstIn(em: EntityManager, email: string, passwordHash: string): Promise<{ id: string } | null> {
+    if ((await em.count(User)) > 0) return null;
+    const [user]: Array<{ id: string }> = await em.query(
+      `INSERT INTO users (email, password_hash, email_verified, email_verified_at) VALUES ($1, $2, true, now()) RETURNING id`,
+      [email.trim().toLowerCase(), passwordHash],
+    );
+    return user;
   }
 
   async count(): Promise<number> {

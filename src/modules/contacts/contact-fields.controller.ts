@@ -2,6 +2,7 @@ import { Controller, Delete, Get, HttpCode, Param, Query } from '@nestjs/common'
 import { CurrentProject, SecretKey } from '../auth/auth.decorators';
 import { ContactFieldsService } from './contact-fields.service';
 import { FieldValuesQuery } from './dto/field-values.query';
+import { ApiCursorPage, ApiJson, ApiNoContent } from '../../platform/http/openapi-responses';
 
 /** Registered before ContactsController so `/contacts/fields` never reaches `/contacts/:id`. */
 @Controller('contacts/fields')
@@ -10,22 +11,26 @@ export class ContactFieldsController {
   constructor(private readonly fields: ContactFieldsService) {}
 
   @Get()
+  @ApiJson(200, { type: 'object', properties: { fields: { type: 'array', items: { type: 'object', properties: { field: { type: 'string', description: 'email, subscribed, createdAt, updatedAt or data.<key>' }, type: { type: 'string', enum: ['string', 'number', 'boolean', 'date'] }, isCustom: { type: 'boolean' }, coverage: { type: 'number', description: 'Share of contacts with a value, 0-1' } } } } } }, 'Standard and custom fields with their types and coverage')
   list(@CurrentProject() projectId: string) {
     return this.fields.list(projectId);
   }
 
   @Get(':field/values')
+  @ApiCursorPage({ type: 'object', properties: { value: { description: 'A distinct value (any JSON type)' }, count: { type: 'integer' } } }, 'Distinct values, most frequent first')
   values(@CurrentProject() projectId: string, @Param('field') field: string, @Query() query: FieldValuesQuery) {
     return this.fields.values(projectId, field, query);
   }
 
   @Get(':field/usage')
+  @ApiJson(200, { type: 'object', description: 'Where it is referenced (segments, campaigns, workflows)', properties: { field: { type: 'string' }, segments: { type: 'array', items: { type: 'object', additionalProperties: true } }, campaigns: { type: 'array', items: { type: 'object', additionalProperties: true } }, workflows: { type: 'array', items: { type: 'object', additionalProperties: true } }, total: { type: 'integer', description: 'References found' } } }, 'Where the field is used')
   usage(@CurrentProject() projectId: string, @Param('field') field: string) {
     return this.fields.usage(projectId, field);
   }
 
   @Delete(':field')
   @HttpCode(204)
+  @ApiNoContent('Field removed from every contact')
   async remove(@CurrentProject() projectId: string, @Param('field') field: string): Promise<void> {
     await this.fields.remove(projectId, field);
   }

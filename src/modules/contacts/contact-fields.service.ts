@@ -6,7 +6,9 @@ import { fieldNotFound, standardFieldNotDeletable } from './contacts.errors';
 import type { JsonObject } from './data/data-patch';
 import { FieldTypeCache } from './data/field-type-cache';
 import { FieldType, typedKeys } from './data/field-types';
-import { fieldMatcher, findReferences, References, standardFieldMatcher } from './use-cases/find-references';
+import { SetupProbes } from '../../platform/usage/setup-probes.registry';
+import { UsageRegistry } from '../../platform/usage/usage.registry';
+import { referencesOf, References } from '../../platform/usage/usage-response';
 
 export interface FieldDescriptor {
   field: string;
@@ -46,7 +48,16 @@ function parseField(raw: string): ParsedField | null {
 export class ContactFieldsService {
   readonly cache = new FieldTypeCache();
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly usageRegistry: UsageRegistry,
+    setup: SetupProbes,
+  ) {
+    setup.register('hasContacts', async (projectId) => {
+      const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM contacts WHERE project_id = $1 LIMIT 1`, [projectId]);
+      return rows.length > 0;
+    });
+  }
 
   /** The typed keys of `values` whose type row may not exist yet (to write in the same statement). */
   pendingTypes(projectId: string, values: JsonObject): Array<[string, FieldType]> {
@@ -69,23 +80,35 @@ export class ContactFieldsService {
     this.cache.remember(projectId, [...first.keys()]);
   }
 
-  /** Standard fields first, then custom ones by key; coverage from one scan of the project's contacts. */
+  /**
+   * Standard fields first, then custom ones by key. Coverage comes from one scan of the
+   * project's contacts that walks each `data` document once (a recursive CTE over its objects)
+   * and counts, per dotted path, the contacts holding a non-null value there: one row per key,
+   * not one SQL column per key (which failed past about 1,660 keys).
+   */
   async list(projectId: string): Promise<{ fields: FieldDescriptor[] }> {
-    const custom: Array<{ key: string; type: FieldType }> = await this.dataSource.query(
-      `SELECT key, type FROM contact_fields WHERE project_id = $1 ORDER BY key`,
-      [projectId],
-    );
-    const present = custom.map((_, i) => `count(*) FILTER (WHERE coalesce(jsonb_typeof(data #> $${i + 2}::text[]), 'null') <> 'null')::int AS f${i}`);
-    const counts: Array<Record<string, number>> = await this.dataSource.query(
-      `SELECT ${['count(*)::int AS total', ...present].join(', ')} FROM contacts WHERE project_id = $1`,
-      [projectId, ...custom.map((f) => f.key.split('.'))],
-    );
-    const total = counts[0].total;
+    const [custom, counts, totals] = await Promise.all([
+      this.dataSource.query(`SELECT key, type FROM contact_fields WHERE project_id = $1 ORDER BY key`, [projectId]) as Promise<Array<{ key: string; type: FieldType }>>,
+      this.dataSource.query(
+        `WITH RECURSIVE walk(id, path, value) AS (
+           SELECT c.id, e.key, e.value FROM contacts c, jsonb_each(c.data) e
+            WHERE c.project_id = $1 AND jsonb_typeof(c.data) = 'object'
+           UNION ALL
+           SELECT w.id, w.path || '.' || e.key, e.value FROM walk w, jsonb_each(w.value) e
+            WHERE jsonb_typeof(w.value) = 'object'
+         )
+         SELECT path AS key, count(DISTINCT id)::int AS n FROM walk WHERE jsonb_typeof(value) <> 'null' GROUP BY path`,
+        [projectId],
+      ) as Promise<Array<{ key: string; n: number }>>,
+      this.dataSource.query(`SELECT count(*)::int AS total FROM contacts WHERE project_id = $1`, [projectId]) as Promise<Array<{ total: number }>>,
+    ]);
+    const present = new Map(counts.map((c) => [c.key, c.n]));
+    const total = totals[0].total;
     const share = (n: number) => (total === 0 ? 0 : Math.round((n / total) * 10_000) / 10_000);
     return {
       fields: [
         ...Object.entries(STANDARD).map(([field, { type }]) => ({ field, type, isCustom: false, coverage: total === 0 ? 0 : 1 })),
-        ...custom.map((f, i) => ({ field: `data.${f.key}`, type: f.type, isCustom: true, coverage: share(counts[0][`f${i}`]) })),
+        ...custom.map((f) => ({ field: `data.${f.key}`, type: f.type, isCustom: true, coverage: share(present.get(f.key) ?? 0) })),
       ],
     };
   }
@@ -118,7 +141,7 @@ export class ContactFieldsService {
   async usage(projectId: string, rawField: string): Promise<{ field: string } & References & { total: number }> {
     const field = parseField(rawField);
     if (!field) throw fieldNotFound(rawField);
-    const refs = await findReferences(this.dataSource, projectId, field.kind === 'standard' ? standardFieldMatcher(field.name) : fieldMatcher(field.field));
+    const refs = referencesOf(await this.usageRegistry.find(projectId, { kind: 'field', field: field.kind === 'standard' ? field.name : field.field }));
     return { field: rawField, ...refs, total: refs.segments.length + refs.campaigns.length + refs.workflows.length };
   }
 

@@ -33,8 +33,4 @@ export class ContactsQueriesService {
     return { ...toContactResponse(result.contact), _meta: { isNew: result.isNew, isUpdate: !result.isNew } };
   }
 
-  async lookup(projectId: string, emails: string[]): Promise<{ found: Array<{ email: string; contact: ContactResponse }>; notFound: string[] }> {
-    const { found, notFound } = await this.contacts.lookup(projectId, emails);
-    return { found: found.map((f) => ({ email: f.email, contact: toContactResponse(f.contact) })), notFound };
-  }
 }

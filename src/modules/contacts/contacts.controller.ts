@@ -8,6 +8,11 @@ import { CreateContactDto } from './dto/create-contact.dto';
 import { ListContactsQuery } from './dto/list-contacts.query';
 import { LookupContactsDto } from './dto/lookup-contacts.dto';
 import { UpdateContactDto } from './dto/update-contact.dto';
+import { ApiCursorPage, ApiJson, ApiNoContent } from '../../platform/http/openapi-responses';
+import { ContactResponse } from './dto/contact.response';
+import { getSchemaPath } from '@nestjs/swagger';
+
+const CREATED_CONTACT = { allOf: [{ $ref: getSchemaPath(ContactResponse) }, { type: 'object', properties: { _meta: { type: 'object', properties: { isNew: { type: 'boolean' }, isUpdate: { type: 'boolean' } } } } }] };
 
 @Controller('contacts')
 @SecretKey()
@@ -18,12 +23,15 @@ export class ContactsController {
   ) {}
 
   @Get()
+  @ApiCursorPage(ContactResponse, 'Contacts')
   list(@CurrentProject() projectId: string, @Query() query: ListContactsQuery) {
     return this.queries.list(projectId, query);
   }
 
   /** Upsert by email: 201 when created, 200 when it existed. */
   @Post()
+  @ApiJson(201, CREATED_CONTACT, 'Created')
+  @ApiJson(200, CREATED_CONTACT, 'Existed: updated (or unchanged)')
   async create(@CurrentProject() projectId: string, @Body() dto: CreateContactDto, @Res({ passthrough: true }) res: Response) {
     const result = await this.queries.create(projectId, dto);
     res.status(result._meta.isNew ? 201 : 200);
@@ -32,22 +40,26 @@ export class ContactsController {
 
   @Post('lookup')
   @HttpCode(200)
+  @ApiJson(200, { type: 'object', properties: { found: { type: 'array', items: { type: 'string' }, description: 'Addresses (as sent) that are contacts' }, notFound: { type: 'array', items: { type: 'string' }, description: 'Addresses that are not' } } }, 'Which addresses are contacts')
   lookup(@CurrentProject() projectId: string, @Body() dto: LookupContactsDto) {
-    return this.queries.lookup(projectId, dto.emails);
+    return this.contacts.lookup(projectId, dto.emails);
   }
 
   @Get(':id')
+  @ApiJson(200, ContactResponse, 'The contact')
   async get(@CurrentProject() projectId: string, @Param('id') id: string) {
     return toContactResponse(await this.contacts.getById(projectId, id));
   }
 
   @Patch(':id')
+  @ApiJson(200, ContactResponse, 'The updated contact')
   async update(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: UpdateContactDto) {
     return toContactResponse(await this.contacts.patch(projectId, id, dto));
   }
 
   @Delete(':id')
   @HttpCode(204)
+  @ApiNoContent('Deleted')
   async remove(@CurrentProject() projectId: string, @Param('id') id: string): Promise<void> {
     await this.contacts.remove(projectId, id);
   }

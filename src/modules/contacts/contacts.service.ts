@@ -14,6 +14,7 @@ import { StatementRunner } from '../../platform/database/statement-runner';
 import { buildUpsertStatement, UpsertStatementInput } from './use-cases/upsert-contact.sql';
 import { Batcher } from '../../platform/batching/batcher';
 import { buildUpsertBatchParams, rowsByItem, UPSERT_CONTACTS_BATCH_SQL, upsertKey } from './use-cases/upsert-contacts-batch.sql';
+import { isForeignKeyViolation, isRetryableConflict, isUniqueViolation } from '../../platform/database/pg-errors';
 
 /** Persisted in subscription events' `data.source`. */
 export type ContactSource = 'api' | 'track' | 'send' | 'import' | 'workflow' | 'bulk' | 'system';
@@ -44,9 +45,6 @@ export interface PatchContactInput {
 
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
-const UNIQUE_VIOLATION = '23505';
-const FOREIGN_KEY_VIOLATION = '23503';
-const DEADLOCK_OR_SERIALIZATION = new Set(['40P01', '40001']);
 
 type UpsertRow = ContactRow & { inserted: boolean; changed: boolean; flips: EventRow[]; event: EventRow | null };
 
@@ -59,7 +57,7 @@ export class ContactsService {
     maxInFlight: 2,
     runBatch: async (items) => rowsByItem(await this.runUpsert<UpsertRow & { i: number }>(UPSERT_CONTACTS_BATCH_SQL, buildUpsertBatchParams(items)), items.length),
     runOne: (item) => this.upsertOne(item),
-    retryable: (error) => DEADLOCK_OR_SERIALIZATION.has((error as { code?: string })?.code ?? ''),
+    retryable: isRetryableConflict,
   });
 
   constructor(
@@ -92,7 +90,7 @@ export class ContactsService {
       fieldTypes.map(([key]) => key),
     );
     const tracked = row.event ? fromEventRow(row.event) : null;
-    return { ...this.upserted(row, patch, manager, tracked), event: tracked };
+    return { ...this.upserted(row, patch), event: tracked };
   }
 
   /**
@@ -124,7 +122,7 @@ export class ContactsService {
     const statements = prepared.map((p) => p.statement);
     const rows = rowsByItem(await this.runUpsert<UpsertRow & { i: number }>(UPSERT_CONTACTS_BATCH_SQL, buildUpsertBatchParams(statements), manager), statements.length);
     for (let i = 0; i < rows.length; i++) rows[i] ??= await this.upsertOne(statements[i], manager);
-    return { results: prepared.map(({ patch }, i) => this.upserted(rows[i]!, patch, manager)), afterCommit };
+    return { results: prepared.map(({ patch }, i) => this.upserted(rows[i]!, patch)), afterCommit };
   }
 
   /** The statement input of one upsert, with the data patch and the field types it registers. */
@@ -145,10 +143,8 @@ export class ContactsService {
     return { patch, fieldTypes, statement };
   }
 
-  /** An upsert's result; its events are announced (after the caller's commit when inside a transaction). */
-  private upserted(row: UpsertRow, patch: CompiledDataPatch, manager: EntityManager | undefined, tracked: StoredEvent | null = null): UpsertContactResult {
-    const flips = row.flips.map(fromEventRow);
-    this.events.recorded(tracked ? [...flips, tracked] : flips, manager);
+  /** An upsert's result (its events reach consumers through the event outbox once committed). */
+  private upserted(row: UpsertRow, patch: CompiledDataPatch): UpsertContactResult {
     const contact = fromContactRow(row);
     return { contact, isNew: row.inserted, changed: row.changed, variables: templateVariables(contact.data, patch.transient) };
   }
@@ -240,7 +236,6 @@ export class ContactsService {
     );
     const found = new Set(rows[0].found ?? []);
     const flipped = new Set(rows[0].flipped ?? []);
-    this.events.recorded(rows[0].events.map(fromEventRow), manager);
     const unique = [...new Set(contactIds)];
     return {
       flipped: unique.filter((id) => flipped.has(id)),
@@ -283,7 +278,7 @@ export class ContactsService {
       });
     } catch (error) {
       // Two concurrent PATCHes racing to the same email: the unique index decides.
-      if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw contactEmailTaken(input.email ?? '');
+      if (isUniqueViolation(error)) throw contactEmailTaken(input.email ?? '');
       if (isUnstorableText(error)) throw dataNotStorable();
       throw error;
     }
@@ -296,30 +291,28 @@ export class ContactsService {
       result = await this.dataSource.query(`DELETE FROM contacts WHERE project_id = $1 AND id = $2`, [projectId, id]);
     } catch (error) {
       // A table added later that references contacts without ON DELETE: a clear 409, not a 500.
-      if ((error as { code?: string }).code === FOREIGN_KEY_VIOLATION) throw contactStillReferenced((error as { table?: string }).table);
+      if (isForeignKeyViolation(error)) throw contactStillReferenced((error as { table?: string }).table);
       throw error;
     }
     if (!result[1]) throw contactNotFound();
   }
 
-  /** Case-insensitive existence check; found and notFound echo the caller's strings in order. */
-  async lookup(projectId: string, emails: string[]): Promise<{ found: Array<{ email: string; contact: Contact }>; notFound: string[] }> {
+  /** Case-insensitive existence check; found and notFound echo the caller's strings in order (Plunk's clients read plain strings). */
+  async lookup(projectId: string, emails: string[]): Promise<{ found: string[]; notFound: string[] }> {
     const normalized = [...new Set(emails.map(normalizeEmail))];
-    const rows: ContactRow[] = await this.dataSource.query(
-      `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE project_id = $1 AND email = ANY($2::text[])`,
+    const rows: Array<{ email: string }> = await this.dataSource.query(
+      `SELECT email FROM contacts WHERE project_id = $1 AND email = ANY($2::text[])`,
       [projectId, normalized],
     );
-    const byEmail = new Map(rows.map((row) => [row.email, fromContactRow(row)]));
-    const found: Array<{ email: string; contact: Contact }> = [];
+    const existing = new Set(rows.map((row) => row.email));
+    const found: string[] = [];
     const notFound: string[] = [];
     const seen = new Set<string>();
     for (const email of emails) {
       const key = normalizeEmail(email);
       if (seen.has(key)) continue;
       seen.add(key);
-      const contact = byEmail.get(key);
-      if (contact) found.push({ email, contact });
-      else notFound.push(email);
+      (existing.has(key) ? found : notFound).push(email);
     }
     return { found, notFound };
   }

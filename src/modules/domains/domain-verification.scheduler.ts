@@ -6,9 +6,9 @@ import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
 import { logger } from '../../platform/logging/logger';
 import { DomainsService } from './domains.service';
+import { ADVISORY_LOCKS } from '../../platform/database/advisory-locks';
+import { runsOnWorkers } from '../../platform/queues/worker-only';
 
-/** Arbitrary constant shared by every process: one background check at a time across the cluster. */
-const LOCK_KEY = 7_301_500;
 const BATCH = 100;
 const CONCURRENCY = 8;
 
@@ -30,7 +30,7 @@ export class DomainVerificationScheduler {
 
   @Cron(CronExpression.EVERY_5_MINUTES, { name: 'domain-verification' })
   async onSchedule(): Promise<void> {
-    if (this.config.role === 'api' || this.config.domainVerification === 'off' || this.running) return;
+    if (!runsOnWorkers(this.config) || this.config.domainVerification === 'off' || this.running) return;
     this.running = true;
     try {
       await this.runOnce();
@@ -46,7 +46,7 @@ export class DomainVerificationScheduler {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
-      const [{ locked }] = await runner.query(`SELECT pg_try_advisory_lock($1) AS locked`, [LOCK_KEY]);
+      const [{ locked }] = await runner.query(`SELECT pg_try_advisory_lock($1) AS locked`, [ADVISORY_LOCKS.domainVerification]);
       if (!locked) return 0;
       try {
         let checked = 0;
@@ -65,7 +65,7 @@ export class DomainVerificationScheduler {
           afterId = due[due.length - 1].id;
         }
       } finally {
-        await runner.query(`SELECT pg_advisory_unlock($1)`, [LOCK_KEY]);
+        await runner.query(`SELECT pg_advisory_unlock($1)`, [ADVISORY_LOCKS.domainVerification]);
       }
     } finally {
       await runner.release();

@@ -3,7 +3,8 @@ import { ApiTags } from '@nestjs/swagger';
 import { CurrentProject, SecretKey } from '../auth/auth.decorators';
 import { DomainsService } from './domains.service';
 import { CreateDomainDto } from './dto/create-domain.dto';
-import type { DomainResponse } from './dto/domain.response';
+import { DomainResponse } from './dto/domain.response';
+import { ApiJson, ApiList, ApiNoContent } from '../../platform/http/openapi-responses';
 
 @ApiTags('domains')
 @Controller('domains')
@@ -12,18 +13,21 @@ export class DomainsController {
 
   @SecretKey()
   @Post()
+  @ApiJson(201, DomainResponse, 'The domain and the DNS records to publish')
   create(@CurrentProject() projectId: string, @Body() dto: CreateDomainDto): Promise<DomainResponse> {
     return this.domains.create(projectId, dto.domain);
   }
 
   @SecretKey()
   @Get('project/:projectId')
+  @ApiList(DomainResponse, 'Domains of the project')
   list(@CurrentProject() projectId: string, @Param('projectId') pathProjectId: string): Promise<DomainResponse[]> {
     return this.domains.list(projectId, pathProjectId);
   }
 
   @SecretKey()
   @Get(':id/verify')
+  @ApiJson(200, DomainResponse, 'The domain after a fresh DNS check')
   verify(@CurrentProject() projectId: string, @Param('id') id: string): Promise<DomainResponse> {
     return this.domains.verify(projectId, id);
   }
@@ -31,6 +35,7 @@ export class DomainsController {
   @SecretKey()
   @Delete(':id')
   @HttpCode(204)
+  @ApiNoContent('Deleted')
   async remove(@CurrentProject() projectId: string, @Param('id') id: string): Promise<void> {
     await this.domains.remove(projectId, id);
   }

@@ -14,7 +14,11 @@ import { DomainResponse, toDomainResponse } from './dto/domain.response';
 import { Domain } from './entities/domain.entity';
 import { SesIdentities } from './ses/ses-identities';
 import { checkDomainRecords } from './use-cases/check-domain';
+import { SetupProbes } from '../../platform/usage/setup-probes.registry';
+import { UsageRegistry } from '../../platform/usage/usage.registry';
 import { countDomainUsage } from './use-cases/domain-usage';
+import { isUuid } from '../../platform/http/parse-uuid.pipe';
+import { isUniqueViolation } from '../../platform/database/pg-errors';
 
 /** nodemailer's `dkim` option. */
 export interface DkimSigningKey {
@@ -23,7 +27,6 @@ export interface DkimSigningKey {
   privateKey: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const KEY_CACHE_MAX = 1_000;
 
 @Injectable()
@@ -38,7 +41,12 @@ export class DomainsService {
     @InjectConfig() private readonly config: AppConfig,
     private readonly dns: DnsResolver,
     private readonly ses: SesIdentities,
-  ) {}
+    private readonly usage: UsageRegistry,
+    setup: SetupProbes,
+  ) {
+    setup.register('hasDomain', async (projectId) => (await this.domains.count({ where: { projectId } })) > 0);
+    setup.register('hasVerifiedDomain', async (projectId) => (await this.domains.count({ where: { projectId, status: 'verified' } })) > 0);
+  }
 
   private get verificationOff(): boolean {
     return this.config.domainVerification === 'off';
@@ -65,7 +73,7 @@ export class DomainsService {
     try {
       await this.domains.insert(row);
     } catch (error) {
-      if ((error as { driverError?: { code?: string } }).driverError?.code === '23505') throw domainAlreadyClaimed(name);
+      if (isUniqueViolation(error)) throw domainAlreadyClaimed(name);
       throw error;
     }
     return toDomainResponse(row, this.verificationOff);
@@ -86,7 +94,7 @@ export class DomainsService {
 
   async remove(projectId: string, id: string): Promise<void> {
     const row = await this.findOne(projectId, id);
-    const usage = await countDomainUsage(this.dataSource.manager, projectId, row.domain);
+    const usage = await countDomainUsage(this.usage, projectId, row.domain);
     if (usage.templates > 0 || usage.campaigns > 0) throw domainInUse(row.domain, usage);
     // The SES identity goes first: if SES refuses, the domain stays and the delete can be retried.
     // (With another transport configured now, the AWS account may not be reachable: leave it.)
@@ -141,7 +149,7 @@ export class DomainsService {
   }
 
   private async findOne(projectId: string, id: string): Promise<Domain> {
-    if (!UUID.test(id)) throw domainNotFound();
+    if (!isUuid(id)) throw domainNotFound();
     const row = await this.domains.findOneBy({ projectId, id });
     if (!row) throw domainNotFound();
     return row;

@@ -1,11 +1,13 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { Idempotent } from '../../platform/http/idempotency/idempotent.decorator';
 import { CurrentProject, SecretKey } from '../auth/auth.decorators';
 import { SendRequest } from './send/send-request';
 import { SendRequestPipe } from './send/send-request.pipe';
-import type { SendResult } from './send/send.response';
+import { SendResult } from './send/send.response';
 import { EmailsService } from './emails.service';
+import { ApiEnvelope } from '../../platform/http/openapi-responses';
+import { SEND_REQUEST_SCHEMA } from './send/send-request.openapi';
 
 @ApiTags('send')
 @Controller('v1')
@@ -16,6 +18,8 @@ export class EmailsController {
   @Idempotent()
   @Post('send')
   @HttpCode(200)
+  @ApiBody({ schema: SEND_REQUEST_SCHEMA })
+  @ApiEnvelope(200, SendResult, 'Queued for sending; recipients skipped by their subscription or suppression are listed')
   async send(@CurrentProject() projectId: string, @Body(SendRequestPipe) req: SendRequest): Promise<{ success: true; data: SendResult }> {
     return { success: true, data: await this.emails.send(projectId, req) };
   }

@@ -3,6 +3,7 @@ import { Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/com
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ReadinessRegistry } from '../../platform/health/readiness.registry';
 import { QUEUES } from '../../platform/queues/queues';
+import { BillingModule } from '../billing/billing.module';
 import { ContactsModule } from '../contacts/contacts.module';
 import { DomainsModule } from '../domains/domains.module';
 import { EventsModule } from '../events/events.module';
@@ -35,6 +36,7 @@ import { EMAIL_TRANSPORT, EmailTransport } from './transports/email-transport';
 import { sendRateProvider } from './transports/send-rate.provider';
 import { emailTransportProvider } from './transports/transport.provider';
 import { SendEmails } from './use-cases/send-emails';
+import { AudienceEmails } from './use-cases/insert-audience-emails';
 
 @Module({
   imports: [
@@ -45,6 +47,7 @@ import { SendEmails } from './use-cases/send-emails';
     DomainsModule,
     ContactsModule,
     EventsModule,
+    BillingModule,
   ],
   controllers: [EmailsController, TrackingController, RecipientLinksController, SnsController],
   providers: [
@@ -69,8 +72,9 @@ import { SendEmails } from './use-cases/send-emails';
     SesNotificationsService,
     SnsService,
     SnsCertificates,
+    AudienceEmails,
   ],
-  exports: [EmailsService, PipelineSystemMailer, SuppressionService, RecipientLinksService, TrackingService, DeliveryFeedbackService],
+  exports: [EmailsService, PipelineSystemMailer, SuppressionService, RecipientLinksService, TrackingService, DeliveryFeedbackService, AudienceEmails],
 })
 export class EmailsModule implements OnModuleInit, OnApplicationShutdown {
   constructor(

@@ -8,8 +8,8 @@ import type { SendRequest } from './send/send-request';
 import type { SendResult } from './send/send.response';
 import { insertContentsAndEmails, NewEmailContent, NewEmailRecipient, NewEmails } from './use-cases/email-writer';
 import { SendEmails } from './use-cases/send-emails';
+import { isUuid } from '../../platform/http/parse-uuid.pipe';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The sending module's entry points for other modules: `/v1/send`, and `queue` for callers that
@@ -47,7 +47,7 @@ export class EmailsService {
 
   /** The email of this project, or null (also for a malformed id). */
   async findById(projectId: string, id: string): Promise<Email | null> {
-    if (!UUID.test(id)) return null;
+    if (!isUuid(id)) return null;
     const rows = await this.dataSource.getRepository<Email>('Email').findOneBy({ projectId, id });
     return rows ?? null;
   }

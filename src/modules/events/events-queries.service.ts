@@ -3,14 +3,16 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { clampLimit, CursorPage, cursorPage, decodeCursor } from '../../platform/http/pagination';
 import { isContactId } from '../contacts/contact-id';
-import { eventMatcher, findReferences, References } from '../contacts/use-cases/find-references';
+import { SetupProbes } from '../../platform/usage/setup-probes.registry';
+import { UsageRegistry } from '../../platform/usage/usage.registry';
+import { referencesOf, References } from '../../platform/usage/usage-response';
 import { EventListRow, EventResponse, toEventResponse } from './dto/event.response';
 import type { ListEventsQuery } from './dto/list-events.query';
 import { eventContactNotFound, eventNameNotFound, reservedEventNotDeletable } from './events.errors';
 import { isReservedEventName } from './reserved-names';
+import { isUuid } from '../../platform/http/parse-uuid.pipe';
 
 const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const EVENT_NAME = /^[^\u0000-\u001f\u007f]{1,200}$/;
 
 export interface EventNameStats {
@@ -25,7 +27,16 @@ export interface EventNameStats {
 /** Reads of the events table: newest first, keyset-paginated on (created_at, id). */
 @Injectable()
 export class EventsQueriesService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly usageRegistry: UsageRegistry,
+    setup: SetupProbes,
+  ) {
+    setup.register('hasEvents', async (projectId) => {
+      const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM events WHERE project_id = $1 LIMIT 1`, [projectId]);
+      return rows.length > 0;
+    });
+  }
 
   async list(projectId: string, query: ListEventsQuery): Promise<CursorPage<EventResponse>> {
     // A malformed or foreign contact id filters to nothing rather than erroring: it is a filter.
@@ -72,7 +83,7 @@ export class EventsQueriesService {
 
   async usage(projectId: string, name: string): Promise<{ event: string } & References & { total: number }> {
     if (!EVENT_NAME.test(name)) throw eventNameNotFound(name);
-    const refs = await findReferences(this.dataSource, projectId, eventMatcher(name));
+    const refs = referencesOf(await this.usageRegistry.find(projectId, { kind: 'event', name }));
     return { event: name, ...refs, total: refs.segments.length + refs.campaigns.length + refs.workflows.length };
   }
 
@@ -86,7 +97,7 @@ export class EventsQueriesService {
 
   private async page(projectId: string, query: ListEventsQuery): Promise<CursorPage<EventResponse>> {
     const limit = clampLimit(query.limit);
-    const cursor = decodeCursor<{ v: string; id: string }>(query.cursor, (c) => typeof c.v === 'string' && PG_TIMESTAMP.test(c.v) && typeof c.id === 'string' && UUID.test(c.id));
+    const cursor = decodeCursor<{ v: string; id: string }>(query.cursor, (c) => typeof c.v === 'string' && PG_TIMESTAMP.test(c.v) && typeof c.id === 'string' && isUuid(c.id));
     const params: unknown[] = [projectId];
     const filters = ['e.project_id = $1'];
     if (query.name !== undefined) {

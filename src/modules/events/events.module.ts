@@ -1,11 +1,18 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { EventRecord } from './entities/event.entity';
 import { EventsQueriesService } from './events-queries.service';
 import { EventsController } from './events.controller';
 import { EventsService } from './events.service';
+import { EventConsumerCursor } from './outbox/event-cursor.entity';
+import { EventConsumerRegistry } from './outbox/event-consumers';
+import { EventOutbox } from './outbox/event-outbox';
+import { EventsMetricsConsumer } from './outbox/events-metrics.consumer';
 
 @Module({
+  imports: [TypeOrmModule.forFeature([EventRecord, EventConsumerCursor])],
   controllers: [EventsController],
-  providers: [EventsService, EventsQueriesService],
-  exports: [EventsService],
+  providers: [EventsService, EventsQueriesService, EventConsumerRegistry, EventOutbox, EventsMetricsConsumer],
+  exports: [EventsService, EventConsumerRegistry],
 })
 export class EventsModule {}

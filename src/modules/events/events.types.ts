@@ -1,4 +1,4 @@
-/** An event as stored and as handed to `onRecorded` listeners. */
+/** An event as stored and as handed to event consumers (outbox/event-consumers.ts). */
 export interface StoredEvent {
   id: string;
   projectId: string;
@@ -14,9 +14,7 @@ export interface RecordEventInput {
   data?: Record<string, unknown>;
 }
 
-export type EventListener = (event: StoredEvent) => void | Promise<void>;
-
-/** Row shape of `RETURNING id, project_id, contact_id, name, data, created_at`. */
+/** Row shape of `RETURNING ${EVENT_COLUMNS}`. */
 export interface EventRow {
   id: string;
   project_id: string;

@@ -6,9 +6,7 @@ import { InjectConfig } from '../../config/config.module';
 import { logger } from '../../platform/logging/logger';
 import { UsersService } from '../auth/users.service';
 import { ProjectsService } from './projects.service';
-
-/** Arbitrary constant: serialises the bootstrap of processes that start together. */
-const BOOTSTRAP_LOCK = 7_246_002;
+import { ADVISORY_LOCKS } from '../../platform/database/advisory-locks';
 
 /**
  * BOOTSTRAP_EMAIL/BOOTSTRAP_PASSWORD: on a database without users, create that (verified) user
@@ -32,13 +30,9 @@ export class BootstrapService implements OnApplicationBootstrap {
   async run(email: string, password: string): Promise<boolean> {
     const passwordHash = await this.users.hashPassword(password);
     const created = await this.db.transaction(async (em) => {
-      await em.query(`SELECT pg_advisory_xact_lock($1)`, [BOOTSTRAP_LOCK]);
-      const [{ any }]: Array<{ any: boolean }> = await em.query(`SELECT EXISTS (SELECT 1 FROM users) AS any`);
-      if (any) return null;
-      const [user]: Array<{ id: string }> = await em.query(
-        `INSERT INTO users (email, password_hash, email_verified, email_verified_at) VALUES ($1, $2, true, now()) RETURNING id`,
-        [email.trim().toLowerCase(), passwordHash],
-      );
+      await em.query(`SELECT pg_advisory_xact_lock($1)`, [ADVISORY_LOCKS.bootstrap]);
+      const user = await this.users.createFirstIn(em, email, passwordHash);
+      if (!user) return null;
       return this.projects.createIn(em, user.id, 'Default project');
     });
     if (!created) return false;

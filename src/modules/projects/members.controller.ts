@@ -9,6 +9,7 @@ import { UpdateMemberDto } from './dto/update-member.dto';
 import { MembersService } from './members.service';
 import { MemberIdPipe, ProjectIdPipe } from './params.pipe';
 import { SetupState, SetupStateService } from './setup-state.service';
+import { ApiJson, ApiList, ApiNoContent } from '../../platform/http/openapi-responses';
 
 @ApiTags('projects')
 @Controller('projects/:id')
@@ -21,24 +22,28 @@ export class MembersController {
 
   @Session()
   @Get('setup-state')
+  @ApiJson(200, { type: 'object', properties: { hasDomain: { type: 'boolean' }, hasVerifiedDomain: { type: 'boolean' }, hasContacts: { type: 'boolean' }, hasTemplates: { type: 'boolean' }, hasSentEmail: { type: 'boolean' }, hasEvents: { type: 'boolean' }, hasCampaigns: { type: 'boolean' }, hasWorkflows: { type: 'boolean' }, hasSegments: { type: 'boolean' }, hasTeamMembers: { type: 'boolean' }, completed: { type: 'boolean' } } }, 'Onboarding checklist')
   getSetupState(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<SetupState> {
     return this.setupState.get(userId, id, this.config.domainVerification === 'off');
   }
 
   @Session()
   @Get('members')
+  @ApiList(MemberResponse, 'Members and their roles')
   async list(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<MemberResponse[]> {
     return (await this.members.list(userId, id)).map(toMemberResponse);
   }
 
   @Session()
   @Post('members')
+  @ApiJson(201, MemberResponse, 'The new member')
   async add(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string, @Body() dto: AddMemberDto): Promise<MemberResponse> {
     return toMemberResponse(await this.members.add(userId, id, dto.email, dto.role));
   }
 
   @Session()
   @Patch('members/:userId')
+  @ApiJson(200, MemberResponse, 'The member with the new role')
   async changeRole(
     @CurrentUser() userId: string,
     @Param('id', ProjectIdPipe) id: string,
@@ -51,6 +56,7 @@ export class MembersController {
   @Session()
   @Delete('members/:userId')
   @HttpCode(204)
+  @ApiNoContent('Member removed')
   async remove(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string, @Param('userId', MemberIdPipe) memberId: string): Promise<void> {
     await this.members.remove(userId, id, memberId);
   }

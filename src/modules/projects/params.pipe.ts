@@ -1,20 +1,18 @@
-import { Injectable, PipeTransform } from '@nestjs/common';
-import { isUUID } from 'class-validator';
+import { Injectable } from '@nestjs/common';
+import { ParseUuidPipe } from '../../platform/http/parse-uuid.pipe';
 import { memberNotFound, projectNotFound } from './projects.errors';
 
 /** A malformed project id in a path is simply a project that does not exist. */
 @Injectable()
-export class ProjectIdPipe implements PipeTransform<string, string> {
-  transform(value: string): string {
-    if (!isUUID(value)) throw projectNotFound();
-    return value;
+export class ProjectIdPipe extends ParseUuidPipe {
+  constructor() {
+    super(projectNotFound);
   }
 }
 
 @Injectable()
-export class MemberIdPipe implements PipeTransform<string, string> {
-  transform(value: string): string {
-    if (!isUUID(value)) throw memberNotFound();
-    return value;
+export class MemberIdPipe extends ParseUuidPipe {
+  constructor() {
+    super(memberNotFound);
   }
 }

@@ -6,6 +6,7 @@ import { ProjectResponse, toProjectResponse } from './dto/project.response';
 import { UpdateProjectDto } from './dto/update-project.dto';
 import { ProjectIdPipe } from './params.pipe';
 import { ProjectsService } from './projects.service';
+import { ApiJson, ApiList, ApiNoContent, ApiSuccess } from '../../platform/http/openapi-responses';
 
 @ApiTags('projects')
 @Controller('users/@me/projects')
@@ -14,6 +15,7 @@ export class ProjectsController {
 
   @Session()
   @Get()
+  @ApiList(ProjectResponse, 'Projects you are a member of')
   async list(@CurrentUser() userId: string): Promise<ProjectResponse[]> {
     const rows = await this.projects.listForUser(userId);
     return rows.map(({ project, role }) => toProjectResponse(project, undefined, role));
@@ -21,6 +23,7 @@ export class ProjectsController {
 
   @Session()
   @Post()
+  @ApiJson(201, ProjectResponse, 'The project, with its keys in full (shown only now)')
   async create(@CurrentUser() userId: string, @Body() dto: CreateProjectDto): Promise<ProjectResponse> {
     const { project, keys } = await this.projects.create(userId, dto.name);
     return toProjectResponse(project, keys, 'OWNER');
@@ -28,6 +31,7 @@ export class ProjectsController {
 
   @Session()
   @Get(':id')
+  @ApiJson(200, ProjectResponse, 'The project')
   async get(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<ProjectResponse> {
     const { project, role } = await this.projects.findForMember(id, userId);
     return toProjectResponse(project, undefined, role);
@@ -35,6 +39,7 @@ export class ProjectsController {
 
   @Session()
   @Patch(':id')
+  @ApiJson(200, ProjectResponse, 'The updated project')
   async update(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string, @Body() dto: UpdateProjectDto): Promise<ProjectResponse> {
     const { project, role } = await this.projects.update(userId, id, dto);
     return toProjectResponse(project, undefined, role);
@@ -43,6 +48,7 @@ export class ProjectsController {
   @Session()
   @Delete(':id')
   @HttpCode(204)
+  @ApiNoContent('Deleted with all its data')
   async remove(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<void> {
     await this.projects.remove(userId, id);
   }
@@ -51,6 +57,7 @@ export class ProjectsController {
   @Session()
   @Post(':id/regenerate-keys')
   @HttpCode(200)
+  @ApiJson(200, ProjectResponse, 'New keys in full (the old ones stop working)')
   async regenerateKeys(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<ProjectResponse> {
     const { project, keys, role } = await this.projects.regenerateKeys(userId, id);
     return toProjectResponse(project, keys, role);
@@ -59,6 +66,7 @@ export class ProjectsController {
   @Session()
   @Post(':id/reset')
   @HttpCode(200)
+  @ApiSuccess('Contacts, events, emails and templates of the project deleted')
   async reset(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<{ success: true }> {
     await this.projects.reset(userId, id);
     return { success: true };

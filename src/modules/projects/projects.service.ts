@@ -19,6 +19,9 @@ const KEY_CACHE_TTL_MS = 5_000;
 const ROLE_RANK: Record<ProjectRole, number> = { MEMBER: 1, ADMIN: 2, OWNER: 3 };
 const KEY_CACHE_MAX = 10_000;
 
+/** Signs workflow WEBHOOK requests: `whsec_` + 64 hex (decisions.md). */
+const newWebhookSecret = (): string => `whsec_${randomHex(32)}`;
+
 @Injectable()
 export class ProjectsService {
   /** Key digests resolve to projects for a few seconds without a query; rotation clears this process's entries. */
@@ -48,7 +51,7 @@ export class ProjectsService {
           disabledAt: null,
           tracking: 'ENABLED',
           language: 'en',
-          webhookSecret: `whsec_${randomHex(24)}`,
+          webhookSecret: newWebhookSecret(),
         }),
       );
       await em.insert(ProjectMember, { projectId: created.id, userId: ownerId, role: 'OWNER' });
@@ -93,7 +96,8 @@ export class ProjectsService {
 
   async rotateKeys(projectId: string): Promise<{ project: Project; keys: KeyPair }> {
     const keys = generateKeyPair();
-    const result = await this.projects.update({ id: projectId }, keyColumns(keys));
+    // The workflow webhook signing secret rotates with the keys.
+    const result = await this.projects.update({ id: projectId }, { ...keyColumns(keys), webhookSecret: newWebhookSecret() });
     if (!result.affected) throw projectNotFound();
     this.keyCache.clear();
     return { project: await this.findById(projectId), keys };

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { logger } from '../../platform/logging/logger';
 import { projectNotFound } from './projects.errors';
 import { ProjectsService } from './projects.service';
+import { isUuid } from '../../platform/http/parse-uuid.pipe';
 
 const log = logger('reputation');
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** decisions.md "Billing, security, uploads". */
 export const REPUTATION_THRESHOLDS = { windowDays: 30, minimumEmails: 100, bounceRate: 0.1, complaintRate: 0.005 } as const;
@@ -89,7 +89,7 @@ export class SecurityService {
 
   /** For a member of the project; anyone else (or a malformed id) gets 404. */
   async stateForMember(userId: string, projectId: string): Promise<SecurityState> {
-    if (!UUID.test(projectId) || !(await this.projects.roleOf(projectId, userId))) throw projectNotFound();
+    if (!isUuid(projectId) || !(await this.projects.roleOf(projectId, userId))) throw projectNotFound();
     const project = await this.projects.findById(projectId);
     await this.noteLifted(projectId, project.disabled);
     const since = new Date(Date.now() - REPUTATION_THRESHOLDS.windowDays * 86_400_000);
@@ -133,24 +133,26 @@ export class SecurityService {
    * Called after every bounce and complaint: disables the project when the window's rates cross
    * the thresholds. After a suspension is lifted, only mail created since that suspension counts,
    * so re-enabling gives a fresh start instead of an immediate second suspension.
-   * Returns whether this call disabled the project.
+   * Returns whether this call disabled the project. With `manager`, runs inside the caller's
+   * transaction (the feedback that triggered it commits or rolls back with the verdict).
    */
-  async evaluate(projectId: string): Promise<boolean> {
-    const rows: Array<{ disabled: boolean; last_suspension: Date | null }> = await this.dataSource.query(
+  async evaluate(projectId: string, manager?: EntityManager): Promise<boolean> {
+    const db = manager ?? this.dataSource.manager;
+    const rows: Array<{ disabled: boolean; last_suspension: Date | null }> = await db.query(
       `SELECT p.disabled, (SELECT max(created_at) FROM project_suspensions s WHERE s.project_id = p.id) AS last_suspension
          FROM projects p WHERE p.id = $1`,
       [projectId],
     );
     const project = rows[0];
     if (!project) return false;
-    await this.noteLifted(projectId, project.disabled);
+    await this.noteLifted(projectId, project.disabled, db);
     if (project.disabled) return false;
     const windowStart = new Date(Date.now() - REPUTATION_THRESHOLDS.windowDays * 86_400_000);
     const since = project.last_suspension && new Date(project.last_suspension) > windowStart ? new Date(project.last_suspension) : windowStart;
-    const counts = await this.counts(projectId, since);
+    const counts = await this.counts(projectId, since, db);
     const { bounceRate, complaintRate, exceeded } = reputationVerdict(counts);
     if (!exceeded) return false;
-    return this.dataSource.transaction(async (em) => {
+    const suspend = async (em: EntityManager): Promise<boolean> => {
       const [updated] = (await em.query(
         `UPDATE projects SET disabled = true, disabled_reason = $2, disabled_at = now(), updated_at = now() WHERE id = $1 AND disabled = false RETURNING id`,
         [projectId, EMAIL_REPUTATION],
@@ -163,17 +165,18 @@ export class SecurityService {
       );
       log.warn({ projectId, ...counts, bounceRate, complaintRate }, 'project disabled for email reputation');
       return true;
-    });
+    };
+    return manager ? suspend(manager) : this.dataSource.transaction(suspend);
   }
 
-  private async counts(projectId: string, since: Date): Promise<Counts> {
-    const rows: Counts[] = await this.dataSource.query(COUNTS_SQL, [projectId, since]);
+  private async counts(projectId: string, since: Date, db: EntityManager = this.dataSource.manager): Promise<Counts> {
+    const rows: Counts[] = await db.query(COUNTS_SQL, [projectId, since]);
     return rows[0] ?? { emails: 0, bounces: 0, complaints: 0 };
   }
 
   /** A suspension is lifted once an ADMIN re-enabled the project; noted lazily on the next read. */
-  private async noteLifted(projectId: string, disabled: boolean): Promise<void> {
+  private async noteLifted(projectId: string, disabled: boolean, db: EntityManager = this.dataSource.manager): Promise<void> {
     if (disabled) return;
-    await this.dataSource.query(`UPDATE project_suspensions SET lifted_at = now() WHERE project_id = $1 AND lifted_at IS NULL`, [projectId]);
+    await db.query(`UPDATE project_suspensions SET lifted_at = now() WHERE project_id = $1 AND lifted_at IS NULL`, [projectId]);
   }
 }

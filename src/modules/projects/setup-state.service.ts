@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { logger } from '../../platform/logging/logger';
+import { SetupProbes } from '../../platform/usage/setup-probes.registry';
 import { ProjectsService } from './projects.service';
 
 export interface SetupState {
@@ -19,53 +19,43 @@ export interface SetupState {
   completed: boolean;
 }
 
-type Check = Exclude<keyof SetupState, 'completed' | 'hasTeamMembers'>;
+type Step = Exclude<keyof SetupState, 'completed'>;
 
-/** Each onboarding step is an EXISTS over a table another module owns; a table not created yet counts as "not done". */
-const CHECKS: Array<{ key: Check; table: string; where?: string }> = [
-  { key: 'hasDomain', table: 'domains' },
-  { key: 'hasVerifiedDomain', table: 'domains', where: `status = 'verified'` },
-  { key: 'hasContacts', table: 'contacts' },
-  { key: 'hasTemplates', table: 'templates' },
-  { key: 'hasSentEmail', table: 'emails' },
-  { key: 'hasEvents', table: 'events' },
-  { key: 'hasCampaigns', table: 'campaigns' },
-  { key: 'hasWorkflows', table: 'workflows' },
-  { key: 'hasSegments', table: 'segments' },
+const STEPS: Step[] = [
+  'hasDomain',
+  'hasVerifiedDomain',
+  'hasContacts',
+  'hasTemplates',
+  'hasSentEmail',
+  'hasEvents',
+  'hasCampaigns',
+  'hasWorkflows',
+  'hasSegments',
+  'hasTeamMembers',
 ];
 
+/**
+ * Onboarding steps: each is a probe registered by the module that owns its data (SetupProbes);
+ * a step whose module registered nothing reads as not done.
+ */
 @Injectable()
 export class SetupStateService {
-  private readonly log = logger('setup-state');
-
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly projects: ProjectsService,
-  ) {}
+    private readonly probes: SetupProbes,
+  ) {
+    probes.register('hasTeamMembers', async (projectId) => {
+      const [row]: Array<{ many: boolean }> = await this.db.query(`SELECT count(*) > 1 AS many FROM project_members WHERE project_id = $1`, [projectId]);
+      return row.many === true;
+    });
+  }
 
   async get(actorId: string, projectId: string, domainVerificationOff: boolean): Promise<SetupState> {
     await this.projects.requireRole(projectId, actorId, 'MEMBER');
-    const tables = [...new Set(CHECKS.map((c) => c.table))];
-    const [present]: Array<Record<string, string | null>> = await this.db.query(
-      `SELECT ${tables.map((t, i) => `to_regclass($${i + 1}) AS "${t}"`).join(', ')}`,
-      tables.map((t) => `public.${t}`),
-    );
-    const live = CHECKS.filter((c) => present[c.table] !== null);
-    const state = Object.fromEntries(CHECKS.map((c) => [c.key, false])) as Record<Check, boolean>;
-    const selects = [
-      ...live.map((c) => `EXISTS (SELECT 1 FROM ${c.table} WHERE project_id = $1${c.where ? ` AND ${c.where}` : ''}) AS "${c.key}"`),
-      `(SELECT count(*) > 1 FROM project_members WHERE project_id = $1) AS "hasTeamMembers"`,
-    ];
-    let hasTeamMembers = false;
-    try {
-      const [row]: Array<Record<string, boolean>> = await this.db.query(`SELECT ${selects.join(', ')}`, [projectId]);
-      for (const c of live) state[c.key] = row[c.key] === true;
-      hasTeamMembers = row.hasTeamMembers === true;
-    } catch (err) {
-      // A module's table may not have the expected shape yet; onboarding hints must never break the dashboard.
-      this.log.warn({ err, projectId }, 'setup-state query failed');
-    }
+    const answers = await this.probes.evaluate(projectId);
+    const state = Object.fromEntries(STEPS.map((step) => [step, answers[step] === true])) as Record<Step, boolean>;
     const domainReady = state.hasVerifiedDomain || domainVerificationOff;
-    return { ...state, hasTeamMembers, completed: domainReady && state.hasSentEmail };
+    return { ...state, completed: domainReady && state.hasSentEmail };
   }
 }

@@ -5,11 +5,12 @@ import { Template } from './entities/template.entity';
 import { TemplateRenderer } from './rendering/template-renderer';
 import { TemplatesController } from './templates.controller';
 import { TemplatesService } from './templates.service';
+import { TemplateUsage } from './use-cases/template-usage';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Template]), DomainsModule],
   controllers: [TemplatesController],
-  providers: [TemplatesService, TemplateRenderer],
+  providers: [TemplatesService, TemplateRenderer, TemplateUsage],
   exports: [TemplatesService, TemplateRenderer],
 })
 export class TemplatesModule {}

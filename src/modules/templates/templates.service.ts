@@ -8,9 +8,9 @@ import { TemplatePage, TemplateUsageResponse, toTemplateResponse } from './dto/t
 import type { UpdateTemplateDto } from './dto/update-template.dto';
 import { Template } from './entities/template.entity';
 import { assertValidLiquid, missingTemplateField, templateNotFound } from './templates.errors';
-import { findTemplateUsage } from './use-cases/template-usage';
+import { TemplateUsage } from './use-cases/template-usage';
+import { isUuid } from '../../platform/http/parse-uuid.pipe';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SORT_COLUMNS: Record<TemplateSort, string> = { name: 'lower(t.name)', createdAt: 't.created_at', updatedAt: 't.updated_at' };
 const REQUIRED = ['name', 'subject', 'body', 'from'] as const;
 
@@ -23,6 +23,7 @@ export class TemplatesService {
     @InjectRepository(Template) private readonly templates: Repository<Template>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly domains: DomainsService,
+    private readonly templateUsage: TemplateUsage,
   ) {}
 
   async create(projectId: string, dto: CreateTemplateDto): Promise<Template> {
@@ -67,7 +68,7 @@ export class TemplatesService {
 
   /** The template of this project; another project's id, or a malformed one, is simply not found. */
   async findOne(projectId: string, id: string): Promise<Template> {
-    if (!UUID.test(id)) throw templateNotFound();
+    if (!isUuid(id)) throw templateNotFound();
     const template = await this.templates.findOneBy({ projectId, id });
     if (!template) throw templateNotFound();
     return template;
@@ -102,6 +103,6 @@ export class TemplatesService {
 
   async usage(projectId: string, id: string): Promise<TemplateUsageResponse> {
     const template = await this.findOne(projectId, id);
-    return findTemplateUsage(this.dataSource.manager, projectId, template.id);
+    return this.templateUsage.of(projectId, template.id);
   }
 }

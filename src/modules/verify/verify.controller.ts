@@ -1,9 +1,10 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { SecretKey } from '../auth/auth.decorators';
-import type { VerifyEmailResult } from './dto/verify-email.response';
+import { VerifyEmailResult } from './dto/verify-email.response';
 import { VerifyEmailDto } from './dto/verify-email.dto';
 import { VerifyService } from './verify.service';
+import { ApiEnvelope } from '../../platform/http/openapi-responses';
 
 @ApiTags('public api')
 @Controller('v1/verify')
@@ -14,6 +15,7 @@ export class VerifyController {
   @SecretKey()
   @Post()
   @HttpCode(200)
+  @ApiEnvelope(200, VerifyEmailResult, 'Checks of the address')
   async verify(@Body() dto: VerifyEmailDto): Promise<{ success: true; data: VerifyEmailResult }> {
     return { success: true, data: await this.verifier.verify(dto.email) };
   }

@@ -15,9 +15,25 @@ export interface EmbeddedPostgres {
 
 type RawDataListener = (data: Uint8Array) => void;
 
+/**
+ * The two patches below are the only code that reaches into @electric-sql/pglite-socket (pinned
+ * in package.json): its server keeps `handlers` (one per connection) and a `queryQueue` that
+ * runs each protocol message through `enqueue(handlerId, message, onData)` on `db`, choosing the
+ * next message by `db.isInTransaction()`. `socketServerInternals` refuses to start when that
+ * shape is gone, so an upgrade fails loudly here and in test/e2e/embedded-postgres.e2e-spec.ts.
+ */
 interface SocketServerInternals {
   queryQueue: { db: PGlite; enqueue(handlerId: number, message: Uint8Array, onData: RawDataListener): Promise<number> };
   handlers: Set<{ handlerId: number; socket: Socket | null }>;
+}
+
+export function socketServerInternals(server: PGLiteSocketServer): SocketServerInternals {
+  const internals = server as unknown as Partial<SocketServerInternals>;
+  const queue = internals.queryQueue as Partial<SocketServerInternals['queryQueue']> | undefined;
+  if (!(internals.handlers instanceof Set) || typeof queue?.enqueue !== 'function' || queue.enqueue.length !== 3 || !queue.db) {
+    throw new Error('@electric-sql/pglite-socket changed its internals (server.handlers, queryQueue.enqueue(handlerId, message, onData), queryQueue.db): review the patches in embedded-postgres.ts');
+  }
+  return internals as SocketServerInternals;
 }
 
 const NOTIFICATION_RESPONSE = 0x41; // 'A'
@@ -49,7 +65,7 @@ export function createNotificationScanner(onNotification: (message: Buffer) => v
  * worker wake-up relies on this). Clients that did not LISTEN ignore the message.
  */
 function relayNotifications(server: PGLiteSocketServer): void {
-  const internals = server as unknown as SocketServerInternals;
+  const internals = socketServerInternals(server);
   const queue = internals.queryQueue;
   const enqueue = queue.enqueue.bind(queue);
   queue.enqueue = (handlerId, message, onData) => {
@@ -75,7 +91,7 @@ const MID_SEQUENCE = new Set([0x50, 0x42, 0x44, 0x45, 0x43, 0x48]);
  * open Parse…Sync sequence like an open transaction keeps the sequence on one connection.
  */
 function keepExtendedQueryAffinity(server: PGLiteSocketServer, db: PGlite): void {
-  const queue = (server as unknown as SocketServerInternals).queryQueue;
+  const queue = socketServerInternals(server).queryQueue;
   let midSequence = false;
   queue.db = new Proxy(db, {
     get(target, prop) {

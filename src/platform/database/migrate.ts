@@ -1,8 +1,6 @@
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from './data-source-options';
-
-/** Arbitrary constant: serialises migration runs of processes that start together. */
-const MIGRATION_LOCK = 7_246_001;
+import { ADVISORY_LOCKS } from './advisory-locks';
 
 /** Runs pending migrations under a session advisory lock, so `api` and `worker` processes can boot together. */
 export async function runMigrations(url: string): Promise<string[]> {
@@ -11,12 +9,12 @@ export async function runMigrations(url: string): Promise<string[]> {
   const runner = dataSource.createQueryRunner();
   try {
     await runner.connect();
-    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await runner.query('SELECT pg_advisory_lock($1)', [ADVISORY_LOCKS.migrations]);
     try {
       const applied = await dataSource.runMigrations({ transaction: 'each' });
       return applied.map((m) => m.name);
     } finally {
-      await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+      await runner.query('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCKS.migrations]);
     }
   } finally {
     await runner.release();

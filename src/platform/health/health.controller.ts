@@ -3,10 +3,18 @@ import { HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } fr
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../../modules/auth/auth.decorators';
+import type { SchemaObject } from '../http/openapi-responses';
 import { ReadinessRegistry } from './readiness.registry';
 
 /** Each readiness check must answer within this, or it counts as down. */
 const CHECK_TIMEOUT_MS = 3_000;
+
+const CHECKS: SchemaObject = { type: 'object', additionalProperties: { type: 'object', properties: { status: { type: 'string', enum: ['up', 'down'] } }, additionalProperties: true } };
+/** Terminus' result: `status`, and per check (database, queue, transport, …) its state in `info` (up) or `error` (down). */
+const READINESS: SchemaObject = {
+  type: 'object',
+  properties: { status: { type: 'string', enum: ['ok', 'error'] }, info: CHECKS, error: CHECKS, details: CHECKS },
+};
 
 @ApiTags('operations')
 @Controller('health')
@@ -21,7 +29,7 @@ export class HealthController {
   /** Liveness: the process serves HTTP. Deliberately touches no dependency. */
   @Public()
   @Get()
-  @ApiOkResponse({ description: 'The process is alive' })
+  @ApiOkResponse({ description: 'The process is alive', schema: { type: 'object', properties: { status: { type: 'string', enum: ['ok'] } } } })
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
@@ -29,8 +37,8 @@ export class HealthController {
   /** Readiness: database, queue backend and email transport reachable; 503 with the failing part otherwise. */
   @Public()
   @Get('ready')
-  @ApiOkResponse({ description: 'Every dependency is reachable' })
-  @ApiServiceUnavailableResponse({ description: 'At least one dependency is down (see `error`)' })
+  @ApiOkResponse({ description: 'Every dependency is reachable', schema: READINESS })
+  @ApiServiceUnavailableResponse({ description: 'At least one dependency is down (see `error`)', schema: READINESS })
   async ready(@Res({ passthrough: true }) res: Response): Promise<unknown> {
     const checks = [
       () => this.typeorm.pingCheck('database').withTimeout(CHECK_TIMEOUT_MS),

@@ -1,10 +1,11 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
-import { json, text, urlencoded } from 'express';
+import { json, raw, text, urlencoded } from 'express';
 import type { AppConfig } from '../../config/config';
 import { accessLogMiddleware } from '../logging/access-log.middleware';
 import { httpMetricsMiddleware } from '../metrics/http-metrics.middleware';
+import { inputGuardMiddleware } from './input-guard';
 import { configureOpenApi } from './openapi';
 import { requestIdMiddleware } from './request-context';
 import { createValidationPipe } from './validation';
@@ -24,8 +25,11 @@ export function configureHttp(app: INestApplication, config: AppConfig): void {
   express.use('/v1/send', json({ limit: SEND_BODY_LIMIT }));
   // SNS posts JSON as text/plain; its receiver parses (and verifies) the raw text itself.
   express.use('/webhooks/sns', text({ type: () => true, limit: DEFAULT_BODY_LIMIT }));
+  // Stripe signs the exact bytes it sent: its receiver verifies the raw body (billing module).
+  express.use('/webhooks/incoming/stripe', raw({ type: () => true, limit: DEFAULT_BODY_LIMIT }));
   express.use(json({ limit: DEFAULT_BODY_LIMIT }));
   express.use(urlencoded({ extended: false, limit: DEFAULT_BODY_LIMIT }));
+  express.use(inputGuardMiddleware);
   express.useGlobalPipes(createValidationPipe());
   configureOpenApi(app, config);
 }

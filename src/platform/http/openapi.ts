@@ -39,6 +39,54 @@ function applySecurity(document: OpenAPIObject, access: Map<string, AccessKind>)
   }
 }
 
+/** The error envelope every 4xx and 5xx answer uses (spec section 4), referenced by every operation. */
+const ERROR_ENVELOPE = {
+  type: 'object',
+  required: ['success', 'error', 'timestamp'],
+  properties: {
+    success: { type: 'boolean', enum: [false] },
+    error: {
+      type: 'object',
+      required: ['code', 'message', 'statusCode', 'requestId'],
+      properties: {
+        code: { type: 'string', description: 'Stable error code, e.g. VALIDATION_ERROR, NOT_FOUND, UNAUTHORIZED', example: 'VALIDATION_ERROR' },
+        message: { type: 'string' },
+        statusCode: { type: 'integer' },
+        requestId: { type: 'string', description: 'Also in the X-Request-ID response header and the logs' },
+        errors: {
+          type: 'array',
+          description: 'One item per invalid field (422)',
+          items: {
+            type: 'object',
+            required: ['field', 'message', 'code'],
+            properties: {
+              field: { type: 'string', description: 'Dotted path, e.g. to[1].email' },
+              message: { type: 'string' },
+              code: { type: 'string', description: 'invalid_type, invalid_string, required, too_big, too_small, too_deep, unrecognized_keys, …' },
+              received: { description: 'The value received (clipped)' },
+            },
+          },
+        },
+        details: { type: 'object', additionalProperties: true },
+        suggestion: { type: 'string', description: 'What to do about it' },
+      },
+    },
+    timestamp: { type: 'string', format: 'date-time' },
+  },
+} as const;
+
+function applyErrorEnvelope(document: OpenAPIObject): void {
+  document.components ??= {};
+  document.components.schemas = { ...document.components.schemas, ErrorEnvelope: ERROR_ENVELOPE as never };
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item)) {
+      const responses = (operation as { responses?: Record<string, unknown> })?.responses;
+      if (!responses || responses['4XX']) continue;
+      responses['4XX'] = { description: 'Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429)', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+    }
+  }
+}
+
 /**
  * `GET /docs` (Swagger UI, assets from the local swagger-ui-dist package, so it works offline)
  * and `GET /docs/openapi.json`, generated from the controllers. Built lazily on the first
@@ -60,6 +108,7 @@ export function configureOpenApi(app: INestApplication, config: AppConfig): void
       { operationIdFactory: (controllerKey, methodKey) => `${controllerKey}_${methodKey}` },
     );
     applySecurity(document, accessByOperation(app));
+    applyErrorEnvelope(document);
     return document;
   };
   SwaggerModule.setup('docs', app, build, {

@@ -4,6 +4,8 @@ import { badRequest, validationError } from './app-error';
 /** Spec section 4 convention 5: default 20, max 100 (larger values are clamped). */
 export const CURSOR_DEFAULT_LIMIT = 20;
 export const CURSOR_MAX_LIMIT = 100;
+/** Highest `page` of offset lists: every numeric query value is bounded (a 20-digit page overflowed bigint). */
+export const MAX_PAGE = 1_000_000;
 
 export interface CursorPage<T> {
   data: T[];
@@ -78,6 +80,7 @@ export const offsetPage = <T>(data: T[], page: number, pageSize: number, total: 
 /** `page`/`pageSize` query values for offset lists (page >= 1, pageSize 1..maxPageSize). */
 export function parseOffsetQuery(query: { page?: unknown; pageSize?: unknown }, maxPageSize = 100): { page: number; pageSize: number; offset: number } {
   const page = parsePositiveInt(query.page, 'page', 1);
+  if (page > MAX_PAGE) throw validationError([{ field: 'page', message: `page must not be greater than ${MAX_PAGE}`, code: 'too_big', received: query.page }]);
   const pageSize = parsePositiveInt(query.pageSize, 'pageSize', 20, maxPageSize);
   return { page, pageSize, offset: (page - 1) * pageSize };
 }

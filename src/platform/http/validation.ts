@@ -1,4 +1,5 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { applyDecorators, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ValidateBy, ValidateIf } from 'class-validator';
 import { FieldError, validationError } from './app-error';
 
 const CODE_BY_CONSTRAINT: Record<string, string> = {
@@ -59,4 +60,31 @@ export function createValidationPipe(): ValidationPipe {
     validationError: { target: false, value: true },
     exceptionFactory: (errors) => validationError(toFieldErrors(errors)),
   });
+}
+
+/**
+ * For PATCH bodies: the field may be left out, but not cleared. `null` is a 422 naming the field
+ * (with `@IsOptional()` it slipped through validation and reached a NOT NULL column).
+ */
+export const OptionalNotNull = () =>
+  applyDecorators(
+    ValidateIf((_object: object, value: unknown) => value !== undefined),
+    ValidateBy(
+      {
+        name: 'notNull',
+        validator: { validate: (value: unknown) => value !== null, defaultMessage: (args) => `${args?.property ?? 'value'} cannot be null; leave it out to keep the current value` },
+      },
+      { context: { code: 'invalid_type' } },
+    ),
+  );
+
+/**
+ * 422 items for keys that look like a misspelt field (`templateId` for `template`): the body
+ * parsers ignore unknown keys, which would silently drop what the caller meant.
+ * `nearMisses` maps each misspelling to the field's real name.
+ */
+export function nearMissErrors(input: Record<string, unknown>, nearMisses: Record<string, string>): FieldError[] {
+  return Object.keys(input)
+    .filter((key) => Object.prototype.hasOwnProperty.call(nearMisses, key))
+    .map((key) => ({ field: key, code: 'unrecognized_keys', message: `unknown field ${key}: did you mean ${nearMisses[key]}?`, received: key }));
 }

@@ -5,7 +5,9 @@ import { httpRequestDuration, httpRequestsTotal } from './metrics';
 export function routePattern(req: Request): string {
   const route = (req as Request & { route?: { path?: unknown } }).route;
   if (route && typeof route.path === 'string') return (req.baseUrl ?? '') + route.path;
-  if (req.path === '/docs' || req.path.startsWith('/docs/')) return '/docs';
+  // Swagger UI's assets are served by mounted middleware that rewrites req.url, so match the original URL.
+  const path = (req.originalUrl ?? req.url).split('?')[0];
+  if (path === '/docs' || path.startsWith('/docs/') || path.startsWith('/docs?')) return '/docs';
   return 'unmatched';
 }
 

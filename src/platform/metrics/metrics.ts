@@ -42,3 +42,82 @@ export const httpRequestDuration = metrics.histogram({
   labelNames: ['method', 'route', 'status'] as const,
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
 });
+
+/**
+ * The operator's counters besides HTTP, one typed call each, so modules never spell metric names
+ * or labels themselves (docs/operations: "Metrics"):
+ *   appMetrics.email('sent', 'smtp')            emails by status and transport
+ *   appMetrics.handover('ses', seconds)         queued → accepted by the transport
+ *   appMetrics.job('email-send', 'completed', s) job outcomes and durations per queue (workers.service)
+ *   appMetrics.importRows('imported', n)        CSV import rows by outcome
+ *   appMetrics.webhook('delivered')             outbound webhook outcomes
+ *   appMetrics.workflowStep('SEND_EMAIL', 'completed')
+ *   appMetrics.feedback('bounce', 'Permanent')  bounces (by type) and complaints
+ * Queue depth per queue and state is read at scrape time (setQueueDepthSource).
+ */
+const emailsTotal = metrics.counter({ name: 'mailroom_emails_total', help: 'Emails reaching a status, by status and transport', labelNames: ['status', 'transport'] as const });
+const handoverSeconds = metrics.histogram({
+  name: 'mailroom_email_handover_seconds',
+  help: 'Time from an email being queued to the transport accepting it',
+  labelNames: ['transport'] as const,
+  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900],
+});
+const jobsTotal = metrics.counter({ name: 'mailroom_queue_jobs_total', help: 'Queue jobs finished, by queue and outcome', labelNames: ['queue', 'outcome'] as const });
+const jobSeconds = metrics.histogram({
+  name: 'mailroom_queue_job_duration_seconds',
+  help: 'Queue job processing time, by queue and outcome',
+  labelNames: ['queue', 'outcome'] as const,
+  buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+});
+const importRowsTotal = metrics.counter({ name: 'mailroom_import_rows_total', help: 'CSV import rows, by outcome', labelNames: ['outcome'] as const });
+const webhooksTotal = metrics.counter({ name: 'mailroom_webhook_deliveries_total', help: 'Outbound webhook deliveries, by outcome', labelNames: ['outcome'] as const });
+const workflowStepsTotal = metrics.counter({ name: 'mailroom_workflow_step_outcomes_total', help: 'Workflow steps run, by step type and outcome', labelNames: ['type', 'outcome'] as const });
+const feedbackTotal = metrics.counter({ name: 'mailroom_delivery_feedback_total', help: 'Bounces and complaints received, by kind and detail (bounce type)', labelNames: ['kind', 'detail'] as const });
+
+export type QueueDepth = Array<{ queue: string; state: string; count: number }>;
+let queueDepthSource: (() => Promise<QueueDepth>) | undefined;
+
+/** Called by the process that holds the queues; the gauge asks it on every scrape. */
+export function setQueueDepthSource(source: (() => Promise<QueueDepth>) | undefined): void {
+  queueDepthSource = source;
+}
+
+metrics.gauge({
+  name: 'mailroom_queue_depth',
+  help: 'Jobs per queue and state (waiting, active, delayed, failed), read at scrape time',
+  labelNames: ['queue', 'state'] as const,
+  async collect() {
+    this.reset();
+    if (!queueDepthSource) return;
+    try {
+      for (const { queue, state, count } of await queueDepthSource()) this.set({ queue, state }, count);
+    } catch {
+      // The queue backend being down is /health/ready's news; the scrape still answers.
+    }
+  },
+});
+
+export const appMetrics = {
+  email(status: string, transport: string): void {
+    emailsTotal.inc({ status, transport });
+  },
+  handover(transport: string, seconds: number): void {
+    handoverSeconds.observe({ transport }, seconds);
+  },
+  job(queue: string, outcome: 'completed' | 'failed', seconds: number | undefined): void {
+    jobsTotal.inc({ queue, outcome });
+    if (seconds !== undefined && Number.isFinite(seconds) && seconds >= 0) jobSeconds.observe({ queue, outcome }, seconds);
+  },
+  importRows(outcome: 'imported' | 'updated' | 'skipped', rows: number): void {
+    if (rows > 0) importRowsTotal.inc({ outcome }, rows);
+  },
+  webhook(outcome: string): void {
+    webhooksTotal.inc({ outcome });
+  },
+  workflowStep(type: string, outcome: string): void {
+    workflowStepsTotal.inc({ type, outcome });
+  },
+  feedback(kind: 'bounce' | 'complaint', detail = ''): void {
+    feedbackTotal.inc({ kind, detail });
+  },
+};

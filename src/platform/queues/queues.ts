@@ -12,6 +12,8 @@ export const QUEUES = {
   contactBulk: 'contact-bulk',
   /** One job per emails row (jobId = email id): render, compose, hand to the transport. */
   emailSend: 'email-send',
+  /** One job per workflow step run (jobId `<executionId>.<seq>`) and per wake-up of a waiting execution. */
+  workflowStep: 'workflow-step',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -22,6 +24,8 @@ export interface JobPayloads {
   'contact-bulk': { projectId: string; bulkJobId: string };
   /** One email (`emailId`: retries, the sweep, rate-limited sending) or a group sent together (`emailIds`). */
   'email-send': { emailId: string; emailIds?: undefined } | { emailIds: string[]; emailId?: undefined };
+  /** Runs step number `seq` of the execution, or (`wake`) resumes it from the wait that step number `seq` - 1 began. */
+  'workflow-step': { executionId: string; seq: number; wake?: boolean };
 }
 
 /** Retries are job options: exponential backoff from 2 s, kept briefly for inspection. */

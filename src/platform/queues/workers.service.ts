@@ -5,8 +5,27 @@ import type { Worker } from 'bullmq';
 import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
 import { logger } from '../logging/logger';
+import { appMetrics } from '../metrics/metrics';
+
+/**
+ * A processor whose worker settings come from configuration or providers (which a decorator
+ * cannot read) implements this; `WorkersService` calls it just before the worker starts, and the
+ * processor sets them through BullMQ's public API (`worker.concurrency`, the queue's global rate
+ * limit), never by rewriting the decorator's metadata.
+ */
+export interface ConfiguresWorker {
+  configureWorker(worker: Worker): Promise<void> | void;
+}
+
+function configuresWorker(host: WorkerHost): host is WorkerHost & ConfiguresWorker {
+  return typeof (host as Partial<ConfiguresWorker>).configureWorker === 'function';
+}
 
 /** Starts the declared workers when this process's ROLE runs them, and drains them on shutdown. */
+/** Processing time of a finished job (BullMQ stamps processedOn and finishedOn in ms). */
+const jobSeconds = (job: { processedOn?: number; finishedOn?: number }): number | undefined =>
+  job.processedOn && job.finishedOn ? (job.finishedOn - job.processedOn) / 1000 : undefined;
+
 @Injectable()
 export class WorkersService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly log = logger('workers');
@@ -22,19 +41,26 @@ export class WorkersService implements OnApplicationBootstrap, BeforeApplication
   }
 
   workers(): Worker[] {
+    return this.hosts().map((host) => host.worker);
+  }
+
+  private hosts(): WorkerHost[] {
     return this.discovery
       .getProviders()
       .map((wrapper) => wrapper.instance as unknown)
-      .filter((instance): instance is WorkerHost => instance instanceof WorkerHost)
-      .map((host) => host.worker);
+      .filter((instance): instance is WorkerHost => instance instanceof WorkerHost);
   }
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
     if (!this.runsWorkers) return;
-    this.started = this.workers();
+    const hosts = this.hosts();
+    for (const host of hosts) if (configuresWorker(host)) await host.configureWorker(host.worker);
+    this.started = hosts.map((host) => host.worker);
     for (const worker of this.started) {
       worker.on('error', (err) => this.log.error({ err, queue: worker.name }, 'worker error'));
       worker.on('failed', (job, err) => this.log.warn({ err, queue: worker.name, jobId: job?.id, attempts: job?.attemptsMade }, 'job failed'));
+      worker.on('completed', (job) => appMetrics.job(worker.name, 'completed', jobSeconds(job)));
+      worker.on('failed', (job) => appMetrics.job(worker.name, 'failed', job ? jobSeconds(job) : undefined));
       void worker.run().catch((err: unknown) => this.log.error({ err, queue: worker.name }, 'worker stopped'));
     }
     this.log.info({ queues: this.started.map((w) => w.name) }, 'workers started');

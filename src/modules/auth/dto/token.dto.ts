@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined, IsString, MaxLength, MinLength } from 'class-validator';
 
 export class TokenDto {
@@ -5,5 +6,6 @@ export class TokenDto {
   @IsString()
   @MinLength(1)
   @MaxLength(256)
+  @ApiProperty({ description: 'The token from the emailed link', type: String })
   token: string;
 }

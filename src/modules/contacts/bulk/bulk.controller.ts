@@ -4,6 +4,7 @@ import { CurrentProject, SecretKey } from '../../auth/auth.decorators';
 import { BulkService } from './bulk.service';
 import { BulkContactsDto } from './dto/bulk-contacts.dto';
 import { BulkJobResponse } from './dto/bulk-job.response';
+import { ApiJson } from '../../../platform/http/openapi-responses';
 
 type Queued = Promise<{ jobId: string; status: 'queued' }>;
 
@@ -15,6 +16,7 @@ export class BulkController {
   @SecretKey()
   @Post('bulk-subscribe')
   @HttpCode(202)
+  @ApiJson(202, { type: 'object', properties: { jobId: { type: 'string', description: 'Poll GET …/{jobId} for progress' }, status: { type: 'string', enum: ['queued'] } } }, 'Bulk job queued')
   subscribe(@CurrentProject() projectId: string, @Body() body: BulkContactsDto): Queued {
     return this.bulk.create(projectId, 'subscribe', body.contactIds);
   }
@@ -22,6 +24,7 @@ export class BulkController {
   @SecretKey()
   @Post('bulk-unsubscribe')
   @HttpCode(202)
+  @ApiJson(202, { type: 'object', properties: { jobId: { type: 'string', description: 'Poll GET …/{jobId} for progress' }, status: { type: 'string', enum: ['queued'] } } }, 'Bulk job queued')
   unsubscribe(@CurrentProject() projectId: string, @Body() body: BulkContactsDto): Queued {
     return this.bulk.create(projectId, 'unsubscribe', body.contactIds);
   }
@@ -29,12 +32,14 @@ export class BulkController {
   @SecretKey()
   @Post('bulk-delete')
   @HttpCode(202)
+  @ApiJson(202, { type: 'object', properties: { jobId: { type: 'string', description: 'Poll GET …/{jobId} for progress' }, status: { type: 'string', enum: ['queued'] } } }, 'Bulk job queued')
   remove(@CurrentProject() projectId: string, @Body() body: BulkContactsDto): Queued {
     return this.bulk.create(projectId, 'delete', body.contactIds);
   }
 
   @SecretKey()
   @Get('bulk/:jobId')
+  @ApiJson(200, BulkJobResponse, 'Bulk job progress and per-contact errors')
   get(@CurrentProject() projectId: string, @Param('jobId') jobId: string): Promise<BulkJobResponse> {
     return this.bulk.get(projectId, jobId);
   }

@@ -11,6 +11,38 @@
  * - Arrays are stored as sent.
  */
 
+import { validationError } from '../../../platform/http/app-error';
+
+/**
+ * Custom-data limits (docs/api.md "Custom data limits"); each breach is a 422 naming the limit.
+ * - `keyLength`: a key, and the dotted path of a nested key (`profile.tier`), in characters;
+ * - `keysPerWrite`: keys (nested leaves counted by path) one request may set on a contact;
+ * - `keysPerProject`: distinct keys (`GET /contacts/fields`) a project may hold, enforced by the
+ *   database (trigger `contact_fields_limit`, SQLSTATE MR001) since only it sees every writer.
+ */
+export const DATA_LIMITS = { keyLength: 200, keysPerWrite: 1_000, keysPerProject: 10_000 } as const;
+
+/** Throws the 422 for a `data` object over the per-write limits (key length, key count). */
+export function checkDataLimits(data: JsonObject, field = 'data'): void {
+  let keys = 0;
+  const stack: Array<{ value: JsonObject; prefix: string }> = [{ value: data, prefix: '' }];
+  while (stack.length > 0) {
+    const { value, prefix } = stack.pop()!;
+    for (const [key, child] of Object.entries(value)) {
+      const path = prefix ? `${prefix}.${key}` : key;
+      if (path.length > DATA_LIMITS.keyLength) {
+        throw validationError([
+          { field: `${field}.${path.slice(0, 40)}…`, code: 'too_big', message: `data keys (with their parent keys, dotted) may be at most ${DATA_LIMITS.keyLength} characters long (keyLength limit)` },
+        ]);
+      }
+      if (isPlainObject(child)) stack.push({ value: child, prefix: path });
+      else if (++keys > DATA_LIMITS.keysPerWrite) {
+        throw validationError([{ field, code: 'too_big', message: `data may set at most ${DATA_LIMITS.keysPerWrite} keys per request, nested keys counted (keysPerWrite limit)` }]);
+      }
+    }
+  }
+}
+
 /** Keys silently dropped from every `data` payload (they are generated template variables or core fields). */
 export const RESERVED_DATA_KEYS: readonly string[] = ['id', 'plunk_id', 'plunk_email', 'email', 'unsubscribeUrl', 'subscribeUrl', 'manageUrl'];
 const RESERVED = new Set(RESERVED_DATA_KEYS);
@@ -52,6 +84,7 @@ export function compileDataPatch(patch: JsonObject | null | undefined): Compiled
   const unset: string[] = [];
   const transient: JsonObject = {};
   if (!patch) return { set, unset, transient };
+  checkDataLimits(patch);
   for (const [key, raw] of Object.entries(patch)) {
     // `__proto__` cannot round-trip through plain objects safely; it is dropped like a reserved key.
     if (RESERVED.has(key) || key === '' || key === '__proto__') continue;

@@ -1,12 +1,19 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Contact } from '../entities/contact.entity';
 
-export interface ContactResponse {
-  id: string;
-  email: string;
-  subscribed: boolean;
-  data: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
+export class ContactResponse {
+  @ApiProperty({ description: 'Identifier (UUID)', type: String })
+  id!: string;
+  @ApiProperty({ description: 'Email address', type: String })
+  email!: string;
+  @ApiProperty({ description: 'Whether the contact receives marketing email', type: Boolean })
+  subscribed!: boolean;
+  @ApiProperty({ description: 'Custom contact data: keys and JSON values (see docs/api.md "Custom data")', type: 'object', additionalProperties: true })
+  data!: Record<string, unknown>;
+  @ApiProperty({ description: 'Creation time (ISO 8601)', type: String })
+  createdAt!: string;
+  @ApiProperty({ description: 'Last change (ISO 8601)', type: String })
+  updatedAt!: string;
 }
 
 export function toContactResponse(contact: Contact): ContactResponse {

@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsObject, IsOptional } from 'class-validator';
 import { EmailField } from './email-field';
 
@@ -5,13 +6,16 @@ import { EmailField } from './email-field';
 export class CreateContactDto {
   @IsOptional()
   @EmailField()
+  @ApiPropertyOptional({ description: 'Email address', type: String })
   email?: string;
 
   @IsOptional()
   @IsBoolean()
+  @ApiPropertyOptional({ description: 'Whether the contact receives marketing email', type: Boolean })
   subscribed?: boolean;
 
   @IsOptional()
   @IsObject()
+  @ApiPropertyOptional({ description: 'Custom contact data: keys and JSON values (see docs/api.md "Custom data")', type: 'object', additionalProperties: true })
   data?: Record<string, unknown>;
 }

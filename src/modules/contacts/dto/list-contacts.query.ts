@@ -1,12 +1,19 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
 import { QueryBoolean } from '../../../platform/http/pagination';
 
 /** `sort` and `dir` are free strings on purpose: unknown values fall back (spec), never 422. */
 export class ListContactsQuery {
+  @ApiPropertyOptional({ description: 'Page size, 1-100 (default 20; larger values are clamped)', type: String })
   @IsOptional() limit?: string;
+  @ApiPropertyOptional({ description: 'Cursor from the previous page (`cursor` of the response)', type: String })
   @IsOptional() @IsString() @MaxLength(2048) cursor?: string;
+  @ApiPropertyOptional({ description: 'Case-insensitive substring filter', type: String })
   @IsOptional() @IsString() @MaxLength(320) search?: string;
+  @ApiPropertyOptional({ description: 'Whether the contact receives marketing email', type: Boolean })
   @IsOptional() @QueryBoolean() @IsBoolean({ message: 'subscribed must be true or false' }) subscribed?: boolean;
+  @ApiPropertyOptional({ description: 'Sort field (unknown values fall back to the default)', type: String })
   @IsOptional() sort?: string;
+  @ApiPropertyOptional({ description: 'Sort direction: asc or desc', type: String })
   @IsOptional() dir?: string;
 }

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsEmail, IsString, Matches, MaxLength } from 'class-validator';
 import { NO_CONTROL_CHARS } from './email-field';
@@ -14,5 +15,6 @@ export class LookupContactsDto {
   @MaxLength(320, { each: true })
   @Matches(NO_CONTROL_CHARS, { each: true, message: 'each address must be free of control characters' })
   @IsEmail({}, { each: true, message: 'each value of emails must be a valid email address' })
+  @ApiProperty({ description: 'Email addresses to look up', type: [String] })
   emails: string[];
 }

@@ -6,6 +6,7 @@ import { countDataRecords, csvRecords, decodeCsv } from './csv/csv-file';
 import { planColumns } from './csv/csv-values';
 import { ImportBatch, ImportRowReader } from './csv/import-rows';
 import { writeImportBatch } from './import-batch.sql';
+import { appMetrics } from '../../../platform/metrics/metrics';
 
 /** Rows per transaction: large enough for set-based speed, small enough for steady progress. */
 export const IMPORT_BATCH_ROWS = 5_000;
@@ -87,6 +88,9 @@ export class ImportRunner {
         );
         if (!written) throw new ImportSuperseded();
         committed = full.lastRow;
+        appMetrics.importRows('imported', written.inserted);
+        appMetrics.importRows('updated', full.contactRows - written.inserted);
+        appMetrics.importRows('skipped', full.skipped);
       });
       // A failure surfaces at the next `await writing`, never as an unhandled rejection.
       writing.catch(() => undefined);

@@ -5,6 +5,7 @@ import { CurrentProject, SecretKey } from '../../auth/auth.decorators';
 import { ImportJobResponse } from './dto/import-job.response';
 import { MAX_IMPORT_BYTES } from './import.errors';
 import { ImportService, UploadedCsv } from './import.service';
+import { ApiJson } from '../../../platform/http/openapi-responses';
 
 @ApiTags('contacts')
 @Controller('contacts/import')
@@ -18,12 +19,14 @@ export class ImportController {
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary', description: 'UTF-8 CSV, at most 5 MB, header row with an email column' } } } })
   @UseInterceptors(FileInterceptor('file', { limits: { fileSize: MAX_IMPORT_BYTES, files: 1, fields: 10 } }))
+  @ApiJson(202, { type: 'object', properties: { jobId: { type: 'string', description: 'Poll GET …/{jobId} for progress' }, status: { type: 'string', enum: ['queued'] } } }, 'Import queued')
   upload(@CurrentProject() projectId: string, @UploadedFile() file?: UploadedCsv): Promise<{ jobId: string; status: 'queued' }> {
     return this.imports.create(projectId, file);
   }
 
   @SecretKey()
   @Get(':jobId')
+  @ApiJson(200, ImportJobResponse, 'Import progress and row errors')
   get(@CurrentProject() projectId: string, @Param('jobId') jobId: string): Promise<ImportJobResponse> {
     return this.imports.get(projectId, jobId);
   }

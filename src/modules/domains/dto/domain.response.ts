@@ -1,24 +1,40 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { Domain, DomainRecord, DomainStatus } from '../entities/domain.entity';
 
-export interface DomainRecordResponse {
-  type: DomainRecord['type'];
-  name: string;
-  value: string;
+export class DomainRecordResponse {
+  @ApiProperty({ description: "DNS record type (TXT, MX, CNAME)", type: String })
+  type!: DomainRecord['type'];
+  @ApiProperty({ description: 'Name', type: String })
+  name!: string;
+  @ApiProperty({ description: 'Record value', type: String })
+  value!: string;
+  @ApiPropertyOptional({ description: 'MX priority', type: Number })
   priority?: number;
-  required: boolean;
-  purpose: DomainRecord['purpose'];
-  status: DomainStatus;
+  @ApiProperty({ description: 'Whether sending needs this record', type: Boolean })
+  required!: boolean;
+  @ApiProperty({ description: "What the record is for (e.g. SPF, DKIM, DMARC, MX)", type: String })
+  purpose!: DomainRecord['purpose'];
+  @ApiProperty({ description: "Record check result", type: String })
+  status!: DomainStatus;
 }
 
-export interface DomainResponse {
-  id: string;
-  domain: string;
-  status: DomainStatus;
-  verified: boolean;
-  records: DomainRecordResponse[];
-  createdAt: string;
-  verifiedAt: string | null;
-  lastCheckedAt: string | null;
+export class DomainResponse {
+  @ApiProperty({ description: 'Identifier (UUID)', type: String })
+  id!: string;
+  @ApiProperty({ description: 'Domain name, e.g. example.com', type: String })
+  domain!: string;
+  @ApiProperty({ description: "Domain verification status", type: String })
+  status!: DomainStatus;
+  @ApiProperty({ description: 'Whether every required record is verified', type: Boolean })
+  verified!: boolean;
+  @ApiProperty({ description: "DNS records to publish", type: () => [DomainRecordResponse] })
+  records!: DomainRecordResponse[];
+  @ApiProperty({ description: 'Creation time (ISO 8601)', type: String })
+  createdAt!: string;
+  @ApiProperty({ description: 'When the domain was verified', type: String, nullable: true })
+  verifiedAt!: string | null;
+  @ApiProperty({ description: 'Last DNS check', type: String, nullable: true })
+  lastCheckedAt!: string | null;
 }
 
 /** `verificationOff`: DOMAIN_VERIFICATION=off shows every domain as verified; record statuses stay what DNS said. */

@@ -2,7 +2,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { TemplateType } from '../../templates/entities/template.entity';
 
 /** Persisted values (renaming one strands the rows that carry it). */
-export type EmailStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'bounced' | 'failed' | 'skipped';
+export type EmailStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'bounced' | 'complained' | 'failed' | 'skipped';
 export type EmailType = TemplateType;
 
 /** One recipient message. Written (status `queued`) before its job is enqueued. */

@@ -1,16 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { logger } from '../../../platform/logging/logger';
 import { ContactsService } from '../../contacts/contacts.service';
 import { EventsService } from '../../events/events.service';
 import { SecurityService } from '../../projects/security.service';
+import { EmailStatusStore } from '../pipeline/email-status';
 import { SuppressionService } from '../suppression/suppression.service';
 import type { SuppressionSource } from '../suppression/suppression.types';
 import { EMAIL_EVENT_COLUMNS, emailEventData, EmailEventRow } from './email-event-data';
+import { isUuid } from '../../../platform/http/parse-uuid.pipe';
 
 const log = logger('feedback');
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type BounceType = 'Permanent' | 'Transient';
 
@@ -25,7 +26,8 @@ export interface FeedbackDetail {
 
 /**
  * What recipients' mail servers say about a sent email: bounces, complaints, deliveries. Each
- * outcome is applied once per email (the column guard), so duplicate notifications are harmless.
+ * outcome is one transaction applied once per email (the status store's column guard), so
+ * duplicate notifications are harmless and a failed one leaves nothing behind for its retry.
  */
 @Injectable()
 export class DeliveryFeedbackService {
@@ -35,6 +37,7 @@ export class DeliveryFeedbackService {
     private readonly contacts: ContactsService,
     private readonly suppression: SuppressionService,
     private readonly security: SecurityService,
+    private readonly store: EmailStatusStore,
   ) {}
 
   /**
@@ -56,14 +59,16 @@ export class DeliveryFeedbackService {
   }
 
   async findById(emailId: string): Promise<EmailEventRow | null> {
-    if (!UUID.test(emailId)) return null;
+    if (!isUuid(emailId)) return null;
     const rows: EmailEventRow[] = await this.dataSource.query(`SELECT ${EMAIL_EVENT_COLUMNS} FROM emails WHERE id = $1 AND project_id IS NOT NULL`, [emailId]);
     return rows[0] ?? null;
   }
 
   /**
    * A permanent bounce marks the email bounced, suppresses the address, unsubscribes the contact
-   * and re-evaluates the project's reputation; a transient one is only an event.
+   * and re-evaluates the project's reputation, all in one transaction: the status change doubles
+   * as the replay guard, so a failure anywhere rolls everything back and SNS's retry redoes it
+   * whole. A transient bounce is only an event.
    */
   async bounced(email: EmailEventRow, bounceType: BounceType, detail: FeedbackDetail): Promise<void> {
     const data = { ...emailEventData(email), bounceType, ...detail.data };
@@ -71,59 +76,55 @@ export class DeliveryFeedbackService {
       await this.events.record(email.project_id, { contactId: email.contact_id, name: 'email.bounce', data });
       return;
     }
-    const [changed] = (await this.dataSource.query(
-      `UPDATE emails SET status = 'bounced', bounced_at = $2, bounce_type = 'Permanent', error = COALESCE($3, error)
-        WHERE id = $1 AND bounced_at IS NULL RETURNING id`,
-      [email.id, detail.at ?? new Date(), detail.error ?? null],
-    )) as [unknown[], number];
-    if (changed.length === 0) return;
-    await this.suppression.add(email.project_id, email.to_address, 'bounce', detail.source);
-    await this.unsubscribe(email, 'bounce');
-    await this.events.record(email.project_id, { contactId: email.contact_id, name: 'email.bounce', data });
-    await this.security.evaluate(email.project_id);
+    await this.dataSource.transaction(async (em) => {
+      if (!(await this.store.markBouncedByFeedback(email.id, detail.at ?? new Date(), detail.error ?? null, em))) return;
+      await this.applyRejection(email, 'bounce', detail.source, em);
+      await this.events.record(email.project_id, { contactId: email.contact_id, name: 'email.bounce', data }, em);
+      await this.security.evaluate(email.project_id, em);
+    });
   }
 
   /**
    * The rest of a permanent bounce the pipeline already recorded on the email (an SMTP 5xx at
-   * send time): suppression, unsubscription, reputation.
+   * send time): suppression, unsubscription, reputation, in one transaction.
    */
   async bouncedAtSend(email: { id: string; projectId: string | null; contactId: string | null; toAddress: string }): Promise<void> {
-    if (!email.projectId) return;
-    await this.suppression.add(email.projectId, email.toAddress, 'bounce', 'smtp');
-    await this.unsubscribe({ id: email.id, project_id: email.projectId, contact_id: email.contactId }, 'bounce');
-    await this.security.evaluate(email.projectId);
+    const projectId = email.projectId;
+    if (!projectId) return;
+    await this.dataSource.transaction(async (em) => {
+      await this.applyRejection({ id: email.id, project_id: projectId, contact_id: email.contactId, to_address: email.toAddress }, 'bounce', 'smtp', em);
+      await this.security.evaluate(projectId, em);
+    });
   }
 
+  /** Like a permanent bounce: one transaction, the status change is the replay guard. */
   async complained(email: EmailEventRow, detail: FeedbackDetail): Promise<void> {
-    const [changed] = (await this.dataSource.query(
-      `UPDATE emails SET status = 'complained', complained_at = $2 WHERE id = $1 AND complained_at IS NULL RETURNING id`,
-      [email.id, detail.at ?? new Date()],
-    )) as [unknown[], number];
-    if (changed.length === 0) return;
-    await this.suppression.add(email.project_id, email.to_address, 'complaint', detail.source);
-    await this.unsubscribe(email, 'complaint');
-    await this.events.record(email.project_id, { contactId: email.contact_id, name: 'email.complaint', data: { ...emailEventData(email), ...detail.data } });
-    await this.security.evaluate(email.project_id);
+    await this.dataSource.transaction(async (em) => {
+      if (!(await this.store.markComplained(email.id, detail.at ?? new Date(), em))) return;
+      await this.applyRejection(email, 'complaint', detail.source, em);
+      await this.events.record(email.project_id, { contactId: email.contact_id, name: 'email.complaint', data: { ...emailEventData(email), ...detail.data } }, em);
+      await this.security.evaluate(email.project_id, em);
+    });
   }
 
   /** Delivery never downgrades a later state (a bounce or complaint that arrived first). */
   async delivered(email: EmailEventRow, detail: FeedbackDetail): Promise<void> {
-    const [changed] = (await this.dataSource.query(
-      `UPDATE emails SET delivered_at = $2, status = CASE WHEN status IN ('queued', 'sending', 'sent') THEN 'delivered' ELSE status END
-        WHERE id = $1 AND delivered_at IS NULL RETURNING id`,
-      [email.id, detail.at ?? new Date()],
-    )) as [unknown[], number];
-    if (changed.length === 0) return;
-    await this.events.record(email.project_id, { contactId: email.contact_id, name: 'email.delivery', data: { ...emailEventData(email), ...detail.data } });
+    await this.dataSource.transaction(async (em) => {
+      if (!(await this.store.markDeliveredByFeedback(email.id, detail.at ?? new Date(), em))) return;
+      await this.events.record(email.project_id, { contactId: email.contact_id, name: 'email.delivery', data: { ...emailEventData(email), ...detail.data } }, em);
+    });
   }
 
-  private async unsubscribe(email: Pick<EmailEventRow, 'id' | 'project_id' | 'contact_id'>, reason: string): Promise<void> {
+  /** Suppresses the address and unsubscribes its contact (a contact deleted since the send is skipped; the suppression holds). */
+  private async applyRejection(
+    email: Pick<EmailEventRow, 'id' | 'project_id' | 'contact_id' | 'to_address'>,
+    reason: 'bounce' | 'complaint',
+    source: SuppressionSource,
+    em: EntityManager,
+  ): Promise<void> {
+    await this.suppression.add(email.project_id, email.to_address, reason, source, em);
     if (!email.contact_id) return;
-    try {
-      await this.contacts.setSubscribed(email.project_id, email.contact_id, false, reason);
-    } catch (error) {
-      // The contact may have been deleted since the send; the suppression still holds.
-      log.info({ err: error, emailId: email.id }, 'could not unsubscribe the contact of a bounced email');
-    }
+    const result = await this.contacts.setSubscribedMany(email.project_id, [email.contact_id], false, { reason, source: 'system' }, em);
+    if (result.notFound.length > 0) log.info({ emailId: email.id }, `the contact of a ${reason} email no longer exists`);
   }
 }

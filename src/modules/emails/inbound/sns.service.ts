@@ -2,7 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { AppConfig } from '../../../config/config';
+import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
+import { runsOnWorkers } from '../../../platform/queues/worker-only';
+import { affectedCount } from '../../../platform/database/query-results';
 import { parseSesNotification } from './ses-notification';
 import { SesNotificationsService } from './ses-notifications.service';
 import { SnsCertificates } from './sns-certificates';
@@ -23,6 +27,7 @@ export interface SnsReceipt {
 @Injectable()
 export class SnsService {
   constructor(
+    @InjectConfig() private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly certificates: SnsCertificates,
     private readonly ses: SesNotificationsService,
@@ -72,6 +77,7 @@ export class SnsService {
   /** Replays older than SNS's longest retry window are no risk; the table stays small. */
   @Cron(CronExpression.EVERY_DAY_AT_3AM)
   async pruneSeenMessages(): Promise<void> {
+    if (!runsOnWorkers(this.config)) return;
     await this.dataSource.query(`DELETE FROM sns_messages WHERE received_at < now() - interval '30 days'`);
   }
 
@@ -80,6 +86,6 @@ export class SnsService {
       `INSERT INTO sns_messages (message_id, type, topic_arn) VALUES ($1, $2, $3) ON CONFLICT (message_id) DO NOTHING RETURNING message_id`,
       [message.MessageId, message.Type, message.TopicArn],
     );
-    return rows.length > 0;
+    return affectedCount(rows) > 0;
   }
 }

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { EventsService } from '../../events/events.service';
-import type { StoredEvent } from '../../events/events.types';
 import type { LoadedEmail } from './email-status';
 
 /** Persisted event names (decisions.md "Events"). */
@@ -13,7 +12,8 @@ export class EmailEvents {
 
   async emit(email: LoadedEmail, subject: string, names: EmailEventName[], extra: Record<string, unknown> = {}): Promise<void> {
     if (!email.projectId) return;
-    for (const event of this.payloads(email, subject, names, extra)) await this.events.record(email.projectId, { contactId: email.contactId, ...event });
+    const projectId = email.projectId;
+    await this.events.recordMany(this.payloads(email, subject, names, extra).map((event) => ({ projectId, contactId: email.contactId, ...event })));
   }
 
   /** The events to store for `email` (none for account mail), for a caller that writes them in its own statement. */
@@ -21,10 +21,5 @@ export class EmailEvents {
     if (!email.projectId) return [];
     const data = { emailId: email.id, subject, from: email.fromAddress, templateId: email.templateId, campaignId: email.campaignId, ...extra };
     return names.map((name) => ({ name, data }));
-  }
-
-  /** Tells event listeners about events a caller stored itself (after its commit). */
-  announce(events: StoredEvent[]): void {
-    this.events.recorded(events);
   }
 }

@@ -70,6 +70,11 @@ export class EmailPipeline {
     try {
       built = await this.builder.build(email, { ownDkim: this.transport.signsWithOwnDkim });
     } catch (err) {
+      // A campaign contact whose data the template cannot render is skipped; the campaign goes on.
+      if (err instanceof LiquidError && email.campaignId) {
+        await this.store.markSkipped(emailId, 'render_error');
+        return;
+      }
       if (err instanceof LiquidError || err instanceof UnbuildableEmailError || attempt.isLast) {
         await this.store.markFailed(emailId, `could not build the message: ${(err as Error).message}`.slice(0, 1000));
         return;
@@ -152,8 +157,7 @@ export class EmailPipeline {
     const events = this.events.payloads(email, subject, result.delivered ? ['email.sent', 'email.delivery'] : ['email.sent']);
     for (let i = 0; ; i++) {
       try {
-        const record = await this.store.markSent(email.id, { subject, messageId, providerMessageId: result.providerMessageId, delivered: result.delivered, events });
-        this.events.announce(record.events);
+        await this.store.markSent(email.id, { subject, messageId, providerMessageId: result.providerMessageId, delivered: result.delivered, events });
         return;
       } catch (err) {
         if (i >= 4) throw err;

@@ -30,4 +30,15 @@ describe('email-send jobs', () => {
       [{ emailId: 'lone' }, 'lone', 10],
     ]);
   });
+
+  it('puts campaign (bulk) mail behind transactional mail, TRANSACTIONAL campaigns too', () => {
+    const jobs = jobsFor([
+      { ids: ids('c', 2), type: 'TRANSACTIONAL', alone: false, bulk: true },
+      { ids: ids('t', 2), type: 'TRANSACTIONAL', alone: false },
+    ]);
+    expect(jobs.map((j) => [j.data.emailIds, j.opts.priority])).toEqual([
+      [ids('t', 2), undefined],
+      [ids('c', 2), 10],
+    ]);
+  });
 });

@@ -1,6 +1,6 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
-import type { JobsOptions, Queue } from 'bullmq';
+import type { JobsOptions, Queue, WorkerOptions } from 'bullmq';
 import { logger } from '../../../platform/logging/logger';
 import { JobPayloads, QUEUES } from '../../../platform/queues/queues';
 import { TEMPLATE_TYPES } from '../../templates/entities/template.entity';
@@ -34,6 +34,8 @@ export interface Enqueue {
   type: EmailType;
   /** One job per email with job id = email id (the sweep: an email whose job exists is not added twice). */
   alone: boolean;
+  /** Campaign mail: behind transactional mail whatever its type. */
+  bulk?: boolean;
 }
 
 @Injectable()
@@ -44,6 +46,15 @@ export class EmailQueue {
 
   constructor(@InjectQueue(QUEUES.emailSend) private readonly queue: Queue<JobPayloads['email-send']>) {
     this.adds = new Batcher({ runBatch: async (batches) => (await this.queue.addBulk(jobsFor(batches)), batches.map(() => undefined)) });
+  }
+
+  /**
+   * The send budget every worker process shares: BullMQ's global rate limit, kept with the queue
+   * (the last worker process to start sets it); `undefined` removes a budget set before.
+   */
+  async setSendBudget(limiter: WorkerOptions['limiter']): Promise<void> {
+    if (limiter) await this.queue.setGlobalRateLimit(limiter.max, limiter.duration);
+    else await this.queue.removeGlobalRateLimit();
   }
 
   /** One job per email, job id = email id: enqueuing an email twice (the sweep) adds one job. */
@@ -57,10 +68,10 @@ export class EmailQueue {
    * jobs). Enqueued after the rows are committed; a failure here leaves rows `queued` for the
    * sweep to pick up.
    */
-  async enqueueOrLeaveForSweep(emailIds: string[], type: EmailType): Promise<void> {
+  async enqueueOrLeaveForSweep(emailIds: string[], type: EmailType, { bulk = false }: { bulk?: boolean } = {}): Promise<void> {
     if (emailIds.length === 0) return;
     try {
-      await this.adds.run({ ids: emailIds, type, alone: false });
+      await this.adds.run({ ids: emailIds, type, alone: false, bulk });
     } catch (err) {
       this.log.error({ err, count: emailIds.length }, 'enqueue failed; the sweep will retry');
     }
@@ -91,9 +102,9 @@ function singleJob(emailId: string, priority: number | undefined, extra: JobsOpt
 /** The jobs for concurrent enqueue calls: single ones as asked, the rest grouped by type, `EMAILS_PER_JOB` at most. */
 export function jobsFor(batches: Enqueue[]): SendJob[] {
   const jobs: SendJob[] = [];
-  for (const type of TEMPLATE_TYPES) {
-    const priority = type === 'TRANSACTIONAL' ? undefined : BULK_PRIORITY;
-    const ofType = batches.filter((b) => b.type === type);
+  for (const [type, bulk] of TEMPLATE_TYPES.flatMap((t) => [[t, false], [t, true]] as const)) {
+    const priority = type === 'TRANSACTIONAL' && !bulk ? undefined : BULK_PRIORITY;
+    const ofType = batches.filter((b) => b.type === type && (b.bulk ?? false) === bulk);
     for (const emailId of ofType.filter((b) => b.alone).flatMap((b) => b.ids)) jobs.push(singleJob(emailId, priority));
     const grouped = ofType.filter((b) => !b.alone).flatMap((b) => b.ids);
     for (let i = 0; i < grouped.length; i += EMAILS_PER_JOB) {

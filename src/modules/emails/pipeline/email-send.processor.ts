@@ -1,18 +1,16 @@
 import { WorkerHost } from '@nestjs/bullmq';
 import { Inject } from '@nestjs/common';
-import type { Job, WorkerOptions } from 'bullmq';
+import type { Job, Worker, WorkerOptions } from 'bullmq';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { QueueProcessor } from '../../../platform/queues/queue-processor.decorator';
+import type { ConfiguresWorker } from '../../../platform/queues/workers.service';
 import { JobPayloads, QUEUES } from '../../../platform/queues/queues';
 import { SEND_RATE } from '../transports/send-rate.provider';
 import { EmailPipeline } from './email-pipeline';
 import { EmailQueue } from './email-queue';
 
-/** @nestjs/bullmq's metadata key for worker options (read when the worker is built, after construction). */
-const WORKER_METADATA = 'bullmq:worker_metadata';
-
-/** The send rate (`SEND_RATE_PER_SECOND`, or the SES account's) as BullMQ's limiter, which is one budget per queue across every worker process. */
+/** The send rate (`SEND_RATE_PER_SECOND`, or the SES account's) as BullMQ's rate limit, one budget per queue across every worker process. */
 export function sendLimiter(ratePerSecond: number | undefined): WorkerOptions['limiter'] {
   if (!ratePerSecond) return undefined;
   if (Number.isInteger(ratePerSecond)) return { max: ratePerSecond, duration: 1000 };
@@ -20,9 +18,11 @@ export function sendLimiter(ratePerSecond: number | undefined): WorkerOptions['l
 }
 
 @QueueProcessor(QUEUES.emailSend)
-export class EmailSendProcessor extends WorkerHost {
+export class EmailSendProcessor extends WorkerHost implements ConfiguresWorker {
   /** BullMQ's limiter counts jobs: under a rate limit, every email needs a job of its own. */
   private readonly rateLimited: boolean;
+  private readonly concurrency: number;
+  private readonly limiter: WorkerOptions['limiter'];
 
   constructor(
     private readonly pipeline: EmailPipeline,
@@ -32,13 +32,14 @@ export class EmailSendProcessor extends WorkerHost {
   ) {
     super();
     this.rateLimited = sendRate !== undefined;
-    // Concurrency and the shared rate budget come from config, which decorators cannot read.
-    const declared = (Reflect.getMetadata(WORKER_METADATA, EmailSendProcessor) ?? {}) as Partial<WorkerOptions>;
-    Reflect.defineMetadata(
-      WORKER_METADATA,
-      { ...declared, concurrency: config.email.sendConcurrency, limiter: sendLimiter(sendRate) },
-      EmailSendProcessor,
-    );
+    this.concurrency = config.email.sendConcurrency;
+    this.limiter = sendLimiter(sendRate);
+  }
+
+  /** Concurrency and the shared send budget come from config, which the decorator cannot read. */
+  async configureWorker(worker: Worker): Promise<void> {
+    worker.concurrency = this.concurrency;
+    await this.queue.setSendBudget(this.limiter);
   }
 
   async process(job: Job<JobPayloads['email-send']>): Promise<void> {

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { SetupProbes } from '../../../platform/usage/setup-probes.registry';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { StoredAttachment } from '../entities/email-content.entity';
 import type { EmailStatus, EmailType } from '../entities/email.entity';
 import { EventRow, fromEventRow, StoredEvent } from '../../events/events.types';
 import { Batcher } from '../../../platform/batching/batcher';
+import { affectedCount, returnedRows } from '../../../platform/database/query-results';
 import { SUBSCRIPTION_TYPES } from '../suppression/suppression.types';
 
 /** How long a worker may hold an email between claiming it and recording the outcome. */
@@ -91,10 +93,20 @@ export interface SentRecord {
  *   queued → sending (claimed, with a lease) → sent | delivered | bounced | failed
  *   sending → queued (temporary failure, before a retry)
  *   queued → skipped | failed (before hand-over: suppressed, unrenderable)
+ *   any sent state → bounced | complained | delivered (feedback, once each: the *_at column guards)
+ * Every write of an email's status, counters and timestamps goes through this store.
  */
 @Injectable()
 export class EmailStatusStore {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    setup: SetupProbes,
+  ) {
+    setup.register('hasSentEmail', async (projectId) => {
+      const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM emails WHERE project_id = $1 LIMIT 1`, [projectId]);
+      return rows.length > 0;
+    });
+  }
 
   /** Concurrent workers share round trips for the per-email reads and writes (adaptive batches). */
   private readonly loads = new Batcher<string, LoadedEmail | null>({ runBatch: (ids) => this.loadMany(ids), max: 200 });
@@ -134,7 +146,7 @@ export class EmailStatusStore {
 
   private async claimMany(items: Array<{ id: string; subject: string; messageId: string }>): Promise<boolean[]> {
     const { unique, winners } = firstOfEachId(items);
-    const rows = returned<{ id: string }>(
+    const rows = returnedRows<{ id: string }>(
       await this.dataSource.query(
         `UPDATE emails e SET status = 'sending', subject = v.subject, message_id = v.message_id, attempts = e.attempts + 1,
                 lease_until = now() + make_interval(secs => $2), updated_at = now()
@@ -203,7 +215,36 @@ export class EmailStatusStore {
         WHERE id = $1 AND status = 'sending' RETURNING id`,
       [emailId, error],
     );
-    return rowCount(rows) > 0;
+    return affectedCount(rows) > 0;
+  }
+
+  /** A permanent bounce reported later (SNS): once per email, whatever its status. */
+  async markBouncedByFeedback(emailId: string, at: Date, error: string | null, manager?: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await (manager ?? this.dataSource.manager).query(
+      `UPDATE emails SET status = 'bounced', bounced_at = $2, bounce_type = 'Permanent', error = COALESCE($3, error), updated_at = now()
+        WHERE id = $1 AND bounced_at IS NULL RETURNING id`,
+      [emailId, at, error],
+    );
+    return affectedCount(rows) > 0;
+  }
+
+  /** A complaint (feedback loop): once per email. */
+  async markComplained(emailId: string, at: Date, manager?: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await (manager ?? this.dataSource.manager).query(
+      `UPDATE emails SET status = 'complained', complained_at = $2, updated_at = now() WHERE id = $1 AND complained_at IS NULL RETURNING id`,
+      [emailId, at],
+    );
+    return affectedCount(rows) > 0;
+  }
+
+  /** A delivery report: once per email, never downgrading a later state (a bounce or complaint that arrived first). */
+  async markDeliveredByFeedback(emailId: string, at: Date, manager?: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await (manager ?? this.dataSource.manager).query(
+      `UPDATE emails SET delivered_at = $2, status = CASE WHEN status IN ('queued', 'sending', 'sent') THEN 'delivered' ELSE status END, updated_at = now()
+        WHERE id = $1 AND delivered_at IS NULL RETURNING id`,
+      [emailId, at],
+    );
+    return affectedCount(rows) > 0;
   }
 
   /** Terminal failure: retries exhausted, unrenderable, or an interrupted hand-over (see the pipeline). */
@@ -213,7 +254,7 @@ export class EmailStatusStore {
         WHERE id = $1 AND status = ANY($3::text[]) RETURNING id`,
       [emailId, error, from],
     );
-    return rowCount(rows) > 0;
+    return affectedCount(rows) > 0;
   }
 
   async markSkipped(emailId: string, reason: string): Promise<boolean> {
@@ -221,7 +262,7 @@ export class EmailStatusStore {
       `UPDATE emails SET status = 'skipped', error = $2, updated_at = now() WHERE id = $1 AND status = 'queued' RETURNING id`,
       [emailId, reason],
     );
-    return rowCount(rows) > 0;
+    return affectedCount(rows) > 0;
   }
 
   /** sending → queued after a temporary failure: nothing was accepted, so the retry may send. */
@@ -242,15 +283,6 @@ export class EmailStatusStore {
       [limit],
     );
   }
-}
-
-/** TypeORM's postgres driver returns `[rows, count]` for UPDATE … RETURNING. */
-function returned<T>(result: unknown[]): T[] {
-  return (Array.isArray(result[0]) ? result[0] : result) as T[];
-}
-
-function rowCount(result: unknown[]): number {
-  return returned(result).length;
 }
 
 /** The same email twice in one batch (a duplicated job) must not let both callers win. */

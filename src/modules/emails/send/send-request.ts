@@ -1,5 +1,6 @@
 import { isEmail, isUUID } from 'class-validator';
 import type { FieldError } from '../../../platform/http/app-error';
+import { nearMissErrors } from '../../../platform/http/validation';
 import type { StoredAttachment } from '../entities/email-content.entity';
 
 /**
@@ -63,6 +64,19 @@ export const RESERVED_HEADERS = new Set([
   'return-path',
   'x-mailroom-email-id',
 ]);
+
+/** Field names callers of other email APIs reach for; a 422 names the right one instead of ignoring them. */
+const SEND_NEAR_MISSES: Record<string, string> = {
+  templateId: 'template (the template id)',
+  template_id: 'template (the template id)',
+  templateID: 'template (the template id)',
+  html: 'body (the HTML body)',
+  replyTo: 'reply',
+  reply_to: 'reply',
+  variables: 'data',
+  attachment: 'attachments',
+  header: 'headers',
+};
 
 const LINE_BREAK = /[\r\n]/;
 /** U+0000 cannot be stored in a PostgreSQL text or jsonb value, nor sent in a message. */
@@ -334,6 +348,7 @@ export function parseSendRequest(input: unknown): { request: SendRequest; errors
   if (body !== undefined && body.length === 0) p.add('body', 'too_small', 'body must not be empty', body);
   else if (body?.includes(NUL)) p.add('body', 'invalid_string', 'body must not contain NUL characters (U+0000)', body);
 
+  for (const item of nearMissErrors(input, SEND_NEAR_MISSES)) p.items.push(item);
   const template = optionalString(input, 'template', p);
   if (template !== undefined && !isUUID(template)) p.add('template', 'invalid_string', 'template must be a template id (UUID)', template);
 

@@ -1,14 +1,20 @@
+import { ApiProperty } from '@nestjs/swagger';
 /** Reasons a recipient of a send got no email (persisted in nothing; wire values). */
 export type SkipReason = 'unsubscribed' | 'suppressed';
 
-export interface SkippedRecipient {
-  to: string;
-  reason: SkipReason;
+export class SkippedRecipient {
+  @ApiProperty({ description: 'Recipient address', type: String })
+  to!: string;
+  @ApiProperty({ description: "unsubscribed (marketing email to an unsubscribed contact) or suppressed (the address bounced or complained)", enum: ["unsubscribed", "suppressed"] })
+  reason!: SkipReason;
 }
 
 /** The spec's send result; `skipped` is always present (decisions / interfaces). */
-export interface SendResult {
-  emails: Array<{ contact: { id: string; email: string }; email: string }>;
-  skipped: SkippedRecipient[];
-  timestamp: string;
+export class SendResult {
+  @ApiProperty({ description: "One item per recipient sent to: the email id and the contact", type: "array", items: { type: "object", properties: { email: { type: "string", description: "Email id (UUID)" }, contact: { type: "object", properties: { id: { type: "string" }, email: { type: "string" } } } } } })
+  emails!: Array<{ contact: { id: string; email: string }; email: string }>;
+  @ApiProperty({ description: "Recipients not sent to, with the reason", type: () => [SkippedRecipient] })
+  skipped!: SkippedRecipient[];
+  @ApiProperty({ description: 'When the request was accepted', type: String })
+  timestamp!: string;
 }

@@ -8,9 +8,9 @@ import { EventsService } from '../../events/events.service';
 import { emailEventData, EmailEventRow, EMAIL_EVENT_COLUMNS } from '../inbound/email-event-data';
 import { instrumentHtml, isTrackableUrl } from './html-instrument';
 import { clickPath, openPixelPath, OWN_PATH_PREFIXES, readClickToken, readOpenToken } from './tracking-links';
+import { isUuid } from '../../../platform/http/parse-uuid.pipe';
 
 const log = logger('tracking');
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface InstrumentOptions {
   emailId: string;
@@ -62,7 +62,7 @@ export class TrackingService {
 
   /** First open/click sets the timestamp; counters and events count every one. */
   private async record(emailId: string, kind: 'open' | 'click', link?: string): Promise<void> {
-    if (!UUID.test(emailId)) return;
+    if (!isUuid(emailId)) return;
     const sql =
       kind === 'open'
         ? `UPDATE emails SET open_count = open_count + 1, opened_at = COALESCE(opened_at, now()) WHERE id = $1 AND project_id IS NOT NULL RETURNING ${EMAIL_EVENT_COLUMNS}`

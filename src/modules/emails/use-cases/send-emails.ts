@@ -7,6 +7,7 @@ import { FieldError, validationError } from '../../../platform/http/app-error';
 import { ContactsService, normalizeEmail, UpsertContactInput } from '../../contacts/contacts.service';
 import { upsertKey } from '../../contacts/use-cases/upsert-contacts-batch.sql';
 import { DomainsService } from '../../domains/domains.service';
+import { BillingService } from '../../billing/billing.service';
 import type { TrackingMode } from '../../projects/entities/project.entity';
 import { projectDisabled } from '../../projects/projects.errors';
 import type { Template } from '../../templates/entities/template.entity';
@@ -20,6 +21,7 @@ import type { SendResult, SkippedRecipient } from '../send/send.response';
 import { SuppressionService } from '../suppression/suppression.service';
 import { respectsSubscription, skipReason } from '../suppression/suppression.types';
 import { insertContentsAndEmails, NewEmailContent, NewEmailRecipient, NewEmails } from './email-writer';
+import { isRetryableConflict } from '../../../platform/database/pg-errors';
 
 /** Whether opens and clicks are tracked: the per-send override wins over the project's mode. */
 export function trackingFor(mode: TrackingMode, type: EmailType, override: boolean | undefined): boolean {
@@ -44,7 +46,6 @@ interface Written {
   ids: string[];
 }
 
-const DEADLOCK_OR_SERIALIZATION = new Set(['40P01', '40001']);
 
 const contactInput = (req: SendRequest, to: Recipient): UpsertContactInput => ({
   email: to.email,
@@ -80,6 +81,14 @@ interface ResolvedSend {
   replyTo: string | null;
 }
 
+function recipientsPerProject(requests: Array<{ emails: { projectId: string | null }; recipients: unknown[] }>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const { emails, recipients } of requests) {
+    if (emails.projectId) counts.set(emails.projectId, (counts.get(emails.projectId) ?? 0) + recipients.length);
+  }
+  return counts;
+}
+
 /**
  * `POST /v1/send`: everything that can reject the request (project state, template, sender
  * domain, Liquid syntax, message size) is checked before anything is written; then contacts,
@@ -98,6 +107,7 @@ export class SendEmails {
     private readonly queue: EmailQueue,
     private readonly suppression: SuppressionService,
     private readonly statements: StatementRunner,
+    private readonly billing: BillingService,
   ) {}
 
   /** Concurrent requests share one transaction (README, `POST /v1/send`). */
@@ -105,7 +115,7 @@ export class SendEmails {
     keys: ({ projectId, req }) => req.to.map((to) => upsertKey({ projectId, email: normalizeEmail(to.email) })),
     runBatch: (items) => this.write(items),
     runOne: async (item) => (await this.write([item]))[0],
-    retryable: (error) => DEADLOCK_OR_SERIALIZATION.has((error as { code?: string })?.code ?? ''),
+    retryable: isRetryableConflict,
     max: 50,
     maxKeys: 500,
     maxInFlight: 2,
@@ -152,6 +162,8 @@ export class SendEmails {
         }
         return { ...newEmails(projectId, req, send, track), recipients, skipped };
       });
+      // Counted in this transaction: over the cap it throws 402 and nothing of the batch is written.
+      for (const [projectId, count] of recipientsPerProject(requests)) await this.billing.consume(em, projectId, 'transactional', count);
       const ids = await insertContentsAndEmails(this.statements, em, requests);
       return requests.map(({ recipients, skipped }, i): Written => ({
         emails: recipients.map((r, j) => ({ contact: { id: r.contactId!, email: r.toAddress }, email: ids[i][j] })),

@@ -1,10 +1,17 @@
-export interface EventResponse {
-  id: string;
-  name: string;
-  contactId: string | null;
-  contact: { id: string; email: string } | null;
-  data: Record<string, unknown>;
-  createdAt: string;
+import { ApiProperty } from '@nestjs/swagger';
+export class EventResponse {
+  @ApiProperty({ description: 'Identifier (UUID)', type: String })
+  id!: string;
+  @ApiProperty({ description: 'Name', type: String })
+  name!: string;
+  @ApiProperty({ description: 'Contact id (UUID)', type: String, nullable: true })
+  contactId!: string | null;
+  @ApiProperty({ description: "The contact the event belongs to (null once the contact is deleted)", type: "object", nullable: true, properties: { id: { type: "string" }, email: { type: "string" } } })
+  contact!: { id: string; email: string } | null;
+  @ApiProperty({ description: 'Custom contact data: keys and JSON values (see docs/api.md "Custom data")', type: 'object', additionalProperties: true })
+  data!: Record<string, unknown>;
+  @ApiProperty({ description: 'Creation time (ISO 8601)', type: String })
+  createdAt!: string;
 }
 
 export interface EventListRow {

@@ -1,8 +1,13 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 
 export class ListEventsQuery {
+  @ApiPropertyOptional({ description: 'Page size, 1-100 (default 20; larger values are clamped)', type: String })
   @IsOptional() limit?: string;
+  @ApiPropertyOptional({ description: 'Cursor from the previous page (`cursor` of the response)', type: String })
   @IsOptional() @IsString() @MaxLength(2048) cursor?: string;
+  @ApiPropertyOptional({ description: 'Name', type: String })
   @IsOptional() @IsString() @MaxLength(200) name?: string;
+  @ApiPropertyOptional({ description: 'Contact id (UUID)', type: String })
   @IsOptional() @IsString() @MaxLength(64) contactId?: string;
 }

@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { EmailField, NO_CONTROL_CHARS } from '../../contacts/dto/email-field';
 import { IsBoolean, IsDefined, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 import { isReservedEventName } from '../reserved-names';
@@ -16,6 +17,7 @@ class NotReservedEvent implements ValidatorConstraintInterface {
 export class TrackEventDto {
   @IsDefined({ message: 'email is required' })
   @EmailField()
+  @ApiProperty({ description: 'Email address', type: String })
   email: string;
 
   @IsDefined({ message: 'event is required' })
@@ -25,13 +27,16 @@ export class TrackEventDto {
   @Matches(NO_CONTROL_CHARS, { message: 'event must not contain control characters' })
   @Matches(/\S/, { message: 'event must not be blank' })
   @Validate(NotReservedEvent, { context: { code: 'reserved_event' } })
+  @ApiProperty({ description: 'Event name (1-200 characters, not a reserved name)', type: String })
   event: string;
 
   @IsOptional()
   @IsBoolean()
+  @ApiPropertyOptional({ description: 'Whether the contact receives marketing email', type: Boolean })
   subscribed?: boolean;
 
   @IsOptional()
   @IsObject()
+  @ApiPropertyOptional({ description: 'Custom contact data: keys and JSON values (see docs/api.md "Custom data")', type: 'object', additionalProperties: true })
   data?: Record<string, unknown>;
 }

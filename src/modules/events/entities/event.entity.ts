@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 @Entity('events')
 export class EventRecord {
@@ -8,4 +8,9 @@ export class EventRecord {
   @Column('text') name: string;
   @Column('jsonb') data: Record<string, unknown>;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  /** Commit-independent order of every event: the event outbox's cursor column. */
+  @Index('events_seq_key', { unique: true })
+  @Generated('increment')
+  @Column({ type: 'bigint', insert: false, update: false })
+  seq: string;
 }

@@ -3,6 +3,9 @@ import { CurrentProject, PublicOrSecretKey, SecretKey } from '../../auth/auth.de
 import { Idempotent } from '../../../platform/http/idempotency/idempotent.decorator';
 import { TrackEventDto } from '../dto/track-event.dto';
 import { TrackService } from './track.service';
+import { ApiEnvelope } from '../../../platform/http/openapi-responses';
+
+const TRACKED = { type: 'object', properties: { contact: { type: 'string', description: 'Contact id' }, event: { type: 'string', description: 'Event id' }, timestamp: { type: 'string' } } };
 
 @Controller()
 export class TrackController {
@@ -12,6 +15,7 @@ export class TrackController {
   @HttpCode(200)
   @PublicOrSecretKey()
   @Idempotent()
+  @ApiEnvelope(200, TRACKED, 'The event was stored and the contact upserted')
   async track(@CurrentProject() projectId: string, @Body() dto: TrackEventDto) {
     return { success: true, data: await this.tracking.track(projectId, dto) };
   }
@@ -21,6 +25,7 @@ export class TrackController {
   @HttpCode(200)
   @SecretKey()
   @Idempotent()
+  @ApiEnvelope(200, TRACKED, 'The event was stored and the contact upserted')
   async trackFromDashboard(@CurrentProject() projectId: string, @Body() dto: TrackEventDto) {
     return { success: true, data: await this.tracking.track(projectId, dto) };
   }

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined, IsString, MaxLength, MinLength } from 'class-validator';
 
 export class CreateProjectDto {
@@ -5,5 +6,6 @@ export class CreateProjectDto {
   @IsString()
   @MinLength(1)
   @MaxLength(100)
+  @ApiProperty({ description: 'Name', type: String })
   name: string;
 }

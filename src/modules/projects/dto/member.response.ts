@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import type { ProjectRole } from '../../auth/principal';
 
 export interface MemberRow {
@@ -7,11 +8,15 @@ export interface MemberRow {
   createdAt: Date;
 }
 
-export interface MemberResponse {
-  userId: string;
-  email: string;
-  role: ProjectRole;
-  createdAt: string;
+export class MemberResponse {
+  @ApiProperty({ description: 'User id (UUID)', type: String })
+  userId!: string;
+  @ApiProperty({ description: 'Email address', type: String })
+  email!: string;
+  @ApiProperty({ description: "Role in the project", enum: ["OWNER", "ADMIN", "MEMBER"] })
+  role!: ProjectRole;
+  @ApiProperty({ description: 'Creation time (ISO 8601)', type: String })
+  createdAt!: string;
 }
 
 export const toMemberResponse = (row: MemberRow): MemberResponse => ({

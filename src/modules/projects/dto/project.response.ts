@@ -1,20 +1,36 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { KeyPair } from '../api-keys';
 import type { Project } from '../entities/project.entity';
 
-export interface ProjectResponse {
-  id: string;
-  name: string;
+export class ProjectResponse {
+  @ApiProperty({ description: 'Identifier (UUID)', type: String })
+  id!: string;
+  @ApiProperty({ description: 'Name', type: String })
+  name!: string;
+  @ApiPropertyOptional({ description: 'Public key pk_… (shown only after creation or rotation)', type: String })
   public?: string;
+  @ApiPropertyOptional({ description: 'Secret key sk_… (shown only after creation or rotation)', type: String })
   secret?: string;
-  publicPrefix: string;
-  secretPrefix: string;
-  disabled: boolean;
-  disabledReason: string | null;
-  tracking: string;
-  language: string;
+  @ApiPropertyOptional({ description: 'Signing secret for outbound webhooks (shown only after creation or rotation)', type: String })
+  webhookSecret?: string;
+  @ApiProperty({ description: 'First characters of the public key', type: String })
+  publicPrefix!: string;
+  @ApiProperty({ description: 'First characters of the secret key', type: String })
+  secretPrefix!: string;
+  @ApiProperty({ description: 'Only false: re-enables a disabled project', type: Boolean })
+  disabled!: boolean;
+  @ApiProperty({ description: 'Why the project was disabled', type: String, nullable: true })
+  disabledReason!: string | null;
+  @ApiProperty({ description: "Open/click tracking mode: ENABLED, DISABLED or MARKETING_ONLY", type: String })
+  tracking!: string;
+  @ApiProperty({ description: "Language of hosted pages and system emails", type: String })
+  language!: string;
+  @ApiPropertyOptional({ description: "Your role in the project (lists and reads by a member)", type: String })
   role?: string;
-  createdAt: string;
-  updatedAt: string;
+  @ApiProperty({ description: 'Creation time (ISO 8601)', type: String })
+  createdAt!: string;
+  @ApiProperty({ description: 'Last change (ISO 8601)', type: String })
+  updatedAt!: string;
 }
 
 /** Keys appear in full only right after creation or rotation. */
@@ -22,7 +38,7 @@ export function toProjectResponse(project: Project, keys?: KeyPair, role?: strin
   return {
     id: project.id,
     name: project.name,
-    ...(keys ? { public: keys.public, secret: keys.secret } : {}),
+    ...(keys ? { public: keys.public, secret: keys.secret, webhookSecret: project.webhookSecret } : {}),
     publicPrefix: project.publicPrefix,
     secretPrefix: project.secretPrefix,
     disabled: project.disabled,

@@ -1,18 +1,31 @@
+import { ApiProperty } from '@nestjs/swagger';
 import type { Template, TemplateType } from '../entities/template.entity';
 
-export interface TemplateResponse {
-  id: string;
-  name: string;
-  description: string | null;
-  subject: string;
-  body: string;
-  from: string;
-  fromName: string | null;
-  replyTo: string | null;
-  type: TemplateType;
-  projectId: string;
-  createdAt: string;
-  updatedAt: string;
+export class TemplateResponse {
+  @ApiProperty({ description: 'Identifier (UUID)', type: String })
+  id!: string;
+  @ApiProperty({ description: 'Name', type: String })
+  name!: string;
+  @ApiProperty({ description: 'Free-text description', type: String, nullable: true })
+  description!: string | null;
+  @ApiProperty({ description: 'Subject line (Liquid template)', type: String })
+  subject!: string;
+  @ApiProperty({ description: 'HTML body (Liquid template)', type: String })
+  body!: string;
+  @ApiProperty({ description: 'Sender address (on a verified domain)', type: String })
+  from!: string;
+  @ApiProperty({ description: 'Sender display name', type: String, nullable: true })
+  fromName!: string | null;
+  @ApiProperty({ description: 'Reply-To address', type: String, nullable: true })
+  replyTo!: string | null;
+  @ApiProperty({ description: "TRANSACTIONAL, MARKETING or HEADLESS", type: String })
+  type!: TemplateType;
+  @ApiProperty({ description: 'Project id (UUID)', type: String })
+  projectId!: string;
+  @ApiProperty({ description: 'Creation time (ISO 8601)', type: String })
+  createdAt!: string;
+  @ApiProperty({ description: 'Last change (ISO 8601)', type: String })
+  updatedAt!: string;
 }
 
 export function toTemplateResponse(t: Template): TemplateResponse {
@@ -32,15 +45,22 @@ export function toTemplateResponse(t: Template): TemplateResponse {
   };
 }
 
-export interface TemplatePage {
-  data: TemplateResponse[];
-  page: number;
-  pageSize: number;
-  total: number;
-  totalPages: number;
+export class TemplatePage {
+  @ApiProperty({ description: "Templates of this page", type: () => [TemplateResponse] })
+  data!: TemplateResponse[];
+  @ApiProperty({ description: "Page number", type: Number })
+  page!: number;
+  @ApiProperty({ description: 'Page size, 1-100 (default 20; larger values are clamped)', type: Number })
+  pageSize!: number;
+  @ApiProperty({ description: 'Total count', type: Number })
+  total!: number;
+  @ApiProperty({ description: 'Number of pages', type: Number })
+  totalPages!: number;
 }
 
-export interface TemplateUsageResponse {
-  campaigns: Array<{ id: string; name: string; status: string | null }>;
-  workflowSteps: Array<{ id: string; workflowId: string; workflowName: string | null }>;
+export class TemplateUsageResponse {
+  @ApiProperty({ description: "Campaigns using the template", type: "array", items: { type: "object", properties: { id: { type: "string" }, name: { type: "string" }, status: { type: "string", nullable: true } } } })
+  campaigns!: Array<{ id: string; name: string; status: string | null }>;
+  @ApiProperty({ description: "Workflow steps using the template", type: "array", items: { type: "object", properties: { id: { type: "string" }, workflowId: { type: "string" }, workflowName: { type: "string", nullable: true } } } })
+  workflowSteps!: Array<{ id: string; workflowId: string; workflowName: string | null }>;
 }

@@ -1,44 +1,45 @@
-import type { EntityManager } from 'typeorm';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { SetupProbes } from '../../../platform/usage/setup-probes.registry';
+import { UsageRegistry } from '../../../platform/usage/usage.registry';
+import { SENDER_DOMAIN_MATCHES } from '../../domains/sender-domain';
 import type { TemplateUsageResponse } from '../dto/template.response';
 
-async function columnsOf(em: EntityManager, table: string): Promise<Set<string> | null> {
-  const [{ exists }] = (await em.query(`SELECT to_regclass($1) IS NOT NULL AS exists`, [`public.${table}`])) as Array<{ exists: boolean }>;
-  if (!exists) return null;
-  const rows = (await em.query(`SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1`, [
-    table,
-  ])) as Array<{ column_name: string }>;
-  return new Set(rows.map((r) => r.column_name));
-}
-
 /**
- * Campaigns and workflow steps that reference the template. Those tables belong to other
- * modules and may not exist (or may not carry a template reference) in every build, so each
- * query is guarded by `to_regclass` and by the columns it reads.
+ * Templates in the usage registry: the templates sending from a domain (the domain delete 409),
+ * the `hasTemplates` onboarding step, and `GET /templates/:id/usage` answered from the campaigns
+ * and workflow steps their modules report.
  */
-export async function findTemplateUsage(em: EntityManager, projectId: string, templateId: string): Promise<TemplateUsageResponse> {
-  const usage: TemplateUsageResponse = { campaigns: [], workflowSteps: [] };
+@Injectable()
+export class TemplateUsage implements OnModuleInit {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly usage: UsageRegistry,
+    private readonly setup: SetupProbes,
+  ) {}
 
-  const campaignColumns = await columnsOf(em, 'campaigns');
-  if (campaignColumns?.has('template_id') && campaignColumns.has('project_id')) {
-    const status = campaignColumns.has('status') ? 'status' : 'NULL';
-    const rows = (await em.query(
-      `SELECT id::text AS id, name, ${status} AS status FROM campaigns WHERE project_id = $1 AND template_id::text = $2 ORDER BY created_at DESC`,
-      [projectId, templateId],
-    )) as Array<{ id: string; name: string; status: string | null }>;
-    usage.campaigns = rows;
+  onModuleInit(): void {
+    this.usage.register(async (projectId, subject) => {
+      if (subject.kind !== 'domain') return {};
+      return {
+        templates: await this.dataSource.query(`SELECT id::text AS id, name FROM templates WHERE project_id = $1 AND ${SENDER_DOMAIN_MATCHES('from_address', 2)}`, [
+          projectId,
+          subject.domain,
+        ]),
+      };
+    });
+    this.setup.register('hasTemplates', async (projectId) => {
+      const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM templates WHERE project_id = $1 LIMIT 1`, [projectId]);
+      return rows.length > 0;
+    });
   }
 
-  const stepColumns = await columnsOf(em, 'workflow_steps');
-  const workflowColumns = await columnsOf(em, 'workflows');
-  if (stepColumns?.has('config') && stepColumns.has('workflow_id') && workflowColumns?.has('project_id')) {
-    const rows = (await em.query(
-      `SELECT s.id::text AS id, s.workflow_id::text AS "workflowId", w.name AS "workflowName"
-         FROM workflow_steps s JOIN workflows w ON w.id = s.workflow_id
-        WHERE w.project_id = $1 AND s.config->>'templateId' = $2
-        ORDER BY w.name, s.id`,
-      [projectId, templateId],
-    )) as Array<{ id: string; workflowId: string; workflowName: string | null }>;
-    usage.workflowSteps = rows;
+  async of(projectId: string, templateId: string): Promise<TemplateUsageResponse> {
+    const refs = await this.usage.find(projectId, { kind: 'template', id: templateId });
+    return {
+      campaigns: refs.campaigns.map((c) => ({ id: c.id, name: c.name, status: c.status ?? null })),
+      workflowSteps: refs.workflows.map((w) => ({ id: w.stepId ?? w.id, workflowId: w.id, workflowName: w.name })),
+    };
   }
-  return usage;
 }

@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 /**
  * Reason codes (a client may switch on them): `invalid_syntax`, `domain_not_found`,
  * `no_mx_records` (neither MX nor A/AAAA: mail cannot be delivered), `null_mx` (RFC 7505:
@@ -15,14 +16,23 @@ export type VerifyReason =
   | 'possible_typo'
   | 'plus_addressed';
 
-export interface VerifyEmailResult {
-  email: string;
-  valid: boolean;
-  isDisposable: boolean;
-  isTypo: boolean;
-  isPlusAddressed: boolean;
-  domainExists: boolean;
-  hasMxRecords: boolean;
+export class VerifyEmailResult {
+  @ApiProperty({ description: 'Email address', type: String })
+  email!: string;
+  @ApiProperty({ description: 'Whether the address is deliverable as far as can be told', type: Boolean })
+  valid!: boolean;
+  @ApiProperty({ description: 'Disposable-address provider', type: Boolean })
+  isDisposable!: boolean;
+  @ApiProperty({ description: 'Looks like a typo of a common domain', type: Boolean })
+  isTypo!: boolean;
+  @ApiProperty({ description: 'Uses +tag addressing', type: Boolean })
+  isPlusAddressed!: boolean;
+  @ApiProperty({ description: 'The domain resolves', type: Boolean })
+  domainExists!: boolean;
+  @ApiProperty({ description: 'The domain has MX records', type: Boolean })
+  hasMxRecords!: boolean;
+  @ApiPropertyOptional({ description: 'Corrected address for a likely typo', type: String })
   suggestedEmail?: string;
-  reasons: VerifyReason[];
+  @ApiProperty({ description: "Why the address is not (or may not be) valid", type: [String] })
+  reasons!: VerifyReason[];
 }

@@ -10,7 +10,8 @@ export const idempotencyKeyReused = (key: string, held: HeldKey | null) =>
   new AppError(409, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used; the request was not performed again', {
     details: {
       key,
-      originalRequest: held ? { method: held.method, path: held.path } : null,
+      // "<METHOD> <path>", the string Plunk's clients read.
+      originalRequest: held ? `${held.method} ${held.path}` : null,
       originalRequestAt: held ? held.createdAt.toISOString() : null,
       // null while the original request is still in flight.
       originalStatusCode: held?.statusCode ?? null,

@@ -87,7 +87,7 @@ describe('IdempotencyInterceptor', () => {
     expect(repeat.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
     expect(repeat.body.error.details).toEqual({
       key: 'abc',
-      originalRequest: { method: 'POST', path: '/things' },
+      originalRequest: 'POST /things',
       originalRequestAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       originalStatusCode: 201,
     });

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsString } from 'class-validator';
 import { BULK_MAX_IDS } from '../bulk.errors';
 
@@ -8,5 +9,6 @@ export class BulkContactsDto {
   @ArrayMinSize(1, { message: 'contactIds must hold at least 1 id' })
   @ArrayMaxSize(BULK_MAX_IDS, { message: `contactIds may hold at most ${BULK_MAX_IDS} ids` })
   @IsString({ each: true, message: 'each value of contactIds must be a string' })
+  @ApiProperty({ description: 'Contact ids (UUIDs) to process', type: [String] })
   contactIds: string[];
 }

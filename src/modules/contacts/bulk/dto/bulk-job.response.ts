@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { bulkJobIds } from '../../import/job-id';
 import { BulkItemError, BulkOperation, bulkProgress } from '../bulk-plan';
 
@@ -19,18 +20,30 @@ export interface BulkJobRow {
   finished_at: Date | string | null;
 }
 
-export interface BulkJobResponse {
-  jobId: string;
-  operation: BulkOperation;
-  status: BulkJobStatus;
-  progress: number;
-  totalRequested: number;
-  successCount: number;
-  unchangedCount: number;
-  failureCount: number;
-  errors: Array<{ contactId: string; error: BulkItemError }>;
-  createdAt: string;
-  completedAt: string | null;
+export class BulkJobResponse {
+  @ApiProperty({ description: 'Job id', type: String })
+  jobId!: string;
+  @ApiProperty({ description: "subscribe, unsubscribe or delete", type: String })
+  operation!: BulkOperation;
+  @ApiProperty({ description: "queued, processing, completed or failed", enum: ["queued", "processing", "completed", "failed"] })
+  status!: BulkJobStatus;
+  @ApiProperty({ description: 'Percent done', type: Number })
+  progress!: number;
+  @ApiProperty({ description: 'Ids in the request', type: Number })
+  totalRequested!: number;
+  @ApiProperty({ description: 'Items changed', type: Number })
+  successCount!: number;
+  @ApiProperty({ description: 'Items already in the requested state', type: Number })
+  unchangedCount!: number;
+  @ApiProperty({ description: 'Items that failed', type: Number })
+  failureCount!: number;
+  @ApiProperty({ description: "Per-contact errors", type: "array", items: { type: "object", properties: { contactId: { type: "string" }, error: { type: "string" } } } })
+  errors!: Array<{ contactId: string; error: BulkItemError }>;
+  @ApiProperty({ description: 'Creation time (ISO 8601)', type: String })
+  createdAt!: string;
+  @ApiProperty({ description: 'When the job finished', type: String, nullable: true })
+  completedAt!: string | null;
+  @ApiPropertyOptional({ description: 'Why the job failed', type: String })
   failureReason?: string;
 }
 

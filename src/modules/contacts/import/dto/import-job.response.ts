@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { ImportRowError } from '../csv/import-rows';
 import { importJobIds } from '../job-id';
 
@@ -18,17 +19,28 @@ export interface ImportJobRow {
   finished_at: Date | string | null;
 }
 
-export interface ImportJobResponse {
-  jobId: string;
-  status: ImportJobStatus;
-  totalRows: number;
-  processedRows: number;
-  imported: number;
-  updated: number;
-  skipped: number;
-  errors: ImportRowError[];
-  createdAt: string;
-  completedAt: string | null;
+export class ImportJobResponse {
+  @ApiProperty({ description: 'Job id', type: String })
+  jobId!: string;
+  @ApiProperty({ description: "queued, processing, completed or failed", type: String })
+  status!: ImportJobStatus;
+  @ApiProperty({ description: "Data rows in the file", type: Number })
+  totalRows!: number;
+  @ApiProperty({ description: "Rows processed so far", type: Number })
+  processedRows!: number;
+  @ApiProperty({ description: "New contacts created", type: Number })
+  imported!: number;
+  @ApiProperty({ description: "Existing contacts updated", type: Number })
+  updated!: number;
+  @ApiProperty({ description: "Rows skipped (invalid or duplicate)", type: Number })
+  skipped!: number;
+  @ApiProperty({ description: "Rows that were not imported: row number (1 = first data row after the header) and reason", type: "array", items: { type: "object", additionalProperties: true } })
+  errors!: ImportRowError[];
+  @ApiProperty({ description: 'Creation time (ISO 8601)', type: String })
+  createdAt!: string;
+  @ApiProperty({ description: 'When the job finished', type: String, nullable: true })
+  completedAt!: string | null;
+  @ApiPropertyOptional({ description: 'Why the job failed', type: String })
   failureReason?: string;
 }
 

@@ -1,0 +1,179 @@
+'use strict';
+// Issue 13: campaigns. A campaign of N recipients (100,000; --quick 5,000) into the loopback SMTP
+// receiver, side by side with nodemailer alone pushing the same rendered messages to the same
+// receiver (send.js's baseline, the transport's limit): emails/s from `POST /campaigns/:id/send`
+// to the last message received, time to the first message, peak RSS of every process. Then, in
+// services mode: materialising a 1,000,000-contact audience (rows + checkpoint, with the send
+// queue paused so only the fan-out runs), and the crash run (SIGKILL during the send, restart,
+// every recipient exactly once). Data is generated in SQL (generate_series).
+const { Client } = require('pg');
+const { Queue } = require('bullmq');
+const { randomBytes } = require('node:crypto');
+const { databaseUrlOf } = require('../lib/database-url');
+const { REDIS_URL } = require('../lib/app');
+const { _internals: sendSuite } = require('./send');
+
+const POOL_SIZE = Number(process.env.BENCH_SMTP_POOL_SIZE || 10);
+const paragraph = '<p style="font-family:Arial">Hello {{firstName}}, here is what happened in your account this week. Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>';
+const BODY = `<html><body>${paragraph.repeat(25)}<p>Plan: {{plan ?? "free"}}</p></body></html>`;
+
+async function seed(db, projectId, n, prefix) {
+  await db.query(
+    `INSERT INTO contacts (project_id, email, subscribed, data)
+     SELECT $1, $3 || g || '@bench.example.org', true, jsonb_build_object('firstName', 'Bench ' || g, 'plan', 'pro')
+       FROM generate_series(0, $2 - 1) g`,
+    [projectId, n, prefix],
+  );
+  await db.query('ANALYZE contacts');
+}
+
+function api(app, project) {
+  const headers = { authorization: `Bearer ${project.secretKey}`, 'content-type': 'application/json' };
+  return async (method, path, body) => {
+    const res = await fetch(`${app.url}${path}`, { method, headers, body: body && JSON.stringify(body) });
+    if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status}: ${await res.text()}`);
+    return res.status === 204 ? null : res.json();
+  };
+}
+
+const campaignBody = (name) => ({ name, subject: 'Hello {{firstName}}', body: BODY, from: 'hello@bench.example.com', fromName: 'Bench', type: 'TRANSACTIONAL', audienceType: 'ALL' });
+
+/** Peak resident set size of each process (`/proc`), sampled every 100 ms. */
+function rssSampler(pids) {
+  const peak = new Map(pids.map((p) => [p, 0]));
+  const read = (pid) => {
+    try {
+      return Number(/VmRSS:\s+(\d+)/.exec(require('node:fs').readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
+    } catch {
+      return 0;
+    }
+  };
+  const timer = setInterval(() => pids.forEach((p) => peak.set(p, Math.max(peak.get(p), read(p)))), 100);
+  return { stop: () => (clearInterval(timer), peak) };
+}
+
+async function throughput(ctx, deployment, receiver, n, limit) {
+  const { startApp, createProject, row } = ctx;
+  const { mode, label, workers } = deployment;
+  const poolPerProcess = Math.max(1, Math.round(POOL_SIZE / Number(workers || 1)));
+  const app = await startApp({ mode, workers, env: { EMAIL_TRANSPORT: 'smtp', SMTP_URL: receiver.url, DOMAIN_VERIFICATION: 'off', SMTP_POOL_SIZE: String(poolPerProcess) }, timeoutMs: 120_000 });
+  const rows = [];
+  try {
+    const project = await createProject(app.url);
+    await receiver.waitFor(1, 30_000); // the signup's verification mail
+    const call = api(app, project);
+    const db = new Client({ connectionString: await databaseUrlOf(app) });
+    await db.connect();
+    try {
+      // Warm-up campaign (JIT, pools, compiled template).
+      await seed(db, project.id, 200, 'warm');
+      const warm = (await call('POST', '/campaigns', campaignBody('warm'))).data;
+      receiver.reset();
+      await call('POST', `/campaigns/${warm.id}/send`);
+      await receiver.waitFor(200, 120_000);
+      await db.query(`DELETE FROM contacts WHERE project_id = $1`, [project.id]);
+      await seed(db, project.id, n, 'user');
+      const campaign = (await call('POST', '/campaigns', campaignBody('bench'))).data;
+      const sampler = rssSampler([app.pid, ...app.workerPids]);
+      receiver.reset();
+      const t0 = Date.now();
+      await call('POST', `/campaigns/${campaign.id}/send`);
+      await receiver.waitFor(1, 60_000);
+      const firstMs = Date.now() - t0;
+      await receiver.waitFor(n, 1_800_000);
+      const seconds = (Date.now() - t0) / 1000;
+      const peak = sampler.stop();
+      const rate = n / seconds;
+      ctx.log(`${label}: ${n} campaign emails received in ${seconds.toFixed(1)} s; first after ${firstMs} ms`);
+      rows.push(row(`campaign ${n} recipients → received by SMTP, emails/s`, label, Math.round(rate), 'emails/s'));
+      rows.push(row('campaign share of nodemailer-alone limit', label, Math.round((rate / limit) * 100), '%', { min: 70 }));
+      rows.push(row('POST /campaigns/:id/send → first message received', label, firstMs, 'ms', { max: 1000 }));
+      [...peak.values()].forEach((bytes, i) => rows.push(row(`peak RSS, ${i === 0 ? (workers ? 'api' : 'service') : `worker ${i}`} process`, label, Math.round(bytes / 1048576), 'MB', { max: 300 })));
+      const stats = await call('GET', `/campaigns/${campaign.id}/stats`);
+      rows.push(row('campaign stats sentCount = recipients', label, stats.sentCount, 'count', { min: n }));
+    } finally {
+      await db.end();
+    }
+  } finally {
+    await app.stop();
+  }
+  return rows;
+}
+
+/** 1,000,000 contacts: time from send until the audience is fully written (rows + checkpoint), the send queue paused. */
+async function materialise(ctx, contacts) {
+  const { startApp, createProject, row } = ctx;
+  const prefix = `mrbench:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const app = await startApp({ mode: 'services', workers: 1, env: { REDIS_PREFIX: prefix, EMAIL_TRANSPORT: 'outbox', DOMAIN_VERIFICATION: 'off', CAMPAIGN_BATCH_SIZE: '5000', CAMPAIGN_MAX_QUEUED: '100000000' }, timeoutMs: 120_000 });
+  const queue = new Queue('email-send', { connection: { url: REDIS_URL }, prefix });
+  try {
+    const project = await createProject(app.url);
+    const call = api(app, project);
+    const db = new Client({ connectionString: await databaseUrlOf(app) });
+    await db.connect();
+    try {
+      const s0 = Date.now();
+      await seed(db, project.id, contacts, 'm');
+      ctx.log(`services: seeded ${contacts} contacts in ${((Date.now() - s0) / 1000).toFixed(1)} s`);
+      await queue.pause();
+      const campaign = (await call('POST', '/campaigns', campaignBody('million'))).data;
+      const t0 = Date.now();
+      await call('POST', `/campaigns/${campaign.id}/send`);
+      for (;;) {
+        const { rows } = await db.query(`SELECT audience_done, total_recipients FROM campaigns WHERE id = $1`, [campaign.id]);
+        if (rows[0].audience_done) break;
+        if (Date.now() - t0 > 600_000) throw new Error(`not materialised after 600 s (${rows[0].total_recipients} rows)`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const seconds = (Date.now() - t0) / 1000;
+      const { rows } = await db.query(`SELECT count(*)::int AS n FROM emails WHERE campaign_id = $1`, [campaign.id]);
+      ctx.log(`services: ${rows[0].n} email rows written in ${seconds.toFixed(1)} s`);
+      await call('POST', `/campaigns/${campaign.id}/cancel`);
+      return [row(`materialise ${contacts / 1e6}M-contact audience (rows + checkpoint + enqueue)`, 'services', Math.round(seconds * 10) / 10, 's', { max: 30 })];
+    } finally {
+      await db.end();
+    }
+  } finally {
+    await queue.obliterate({ force: true }).catch(() => undefined);
+    await queue.close();
+    await app.stop();
+  }
+}
+
+/** @param {import('../lib').Ctx} ctx */
+async function run(ctx) {
+  const { row } = ctx;
+  const n = ctx.quick ? 5_000 : 100_000;
+  const receiver = await sendSuite.startReceiver();
+  const rows = [];
+  try {
+    await sendSuite.baseline(receiver, 200);
+    const limit = await sendSuite.baseline(receiver, Math.min(n, 20_000));
+    rows.push(row(`nodemailer alone → SMTP (pool ${POOL_SIZE})`, 'direct', Math.round(limit), 'emails/s'));
+    // BENCH_CAMPAIGNS_ONLY=materialise runs the 1M materialisation alone.
+    const only = process.env.BENCH_CAMPAIGNS_ONLY;
+    const deployments = only === 'materialise' ? [] : ctx.modes.flatMap((mode) => (mode === 'services' ? [{ mode, label: 'api+worker', workers: 1 }] : [{ mode, label: mode }]));
+    for (const d of deployments) {
+      try {
+        rows.push(...(await throughput(ctx, d, receiver, n, limit)));
+      } catch (err) {
+        ctx.log(`${d.label}: ${err && err.stack ? err.stack : err}`);
+        rows.push(row(`campaign ${n} recipients → received by SMTP, emails/s`, d.label, String(err.message || err).slice(0, 60), '', '', false));
+      }
+    }
+    if (ctx.modes.includes('services')) {
+      const contacts = only === 'materialise' || !ctx.quick ? 1_000_000 : 100_000;
+      try {
+        rows.push(...(await materialise(ctx, contacts)));
+      } catch (err) {
+        ctx.log(`materialise: ${err && err.stack ? err.stack : err}`);
+        rows.push(row('materialise audience', 'services', String(err.message || err).slice(0, 60), '', '', false));
+      }
+    }
+  } finally {
+    await receiver.close();
+  }
+  return rows;
+}
+
+module.exports = { run };

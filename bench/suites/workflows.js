@@ -1,0 +1,154 @@
+'use strict';
+// Issue 14: workflows.
+// 1. /v1/track throughput with 5 enabled workflows listening to the tracked event, against none
+//    (every request a new contact, so every tracked event must start 5 executions).
+// 2. 10,000 executions whose 1-minute DELAY falls due together (started by 10,000 events written
+//    in one statement and read by the outbox): lateness of their resumption and steps/s.
+// 3. RSS of the service while 100,000 executions wait for an event (seeded set-based).
+const { Client } = require('pg');
+const { databaseUrlOf } = require('../lib/database-url');
+
+function trackRequests(publicKey, event, prefix) {
+  let n = 0;
+  return [
+    {
+      method: 'POST',
+      path: '/v1/track',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${publicKey}` },
+      setupRequest(req) {
+        return { ...req, body: JSON.stringify({ email: `${prefix}${n++}@bench.example.com`, event, data: { plan: 'pro' } }) };
+      },
+    },
+  ];
+}
+
+async function waitUntil(check, timeoutMs, intervalMs = 250) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+/** @param {import('../lib').Ctx} ctx */
+async function run(ctx) {
+  const { startApp, createProject, load, row, sleep } = ctx;
+  const rows = [];
+  for (const mode of ctx.modes) {
+    const app = await startApp({ mode });
+    try {
+      const project = await createProject(app.url);
+      const headers = { authorization: `Bearer ${project.secretKey}`, 'content-type': 'application/json' };
+      const call = async (method, path, body) => {
+        const res = await fetch(`${app.url}${path}`, { method, headers, body: body && JSON.stringify(body) });
+        if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status}: ${await res.text()}`);
+        return res.status === 204 ? null : res.json();
+      };
+      const workflow = async (eventName, steps) => {
+        const wf = await call('POST', '/workflows', { name: eventName, eventName });
+        let from = wf.steps[0].id;
+        for (const s of steps) {
+          const step = await call('POST', `/workflows/${wf.id}/steps`, s);
+          await call('POST', `/workflows/${wf.id}/transitions`, { fromStepId: from, toStepId: step.id });
+          from = step.id;
+        }
+        await call('PATCH', `/workflows/${wf.id}`, { enabled: true });
+        return wf.id;
+      };
+      const db = new Client({ connectionString: await databaseUrlOf(app) });
+      await db.connect();
+      const count = async (sql, params) => Number((await db.query(sql, params)).rows[0].n);
+      try {
+        // 1. Track with and without listening workflows.
+        const base = { url: app.url, connections: 50, duration: ctx.duration };
+        await load({ ...base, duration: 2, requests: trackRequests(project.publicKey, 'bench.none', 'warm') });
+        const none = await load({ ...base, requests: trackRequests(project.publicKey, 'bench.none', 'none') });
+        const ids = [];
+        for (let i = 0; i < 5; i++) ids.push(await workflow('bench.wf', [{ type: 'EXIT', config: { reason: `wf ${i}` } }]));
+        const withWf = await load({ ...base, requests: trackRequests(project.publicKey, 'bench.wf', 'wf') });
+        // Requests the client gave up on may still have been tracked: count the stored events.
+        const expected = 5 * (await count(`SELECT count(*) AS n FROM events WHERE project_id = $1 AND name = 'bench.wf'`, [project.id]));
+        const t0 = Date.now();
+        const started = await waitUntil(async () => {
+          const n = await count(`SELECT count(*) AS n FROM workflow_executions WHERE workflow_id = ANY($1::uuid[]) AND status = 'EXITED'`, [ids]);
+          return n >= expected ? n : Date.now() - t0 > 170_000 ? n : undefined;
+        }, 180_000, 500);
+        ctx.log(`${mode}: track ${Math.round(none.rps)} req/s without workflows, ${Math.round(withWf.rps)} with 5; ${started}/${expected} executions finished ${((Date.now() - t0) / 1000).toFixed(1)} s after the load`);
+        rows.push(row('/v1/track req/s @50 conns, no workflow listening', mode, Math.round(none.rps), 'req/s'));
+        rows.push(row('/v1/track req/s @50 conns, 5 workflows listening', mode, Math.round(withWf.rps), 'req/s', { min: Math.round(none.rps * 0.8) }));
+        rows.push(row('executions started and finished / expected (5 per tracked event)', mode, `${started}/${expected}`, '', 'all', started === expected));
+        rows.push(row('seconds after the load until every execution finished', mode, Number(((Date.now() - t0) / 1000).toFixed(1)), 's'));
+
+        // 2. 10,000 DELAYs due together.
+        const N = 10_000;
+        await workflow('bench.delay', [{ type: 'DELAY', config: { amount: 1, unit: 'minutes' } }, { type: 'EXIT', config: { reason: 'delayed' } }]);
+        await db.query(
+          `WITH c AS (
+             INSERT INTO contacts (project_id, email) SELECT $1, 'delay' || g || '@bench.example.com' FROM generate_series(1, $2) g RETURNING id
+           ) INSERT INTO events (project_id, contact_id, name) SELECT $1, id, 'bench.delay' FROM c`,
+          [project.id, N],
+        );
+        const waiting = await waitUntil(async () => {
+          const n = await count(`SELECT count(*) AS n FROM workflow_executions x JOIN workflows w ON w.id = x.workflow_id WHERE w.event_name = 'bench.delay' AND x.status = 'WAITING'`);
+          return n >= N ? n : undefined;
+        }, 600_000, 500);
+        const spread = (await db.query(`SELECT extract(epoch FROM max(wake_at) - min(wake_at)) AS s FROM workflow_executions WHERE status = 'WAITING' AND wake_at IS NOT NULL`)).rows[0].s;
+        ctx.log(`${mode}: ${waiting} executions waiting on their DELAY; due times spread over ${Number(spread).toFixed(1)} s`);
+        await waitUntil(async () => {
+          const n = await count(`SELECT count(*) AS n FROM workflow_executions x JOIN workflows w ON w.id = x.workflow_id WHERE w.event_name = 'bench.delay' AND x.status = 'EXITED'`);
+          return n >= N ? n : undefined;
+        }, 600_000, 500);
+        const late = (
+          await db.query(
+            `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY l) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY l) AS p99, max(l) AS max
+               FROM (SELECT extract(epoch FROM r.completed_at - (r.started_at + interval '60 seconds')) AS l
+                       FROM workflow_execution_steps r JOIN workflow_executions x ON x.id = r.execution_id JOIN workflows w ON w.id = x.workflow_id
+                      WHERE w.event_name = 'bench.delay' AND r.type = 'DELAY') t`,
+          )
+        ).rows[0];
+        const window = (
+          await db.query(
+            `SELECT count(*) AS steps, extract(epoch FROM max(r.completed_at) - min(r.started_at + interval '60 seconds')) AS s
+               FROM workflow_execution_steps r JOIN workflow_executions x ON x.id = r.execution_id JOIN workflows w ON w.id = x.workflow_id
+              WHERE w.event_name = 'bench.delay' AND r.type IN ('DELAY', 'EXIT')`,
+          )
+        ).rows[0];
+        const stepsPerSecond = Math.round(Number(window.steps) / Math.max(Number(window.s), 0.001));
+        rows.push(row('10,000 DELAYs due together: resumed late by, p50', mode, Number(Number(late.p50).toFixed(2)), 's'));
+        rows.push(row('10,000 DELAYs due together: resumed late by, max', mode, Number(Number(late.max).toFixed(2)), 's', { max: 10 }));
+        rows.push(row('engine steps/s while they resume (DELAY wake + EXIT)', mode, stepsPerSecond, 'steps/s', mode === 'services' ? { min: 1000 } : undefined));
+
+        // 3. RSS while 100,000 executions wait for an event.
+        const M = 100_000;
+        const waitWf = await workflow('bench.wait', [{ type: 'WAIT_FOR_EVENT', config: { eventName: 'bench.never' } }]);
+        await sleep(3000);
+        const rssBefore = app.rssBytes();
+        await db.query(
+          `WITH c AS (
+             INSERT INTO contacts (project_id, email) SELECT $1, 'wait' || g || '@bench.example.com' FROM generate_series(1, $2) g RETURNING id
+           ), w AS (SELECT id, version, (SELECT s.id FROM workflow_steps s WHERE s.workflow_id = $3 AND s.type = 'WAIT_FOR_EVENT') AS step FROM workflows WHERE id = $3)
+           INSERT INTO workflow_executions (project_id, workflow_id, version, contact_id, status, current_step_id, steps_run, wait_event, wait_since)
+           SELECT $1, w.id, w.version, c.id, 'WAITING', w.step, 2, 'bench.never', now() FROM c, w`,
+          [project.id, M, waitWf],
+        );
+        let peak = rssBefore;
+        const sampler = setInterval(() => (peak = Math.max(peak, app.rssBytes())), 200);
+        await sleep(ctx.quick ? 10_000 : 30_000);
+        clearInterval(sampler);
+        const rssAfter = app.rssBytes();
+        rows.push(row('RSS before 100,000 waiting executions', mode, Math.round(rssBefore / 1048576), 'MB'));
+        rows.push(row('RSS with 100,000 waiting (30 s of sweeps), peak', mode, Math.round(peak / 1048576), 'MB', { max: Math.round(rssBefore / 1048576) + 64 }));
+        rows.push(row('RSS with 100,000 waiting, at the end', mode, Math.round(rssAfter / 1048576), 'MB'));
+      } finally {
+        await db.end();
+      }
+    } finally {
+      await app.stop();
+    }
+  }
+  return rows;
+}
+
+module.exports = { run };

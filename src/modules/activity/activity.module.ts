@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ActivityController } from './activity.controller';
+import { ActivityRegistry } from './activity.registry';
+import { ActivityService } from './activity.service';
+import { AnalyticsController } from './analytics.controller';
+import { AnalyticsService } from './analytics.service';
+import { EventCountHourly } from './entities/event-count-hourly.entity';
+
+/** Exports `ActivityRegistry`: the campaigns and workflows modules register their upcoming items and campaign names there. */
+@Module({
+  imports: [TypeOrmModule.forFeature([EventCountHourly])],
+  controllers: [ActivityController, AnalyticsController],
+  providers: [ActivityService, AnalyticsService, ActivityRegistry],
+  exports: [ActivityRegistry],
+})
+export class ActivityModule {}

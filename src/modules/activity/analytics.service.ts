@@ -1,0 +1,137 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { badRequest } from '../../platform/http/app-error';
+import { parsePositiveInt } from '../../platform/http/pagination';
+import { parseInterval, parseRange } from './activity-range';
+import { ActivityRegistry } from './activity.registry';
+import { EMAIL_ACTIVITY_TYPES, METRIC_NAMES } from './activity.types';
+import type { RangeQuery, TimeseriesQuery, TopCampaignsQuery, TopEventsQuery } from './dto/activity.query';
+
+const TOP_DEFAULT = 10;
+const TOP_MAX = 100;
+/** `metric` of top-campaigns → the emails column it counts (a closed list, never caller input). */
+const CAMPAIGN_METRICS = { sent: 'sent_at', opens: 'opened_at', clicks: 'clicked_at' } as const;
+type CampaignMetric = keyof typeof CAMPAIGN_METRICS;
+const SERIES = ['sent', 'delivered', 'opened', 'clicked', 'bounced'] as const;
+
+export interface TimeseriesPoint {
+  date: string;
+  sent: number;
+  delivered: number;
+  opened: number;
+  clicked: number;
+  bounced: number;
+}
+
+export interface CampaignStats {
+  id: string;
+  name: string | null;
+  totalRecipients: number;
+  sentCount: number;
+  deliveredCount: number;
+  openedCount: number;
+  clickedCount: number;
+  bouncedCount: number;
+  complainedCount: number;
+  skippedCount: number;
+  openRate: number;
+  clickRate: number;
+  bounceRate: number;
+}
+
+/** Campaign numbers come from the emails rows (`campaign_id`); every other series from the hourly rollup. */
+@Injectable()
+export class AnalyticsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly registry: ActivityRegistry,
+  ) {}
+
+  /** Every bucket from `from`'s bucket to `to`'s is present, zeros included; buckets are UTC. */
+  async timeseries(projectId: string, query: TimeseriesQuery): Promise<{ interval: string; data: TimeseriesPoint[] }> {
+    const range = parseRange(query);
+    const interval = parseInterval(query.interval, range);
+    const step = interval === 'hour' ? '1 hour' : '24 hours';
+    const sums = SERIES.map((key) => `sum(count) FILTER (WHERE name = '${METRIC_NAMES[key]}') AS ${key}`).join(', ');
+    const rows: Array<Record<(typeof SERIES)[number], string | null> & { date: Date }> = await this.dataSource.query(
+      `SELECT b AS date, ${SERIES.map((key) => `x.${key}`).join(', ')}
+       FROM generate_series(date_trunc($2, $3::timestamptz, 'UTC'), $4::timestamptz - interval '1 microsecond', $5::interval) b
+       LEFT JOIN (
+         SELECT date_trunc($2, hour, 'UTC') AS bucket, ${sums}
+         FROM event_counts_hourly
+         WHERE project_id = $1 AND name = ANY($6::text[]) AND hour >= date_trunc('hour', $3::timestamptz, 'UTC') AND hour < $4::timestamptz
+         GROUP BY 1
+       ) x ON x.bucket = b
+       ORDER BY b`,
+      [projectId, interval, range.from.toISOString(), new Date(Math.max(range.to.getTime(), range.from.getTime() + 1)).toISOString(), step, SERIES.map((key) => METRIC_NAMES[key])],
+    );
+    return {
+      interval,
+      data: rows.map((row) => ({
+        date: new Date(row.date).toISOString(),
+        ...(Object.fromEntries(SERIES.map((key) => [key, Number(row[key] ?? 0)])) as Omit<TimeseriesPoint, 'date'>),
+      })),
+    };
+  }
+
+  async topCampaigns(projectId: string, query: TopCampaignsQuery): Promise<{ data: Array<{ id: string; name: string | null; value: number }> }> {
+    const metric = (query.metric ?? 'opens') as CampaignMetric;
+    if (!Object.hasOwn(CAMPAIGN_METRICS, metric)) throw badRequest('metric must be opens, clicks or sent', { details: { received: query.metric } });
+    const { from, to } = parseRange(query);
+    const limit = parsePositiveInt(query.limit, 'limit', TOP_DEFAULT, TOP_MAX);
+    const rows: Array<{ id: string; value: number }> = await this.dataSource.query(
+      `SELECT campaign_id AS id, count(${CAMPAIGN_METRICS[metric]})::int AS value
+       FROM emails WHERE project_id = $1 AND campaign_id IS NOT NULL AND created_at >= $2 AND created_at <= $3
+       GROUP BY campaign_id
+       ORDER BY value DESC, id LIMIT $4`,
+      [projectId, from.toISOString(), to.toISOString(), limit],
+    );
+    const names = await this.registry.namesOf(projectId, rows.map((r) => r.id));
+    return { data: rows.map((r) => ({ id: r.id, name: names.get(r.id) ?? null, value: r.value })) };
+  }
+
+  async campaignStats(projectId: string, query: RangeQuery & { limit?: string }): Promise<{ data: CampaignStats[] }> {
+    const { from, to } = parseRange(query);
+    const limit = parsePositiveInt(query.limit, 'limit', TOP_MAX, TOP_MAX);
+    const rows: Array<Record<string, number> & { id: string }> = await this.dataSource.query(
+      `SELECT campaign_id AS id, count(*)::int AS total, count(sent_at)::int AS sent, count(delivered_at)::int AS delivered,
+              count(opened_at)::int AS opened, count(clicked_at)::int AS clicked, count(bounced_at)::int AS bounced,
+              count(complained_at)::int AS complained, count(*) FILTER (WHERE status = 'skipped')::int AS skipped
+       FROM emails WHERE project_id = $1 AND campaign_id IS NOT NULL AND created_at >= $2 AND created_at <= $3
+       GROUP BY campaign_id ORDER BY max(created_at) DESC, campaign_id LIMIT $4`,
+      [projectId, from.toISOString(), to.toISOString(), limit],
+    );
+    const names = await this.registry.namesOf(projectId, rows.map((r) => r.id));
+    const rate = (n: number, d: number) => (d === 0 ? 0 : Math.round((n / d) * 10000) / 10000);
+    return {
+      data: rows.map((r) => ({
+        id: r.id,
+        name: names.get(r.id) ?? null,
+        totalRecipients: r.total,
+        sentCount: r.sent,
+        deliveredCount: r.delivered,
+        openedCount: r.opened,
+        clickedCount: r.clicked,
+        bouncedCount: r.bounced,
+        complainedCount: r.complained,
+        skippedCount: r.skipped,
+        openRate: rate(r.opened, r.delivered),
+        clickRate: rate(r.clicked, r.delivered),
+        bounceRate: rate(r.bounced, r.delivered),
+      })),
+    };
+  }
+
+  async topEvents(projectId: string, query: TopEventsQuery): Promise<{ data: Array<{ name: string; count: number }> }> {
+    const { from, to } = parseRange(query);
+    const limit = parsePositiveInt(query.limit, 'limit', TOP_DEFAULT, TOP_MAX);
+    const rows: Array<{ name: string; count: string }> = await this.dataSource.query(
+      `SELECT name, sum(count)::bigint AS count FROM event_counts_hourly
+       WHERE project_id = $1 AND name <> ALL($4::text[]) AND hour >= date_trunc('hour', $2::timestamptz, 'UTC') AND hour < $3::timestamptz
+       GROUP BY name HAVING sum(count) > 0 ORDER BY 2 DESC, 1 LIMIT $5`,
+      [projectId, from.toISOString(), to.toISOString(), [...EMAIL_ACTIVITY_TYPES], limit],
+    );
+    return { data: rows.map((r) => ({ name: r.name, count: Number(r.count) })) };
+  }
+}

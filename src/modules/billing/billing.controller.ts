@@ -1,0 +1,72 @@
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
+import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { CurrentUser, Public, Session } from '../auth/auth.decorators';
+import { ProjectIdPipe } from '../projects/params.pipe';
+import { BillingService } from './billing.service';
+import type { BillingConsumptionResponse, BillingLimitsResponse } from './billing.types';
+import { UpdateBillingLimitsDto } from './dto/update-billing-limits.dto';
+import { InvoiceResponse, StripeBillingService } from './stripe-billing.service';
+
+/** OWNER and ADMIN only (a MEMBER gets 403, a non-member 404). */
+@ApiTags('billing')
+@Controller('users/@me/projects/:id')
+export class BillingController {
+  constructor(
+    private readonly billing: BillingService,
+    private readonly stripe: StripeBillingService,
+  ) {}
+
+  @Session()
+  @Get('billing-limits')
+  limits(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<BillingLimitsResponse> {
+    return this.billing.limits(userId, id);
+  }
+
+  @Session()
+  @Put('billing-limits')
+  updateLimits(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string, @Body() dto: UpdateBillingLimitsDto): Promise<BillingLimitsResponse> {
+    return this.billing.updateLimits(userId, id, dto);
+  }
+
+  @Session()
+  @Get('billing-consumption')
+  consumption(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<BillingConsumptionResponse> {
+    return this.billing.consumption(userId, id);
+  }
+
+  @Session()
+  @Post('checkout')
+  @HttpCode(200)
+  checkout(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<{ url: string }> {
+    return this.stripe.checkout(userId, id);
+  }
+
+  @Session()
+  @Post('billing-portal')
+  @HttpCode(200)
+  portal(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<{ url: string }> {
+    return this.stripe.portal(userId, id);
+  }
+
+  @Session()
+  @Get('billing-invoices')
+  invoices(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<{ data: InvoiceResponse[] }> {
+    return this.stripe.invoices(userId, id);
+  }
+}
+
+@ApiTags('webhooks')
+@Controller('webhooks/incoming')
+export class StripeWebhookController {
+  constructor(private readonly stripe: StripeBillingService) {}
+
+  /** Public by necessity: authenticity comes from the Stripe-Signature header over the raw body. */
+  @Public()
+  @Post('stripe')
+  @HttpCode(200)
+  @ApiExcludeEndpoint()
+  receive(@Req() req: Request, @Headers('stripe-signature') signature?: string): Promise<{ received: true }> {
+    return this.stripe.webhook(req.body, signature);
+  }
+}

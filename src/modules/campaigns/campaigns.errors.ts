@@ -1,0 +1,15 @@
+import { badRequest, conflict, FieldError, notFound, validationError } from '../../platform/http/app-error';
+
+export const campaignNotFound = () => notFound('Campaign');
+
+/** One 422 item per missing required field (decisions.md "Campaigns"). */
+export const missingCampaignFields = (fields: string[]) =>
+  validationError(fields.map((field): FieldError => ({ field, message: `${field} is required`, code: 'required' })));
+
+export const campaignFieldInvalid = (items: FieldError[]) => validationError(items);
+
+export const wrongCampaignStatus = (action: string, status: string) => conflict(`Cannot ${action} a campaign in status ${status}`, { details: { status } });
+
+export const unknownStatusFilter = (value: string) => badRequest(`Unrecognised campaign status: ${value}`, { details: { allowed: ['DRAFT', 'SCHEDULED', 'SENDING', 'SENT', 'CANCELLED'] } });
+
+export const unparseableScheduledFor = () => badRequest('scheduledFor is not a date', { suggestion: 'Send an ISO 8601 date-time, e.g. 2030-01-01T09:00:00Z, or omit it to send now.' });

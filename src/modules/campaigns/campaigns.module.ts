@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DomainsModule } from '../domains/domains.module';
+import { EmailsModule } from '../emails/emails.module';
+import { ProjectsModule } from '../projects/projects.module';
+import { SegmentsModule } from '../segments/segments.module';
+import { CampaignsController } from './campaigns.controller';
+import { CampaignsService } from './campaigns.service';
+import { CampaignAudience } from './engine/campaign-audience';
+import { CampaignEngine } from './engine/campaign-engine';
+import { Campaign } from './entities/campaign.entity';
+import { CampaignsUsage } from './campaigns.usage';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([Campaign]), EmailsModule, DomainsModule, ProjectsModule, SegmentsModule],
+  controllers: [CampaignsController],
+  providers: [CampaignsService, CampaignAudience, CampaignEngine, CampaignsUsage],
+  exports: [CampaignsService],
+})
+export class CampaignsModule {}

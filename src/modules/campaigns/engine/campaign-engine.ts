@@ -1,0 +1,166 @@
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Interval } from '@nestjs/schedule';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
+import type { AppConfig } from '../../../config/config';
+import { InjectConfig } from '../../../config/config.module';
+import { logger } from '../../../platform/logging/logger';
+import { AudienceCursor, AudienceEmails } from '../../emails/use-cases/insert-audience-emails';
+import { trackingFor } from '../../emails/use-cases/send-emails';
+import { ProjectsService } from '../../projects/projects.service';
+import { Campaign } from '../entities/campaign.entity';
+import { CampaignAudience } from './campaign-audience';
+import { campaignContent } from './campaign-content';
+import { returnedRows } from '../../../platform/database/query-results';
+
+/** How long a worker owns a campaign's fan-out before another may take it over. */
+const LEASE_SECONDS = 30;
+/** A tick hands over batches for at most this long, then lets the next tick (and other campaigns) run. */
+const TICK_BUDGET_MS = 2_000;
+
+interface CampaignRow {
+  id: string;
+  project_id: string;
+}
+
+/**
+ * The campaign send engine, on worker processes. Every 250 ms: scheduled campaigns whose
+ * `scheduled_for` has passed become SENDING (the time is in the database, so a restart or a
+ * lost job loses none); each SENDING campaign (one worker at a time, by lease) gets its audience
+ * walked in keyset batches while fewer than `CAMPAIGN_BACKLOG` of its emails wait ahead of the
+ * transport; each batch is one transaction (rows + checkpoint), its `queued` rows then go to the
+ * existing send queue in grouped jobs. When the audience is exhausted and no email is left
+ * unfinished, the campaign is SENT.
+ */
+@Injectable()
+export class CampaignEngine implements OnApplicationShutdown {
+  private readonly log = logger('campaign-engine');
+  private running = false;
+  private stopped = false;
+
+  constructor(
+    @InjectConfig() private readonly config: AppConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(Campaign) private readonly campaigns: Repository<Campaign>,
+    private readonly emails: AudienceEmails,
+    private readonly audience: CampaignAudience,
+    private readonly projects: ProjectsService,
+  ) {}
+
+  onApplicationShutdown(): void {
+    this.stopped = true;
+  }
+
+  @Interval(250)
+  async tick(): Promise<void> {
+    if (this.config.role === 'api' || this.running || this.stopped) return;
+    this.running = true;
+    try {
+      await this.dataSource.query(
+        `UPDATE campaigns SET status = 'SENDING', sent_at = now(), audience_fixed_at = now(), updated_at = now()
+          WHERE status = 'SCHEDULED' AND scheduled_for <= now()`,
+      );
+      const active = (await this.dataSource.query(
+        `SELECT id, project_id FROM campaigns WHERE status = 'SENDING' AND (engine_lease_until IS NULL OR engine_lease_until < now())`,
+      )) as CampaignRow[];
+      for (const row of active) {
+        if (this.stopped) break;
+        await this.advance(row).catch((err: unknown) => this.log.error({ err, campaignId: row.id }, 'advancing a campaign failed; the next tick retries'));
+      }
+    } catch (err) {
+      this.log.warn({ err }, 'campaign tick failed');
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** One campaign, under its lease: content once, batches while the backlog allows, then completion. */
+  private async advance(row: CampaignRow): Promise<void> {
+    const [campaign] = (await this.dataSource.query(
+      `UPDATE campaigns SET engine_lease_until = now() + make_interval(secs => $2)
+        WHERE id = $1 AND status = 'SENDING' AND (engine_lease_until IS NULL OR engine_lease_until < now())
+        RETURNING id, audience_done, content_id, audience_fixed_at::text AS fixed_at, cursor_created_at::text AS cursor_created_at, cursor_id`,
+      [row.id, LEASE_SECONDS],
+    ).then(returnedRows)) as Array<{ id: string; audience_done: boolean; content_id: string | null; fixed_at: string; cursor_created_at: string | null; cursor_id: string | null }>;
+    if (!campaign) return;
+    try {
+      const entity = await this.campaigns.findOneBy({ id: row.id });
+      if (!entity) return;
+      let done = campaign.audience_done;
+      if (!done) {
+        const contentId = campaign.content_id ?? (await this.createContent(entity));
+        const project = await this.projects.findById(entity.projectId);
+        const track = trackingFor(project.tracking, entity.type, undefined);
+        const condition = await this.audience.condition(entity.projectId, entity);
+        let after: AudienceCursor | null = campaign.cursor_id && campaign.cursor_created_at ? { createdAt: campaign.cursor_created_at, id: campaign.cursor_id } : null;
+        const deadline = Date.now() + TICK_BUDGET_MS;
+        // At most `maxQueued` of its emails wait ahead of the transport (`queued`/`sending`): a batch is written only when it fits.
+        const { batchSize, maxQueued } = this.config.campaigns;
+        while (!done && !this.stopped && Date.now() < deadline && (await this.emails.backlog(entity.id, maxQueued)) + batchSize <= Math.max(maxQueued, batchSize)) {
+          const batch = await this.materialiseBatch(entity, { contentId, track, condition, fixedAt: campaign.fixed_at, after });
+          if (batch === 'stopped') return;
+          if (batch.last === null) done = true;
+          after = batch.last;
+          await this.emails.enqueue(batch.queuedIds, entity.type);
+        }
+      }
+      if (done && (await this.emails.backlog(entity.id, 1)) === 0) {
+        await this.dataSource.query(`UPDATE campaigns SET status = 'SENT', completed_at = now(), updated_at = now() WHERE id = $1 AND status = 'SENDING'`, [entity.id]);
+      }
+    } finally {
+      await this.dataSource.query(`UPDATE campaigns SET engine_lease_until = NULL WHERE id = $1`, [row.id]);
+    }
+  }
+
+  /**
+   * One keyset batch of the audience as email rows, and the checkpoint (with the totals and
+   * skips) in the same transaction: a crash leaves either both or neither. The single place
+   * where a campaign's emails are created.
+   */
+  private async materialiseBatch(
+    c: Campaign,
+    b: { contentId: string; track: boolean; condition: Awaited<ReturnType<CampaignAudience['condition']>>; fixedAt: string; after: AudienceCursor | null },
+  ) {
+    return this.dataSource.transaction(async (em: EntityManager) => {
+      // Serialises with cancel: a cancelled campaign writes nothing more.
+      const [lock] = (await em.query(`SELECT status FROM campaigns WHERE id = $1 FOR UPDATE`, [c.id])) as Array<{ status: string }>;
+      if (lock?.status !== 'SENDING') return 'stopped' as const;
+      const result = await this.emails.insertBatch(em, {
+        projectId: c.projectId,
+        campaignId: c.id,
+        contentId: b.contentId,
+        type: c.type,
+        fromAddress: c.fromAddress,
+        trackOpens: b.track,
+        trackClicks: b.track,
+        condition: b.condition,
+        fixedAt: b.fixedAt,
+        after: b.after,
+        limit: this.config.campaigns.batchSize,
+      });
+      const skippedTotal = Object.values(result.skipped).reduce((a, n) => a + (n ?? 0), 0);
+      await em.query(
+        `UPDATE campaigns k
+            SET cursor_created_at = coalesce($2::timestamptz, k.cursor_created_at), cursor_id = coalesce($3, k.cursor_id), audience_done = $4,
+                total_recipients = k.total_recipients + $5, skipped_count = k.skipped_count + $6,
+                skipped = k.skipped || coalesce((SELECT jsonb_object_agg(s.key, s.value::int + coalesce((k.skipped->>s.key)::int, 0)) FROM jsonb_each_text($7::jsonb) s), '{}'::jsonb),
+                updated_at = now()
+          WHERE k.id = $1`,
+        [c.id, result.last?.createdAt ?? null, result.last?.id ?? null, result.last === null, result.inserted, skippedTotal, JSON.stringify(result.skipped)],
+      );
+      return result;
+    });
+  }
+
+  /** The campaign's content row, made once (a second worker racing here keeps the first). */
+  private async createContent(c: Campaign): Promise<string> {
+    return this.dataSource.transaction(async (em) => {
+      const [row] = (await em.query(`SELECT content_id FROM campaigns WHERE id = $1 FOR UPDATE`, [c.id])) as Array<{ content_id: string | null }>;
+      if (row?.content_id) return row.content_id;
+      const id = await this.emails.createContent(campaignContent(c, { test: false }), em);
+      await em.query(`UPDATE campaigns SET content_id = $2 WHERE id = $1`, [c.id, id]);
+      return id;
+    });
+  }
+}
+

@@ -1,0 +1,181 @@
+import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import type { AppConfig } from '../../../config/config';
+import { InjectConfig } from '../../../config/config.module';
+import { logger } from '../../../platform/logging/logger';
+import { returnedRows } from '../../../platform/database/query-results';
+import { runsOnWorkers } from '../../../platform/queues/worker-only';
+import { EventRow, fromEventRow, StoredEvent } from '../events.types';
+import { EventConsumer, EventConsumerRegistry } from './event-consumers';
+import { consumable, GapWatch } from './gap-horizon';
+
+const log = logger('event-outbox');
+
+/** The channel the events table's statement trigger notifies on commit (migration EventOutbox). */
+export const EVENTS_CHANNEL = 'mailroom_events';
+/** Backstop poll: a lost notification (listener reconnecting) delays delivery by at most this. */
+const POLL_MS = 1_000;
+const BATCH = 500;
+/** A holder that stops renewing (crash) is replaced after this. */
+const LEASE_SECONDS = 60;
+const RECONNECT_MS = 2_000;
+
+/**
+ * The durable event outbox: each registered consumer has a cursor row over `events.seq`; worker
+ * processes (ROLE worker/all) lease a consumer, hand it the next committed events in order and
+ * advance the cursor. A PostgreSQL NOTIFY from the events table's trigger (sent only when the
+ * writing transaction commits, whichever module or process wrote) wakes them at once; a poll
+ * catches anything missed. Delivery is at least once: a crash between `handle` and the cursor
+ * update hands the batch again.
+ */
+@Injectable()
+export class EventOutbox implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly holder = randomUUID();
+  private readonly watches = new Map<string, GapWatch | null>();
+  private readonly ensured = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private listener: Client | undefined;
+  private stopped = false;
+  private draining: Promise<void> | null = null;
+  private again = false;
+
+  constructor(
+    @InjectConfig() private readonly config: AppConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly registry: EventConsumerRegistry,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!runsOnWorkers(this.config)) return;
+    await this.listen();
+    this.timer = setInterval(() => this.nudge(), POLL_MS);
+    this.nudge();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.end().catch(() => undefined);
+    await this.draining;
+  }
+
+  /** Runs a drain now, or once more after the running one (calls coalesce). */
+  nudge(): void {
+    if (this.stopped) return;
+    if (this.draining) {
+      this.again = true;
+      return;
+    }
+    this.draining = this.drainAll()
+      .catch((err: unknown) => log.error({ err }, 'event outbox drain failed'))
+      .finally(() => {
+        this.draining = null;
+        if (this.again) {
+          this.again = false;
+          this.nudge();
+        }
+      });
+  }
+
+  /** Every consumer until it is caught up (or held by another process). */
+  private async drainAll(): Promise<void> {
+    for (const consumer of this.registry.all()) {
+      while (!this.stopped && (await this.step(consumer)));
+    }
+  }
+
+  /**
+   * The consumer's cursor row, created on first sight: a new consumer starts with the events
+   * created since it was registered, not the whole history.
+   */
+  private async ensureCursor(consumer: EventConsumer): Promise<void> {
+    if (this.ensured.has(consumer.name)) return;
+    const existing: unknown[] = await this.dataSource.query(`SELECT 1 FROM event_consumer_cursors WHERE consumer = $1`, [consumer.name]);
+    if (existing.length === 0) {
+      await this.dataSource.query(
+        `INSERT INTO event_consumer_cursors (consumer, last_seq)
+         VALUES ($1, (SELECT coalesce(max(seq), 0) FROM events WHERE created_at < $2))
+         ON CONFLICT (consumer) DO NOTHING`,
+        [consumer.name, this.registry.registeredAt(consumer.name) ?? new Date()],
+      );
+    }
+    this.ensured.add(consumer.name);
+  }
+
+  /** One batch for one consumer; true when it handed events and more may be waiting. */
+  private async step(consumer: EventConsumer): Promise<boolean> {
+    await this.ensureCursor(consumer);
+    const leased = await this.dataSource.query(
+      `UPDATE event_consumer_cursors SET leased_until = now() + make_interval(secs => $3), leased_by = $2
+        WHERE consumer = $1 AND (leased_until IS NULL OR leased_until < now() OR leased_by = $2) RETURNING last_seq`,
+      [consumer.name, this.holder, LEASE_SECONDS],
+    ).then((r: unknown) => returnedRows<{ last_seq: string }>(r));
+    if (leased.length === 0) return false;
+    let handed = 0;
+    try {
+      const cursor = BigInt(leased[0].last_seq);
+      const rows: Array<EventRow & { seq: string }> = await this.dataSource.query(
+        `SELECT seq, id, project_id, contact_id, name, data, created_at FROM events WHERE seq > $1 ORDER BY seq LIMIT $2`,
+        [cursor.toString(), BATCH],
+      );
+      if (rows.length === 0) return false;
+      // Taken after the read, so it covers every transaction that could still fill a gap in it.
+      const [snap]: Array<{ xmin: string; xmax: string }> = await this.dataSource.query(
+        `SELECT pg_snapshot_xmin(s)::text AS xmin, pg_snapshot_xmax(s)::text AS xmax FROM pg_current_snapshot() AS s`,
+      );
+      const { count, watch } = consumable(
+        cursor,
+        rows.map((r) => BigInt(r.seq)),
+        this.watches.get(consumer.name) ?? null,
+        { xmin: BigInt(snap.xmin), xmax: BigInt(snap.xmax) },
+        Date.now(),
+      );
+      this.watches.set(consumer.name, watch);
+      if (count === 0) return false;
+      const batch: StoredEvent[] = rows.slice(0, count).map(fromEventRow);
+      await consumer.handle(batch);
+      await this.dataSource.query(`UPDATE event_consumer_cursors SET last_seq = $3, updated_at = now() WHERE consumer = $1 AND leased_by = $2`, [
+        consumer.name,
+        this.holder,
+        rows[count - 1].seq,
+      ]);
+      handed = count;
+      return count === rows.length && rows.length === BATCH;
+    } finally {
+      await this.dataSource
+        .query(`UPDATE event_consumer_cursors SET leased_until = NULL, leased_by = NULL WHERE consumer = $1 AND leased_by = $2`, [consumer.name, this.holder])
+        .catch((err: unknown) => log.warn({ err, consumer: consumer.name, handed }, 'could not release an event consumer lease'));
+    }
+  }
+
+  /** A dedicated connection LISTENs for the trigger's commit-time notification. */
+  private async listen(): Promise<void> {
+    if (this.stopped) return;
+    const client = new Client({ connectionString: (this.dataSource.options as { url: string }).url });
+    client.on('notification', () => this.nudge());
+    client.on('error', (err) => {
+      log.warn({ err }, 'event outbox listener lost its connection; reconnecting');
+      if (this.listener === client) this.listener = undefined;
+      void client.end().catch(() => undefined);
+      setTimeout(() => void this.listen(), RECONNECT_MS).unref();
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+      if (this.stopped) {
+        await client.end();
+        return;
+      }
+      this.listener = client;
+    } catch (err) {
+      log.warn({ err }, 'event outbox listener could not connect; polling until it does');
+      void client.end().catch(() => undefined);
+      setTimeout(() => void this.listen(), RECONNECT_MS).unref();
+    }
+  }
+}

@@ -1,0 +1,139 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { AppConfig } from '../../config/config';
+import { InjectConfig } from '../../config/config.module';
+import { Fragment, raw, sql } from '../../platform/database/sql-fragment';
+import { validationError } from '../../platform/http/app-error';
+import type { FieldType } from '../contacts/data/field-types';
+import { CompileContext, compileFilter, compileSingleFilter } from './filter/compile-filter';
+import { Filter, FilterTree, referencedDataKeys, referencedSegments } from './filter/filter.types';
+import { SegmentDefinition, validateFilterTree } from './filter/validate-filter';
+import { invalidCondition, segmentTooSlow } from './segments.errors';
+
+/** Who a query selects: every contact, a segment's members, or an ad-hoc tree (campaign `audienceCondition`). */
+export type Audience = 'ALL' | { segmentId: string } | { tree: FilterTree };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const QUERY_CANCELED = '57014';
+
+/**
+ * The filter engine as other modules call it (see the API summary at the top of
+ * segments.service.ts). Conditions are SQL fragments over alias `c` (table `contacts`) that
+ * already include `c.project_id = <project>`; PostgreSQL evaluates them, nothing is loaded here.
+ */
+@Injectable()
+export class AudienceService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Checks a tree (shape, value types against the project's field types, segment references of
+   * this project without cycles) and returns it typed; otherwise 422 with one item per problem,
+   * `field` a path from `root` (`condition.groups[0].filters[1].value`).
+   */
+  async validateTree(projectId: string, tree: unknown, options: { root?: string; selfId?: string } = {}): Promise<FilterTree> {
+    const root = options.root ?? 'condition';
+    const shape = validateFilterTree(tree, root);
+    if (shape.length > 0) throw invalidCondition(shape);
+    const typed = tree as FilterTree;
+    const ctx = await this.context(projectId, [typed]);
+    const errors = validateFilterTree(typed, root, { ...ctx, selfId: options.selfId });
+    if (errors.length > 0) throw invalidCondition(errors);
+    return typed;
+  }
+
+  /** The audience as one condition over `c`, project-scoped. A segment id not of this project is 422 (`segmentId`). */
+  async audienceCondition(projectId: string, audience: Audience, manager?: EntityManager): Promise<Fragment> {
+    const scope = sql`c.project_id = ${projectId}::uuid`;
+    if (audience === 'ALL') return scope;
+    if ('tree' in audience) return sql`${scope} AND (${compileFilter(projectId, audience.tree, await this.context(projectId, [audience.tree], manager))})`;
+    const segment = await this.segmentDefinition(projectId, audience.segmentId, manager);
+    if (!segment) throw validationError([{ field: 'segmentId', code: 'unknown_segment', message: `no segment ${audience.segmentId} in this project`, received: audience.segmentId }]);
+    return sql`${scope} AND (${await this.segmentCondition(projectId, segment, manager)})`;
+  }
+
+  /** A stored segment's membership as a condition over `c` (without the project scope). */
+  async segmentCondition(projectId: string, segment: SegmentDefinition, manager?: EntityManager): Promise<Fragment> {
+    if (segment.type === 'STATIC') return sql`EXISTS (SELECT 1 FROM segment_members sm WHERE sm.segment_id = ${segment.id}::uuid AND sm.contact_id = c.id)`;
+    if (!segment.condition) return raw('FALSE');
+    return compileFilter(projectId, segment.condition, await this.context(projectId, [segment.condition], manager));
+  }
+
+  /**
+   * One filter `{field, operator, value?, unit?}` as a condition over `c` (workflow CONDITION
+   * steps: `SELECT <fragment> FROM contacts c WHERE c.id = $1 AND c.project_id = $2`).
+   * Same operators and semantics as segments; validate with `validateTree` first.
+   */
+  async filterCondition(projectId: string, filter: Filter, manager?: EntityManager): Promise<Fragment> {
+    const tree: FilterTree = { logic: 'AND', groups: [{ filters: [filter] }] };
+    return compileSingleFilter(projectId, filter, await this.context(projectId, [tree], manager));
+  }
+
+  /** How many contacts the audience holds (under the segment statement timeout). */
+  async count(projectId: string, audience: Audience, label = 'the audience'): Promise<number> {
+    return this.withTimeout(label, async (em) => {
+      const where = await this.audienceCondition(projectId, audience, em);
+      const [row] = await em.query(`SELECT count(*)::int AS n FROM contacts c WHERE ${where.text}`, where.values);
+      return row.n as number;
+    });
+  }
+
+  /**
+   * Runs `work` in a transaction whose statements stop after SEGMENT_QUERY_TIMEOUT_MS; a timeout
+   * becomes 422 naming `label` (e.g. `segment "VIP" (id)`), never a 500 or an endless scan.
+   */
+  async withTimeout<T>(label: string, work: (em: EntityManager) => Promise<T>): Promise<T> {
+    const timeoutMs = this.config.segments.queryTimeoutMs;
+    try {
+      return await this.dataSource.transaction(async (em) => {
+        await em.query(`SELECT set_config('statement_timeout', $1, true)`, [`${timeoutMs}ms`]);
+        return work(em);
+      });
+    } catch (err) {
+      if (isQueryCanceled(err)) throw segmentTooSlow(label, timeoutMs);
+      throw err;
+    }
+  }
+
+  async segmentDefinition(projectId: string, id: string, manager?: EntityManager): Promise<SegmentDefinition | null> {
+    if (!UUID.test(id)) return null;
+    const rows: SegmentDefinition[] = await (manager ?? this.dataSource.manager).query(
+      `SELECT id::text, name, type, condition FROM segments WHERE project_id = $1 AND id = $2`,
+      [projectId, id],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** The key types and the referenced segments (transitively, this project only) that compiling the trees needs. */
+  async context(projectId: string, trees: FilterTree[], manager?: EntityManager): Promise<CompileContext> {
+    const db = manager ?? this.dataSource.manager;
+    const segments = new Map<string, SegmentDefinition>();
+    const keys = new Set(trees.flatMap(referencedDataKeys));
+    let pending = [...new Set(trees.flatMap(referencedSegments))];
+    for (let round = 0; pending.length > 0 && round < 20; round++) {
+      const rows: SegmentDefinition[] = await db.query(`SELECT id::text, name, type, condition FROM segments WHERE project_id = $1 AND id = ANY($2::uuid[])`, [projectId, pending]);
+      const next = new Set<string>();
+      for (const row of rows) {
+        segments.set(row.id, row);
+        if (row.type !== 'DYNAMIC' || !row.condition) continue;
+        for (const key of referencedDataKeys(row.condition)) keys.add(key);
+        for (const id of referencedSegments(row.condition)) if (!segments.has(id)) next.add(id);
+      }
+      pending = [...next];
+    }
+    const fieldTypes = new Map<string, FieldType>();
+    if (keys.size > 0) {
+      const rows: Array<{ key: string; type: FieldType }> = await db.query(`SELECT key, type FROM contact_fields WHERE project_id = $1 AND key = ANY($2::text[])`, [projectId, [...keys]]);
+      for (const row of rows) fieldTypes.set(row.key, row.type);
+    }
+    return { fieldTypes, segments };
+  }
+}
+
+export function isQueryCanceled(err: unknown): boolean {
+  const e = err as { code?: string; driverError?: { code?: string } } | null;
+  return e?.code === QUERY_CANCELED || e?.driverError?.code === QUERY_CANCELED;
+}

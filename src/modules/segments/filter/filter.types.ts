@@ -1,0 +1,158 @@
+import type { FieldType } from '../../contacts/data/field-types';
+
+/** A filter tree as stored (segment `condition`, campaign `audienceCondition`). */
+export interface FilterTree {
+  logic: 'AND' | 'OR';
+  groups: FilterGroup[];
+}
+
+export interface FilterGroup {
+  filters?: Filter[];
+  conditions?: FilterTree;
+}
+
+export interface Filter {
+  field: string;
+  operator: string;
+  value?: unknown;
+  unit?: string;
+}
+
+export const OPERATORS = [
+  'equals',
+  'notEquals',
+  'contains',
+  'notContains',
+  'greaterThan',
+  'lessThan',
+  'greaterThanOrEqual',
+  'lessThanOrEqual',
+  'exists',
+  'notExists',
+  'within',
+  'olderThan',
+  'triggered',
+  'triggeredWithin',
+  'triggeredOlderThan',
+  'notTriggered',
+  'notTriggeredWithin',
+  'memberOfSegment',
+  'notMemberOfSegment',
+] as const;
+export type Operator = (typeof OPERATORS)[number];
+
+export const OPERATOR_ALIASES: Readonly<Record<string, Operator>> = {
+  gt: 'greaterThan',
+  lt: 'lessThan',
+  gte: 'greaterThanOrEqual',
+  lte: 'lessThanOrEqual',
+};
+
+export const UNITS = { minutes: 60_000, hours: 3_600_000, days: 86_400_000, weeks: 604_800_000 } as const;
+export type Unit = keyof typeof UNITS;
+
+/** Operators that need `unit` (and a positive number `value`). */
+export const UNIT_OPERATORS: ReadonlySet<Operator> = new Set(['within', 'olderThan', 'triggeredWithin', 'triggeredOlderThan', 'notTriggeredWithin']);
+/** Operators that take no `value`. */
+export const VALUELESS_OPERATORS: ReadonlySet<Operator> = new Set(['exists', 'notExists', 'triggered', 'notTriggered', 'memberOfSegment', 'notMemberOfSegment']);
+
+export const VALUE_OPERATORS: ReadonlySet<Operator> = new Set(['equals', 'notEquals', 'contains', 'notContains', 'greaterThan', 'lessThan', 'greaterThanOrEqual', 'lessThanOrEqual', 'exists', 'notExists', 'within', 'olderThan']);
+export const EVENT_OPERATORS: ReadonlySet<Operator> = new Set(['triggered', 'triggeredWithin', 'triggeredOlderThan', 'notTriggered', 'notTriggeredWithin']);
+export const SEGMENT_OPERATORS: ReadonlySet<Operator> = new Set(['memberOfSegment', 'notMemberOfSegment']);
+export const ORDERING_OPERATORS: ReadonlySet<Operator> = new Set(['greaterThan', 'lessThan', 'greaterThanOrEqual', 'lessThanOrEqual']);
+
+export const EMAIL_ACTIVITIES = {
+  sent: 'sent_at',
+  delivered: 'delivered_at',
+  opened: 'opened_at',
+  clicked: 'clicked_at',
+  bounced: 'bounced_at',
+  complained: 'complained_at',
+} as const;
+export type EmailActivity = keyof typeof EMAIL_ACTIVITIES;
+
+export const CORE_FIELDS = {
+  email: { column: 'email', type: 'string' },
+  subscribed: { column: 'subscribed', type: 'boolean' },
+  createdAt: { column: 'created_at', type: 'date' },
+  updatedAt: { column: 'updated_at', type: 'date' },
+} as const satisfies Record<string, { column: string; type: FieldType }>;
+export type CoreField = keyof typeof CORE_FIELDS;
+
+/** What a filter's `field` addresses. */
+export type FieldRef =
+  | { kind: 'core'; name: CoreField; column: string; type: FieldType }
+  | { kind: 'data'; key: string; path: string[] }
+  | { kind: 'event'; name: string }
+  | { kind: 'email'; activity: EmailActivity; column: string }
+  | { kind: 'segment'; id: string };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+
+/** Parses a filter's `field`; null when it names nothing (422 `unknown_field`). */
+export function parseField(field: string): FieldRef | null {
+  if (has(CORE_FIELDS, field)) {
+    const core = CORE_FIELDS[field as CoreField];
+    return { kind: 'core', name: field as CoreField, column: core.column, type: core.type };
+  }
+  const dot = field.indexOf('.');
+  if (dot <= 0) return null;
+  const family = field.slice(0, dot);
+  const rest = field.slice(dot + 1);
+  if (rest.length === 0) return null;
+  if (family === 'data') {
+    const path = rest.split('.');
+    return path.some((p) => p.length === 0) ? null : { kind: 'data', key: rest, path };
+  }
+  if (family === 'event') return { kind: 'event', name: rest };
+  if (family === 'email') return has(EMAIL_ACTIVITIES, rest) ? { kind: 'email', activity: rest as EmailActivity, column: EMAIL_ACTIVITIES[rest as EmailActivity] } : null;
+  if (family === 'segment') return UUID.test(rest) ? { kind: 'segment', id: rest.toLowerCase() } : null;
+  return null;
+}
+
+export function canonicalOperator(operator: string): Operator | null {
+  if (has(OPERATOR_ALIASES, operator)) return OPERATOR_ALIASES[operator];
+  return (OPERATORS as readonly string[]).includes(operator) ? (operator as Operator) : null;
+}
+
+/** The operators a field family accepts. */
+export function operatorsFor(ref: FieldRef): ReadonlySet<Operator> {
+  if (ref.kind === 'event' || ref.kind === 'email') return EVENT_OPERATORS;
+  if (ref.kind === 'segment') return SEGMENT_OPERATORS;
+  return VALUE_OPERATORS;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Every filter of a tree, depth first; tolerant of stored shapes (depth bounded by validation, re-checked here). */
+export function filtersOf(tree: FilterTree, depth = 0): Filter[] {
+  if (depth > 10 || !isObject(tree) || !Array.isArray(tree.groups)) return [];
+  const out: Filter[] = [];
+  for (const group of tree.groups as unknown[]) {
+    if (!isObject(group)) continue;
+    if (Array.isArray(group.filters)) out.push(...(group.filters.filter(isObject) as unknown as Filter[]));
+    if (group.conditions) out.push(...filtersOf(group.conditions as FilterTree, depth + 1));
+  }
+  return out;
+}
+
+/** The segment ids a tree references (`segment.<id>`). */
+export function referencedSegments(tree: FilterTree): string[] {
+  const ids = new Set<string>();
+  for (const f of filtersOf(tree)) {
+    const ref = parseField(f.field);
+    if (ref?.kind === 'segment') ids.add(ref.id);
+  }
+  return [...ids];
+}
+
+/** The data keys a tree references (`data.<path>` → `<path>`). */
+export function referencedDataKeys(tree: FilterTree): string[] {
+  const keys = new Set<string>();
+  for (const f of filtersOf(tree)) {
+    const ref = parseField(f.field);
+    if (ref?.kind === 'data') keys.add(ref.key);
+  }
+  return [...keys];
+}

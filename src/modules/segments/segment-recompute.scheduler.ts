@@ -1,0 +1,82 @@
+import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { AppConfig } from '../../config/config';
+import { InjectConfig } from '../../config/config.module';
+import { logger } from '../../platform/logging/logger';
+import { SegmentsService } from './segments.service';
+
+/** Arbitrary constant shared by every process: one background recompute at a time across the cluster. */
+const LOCK_KEY = 7_306_000;
+
+/**
+ * Every SEGMENT_RECOMPUTE_INTERVAL_MS (default 5 minutes), in processes that run workers, walks
+ * every segment by id: tracked DYNAMIC segments are computed (membership and entry/exit events),
+ * the others get a fresh `memberCount`. A PostgreSQL advisory lock lets one process run a round;
+ * the others skip it. A segment that fails (e.g. its statement timeout) is logged and skipped.
+ */
+@Injectable()
+export class SegmentRecomputeScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly log = logger('segment-recompute');
+  private timer: NodeJS.Timeout | undefined;
+  private round: Promise<unknown> | undefined;
+  private stopped = false;
+
+  constructor(
+    @InjectConfig() private readonly config: AppConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly segments: SegmentsService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.role === 'api') return;
+    this.timer = setInterval(() => {
+      if (this.round || this.stopped) return;
+      this.round = this.runOnce()
+        .catch((err: unknown) => this.log.error({ err }, 'segment recompute round failed'))
+        .finally(() => (this.round = undefined));
+    }, this.config.segments.recomputeIntervalMs);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.round;
+  }
+
+  /** One round over every segment; returns how many were recomputed (0 when another process holds the lock). */
+  async runOnce(): Promise<number> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      const [{ locked }] = await runner.query(`SELECT pg_try_advisory_lock($1) AS locked`, [LOCK_KEY]);
+      if (!locked) return 0;
+      try {
+        let done = 0;
+        let afterId: string | null = null;
+        while (!this.stopped) {
+          let next: Awaited<ReturnType<SegmentsService['recomputeNext']>>;
+          try {
+            next = await this.segments.recomputeNext(afterId);
+          } catch (err) {
+            // recomputeNext failed on the segment after `afterId`: find its id and move past it.
+            const [row]: Array<{ id: string }> = await this.dataSource.query(`SELECT id::text FROM segments WHERE ($1::uuid IS NULL OR id > $1::uuid) ORDER BY id LIMIT 1`, [afterId]);
+            this.log.warn({ err, segmentId: row?.id }, 'segment recompute failed');
+            if (!row) break;
+            afterId = row.id;
+            continue;
+          }
+          if (!next) break;
+          afterId = next.id;
+          done++;
+        }
+        return done;
+      } finally {
+        await runner.query(`SELECT pg_advisory_unlock($1)`, [LOCK_KEY]);
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+}

@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ContactsModule } from '../contacts/contacts.module';
+import { EventsModule } from '../events/events.module';
+import { AudienceService } from './audience.service';
+import { Segment } from './entities/segment.entity';
+import { SegmentMember } from './entities/segment-member.entity';
+import { SegmentRecomputeScheduler } from './segment-recompute.scheduler';
+import { SegmentsController } from './segments.controller';
+import { SegmentsService } from './segments.service';
+import { SegmentsUsage } from './segments.usage';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([Segment, SegmentMember]), ContactsModule, EventsModule],
+  controllers: [SegmentsController],
+  providers: [AudienceService, SegmentsService, SegmentRecomputeScheduler, SegmentsUsage],
+  exports: [AudienceService, SegmentsService],
+})
+export class SegmentsModule {}

@@ -1,0 +1,253 @@
+/**
+ * Segments, and the filter engine other modules call. Exported by SegmentsModule:
+ *
+ * AudienceService (audience.service.ts)
+ * - `validateTree(projectId, tree, {root?, selfId?}) → FilterTree`: 422 VALIDATION_ERROR with one
+ *   item per problem (`field` is a path from `root`, e.g. `audienceCondition.groups[0].filters[1].unit`;
+ *   codes unknown_field, unknown_operator, invalid_operator, required, invalid_type, invalid_enum,
+ *   unknown_segment, segment_cycle, too_deep, too_large, …).
+ * - `audienceCondition(projectId, 'ALL' | {segmentId} | {tree}, manager?) → Fragment`: one
+ *   parameterised boolean condition over alias `c` (table `contacts`), project scope included:
+ *     const where = await audience.audienceCondition(projectId, { segmentId });
+ *     await em.query(`INSERT … SELECT … FROM contacts c WHERE ${where.toText(2)}`, [x, y, ...where.values]);
+ *   A `segmentId` not of the project is 422 (`segmentId`, unknown_segment).
+ * - `count(projectId, audience, label?) → number` under SEGMENT_QUERY_TIMEOUT_MS (422 naming `label` on timeout).
+ * - `filterCondition(projectId, {field, operator, value?, unit?}) → Fragment`: ONE filter, same
+ *   semantics, for testing a single contact: `SELECT <fragment> AS ok FROM contacts c WHERE c.id = $1`.
+ * - `withTimeout(label, em => …)`: a transaction with the segment statement timeout.
+ * Pure functions (no database) in filter/: `compileFilter`, `compileSingleFilter`,
+ * `validateFilterTree`, `parseField`, `canonicalOperator`, the operator tables.
+ *
+ * SegmentsService (this file): the `/segments` API, membership compute/refresh, and the
+ * background recompute (SegmentRecomputeScheduler).
+ */
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { offsetPage, OffsetPage, parseOffsetQuery } from '../../platform/http/pagination';
+import { ContactsService, normalizeEmail } from '../contacts/contacts.service';
+import { ContactResponse, ContactRow, fromContactRow, toContactResponse } from '../contacts/dto/contact.response';
+import { EventsService } from '../events/events.service';
+import { AudienceService } from './audience.service';
+import { CreateSegmentDto } from './dto/create-segment.dto';
+import { AddMembersResponse, ComputeResponse, SegmentResponse, toSegmentResponse } from './dto/segment.response';
+import { AddSegmentMembersDto, RemoveSegmentMembersDto } from './dto/segment-members.dto';
+import { UpdateSegmentDto } from './dto/update-segment.dto';
+import { Segment } from './entities/segment.entity';
+import type { FilterTree } from './filter/filter.types';
+import type { SegmentDefinition } from './filter/validate-filter';
+import { dynamicOnly, missingSegmentField, segmentInUse, segmentNotFound, staticOnly, typeImmutable } from './segments.errors';
+import { computeMembership } from './use-cases/compute-membership';
+import { findSegmentUses, Reference } from './use-cases/segment-references';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+@Injectable()
+export class SegmentsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly audience: AudienceService,
+    private readonly contacts: ContactsService,
+    private readonly events: EventsService,
+  ) {}
+
+  async create(projectId: string, dto: CreateSegmentDto): Promise<SegmentResponse> {
+    if (dto.name === undefined || dto.name.trim() === '') throw missingSegmentField('name is required');
+    const type = dto.type ?? 'DYNAMIC';
+    let condition: FilterTree | null = null;
+    if (type === 'DYNAMIC') {
+      if (!isObject(dto.condition)) throw missingSegmentField('condition is required for a DYNAMIC segment (a filter tree object)');
+      condition = await this.audience.validateTree(projectId, dto.condition);
+    }
+    // Counted before anything is written: a condition that fails (e.g. its timeout) leaves no segment behind.
+    const memberCount = condition ? await this.audience.count(projectId, { tree: condition }, `segment "${dto.name}"`) : 0;
+    const repo = this.dataSource.getRepository(Segment);
+    const saved = await repo.save(
+      repo.create({ projectId, name: dto.name, description: dto.description ?? null, type, condition, trackMembership: dto.trackMembership ?? false, memberCount }),
+    );
+    return toSegmentResponse(saved);
+  }
+
+  async list(projectId: string): Promise<SegmentResponse[]> {
+    const rows = await this.dataSource.getRepository(Segment).find({ where: { projectId }, order: { createdAt: 'DESC', id: 'DESC' } });
+    return rows.map(toSegmentResponse);
+  }
+
+  async get(projectId: string, id: string): Promise<SegmentResponse> {
+    return toSegmentResponse(await this.load(projectId, id));
+  }
+
+  async update(projectId: string, id: string, dto: UpdateSegmentDto): Promise<SegmentResponse> {
+    const segment = await this.load(projectId, id);
+    if (dto.type !== undefined && dto.type !== segment.type) throw typeImmutable(dto.type);
+    const changes: Partial<Segment> = {};
+    if (dto.name !== undefined) changes.name = dto.name;
+    if (dto.description !== undefined) changes.description = dto.description;
+    if (dto.trackMembership !== undefined) changes.trackMembership = dto.trackMembership;
+    // STATIC segments ignore a condition (decisions.md), on update as on create.
+    if (dto.condition !== undefined && segment.type === 'DYNAMIC') {
+      if (!isObject(dto.condition)) throw missingSegmentField('condition must be a filter tree object');
+      changes.condition = await this.audience.validateTree(projectId, dto.condition, { selfId: segment.id });
+      changes.memberCount = await this.audience.count(projectId, { tree: changes.condition }, `segment "${segment.name}" (${segment.id})`);
+    }
+    await this.dataSource.transaction(async (em) => {
+      await em.getRepository(Segment).update({ projectId, id: segment.id }, changes as Parameters<ReturnType<typeof em.getRepository<Segment>>['update']>[1]);
+      // Tracking switched off forgets the stored membership: switched on again, every member enters anew.
+      if (segment.type === 'DYNAMIC' && segment.trackMembership && changes.trackMembership === false) {
+        await em.query(`DELETE FROM segment_members WHERE segment_id = $1`, [segment.id]);
+      }
+    });
+    return toSegmentResponse(await this.load(projectId, segment.id));
+  }
+
+  /** 409 while another segment's filter or a SCHEDULED/SENDING campaign uses it. */
+  async remove(projectId: string, id: string): Promise<void> {
+    const segment = await this.load(projectId, id);
+    const uses = await findSegmentUses(this.dataSource, projectId, segment.id);
+    if (uses.segments.length > 0 || uses.campaigns.length > 0) throw segmentInUse(uses);
+    await this.dataSource.getRepository(Segment).delete({ projectId, id: segment.id });
+  }
+
+  /** Live for DYNAMIC segments (the condition now), the stored members for STATIC ones; newest contacts first. */
+  async members(projectId: string, id: string, query: { page?: unknown; pageSize?: unknown }): Promise<OffsetPage<ContactResponse>> {
+    const segment = await this.load(projectId, id);
+    const { page, pageSize, offset } = parseOffsetQuery(query, 100);
+    const label = `segment "${segment.name}" (${segment.id})`;
+    return this.audience.withTimeout(label, async (em) => {
+      const where = await this.audience.audienceCondition(projectId, { segmentId: segment.id }, em);
+      const n = where.values.length;
+      const [rows, totals] = await Promise.all([
+        em.query(
+          `SELECT c.id, c.project_id, c.email, c.subscribed, c.data, c.created_at, c.updated_at FROM contacts c WHERE ${where.text}
+           ORDER BY c.created_at DESC, c.id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
+          [...where.values, pageSize, offset],
+        ) as Promise<ContactRow[]>,
+        em.query(`SELECT count(*)::int AS total FROM contacts c WHERE ${where.text}`, where.values) as Promise<Array<{ total: number }>>,
+      ]);
+      return offsetPage(
+        rows.map((r) => toContactResponse(fromContactRow(r))),
+        page,
+        pageSize,
+        totals[0].total,
+      );
+    });
+  }
+
+  async addMembers(projectId: string, id: string, dto: AddSegmentMembersDto): Promise<AddMembersResponse> {
+    const segment = await this.load(projectId, id);
+    if (segment.type !== 'STATIC') throw staticOnly();
+    const sentByEmail = new Map<string, string>();
+    for (const sent of dto.emails) if (!sentByEmail.has(normalizeEmail(sent))) sentByEmail.set(normalizeEmail(sent), sent);
+    const emails = [...sentByEmail.keys()];
+    let afterCommit = () => {};
+    const result = await this.dataSource.transaction(async (em) => {
+      const found: Array<{ id: string; email: string }> = await em.query(`SELECT id, email FROM contacts WHERE project_id = $1 AND email = ANY($2::text[])`, [projectId, emails]);
+      const foundEmails = new Set(found.map((r) => r.email));
+      const missing = emails.filter((e) => !foundEmails.has(e));
+      const ids = found.map((r) => r.id);
+      let created = 0;
+      let notFound: string[] = missing.map((e) => sentByEmail.get(e)!);
+      if (dto.createMissing && missing.length > 0) {
+        const upserted = await this.contacts.upsertBatchIn(
+          missing.map((email) => ({ projectId, input: { email, defaultSubscribed: dto.subscribed ?? true, source: 'api' as const } })),
+          em,
+        );
+        afterCommit = upserted.afterCommit;
+        for (const r of upserted.results) {
+          ids.push(r.contact.id);
+          if (r.isNew) created++;
+        }
+        notFound = [];
+      }
+      const inserted: Array<{ contact_id: string }> = await em.query(
+        `INSERT INTO segment_members (segment_id, contact_id) SELECT $1::uuid, unnest($2::text[]) ON CONFLICT DO NOTHING RETURNING contact_id`,
+        [segment.id, ids],
+      );
+      await this.storeCount(em, projectId, segment.id);
+      return { added: inserted.length, alreadyMembers: ids.length - inserted.length, created, notFound };
+    });
+    afterCommit();
+    return result;
+  }
+
+  async removeMembers(projectId: string, id: string, dto: RemoveSegmentMembersDto): Promise<{ removed: number }> {
+    const segment = await this.load(projectId, id);
+    if (segment.type !== 'STATIC') throw staticOnly();
+    const emails = [...new Set(dto.emails.map(normalizeEmail))];
+    return this.dataSource.transaction(async (em) => {
+      const [, removed]: [unknown[], number] = await em.query(
+        `DELETE FROM segment_members sm USING contacts c
+         WHERE sm.segment_id = $1 AND c.id = sm.contact_id AND c.project_id = $2 AND c.email = ANY($3::text[])`,
+        [segment.id, projectId, emails],
+      );
+      await this.storeCount(em, projectId, segment.id);
+      return { removed };
+    });
+  }
+
+  /** Tracked DYNAMIC: membership written and entry/exit events emitted; untracked: the count. STATIC: 400. */
+  async compute(projectId: string, id: string): Promise<ComputeResponse> {
+    const segment = await this.load(projectId, id);
+    if (segment.type !== 'DYNAMIC') throw dynamicOnly();
+    if (segment.trackMembership) return computeMembership(this.audience, this.events, projectId, definitionOf(segment));
+    return { memberCount: await this.countNow(projectId, segment), entered: 0, exited: 0 };
+  }
+
+  /** The count only: no membership written, nothing emitted. */
+  async refresh(projectId: string, id: string): Promise<{ memberCount: number }> {
+    const segment = await this.load(projectId, id);
+    return { memberCount: await this.countNow(projectId, segment) };
+  }
+
+  /** One step of the background recompute: the segment after `afterId` (any project), or null at the end. */
+  async recomputeNext(afterId: string | null): Promise<{ id: string; result: ComputeResponse } | null> {
+    const rows: Array<{ id: string; project_id: string }> = await this.dataSource.query(
+      `SELECT id::text, project_id::text FROM segments WHERE ($1::uuid IS NULL OR id > $1::uuid) ORDER BY id LIMIT 1`,
+      [afterId],
+    );
+    if (rows.length === 0) return null;
+    const segment = await this.load(rows[0].project_id, rows[0].id);
+    const result =
+      segment.type === 'DYNAMIC' && segment.trackMembership
+        ? await computeMembership(this.audience, this.events, segment.projectId, definitionOf(segment))
+        : { memberCount: await this.countNow(segment.projectId, segment), entered: 0, exited: 0 };
+    return { id: segment.id, result };
+  }
+
+  /** Segments whose stored trees reference `field` (a filter's field, exactly or a path below it for `data.*`). */
+  async referencing(projectId: string, field: string, prefix: boolean): Promise<Reference[]> {
+    return this.dataSource.query(
+      `SELECT id::text, name FROM segments
+       WHERE project_id = $1 AND condition IS NOT NULL
+         AND jsonb_path_exists(condition, '$.**.field ? (@ == $f || ($p != "" && @ starts with $p))', jsonb_build_object('f', $2::text, 'p', $3::text), true)
+       ORDER BY name, id`,
+      [projectId, field, prefix ? `${field}.` : ''],
+    );
+  }
+
+  /** Counts the segment now and stores it as `memberCount`. */
+  private async countNow(projectId: string, segment: Segment): Promise<number> {
+    const n = await this.audience.count(projectId, { segmentId: segment.id }, `segment "${segment.name}" (${segment.id})`);
+    await this.dataSource.query(`UPDATE segments SET member_count = $3 WHERE project_id = $1 AND id = $2`, [projectId, segment.id, n]);
+    return n;
+  }
+
+  private async storeCount(em: { query: DataSource['query'] }, projectId: string, segmentId: string): Promise<void> {
+    await em.query(`UPDATE segments SET member_count = (SELECT count(*) FROM segment_members WHERE segment_id = $2), updated_at = updated_at WHERE project_id = $1 AND id = $2`, [
+      projectId,
+      segmentId,
+    ]);
+  }
+
+  private async load(projectId: string, id: string): Promise<Segment> {
+    if (!UUID.test(id)) throw segmentNotFound();
+    const segment = await this.dataSource.getRepository(Segment).findOne({ where: { projectId, id } });
+    if (!segment) throw segmentNotFound();
+    return segment;
+  }
+}
+
+function definitionOf(s: Segment): SegmentDefinition {
+  return { id: s.id, name: s.name, type: s.type, condition: s.condition };
+}

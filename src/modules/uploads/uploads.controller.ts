@@ -1,0 +1,40 @@
+import { Controller, Get, Param, Post, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Public, SecretKey } from '../auth/auth.decorators';
+import { MAX_IMAGE_BYTES } from './uploads.errors';
+import { UploadedImage, UploadsService } from './uploads.service';
+
+@ApiTags('uploads')
+@Controller('uploads')
+export class UploadsController {
+  constructor(private readonly uploads: UploadsService) {}
+
+  /** Multer stops reading past the limit; Nest turns LIMIT_FILE_SIZE into 413 PAYLOAD_TOO_LARGE. */
+  @SecretKey()
+  @Post('image')
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary', description: 'PNG, JPEG, GIF or WebP, at most 5 MB' } } } })
+  @UseInterceptors(FileInterceptor('file', { limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 10 } }))
+  upload(@UploadedFile() file?: UploadedImage): Promise<{ url: string }> {
+    return this.uploads.upload(file);
+  }
+
+  /** Public: email clients fetch these. Keys are random and never reused, so the bytes may be cached for a year. */
+  @Public()
+  @Get(':key')
+  async serve(@Param('key') key: string, @Res() res: Response): Promise<void> {
+    const image = await this.uploads.read(key);
+    res
+      .status(200)
+      .set({
+        'Content-Type': image.contentType,
+        'Content-Length': String(image.bytes.length),
+        'Cache-Control': 'public, max-age=31536000, immutable',
+        'X-Content-Type-Options': 'nosniff',
+        'Content-Security-Policy': "default-src 'none'",
+      })
+      .end(image.bytes);
+  }
+}

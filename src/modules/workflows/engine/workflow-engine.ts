@@ -1,0 +1,334 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { AppConfig } from '../../../config/config';
+import { InjectConfig } from '../../../config/config.module';
+import { logger } from '../../../platform/logging/logger';
+import { StatementRunner } from '../../../platform/database/statement-runner';
+import { metrics } from '../../../platform/metrics/metrics';
+import { BillingService } from '../../billing/billing.service';
+import { ContactsService } from '../../contacts/contacts.service';
+import { EmailsService } from '../../emails/emails.service';
+import { SuppressionService } from '../../emails/suppression/suppression.service';
+import { skipReason } from '../../emails/suppression/suppression.types';
+import { trackingFor } from '../../emails/use-cases/send-emails';
+import { ProjectsService } from '../../projects/projects.service';
+import { TemplatesService } from '../../templates/templates.service';
+import type { Contact } from '../../contacts/entities/contact.entity';
+import type { ExecutionStatus } from '../entities/workflow-execution.entity';
+import type { ExecutionStepStatus } from '../entities/workflow-execution-step.entity';
+import type { WaitOutcome } from '../entities/workflow-transition.entity';
+import { delaySeconds } from '../graph/step-config';
+import { Exit, GraphStep, nextStepId, stepOf, WorkflowGraph } from '../graph/workflow-graph';
+import { WorkflowsService } from '../workflows.service';
+import { WebhookStep } from '../webhook/webhook-step';
+import { ConditionEvaluator } from './condition-evaluator';
+import { WorkflowQueue } from './workflow-queue';
+
+/** decisions.md: an execution that runs more than 1,000 steps FAILS (a loop in the graph). */
+export const MAX_STEPS_PER_EXECUTION = 1_000;
+
+const stepsTotal = metrics.counter({
+  name: 'mailroom_workflow_steps_total',
+  help: 'Workflow steps run, by step type and outcome',
+  labelNames: ['type', 'status'] as const,
+});
+
+interface ExecutionRow {
+  id: string;
+  project_id: string;
+  workflow_id: string;
+  version: number;
+  contact_id: string;
+  status: ExecutionStatus;
+  current_step_id: string | null;
+  steps_run: number;
+  context: Record<string, unknown>;
+  event: Record<string, unknown>;
+  wake_at: Date | null;
+  wait_outcome: WaitOutcome | null;
+}
+
+const ADVANCE_SQL = `
+  WITH up AS (
+    UPDATE workflow_executions
+       SET steps_run = $2::int + 1, status = $3::text, current_step_id = coalesce($4::uuid, current_step_id), exit_reason = $5::text,
+           wake_at = CASE WHEN $6::int IS NOT NULL THEN now() + make_interval(secs => $6::int) END,
+           wait_event = $7::text, wait_since = CASE WHEN $3::text = 'WAITING' THEN now() END, wait_outcome = NULL, updated_at = now(),
+           completed_at = CASE WHEN $3::text IN ('COMPLETED', 'EXITED', 'FAILED') THEN now() END
+     WHERE id = $1::uuid AND steps_run = $2::int AND status = 'RUNNING'
+     RETURNING id
+  ), rec AS (
+    INSERT INTO workflow_execution_steps (execution_id, seq, step_id, type, status, output, error, started_at, completed_at)
+    SELECT up.id, $2::int, $8::uuid, $9::text, $10::text, $11::jsonb, $12::text, $13::timestamptz, CASE WHEN $10::text = 'WAITING' THEN NULL ELSE now() END
+      FROM up WHERE $8::uuid IS NOT NULL
+    ON CONFLICT (execution_id, seq) DO NOTHING
+  )
+  SELECT count(*)::int AS advanced FROM up`;
+
+/** The wake-up may run up to a second before the due time (timer and database clocks differ). */
+const WAKE_SQL = `
+  WITH up AS (
+    UPDATE workflow_executions
+       SET status = $4::text, current_step_id = coalesce($5::uuid, current_step_id), wake_at = NULL, wait_event = NULL, updated_at = now(),
+           completed_at = CASE WHEN $4::text = 'COMPLETED' THEN now() END
+     WHERE id = $1::uuid AND status = 'WAITING' AND steps_run = $2::int AND wake_at <= now() + interval '1 second'
+       AND wait_outcome IS NOT DISTINCT FROM $3::text
+     RETURNING id
+  ), rec AS (
+    UPDATE workflow_execution_steps r SET status = 'COMPLETED', completed_at = now(), output = $6::jsonb
+      FROM up WHERE r.execution_id = up.id AND r.seq = $2::int - 1
+  )
+  SELECT count(*)::int AS resumed FROM up`;
+
+/** What running one step decided. `write` runs inside the commit (exactly once); its result runs after it. */
+export type StepOutcome =
+  | { kind: 'next'; status: 'COMPLETED' | 'SKIPPED'; output: unknown; exit: Exit; write?: (em: EntityManager) => Promise<() => Promise<void>> }
+  | { kind: 'wait'; output: unknown; waitSeconds: number | null; waitEvent: string | null }
+  | { kind: 'end'; execution: 'EXITED' | 'FAILED'; status: ExecutionStepStatus; output: unknown; error: string | null; exitReason: string | null };
+
+export const failed = (error: string, output: unknown = null): StepOutcome => ({ kind: 'end', execution: 'FAILED', status: 'FAILED', output, error, exitReason: null });
+
+/**
+ * Runs executions one step per job. The execution row is the truth: a job acts only when the
+ * execution is in the state its job expects (RUNNING with `steps_run = seq`, or WAITING and
+ * due), and the step's record, the execution's advance and the step's own writes (an email row)
+ * commit together under that condition, so a retried or duplicated job finds its step done.
+ */
+@Injectable()
+export class WorkflowEngine {
+  private readonly log = logger('workflow-engine');
+  private readonly graphs = new Map<string, WorkflowGraph>();
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectConfig() private readonly config: AppConfig,
+    private readonly workflows: WorkflowsService,
+    private readonly queue: WorkflowQueue,
+    private readonly contacts: ContactsService,
+    private readonly templates: TemplatesService,
+    private readonly emails: EmailsService,
+    private readonly suppression: SuppressionService,
+    private readonly projects: ProjectsService,
+    private readonly webhooks: WebhookStep,
+    private readonly conditions: ConditionEvaluator,
+    private readonly billing: BillingService,
+    private readonly statements: StatementRunner,
+  ) {}
+
+  /** Step number `seq` of the execution (a job of the `workflow-step` queue). */
+  async runStep(executionId: string, seq: number): Promise<void> {
+    const ex = await this.load(executionId);
+    if (!ex || ex.status !== 'RUNNING' || ex.steps_run !== seq) return;
+    const graph = await this.graph(ex);
+    const step = stepOf(graph, ex.current_step_id);
+    if (!step) {
+      await this.commit(ex, seq, null, { kind: 'next', status: 'COMPLETED', output: null, exit: null }, graph, new Date());
+      return;
+    }
+    const startedAt = new Date();
+    const outcome = seq >= MAX_STEPS_PER_EXECUTION ? failed(`more than ${MAX_STEPS_PER_EXECUTION} steps in one execution`) : await this.execute(step, ex);
+    await this.commit(ex, seq, step, outcome, graph, startedAt);
+  }
+
+  /** Resumes a WAITING execution that is due (its DELAY ended, its event came, or its wait timed out). */
+  async wake(executionId: string, seq: number): Promise<void> {
+    const ex = await this.load(executionId);
+    if (!ex || ex.status !== 'WAITING' || ex.steps_run !== seq || !ex.wake_at) return;
+    const graph = await this.graph(ex);
+    const step = stepOf(graph, ex.current_step_id);
+    const outcome: WaitOutcome | null = step?.type === 'WAIT_FOR_EVENT' ? (ex.wait_outcome ?? 'TIMEOUT') : null;
+    const next = step ? nextStepId(graph, step.id, outcome ? { waitOutcome: outcome } : null) : null;
+    const status: ExecutionStatus = next ? 'RUNNING' : 'COMPLETED';
+    // One statement: the execution resumes and its wait's record completes, only if it is still waiting there.
+    const [{ resumed }] = await this.statements.run<{ resumed: number }>(WAKE_SQL, [
+      executionId,
+      seq,
+      ex.wait_outcome,
+      status,
+      next,
+      JSON.stringify(outcome ? { outcome } : { resumedAt: new Date().toISOString() }),
+    ]);
+    if (resumed > 0 && next) await this.queue.steps([{ executionId, seq }]);
+  }
+
+  /** The last attempt of a step job failed: the execution FAILS with the error on its step record. */
+  async failStep(executionId: string, seq: number, error: string): Promise<void> {
+    const ex = await this.load(executionId);
+    if (!ex || ex.status !== 'RUNNING' || ex.steps_run !== seq) return;
+    const graph = await this.graph(ex);
+    const step = stepOf(graph, ex.current_step_id) ?? null;
+    await this.commit(ex, seq, step, failed(error), graph, new Date());
+  }
+
+  private async execute(step: GraphStep, ex: ExecutionRow): Promise<StepOutcome> {
+    const c = step.config;
+    try {
+      switch (step.type) {
+        case 'TRIGGER':
+          return { kind: 'next', status: 'COMPLETED', output: { eventName: c.eventName ?? null }, exit: null };
+        case 'DELAY':
+          return { kind: 'wait', output: null, waitSeconds: delaySeconds(c), waitEvent: null };
+        case 'WAIT_FOR_EVENT':
+          return { kind: 'wait', output: null, waitSeconds: typeof c.timeout === 'number' ? c.timeout : null, waitEvent: c.eventName as string };
+        case 'EXIT':
+          return { kind: 'end', execution: 'EXITED', status: 'COMPLETED', output: null, error: null, exitReason: (c.reason as string | undefined) ?? null };
+        case 'CONDITION': {
+          const result = await this.conditions.evaluate(ex.project_id, ex.contact_id, { field: c.field as string, operator: c.operator as string, value: c.value }, {
+            event: ex.event,
+            workflow: ex.context,
+          });
+          return { kind: 'next', status: 'COMPLETED', output: { result }, exit: { branch: result ? 'yes' : 'no' } };
+        }
+        case 'UPDATE_CONTACT': {
+          const action = c.subscriptionAction ?? 'none';
+          const updated = await this.contacts.patch(ex.project_id, ex.contact_id, {
+            data: (c.updates as Record<string, never> | undefined) ?? undefined,
+            subscribed: action === 'subscribe' ? true : action === 'unsubscribe' ? false : undefined,
+          });
+          return { kind: 'next', status: 'COMPLETED', output: { subscribed: updated.subscribed, updated: Object.keys((c.updates as object) ?? {}) }, exit: null };
+        }
+        case 'SEND_EMAIL':
+          return await this.sendEmail(step, ex);
+        case 'WEBHOOK': {
+          const contact = await this.contact(ex);
+          const project = await this.projects.findById(ex.project_id);
+          return await this.webhooks.run(step, { ...ex, contact }, project.webhookSecret, this.config.webhookAllowPrivate);
+        }
+      }
+    } catch (err) {
+      const status = (err as { getStatus?: () => number }).getStatus?.();
+      // A refusal of the request itself (deleted template or contact, data that cannot be stored) fails the execution.
+      if (status !== undefined && status >= 400 && status < 500) return failed((err as Error).message);
+      throw err;
+    }
+    return failed(`unknown step type ${step.type as string}`);
+  }
+
+  /** SEND_EMAIL through the email pipeline: the template's type rules, variables = contact data + `event` + `workflow`. */
+  private async sendEmail(step: GraphStep, ex: ExecutionRow): Promise<StepOutcome> {
+    const template = await this.templates.findOne(ex.project_id, step.config.templateId as string);
+    const contact = await this.contact(ex);
+    const suppressed = (await this.suppression.suppressedAmong([{ projectId: ex.project_id, email: contact.email }])).size > 0;
+    const reason = skipReason(template.type, { suppressed, subscribed: contact.subscribed });
+    if (reason) return { kind: 'next', status: 'SKIPPED', output: { skipped: reason }, exit: null };
+    const project = await this.projects.findById(ex.project_id);
+    const track = trackingFor(project.tracking, template.type, undefined);
+    const variables = { ...contact.data, event: ex.event, workflow: ex.context };
+    let emailIds: string[] = [];
+    return {
+      kind: 'next',
+      status: 'COMPLETED',
+      output: { templateId: template.id },
+      exit: null,
+      write: async (em) => {
+        await this.billing.consume(em, ex.project_id, 'workflows', 1);
+        emailIds = await this.emails.queue(
+          { projectId: ex.project_id, templateId: template.id, subject: template.subject, body: template.body, fromName: template.fromName, replyTo: template.replyTo },
+          { projectId: ex.project_id, templateId: template.id, type: template.type, fromAddress: template.fromAddress, trackOpens: track, trackClicks: track },
+          [{ contactId: contact.id, toAddress: contact.email, toName: null, variables }],
+          em,
+        );
+        await em.query(`UPDATE workflow_execution_steps SET output = output || jsonb_build_object('emailId', $3::text) WHERE execution_id = $1 AND seq = $2`, [
+          ex.id,
+          ex.steps_run,
+          emailIds[0] ?? null,
+        ]);
+        return () => this.emails.enqueue(emailIds, template.type).catch((err: unknown) => this.log.warn({ err }, 'email enqueue failed; the email sweep sends it'));
+      },
+    };
+  }
+
+  /**
+   * Records the step and moves the execution on, only if it is still where this job found it
+   * (a cancel or another run of this job in between leaves everything as it is).
+   */
+  private async commit(ex: ExecutionRow, seq: number, step: GraphStep | null, outcome: StepOutcome, graph: WorkflowGraph, startedAt: Date): Promise<void> {
+    const next = outcome.kind === 'next' && step ? nextStepId(graph, step.id, outcome.exit) : null;
+    const status: ExecutionStatus = outcome.kind === 'wait' ? 'WAITING' : outcome.kind === 'end' ? outcome.execution : next ? 'RUNNING' : 'COMPLETED';
+    const stepStatus: ExecutionStepStatus = outcome.kind === 'wait' ? 'WAITING' : outcome.status;
+    const wait = outcome.kind === 'wait' ? outcome : null;
+    let after: (() => Promise<void>) | undefined;
+    let advanced: boolean;
+    try {
+      advanced = await this.advance(ex, seq, step, outcome, { status, next, stepStatus, wait, startedAt }, (a) => (after = a));
+    } catch (err) {
+      // The project is over its billing limit: the step FAILS with BILLING_LIMIT_EXCEEDED (nothing of it was written).
+      if ((err as { code?: string }).code === 'BILLING_LIMIT_EXCEEDED' && outcome.kind === 'next' && outcome.write) {
+        return this.commit(ex, seq, step, failed(`BILLING_LIMIT_EXCEEDED: ${(err as Error).message}`), graph, startedAt);
+      }
+      throw err;
+    }
+    if (!advanced) return;
+    if (step) stepsTotal.inc({ type: step.type, status: stepStatus });
+    await after?.();
+    if (status === 'RUNNING') await this.queue.stepsOrLeaveForSweep([{ executionId: ex.id, seq: seq + 1 }]);
+    else if (wait?.waitSeconds) await this.queue.wakes([{ executionId: ex.id, seq: seq + 1, delayMs: wait.waitSeconds * 1000 }], 't').catch(() => undefined);
+  }
+
+  /**
+   * The step record and the execution's move in one statement, under the condition that the
+   * execution is still RUNNING at step `seq`; a step with writes of its own (SEND_EMAIL) adds
+   * them in the same transaction. False when another run got there first or it was cancelled.
+   */
+  private async advance(
+    ex: ExecutionRow,
+    seq: number,
+    step: GraphStep | null,
+    outcome: StepOutcome,
+    to: { status: ExecutionStatus; next: string | null; stepStatus: ExecutionStepStatus; wait: { waitSeconds: number | null; waitEvent: string | null } | null; startedAt: Date },
+    setAfter: (after: () => Promise<void>) => void,
+  ): Promise<boolean> {
+    const { status, next, stepStatus, wait, startedAt } = to;
+    const params = [
+      ex.id,
+      seq,
+      status,
+      next,
+      outcome.kind === 'end' ? outcome.exitReason : null,
+      wait?.waitSeconds ?? null,
+      wait?.waitEvent ?? null,
+      step?.id ?? null,
+      step?.type ?? null,
+      stepStatus,
+      JSON.stringify(outcome.output ?? null),
+      outcome.kind === 'end' ? outcome.error : null,
+      startedAt,
+    ];
+    const write = outcome.kind === 'next' ? outcome.write : undefined;
+    if (!write) return (await this.statements.run<{ advanced: number }>(ADVANCE_SQL, params))[0].advanced > 0;
+    return this.dataSource.transaction(async (em) => {
+      const [{ advanced }] = await this.statements.run<{ advanced: number }>(ADVANCE_SQL, params, em);
+      if (advanced === 0) return false;
+      setAfter(await write(em));
+      return true;
+    });
+  }
+
+  private async load(executionId: string): Promise<ExecutionRow | null> {
+    const rows: ExecutionRow[] = await this.dataSource.query(
+      `SELECT id, project_id, workflow_id, version, contact_id, status, current_step_id, steps_run, context, event, wake_at, wait_outcome
+         FROM workflow_executions WHERE id = $1`,
+      [executionId],
+    );
+    return rows[0] ?? null;
+  }
+
+  private async contact(ex: ExecutionRow): Promise<Contact> {
+    const contact = await this.contacts.findById(ex.project_id, ex.contact_id);
+    if (!contact) throw Object.assign(new Error('the contact no longer exists'), { getStatus: () => 404 });
+    return contact;
+  }
+
+  /** Versions are immutable, so a process keeps the graphs it has read (bounded). */
+  private async graph(ex: ExecutionRow): Promise<WorkflowGraph> {
+    const key = `${ex.workflow_id}:${ex.version}`;
+    let graph = this.graphs.get(key);
+    if (!graph) {
+      graph = await this.workflows.graph(ex.workflow_id, ex.version);
+      if (this.graphs.size >= 1_000) this.graphs.delete(this.graphs.keys().next().value as string);
+      this.graphs.set(key, graph);
+    }
+    return graph;
+  }
+}

@@ -1,0 +1,28 @@
+import { WorkerHost } from '@nestjs/bullmq';
+import type { Job } from 'bullmq';
+import { QueueProcessor } from '../../../platform/queues/queue-processor.decorator';
+import { JobPayloads, QUEUES } from '../../../platform/queues/queues';
+import { WorkflowEngine } from './workflow-engine';
+import { STEP_JOB_OPTIONS } from './workflow-queue';
+
+/** Thin: one engine call per job; after the last failed attempt the execution FAILS with the error. */
+@QueueProcessor(QUEUES.workflowStep, { concurrency: 32 })
+export class WorkflowStepProcessor extends WorkerHost {
+  constructor(private readonly engine: WorkflowEngine) {
+    super();
+  }
+
+  async process(job: Job<JobPayloads['workflow-step']>): Promise<void> {
+    const { executionId, seq, wake } = job.data;
+    try {
+      if (wake) await this.engine.wake(executionId, seq);
+      else await this.engine.runStep(executionId, seq);
+    } catch (err) {
+      if (!wake && job.attemptsMade + 1 >= (job.opts.attempts ?? STEP_JOB_OPTIONS.attempts ?? 1)) {
+        await this.engine.failStep(executionId, seq, (err as Error).message);
+        return;
+      }
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,18 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { StepType } from './workflow-step.entity';
+
+/** Persisted values of a step record's status. */
+export type ExecutionStepStatus = 'COMPLETED' | 'SKIPPED' | 'WAITING' | 'FAILED' | 'CANCELLED';
+
+@Entity('workflow_execution_steps')
+export class WorkflowExecutionStep {
+  @PrimaryColumn('uuid') executionId: string;
+  @PrimaryColumn('int') seq: number;
+  @Column('uuid') stepId: string;
+  @Column('text') type: StepType;
+  @Column('text') status: ExecutionStepStatus;
+  @Column('jsonb', { nullable: true }) output: unknown;
+  @Column('text', { nullable: true }) error: string | null;
+  @Column('timestamptz', { default: () => 'now()' }) startedAt: Date;
+  @Column('timestamptz', { nullable: true }) completedAt: Date | null;
+}

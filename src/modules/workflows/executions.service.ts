@@ -1,0 +1,109 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { validationError } from '../../platform/http/app-error';
+import { offsetPage, OffsetPage, parseOffsetQuery } from '../../platform/http/pagination';
+import { ContactsService } from '../contacts/contacts.service';
+import type { StartExecutionDto } from './dto/workflow.dto';
+import { ExecutionResponse, toExecutionResponse } from './dto/workflow.response';
+import { WorkflowQueue } from './engine/workflow-queue';
+import { WorkflowExecutionStep } from './entities/workflow-execution-step.entity';
+import { EXECUTION_STATUSES, ExecutionStatus, WorkflowExecution } from './entities/workflow-execution.entity';
+import { executionAlreadyActive, executionNotActive, executionNotFound } from './workflows.errors';
+import { UUID, WorkflowsService } from './workflows.service';
+
+/** decisions.md: a manual start's `context` is at most 64 KB (as JSON). */
+export const MAX_CONTEXT_BYTES = 64 * 1024;
+
+/** Starting executions by hand, reading and cancelling them. */
+@Injectable()
+export class ExecutionsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly workflows: WorkflowsService,
+    private readonly contacts: ContactsService,
+    private readonly queue: WorkflowQueue,
+  ) {}
+
+  /** `POST /workflows/:id/executions`: whether or not the workflow is enabled; 409 while the contact has an active one. */
+  async start(projectId: string, workflowId: string, dto: StartExecutionDto): Promise<ExecutionResponse> {
+    const workflow = await this.workflows.findOne(projectId, workflowId);
+    const context = dto.context ?? {};
+    if (Buffer.byteLength(JSON.stringify(context)) > MAX_CONTEXT_BYTES) {
+      throw validationError([{ field: 'context', code: 'too_big', message: `context is at most ${MAX_CONTEXT_BYTES / 1024} KB as JSON` }]);
+    }
+    const contact = await this.contacts.findById(projectId, dto.contactId);
+    if (!contact) throw validationError([{ field: 'contactId', code: 'not_found', message: 'contactId is not a contact of this project', received: dto.contactId }]);
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      `INSERT INTO workflow_executions (project_id, workflow_id, version, contact_id, context, current_step_id)
+       SELECT w.project_id, w.id, w.version, $3, $4::jsonb, (SELECT s.id FROM workflow_steps s WHERE s.workflow_id = w.id AND s.type = 'TRIGGER')
+         FROM workflows w WHERE w.id = $1 AND w.project_id = $2
+       ON CONFLICT DO NOTHING
+       RETURNING id`,
+      [workflow.id, projectId, contact.id, JSON.stringify(context)],
+    );
+    if (rows.length === 0) throw executionAlreadyActive();
+    await this.queue.stepsOrLeaveForSweep([{ executionId: rows[0].id, seq: 0 }]);
+    return this.get(projectId, workflowId, rows[0].id);
+  }
+
+  async list(projectId: string, workflowId: string, query: { status?: string; page?: unknown; pageSize?: unknown }): Promise<OffsetPage<ExecutionResponse>> {
+    const workflow = await this.workflows.findOne(projectId, workflowId);
+    const { page, pageSize, offset } = parseOffsetQuery(query);
+    const status = query.status?.toUpperCase();
+    if (status !== undefined && !(EXECUTION_STATUSES as readonly string[]).includes(status)) {
+      throw validationError([{ field: 'status', code: 'invalid_enum_value', message: `status must be one of ${EXECUTION_STATUSES.join(', ')}`, received: query.status }]);
+    }
+    const [rows, total] = await this.dataSource.getRepository(WorkflowExecution).findAndCount({
+      where: { projectId, workflowId: workflow.id, ...(status ? { status: status as ExecutionStatus } : {}) },
+      order: { startedAt: 'DESC', id: 'ASC' },
+      skip: offset,
+      take: pageSize,
+    });
+    return offsetPage(rows.map((e) => toExecutionResponse(e)), page, pageSize, total);
+  }
+
+  async get(projectId: string, workflowId: string, executionId: string): Promise<ExecutionResponse> {
+    const execution = await this.find(projectId, workflowId, executionId);
+    const steps = await this.dataSource.getRepository(WorkflowExecutionStep).find({ where: { executionId: execution.id }, order: { seq: 'ASC' } });
+    return toExecutionResponse(execution, steps);
+  }
+
+  /** Stops an active execution; a pending DELAY or WAIT then finds it CANCELLED and never resumes. */
+  async cancel(projectId: string, workflowId: string, executionId: string): Promise<void> {
+    const execution = await this.find(projectId, workflowId, executionId);
+    const cancelled = await this.cancelWhere(projectId, workflowId, [execution.id]);
+    if (cancelled === 0) throw executionNotActive();
+  }
+
+  async cancelAll(projectId: string, workflowId: string): Promise<{ cancelled: number }> {
+    const workflow = await this.workflows.findOne(projectId, workflowId);
+    return { cancelled: await this.cancelWhere(projectId, workflow.id, null) };
+  }
+
+  private async cancelWhere(projectId: string, workflowId: string, ids: string[] | null): Promise<number> {
+    return this.dataSource.transaction(async (em) => {
+      const [rows]: [Array<{ id: string }>, number] = await em.query(
+        `UPDATE workflow_executions SET status = 'CANCELLED', completed_at = now(), updated_at = now(), wake_at = NULL, wait_event = NULL
+          WHERE project_id = $1 AND workflow_id = $2 AND status IN ('RUNNING', 'WAITING') AND ($3::uuid[] IS NULL OR id = ANY($3::uuid[]))
+          RETURNING id`,
+        [projectId, workflowId, ids],
+      );
+      if (rows.length) {
+        await em.query(`UPDATE workflow_execution_steps SET status = 'CANCELLED', completed_at = now() WHERE execution_id = ANY($1::uuid[]) AND status = 'WAITING'`, [
+          rows.map((r) => r.id),
+        ]);
+      }
+      return rows.length;
+    });
+  }
+
+  private async find(projectId: string, workflowId: string, executionId: string): Promise<WorkflowExecution> {
+    const workflow = await this.workflows.findOne(projectId, workflowId);
+    if (!UUID.test(executionId)) throw executionNotFound();
+    const execution = await this.dataSource.getRepository(WorkflowExecution).findOne({ where: { id: executionId, workflowId: workflow.id, projectId } });
+    if (!execution) throw executionNotFound();
+    return execution;
+  }
+
+}

@@ -1,0 +1,93 @@
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import type { Contact } from '../../contacts/entities/contact.entity';
+import { textEngine } from '../../templates/rendering/liquid-engine';
+import { metrics } from '../../../platform/metrics/metrics';
+import type { StepOutcome } from '../engine/workflow-engine';
+import type { GraphStep } from '../graph/workflow-graph';
+import { WebhookClient, WebhookRefused, WebhookResponse } from './webhook-client';
+
+/** decisions.md: 5xx and timeouts are retried 3 times with backoff, then FAILED; 4xx fails at once. */
+export const WEBHOOK_RETRY_DELAYS_MS = [1_000, 2_000, 4_000];
+
+const webhookOutcomes = metrics.counter({
+  name: 'mailroom_workflow_webhook_requests_total',
+  help: 'Workflow WEBHOOK requests by outcome (2xx, 3xx, 4xx, 5xx, timeout, error, refused)',
+  labelNames: ['outcome'] as const,
+});
+
+export interface WebhookScope {
+  id: string;
+  workflow_id: string;
+  contact: Contact;
+  context: Record<string, unknown>;
+  event: Record<string, unknown>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Renders `{{var}}` in every string of a JSON value (keys stay as written). */
+async function renderDeep(value: unknown, vars: Record<string, unknown>): Promise<unknown> {
+  if (typeof value === 'string') return value.includes('{{') || value.includes('{%') ? textEngine.parseAndRender(value, vars) : value;
+  if (Array.isArray(value)) return Promise.all(value.map((v) => renderDeep(v, vars)));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = await renderDeep(v, vars);
+    return out;
+  }
+  return value;
+}
+
+/** The WEBHOOK step: renders url, header values and body, sends them signed, and retries 5xx and timeouts. */
+@Injectable()
+export class WebhookStep implements OnApplicationShutdown {
+  private readonly clients = new Map<boolean, WebhookClient>();
+
+  async run(step: GraphStep, scope: WebhookScope, secret: string, allowPrivate: boolean): Promise<StepOutcome> {
+    const c = step.config;
+    const contact = { id: scope.contact.id, email: scope.contact.email, subscribed: scope.contact.subscribed, data: scope.contact.data };
+    const execution = { id: scope.id, workflowId: scope.workflow_id };
+    const vars = { ...scope.contact.data, contact, event: scope.event, workflow: scope.context, execution };
+    const method = (c.method as string | undefined) ?? 'POST';
+    const url = String(await renderDeep(c.url, vars));
+    const headers = (await renderDeep(c.headers ?? {}, vars)) as Record<string, string>;
+    const rawBody = c.body === undefined ? { contact, workflow: scope.context, execution, event: scope.event } : await renderDeep(c.body, vars);
+    const body = method === 'GET' ? null : typeof rawBody === 'string' ? rawBody : JSON.stringify(rawBody);
+    const client = this.client(allowPrivate);
+
+    let last: WebhookResponse | null = null;
+    let lastError: string | null = null;
+    for (let attempt = 0; attempt <= WEBHOOK_RETRY_DELAYS_MS.length; attempt++) {
+      if (attempt > 0) await sleep(WEBHOOK_RETRY_DELAYS_MS[attempt - 1]);
+      try {
+        last = await client.send({ url, method, headers, body, secret });
+        lastError = null;
+        webhookOutcomes.inc({ outcome: `${Math.floor(last.status / 100)}xx` });
+        if (last.status < 500) break;
+      } catch (err) {
+        if (err instanceof WebhookRefused) {
+          webhookOutcomes.inc({ outcome: 'refused' });
+          return { kind: 'end', execution: 'FAILED', status: 'FAILED', output: { attempts: attempt + 1 }, error: `webhook refused: ${err.message}`, exitReason: null };
+        }
+        const timeout = (err as Error).name === 'TimeoutError' || (err as Error).name === 'AbortError';
+        webhookOutcomes.inc({ outcome: timeout ? 'timeout' : 'error' });
+        last = null;
+        lastError = timeout ? 'webhook timed out after 10 s' : `webhook request failed: ${(err as Error).message}`;
+      }
+    }
+    const attempts = WEBHOOK_RETRY_DELAYS_MS.length + 1;
+    if (last && last.status < 400) return { kind: 'next', status: 'COMPLETED', output: { status: last.status, body: last.body }, exit: null };
+    const output = last ? { status: last.status, body: last.body } : { attempts };
+    const error = last ? `webhook answered ${last.status}` : (lastError ?? 'webhook failed');
+    return { kind: 'end', execution: 'FAILED', status: 'FAILED', output, error, exitReason: null };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all([...this.clients.values()].map((c) => c.close()));
+  }
+
+  private client(allowPrivate: boolean): WebhookClient {
+    let client = this.clients.get(allowPrivate);
+    if (!client) this.clients.set(allowPrivate, (client = new WebhookClient(allowPrivate)));
+    return client;
+  }
+}

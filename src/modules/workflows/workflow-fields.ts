@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { inferFieldType } from '../contacts/data/field-types';
+
+export interface WorkflowField {
+  field: string;
+  type: string;
+  source: 'contact' | 'event' | 'workflow';
+}
+
+/** Recent rows read for event and context keys (enough to list the keys in use, bounded cost). */
+const SAMPLE = 1_000;
+
+/**
+ * `GET /workflows/fields`: what a CONDITION can read. Contact fields from the project's typed
+ * keys; `event.<key>` from recent events whose names trigger the project's workflows;
+ * `workflow.<key>` from the contexts of recent executions.
+ */
+@Injectable()
+export class WorkflowFields {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async list(projectId: string): Promise<{ fields: WorkflowField[] }> {
+    const contactKeys: Array<{ key: string; type: string }> = await this.dataSource.query(`SELECT key, type FROM contact_fields WHERE project_id = $1 ORDER BY key`, [projectId]);
+    const eventData: Array<{ data: Record<string, unknown> }> = await this.dataSource.query(
+      `SELECT e.data FROM events e
+        WHERE e.project_id = $1 AND e.name IN (SELECT event_name FROM workflows WHERE project_id = $1 AND event_name IS NOT NULL)
+        ORDER BY e.created_at DESC LIMIT ${SAMPLE}`,
+      [projectId],
+    );
+    const contexts: Array<{ context: Record<string, unknown> }> = await this.dataSource.query(
+      `SELECT context FROM workflow_executions WHERE project_id = $1 AND context <> '{}'::jsonb ORDER BY started_at DESC LIMIT ${SAMPLE}`,
+      [projectId],
+    );
+    return {
+      fields: [
+        { field: 'contact.email', type: 'string', source: 'contact' },
+        { field: 'contact.subscribed', type: 'boolean', source: 'contact' },
+        ...contactKeys.map((k): WorkflowField => ({ field: `data.${k.key}`, type: k.type, source: 'contact' })),
+        ...keysOf(eventData.map((r) => r.data), 'event'),
+        ...keysOf(contexts.map((r) => r.context), 'workflow'),
+      ],
+    };
+  }
+}
+
+/** Top-level keys in first-seen order, typed by their first non-null value. */
+function keysOf(objects: Array<Record<string, unknown>>, source: 'event' | 'workflow'): WorkflowField[] {
+  const types = new Map<string, string>();
+  for (const o of objects) {
+    for (const [key, value] of Object.entries(o ?? {})) {
+      if (!types.has(key) && value !== null && value !== undefined) types.set(key, inferFieldType(value));
+    }
+  }
+  return [...types].map(([key, type]) => ({ field: `${source}.${key}`, type, source }));
+}

@@ -1,0 +1,15 @@
+/**
+ * Every PostgreSQL advisory lock key of the service, in one list so two jobs never share one by
+ * accident. Keys are persisted in no table but must agree across every process of a deployment:
+ * never renumber one.
+ */
+export const ADVISORY_LOCKS = {
+  /** Migrations at startup: one process migrates, the others wait. */
+  migrations: 7_246_001,
+  /** BOOTSTRAP_*: the first user and project are created once across processes starting together. */
+  bootstrap: 7_246_002,
+  /** The domain re-verification round (one process at a time). */
+  domainVerification: 7_301_500,
+  /** The segment membership recompute round. */
+  segmentRecompute: 7_306_000,
+} as const;

@@ -1,0 +1,26 @@
+/** SQLSTATE codes the services react to (PostgreSQL appendix A). */
+export const SQLSTATE = {
+  uniqueViolation: '23505',
+  foreignKeyViolation: '23503',
+  deadlock: '40P01',
+  serializationFailure: '40001',
+  queryCanceled: '57014',
+} as const;
+
+/** The SQLSTATE of a driver error or of TypeORM's QueryFailedError wrapping one. */
+export function sqlState(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const e = error as { code?: unknown; driverError?: { code?: unknown } };
+  const code = e.driverError?.code ?? e.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+export const isUniqueViolation = (error: unknown): boolean => sqlState(error) === SQLSTATE.uniqueViolation;
+export const isForeignKeyViolation = (error: unknown): boolean => sqlState(error) === SQLSTATE.foreignKeyViolation;
+export const isDeadlock = (error: unknown): boolean => sqlState(error) === SQLSTATE.deadlock;
+export const isQueryCanceled = (error: unknown): boolean => sqlState(error) === SQLSTATE.queryCanceled;
+/** A transaction the database aborted for a concurrent one (deadlock, serialization): running it again may succeed. */
+export const isRetryableConflict = (error: unknown): boolean => {
+  const state = sqlState(error);
+  return state === SQLSTATE.deadlock || state === SQLSTATE.serializationFailure;
+};

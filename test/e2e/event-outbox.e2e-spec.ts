@@ -1,0 +1,101 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { createProject, createServicesDatabase, startTestApp, TEST_MODE, TestApp, waitFor } from '../support/app';
+import { freePort, jsonLines, spawnService } from '../support/service-process';
+
+/** `mailroom_events_total{name="…"}` in a /metrics scrape (0 when absent). */
+function eventsCounted(scrape: string, name: string): number {
+  const match = new RegExp(`^mailroom_events_total\\{name="${name.replace(/\./g, '\\.')}"\\} (\\d+)$`, 'm').exec(scrape);
+  return match ? Number(match[1]) : 0;
+}
+
+/**
+ * The durable event outbox: every committed event row reaches the consumers in worker
+ * processes. Its first consumer counts events by name in `/metrics` of the process that read them.
+ */
+describe('event outbox', () => {
+  it('hands tracked and emitted events to the consumers of a ROLE=all process', async () => {
+    const app: TestApp = await startTestApp();
+    try {
+      const project = await createProject(app.http);
+      const before = await request(app.http).get('/metrics').expect(200);
+      for (const subscribed of [true, false]) {
+        await request(app.http).post('/v1/track').set('Authorization', `Bearer ${project.publicKey}`).send({ email: 'one@example.com', event: 'signup', subscribed }).expect(200);
+      }
+      await waitFor(async () => {
+        const scrape = (await request(app.http).get('/metrics').expect(200)).text;
+        return eventsCounted(scrape, 'custom') === eventsCounted(before.text, 'custom') + 2 &&
+          eventsCounted(scrape, 'contact.unsubscribed') === eventsCounted(before.text, 'contact.unsubscribed') + 1
+          ? true
+          : undefined;
+      });
+    } finally {
+      await app.close();
+    }
+  }, 120_000);
+
+  if (TEST_MODE === 'embedded') return; // two processes need a shared PostgreSQL server
+
+  let database: { url: string; drop(): Promise<void> };
+  beforeAll(async () => {
+    database = await createServicesDatabase();
+  });
+  afterAll(() => database?.drop());
+
+  it('delivers an event tracked on a ROLE=api process to a ROLE=worker process', async () => {
+    const shared = {
+      DATABASE_URL: database.url,
+      REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      REDIS_PREFIX: `mrtest:${process.pid}:${randomBytes(4).toString('hex')}`,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+    };
+    const dirs = [mkdtempSync(join(tmpdir(), 'mailroom-outbox-')), mkdtempSync(join(tmpdir(), 'mailroom-outbox-'))];
+    const [apiPort, workerPort] = [await freePort(), await freePort()];
+    const started = (service: ReturnType<typeof spawnService>) =>
+      waitFor(
+        async () => {
+          if (service.child.exitCode !== null) throw new Error(`service exited: ${service.stderr()}${service.stdout().slice(-2000)}`);
+          return jsonLines(service.stdout()).some((l) => typeof l.msg === 'string' && l.msg.startsWith('Mailroom listening')) ? true : undefined;
+        },
+        120_000,
+        100,
+      );
+    const api = spawnService({ ...shared, ROLE: 'api', PORT: String(apiPort), DATA_DIR: dirs[0] });
+    let worker: ReturnType<typeof spawnService> | undefined;
+    try {
+      await started(api);
+      worker = spawnService({ ...shared, ROLE: 'worker', PORT: String(workerPort), DATA_DIR: dirs[1] });
+      await started(worker);
+      const apiBase = `http://127.0.0.1:${apiPort}`;
+      const workerBase = `http://127.0.0.1:${workerPort}`;
+
+      const project = await createProject(apiBase);
+      // The second call flips the contact: a tracked event plus an emitted contact.unsubscribed.
+      for (const subscribed of [true, false]) {
+        await request(apiBase).post('/v1/track').set('Authorization', `Bearer ${project.publicKey}`).send({ email: 'far@example.com', event: 'signup', subscribed }).expect(200);
+      }
+
+      const scrape = await waitFor(async () => {
+        const text = (await request(workerBase).get('/metrics').expect(200)).text;
+        return eventsCounted(text, 'custom') >= 2 && eventsCounted(text, 'contact.unsubscribed') >= 1 ? text : undefined;
+      }, 30_000);
+      expect(eventsCounted(scrape, 'custom')).toBe(2);
+      expect(eventsCounted(scrape, 'contact.unsubscribed')).toBe(1);
+      // The API process recorded the events but consumes none.
+      const apiScrape = (await request(apiBase).get('/metrics').expect(200)).text;
+      expect(eventsCounted(apiScrape, 'custom')).toBe(0);
+    } finally {
+      for (const service of [api, worker]) {
+        if (service && service.child.exitCode === null) {
+          service.child.kill('SIGINT');
+          await service.exited;
+        }
+      }
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});

@@ -1,0 +1,36 @@
+import request from 'supertest';
+import { createProject, startTestApp, TestApp, waitFor } from '../support/app';
+
+/** `/metrics` carries the operator's counters besides HTTP: queue depth and job outcomes, import rows, and Swagger assets under `/docs`. */
+describe('operator metrics', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp({ DOMAIN_VERIFICATION: 'off', EMAIL_TRANSPORT: 'outbox' });
+  });
+  afterAll(() => app?.close());
+
+  const scrape = async () => (await request(app.http).get('/metrics').expect(200)).text;
+
+  it('counts send jobs per queue, import rows by outcome, and shows queue depth', async () => {
+    const project = await createProject(app.http);
+    const auth = { Authorization: `Bearer ${project.secretKey}` };
+    await request(app.http).post('/v1/send').set(auth).send({ to: 'm1@example.com', from: 'hello@example.com', subject: 'Hi', body: '<p>x</p>' }).expect(200);
+    const csv = Buffer.from('email,plan\na@example.com,pro\nnot-an-email,pro\nb@example.com,team\n', 'utf8');
+    await request(app.http).post('/contacts/import').set(auth).attach('file', csv, 'contacts.csv').expect(202);
+    const text = await waitFor(async () => {
+      const t = await scrape();
+      return /mailroom_queue_jobs_total\{queue="email-send",outcome="completed"\} [1-9]/.test(t) && /mailroom_import_rows_total\{outcome="imported"\} [1-9]/.test(t) ? t : undefined;
+    });
+    expect(text).toMatch(/mailroom_queue_job_duration_seconds_count\{queue="email-send",outcome="completed"\} [1-9]/);
+    expect(text).toMatch(/mailroom_import_rows_total\{outcome="skipped"\} [1-9]/);
+    expect(text).toMatch(/mailroom_queue_depth\{queue="email-send",state="waiting"\} \d+/);
+  });
+
+  it('labels Swagger UI assets with the /docs route, not unmatched', async () => {
+    await request(app.http).get('/docs/swagger-ui-bundle.js').expect(200);
+    const text = await scrape();
+    expect(text).toMatch(/http_requests_total\{method="GET",route="\/docs",status="200"\}/);
+    expect(text).not.toMatch(/route="unmatched",status="200"/);
+  });
+});

@@ -1,0 +1,280 @@
+import request from 'supertest';
+import type { Test } from 'supertest';
+import type { App } from 'supertest/types';
+import { DataSource } from 'typeorm';
+import { createProject, startTestApp, TestApp, TestAppOptions, TestProject } from './app';
+import { waitFor } from './wait';
+
+export { waitFor };
+
+/**
+ * The e2e session fixture: one running app, one signed-up owner with a project, and HTTP clients
+ * preset with that project's credentials. Suites read state through these clients (the API is
+ * what users see); white-box SQL is for state no endpoint shows, and says why where it is used.
+ *
+ *   const s = useSession({ EMAIL_TRANSPORT: 'outbox' });   // beforeAll/afterAll registered
+ *   it('...', async () => { await s.api.post('/contacts', { email: 'a@example.com' }).expect(201); });
+ *
+ * or, outside jest hooks, `const s = await openSession(env); ...; await s.close();`.
+ */
+
+/** A supertest client with fixed headers; `body` is sent as JSON when given, `query` as the query string. */
+export interface ApiClient {
+  get(url: string, query?: Record<string, unknown>): Test;
+  post(url: string, body?: unknown): Test;
+  put(url: string, body?: unknown): Test;
+  patch(url: string, body?: unknown): Test;
+  delete(url: string, body?: unknown): Test;
+  /** Alias of `delete`. */
+  del(url: string, body?: unknown): Test;
+}
+
+export const bearer = (key: string): Record<string, string> => ({ Authorization: `Bearer ${key}` });
+/** Dashboard calls: the session cookie plus the header the CSRF guard asks of cookie-authenticated writes. */
+export const sessionHeaders = (cookie: string): Record<string, string> => ({ Cookie: cookie, 'X-Requested-With': 'XMLHttpRequest' });
+
+export function apiClient(http: App, headers: Record<string, string> = {}): ApiClient {
+  const withBody = (test: Test, body: unknown): Test => (body === undefined ? test : test.send(body as object));
+  const del = (url: string, body?: unknown) => withBody(request(http).delete(url).set(headers), body);
+  return {
+    get: (url, query) => (query === undefined ? request(http).get(url).set(headers) : request(http).get(url).query(query).set(headers)),
+    post: (url, body) => withBody(request(http).post(url).set(headers), body),
+    put: (url, body) => withBody(request(http).put(url).set(headers), body),
+    patch: (url, body) => withBody(request(http).patch(url).set(headers), body),
+    delete: del,
+    del,
+  };
+}
+
+export interface ContactView {
+  id: string;
+  email: string;
+  subscribed: boolean;
+  data: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface EventView {
+  id: string;
+  name: string;
+  contactId: string | null;
+  contact: { id: string; email: string } | null;
+  data: Record<string, unknown>;
+  createdAt: string;
+}
+
+/** State as the API shows it to the project's secret key (every read asserts a 200). */
+export interface ApiReads {
+  /** The contact with exactly this email (normalised by the caller), or undefined. */
+  contactByEmail(email: string): Promise<ContactView | undefined>;
+  /** GET /contacts/:id; undefined on 404. */
+  contact(id: string): Promise<ContactView | undefined>;
+  /** Contacts whose email contains `search` (all of them without it), every page. */
+  contacts(search?: string): Promise<ContactView[]>;
+  /** `total` of GET /contacts (optionally filtered by `search`). */
+  contactCount(search?: string): Promise<number>;
+  /** Every event of a contact, newest first (GET /events/contact/:id, every page). */
+  eventsOf(contactId: string): Promise<EventView[]>;
+  /** Every event of the project, newest first, optionally by name (GET /events, every page). */
+  events(filter?: { name?: string; contactId?: string }): Promise<EventView[]>;
+  /** The events about one email (`data.emailId`), oldest first. */
+  emailEvents(emailId: string): Promise<EventView[]>;
+}
+
+export function apiReads(api: ApiClient): ApiReads {
+  const allPages = async <T>(url: string, query: Record<string, unknown>): Promise<T[]> => {
+    const out: T[] = [];
+    let cursor: string | undefined;
+    do {
+      const res = await api.get(url, { ...query, limit: 100, ...(cursor ? { cursor } : {}) }).expect(200);
+      out.push(...(res.body.data as T[]));
+      cursor = res.body.hasMore ? (res.body.cursor as string) : undefined;
+    } while (cursor);
+    return out;
+  };
+  const contacts = (search?: string) => allPages<ContactView>('/contacts', search === undefined ? {} : { search });
+  return {
+    contacts,
+    contactByEmail: async (email) => (await contacts(email)).find((c) => c.email === email),
+    contact: async (id) => {
+      const res = await api.get(`/contacts/${id}`);
+      if (res.status === 404) return undefined;
+      if (res.status !== 200) throw new Error(`GET /contacts/${id} answered ${res.status}: ${JSON.stringify(res.body)}`);
+      return res.body as ContactView;
+    },
+    contactCount: async (search) => (await api.get('/contacts', { limit: 1, ...(search === undefined ? {} : { search }) }).expect(200)).body.total as number,
+    eventsOf: (contactId) => allPages<EventView>(`/events/contact/${contactId}`, {}),
+    events: (filter = {}) => allPages<EventView>('/events', filter),
+    emailEvents: async (emailId) => (await allPages<EventView>('/events', {})).filter((e) => e.data.emailId === emailId).reverse(),
+  };
+}
+
+/** A row of `emails` (white-box: no endpoint shows an email's delivery state). */
+export interface EmailRow {
+  id: string;
+  project_id: string | null;
+  contact_id: string | null;
+  status: string;
+  type: string;
+  subject: string | null;
+  from_address: string;
+  to_address: string;
+  attempts: number;
+  error: string | null;
+  message_id: string | null;
+  provider_message_id: string | null;
+  template_id: string | null;
+  track_opens: boolean;
+  track_clicks: boolean;
+  sent_at: Date | null;
+  delivered_at: Date | null;
+  opened_at: Date | null;
+  clicked_at: Date | null;
+  open_count: number;
+  click_count: number;
+  bounced_at: Date | null;
+  bounce_type: string | null;
+  complained_at: Date | null;
+  [column: string]: unknown;
+}
+
+export const SETTLED_EMAIL_STATUSES = ['sent', 'delivered', 'bounced', 'failed', 'skipped'];
+
+/**
+ * White-box access to the database, for state no endpoint shows (an email's delivery state and
+ * attempts, job tables) and for arranging states the API cannot produce (a stranded row, an expired
+ * key). Each suite that uses it says why at its top.
+ */
+export interface WhiteBox {
+  dataSource: DataSource;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  email(id: string): Promise<EmailRow | undefined>;
+  /** Waits until the email's status is one of `statuses` (default: any settled status) and returns its row. */
+  emailSettled(id: string, statuses?: string[], timeoutMs?: number): Promise<EmailRow>;
+}
+
+export function whiteBox(app: TestApp): WhiteBox {
+  const dataSource = app.runtime.app.get(DataSource);
+  const query = <T>(sql: string, params: unknown[] = []) => dataSource.query(sql, params) as Promise<T[]>;
+  const email = async (id: string) => (await query<EmailRow>(`SELECT * FROM emails WHERE id = $1`, [id]))[0];
+  return {
+    dataSource,
+    query,
+    email,
+    emailSettled: (id, statuses = SETTLED_EMAIL_STATUSES, timeoutMs = 30_000) =>
+      waitFor(async () => {
+        const row = await email(id);
+        return row && statuses.includes(row.status) ? row : undefined;
+      }, timeoutMs),
+  };
+}
+
+/** A project with its keys and clients: `api` (secret key), `publicApi` (public key), `dashboard` (owner's session cookie). */
+export interface ProjectSession {
+  project: TestProject;
+  keys: { secret: string; public: string };
+  api: ApiClient;
+  publicApi: ApiClient;
+  dashboard: ApiClient;
+  read: ApiReads;
+}
+
+export interface Session extends ProjectSession {
+  app: TestApp;
+  http: App;
+  /** No credentials. */
+  anonymous: ApiClient;
+  /** White-box database access (see `WhiteBox`). */
+  db: WhiteBox;
+  /** Signs up another owner with their own project (for isolation checks). */
+  newProject(name?: string): Promise<ProjectSession>;
+  /** Clients for a project created elsewhere (e.g. by `createProject`). */
+  as(project: TestProject): ProjectSession;
+  close(): Promise<void>;
+}
+
+export function projectSession(http: App, project: TestProject): ProjectSession {
+  const api = apiClient(http, bearer(project.secretKey));
+  return {
+    project,
+    keys: { secret: project.secretKey, public: project.publicKey },
+    api,
+    publicApi: apiClient(http, bearer(project.publicKey)),
+    dashboard: apiClient(http, sessionHeaders(project.cookie)),
+    read: apiReads(api),
+  };
+}
+
+export interface SessionOptions extends TestAppOptions {
+  /** Name of the session's project (default 'Test project'). */
+  projectName?: string;
+}
+
+/** Starts the app (`env` overrides variables, as in `startTestApp`) and signs up an owner with a project. */
+export async function openSession(env: Record<string, string> = {}, options: SessionOptions = {}): Promise<Session> {
+  const app = await startTestApp(env, options);
+  try {
+    return await sessionFor(app, options.projectName);
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+}
+
+/** A session over an app started elsewhere; `close()` closes the app. */
+export async function sessionFor(app: TestApp, projectName?: string): Promise<Session> {
+  const project = await createProject(app.http, projectName);
+  return {
+    ...projectSession(app.http, project),
+    app,
+    http: app.http,
+    anonymous: apiClient(app.http),
+    db: whiteBox(app),
+    newProject: async (name?: string) => projectSession(app.http, await createProject(app.http, name)),
+    as: (other) => projectSession(app.http, other),
+    close: () => app.close(),
+  };
+}
+
+/**
+ * Registers `beforeAll` (open) and `afterAll` (close) in the current describe block and returns a
+ * stand-in for the opened value: its members may be used from tests and later hooks, not while the
+ * block is declared. Hooks run in declaration order, closes included, so a loopback server
+ * declared before the session that talks to it is closed first: its close must not wait for clients.
+ */
+export function useFixture<T extends object>(open: () => Promise<T>, close: (value: T) => Promise<void>): T {
+  let value: T | undefined;
+  beforeAll(async () => {
+    value = await open();
+  });
+  afterAll(async () => {
+    if (value) await close(value);
+  });
+  const opened = (key: PropertyKey): T => {
+    if (!value) throw new Error(`fixture.${String(key)} used before it opened (use it inside a test or hook)`);
+    return value;
+  };
+  return new Proxy({} as T, {
+    get(_target, key) {
+      const target = opened(key);
+      const member = Reflect.get(target, key, target) as unknown;
+      return typeof member === 'function' ? (member as (...args: unknown[]) => unknown).bind(target) : member;
+    },
+    set(_target, key, member) {
+      return Reflect.set(opened(key), key, member);
+    },
+  });
+}
+
+/**
+ * The session as a fixture of the current describe block (see `useFixture`). `env` may be a
+ * function, called in `beforeAll`, for variables known only once earlier hooks ran (e.g. the URL
+ * of a loopback server declared above).
+ */
+export function useSession(env: Record<string, string> | (() => Record<string, string>) = {}, options: SessionOptions = {}): Session {
+  return useFixture(
+    () => openSession(typeof env === 'function' ? env() : env, options),
+    (session) => session.close(),
+  );
+}
