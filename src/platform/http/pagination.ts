@@ -85,6 +85,9 @@ export function parseOffsetQuery(query: { page?: unknown; pageSize?: unknown }, 
   return { page, pageSize, offset: (page - 1) * pageSize };
 }
 
+/** Query-string integer: digit strings become numbers; anything else stays as-is for `@IsInt` to reject. */
+export const QueryInt = () => Transform(({ value }) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value));
+
 /** Query-string boolean: `true`/`false` (case-insensitive); other strings stay as-is for `@IsBoolean` to reject. */
 export const QueryBoolean = () =>
   Transform(({ value }) => {

@@ -1,21 +1,18 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { MAX_PAGE } from '../../../platform/http/pagination';
+import { MAX_PAGE, QueryInt } from '../../../platform/http/pagination';
 import { TEMPLATE_TYPES, type TemplateType } from '../entities/template.entity';
 
 export const TEMPLATE_SORTS = ['name', 'createdAt', 'updatedAt'] as const;
 export type TemplateSort = (typeof TEMPLATE_SORTS)[number];
 export const MAX_PAGE_SIZE = 100;
 
-const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value);
-
 export class ListTemplatesQuery {
   @ApiPropertyOptional({ description: 'Page number, 1-1000000 (default 1)', type: Number })
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(MAX_PAGE) page?: number;
+  @IsOptional() @QueryInt() @IsInt() @Min(1) @Max(MAX_PAGE) page?: number;
   /** Larger values are clamped to MAX_PAGE_SIZE rather than refused. */
   @ApiPropertyOptional({ description: 'Page size, 1-100 (default 20; larger values are clamped)', type: Number })
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) pageSize?: number;
+  @IsOptional() @QueryInt() @IsInt() @Min(1) pageSize?: number;
   @ApiPropertyOptional({ description: 'Only templates of this type', enum: TEMPLATE_TYPES })
   @IsOptional() @IsIn(TEMPLATE_TYPES) type?: TemplateType;
   @ApiPropertyOptional({ description: 'Case-insensitive substring filter', type: String })
