@@ -1,5 +1,6 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { QUEUES } from '../../platform/queues/queues';
 import { EventsModule } from '../events/events.module';
 import { ContactFieldsController } from './contact-fields.controller';
@@ -7,11 +8,20 @@ import { ContactFieldsService } from './contact-fields.service';
 import { ContactsQueriesService } from './contacts-queries.service';
 import { ContactsController } from './contacts.controller';
 import { ContactsService } from './contacts.service';
+import { BulkJob } from './entities/bulk-job.entity';
+import { ContactField } from './entities/contact-field.entity';
+import { Contact } from './entities/contact.entity';
+import { ImportJobError } from './entities/import-job-error.entity';
+import { ImportJob } from './entities/import-job.entity';
 import { BULK_PROVIDERS, BulkController } from './bulk/bulk.providers';
 import { IMPORT_PROVIDERS, ImportController } from './import/import.providers';
 
 @Module({
-  imports: [EventsModule, BullModule.registerQueue({ name: QUEUES.contactImport }, { name: QUEUES.contactBulk })],
+  imports: [
+    TypeOrmModule.forFeature([Contact, ContactField, ImportJob, ImportJobError, BulkJob]),
+    EventsModule,
+    BullModule.registerQueue({ name: QUEUES.contactImport }, { name: QUEUES.contactBulk }),
+  ],
   // ContactFieldsController first: its static paths must win over `/contacts/:id`.
   controllers: [ImportController, BulkController, ContactFieldsController, ContactsController],
   providers: [ContactsService, ContactFieldsService, ContactsQueriesService, ...IMPORT_PROVIDERS, ...BULK_PROVIDERS],

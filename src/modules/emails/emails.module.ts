@@ -13,6 +13,8 @@ import { EmailsController } from './emails.controller';
 import { EmailsService } from './emails.service';
 import { EmailContent } from './entities/email-content.entity';
 import { Email } from './entities/email.entity';
+import { SnsMessageRecord } from './entities/sns-message.entity';
+import { Suppression } from './entities/suppression.entity';
 import { EmailEvents } from './pipeline/email-events';
 import { EmailPipeline } from './pipeline/email-pipeline';
 import { EmailQueue } from './pipeline/email-queue';
@@ -40,7 +42,7 @@ import { AudienceEmails } from './use-cases/insert-audience-emails';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Email, EmailContent]),
+    TypeOrmModule.forFeature([Email, EmailContent, Suppression, SnsMessageRecord]),
     BullModule.registerQueue({ name: QUEUES.emailSend }),
     ProjectsModule,
     TemplatesModule,

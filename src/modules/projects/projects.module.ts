@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
 import { ApiKeyStrategy } from './api-key.strategy';
 import { ProjectMember } from './entities/project-member.entity';
+import { ProjectSuspension } from './entities/project-suspension.entity';
 import { Project } from './entities/project.entity';
 import { BootstrapService } from './bootstrap.service';
 import { MembersController } from './members.controller';
@@ -15,7 +16,7 @@ import { SecurityController } from './security.controller';
 import { SecurityService } from './security.service';
 
 @Module({
-  imports: [AuthModule, TypeOrmModule.forFeature([Project, ProjectMember])],
+  imports: [AuthModule, TypeOrmModule.forFeature([Project, ProjectMember, ProjectSuspension])],
   controllers: [ProjectsController, MembersController, SecurityController],
   providers: [ProjectsService, ApiKeyStrategy, ProjectSessionStrategy, MembersService, SetupStateService, BootstrapService, SecurityService],
   exports: [ProjectsService, SecurityService],

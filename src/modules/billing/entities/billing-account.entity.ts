@@ -1,8 +1,12 @@
-import { Column, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Project } from '../../projects/entities/project.entity';
 
 @Entity('billing_accounts')
+@Index('billing_accounts_stripe_customer_key', ['stripeCustomerId'], { unique: true })
 export class BillingAccount {
-  @PrimaryColumn('uuid') projectId: string;
+  @ForeignKey(() => Project, { name: 'billing_accounts_project_id_fkey', onDelete: 'CASCADE' })
+  @PrimaryColumn('uuid')
+  projectId: string;
   @Column('integer', { nullable: true }) workflowsLimit: number | null;
   @Column('integer', { nullable: true }) campaignsLimit: number | null;
   @Column('integer', { nullable: true }) transactionalLimit: number | null;

@@ -1,9 +1,12 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
+import { Project } from '../../projects/entities/project.entity';
 import type { BillingCategory } from '../billing.types';
 
 @Entity('billing_usage')
 export class BillingUsage {
-  @PrimaryColumn('uuid') projectId: string;
+  @ForeignKey(() => Project, { name: 'billing_usage_project_id_fkey', onDelete: 'CASCADE' })
+  @PrimaryColumn('uuid')
+  projectId: string;
   /** First day of the UTC calendar month. */
   @PrimaryColumn('date') period: string;
   @PrimaryColumn('text') category: BillingCategory;

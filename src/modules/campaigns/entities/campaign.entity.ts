@@ -1,5 +1,6 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { TemplateType } from '../../templates/entities/template.entity';
+import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Project } from '../../projects/entities/project.entity';
+import { Template, type TemplateType } from '../../templates/entities/template.entity';
 
 /** Persisted values: renaming one strands the campaigns that carry it. */
 export const CAMPAIGN_STATUSES = ['DRAFT', 'SCHEDULED', 'SENDING', 'SENT', 'CANCELLED'] as const;
@@ -9,9 +10,15 @@ export const AUDIENCE_TYPES = ['ALL', 'SEGMENT', 'FILTERED'] as const;
 export type AudienceType = (typeof AUDIENCE_TYPES)[number];
 
 @Entity('campaigns')
+/** The engine's tick looks only at campaigns with work to do. */
+@Index('campaigns_active_idx', ['scheduledFor'], { where: "status IN ('SCHEDULED', 'SENDING')" })
+/** `(project_id, created_at DESC, id)`: TypeORM cannot declare a descending key, so it leaves this index to the migration. */
+@Index('campaigns_project_created_idx', { synchronize: false })
 export class Campaign {
   @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') projectId: string;
+  @ForeignKey(() => Project, { name: 'campaigns_project_id_fkey', onDelete: 'CASCADE' })
+  @Column('uuid')
+  projectId: string;
   @Column('text') name: string;
   @Column('text', { nullable: true }) description: string | null;
   @Column('text') subject: string;
@@ -19,12 +26,14 @@ export class Campaign {
   @Column('text') fromAddress: string;
   @Column('text', { nullable: true }) fromName: string | null;
   @Column('text', { nullable: true }) replyTo: string | null;
-  @Column('text') type: TemplateType;
-  @Column('text') status: CampaignStatus;
+  @Column('text', { default: 'MARKETING' }) type: TemplateType;
+  @Column('text', { default: 'DRAFT' }) status: CampaignStatus;
   @Column('text') audienceType: AudienceType;
   @Column('uuid', { nullable: true }) segmentId: string | null;
   @Column('jsonb', { nullable: true }) audienceCondition: Record<string, unknown> | null;
-  @Column('uuid', { nullable: true }) templateId: string | null;
+  @ForeignKey(() => Template, { name: 'campaigns_template_id_fkey', onDelete: 'SET NULL' })
+  @Column('uuid', { nullable: true })
+  templateId: string | null;
   @Column('timestamptz', { nullable: true }) scheduledFor: Date | null;
   @Column('timestamptz', { nullable: true }) sentAt: Date | null;
   @Column('timestamptz', { nullable: true }) completedAt: Date | null;
@@ -33,20 +42,20 @@ export class Campaign {
   /** The engine's checkpoint: the last contact whose email row exists (advanced with the rows). */
   @Column('timestamptz', { nullable: true }) cursorCreatedAt: Date | null;
   @Column('text', { nullable: true }) cursorId: string | null;
-  @Column('boolean') audienceDone: boolean;
+  @Column('boolean', { default: false }) audienceDone: boolean;
   /** The campaign's one email_contents row (its sources, compiled once), made when sending starts. */
   @Column('uuid', { nullable: true }) contentId: string | null;
   @Column('timestamptz', { nullable: true }) engineLeaseUntil: Date | null;
-  @Column('int') totalRecipients: number;
-  @Column('int') sentCount: number;
-  @Column('int') deliveredCount: number;
-  @Column('int') openedCount: number;
-  @Column('int') clickedCount: number;
-  @Column('int') bouncedCount: number;
-  @Column('int') complainedCount: number;
-  @Column('int') failedCount: number;
-  @Column('int') skippedCount: number;
-  @Column('jsonb') skipped: Record<string, number>;
+  @Column('int', { default: 0 }) totalRecipients: number;
+  @Column('int', { default: 0 }) sentCount: number;
+  @Column('int', { default: 0 }) deliveredCount: number;
+  @Column('int', { default: 0 }) openedCount: number;
+  @Column('int', { default: 0 }) clickedCount: number;
+  @Column('int', { default: 0 }) bouncedCount: number;
+  @Column('int', { default: 0 }) complainedCount: number;
+  @Column('int', { default: 0 }) failedCount: number;
+  @Column('int', { default: 0 }) skippedCount: number;
+  @Column('jsonb', { default: {} }) skipped: Record<string, number>;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

@@ -1,11 +1,14 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
+import { Project } from '../../projects/entities/project.entity';
 import type { FieldType } from '../data/field-types';
 
 @Entity('contact_fields')
 export class ContactField {
-  @PrimaryColumn('uuid') projectId: string;
+  @ForeignKey(() => Project, { name: 'contact_fields_project_id_fkey', onDelete: 'CASCADE' })
+  @PrimaryColumn('uuid')
+  projectId: string;
   /** Dotted path inside `data` (`plan`, `profile.tier`). */
   @PrimaryColumn('text') key: string;
   @Column('text') type: FieldType;
-  @Column('timestamptz') createdAt: Date;
+  @Column('timestamptz', { default: () => 'now()' }) createdAt: Date;
 }

@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Project } from '../../projects/entities/project.entity';
 
 /** Persisted values. */
 export type DomainStatus = 'pending' | 'verified';
@@ -23,16 +24,24 @@ export interface SesIdentity {
 }
 
 @Entity('domains')
+@Check('domains_status_check', `status IN ('pending', 'verified')`)
+/** One owner per domain name across all projects: a claimed name is a 409 for everyone else. */
+@Index('domains_domain_key', ['domain'], { unique: true })
+@Index('domains_project_idx', ['projectId'])
+/** `(last_checked_at NULLS FIRST)`: a null ordering TypeORM cannot declare, left to the migration. */
+@Index('domains_last_checked_idx', { synchronize: false })
 export class Domain {
   @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') projectId: string;
+  @ForeignKey(() => Project, { name: 'domains_project_id_fkey', onDelete: 'CASCADE' })
+  @Column('uuid')
+  projectId: string;
   @Column('text') domain: string;
-  @Column('text') status: DomainStatus;
+  @Column('text', { default: 'pending' }) status: DomainStatus;
   @Column('text', { nullable: true }) dkimSelector: string | null;
   /** AES-256-GCM ciphertext (see dkim-keys.ts), never the PEM itself. */
   @Column('text', { nullable: true }) dkimPrivateKey: string | null;
   @Column('text', { nullable: true }) dkimPublicKey: string | null;
-  @Column('jsonb') records: DomainRecord[];
+  @Column('jsonb', { default: [] }) records: DomainRecord[];
   @Column('jsonb', { nullable: true }) sesIdentity: SesIdentity | null;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @Column('timestamptz', { nullable: true }) verifiedAt: Date | null;

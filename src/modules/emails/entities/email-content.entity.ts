@@ -1,4 +1,6 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, PrimaryGeneratedColumn } from 'typeorm';
+import { Project } from '../../projects/entities/project.entity';
+import { Template } from '../../templates/entities/template.entity';
 
 /** An attachment as stored until the message is built; `content` is base64 as received. */
 export interface StoredAttachment {
@@ -12,19 +14,23 @@ export interface StoredAttachment {
 /** Liquid sources and options shared by the emails of one send request (or campaign). */
 @Entity('email_contents')
 export class EmailContent {
-  @PrimaryColumn('uuid') id: string;
-  @Column('uuid', { nullable: true }) projectId: string | null;
-  @Column('uuid', { nullable: true }) templateId: string | null;
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @ForeignKey(() => Project, { name: 'email_contents_project_id_fkey', onDelete: 'CASCADE' })
+  @Column('uuid', { nullable: true })
+  projectId: string | null;
+  @ForeignKey(() => Template, { name: 'email_contents_template_id_fkey', onDelete: 'SET NULL' })
+  @Column('uuid', { nullable: true })
+  templateId: string | null;
   @Column('text') subject: string;
   @Column('text') body: string;
   /** False for account mail, whose subject and HTML arrive final (never read as Liquid). */
-  @Column('boolean') liquid: boolean;
+  @Column('boolean', { default: true }) liquid: boolean;
   /** A given plain-text part; null: generated from the rendered HTML. */
   @Column('text', { nullable: true }) text: string | null;
   @Column('text', { nullable: true }) fromName: string | null;
   @Column('text', { nullable: true }) replyTo: string | null;
   /** Custom headers as sent; they override our defaults case-insensitively when the message is built. */
-  @Column('jsonb') headers: Record<string, string>;
-  @Column('jsonb') attachments: StoredAttachment[];
-  @Column('timestamptz') createdAt: Date;
+  @Column('jsonb', { default: {} }) headers: Record<string, string>;
+  @Column('jsonb', { default: [] }) attachments: StoredAttachment[];
+  @Column('timestamptz', { default: () => 'now()' }) createdAt: Date;
 }

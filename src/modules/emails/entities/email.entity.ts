@@ -1,5 +1,8 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { TemplateType } from '../../templates/entities/template.entity';
+import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Contact } from '../../contacts/entities/contact.entity';
+import { Project } from '../../projects/entities/project.entity';
+import { Template, type TemplateType } from '../../templates/entities/template.entity';
+import { EmailContent } from './email-content.entity';
 
 /** Persisted values (renaming one strands the rows that carry it). */
 export type EmailStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'bounced' | 'complained' | 'failed' | 'skipped';
@@ -7,14 +10,38 @@ export type EmailType = TemplateType;
 
 /** One recipient message. Written (status `queued`) before its job is enqueued. */
 @Entity('emails')
+@Index('emails_content_idx', ['contentId'])
+@Index('emails_contact_status_idx', ['contactId', 'status'])
+@Index('emails_campaign_idx', ['campaignId'], { where: 'campaign_id IS NOT NULL' })
+@Index('emails_provider_message_idx', ['providerMessageId'], { where: 'provider_message_id IS NOT NULL' })
+/** The re-enqueue sweep looks only at unfinished rows. */
+@Index('emails_unfinished_idx', ['createdAt'], { where: "status IN ('queued', 'sending')" })
+/** Exactly one email per (campaign, contact), whatever crashes or retries happen. */
+@Index('emails_campaign_contact_key', ['campaignId', 'contactId'], { unique: true, where: 'campaign_id IS NOT NULL' })
+/** Backlog (backpressure) and completion checks read only a campaign's unfinished emails. */
+@Index('emails_campaign_unfinished_idx', ['campaignId'], { where: "campaign_id IS NOT NULL AND status IN ('queued', 'sending')" })
+/**
+ * Descending keys, which TypeORM cannot declare, left to the migrations:
+ * `emails_project_created_idx (project_id, created_at DESC, id)`, `emails_contact_created_idx (contact_id, created_at DESC)`.
+ */
+@Index('emails_project_created_idx', { synchronize: false })
+@Index('emails_contact_created_idx', { synchronize: false })
 export class Email {
-  @PrimaryColumn('uuid') id: string;
+  @PrimaryGeneratedColumn('uuid') id: string;
   /** Null for account mail (verification, password reset), which belongs to no project. */
-  @Column('uuid', { nullable: true }) projectId: string | null;
-  @Column('text', { nullable: true }) contactId: string | null;
-  @Column('uuid', { nullable: true }) templateId: string | null;
+  @ForeignKey(() => Project, { name: 'emails_project_id_fkey', onDelete: 'CASCADE' })
+  @Column('uuid', { nullable: true })
+  projectId: string | null;
+  @ForeignKey(() => Contact, { name: 'emails_contact_id_fkey', onDelete: 'SET NULL' })
+  @Column('text', { nullable: true })
+  contactId: string | null;
+  @ForeignKey(() => Template, { name: 'emails_template_id_fkey', onDelete: 'SET NULL' })
+  @Column('uuid', { nullable: true })
+  templateId: string | null;
   @Column('uuid', { nullable: true }) campaignId: string | null;
-  @Column('uuid', { nullable: true }) contentId: string | null;
+  @ForeignKey(() => EmailContent, { name: 'emails_content_id_fkey', onDelete: 'CASCADE' })
+  @Column('uuid', { nullable: true })
+  contentId: string | null;
   @Column('text') type: EmailType;
   @Column('text') fromAddress: string;
   @Column('text') toAddress: string;
@@ -23,16 +50,16 @@ export class Email {
   @Column('text', { nullable: true }) subject: string | null;
   /** Render-time variables (contact data plus one-off values); null: read the contact's data when sending. */
   @Column('jsonb', { nullable: true }) variables: Record<string, unknown> | null;
-  @Column('text') status: EmailStatus;
+  @Column('text', { default: 'queued' }) status: EmailStatus;
   @Column('text', { nullable: true }) messageId: string | null;
   @Column('text', { nullable: true }) providerMessageId: string | null;
   @Column('text', { nullable: true }) error: string | null;
-  @Column('int') attempts: number;
+  @Column('int', { default: 0 }) attempts: number;
   @Column('timestamptz', { nullable: true }) leaseUntil: Date | null;
-  @Column('boolean') trackOpens: boolean;
-  @Column('boolean') trackClicks: boolean;
-  @Column('timestamptz') createdAt: Date;
-  @Column('timestamptz') updatedAt: Date;
+  @Column('boolean', { default: false }) trackOpens: boolean;
+  @Column('boolean', { default: false }) trackClicks: boolean;
+  @Column('timestamptz', { default: () => 'now()' }) createdAt: Date;
+  @Column('timestamptz', { default: () => 'now()' }) updatedAt: Date;
   @Column('timestamptz', { nullable: true }) sentAt: Date | null;
   @Column('timestamptz', { nullable: true }) deliveredAt: Date | null;
   @Column('timestamptz', { nullable: true }) bouncedAt: Date | null;
@@ -41,6 +68,6 @@ export class Email {
   @Column('timestamptz', { nullable: true }) failedAt: Date | null;
   @Column('timestamptz', { nullable: true }) openedAt: Date | null;
   @Column('timestamptz', { nullable: true }) clickedAt: Date | null;
-  @Column('int') openCount: number;
-  @Column('int') clickCount: number;
+  @Column('int', { default: 0 }) openCount: number;
+  @Column('int', { default: 0 }) clickCount: number;
 }

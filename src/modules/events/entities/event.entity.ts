@@ -1,12 +1,31 @@
-import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, ForeignKey, Generated, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Contact } from '../../contacts/entities/contact.entity';
+import { Project } from '../../projects/entities/project.entity';
 
 @Entity('events')
+@Index('events_project_contact_name_created_idx', ['projectId', 'contactId', 'name', 'createdAt'])
+/**
+ * Index forms TypeORM cannot declare, left to the migrations: descending keys
+ * (`events_project_created_idx (project_id, created_at DESC, id DESC)`,
+ * `events_project_name_created_idx (project_id, name, created_at DESC)`,
+ * `events_contact_created_idx (contact_id, created_at DESC)`) and an INCLUDE list
+ * (`events_project_name_created_contact_idx (project_id, name, created_at) INCLUDE (contact_id)`).
+ */
+@Index('events_project_created_idx', { synchronize: false })
+@Index('events_project_name_created_idx', { synchronize: false })
+@Index('events_contact_created_idx', { synchronize: false })
+@Index('events_project_name_created_contact_idx', { synchronize: false })
 export class EventRecord {
   @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') projectId: string;
-  @Column('text', { nullable: true }) contactId: string | null;
+  @ForeignKey(() => Project, { name: 'events_project_id_fkey', onDelete: 'CASCADE' })
+  @Column('uuid')
+  projectId: string;
+  /** A contact's events go with it (a contact delete is permanent). */
+  @ForeignKey(() => Contact, { name: 'events_contact_id_fkey', onDelete: 'CASCADE' })
+  @Column('text', { nullable: true })
+  contactId: string | null;
   @Column('text') name: string;
-  @Column('jsonb') data: Record<string, unknown>;
+  @Column('jsonb', { default: {} }) data: Record<string, unknown>;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   /** Commit-independent order of every event: the event outbox's cursor column. */
   @Index('events_seq_key', { unique: true })

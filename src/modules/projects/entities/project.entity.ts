@@ -1,9 +1,11 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
 
 /** Persisted values. */
 export type TrackingMode = 'ENABLED' | 'DISABLED' | 'MARKETING_ONLY';
 
 @Entity('projects')
+@Unique('projects_secret_key_hash_key', ['secretKeyHash'])
+@Unique('projects_public_key_hash_key', ['publicKeyHash'])
 export class Project {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('text') name: string;
@@ -11,11 +13,11 @@ export class Project {
   @Column('text') publicKeyHash: string;
   @Column('text') secretPrefix: string;
   @Column('text') publicPrefix: string;
-  @Column('boolean') disabled: boolean;
+  @Column('boolean', { default: false }) disabled: boolean;
   @Column('text', { nullable: true }) disabledReason: string | null;
   @Column('timestamptz', { nullable: true }) disabledAt: Date | null;
-  @Column('text') tracking: TrackingMode;
-  @Column('text') language: string;
+  @Column('text', { default: 'ENABLED' }) tracking: TrackingMode;
+  @Column('text', { default: 'en' }) language: string;
   @Column('text') webhookSecret: string;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;

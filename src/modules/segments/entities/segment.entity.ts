@@ -1,13 +1,18 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Project } from '../../projects/entities/project.entity';
 import type { FilterTree } from '../filter/filter.types';
 
 /** Persisted values. */
 export type SegmentType = 'DYNAMIC' | 'STATIC';
 
 @Entity('segments')
+/** `(project_id, created_at DESC, id)`: TypeORM cannot declare a descending key, so it leaves this index to the migration. */
+@Index('segments_project_created_idx', { synchronize: false })
 export class Segment {
   @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') projectId: string;
+  @ForeignKey(() => Project, { name: 'segments_project_id_fkey', onDelete: 'CASCADE' })
+  @Column('uuid')
+  projectId: string;
   @Column('text') name: string;
   @Column('text', { nullable: true }) description: string | null;
   @Column('text') type: SegmentType;

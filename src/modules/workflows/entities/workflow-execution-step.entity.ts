@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
+import { WorkflowExecution } from './workflow-execution.entity';
 import type { StepType } from './workflow-step.entity';
 
 /** Persisted values of a step record's status. */
@@ -6,7 +7,9 @@ export type ExecutionStepStatus = 'COMPLETED' | 'SKIPPED' | 'WAITING' | 'FAILED'
 
 @Entity('workflow_execution_steps')
 export class WorkflowExecutionStep {
-  @PrimaryColumn('uuid') executionId: string;
+  @ForeignKey(() => WorkflowExecution, { name: 'workflow_execution_steps_execution_id_fkey', onDelete: 'CASCADE' })
+  @PrimaryColumn('uuid')
+  executionId: string;
   @PrimaryColumn('int') seq: number;
   @Column('uuid') stepId: string;
   @Column('text') type: StepType;

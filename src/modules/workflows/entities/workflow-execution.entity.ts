@@ -1,4 +1,7 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Contact } from '../../contacts/entities/contact.entity';
+import { Project } from '../../projects/entities/project.entity';
+import { Workflow } from './workflow.entity';
 import type { WaitOutcome } from './workflow-transition.entity';
 
 /** Persisted values: renaming one strands the executions that carry it. */
@@ -7,20 +10,35 @@ export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
 export const ACTIVE_STATUSES: ExecutionStatus[] = ['RUNNING', 'WAITING'];
 
 @Entity('workflow_executions')
+/** A contact never has two active executions of one workflow; an event starts a workflow once. */
+@Index('workflow_executions_active_key', ['workflowId', 'contactId'], { unique: true, where: "status IN ('RUNNING', 'WAITING')" })
+@Index('workflow_executions_trigger_key', ['workflowId', 'triggerEventId'], { unique: true })
+@Index('workflow_executions_entered_idx', ['workflowId', 'contactId'])
+@Index('workflow_executions_due_idx', ['wakeAt'], { where: "status = 'WAITING'" })
+@Index('workflow_executions_waiting_event_idx', ['contactId', 'waitEvent'], { where: "status = 'WAITING' AND wait_event IS NOT NULL" })
+@Index('workflow_executions_stale_idx', ['updatedAt'], { where: "status = 'RUNNING'" })
+/** `(workflow_id, started_at DESC, id)`: TypeORM cannot declare a descending key, so it leaves this index to the migration. */
+@Index('workflow_executions_list_idx', { synchronize: false })
 export class WorkflowExecution {
   @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') projectId: string;
-  @Column('uuid') workflowId: string;
+  @ForeignKey(() => Project, { name: 'workflow_executions_project_id_fkey', onDelete: 'CASCADE' })
+  @Column('uuid')
+  projectId: string;
+  @ForeignKey(() => Workflow, { name: 'workflow_executions_workflow_id_fkey', onDelete: 'CASCADE' })
+  @Column('uuid')
+  workflowId: string;
   @Column('int') version: number;
-  @Column('text') contactId: string;
+  @ForeignKey(() => Contact, { name: 'workflow_executions_contact_id_fkey', onDelete: 'CASCADE' })
+  @Column('text')
+  contactId: string;
   @Column('text', { default: 'RUNNING' }) status: ExecutionStatus;
   @Column('uuid', { nullable: true }) currentStepId: string | null;
   /** Steps run so far; the step job of number `stepsRun` is the only one that may advance it. */
   @Column('int', { default: 0 }) stepsRun: number;
   @Column('text', { nullable: true }) exitReason: string | null;
-  @Column('jsonb', { default: () => "'{}'::jsonb" }) context: Record<string, unknown>;
+  @Column('jsonb', { default: {} }) context: Record<string, unknown>;
   /** The trigger event's data (`event.*` variables). */
-  @Column('jsonb', { default: () => "'{}'::jsonb" }) event: Record<string, unknown>;
+  @Column('jsonb', { default: {} }) event: Record<string, unknown>;
   @Column('uuid', { nullable: true }) triggerEventId: string | null;
   /** When a WAITING execution resumes (DELAY end, WAIT_FOR_EVENT timeout, or now once its event came). */
   @Column('timestamptz', { nullable: true }) wakeAt: Date | null;

@@ -1,13 +1,19 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Project } from '../../projects/entities/project.entity';
 
 /** Persisted values: renaming one strands the workflows that carry it. */
 export const TRIGGER_TYPES = ['EVENT', 'MANUAL'] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
 
 @Entity('workflows')
+@Index('workflows_trigger_idx', ['projectId', 'eventName'], { where: 'enabled' })
+/** `(project_id, created_at DESC, id)`: TypeORM cannot declare a descending key, so it leaves this index to the migration. */
+@Index('workflows_project_created_idx', { synchronize: false })
 export class Workflow {
   @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid') projectId: string;
+  @ForeignKey(() => Project, { name: 'workflows_project_id_fkey', onDelete: 'CASCADE' })
+  @Column('uuid')
+  projectId: string;
   @Column('text') name: string;
   @Column('text', { nullable: true }) description: string | null;
   @Column('text', { default: 'EVENT' }) triggerType: TriggerType;

@@ -1,11 +1,14 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { IdempotencyKey } from './entities/idempotency-key.entity';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IdempotencyService } from './idempotency.service';
 
 /** Global: modules only put `@Idempotent()` on a handler. */
 @Global()
 @Module({
+  imports: [TypeOrmModule.forFeature([IdempotencyKey])],
   providers: [IdempotencyService, { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor }],
   exports: [IdempotencyService],
 })

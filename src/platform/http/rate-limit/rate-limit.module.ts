@@ -1,10 +1,11 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
-import { getDataSourceToken } from '@nestjs/typeorm';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../../../config/config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { CounterStore } from './counter-store';
+import { RateCounter } from './entities/rate-counter.entity';
 import { MemoryCounterStore } from './memory-counter-store';
 import { PostgresCounterStore } from './postgres-counter-store';
 import { RateLimitInterceptor } from './rate-limit.interceptor';
@@ -23,6 +24,8 @@ function counterStore(config: AppConfig, db: DataSource): CounterStore {
 
 @Global()
 @Module({
+  // The table exists in every mode (migrations), so its entity is registered whichever store serves.
+  imports: [TypeOrmModule.forFeature([RateCounter])],
   providers: [
     {
       provide: CounterStore,

@@ -1,0 +1,20 @@
+import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import { Project } from '../../../../modules/projects/entities/project.entity';
+
+/**
+ * An `Idempotency-Key` claimed by a project's request (IdempotencyService writes it with SQL).
+ * `statusCode` is null until the request that holds the key has answered.
+ */
+@Entity('idempotency_keys')
+@Index('idempotency_keys_expires_idx', ['expiresAt'])
+export class IdempotencyKey {
+  @ForeignKey(() => Project, { name: 'idempotency_keys_project_id_fkey', onDelete: 'CASCADE' })
+  @PrimaryColumn('uuid')
+  projectId: string;
+  @PrimaryColumn('text') key: string;
+  @Column('text') method: string;
+  @Column('text') path: string;
+  @Column('integer', { nullable: true }) statusCode: number | null;
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  @Column('timestamptz') expiresAt: Date;
+}
