@@ -13,6 +13,7 @@ describe('statement literals', () => {
     ['{"a":"it\'s"}', `'{"a":"it''s"}'`],
     [[], 'ARRAY[]::text[]'],
     [['a', "b'c"], "ARRAY['a', 'b''c']::text[]"],
+    [new Date('2026-11-23T18:07:45.396Z'), "'2026-11-23T18:07:45.396Z'"],
   ])('%p → %s', (value, expected) => expect(literal(value)).toBe(expected));
 
   it('refuses NUL characters and unsupported types', () => {
@@ -21,5 +22,6 @@ describe('statement literals', () => {
     expect(literal(-1.5)).toBe('-1.5');
     expect(() => literal(Number.NaN)).toThrow();
     expect(() => literal({})).toThrow();
+    expect(() => literal(new Date(Number.NaN))).toThrow();
   });
 });

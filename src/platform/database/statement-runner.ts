@@ -15,7 +15,7 @@ interface Queryable {
  *   would collide and `EXECUTE` takes no bind parameters there; the statement is `PREPARE`d once
  *   per process under a unique name and executed with quoted literals (`standard_conforming_strings`
  *   on, so doubling single quotes is the whole escaping rule; values are strings, finite
- *   numbers, booleans, null or arrays of strings).
+ *   numbers, booleans, null, valid Dates or arrays of strings).
  *   Inside a caller's transaction both run on the caller's connection (a `PREPARE` is not undone
  *   by a rollback).
  * One per process (its statement names are per process), provided by `DatabaseModule`: inject it.
@@ -81,6 +81,8 @@ export function literal(value: unknown): string {
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'string') return quote(value);
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  // As node-postgres sends a Date: an ISO timestamp with its zone (the statement casts it where needed).
+  if (value instanceof Date && Number.isFinite(value.getTime())) return quote(value.toISOString());
   if (Array.isArray(value)) return `ARRAY[${value.map((v) => quote(String(v))).join(', ')}]::text[]`;
   throw new Error(`unsupported statement literal of type ${typeof value}`);
 }
