@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createProject, startTestApp, TestApp, waitFor } from '../support/app';
 
-/** `/metrics` carries the operator's counters besides HTTP: queue depth and job outcomes, import rows, and Swagger assets under `/docs`. */
+/** `/metrics` carries the operator's counters besides HTTP: emails by status and transport, hand-over latency, queue depth and job outcomes, import rows, and Swagger assets under `/docs`. */
 describe('operator metrics', () => {
   let app: TestApp;
 
@@ -25,6 +25,9 @@ describe('operator metrics', () => {
     expect(text).toMatch(/mailroom_queue_job_duration_seconds_count\{queue="email-send",outcome="completed"\} [1-9]/);
     expect(text).toMatch(/mailroom_import_rows_total\{outcome="skipped"\} [1-9]/);
     expect(text).toMatch(/mailroom_queue_depth\{queue="email-send",state="waiting"\} \d+/);
+    // The email itself: its status by transport, and how long the hand-over took.
+    expect(text).toMatch(/mailroom_emails_total\{status="(sent|delivered)",transport="outbox"\} [1-9]/);
+    expect(text).toMatch(/mailroom_email_handover_seconds_count\{transport="outbox"\} [1-9]/);
   });
 
   it('labels Swagger UI assets with the /docs route, not unmatched', async () => {

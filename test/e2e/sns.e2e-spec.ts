@@ -29,6 +29,13 @@ describe('SNS notifications (/webhooks/sns)', () => {
     return { id, contactId: body.data.emails[0].contact.id as string, messageId: row.provider_message_id as string };
   }
 
+  /** A counter's value in /metrics (0 when absent): the registry is per process, so tests compare before and after. */
+  const counter = async (series: string): Promise<number> => {
+    const text = (await request(app.http).get('/metrics').expect(200)).text;
+    const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+    return line ? Number(line.slice(series.length + 1)) : 0;
+  };
+
   beforeAll(async () => {
     kit = await startSnsTestKit();
     sesServer = await SesServer.start();
@@ -89,7 +96,11 @@ describe('SNS notifications (/webhooks/sns)', () => {
 
   it('applies a permanent bounce: status, event, unsubscribe with reason, suppression', async () => {
     const sent = await sentEmail('hard@example.net');
+    const bounces = () => counter('mailroom_delivery_feedback_total{kind="bounce",detail="Permanent"}');
+    const bouncedEmails = () => counter('mailroom_emails_total{status="bounced",transport="ses"}');
+    const before = [await bounces(), await bouncedEmails()];
     await post(kit.notification(ses.bounce(sent.messageId, 'hard@example.net', 'Permanent'))).expect(200);
+    expect([await bounces(), await bouncedEmails()]).toEqual([before[0] + 1, before[1] + 1]);
 
     const row = await emailRow(app, sent.id);
     expect(row.status).toBe('bounced');
@@ -115,8 +126,11 @@ describe('SNS notifications (/webhooks/sns)', () => {
   it('handles a replayed MessageId once', async () => {
     const sent = await sentEmail('replay@example.net');
     const envelope = kit.notification(ses.complaint(sent.messageId, 'replay@example.net'));
+    const complaintsCounted = () => counter('mailroom_delivery_feedback_total{kind="complaint",detail=""}');
+    const before = await complaintsCounted();
     const first = await post(envelope).expect(200);
     const second = await post(envelope).expect(200);
+    expect(await complaintsCounted()).toBe(before + 1);
     expect(first.body.duplicate).toBe(false);
     expect(second.body.duplicate).toBe(true);
     const complaints = (await events(app, project.id, 'email.complaint')).filter((e) => e.data.emailId === sent.id);

@@ -1,7 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { logger } from '../../../platform/logging/logger';
+import { appMetrics } from '../../../platform/metrics/metrics';
+import { EMAIL_TRANSPORT, EmailTransport } from '../transports/email-transport';
 import { ContactsService } from '../../contacts/contacts.service';
 import { EventsService } from '../../events/events.service';
 import { SecurityService } from '../../projects/security.service';
@@ -38,6 +40,7 @@ export class DeliveryFeedbackService {
     private readonly suppression: SuppressionService,
     private readonly security: SecurityService,
     private readonly store: EmailStatusStore,
+    @Inject(EMAIL_TRANSPORT) private readonly transport: EmailTransport,
   ) {}
 
   /**
@@ -74,14 +77,17 @@ export class DeliveryFeedbackService {
     const data = { ...emailEventData(email), bounceType, ...detail.data };
     if (bounceType === 'Transient') {
       await this.events.record(email.project_id, { contactId: email.contact_id, name: 'email.bounce', data });
+      appMetrics.feedback('bounce', bounceType);
       return;
     }
-    await this.dataSource.transaction(async (em) => {
-      if (!(await this.store.markBouncedByFeedback(email.id, detail.at ?? new Date(), detail.error ?? null, em))) return;
+    const applied = await this.dataSource.transaction(async (em) => {
+      if (!(await this.store.markBouncedByFeedback(email.id, detail.at ?? new Date(), detail.error ?? null, em))) return false;
       await this.applyRejection(email, 'bounce', detail.source, em);
       await this.events.record(email.project_id, { contactId: email.contact_id, name: 'email.bounce', data }, em);
       await this.security.evaluate(email.project_id, em);
+      return true;
     });
+    if (applied) this.count('bounced', 'bounce', bounceType);
   }
 
   /**
@@ -99,20 +105,30 @@ export class DeliveryFeedbackService {
 
   /** Like a permanent bounce: one transaction, the status change is the replay guard. */
   async complained(email: EmailEventRow, detail: FeedbackDetail): Promise<void> {
-    await this.dataSource.transaction(async (em) => {
-      if (!(await this.store.markComplained(email.id, detail.at ?? new Date(), em))) return;
+    const applied = await this.dataSource.transaction(async (em) => {
+      if (!(await this.store.markComplained(email.id, detail.at ?? new Date(), em))) return false;
       await this.applyRejection(email, 'complaint', detail.source, em);
       await this.events.record(email.project_id, { contactId: email.contact_id, name: 'email.complaint', data: { ...emailEventData(email), ...detail.data } }, em);
       await this.security.evaluate(email.project_id, em);
+      return true;
     });
+    if (applied) this.count('complained', 'complaint');
   }
 
   /** Delivery never downgrades a later state (a bounce or complaint that arrived first). */
   async delivered(email: EmailEventRow, detail: FeedbackDetail): Promise<void> {
-    await this.dataSource.transaction(async (em) => {
-      if (!(await this.store.markDeliveredByFeedback(email.id, detail.at ?? new Date(), em))) return;
+    const applied = await this.dataSource.transaction(async (em) => {
+      if (!(await this.store.markDeliveredByFeedback(email.id, detail.at ?? new Date(), em))) return false;
       await this.events.record(email.project_id, { contactId: email.contact_id, name: 'email.delivery', data: { ...emailEventData(email), ...detail.data } }, em);
+      return true;
     });
+    if (applied) appMetrics.email('delivered', this.transport.kind);
+  }
+
+  /** Counted once the feedback's transaction committed (a rolled-back one is redone by the retry). */
+  private count(status: 'bounced' | 'complained', kind: 'bounce' | 'complaint', detail?: string): void {
+    appMetrics.email(status, this.transport.kind);
+    appMetrics.feedback(kind, detail);
   }
 
   /** Suppresses the address and unsubscribes its contact (a contact deleted since the send is skipped; the suppression holds). */

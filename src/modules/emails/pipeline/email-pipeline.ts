@@ -4,6 +4,8 @@ import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { ConcurrencyLimit } from '../../../platform/batching/concurrency-limit';
 import { logger } from '../../../platform/logging/logger';
+import { appMetrics } from '../../../platform/metrics/metrics';
+import type { EmailStatus } from '../entities/email.entity';
 import { SEND_LIMITS } from '../send/send-request';
 import { EMAIL_TRANSPORT, EmailTransport, TransportError, TransportResult } from '../transports/email-transport';
 import { composeMime } from './compose-mime';
@@ -61,7 +63,7 @@ export class EmailPipeline {
     if (!email) return;
     if (email.status === 'sending') {
       if (email.leaseActive) throw new LeaseHeldError(emailId);
-      await this.store.markFailed(emailId, INTERRUPTED, ['sending']);
+      if (await this.store.markFailed(emailId, INTERRUPTED, ['sending'])) this.count('failed');
       return;
     }
     if (email.status !== 'queued') return;
@@ -72,23 +74,23 @@ export class EmailPipeline {
     } catch (err) {
       // A campaign contact whose data the template cannot render is skipped; the campaign goes on.
       if (err instanceof LiquidError && email.campaignId) {
-        await this.store.markSkipped(emailId, 'render_error');
+        if (await this.store.markSkipped(emailId, 'render_error')) this.count('skipped');
         return;
       }
       if (err instanceof LiquidError || err instanceof UnbuildableEmailError || attempt.isLast) {
-        await this.store.markFailed(emailId, `could not build the message: ${(err as Error).message}`.slice(0, 1000));
+        if (await this.store.markFailed(emailId, `could not build the message: ${(err as Error).message}`.slice(0, 1000))) this.count('failed');
         return;
       }
       throw err;
     }
     if (built.kind === 'skip') {
-      await this.store.markSkipped(emailId, built.reason);
+      if (await this.store.markSkipped(emailId, built.reason)) this.count('skipped');
       return;
     }
     const message = built.message;
     const raw = await composeMime(message);
     if (raw.length > SEND_LIMITS.messageBytes) {
-      await this.store.markFailed(emailId, `the message is ${raw.length} bytes, over the ${SEND_LIMITS.messageBytes}-byte limit`);
+      if (await this.store.markFailed(emailId, `the message is ${raw.length} bytes, over the ${SEND_LIMITS.messageBytes}-byte limit`)) this.count('failed');
       return;
     }
     if (!(await this.store.claim(emailId, message.subject, message.messageId))) return;
@@ -134,6 +136,8 @@ export class EmailPipeline {
     const failure = err instanceof TransportError ? err : new TransportError(err instanceof Error ? err.message : String(err), false);
     if (failure.permanent) {
       if (await this.store.markBounced(email.id, failure.message)) {
+        this.count('bounced');
+        appMetrics.feedback('bounce', 'Permanent');
         await this.emit(email, subject, ['email.bounce'], { bounceType: 'Permanent' });
         // Suppression, unsubscription and the reputation check, as for an SNS-reported bounce.
         await this.feedback.bouncedAtSend(email).catch((err: unknown) => this.log.error({ err, emailId: email.id }, 'applying a send-time bounce failed'));
@@ -141,7 +145,7 @@ export class EmailPipeline {
       return;
     }
     if (attempt.isLast) {
-      await this.store.markFailed(email.id, `gave up after repeated temporary failures: ${failure.message}`, ['sending']);
+      if (await this.store.markFailed(email.id, `gave up after repeated temporary failures: ${failure.message}`, ['sending'])) this.count('failed');
       return;
     }
     // Nothing was accepted: back to queued so the retry (BullMQ backoff) can claim it again.
@@ -157,7 +161,11 @@ export class EmailPipeline {
     const events = this.events.payloads(email, subject, result.delivered ? ['email.sent', 'email.delivery'] : ['email.sent']);
     for (let i = 0; ; i++) {
       try {
-        await this.store.markSent(email.id, { subject, messageId, providerMessageId: result.providerMessageId, delivered: result.delivered, events });
+        const { recorded } = await this.store.markSent(email.id, { subject, messageId, providerMessageId: result.providerMessageId, delivered: result.delivered, events });
+        if (recorded) {
+          this.count(result.delivered ? 'delivered' : 'sent');
+          appMetrics.handover(this.transport.kind, (Date.now() - email.queuedAt.getTime()) / 1000);
+        }
         return;
       } catch (err) {
         if (i >= 4) throw err;
@@ -165,6 +173,11 @@ export class EmailPipeline {
         await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** i));
       }
     }
+  }
+
+  /** An email reached `status` through this process's transport (the operator's `mailroom_emails_total`). */
+  private count(status: EmailStatus): void {
+    appMetrics.email(status, this.transport.kind);
   }
 
   private async emit(email: LoadedEmail, subject: string, names: Parameters<EmailEvents['emit']>[2], extra?: Record<string, unknown>): Promise<void> {

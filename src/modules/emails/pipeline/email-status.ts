@@ -25,6 +25,8 @@ export interface LoadedEmail {
   toName: string | null;
   variables: Record<string, unknown> | null;
   status: EmailStatus;
+  /** When the email was queued (the hand-over latency metric's start). */
+  queuedAt: Date;
   leaseActive: boolean;
   trackOpens: boolean;
   trackClicks: boolean;
@@ -46,6 +48,7 @@ export interface LoadedEmail {
 
 interface LoadedRow {
   id: string;
+  created_at: Date;
   project_id: string | null;
   contact_id: string | null;
   template_id: string | null;
@@ -120,7 +123,7 @@ export class EmailStatusStore {
   private async loadMany(ids: string[]): Promise<Array<LoadedEmail | null>> {
     const rows: LoadedRow[] = await this.dataSource.query(
       `SELECT e.id, e.project_id, e.contact_id, e.template_id, e.campaign_id, e.type, e.from_address, e.to_address, e.to_name,
-              e.variables, e.status, (e.lease_until IS NOT NULL AND e.lease_until > now()) AS lease_active,
+              e.variables, e.status, e.created_at, (e.lease_until IS NOT NULL AND e.lease_until > now()) AS lease_active,
               e.track_opens, e.track_clicks, e.content_id,
               -- What the skip rule (skipReason) needs, for the mail that respects subscriptions.
               CASE WHEN e.type = ANY($2::text[]) THEN EXISTS (
@@ -312,6 +315,7 @@ function toLoaded(r: LoadedRow): LoadedEmail {
     toName: r.to_name,
     variables: r.variables,
     status: r.status,
+    queuedAt: new Date(r.created_at),
     leaseActive: r.lease_active,
     trackOpens: r.track_opens,
     trackClicks: r.track_clicks,

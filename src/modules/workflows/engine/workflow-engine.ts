@@ -5,7 +5,7 @@ import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
 import { StatementRunner } from '../../../platform/database/statement-runner';
-import { metrics } from '../../../platform/metrics/metrics';
+import { appMetrics } from '../../../platform/metrics/metrics';
 import { BillingService } from '../../billing/billing.service';
 import { ContactsService } from '../../contacts/contacts.service';
 import { EmailsService } from '../../emails/emails.service';
@@ -27,12 +27,6 @@ import { WorkflowQueue } from './workflow-queue';
 
 /** decisions.md: an execution that runs more than 1,000 steps FAILS (a loop in the graph). */
 export const MAX_STEPS_PER_EXECUTION = 1_000;
-
-const stepsTotal = metrics.counter({
-  name: 'mailroom_workflow_steps_total',
-  help: 'Workflow steps run, by step type and outcome',
-  labelNames: ['type', 'status'] as const,
-});
 
 interface ExecutionRow {
   id: string;
@@ -260,7 +254,7 @@ export class WorkflowEngine {
       throw err;
     }
     if (!advanced) return;
-    if (step) stepsTotal.inc({ type: step.type, status: stepStatus });
+    if (step) appMetrics.workflowStep(step.type, stepStatus);
     await after?.();
     if (status === 'RUNNING') await this.queue.stepsOrLeaveForSweep([{ executionId: ex.id, seq: seq + 1 }]);
     else if (wait?.waitSeconds) await this.queue.wakes([{ executionId: ex.id, seq: seq + 1, delayMs: wait.waitSeconds * 1000 }], 't').catch(() => undefined);

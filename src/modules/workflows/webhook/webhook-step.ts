@@ -1,19 +1,13 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type { Contact } from '../../contacts/entities/contact.entity';
 import { textEngine } from '../../templates/rendering/liquid-engine';
-import { metrics } from '../../../platform/metrics/metrics';
+import { appMetrics } from '../../../platform/metrics/metrics';
 import type { StepOutcome } from '../engine/workflow-engine';
 import type { GraphStep } from '../graph/workflow-graph';
 import { WebhookClient, WebhookRefused, WebhookResponse } from './webhook-client';
 
 /** decisions.md: 5xx and timeouts are retried 3 times with backoff, then FAILED; 4xx fails at once. */
 export const WEBHOOK_RETRY_DELAYS_MS = [1_000, 2_000, 4_000];
-
-const webhookOutcomes = metrics.counter({
-  name: 'mailroom_workflow_webhook_requests_total',
-  help: 'Workflow WEBHOOK requests by outcome (2xx, 3xx, 4xx, 5xx, timeout, error, refused)',
-  labelNames: ['outcome'] as const,
-});
 
 export interface WebhookScope {
   id: string;
@@ -61,15 +55,15 @@ export class WebhookStep implements OnApplicationShutdown {
       try {
         last = await client.send({ url, method, headers, body, secret });
         lastError = null;
-        webhookOutcomes.inc({ outcome: `${Math.floor(last.status / 100)}xx` });
+        appMetrics.webhook(`${Math.floor(last.status / 100)}xx`);
         if (last.status < 500) break;
       } catch (err) {
         if (err instanceof WebhookRefused) {
-          webhookOutcomes.inc({ outcome: 'refused' });
+          appMetrics.webhook('refused');
           return { kind: 'end', execution: 'FAILED', status: 'FAILED', output: { attempts: attempt + 1 }, error: `webhook refused: ${err.message}`, exitReason: null };
         }
         const timeout = (err as Error).name === 'TimeoutError' || (err as Error).name === 'AbortError';
-        webhookOutcomes.inc({ outcome: timeout ? 'timeout' : 'error' });
+        appMetrics.webhook(timeout ? 'timeout' : 'error');
         last = null;
         lastError = timeout ? 'webhook timed out after 10 s' : `webhook request failed: ${(err as Error).message}`;
       }
