@@ -1,10 +1,12 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
+import { ApiJson } from '../../platform/http/openapi-responses';
 import { CurrentUser, Public, Session } from '../auth/auth.decorators';
 import { ProjectIdPipe } from '../projects/params.pipe';
 import { BillingService } from './billing.service';
 import type { BillingConsumptionResponse, BillingLimitsResponse } from './billing.types';
+import { BillingConsumptionSchema, BillingLimitsSchema, BillingRedirectSchema, InvoiceListSchema } from './dto/billing.response';
 import { UpdateBillingLimitsDto } from './dto/update-billing-limits.dto';
 import { InvoiceResponse, StripeBillingService } from './stripe-billing.service';
 
@@ -19,18 +21,21 @@ export class BillingController {
 
   @Session()
   @Get('billing-limits')
+  @ApiJson(200, BillingLimitsSchema, 'Cap and usage of each category this month')
   limits(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<BillingLimitsResponse> {
     return this.billing.limits(userId, id);
   }
 
   @Session()
   @Put('billing-limits')
+  @ApiJson(200, BillingLimitsSchema, 'The caps after the change, with usage')
   updateLimits(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string, @Body() dto: UpdateBillingLimitsDto): Promise<BillingLimitsResponse> {
     return this.billing.updateLimits(userId, id, dto);
   }
 
   @Session()
   @Get('billing-consumption')
+  @ApiJson(200, BillingConsumptionSchema, 'Emails counted per category in the current period')
   consumption(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<BillingConsumptionResponse> {
     return this.billing.consumption(userId, id);
   }
@@ -38,6 +43,7 @@ export class BillingController {
   @Session()
   @Post('checkout')
   @HttpCode(200)
+  @ApiJson(200, BillingRedirectSchema, 'A Stripe Checkout session to subscribe (404 BILLING_DISABLED without Stripe)')
   checkout(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<{ url: string }> {
     return this.stripe.checkout(userId, id);
   }
@@ -45,12 +51,14 @@ export class BillingController {
   @Session()
   @Post('billing-portal')
   @HttpCode(200)
+  @ApiJson(200, BillingRedirectSchema, 'A Stripe billing portal session (404 BILLING_DISABLED without Stripe)')
   portal(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<{ url: string }> {
     return this.stripe.portal(userId, id);
   }
 
   @Session()
   @Get('billing-invoices')
+  @ApiJson(200, InvoiceListSchema, 'Invoices of the project (404 BILLING_DISABLED without Stripe)')
   invoices(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<{ data: InvoiceResponse[] }> {
     return this.stripe.invoices(userId, id);
   }

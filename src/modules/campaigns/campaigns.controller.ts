@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiEnvelope, ApiJson, ApiNoContent } from '../../platform/http/openapi-responses';
 import { CurrentProject, SecretKey } from '../auth/auth.decorators';
 import { CampaignsService } from './campaigns.service';
-import { CampaignPage, CampaignResponse, CampaignSendResponse, CampaignStats, toCampaignResponse } from './dto/campaign.response';
+import { CampaignPage, CampaignResponse, CampaignSendResponse, CampaignStats, CampaignTestResponse, toCampaignResponse } from './dto/campaign.response';
 import { CreateCampaignDto } from './dto/create-campaign.dto';
 import { ListCampaignsQuery } from './dto/list-campaigns.query';
 import { SendCampaignDto, TestCampaignDto } from './dto/send-campaign.dto';
@@ -14,24 +15,28 @@ export class CampaignsController {
 
   @SecretKey()
   @Get()
+  @ApiJson(200, CampaignPage, 'A page of campaigns')
   list(@CurrentProject() projectId: string, @Query() query: ListCampaignsQuery): Promise<CampaignPage> {
     return this.campaigns.list(projectId, query);
   }
 
   @SecretKey()
   @Post()
+  @ApiEnvelope(201, CampaignResponse, 'The campaign, in DRAFT')
   async create(@CurrentProject() projectId: string, @Body() dto: CreateCampaignDto): Promise<{ success: true; data: CampaignResponse }> {
     return { success: true, data: toCampaignResponse(await this.campaigns.create(projectId, dto)) };
   }
 
   @SecretKey()
   @Get(':id')
+  @ApiJson(200, CampaignResponse, 'The campaign')
   async get(@CurrentProject() projectId: string, @Param('id') id: string): Promise<CampaignResponse> {
     return toCampaignResponse(await this.campaigns.findOne(projectId, id));
   }
 
   @SecretKey()
   @Put(':id')
+  @ApiJson(200, CampaignResponse, 'The campaign with every field replaced (DRAFT or SCHEDULED only, else 409)')
   async replace(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: CreateCampaignDto): Promise<CampaignResponse> {
     return toCampaignResponse(await this.campaigns.replace(projectId, id, dto));
   }
@@ -39,12 +44,14 @@ export class CampaignsController {
   @SecretKey()
   @Delete(':id')
   @HttpCode(204)
+  @ApiNoContent('Deleted (409 while SCHEDULED or SENDING)')
   async remove(@CurrentProject() projectId: string, @Param('id') id: string): Promise<void> {
     await this.campaigns.remove(projectId, id);
   }
 
   @SecretKey()
   @Post(':id/duplicate')
+  @ApiJson(201, CampaignResponse, 'The copy, in DRAFT')
   async duplicate(@CurrentProject() projectId: string, @Param('id') id: string): Promise<CampaignResponse> {
     return toCampaignResponse(await this.campaigns.duplicate(projectId, id));
   }
@@ -52,6 +59,7 @@ export class CampaignsController {
   @SecretKey()
   @Post(':id/send')
   @HttpCode(200)
+  @ApiJson(200, CampaignSendResponse, 'Sending now, or scheduled (from DRAFT or SCHEDULED, else 409)')
   send(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: SendCampaignDto): Promise<CampaignSendResponse> {
     return this.campaigns.send(projectId, id, dto.scheduledFor);
   }
@@ -59,6 +67,7 @@ export class CampaignsController {
   @SecretKey()
   @Post(':id/cancel')
   @HttpCode(200)
+  @ApiJson(200, CampaignResponse, 'The campaign: a SCHEDULED one is back in DRAFT, a SENDING one CANCELLED (any other status is 409)')
   async cancel(@CurrentProject() projectId: string, @Param('id') id: string): Promise<CampaignResponse> {
     return toCampaignResponse(await this.campaigns.cancel(projectId, id));
   }
@@ -66,12 +75,14 @@ export class CampaignsController {
   @SecretKey()
   @Post(':id/test')
   @HttpCode(200)
-  sendTest(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: TestCampaignDto): Promise<{ success: true; emailId: string }> {
+  @ApiJson(200, CampaignTestResponse, 'The test copy was queued')
+  sendTest(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: TestCampaignDto): Promise<CampaignTestResponse> {
     return this.campaigns.sendTest(projectId, id, dto.email);
   }
 
   @SecretKey()
   @Get(':id/stats')
+  @ApiJson(200, CampaignStats, 'Current counts and rates; before sending, the audience as it would be fixed now')
   stats(@CurrentProject() projectId: string, @Param('id') id: string): Promise<CampaignStats> {
     return this.campaigns.stats(projectId, id);
   }

@@ -1,8 +1,10 @@
 import { Controller, Get, Param, Post, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { ApiJson } from '../../platform/http/openapi-responses';
 import { Public, SecretKey } from '../auth/auth.decorators';
+import { IMAGE_TYPES } from './upload-key';
 import { MAX_IMAGE_BYTES } from './uploads.errors';
 import { UploadedImage, UploadsService } from './uploads.service';
 
@@ -16,6 +18,11 @@ export class UploadsController {
   @Post('image')
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary', description: 'PNG, JPEG, GIF or WebP, at most 5 MB' } } } })
+  @ApiJson(
+    201,
+    { type: 'object', required: ['url'], properties: { url: { type: 'string', format: 'uri', description: 'Absolute public URL of the image, for <img src> in template bodies' } } },
+    'Stored (a file over 5 MB is 413, a file that is not PNG, JPEG, GIF or WebP by its content 415)',
+  )
   @UseInterceptors(FileInterceptor('file', { limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 10 } }))
   upload(@UploadedFile() file?: UploadedImage): Promise<{ url: string }> {
     return this.uploads.upload(file);
@@ -24,6 +31,11 @@ export class UploadsController {
   /** Public: email clients fetch these. Keys are random and never reused, so the bytes may be cached for a year. */
   @Public()
   @Get(':key')
+  @ApiResponse({
+    status: 200,
+    description: 'The image bytes, cacheable for a year',
+    content: Object.fromEntries(Object.values(IMAGE_TYPES).map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+  })
   async serve(@Param('key') key: string, @Res() res: Response): Promise<void> {
     const image = await this.uploads.read(key);
     res

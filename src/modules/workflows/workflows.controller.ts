@@ -1,11 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { OffsetPage } from '../../platform/http/pagination';
+import { ApiJson, ApiNoContent } from '../../platform/http/openapi-responses';
 import { CurrentProject, SecretKey } from '../auth/auth.decorators';
 import { CreateStepDto, CreateTransitionDto, CreateWorkflowDto, StartExecutionDto, UpdateStepDto, UpdateWorkflowDto } from './dto/workflow.dto';
-import type { ExecutionResponse, StepResponse, TransitionResponse, WorkflowPage, WorkflowResponse } from './dto/workflow.response';
+import { CancelAllResponse, ExecutionPage, ExecutionResponse, StepResponse, TransitionResponse, WorkflowFieldsResponse, WorkflowPage, WorkflowResponse } from './dto/workflow.response';
 import { ExecutionsService } from './executions.service';
-import { WorkflowField, WorkflowFields } from './workflow-fields';
+import { WorkflowFields } from './workflow-fields';
 import { WorkflowsService } from './workflows.service';
 
 @ApiTags('workflows')
@@ -19,6 +19,7 @@ export class WorkflowsController {
 
   @SecretKey()
   @Get()
+  @ApiJson(200, WorkflowPage, 'A page of workflows, newest first, with their steps and transitions')
   list(@CurrentProject() projectId: string, @Query() query: { page?: string; pageSize?: string }): Promise<WorkflowPage> {
     return this.workflows.list(projectId, query);
   }
@@ -26,24 +27,28 @@ export class WorkflowsController {
   /** Declared before `:id` so the static path wins. */
   @SecretKey()
   @Get('fields')
-  fields(@CurrentProject() projectId: string): Promise<{ fields: WorkflowField[] }> {
+  @ApiJson(200, WorkflowFieldsResponse, 'Fields a CONDITION step can compare: contact fields, recent trigger-event keys, execution-context keys')
+  fields(@CurrentProject() projectId: string): Promise<WorkflowFieldsResponse> {
     return this.fieldList.list(projectId);
   }
 
   @SecretKey()
   @Post()
+  @ApiJson(201, WorkflowResponse, 'The workflow (EVENT, disabled) with its TRIGGER entry step')
   create(@CurrentProject() projectId: string, @Body() dto: CreateWorkflowDto): Promise<WorkflowResponse> {
     return this.workflows.create(projectId, dto);
   }
 
   @SecretKey()
   @Get(':id')
+  @ApiJson(200, WorkflowResponse, 'The workflow with its steps and transitions')
   get(@CurrentProject() projectId: string, @Param('id') id: string): Promise<WorkflowResponse> {
     return this.workflows.get(projectId, id);
   }
 
   @SecretKey()
   @Patch(':id')
+  @ApiJson(200, WorkflowResponse, 'The updated workflow')
   update(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: UpdateWorkflowDto): Promise<WorkflowResponse> {
     return this.workflows.update(projectId, id, dto);
   }
@@ -51,18 +56,21 @@ export class WorkflowsController {
   @SecretKey()
   @Delete(':id')
   @HttpCode(204)
+  @ApiNoContent('Deleted (409 while it has RUNNING or WAITING executions)')
   async remove(@CurrentProject() projectId: string, @Param('id') id: string): Promise<void> {
     await this.workflows.remove(projectId, id);
   }
 
   @SecretKey()
   @Post(':id/steps')
+  @ApiJson(201, StepResponse, 'The new step (connect it with POST /workflows/:id/transitions)')
   addStep(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: CreateStepDto): Promise<StepResponse> {
     return this.workflows.addStep(projectId, id, dto);
   }
 
   @SecretKey()
   @Patch(':id/steps/:stepId')
+  @ApiJson(200, StepResponse, 'The updated step')
   updateStep(@CurrentProject() projectId: string, @Param('id') id: string, @Param('stepId') stepId: string, @Body() dto: UpdateStepDto): Promise<StepResponse> {
     return this.workflows.updateStep(projectId, id, stepId, dto);
   }
@@ -70,12 +78,14 @@ export class WorkflowsController {
   @SecretKey()
   @Delete(':id/steps/:stepId')
   @HttpCode(204)
+  @ApiNoContent('Deleted with its transitions; with splice=true its predecessors are linked to its single successor (the TRIGGER step cannot be deleted: 409)')
   async removeStep(@CurrentProject() projectId: string, @Param('id') id: string, @Param('stepId') stepId: string, @Query('splice') splice?: string): Promise<void> {
     await this.workflows.removeStep(projectId, id, stepId, splice === 'true');
   }
 
   @SecretKey()
   @Post(':id/transitions')
+  @ApiJson(201, TransitionResponse, 'The new transition')
   addTransition(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: CreateTransitionDto): Promise<TransitionResponse> {
     return this.workflows.addTransition(projectId, id, dto);
   }
@@ -83,23 +93,26 @@ export class WorkflowsController {
   @SecretKey()
   @Delete(':id/transitions/:transitionId')
   @HttpCode(204)
+  @ApiNoContent('Deleted')
   async removeTransition(@CurrentProject() projectId: string, @Param('id') id: string, @Param('transitionId') transitionId: string): Promise<void> {
     await this.workflows.removeTransition(projectId, id, transitionId);
   }
 
   @SecretKey()
   @Post(':id/executions')
+  @ApiJson(201, ExecutionResponse, 'The started execution')
   start(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: StartExecutionDto): Promise<ExecutionResponse> {
     return this.executions.start(projectId, id, dto);
   }
 
   @SecretKey()
   @Get(':id/executions')
+  @ApiJson(200, ExecutionPage, 'A page of executions, filterable by status')
   executionList(
     @CurrentProject() projectId: string,
     @Param('id') id: string,
     @Query() query: { status?: string; page?: string; pageSize?: string },
-  ): Promise<OffsetPage<ExecutionResponse>> {
+  ): Promise<ExecutionPage> {
     return this.executions.list(projectId, id, query);
   }
 
@@ -107,12 +120,14 @@ export class WorkflowsController {
   @SecretKey()
   @Post(':id/executions/cancel-all')
   @HttpCode(200)
-  cancelAll(@CurrentProject() projectId: string, @Param('id') id: string): Promise<{ cancelled: number }> {
+  @ApiJson(200, CancelAllResponse, 'Every active execution cancelled')
+  cancelAll(@CurrentProject() projectId: string, @Param('id') id: string): Promise<CancelAllResponse> {
     return this.executions.cancelAll(projectId, id);
   }
 
   @SecretKey()
   @Get(':id/executions/:executionId')
+  @ApiJson(200, ExecutionResponse, 'The execution with the steps it ran')
   execution(@CurrentProject() projectId: string, @Param('id') id: string, @Param('executionId') executionId: string): Promise<ExecutionResponse> {
     return this.executions.get(projectId, id, executionId);
   }
@@ -120,6 +135,7 @@ export class WorkflowsController {
   @SecretKey()
   @Delete(':id/executions/:executionId')
   @HttpCode(204)
+  @ApiNoContent('Cancelled (a RUNNING or WAITING execution; a cancelled DELAY or wait never resumes)')
   async cancel(@CurrentProject() projectId: string, @Param('id') id: string, @Param('executionId') executionId: string): Promise<void> {
     await this.executions.cancel(projectId, id, executionId);
   }

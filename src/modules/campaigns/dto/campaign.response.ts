@@ -1,32 +1,41 @@
-import type { TemplateType } from '../../templates/entities/template.entity';
-import type { AudienceType, Campaign, CampaignStatus } from '../entities/campaign.entity';
+import { ApiProperty, OmitType, PickType } from '@nestjs/swagger';
+import { FilterTreeSchema } from '../../segments/dto/filter-tree.openapi';
+import { TemplatePage, TemplateResponse } from '../../templates/dto/template.response';
+import { TEMPLATE_TYPES, type TemplateType } from '../../templates/entities/template.entity';
+import { AUDIENCE_TYPES, CAMPAIGN_STATUSES, type AudienceType, type Campaign, type CampaignStatus } from '../entities/campaign.entity';
 
-export interface CampaignResponse {
-  id: string;
-  name: string;
-  description: string | null;
-  subject: string;
-  body: string;
-  from: string;
-  fromName: string | null;
-  replyTo: string | null;
-  type: TemplateType;
-  status: CampaignStatus;
-  audienceType: AudienceType;
-  audienceCondition: Record<string, unknown> | null;
-  segmentId: string | null;
-  scheduledFor: string | null;
-  totalRecipients: number;
-  sentCount: number;
-  deliveredCount: number;
-  openedCount: number;
-  clickedCount: number;
-  bouncedCount: number;
-  skippedCount: number;
-  projectId: string;
-  sentAt: string | null;
-  createdAt: string;
-  updatedAt: string;
+const STATUS = 'DRAFT, SCHEDULED (waits for scheduledFor), SENDING, SENT or CANCELLED';
+
+/** The message fields are a template's (same names and meaning), the rest is the audience and the send. */
+export class CampaignResponse extends PickType(TemplateResponse, ['id', 'name', 'description', 'subject', 'body', 'from', 'fromName', 'replyTo', 'projectId', 'createdAt', 'updatedAt'] as const) {
+  @ApiProperty({ description: 'TRANSACTIONAL (every contact of the audience), MARKETING (subscribed contacts; unsubscribe footer) or HEADLESS (subscribed contacts, no footer)', enum: TEMPLATE_TYPES })
+  type!: TemplateType;
+  @ApiProperty({ description: STATUS, enum: CAMPAIGN_STATUSES })
+  status!: CampaignStatus;
+  @ApiProperty({ description: 'ALL contacts, a SEGMENT (segmentId) or FILTERED by audienceCondition', enum: AUDIENCE_TYPES })
+  audienceType!: AudienceType;
+  @ApiProperty({ description: 'Filter tree of a FILTERED audience; null otherwise', type: () => FilterTreeSchema, nullable: true })
+  audienceCondition!: Record<string, unknown> | null;
+  @ApiProperty({ description: 'Segment (UUID) of a SEGMENT audience; null otherwise', type: String, nullable: true })
+  segmentId!: string | null;
+  @ApiProperty({ description: 'When a SCHEDULED campaign sends (ISO 8601); null when not scheduled', type: String, nullable: true })
+  scheduledFor!: string | null;
+  @ApiProperty({ description: 'Contacts in the audience, fixed when sending starts (skipped ones included); 0 before', type: 'integer' })
+  totalRecipients!: number;
+  @ApiProperty({ description: 'Emails handed to the transport', type: 'integer' })
+  sentCount!: number;
+  @ApiProperty({ description: 'Emails delivered', type: 'integer' })
+  deliveredCount!: number;
+  @ApiProperty({ description: 'Recipients who opened', type: 'integer' })
+  openedCount!: number;
+  @ApiProperty({ description: 'Recipients who clicked', type: 'integer' })
+  clickedCount!: number;
+  @ApiProperty({ description: 'Emails that bounced', type: 'integer' })
+  bouncedCount!: number;
+  @ApiProperty({ description: 'Audience contacts not sent to (unsubscribed, suppressed, invalid address, render error); see GET /campaigns/:id/stats', type: 'integer' })
+  skippedCount!: number;
+  @ApiProperty({ description: 'When sending started (ISO 8601); null before', type: String, nullable: true })
+  sentAt!: string | null;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -61,32 +70,49 @@ export function toCampaignResponse(c: Campaign): CampaignResponse {
   };
 }
 
-export interface CampaignPage {
-  data: CampaignResponse[];
-  page: number;
-  pageSize: number;
-  total: number;
-  totalPages: number;
+/** The offset-list fields, as on every offset list, around campaigns. */
+export class CampaignPage extends OmitType(TemplatePage, ['data'] as const) {
+  @ApiProperty({ description: 'Campaigns of this page', type: () => [CampaignResponse] })
+  data!: CampaignResponse[];
 }
 
-export interface CampaignSendResponse {
-  success: true;
-  data: { id: string; name: string; status: CampaignStatus; scheduledFor: string | null };
-  message: string;
+export class CampaignSendSummary extends PickType(CampaignResponse, ['id', 'name', 'scheduledFor'] as const) {
+  @ApiProperty({ description: 'SENDING (sending now) or SCHEDULED (sends at scheduledFor)', enum: CAMPAIGN_STATUSES })
+  status!: CampaignStatus;
 }
 
-export interface CampaignStats {
-  totalRecipients: number;
-  sentCount: number;
-  deliveredCount: number;
-  openedCount: number;
-  clickedCount: number;
-  bouncedCount: number;
-  complainedCount: number;
-  unsubscribedCount: number;
-  skippedCount: number;
-  skipped: Record<string, number>;
-  openRate: number;
-  clickRate: number;
-  bounceRate: number;
+export class CampaignSendResponse {
+  @ApiProperty({ type: Boolean, enum: [true] })
+  success!: true;
+  @ApiProperty({ description: 'The campaign after the request', type: () => CampaignSendSummary })
+  data!: CampaignSendSummary;
+  @ApiProperty({ description: "'Campaign is being sent' or 'Campaign scheduled for <ISO 8601>'", type: String })
+  message!: string;
+}
+
+export class CampaignTestResponse {
+  @ApiProperty({ type: Boolean, enum: [true] })
+  success!: true;
+  @ApiProperty({ description: 'The test email (UUID); it carries `X-Test: true`, a `[Test] ` subject prefix, and counts in no statistic', type: String })
+  emailId!: string;
+}
+
+/** Counts are unique recipients; rates are fractions (0 to 1) of deliveredCount, 0 when nothing was delivered. */
+export class CampaignStats extends PickType(CampaignResponse, ['totalRecipients', 'sentCount', 'deliveredCount', 'openedCount', 'clickedCount', 'bouncedCount', 'skippedCount'] as const) {
+  @ApiProperty({ description: 'Recipients who marked the email as spam', type: 'integer' })
+  complainedCount!: number;
+  @ApiProperty({ description: 'Recipients who unsubscribed after their email left', type: 'integer' })
+  unsubscribedCount!: number;
+  @ApiProperty({
+    description: 'skippedCount by reason: unsubscribed, suppressed, invalid_email, render_error (before sending: the audience as it would be fixed now)',
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+  })
+  skipped!: Record<string, number>;
+  @ApiProperty({ description: 'openedCount / deliveredCount', type: Number })
+  openRate!: number;
+  @ApiProperty({ description: 'clickedCount / deliveredCount', type: Number })
+  clickRate!: number;
+  @ApiProperty({ description: 'bouncedCount / deliveredCount', type: Number })
+  bounceRate!: number;
 }

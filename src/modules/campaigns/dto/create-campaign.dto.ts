@@ -1,4 +1,6 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsObject, IsOptional, IsUUID } from 'class-validator';
+import { FilterTreeSchema } from '../../segments/dto/filter-tree.openapi';
 import { CreateTemplateDto } from '../../templates/dto/create-template.dto';
 import { AUDIENCE_TYPES, type AudienceType } from '../entities/campaign.entity';
 
@@ -8,7 +10,10 @@ import { AUDIENCE_TYPES, type AudienceType } from '../entities/campaign.entity';
  * a single 422 (decisions.md), while a malformed value is its own item.
  */
 export class CreateCampaignDto extends CreateTemplateDto {
+  @ApiPropertyOptional({ description: 'Required. ALL contacts, SEGMENT (needs segmentId) or FILTERED (needs audienceCondition)', enum: AUDIENCE_TYPES })
   @IsOptional() @IsIn(AUDIENCE_TYPES) audienceType?: AudienceType;
+  @ApiPropertyOptional({ description: 'A segment of this project (UUID); used when audienceType is SEGMENT, ignored otherwise', type: String, format: 'uuid', nullable: true })
   @IsOptional() @IsUUID('all', { message: 'segmentId must be a UUID' }) segmentId?: string | null;
+  @ApiPropertyOptional({ description: 'Filter tree (as a segment condition); used when audienceType is FILTERED, ignored otherwise', type: () => FilterTreeSchema, nullable: true })
   @IsOptional() @IsObject() audienceCondition?: Record<string, unknown> | null;
 }

@@ -1,10 +1,18 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsEmail } from 'class-validator';
 
 export class SendCampaignDto {
   /** Any value a date parser accepts (string or epoch milliseconds); omitted or null sends now. Parsed by the service (400 when unparseable). */
-  @Allow() scheduledFor?: unknown;
+  @ApiPropertyOptional({
+    description: 'When to send: a date-time (ISO 8601 recommended) or epoch milliseconds; omitted, null or in the past sends now. Sending again while SCHEDULED reschedules. Unparseable: 400',
+    oneOf: [{ type: 'string', format: 'date-time' }, { type: 'integer', description: 'Epoch milliseconds' }],
+    nullable: true,
+  })
+  @Allow()
+  scheduledFor?: unknown;
 }
 
 export class TestCampaignDto {
+  @ApiProperty({ description: 'Address that receives the one test copy (no contact is created)', type: String, format: 'email' })
   @IsEmail({}, { message: 'email must be an email address' }) email: string;
 }

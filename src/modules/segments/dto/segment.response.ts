@@ -1,17 +1,20 @@
-import type { Segment } from '../entities/segment.entity';
+import { ApiProperty, OmitType, PickType } from '@nestjs/swagger';
+import { ContactResponse } from '../../contacts/dto/contact.response';
+import { TemplatePage, TemplateResponse } from '../../templates/dto/template.response';
+import type { Segment, SegmentType } from '../entities/segment.entity';
 import type { FilterTree } from '../filter/filter.types';
+import { FilterTreeSchema } from './filter-tree.openapi';
 
-export interface SegmentResponse {
-  id: string;
-  name: string;
-  description: string | null;
-  type: 'DYNAMIC' | 'STATIC';
-  condition: FilterTree | null;
-  trackMembership: boolean;
-  memberCount: number;
-  projectId: string;
-  createdAt: string;
-  updatedAt: string;
+/** id, name, description, projectId and the timestamps mean what they mean on a template. */
+export class SegmentResponse extends PickType(TemplateResponse, ['id', 'name', 'description', 'projectId', 'createdAt', 'updatedAt'] as const) {
+  @ApiProperty({ description: 'DYNAMIC (members are the contacts matching `condition`, evaluated live) or STATIC (members added by email); fixed at creation', enum: ['DYNAMIC', 'STATIC'] })
+  type!: SegmentType;
+  @ApiProperty({ description: 'Filter tree of a DYNAMIC segment; null for a STATIC one', type: () => FilterTreeSchema, nullable: true })
+  condition!: FilterTree | null;
+  @ApiProperty({ description: 'Whether joining and leaving emit `segment.<slug>.entry` and `.exit` events (on compute and the background recompute)', type: Boolean })
+  trackMembership!: boolean;
+  @ApiProperty({ description: 'Member count as of the last create, compute, refresh or background recompute (every 5 minutes)', type: 'integer' })
+  memberCount!: number;
 }
 
 export function toSegmentResponse(s: Segment): SegmentResponse {
@@ -29,15 +32,38 @@ export function toSegmentResponse(s: Segment): SegmentResponse {
   };
 }
 
-export interface ComputeResponse {
-  memberCount: number;
-  entered: number;
-  exited: number;
+/** `GET /segments/:id/contacts`: the offset-list fields (as on every offset list) around contacts. */
+export class SegmentMembersPage extends OmitType(TemplatePage, ['data'] as const) {
+  @ApiProperty({ description: 'Members of this page, newest contacts first (live for a DYNAMIC segment)', type: () => [ContactResponse] })
+  data!: ContactResponse[];
 }
 
-export interface AddMembersResponse {
-  added: number;
-  alreadyMembers: number;
-  created: number;
-  notFound: string[];
+export class ComputeResponse {
+  @ApiProperty({ description: 'Members now', type: 'integer' })
+  memberCount!: number;
+  @ApiProperty({ description: 'Contacts that joined since the last compute (each got a `segment.<slug>.entry` event); 0 without trackMembership', type: 'integer' })
+  entered!: number;
+  @ApiProperty({ description: 'Contacts that left since the last compute (each got a `segment.<slug>.exit` event); 0 without trackMembership', type: 'integer' })
+  exited!: number;
+}
+
+export class RefreshResponse {
+  @ApiProperty({ description: 'Members now (counted only: no membership written, no events)', type: 'integer' })
+  memberCount!: number;
+}
+
+export class AddMembersResponse {
+  @ApiProperty({ description: 'Contacts added to the segment', type: 'integer' })
+  added!: number;
+  @ApiProperty({ description: 'Contacts that were members already', type: 'integer' })
+  alreadyMembers!: number;
+  @ApiProperty({ description: 'Contacts created for unknown addresses (with createMissing) and added', type: 'integer' })
+  created!: number;
+  @ApiProperty({ description: 'Addresses with no contact, not added (send createMissing: true to create them)', type: [String] })
+  notFound!: string[];
+}
+
+export class RemoveMembersResponse {
+  @ApiProperty({ description: 'Members removed (addresses that were not members are ignored)', type: 'integer' })
+  removed!: number;
 }
