@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
+import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
 
 const XHR = { 'X-Requested-With': 'XMLHttpRequest' };
 
@@ -81,6 +81,32 @@ describe('billing limits and consumption', () => {
     expect(results.every((r) => r.status === 200 || r.status === 402)).toBe(true);
     expect(ok).toBe(10);
     expect(await emailCount(p)).toBe(10);
+  });
+
+  it('refuses a campaign send over the campaigns limit with 402 before anything leaves, and counts what a campaign sends', async () => {
+    const p = await createProject(app.http, 'Campaign limit');
+    const api = (req: request.Test) => req.set('Authorization', `Bearer ${p.secretKey}`);
+    for (const email of ['c1@example.com', 'c2@example.com', 'c3@example.com']) await api(request(app.http).post('/contacts')).send({ email, subscribed: true }).expect(201);
+    await api(request(app.http).post('/contacts')).send({ email: 'c4@example.com', subscribed: false }).expect(201);
+    await as(p.cookie, request(app.http).put(limits(p))).send({ campaigns: 2 }).expect(200);
+    const campaign = (
+      await api(request(app.http).post('/campaigns'))
+        .send({ name: 'Over', subject: 'News', body: '<p>News</p>', from: 'news@acme.test', type: 'MARKETING', audienceType: 'ALL' })
+        .expect(201)
+    ).body;
+    // Three subscribed contacts would receive it (the unsubscribed one is skipped, and not counted).
+    const over = await api(request(app.http).post(`/campaigns/${campaign.id}/send`)).send({}).expect(402);
+    expect(over.body.error).toMatchObject({ code: 'BILLING_LIMIT_EXCEEDED', details: { category: 'campaigns', limit: 2, used: 0, requested: 3 } });
+    expect((await api(request(app.http).get(`/campaigns/${campaign.id}`)).expect(200)).body.status).toBe('DRAFT');
+    expect(await emailCount(p)).toBe(0);
+
+    await as(p.cookie, request(app.http).put(limits(p))).send({ campaigns: 3 }).expect(200);
+    await api(request(app.http).post(`/campaigns/${campaign.id}/send`)).send({}).expect(200);
+    await waitFor(async () => ((await api(request(app.http).get(`/campaigns/${campaign.id}`)).expect(200)).body.status === 'SENT' ? true : undefined), 30_000, 100);
+    expect(await emailCount(p)).toBe(3);
+    const consumption = await as(p.cookie, request(app.http).get(`/users/@me/projects/${p.id}/billing-consumption`)).expect(200);
+    expect(consumption.body).toMatchObject({ campaigns: 3, transactional: 0 });
+    expect((await as(p.cookie, request(app.http).get(limits(p))).expect(200)).body.campaigns).toMatchObject({ limit: 3, usage: 3, isBlocked: true });
   });
 
   it('lets only OWNER and ADMIN in; strangers get 404, no session 401', async () => {

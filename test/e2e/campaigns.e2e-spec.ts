@@ -235,10 +235,16 @@ describe('campaigns', () => {
       const far = new Date(Date.now() + 3600_000).toUTCString(); // RFC 2822, not ISO: any parseable value
       const scheduled = await api(q).post(`/campaigns/${id}/send`, { scheduledFor: far }).expect(200);
       expect(scheduled.body.data).toMatchObject({ status: 'SCHEDULED', scheduledFor: new Date(far).toISOString() });
+      // The activity feed's upcoming list shows it, in its own project only.
+      expect((await api(q).get('/activity/upcoming').expect(200)).body.campaigns).toEqual([
+        expect.objectContaining({ id, name: 'Later', dueAt: new Date(far).toISOString() }),
+      ]);
+      expect((await api(p).get('/activity/upcoming').expect(200)).body.campaigns.some((u: { id: string }) => u.id === id)).toBe(false);
       await api(q).del(`/campaigns/${id}`).expect(409);
       expect((await api(q).put(`/campaigns/${id}`, campaignBody({ name: 'Later', type: 'TRANSACTIONAL', subject: 'scheduled' })).expect(200)).body.status).toBe('SCHEDULED');
       const cancelled = await api(q).post(`/campaigns/${id}/cancel`).expect(200);
       expect(cancelled.body).toMatchObject({ status: 'DRAFT', scheduledFor: null });
+      expect((await api(q).get('/activity/upcoming').expect(200)).body.campaigns).toEqual([]);
       const soon = Date.now() + 1500;
       await api(q).post(`/campaigns/${id}/send`, { scheduledFor: soon }).expect(200);
       expect(await statusOf(q, id)).toBe('SCHEDULED');

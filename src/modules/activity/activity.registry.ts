@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 export interface UpcomingItem {
   id: string;
   name?: string;
-  dueAt: string;
+  dueAt: string | null;
   [key: string]: unknown;
 }
 

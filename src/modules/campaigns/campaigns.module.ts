@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { BillingModule } from '../billing/billing.module';
 import { DomainsModule } from '../domains/domains.module';
 import { EmailsModule } from '../emails/emails.module';
 import { ProjectsModule } from '../projects/projects.module';
@@ -10,11 +11,13 @@ import { CampaignAudience } from './engine/campaign-audience';
 import { CampaignEngine } from './engine/campaign-engine';
 import { Campaign } from './entities/campaign.entity';
 import { CampaignsUsage } from './campaigns.usage';
+import { CampaignsActivity } from './campaigns.activity';
+import { ActivityModule } from '../activity/activity.module';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Campaign]), EmailsModule, DomainsModule, ProjectsModule, SegmentsModule],
+  imports: [TypeOrmModule.forFeature([Campaign]), EmailsModule, DomainsModule, ProjectsModule, SegmentsModule, ActivityModule, BillingModule],
   controllers: [CampaignsController],
-  providers: [CampaignsService, CampaignAudience, CampaignEngine, CampaignsUsage],
+  providers: [CampaignsService, CampaignAudience, CampaignEngine, CampaignsUsage, CampaignsActivity],
   exports: [CampaignsService],
 })
 export class CampaignsModule {}

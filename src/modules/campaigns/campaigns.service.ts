@@ -3,6 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { FieldError } from '../../platform/http/app-error';
+import { BillingService } from '../billing/billing.service';
 import { DomainsService } from '../domains/domains.service';
 import { AudienceEmails } from '../emails/use-cases/insert-audience-emails';
 import { liquidProblems } from '../templates/templates.errors';
@@ -54,6 +55,7 @@ export class CampaignsService {
     private readonly domains: DomainsService,
     private readonly audience: CampaignAudience,
     private readonly audienceEmails: AudienceEmails,
+    private readonly billing: BillingService,
   ) {}
 
   async create(projectId: string, dto: CreateCampaignDto): Promise<Campaign> {
@@ -145,6 +147,9 @@ export class CampaignsService {
     if (!EDITABLE.includes(campaign.status)) throw wrongCampaignStatus('send', campaign.status);
     // The sender may have lost its verification since the campaign was saved.
     await this.domains.assertSenderAllowed(projectId, campaign.fromAddress);
+    // 402 before anything leaves when the audience as it is now would pass the monthly limit (the batches' own count is the guard that holds).
+    const now = await this.audienceNow(projectId, campaign);
+    await this.billing.assertAvailable(projectId, 'campaigns', now.total - now.skippedCount);
     const later = when !== null && when.getTime() > Date.now();
     const rows = returnedRows(
       await this.dataSource.query(
@@ -192,13 +197,18 @@ export class CampaignsService {
     return { success: true, emailId };
   }
 
+  /** The audience as it would be fixed now: its size and who would be skipped, by reason. */
+  private async audienceNow(projectId: string, c: Campaign) {
+    const preview = await this.audienceEmails.preview(projectId, c.type, await this.audience.condition(projectId, c));
+    return { ...preview, skippedCount: Object.values(preview.skipped).reduce((a, b) => a + (b ?? 0), 0) };
+  }
+
   /** Counters from the campaign row; a DRAFT (or SCHEDULED) shows its audience as it would be fixed now. */
   async stats(projectId: string, id: string): Promise<CampaignStats> {
     const c = await this.findOne(projectId, id);
     if (c.status === 'DRAFT' || c.status === 'SCHEDULED') {
-      const preview = await this.audienceEmails.preview(projectId, c.type, await this.audience.condition(projectId, c));
-      const skippedCount = Object.values(preview.skipped).reduce((a, b) => a + (b ?? 0), 0);
-      return { ...statsOf({ ...DRAFT_STATE, totalRecipients: preview.total, skippedCount, skipped: preview.skipped as Record<string, number> }), unsubscribedCount: 0 };
+      const now = await this.audienceNow(projectId, c);
+      return { ...statsOf({ ...DRAFT_STATE, totalRecipients: now.total, skippedCount: now.skippedCount, skipped: now.skipped as Record<string, number> }), unsubscribedCount: 0 };
     }
     // Unsubscribes come through contact links (no email id): recipients unsubscribed since their email left.
     const [{ n: unsubscribedCount }] = (await this.dataSource.query(

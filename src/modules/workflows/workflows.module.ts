@@ -27,6 +27,8 @@ import { WorkflowFields } from './workflow-fields';
 import { WorkflowsController } from './workflows.controller';
 import { WorkflowsService } from './workflows.service';
 import { WorkflowsUsage } from './workflows.usage';
+import { WorkflowsActivity } from './workflows.activity';
+import { ActivityModule } from '../activity/activity.module';
 
 @Module({
   imports: [
@@ -38,6 +40,7 @@ import { WorkflowsUsage } from './workflows.usage';
     EmailsModule,
     EventsModule,
     BillingModule,
+    ActivityModule,
   ],
   controllers: [WorkflowsController],
   providers: [
@@ -52,6 +55,7 @@ import { WorkflowsUsage } from './workflows.usage';
     ConditionEvaluator,
     WebhookStep,
     WorkflowsUsage,
+    WorkflowsActivity,
   ],
   exports: [WorkflowsService],
 })

@@ -7,6 +7,7 @@ import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
 import { AudienceCursor, AudienceEmails } from '../../emails/use-cases/insert-audience-emails';
 import { trackingFor } from '../../emails/use-cases/send-emails';
+import { BillingService } from '../../billing/billing.service';
 import { ProjectsService } from '../../projects/projects.service';
 import { Campaign } from '../entities/campaign.entity';
 import { CampaignAudience } from './campaign-audience';
@@ -35,6 +36,8 @@ interface CampaignRow {
 @Injectable()
 export class CampaignEngine implements OnApplicationShutdown {
   private readonly log = logger('campaign-engine');
+  /** When each campaign last logged its billing pause. */
+  private readonly billingNotices = new Map<string, number>();
   private running = false;
   private stopped = false;
 
@@ -45,6 +48,7 @@ export class CampaignEngine implements OnApplicationShutdown {
     private readonly emails: AudienceEmails,
     private readonly audience: CampaignAudience,
     private readonly projects: ProjectsService,
+    private readonly billing: BillingService,
   ) {}
 
   onApplicationShutdown(): void {
@@ -65,13 +69,28 @@ export class CampaignEngine implements OnApplicationShutdown {
       )) as CampaignRow[];
       for (const row of active) {
         if (this.stopped) break;
-        await this.advance(row).catch((err: unknown) => this.log.error({ err, campaignId: row.id }, 'advancing a campaign failed; the next tick retries'));
+        await this.advance(row).catch((err: unknown) => this.onAdvanceError(row, err));
       }
     } catch (err) {
       this.log.warn({ err }, 'campaign tick failed');
     } finally {
       this.running = false;
     }
+  }
+
+  /**
+   * Over the project's monthly campaigns limit, the campaign waits where it is (SENDING, nothing
+   * more written) and goes on once the limit is raised or the month turns; said once a minute.
+   */
+  private onAdvanceError(row: CampaignRow, err: unknown): void {
+    if ((err as { code?: string }).code !== 'BILLING_LIMIT_EXCEEDED') {
+      this.log.error({ err, campaignId: row.id }, 'advancing a campaign failed; the next tick retries');
+      return;
+    }
+    const last = this.billingNotices.get(row.id) ?? 0;
+    if (Date.now() - last < 60_000) return;
+    this.billingNotices.set(row.id, Date.now());
+    this.log.warn({ campaignId: row.id, projectId: row.project_id, details: (err as { details?: unknown }).details }, 'campaign paused at the monthly campaigns limit');
   }
 
   /** One campaign, under its lease: content once, batches while the backlog allows, then completion. */
@@ -138,6 +157,8 @@ export class CampaignEngine implements OnApplicationShutdown {
         after: b.after,
         limit: this.config.campaigns.batchSize,
       });
+      // The batch's emails count against the monthly limit in this transaction: over it, nothing of the batch is written.
+      await this.billing.consume(em, c.projectId, 'campaigns', result.queuedIds.length);
       const skippedTotal = Object.values(result.skipped).reduce((a, n) => a + (n ?? 0), 0);
       await em.query(
         `UPDATE campaigns k

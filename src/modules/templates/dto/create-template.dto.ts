@@ -32,6 +32,6 @@ export class CreateTemplateDto {
   fromName?: string | null;
   @ApiPropertyOptional({ description: 'Reply-To address', type: String, nullable: true })
   @IsOptional() @IsEmail({}, { message: 'replyTo must be an email address' }) replyTo?: string | null;
-  @ApiPropertyOptional({ description: 'TRANSACTIONAL (default), MARKETING (respects subscriptions) or HEADLESS', enum: TEMPLATE_TYPES })
+  @ApiPropertyOptional({ description: 'MARKETING (default; respects subscriptions), TRANSACTIONAL or HEADLESS', enum: TEMPLATE_TYPES })
   @IsOptional() @IsIn(TEMPLATE_TYPES) type?: TemplateType;
 }

@@ -1,0 +1,38 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ActivityRegistry, UpcomingItem } from '../activity/activity.registry';
+
+/** How many upcoming campaigns `/activity/upcoming` lists (soonest first). */
+const UPCOMING_LIMIT = 100;
+
+/** Campaigns' part of activity and analytics: scheduled campaigns as upcoming items, and campaign names. */
+@Injectable()
+export class CampaignsActivity implements OnModuleInit {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly activity: ActivityRegistry,
+  ) {}
+
+  onModuleInit(): void {
+    this.activity.registerUpcoming('campaigns', (projectId) => this.scheduled(projectId));
+    this.activity.registerCampaignNames((projectId, ids) => this.names(projectId, ids));
+  }
+
+  private scheduled(projectId: string): Promise<UpcomingItem[]> {
+    return this.dataSource.query(
+      `SELECT id::text AS id, name, subject, type, to_char(scheduled_for AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "dueAt"
+         FROM campaigns WHERE project_id = $1 AND status = 'SCHEDULED' AND scheduled_for IS NOT NULL
+        ORDER BY scheduled_for, id LIMIT $2`,
+      [projectId, UPCOMING_LIMIT],
+    );
+  }
+
+  private async names(projectId: string, ids: string[]): Promise<Map<string, string>> {
+    const rows: Array<{ id: string; name: string }> = await this.dataSource.query(
+      `SELECT id::text AS id, name FROM campaigns WHERE project_id = $1 AND id::text = ANY($2::text[])`,
+      [projectId, ids],
+    );
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+}
