@@ -22,6 +22,8 @@ import { ReadinessRegistry } from './readiness.registry';
 @Injectable()
 export class BuiltinReadinessChecks implements OnModuleInit, OnApplicationShutdown {
   private redis?: Redis;
+  /** The connection attempt in flight: concurrent first probes share it instead of pinging a half-open client. */
+  private connecting?: Promise<void>;
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
@@ -51,8 +53,15 @@ export class BuiltinReadinessChecks implements OnModuleInit, OnApplicationShutdo
       enableOfflineQueue: false,
       connectTimeout: 2_000,
     });
-    if (this.redis.status === 'wait' || this.redis.status === 'end') await this.redis.connect();
-    await this.redis.ping();
+    const redis = this.redis;
+    if (redis.status !== 'ready') {
+      this.connecting ??= (redis.status === 'wait' || redis.status === 'end' ? redis.connect() : new Promise<void>((resolve, reject) => {
+        redis.once('ready', () => resolve());
+        redis.once('error', reject);
+      })).finally(() => (this.connecting = undefined));
+      await this.connecting;
+    }
+    await redis.ping();
     return { backend: 'redis' };
   }
 
