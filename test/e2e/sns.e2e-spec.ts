@@ -238,6 +238,20 @@ describe('SNS inbound mail (/webhooks/sns, SES Received)', () => {
     expect(received[0].contact_id).toBe(sender.data.emails[0].contact.id);
     expect(await events(app, other.id, 'email.received')).toHaveLength(0);
   });
+
+  it('counts inbound mail against the monthly inbound limit; over it, the mail is not recorded', async () => {
+    const xhr = { Cookie: other.cookie, 'X-Requested-With': 'XMLHttpRequest' };
+    await request(app.http).put(`/users/@me/projects/${other.id}/billing-limits`).set(xhr).send({ inbound: 1 }).expect(200);
+    await request(app.http).post('/domains').set('Authorization', `Bearer ${other.secretKey}`).send({ domain: 'limited.example' }).expect(201);
+    for (const subject of ['first', 'second']) {
+      const envelope = kit.notification(ses.received('writer@example.org', 'help@limited.example', subject));
+      await request(app.http).post('/webhooks/sns').set('Content-Type', 'text/plain').send(JSON.stringify(envelope)).expect(200);
+    }
+    const received = await events(app, other.id, 'email.received');
+    expect(received.map((e) => e.data.subject)).toEqual(['first']);
+    const consumption = await request(app.http).get(`/users/@me/projects/${other.id}/billing-consumption`).set(xhr).expect(200);
+    expect(consumption.body.inbound).toBe(1);
+  });
 });
 
 describe('send-time bounces (SMTP 5xx)', () => {

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
+import { BillingService } from '../../billing/billing.service';
 import { ContactsService } from '../../contacts/contacts.service';
 import { EventsService } from '../../events/events.service';
 import { DeliveryFeedbackService } from './delivery-feedback.service';
@@ -21,6 +22,7 @@ export class SesNotificationsService {
     private readonly feedback: DeliveryFeedbackService,
     private readonly contacts: ContactsService,
     private readonly events: EventsService,
+    private readonly billing: BillingService,
   ) {}
 
   async handle(notification: SesNotification): Promise<void> {
@@ -70,7 +72,11 @@ export class SesNotificationsService {
     }
   }
 
-  /** Inbound mail: one `email.received` event per project owning a recipient's domain. */
+  /**
+   * Inbound mail: one `email.received` event per project owning a recipient's domain, counted
+   * against the project's monthly inbound limit in the same transaction (over it, the project
+   * does not get the event; the others still do).
+   */
   private async received(n: SesNotification): Promise<void> {
     const recipients = (n.receipt?.recipients ?? n.mail?.destination ?? []).map(bareAddress);
     const from = n.mail?.source ? bareAddress(n.mail.source) : (n.mail?.commonHeaders?.from?.[0] ?? null);
@@ -86,21 +92,26 @@ export class SesNotificationsService {
     if (byProject.size === 0) log.info({ recipients }, 'inbound mail for no known domain');
     for (const [projectId, to] of byProject) {
       const contact = from ? await this.contacts.findByEmail(projectId, bareAddress(from)) : null;
-      await this.events.record(projectId, {
-        contactId: contact?.id ?? null,
-        name: 'email.received',
-        data: {
-          emailId: null,
-          subject: n.mail?.commonHeaders?.subject ?? null,
-          from,
-          to,
-          templateId: null,
-          campaignId: null,
-          messageId: n.mail?.messageId ?? null,
-          spamVerdict: n.receipt?.spamVerdict?.status ?? null,
-          virusVerdict: n.receipt?.virusVerdict?.status ?? null,
-        },
-      });
+      const data = {
+        emailId: null,
+        subject: n.mail?.commonHeaders?.subject ?? null,
+        from,
+        to,
+        templateId: null,
+        campaignId: null,
+        messageId: n.mail?.messageId ?? null,
+        spamVerdict: n.receipt?.spamVerdict?.status ?? null,
+        virusVerdict: n.receipt?.virusVerdict?.status ?? null,
+      };
+      try {
+        await this.dataSource.transaction(async (em) => {
+          await this.billing.consume(em, projectId, 'inbound', 1);
+          await this.events.record(projectId, { contactId: contact?.id ?? null, name: 'email.received', data }, em);
+        });
+      } catch (err) {
+        if ((err as { code?: string }).code !== 'BILLING_LIMIT_EXCEEDED') throw err;
+        log.warn({ projectId, messageId: n.mail?.messageId }, 'inbound mail over the monthly inbound limit: not recorded');
+      }
     }
   }
 
