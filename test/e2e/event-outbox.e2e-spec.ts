@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { createProject, createServicesDatabase, startTestApp, TEST_MODE, TestApp, waitFor } from '../support/app';
-import { freePort, jsonLines, spawnService } from '../support/service-process';
+import { withApiAndWorker } from '../support/service-process';
 
 /** `mailroom_events_total{name="…"}` in a /metrics scrape (0 when absent). */
 function eventsCounted(scrape: string, name: string): number {
@@ -46,33 +42,7 @@ describe('event outbox', () => {
   afterAll(() => database?.drop());
 
   it('delivers an event tracked on a ROLE=api process to a ROLE=worker process', async () => {
-    const shared = {
-      DATABASE_URL: database.url,
-      REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-      REDIS_PREFIX: `mrtest:${process.pid}:${randomBytes(4).toString('hex')}`,
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-    };
-    const dirs = [mkdtempSync(join(tmpdir(), 'mailroom-outbox-')), mkdtempSync(join(tmpdir(), 'mailroom-outbox-'))];
-    const [apiPort, workerPort] = [await freePort(), await freePort()];
-    const started = (service: ReturnType<typeof spawnService>) =>
-      waitFor(
-        async () => {
-          if (service.child.exitCode !== null) throw new Error(`service exited: ${service.stderr()}${service.stdout().slice(-2000)}`);
-          return jsonLines(service.stdout()).some((l) => typeof l.msg === 'string' && l.msg.startsWith('Mailroom listening')) ? true : undefined;
-        },
-        120_000,
-        100,
-      );
-    const api = spawnService({ ...shared, ROLE: 'api', PORT: String(apiPort), DATA_DIR: dirs[0] });
-    let worker: ReturnType<typeof spawnService> | undefined;
-    try {
-      await started(api);
-      worker = spawnService({ ...shared, ROLE: 'worker', PORT: String(workerPort), DATA_DIR: dirs[1] });
-      await started(worker);
-      const apiBase = `http://127.0.0.1:${apiPort}`;
-      const workerBase = `http://127.0.0.1:${workerPort}`;
-
+    await withApiAndWorker(database.url, async ({ api: apiBase, worker: workerBase }) => {
       const project = await createProject(apiBase);
       // The second call flips the contact: a tracked event plus an emitted contact.unsubscribed.
       for (const subscribed of [true, false]) {
@@ -88,14 +58,6 @@ describe('event outbox', () => {
       // The API process recorded the events but consumes none.
       const apiScrape = (await request(apiBase).get('/metrics').expect(200)).text;
       expect(eventsCounted(apiScrape, 'custom')).toBe(0);
-    } finally {
-      for (const service of [api, worker]) {
-        if (service && service.child.exitCode === null) {
-          service.child.kill('SIGINT');
-          await service.exited;
-        }
-      }
-      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-    }
+    });
   }, 300_000);
 });

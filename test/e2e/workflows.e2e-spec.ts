@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { createProject, createServicesDatabase, TEST_MODE, waitFor } from '../support/app';
-import { freePort, jsonLines, spawnService } from '../support/service-process';
+import { withApiAndWorker } from '../support/service-process';
 import { ApiClient, useSession } from '../support/session';
 
 /** Workflows through HTTP: the graph API and its rules, triggers, and every step type but WEBHOOK (workflow-webhook). */
@@ -414,31 +410,7 @@ if (TEST_MODE === 'services') describe('workflow triggers across processes', () 
   afterAll(() => database?.drop());
 
   it('starts and finishes executions for events tracked on the API process', async () => {
-    const shared = {
-      DATABASE_URL: database.url,
-      REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-      REDIS_PREFIX: `mrtest:${process.pid}:${randomBytes(4).toString('hex')}`,
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-    };
-    const dirs = [mkdtempSync(join(tmpdir(), 'mailroom-wf-')), mkdtempSync(join(tmpdir(), 'mailroom-wf-'))];
-    const [apiPort, workerPort] = [await freePort(), await freePort()];
-    const started = (service: ReturnType<typeof spawnService>) =>
-      waitFor(
-        async () => {
-          if (service.child.exitCode !== null) throw new Error(`service exited: ${service.stderr()}${service.stdout().slice(-2000)}`);
-          return jsonLines(service.stdout()).some((l) => typeof l.msg === 'string' && l.msg.startsWith('Mailroom listening')) ? true : undefined;
-        },
-        120_000,
-        100,
-      );
-    const api = spawnService({ ...shared, ROLE: 'api', PORT: String(apiPort), DATA_DIR: dirs[0] });
-    let worker: ReturnType<typeof spawnService> | undefined;
-    try {
-      await started(api);
-      worker = spawnService({ ...shared, ROLE: 'worker', PORT: String(workerPort), DATA_DIR: dirs[1] });
-      await started(worker);
-      const base = `http://127.0.0.1:${apiPort}`;
+    await withApiAndWorker(database.url, async ({ api: base }) => {
       const project = await createProject(base);
       const auth = { Authorization: `Bearer ${project.secretKey}` };
       const wf = (await request(base).post('/workflows').set(auth).send({ name: 'far', eventName: 'far.signup' }).expect(201)).body;
@@ -455,14 +427,6 @@ if (TEST_MODE === 'services') describe('workflow triggers across processes', () 
       expect(done).toHaveLength(2);
       const contacts = (await request(base).get('/contacts').set(auth).expect(200)).body.data;
       for (const c of contacts) expect(c.data).toEqual({ onboarded: true });
-    } finally {
-      for (const service of [api, worker]) {
-        if (service && service.child.exitCode === null) {
-          service.child.kill('SIGINT');
-          await service.exited;
-        }
-      }
-      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-    }
+    });
   }, 300_000);
 });

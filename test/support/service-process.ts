@@ -1,6 +1,10 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitFor } from './wait';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -36,4 +40,51 @@ export function jsonLines(text: string): Record<string, unknown>[] {
     .split('\n')
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+export type SpawnedService = ReturnType<typeof spawnService>;
+
+/** Resolves once the service logs that it listens; fails at once if it exits first. */
+export function untilListening(service: SpawnedService, timeoutMs = 120_000): Promise<true> {
+  return waitFor(
+    async () => {
+      if (service.child.exitCode !== null) throw new Error(`service exited: ${service.stderr()}${service.stdout().slice(-2000)}`);
+      return jsonLines(service.stdout()).some((l) => typeof l.msg === 'string' && l.msg.startsWith('Mailroom listening')) ? true : undefined;
+    },
+    timeoutMs,
+    100,
+  );
+}
+
+/**
+ * The compose topology on loopback: a ROLE=api and a ROLE=worker process on one PostgreSQL
+ * database and one Redis prefix, each with its own data directory; `run` gets their base URLs.
+ * Both are stopped with SIGINT (and their directories removed) whatever `run` does.
+ */
+export async function withApiAndWorker(databaseUrl: string, run: (bases: { api: string; worker: string }) => Promise<void>): Promise<void> {
+  const shared = {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: `mrtest:${process.pid}:${randomBytes(4).toString('hex')}`,
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+  };
+  const dirs = [mkdtempSync(join(tmpdir(), 'mailroom-api-')), mkdtempSync(join(tmpdir(), 'mailroom-worker-'))];
+  const [apiPort, workerPort] = [await freePort(), await freePort()];
+  const api = spawnService({ ...shared, ROLE: 'api', PORT: String(apiPort), DATA_DIR: dirs[0] });
+  let worker: SpawnedService | undefined;
+  try {
+    await untilListening(api);
+    worker = spawnService({ ...shared, ROLE: 'worker', PORT: String(workerPort), DATA_DIR: dirs[1] });
+    await untilListening(worker);
+    await run({ api: `http://127.0.0.1:${apiPort}`, worker: `http://127.0.0.1:${workerPort}` });
+  } finally {
+    for (const service of [api, worker]) {
+      if (service && service.child.exitCode === null) {
+        service.child.kill('SIGINT');
+        await service.exited;
+      }
+    }
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  }
 }
