@@ -9,9 +9,9 @@ import { ActivityRegistry, UpcomingItem } from './activity.registry';
 import { ACTIVITY_TYPES, activityTypeOf, ActivityType, EMAIL_ACTIVITY_TYPES, METRIC_NAMES } from './activity.types';
 import { ActivityItem, ActivityRow, toActivityItem } from './dto/activity-item.response';
 import type { ListActivityQuery, RangeQuery, RecentCountQuery } from './dto/activity.query';
+import { isUuid } from '../../platform/http/parse-uuid.pipe';
 
 const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** `/activity/recent-count?minutes`: default one hour, at most a week (larger values are clamped). */
 const RECENT_DEFAULT_MINUTES = 60;
 const RECENT_MAX_MINUTES = 7 * 24 * 60;
@@ -38,11 +38,11 @@ export class ActivityService {
 
   async feed(projectId: string, query: ListActivityQuery): Promise<ActivityPage> {
     const limit = clampLimit(query.limit);
-    const cursor = decodeCursor<{ v: string; id: string }>(query.cursor, (c) => typeof c.v === 'string' && PG_TIMESTAMP.test(c.v) && typeof c.id === 'string' && UUID.test(c.id));
+    const cursor = decodeCursor<{ v: string; id: string }>(query.cursor, (c) => typeof c.v === 'string' && PG_TIMESTAMP.test(c.v) && typeof c.id === 'string' && isUuid(c.id));
     const empty: ActivityPage = { data: [], cursor: null, hasMore: false };
     // Filters, not lookups: a malformed id matches nothing.
     if (query.contactId !== undefined && !isContactId(query.contactId)) return empty;
-    if (query.campaignId !== undefined && !UUID.test(query.campaignId)) return empty;
+    if (query.campaignId !== undefined && !isUuid(query.campaignId)) return empty;
     const params: unknown[] = [projectId];
     const filters = ['e.project_id = $1'];
     const typeFilter = this.typeFilter(query.types, params);

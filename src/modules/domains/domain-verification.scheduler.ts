@@ -6,7 +6,7 @@ import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
 import { logger } from '../../platform/logging/logger';
 import { DomainsService } from './domains.service';
-import { ADVISORY_LOCKS } from '../../platform/database/advisory-locks';
+import { ADVISORY_LOCKS, withTryAdvisoryLock } from '../../platform/database/advisory-locks';
 import { runsOnWorkers } from '../../platform/queues/worker-only';
 
 const BATCH = 100;
@@ -43,32 +43,23 @@ export class DomainVerificationScheduler {
 
   /** One round over every due domain; returns how many were checked (0 when another process holds the lock). */
   async runOnce(): Promise<number> {
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
-    try {
-      const [{ locked }] = await runner.query(`SELECT pg_try_advisory_lock($1) AS locked`, [ADVISORY_LOCKS.domainVerification]);
-      if (!locked) return 0;
-      try {
-        let checked = 0;
-        let afterId: string | null = null;
-        for (;;) {
-          const due = await this.domains.dueForCheck(afterId, BATCH);
-          if (due.length === 0) return checked;
-          for (let i = 0; i < due.length; i += CONCURRENCY) {
-            await Promise.all(
-              due.slice(i, i + CONCURRENCY).map((row) =>
-                this.domains.check(row).catch((err: unknown) => this.log.warn({ err, domain: row.domain }, 'domain check failed')),
-              ),
-            );
-          }
-          checked += due.length;
-          afterId = due[due.length - 1].id;
+    return withTryAdvisoryLock(this.dataSource, ADVISORY_LOCKS.domainVerification, 0, async () => {
+      let checked = 0;
+      let afterId: string | null = null;
+      for (;;) {
+        const due = await this.domains.dueForCheck(afterId, BATCH);
+        if (due.length === 0) return checked;
+        for (let i = 0; i < due.length; i += CONCURRENCY) {
+          await Promise.all(
+            due.slice(i, i + CONCURRENCY).map((row) =>
+              this.domains.check(row).catch((err: unknown) => this.log.warn({ err, domain: row.domain }, 'domain check failed')),
+            ),
+          );
         }
-      } finally {
-        await runner.query(`SELECT pg_advisory_unlock($1)`, [ADVISORY_LOCKS.domainVerification]);
+        checked += due.length;
+        afterId = due[due.length - 1].id;
       }
-    } finally {
-      await runner.release();
-    }
+    });
   }
+
 }

@@ -10,11 +10,11 @@ import { CompileContext, compileFilter, compileSingleFilter } from './filter/com
 import { Filter, FilterTree, referencedDataKeys, referencedSegments } from './filter/filter.types';
 import { SegmentDefinition, validateFilterTree } from './filter/validate-filter';
 import { invalidCondition, segmentTooSlow } from './segments.errors';
+import { isUuid } from '../../platform/http/parse-uuid.pipe';
 
 /** Who a query selects: every contact, a segment's members, or an ad-hoc tree (campaign `audienceCondition`). */
 export type Audience = 'ALL' | { segmentId: string } | { tree: FilterTree };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const QUERY_CANCELED = '57014';
 
 /**
@@ -99,7 +99,7 @@ export class AudienceService {
   }
 
   async segmentDefinition(projectId: string, id: string, manager?: EntityManager): Promise<SegmentDefinition | null> {
-    if (!UUID.test(id)) return null;
+    if (!isUuid(id)) return null;
     const rows: SegmentDefinition[] = await (manager ?? this.dataSource.manager).query(
       `SELECT id::text, name, type, condition FROM segments WHERE project_id = $1 AND id = $2`,
       [projectId, id],

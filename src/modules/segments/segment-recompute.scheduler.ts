@@ -3,11 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
+import { ADVISORY_LOCKS, withTryAdvisoryLock } from '../../platform/database/advisory-locks';
 import { logger } from '../../platform/logging/logger';
 import { SegmentsService } from './segments.service';
 
 /** Arbitrary constant shared by every process: one background recompute at a time across the cluster. */
-const LOCK_KEY = 7_306_000;
 
 /**
  * Every SEGMENT_RECOMPUTE_INTERVAL_MS (default 5 minutes), in processes that run workers, walks
@@ -47,36 +47,27 @@ export class SegmentRecomputeScheduler implements OnApplicationBootstrap, OnAppl
 
   /** One round over every segment; returns how many were recomputed (0 when another process holds the lock). */
   async runOnce(): Promise<number> {
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
-    try {
-      const [{ locked }] = await runner.query(`SELECT pg_try_advisory_lock($1) AS locked`, [LOCK_KEY]);
-      if (!locked) return 0;
-      try {
-        let done = 0;
-        let afterId: string | null = null;
-        while (!this.stopped) {
-          let next: Awaited<ReturnType<SegmentsService['recomputeNext']>>;
-          try {
-            next = await this.segments.recomputeNext(afterId);
-          } catch (err) {
-            // recomputeNext failed on the segment after `afterId`: find its id and move past it.
-            const [row]: Array<{ id: string }> = await this.dataSource.query(`SELECT id::text FROM segments WHERE ($1::uuid IS NULL OR id > $1::uuid) ORDER BY id LIMIT 1`, [afterId]);
-            this.log.warn({ err, segmentId: row?.id }, 'segment recompute failed');
-            if (!row) break;
-            afterId = row.id;
-            continue;
-          }
-          if (!next) break;
-          afterId = next.id;
-          done++;
+    return withTryAdvisoryLock(this.dataSource, ADVISORY_LOCKS.segmentRecompute, 0, async () => {
+      let done = 0;
+      let afterId: string | null = null;
+      while (!this.stopped) {
+        let next: Awaited<ReturnType<SegmentsService['recomputeNext']>>;
+        try {
+          next = await this.segments.recomputeNext(afterId);
+        } catch (err) {
+          // recomputeNext failed on the segment after `afterId`: find its id and move past it.
+          const [row]: Array<{ id: string }> = await this.dataSource.query(`SELECT id::text FROM segments WHERE ($1::uuid IS NULL OR id > $1::uuid) ORDER BY id LIMIT 1`, [afterId]);
+          this.log.warn({ err, segmentId: row?.id }, 'segment recompute failed');
+          if (!row) break;
+          afterId = row.id;
+          continue;
         }
-        return done;
-      } finally {
-        await runner.query(`SELECT pg_advisory_unlock($1)`, [LOCK_KEY]);
+        if (!next) break;
+        afterId = next.id;
+        done++;
       }
-    } finally {
-      await runner.release();
-    }
+      return done;
+    });
   }
+
 }

@@ -39,8 +39,8 @@ import type { SegmentDefinition } from './filter/validate-filter';
 import { dynamicOnly, missingSegmentField, segmentInUse, segmentNotFound, staticOnly, typeImmutable } from './segments.errors';
 import { computeMembership } from './use-cases/compute-membership';
 import { findSegmentUses, Reference } from './use-cases/segment-references';
+import { isUuid } from '../../platform/http/parse-uuid.pipe';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 @Injectable()
@@ -241,7 +241,7 @@ export class SegmentsService {
   }
 
   private async load(projectId: string, id: string): Promise<Segment> {
-    if (!UUID.test(id)) throw segmentNotFound();
+    if (!isUuid(id)) throw segmentNotFound();
     const segment = await this.dataSource.getRepository(Segment).findOne({ where: { projectId, id } });
     if (!segment) throw segmentNotFound();
     return segment;

@@ -10,7 +10,8 @@ import { WorkflowQueue } from './engine/workflow-queue';
 import { WorkflowExecutionStep } from './entities/workflow-execution-step.entity';
 import { EXECUTION_STATUSES, ExecutionStatus, WorkflowExecution } from './entities/workflow-execution.entity';
 import { executionAlreadyActive, executionNotActive, executionNotFound } from './workflows.errors';
-import { UUID, WorkflowsService } from './workflows.service';
+import { WorkflowsService } from './workflows.service';
+import { isUuid } from '../../platform/http/parse-uuid.pipe';
 
 /** decisions.md: a manual start's `context` is at most 64 KB (as JSON). */
 export const MAX_CONTEXT_BYTES = 64 * 1024;
@@ -100,7 +101,7 @@ export class ExecutionsService {
 
   private async find(projectId: string, workflowId: string, executionId: string): Promise<WorkflowExecution> {
     const workflow = await this.workflows.findOne(projectId, workflowId);
-    if (!UUID.test(executionId)) throw executionNotFound();
+    if (!isUuid(executionId)) throw executionNotFound();
     const execution = await this.dataSource.getRepository(WorkflowExecution).findOne({ where: { id: executionId, workflowId: workflow.id, projectId } });
     if (!execution) throw executionNotFound();
     return execution;

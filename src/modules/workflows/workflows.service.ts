@@ -22,8 +22,8 @@ import {
   workflowHasActiveExecutions,
   workflowNotFound,
 } from './workflows.errors';
+import { isUuid } from '../../platform/http/parse-uuid.pipe';
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Workflows, their steps and transitions. Every graph change writes the next immutable version. */
 @Injectable()
@@ -163,7 +163,7 @@ export class WorkflowsService {
     await this.mutate(projectId, workflowId, async (em) => {
       const steps = await em.query(`SELECT id, type FROM workflow_steps WHERE workflow_id = $1 AND id = ANY($2::uuid[])`, [
         workflowId,
-        [dto.fromStepId, dto.toStepId].filter((s) => UUID.test(s)),
+        [dto.fromStepId, dto.toStepId].filter((s) => isUuid(s)),
       ]);
       const from = steps.find((s: { id: string }) => s.id === dto.fromStepId);
       const to = steps.find((s: { id: string }) => s.id === dto.toStepId);
@@ -195,7 +195,7 @@ export class WorkflowsService {
 
   async removeTransition(projectId: string, workflowId: string, transitionId: string): Promise<void> {
     await this.mutate(projectId, workflowId, async (em) => {
-      if (!UUID.test(transitionId)) throw transitionNotFound();
+      if (!isUuid(transitionId)) throw transitionNotFound();
       const result = await em.delete(WorkflowTransition, { id: transitionId, workflowId });
       if (!result.affected) throw transitionNotFound();
       return true;
@@ -204,7 +204,7 @@ export class WorkflowsService {
 
   /** The workflow of this project, or 404 (also for a malformed id). */
   async findOne(projectId: string, id: string, manager: EntityManager = this.dataSource.manager): Promise<Workflow> {
-    if (!UUID.test(id)) throw workflowNotFound();
+    if (!isUuid(id)) throw workflowNotFound();
     const workflow = await manager.findOne(Workflow, { where: { id, projectId } });
     if (!workflow) throw workflowNotFound();
     return workflow;
@@ -243,14 +243,14 @@ export class WorkflowsService {
   }
 
   private async lock(em: EntityManager, projectId: string, id: string): Promise<Workflow> {
-    if (!UUID.test(id)) throw workflowNotFound();
+    if (!isUuid(id)) throw workflowNotFound();
     const workflow = await em.findOne(Workflow, { where: { id, projectId }, lock: { mode: 'pessimistic_write' } });
     if (!workflow) throw workflowNotFound();
     return workflow;
   }
 
   private async findStep(em: EntityManager, workflowId: string, stepId: string): Promise<WorkflowStep> {
-    if (!UUID.test(stepId)) throw stepNotFound();
+    if (!isUuid(stepId)) throw stepNotFound();
     const step = await em.findOne(WorkflowStep, { where: { id: stepId, workflowId } });
     if (!step) throw stepNotFound();
     return step;

@@ -1,3 +1,5 @@
+import type { DataSource } from 'typeorm';
+
 /**
  * Every PostgreSQL advisory lock key of the service, in one list so two jobs never share one by
  * accident. Keys are persisted in no table but must agree across every process of a deployment:
@@ -13,3 +15,24 @@ export const ADVISORY_LOCKS = {
   /** The segment membership recompute round. */
   segmentRecompute: 7_306_000,
 } as const;
+
+/**
+ * Runs `work` while holding the session-level advisory lock `key` on a connection of its own, or
+ * returns `whenHeld` at once when another process holds it (one round of a scheduled job per
+ * deployment). The lock is released on that same connection, whatever `work` does.
+ */
+export async function withTryAdvisoryLock<T>(dataSource: DataSource, key: number, whenHeld: T, work: () => Promise<T>): Promise<T> {
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    const [{ locked }] = (await runner.query(`SELECT pg_try_advisory_lock($1) AS locked`, [key])) as Array<{ locked: boolean }>;
+    if (!locked) return whenHeld;
+    try {
+      return await work();
+    } finally {
+      await runner.query(`SELECT pg_advisory_unlock($1)`, [key]);
+    }
+  } finally {
+    await runner.release();
+  }
+}

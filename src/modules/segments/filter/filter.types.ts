@@ -1,4 +1,5 @@
 import type { FieldType } from '../../contacts/data/field-types';
+import { isUuid } from '../../../platform/http/parse-uuid.pipe';
 
 /** A filter tree as stored (segment `condition`, campaign `audienceCondition`). */
 export interface FilterTree {
@@ -87,7 +88,6 @@ export type FieldRef =
   | { kind: 'email'; activity: EmailActivity; column: string }
   | { kind: 'segment'; id: string };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 
 /** Parses a filter's `field`; null when it names nothing (422 `unknown_field`). */
@@ -107,7 +107,7 @@ export function parseField(field: string): FieldRef | null {
   }
   if (family === 'event') return { kind: 'event', name: rest };
   if (family === 'email') return has(EMAIL_ACTIVITIES, rest) ? { kind: 'email', activity: rest as EmailActivity, column: EMAIL_ACTIVITIES[rest as EmailActivity] } : null;
-  if (family === 'segment') return UUID.test(rest) ? { kind: 'segment', id: rest.toLowerCase() } : null;
+  if (family === 'segment') return isUuid(rest) ? { kind: 'segment', id: rest.toLowerCase() } : null;
   return null;
 }
 

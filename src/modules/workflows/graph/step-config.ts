@@ -1,6 +1,7 @@
 import type { FieldError } from '../../../platform/http/app-error';
 import type { StepType } from '../entities/workflow-step.entity';
 import { CONDITION_OPERATORS, conditionFieldProblem, operatorNeedsValue } from './condition';
+import { isUuid } from '../../../platform/http/parse-uuid.pipe';
 
 export const DELAY_UNITS = { minutes: 60, hours: 3600, days: 86_400 } as const;
 export const MAX_DELAY_SECONDS = 365 * 86_400;
@@ -50,7 +51,7 @@ export function checkStepConfig(type: StepType, raw: unknown): Checked {
       if (!nonEmptyString(raw.eventName)) fail('eventName', 'required', 'eventName is required');
       break;
     case 'SEND_EMAIL':
-      if (typeof raw.templateId !== 'string' || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(raw.templateId))
+      if (typeof raw.templateId !== 'string' || !isUuid(raw.templateId))
         fail('templateId', 'invalid_string', 'templateId must be the UUID of a template of this project', raw.templateId);
       break;
     case 'DELAY': {
