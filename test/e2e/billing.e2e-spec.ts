@@ -89,7 +89,7 @@ describe('billing limits and consumption', () => {
     for (const email of ['c1@example.com', 'c2@example.com', 'c3@example.com']) await api(request(app.http).post('/contacts')).send({ email, subscribed: true }).expect(201);
     await api(request(app.http).post('/contacts')).send({ email: 'c4@example.com', subscribed: false }).expect(201);
     await as(p.cookie, request(app.http).put(limits(p))).send({ campaigns: 2 }).expect(200);
-    const campaign = (
+    const { data: campaign } = (
       await api(request(app.http).post('/campaigns'))
         .send({ name: 'Over', subject: 'News', body: '<p>News</p>', from: 'news@acme.test', type: 'MARKETING', audienceType: 'ALL' })
         .expect(201)
