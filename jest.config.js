@@ -16,4 +16,8 @@ module.exports = {
     { ...shared, displayName: 'e2e', rootDir: __dirname, testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
   ],
   testTimeout: 60_000,
+  // Two suites at a time even on two cores (Jest's default would be one): e2e suites mostly wait on
+  // sockets and timers, so the whole run takes about half as long; each suite has its own app,
+  // database and ports.
+  maxWorkers: 2,
 };
