@@ -60,6 +60,7 @@ describe('segments', () => {
 
   it('answers missing input with the short 400 body and a bad tree with 422 items', async () => {
     expect((await api('post', '/segments').send({ condition: filterTree({ field: 'email', operator: 'exists' }) }).expect(400)).body).toEqual({ error: 'name is required' });
+    expect((await api('post', '/segments').send({ name: null, condition: filterTree({ field: 'email', operator: 'exists' }) }).expect(400)).body).toEqual({ error: 'name is required' });
     expect((await api('post', '/segments').send({ name: 'x' }).expect(400)).body).toEqual({ error: expect.stringContaining('condition') });
     const bad = await api('post', '/segments')
       .send({
@@ -111,6 +112,11 @@ describe('segments', () => {
     expect(s.body.memberCount).toBe(2);
     const patched = await api('patch', `/segments/${s.body.id}`).send({ name: 'Pro plan', condition: filterTree({ field: 'data.plan', operator: 'contains', value: 'BAS' }) }).expect(200);
     expect(patched.body).toMatchObject({ name: 'Pro plan', memberCount: 1 });
+    // null does not clear a required field: 422 naming it, nothing changed.
+    for (const field of ['name', 'trackMembership']) {
+      const cleared = await api('patch', `/segments/${s.body.id}`).send({ [field]: null }).expect(422);
+      expect(cleared.body.error.errors.map((e: { field: string }) => e.field)).toEqual([field]);
+    }
     const typed = await api('patch', `/segments/${s.body.id}`).send({ type: 'STATIC' }).expect(422);
     expect(typed.body.error.errors[0]).toMatchObject({ field: 'type', code: 'immutable' });
     await api('patch', `/segments/${s.body.id}`).send({ type: 'DYNAMIC' }).expect(200);

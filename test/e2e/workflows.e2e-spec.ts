@@ -86,6 +86,12 @@ describe('workflows', () => {
       expect({ type, config, status: res.status, fields: res.body.error?.errors?.map((e: { field: string }) => e.field) }).toMatchObject({ status: 422, fields: expect.arrayContaining([field]) });
     }
     await s.api.post(`/workflows/${wf.id}/steps`, { type: 'TRIGGER', config: { eventName: 'x' } }).expect(422);
+    // null does not clear a required field: 422 naming it.
+    for (const field of ['name', 'triggerType', 'eventName', 'enabled', 'allowReentry']) {
+      const res = await s.api.patch(`/workflows/${wf.id}`, { [field]: null });
+      expect([field, res.status, res.body.error?.errors?.map((e: { field: string }) => e.field)]).toEqual([field, 422, [field]]);
+    }
+    expect((await s.api.patch(`/workflows/${wf.id}/steps/${wf.trigger}`, { config: null })).status).toBe(422);
     const got = await s.api.get(`/workflows/${wf.id}`).expect(200);
     expect(got.body.steps).toHaveLength(1);
   });

@@ -53,7 +53,7 @@ export class SegmentsService {
   ) {}
 
   async create(projectId: string, dto: CreateSegmentDto): Promise<SegmentResponse> {
-    if (dto.name === undefined || dto.name.trim() === '') throw missingSegmentField('name is required');
+    if (typeof dto.name !== 'string' || dto.name.trim() === '') throw missingSegmentField('name is required');
     const type = dto.type ?? 'DYNAMIC';
     let condition: FilterTree | null = null;
     if (type === 'DYNAMIC') {

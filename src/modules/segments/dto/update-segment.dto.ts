@@ -1,10 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow, IsBoolean, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { Allow, IsBoolean, IsNotEmpty, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { OptionalNotNull } from '../../../platform/http/validation';
 import { FilterTreeSchema } from './filter-tree.openapi';
 
 export class UpdateSegmentDto {
   @ApiPropertyOptional({ description: 'Name, 1-100 characters', type: String, maxLength: 100 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @IsNotEmpty()
   @MaxLength(100)
@@ -26,7 +27,7 @@ export class UpdateSegmentDto {
   condition?: unknown;
 
   @ApiPropertyOptional({ description: 'Emit entry and exit events; switching it off forgets the stored membership, so switched on again every member enters anew', type: Boolean })
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean()
   trackMembership?: boolean;
 }

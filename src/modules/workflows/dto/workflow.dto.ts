@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
+import { OptionalNotNull } from '../../../platform/http/validation';
 import { IsBoolean, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { TRIGGER_TYPES, type TriggerType } from '../entities/workflow.entity';
 import { ADDABLE_STEP_TYPES } from '../graph/step-config';
@@ -25,19 +26,19 @@ export class CreateWorkflowDto {
 
 export class UpdateWorkflowDto {
   @ApiPropertyOptional({ description: 'Name', type: String, maxLength: 200 })
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(200) name?: string;
+  @OptionalNotNull() @IsString() @IsNotEmpty() @MaxLength(200) name?: string;
   @ApiPropertyOptional({ description: 'Free-text description; null or empty clears it', type: String, maxLength: 1000, nullable: true })
   @IsOptional() @IsString() @MaxLength(1000) description?: string | null;
   @ApiPropertyOptional({ description: 'EVENT (started by the event) or MANUAL (started only with POST /workflows/:id/executions)', enum: TRIGGER_TYPES })
-  @IsOptional() @IsIn(TRIGGER_TYPES) triggerType?: TriggerType;
+  @OptionalNotNull() @IsIn(TRIGGER_TYPES) triggerType?: TriggerType;
   @ApiPropertyOptional({ description: 'New trigger event (wins over eventName when both are sent)', type: () => TriggerConfigDto })
-  @IsOptional() @IsObject() @ValidateNested() @Type(() => TriggerConfigDto) triggerConfig?: TriggerConfigDto;
+  @OptionalNotNull() @IsObject() @ValidateNested() @Type(() => TriggerConfigDto) triggerConfig?: TriggerConfigDto;
   @ApiPropertyOptional({ description: 'New trigger event (same as triggerConfig.eventName)', type: String, maxLength: 200 })
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(200) eventName?: string;
+  @OptionalNotNull() @IsString() @IsNotEmpty() @MaxLength(200) eventName?: string;
   @ApiPropertyOptional({ description: 'Whether events start executions', type: Boolean })
-  @IsOptional() @IsBoolean() enabled?: boolean;
+  @OptionalNotNull() @IsBoolean() enabled?: boolean;
   @ApiPropertyOptional({ description: 'Let a contact enter again once its previous execution has ended', type: Boolean })
-  @IsOptional() @IsBoolean() allowReentry?: boolean;
+  @OptionalNotNull() @IsBoolean() allowReentry?: boolean;
 }
 
 export class CreateStepDto {
@@ -55,7 +56,7 @@ export class UpdateStepDto {
   @ApiPropertyOptional({ description: 'Display name; null or empty clears it', type: String, maxLength: 200, nullable: true })
   @IsOptional() @IsString() @MaxLength(200) name?: string | null;
   @ApiPropertyOptional({ ...STEP_CONFIG_SCHEMA, description: "New settings, replacing the old ones; the shape of the step's type (a TRIGGER step's config is changed on the workflow)" })
-  @IsOptional() @IsObject() config?: Record<string, unknown>;
+  @OptionalNotNull() @IsObject() config?: Record<string, unknown>;
   @ApiPropertyOptional(STEP_POSITION)
   @IsOptional() position?: unknown;
 }
