@@ -154,7 +154,8 @@ describe('track batching', () => {
 
   it('refuses an unstorable item (422) without failing the calls batched with it', async () => {
     const [p] = projects;
-    for (let attempt = 0; attempt < 3; attempt++) {
+    // Whether the bad item shares a statement depends on timing: retried until it does (a loaded machine batches less).
+    for (let attempt = 0; attempt < 12; attempt++) {
       const emails = Array.from({ length: 24 }, (_, i) => `nul${attempt}-${i}@example.com`);
       const bad = 11;
       const results = await Promise.all(
