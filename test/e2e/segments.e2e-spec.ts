@@ -107,6 +107,16 @@ describe('segments', () => {
     await api('get', `/segments/${a.body.id}`).expect(404);
   });
 
+  it('previews the member count of a condition without saving anything', async () => {
+    const before = (await api('get', '/segments').expect(200)).body.length;
+    const pro = await api('post', '/segments/preview').send({ condition: filterTree({ field: 'data.plan', operator: 'equals', value: 'pro' }) }).expect(200);
+    expect(pro.body).toEqual({ memberCount: 2 });
+    expect((await api('post', '/segments/preview').send({}).expect(400)).body).toEqual({ error: expect.stringContaining('condition') });
+    const bad = await api('post', '/segments/preview').send({ condition: filterTree({ field: 'nope', operator: 'equals', value: 1 }) }).expect(422);
+    expect(bad.body.error.errors[0]).toMatchObject({ code: 'unknown_field' });
+    expect((await api('get', '/segments').expect(200)).body).toHaveLength(before);
+  });
+
   it('patches name and condition, refuses a type change', async () => {
     const s = await api('post', '/segments').send({ name: 'Pro', condition: filterTree({ field: 'data.plan', operator: 'equals', value: 'pro' }) }).expect(201);
     expect(s.body.memberCount).toBe(2);

@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { ApiJson, ApiList, ApiNoContent } from '../../platform/http/openapi-responses';
 import { CurrentProject, SecretKey } from '../auth/auth.decorators';
 import { CreateSegmentDto } from './dto/create-segment.dto';
+import { PreviewSegmentDto } from './dto/preview-segment.dto';
 import { AddSegmentMembersDto, RemoveSegmentMembersDto } from './dto/segment-members.dto';
 import { AddMembersResponse, ComputeResponse, RefreshResponse, RemoveMembersResponse, SegmentMembersPage, SegmentResponse } from './dto/segment.response';
 import { UpdateSegmentDto } from './dto/update-segment.dto';
@@ -24,6 +25,13 @@ export class SegmentsController {
   @ApiJson(201, SegmentResponse, 'The segment, its memberCount counted')
   create(@CurrentProject() projectId: string, @Body() dto: CreateSegmentDto): Promise<SegmentResponse> {
     return this.segments.create(projectId, dto);
+  }
+
+  @Post('preview')
+  @HttpCode(200)
+  @ApiJson(200, RefreshResponse, 'How many contacts match the condition now; nothing is saved, no events')
+  preview(@CurrentProject() projectId: string, @Body() dto: PreviewSegmentDto): Promise<RefreshResponse> {
+    return this.segments.preview(projectId, dto.condition);
   }
 
   @Get(':id')

@@ -69,6 +69,13 @@ export class SegmentsService {
     return toSegmentResponse(saved);
   }
 
+  /** The member count a DYNAMIC segment with this condition would have now; writes nothing. */
+  async preview(projectId: string, condition: unknown): Promise<{ memberCount: number }> {
+    if (!isObject(condition)) throw missingSegmentField('condition is required (a filter tree object)');
+    const tree = await this.audience.validateTree(projectId, condition);
+    return { memberCount: await this.audience.count(projectId, { tree }, 'the condition') };
+  }
+
   async list(projectId: string): Promise<SegmentResponse[]> {
     const rows = await this.dataSource.getRepository(Segment).find({ where: { projectId }, order: { createdAt: 'DESC', id: 'DESC' } });
     return rows.map(toSegmentResponse);
