@@ -54,7 +54,10 @@ export function configureDashboard(app: NestExpressApplication, distDir: string)
     }
     next();
   });
-  router.use('/assets', serveStatic(join(distDir, 'assets'), { index: false, redirect: false, fallthrough: true, immutable: true, maxAge: '365d' }));
+  router.use(
+    '/assets',
+    serveStatic(join(distDir, 'assets'), { index: false, redirect: false, cacheControl: false, setHeaders: (res) => res.setHeader('Cache-Control', IMMUTABLE) }),
+  );
   router.use('/assets', (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     // A missing hashed file is an old build's reference: never answer it with HTML.

@@ -1,0 +1,5 @@
+import { PageHeader } from '../../components/Feedback';
+
+export default function Section() {
+  return <PageHeader title="templates" />;
+}
