@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
@@ -135,6 +135,11 @@ export class Screenshots {
     const file = join(this.dir, `${String(this.count).padStart(3, '0')}-${slug}.png`);
     await page.screenshot({ path: file, fullPage: true });
     return file;
+  }
+
+  /** Removes the screenshots of an earlier run (only the files this class writes). */
+  clear(): void {
+    for (const name of readdirSync(this.dir)) if (/^\d{3}-.*\.png$|^login-page-js\.json$/.test(name)) rmSync(join(this.dir, name));
   }
 
   note(name: string, text: string): void {

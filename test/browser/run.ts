@@ -64,6 +64,7 @@ function watchPage(page: Page, problems: string[]): void {
 async function main(): Promise<void> {
   const started = Date.now();
   const shots = new Screenshots(process.env.BROWSER_SCREENSHOTS_DIR ?? join(ROOT, 'test', 'browser', 'screenshots'));
+  shots.clear();
   const only = process.env.BROWSER_JOURNEYS?.split(',').map((s) => s.trim());
   let service: Service | undefined;
   let browser: Browser | undefined;

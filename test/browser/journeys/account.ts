@@ -36,8 +36,9 @@ export const accountJourney: Journey = {
     await see(page.getByText('Copied'));
     await shot('keys-once');
     await page.getByRole('link', { name: /open the project/ }).click();
-    await see(page.getByRole('heading', { name: state.projectName }));
-    state.projectId = /\/p\/([^/]+)/.exec(page.url())?.[1];
+    await see(page.getByRole('heading', { name: state.projectName, exact: true }));
+    await until('the project page opened', async () => /\/app\/p\/[0-9a-f-]{36}$/.test(page.url()));
+    state.projectId = /\/app\/p\/([0-9a-f-]{36})$/.exec(page.url())?.[1];
     await shot('overview');
 
     // The key is never kept by the dashboard: not in storage.
@@ -53,6 +54,6 @@ export const accountJourney: Journey = {
     await see(page.getByRole('alert').filter({ hasText: /password|credentials|invalid/i }));
     await page.getByLabel('Password').fill(state.password);
     await page.getByRole('button', { name: 'Log in' }).click();
-    await see(page.getByRole('heading', { name: state.projectName }));
+    await see(page.getByRole('heading', { name: state.projectName, exact: true }));
   },
 };

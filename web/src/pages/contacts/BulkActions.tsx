@@ -16,7 +16,7 @@ const LABELS: Record<BulkOperation, { verb: string; doing: string; done: string 
 };
 
 /** Bulk subscribe / unsubscribe / delete of the selected contacts (≤ 1,000), with the job's progress. */
-export function BulkActions({ selected, onFinished }: { selected: string[]; onFinished: () => void }) {
+export function BulkActions({ selected, onFinished, onDismiss }: { selected: string[]; onFinished: () => void; onDismiss: () => void }) {
   const api = useApi();
   const projectId = useProjectId();
   const queryClient = useQueryClient();
@@ -89,9 +89,21 @@ export function BulkActions({ selected, onFinished }: { selected: string[]; onFi
             </div>
           )}
           {finished && (
-            <p role="status">
-              Done: {result.successCount.toLocaleString()} {LABELS[job.operation].done}.
-            </p>
+            <div className="button-row">
+              <p role="status">
+                Done: {result.successCount.toLocaleString()} {LABELS[job.operation].done}.
+              </p>
+              <Button
+                className="btn-small"
+                onClick={() => {
+                  setJob(null);
+                  start.reset();
+                  if (selected.length === 0) onDismiss();
+                }}
+              >
+                Dismiss
+              </Button>
+            </div>
           )}
         </div>
       )}

@@ -80,6 +80,8 @@ export default function ContactsListPage() {
   const list = useContactList(listParams);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const clearSelection = useCallback(() => setSelected(new Set()), []);
+  // The bulk panel stays after its job cleared the selection, to show the outcome until dismissed.
+  const [bulkOpen, setBulkOpen] = useState(false);
 
   const setParam = (key: string, value: string) => {
     const next = new URLSearchParams(params);
@@ -100,13 +102,15 @@ export default function ContactsListPage() {
   const total = list.data?.pages[0]?.total;
   const filtered = Boolean(search || subscribed);
   const allShownSelected = contacts.length > 0 && contacts.every((c) => selected.has(c.id));
-  const toggle = (id: string) =>
+  const toggle = (id: string) => {
+    setBulkOpen(true);
     setSelected((prev) => {
       const next = new Set(prev);
       if (next.has(id)) next.delete(id);
       else next.add(id);
       return next;
     });
+  };
 
   return (
     <>
@@ -137,7 +141,7 @@ export default function ContactsListPage() {
           ))}
         </SelectField>
       </div>
-      {selected.size > 0 && <BulkActions selected={[...selected]} onFinished={clearSelection} />}
+      {(selected.size > 0 || bulkOpen) && <BulkActions selected={[...selected]} onFinished={clearSelection} onDismiss={() => setBulkOpen(false)} />}
       {list.isPending ? (
         <Loading label="Loading contacts…" />
       ) : list.isError && !list.data ? (
@@ -172,7 +176,10 @@ export default function ContactsListPage() {
                       type="checkbox"
                       aria-label="Select all shown contacts"
                       checked={allShownSelected}
-                      onChange={() => setSelected(allShownSelected ? new Set() : new Set(contacts.map((c) => c.id)))}
+                      onChange={() => {
+                        setBulkOpen(true);
+                        setSelected(allShownSelected ? new Set() : new Set(contacts.map((c) => c.id)));
+                      }}
                     />
                   </th>
                   <th scope="col">Email</th>
