@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
@@ -169,4 +169,30 @@ export async function until(what: string, check: () => Promise<boolean>, timeout
 
 export function assert(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
+}
+
+/** The text of an .eml with quoted-printable soft line breaks and escapes undone (enough to read links). */
+function readEml(file: string): string {
+  return readFileSync(file, 'utf8')
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/** Waits for a message in the service's outbox whose text matches every pattern; returns its text. */
+export async function waitForMail(service: Service, patterns: RegExp[], timeout = 30_000): Promise<string> {
+  const dir = join(service.dataDir, 'outbox');
+  let found: string | undefined;
+  await until(`an outbox message matching ${patterns.join(' and ')}`, async () => {
+    if (!existsSync(dir)) return false;
+    for (const name of readdirSync(dir)) {
+      if (!name.endsWith('.eml')) continue;
+      const text = readEml(join(dir, name));
+      if (patterns.every((p) => p.test(text))) {
+        found = text;
+        return true;
+      }
+    }
+    return false;
+  }, timeout);
+  return found!;
 }

@@ -10,7 +10,9 @@ import './styles.css';
 
 // A session that expired (or was never there) sends the user to log in, and back afterwards.
 setUnauthorizedHandler(() => {
-  const { pathname, search } = router.state.location;
+  // The browser's own location: the router's may still be the previous page mid-navigation.
+  const pathname = window.location.pathname.replace(/^\/app(?=\/|$)/, '') || '/';
+  const search = window.location.search;
   if (PUBLIC_PATHS.has(pathname)) return;
   void router.navigate(loginPath(pathname + search), { replace: true }).then(() => queryClient.removeQueries());
 });

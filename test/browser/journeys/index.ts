@@ -2,6 +2,7 @@ import type { Journey } from '../harness';
 import { accountJourney } from './account';
 import { contactsJourney } from './contacts';
 import { domainsJourney } from './domains';
+import { recoveryJourney } from './recovery';
 import { settingsJourney } from './settings';
 import { templatesJourney } from './templates';
 
@@ -9,4 +10,4 @@ import { templatesJourney } from './templates';
  * The journeys, in order: each may rely on the state the earlier ones left (the signed-in user,
  * the project, its domain, template and contacts). Add a journey by appending it here.
  */
-export const JOURNEYS: Journey[] = [accountJourney, domainsJourney, templatesJourney, contactsJourney, settingsJourney];
+export const JOURNEYS: Journey[] = [accountJourney, recoveryJourney, domainsJourney, templatesJourney, contactsJourney, settingsJourney];
