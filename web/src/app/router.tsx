@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { AuthLayout } from '../layouts/AuthLayout';
 import { RequireAuth } from '../layouts/RequireAuth';
+import { Loading } from '../components/Feedback';
 import { NotFoundPage, RouteErrorPage } from '../layouts/RouteError';
 
 /** Route `lazy` for a page module whose default export is the page: one chunk per page. */
@@ -16,6 +17,8 @@ const section = (path: string, load: () => Promise<{ default: ComponentType }>):
 export const routes: RouteObject[] = [
   {
     errorElement: <RouteErrorPage />,
+    // Shown while the first page's code loads (every page is its own chunk).
+    HydrateFallback: () => <Loading />,
     children: [
       {
         Component: AuthLayout,
