@@ -1,18 +1,19 @@
-import { EmptyState, PageHeader } from '../../components/Feedback';
+import { Route, Routes } from 'react-router';
+import { NotFoundPage } from '../../layouts/RouteError';
+import '../segments/segments.css';
+import './campaigns.css';
+import CampaignDetailPage from './CampaignDetailPage';
+import CampaignEditorPage from './CampaignEditorPage';
+import CampaignsListPage from './CampaignsListPage';
 
-/**
- * Placeholder of the Campaigns section, mounted at /p/:projectId/campaigns/* (app/router.tsx).
- * Owned by the engineer building this section: replace this file, keep its default export.
- */
 export default function CampaignsSection() {
   return (
-    <>
-      <PageHeader title="Campaigns" description="One email sent now or on a schedule to all contacts, a segment or a filtered audience, with live stats." />
-      <EmptyState title="This page is not in the dashboard yet">
-        <p>
-          Meanwhile the API does it all: see <code>GET/POST /campaigns</code> in the <a href="/docs">API reference</a>.
-        </p>
-      </EmptyState>
-    </>
+    <Routes>
+      <Route index element={<CampaignsListPage />} />
+      <Route path="new" element={<CampaignEditorPage />} />
+      <Route path=":campaignId" element={<CampaignDetailPage />} />
+      <Route path=":campaignId/edit" element={<CampaignEditorPage />} />
+      <Route path="*" element={<NotFoundPage />} />
+    </Routes>
   );
 }
