@@ -1,18 +1,16 @@
-import { EmptyState, PageHeader } from '../../components/Feedback';
+import { lazy, Suspense } from 'react';
+import { Loading, PageHeader } from '../../components/Feedback';
 
-/**
- * Placeholder of the Analytics section, mounted at /p/:projectId/analytics/* (app/router.tsx).
- * Owned by the engineer building this section: replace this file, keep its default export.
- */
+// recharts is heavy: the charts are their own chunk.
+const Charts = lazy(() => import('./Charts'));
+
 export default function AnalyticsSection() {
   return (
     <>
-      <PageHeader title="Analytics" description="Sends, opens and clicks over time, top campaigns and top events." />
-      <EmptyState title="This page is not in the dashboard yet">
-        <p>
-          Meanwhile the API does it all: see <code>GET /analytics/timeseries</code> in the <a href="/docs">API reference</a>.
-        </p>
-      </EmptyState>
+      <PageHeader title="Analytics" description="Sends, opens, clicks and bounces over time; the best campaigns; the most frequent events." />
+      <Suspense fallback={<Loading label="Loading charts…" />}>
+        <Charts />
+      </Suspense>
     </>
   );
 }
