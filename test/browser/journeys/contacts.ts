@@ -84,5 +84,14 @@ export const contactsJourney: Journey = {
     await see(page.getByRole('status').filter({ hasText: 'Done: 1 deleted' }), 30_000);
     await see(page.getByText(`${emails.length - 1} matching`));
     await shot('bulk-deleted');
+
+    // One contact deleted from its own page.
+    await page.getByRole('link', { name: emails[10] }).click();
+    await see(page.getByRole('heading', { name: emails[10] }));
+    await page.getByRole('button', { name: 'Delete contact' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete', exact: true }).click();
+    await see(page.getByRole('heading', { name: 'Contacts', exact: true }));
+    await page.getByLabel('Search by email').fill(emails[10]);
+    await see(page.getByRole('heading', { name: 'No contact matches' }));
   },
 };
