@@ -19,6 +19,10 @@ export const templatesJourney: Journey = {
     const problem = await see(page.getByRole('alert', { name: 'Template error' }));
     const text = (await problem.textContent()) ?? '';
     assert(/Line 2 of the body/.test(text), `expected the error's line, got: ${text}`);
+    // The editor marks that line too.
+    await see(page.locator('.cm-gutter-lint .cm-lint-marker-error'));
+    const marked = await page.locator('.cm-lintRange-error').first().textContent();
+    assert(marked?.includes('{% if plan %}'), `the marked line is line 2, got: ${marked}`);
     await shot('liquid-error');
 
     await body.fill('<h1>Hello {{firstName ?? "there"}}</h1>\n<p>Your plan: {{plan ?? "free"}}</p>');

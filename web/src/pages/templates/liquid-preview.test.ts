@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { oneOffData, previewVariables, renderPreview } from './liquid-preview';
+import { checkLiquid, oneOffData, previewVariables, renderPreview } from './liquid-preview';
 
 describe('template preview', () => {
   it('renders like the server: nested and bracket lookups, ?? and escaping', () => {
@@ -13,6 +13,11 @@ describe('template preview', () => {
     expect(body).toEqual({ ok: false, problem: { field: 'body', line: 2, message: expect.stringContaining('not closed') } });
     const subject = renderPreview('{{ a | nosuchfilter }}', 'fine', {});
     expect(subject).toMatchObject({ ok: false, problem: { field: 'subject', line: 1 } });
+  });
+
+  it('checks one field without rendering', () => {
+    expect(checkLiquid('body', '{{ a }}')).toBeNull();
+    expect(checkLiquid('body', '\n\n{% for x in y %}')).toMatchObject({ field: 'body', line: 3 });
   });
 
   it('refuses file tags, as the server does', () => {

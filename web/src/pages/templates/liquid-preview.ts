@@ -41,6 +41,16 @@ export function describeLiquidError(field: LiquidProblem['field'], err: unknown)
   return { field, line: line ? Number(line[1]) : null, message };
 }
 
+/** The first syntax problem of a subject or body, or null when it parses (what the server checks at save). */
+export function checkLiquid(field: LiquidProblem['field'], source: string): LiquidProblem | null {
+  try {
+    (field === 'subject' ? textEngine : htmlEngine).parse(source);
+    return null;
+  } catch (err) {
+    return describeLiquidError(field, err);
+  }
+}
+
 /** Variables every email gets from the service (links are placeholders in the preview). */
 export function previewVariables(sample: Record<string, unknown>, email: string): Record<string, unknown> {
   return {
