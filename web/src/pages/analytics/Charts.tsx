@@ -79,7 +79,7 @@ export default function Charts() {
               <ResponsiveContainer>
                 <BarChart data={top.data.data} layout="vertical" margin={{ left: 24 }}>
                   <XAxis type="number" allowDecimals={false} />
-                  <YAxis type="category" dataKey="name" width={120} />
+                  <YAxis type="category" dataKey="name" width={170} tick={{ fontSize: 12 }} />
                   <Tooltip />
                   <Bar dataKey="value" name={metric} fill="#2f5bea" isAnimationActive={false} />
                 </BarChart>
@@ -100,7 +100,7 @@ export default function Charts() {
               <ResponsiveContainer>
                 <BarChart data={events.data.data} layout="vertical" margin={{ left: 24 }}>
                   <XAxis type="number" allowDecimals={false} />
-                  <YAxis type="category" dataKey="name" width={120} />
+                  <YAxis type="category" dataKey="name" width={170} tick={{ fontSize: 12 }} />
                   <Tooltip />
                   <Bar dataKey="count" name="events" fill="#7c3aed" isAnimationActive={false} />
                 </BarChart>

@@ -19,3 +19,10 @@ describe('form parsing', () => {
     expect(parseValue('')).toBe('');
   });
 });
+
+describe('member file', () => {
+  it('finds the addresses of a CSV', async () => {
+    const { emailsInText } = await import('../segments/SegmentDetailPage');
+    expect(emailsInText('email,name\n"ada@example.org",Ada\ngrace@example.org,Grace\nada@example.org,again')).toEqual(['ada@example.org', 'grace@example.org']);
+  });
+});

@@ -14,6 +14,11 @@ import { formatDate, formatNumber } from '../../lib/format';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
 import { describeTree, fromApiTree } from './filterTree';
 
+/** The addresses in a file (CSV, one per line, anything): every token that looks like an email. */
+export function emailsInText(text: string): string[] {
+  return [...new Set((text.match(/[^\s,;"'<>]+@[^\s,;"'<>]+\.[^\s,;"'<>]+/g) ?? []).map((e) => e.trim()))];
+}
+
 /** Addresses pasted one per line, or separated by commas, semicolons or spaces. */
 export function parseEmails(text: string): string[] {
   return [...new Set(text.split(/[\s,;]+/).map((s) => s.trim()).filter(Boolean))];
@@ -94,6 +99,14 @@ function Detail({ segment }: { segment: Segment }) {
 function StaticMembersForm({ segment, onChanged }: { segment: Segment; onChanged: () => void }) {
   const api = useApi();
   const [mode, setMode] = useState<'add' | 'remove'>('add');
+  const [text, setText] = useState('');
+  const [fileNote, setFileNote] = useState('');
+  const onFile = async (file: File | undefined) => {
+    if (!file) return;
+    const found = emailsInText(await file.text());
+    setText(found.join('\n'));
+    setFileNote(found.length ? `${found.length} addresses read from ${file.name}${found.length > 1000 ? ': send at most 1,000 at once' : ''}.` : `No email address found in ${file.name}.`);
+  };
   const add = useApiMutation({
     mutationFn: (body: { emails: string[]; createMissing: boolean }) => api.post<{ added: number; alreadyMembers: number; created: number; notFound: string[] }>(`/segments/${segment.id}/members`, body),
     onSuccess: onChanged,
@@ -121,7 +134,12 @@ function StaticMembersForm({ segment, onChanged }: { segment: Segment; onChanged
           Remove
         </Button>
       </div>
-      <TextAreaField label="Email addresses" name="emails" rows={4} placeholder={'ada@example.com\ngrace@example.com'} hint="One per line (or separated by commas), up to 1,000 at once. You can paste a CSV column." error={fieldError(m.error, 'emails')} />
+      <TextAreaField label="Email addresses" name="emails" rows={4} value={text} onChange={(e) => setText(e.target.value)} placeholder={'ada@example.com\ngrace@example.com'} hint="One per line (or separated by commas), up to 1,000 at once. You can paste a CSV column." error={fieldError(m.error, 'emails')} />
+      <label className="field">
+        Or read them from a file (CSV or text)
+        <input type="file" accept=".csv,.txt,text/csv,text/plain" onChange={(e) => void onFile(e.target.files?.[0])} />
+      </label>
+      {fileNote && <p className="muted">{fileNote}</p>}
       {mode === 'add' && <CheckboxField label="Create contacts for addresses that are not contacts yet" name="createMissing" />}
       <ErrorMessage error={m.error} fields={['emails']} title={mode === 'add' ? 'Could not add' : 'Could not remove'} />
       <Button type="submit" variant="primary" pending={m.isPending} pendingLabel="Saving…">

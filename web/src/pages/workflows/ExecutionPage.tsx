@@ -49,6 +49,13 @@ export default function ExecutionPage() {
             </tr>
           </thead>
           <tbody>
+            {(x.steps ?? []).length === 0 && (
+              <tr>
+                <td colSpan={5} className="muted">
+                  No step has run yet{x.status === 'RUNNING' ? ': the first one is being worked on (this page updates by itself).' : '.'}
+                </td>
+              </tr>
+            )}
             {(x.steps ?? []).map((s, i) => (
               <tr key={`${s.stepId}:${i}`}>
                 <td>

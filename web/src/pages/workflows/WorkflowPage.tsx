@@ -6,10 +6,10 @@ import { ACTIVE, type ExecutionStatus, useExecutions, useWorkflow, type Workflow
 import { Button } from '../../components/Button';
 import { ConfirmButton } from '../../components/Dialogs';
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { SelectField, TextField } from '../../components/Fields';
+import { CheckboxField, SelectField, TextField } from '../../components/Fields';
 import { Badge, EmptyState, Loading, PageHeader } from '../../components/Feedback';
 import { Pager } from '../../components/Pager';
-import { useApiMutation } from '../../lib/forms';
+import { fieldError, useApiMutation } from '../../lib/forms';
 import { formatDate } from '../../lib/format';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
 
@@ -67,6 +67,7 @@ function WorkflowView({ workflow, tab }: { workflow: Workflow; tab: 'graph' | 'e
         }
       />
       <ErrorMessage error={toggle.error} title={workflow.enabled ? 'Could not disable' : 'Could not enable'} />
+      <WorkflowSettings workflow={workflow} />
       <nav className="tabs" aria-label="Workflow">
         <NavLink to={base} end>
           Graph
@@ -81,6 +82,39 @@ function WorkflowView({ workflow, tab }: { workflow: Workflow; tab: 'graph' | 'e
         <Executions workflow={workflow} />
       )}
     </>
+  );
+}
+
+function WorkflowSettings({ workflow }: { workflow: Workflow }) {
+  const api = useApi();
+  const projectId = useProjectId();
+  const queryClient = useQueryClient();
+  const save = useApiMutation({
+    mutationFn: (body: { name: string; description: string | null; allowReentry: boolean }) => api.patch<Workflow>(`/workflows/${workflow.id}`, body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'workflows') }),
+  });
+  return (
+    <details className="panel">
+      <summary>Name and options</summary>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          const f = new FormData(e.currentTarget);
+          void save.submit({ name: String(f.get('name') ?? '').trim(), description: String(f.get('description') ?? '').trim() || null, allowReentry: f.get('allowReentry') === 'on' });
+        }}
+        noValidate
+      >
+        <TextField label="Name" name="name" defaultValue={workflow.name} error={fieldError(save.error, 'name')} />
+        <TextField label="Description" name="description" defaultValue={workflow.description ?? ''} error={fieldError(save.error, 'description')} />
+        <CheckboxField label="Let a contact enter again once its previous run has ended" name="allowReentry" defaultChecked={workflow.allowReentry} />
+        <ErrorMessage error={save.error} fields={['name', 'description']} title="Could not save" />
+        <Button type="submit" pending={save.isPending} pendingLabel="Saving…">
+          Save
+        </Button>
+        {save.isSuccess && <span role="status"> Saved.</span>}
+      </form>
+      <p className="muted">The trigger event is set on the Trigger step of the graph.</p>
+    </details>
   );
 }
 
