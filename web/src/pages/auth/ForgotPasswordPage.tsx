@@ -3,9 +3,11 @@ import { accountApi } from '../../api/account';
 import { Button } from '../../components/Button';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { TextField } from '../../components/Fields';
+import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { fieldError, formValues, useApiMutation } from '../../lib/forms';
 
 export default function ForgotPasswordPage() {
+  useDocumentTitle('Reset your password');
   const request = useApiMutation({ mutationFn: accountApi.requestPasswordReset });
   if (request.isSuccess) {
     return (

@@ -3,9 +3,11 @@ import { accountApi } from '../../api/account';
 import { Button } from '../../components/Button';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { TextField } from '../../components/Fields';
+import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { fieldError, formValues, useApiMutation } from '../../lib/forms';
 
 export default function ResetPasswordPage() {
+  useDocumentTitle('Choose a new password');
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const reset = useApiMutation({ mutationFn: accountApi.resetPassword });

@@ -6,12 +6,14 @@ import { qk } from '../../api/queryKeys';
 import { Button } from '../../components/Button';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { TextField } from '../../components/Fields';
+import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { fieldError, formValues, useApiMutation } from '../../lib/forms';
 import { safeNext } from '../../lib/auth-redirect';
 
 const FIELDS = ['email', 'password'] as const;
 
 export default function SignupPage() {
+  useDocumentTitle('Sign up');
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();

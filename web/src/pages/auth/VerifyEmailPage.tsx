@@ -4,6 +4,7 @@ import { accountApi } from '../../api/account';
 import { qk } from '../../api/queryKeys';
 import { Button } from '../../components/Button';
 import { ErrorMessage } from '../../components/ErrorMessage';
+import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { useApiMutation } from '../../lib/forms';
 
 /**
@@ -11,6 +12,7 @@ import { useApiMutation } from '../../lib/forms';
  * scanner that opens the link cannot use up the single-use token.
  */
 export default function VerifyEmailPage() {
+  useDocumentTitle('Verify your email');
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const queryClient = useQueryClient();

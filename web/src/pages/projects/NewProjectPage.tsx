@@ -6,10 +6,12 @@ import { Button } from '../../components/Button';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { TextField } from '../../components/Fields';
 import { KeyReveal } from '../../components/KeyReveal';
+import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { fieldError, formValues, useApiMutation } from '../../lib/forms';
 import { projectPath } from '../../lib/project';
 
 export default function NewProjectPage() {
+  useDocumentTitle('New project');
   const queryClient = useQueryClient();
   const projects = useProjects();
   const create = useApiMutation({

@@ -2,7 +2,7 @@ import { html } from '@codemirror/lang-html';
 import { type Diagnostic, linter, lintGutter } from '@codemirror/lint';
 import { useQueryClient } from '@tanstack/react-query';
 import CodeMirror, { EditorView } from '@uiw/react-codemirror';
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMe } from '../../api/account';
 import { useDomains } from '../../api/domains';
@@ -206,8 +206,15 @@ function Editor({ template }: { template?: Template }) {
       setPreviewEmail(found.email);
     },
   });
-  const verified = domains.data?.filter((d) => d.verified || d.status === 'verified').map((d) => d.domain) ?? [];
   const dirty = JSON.stringify(draft) !== JSON.stringify(toDraft(template));
+  // Closing the tab or reloading with unsaved changes asks first.
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+  const verified = domains.data?.filter((d) => d.verified || d.status === 'verified').map((d) => d.domain) ?? [];
 
   return (
     <>
