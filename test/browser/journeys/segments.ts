@@ -9,7 +9,7 @@ export const segmentsJourney: Journey = {
     await shot('list-empty');
     await page.getByRole('link', { name: 'New segment' }).first().click();
     await see(page.getByRole('heading', { name: 'New segment' }));
-    await page.getByLabel('Name').fill('Pro plan');
+    await page.getByLabel('Name', { exact: true }).fill('Pro plan');
 
     const count = page.getByRole('status', { name: 'Matching contacts' });
     // email contains "@example.org": every imported contact.
@@ -53,7 +53,7 @@ export const segmentsJourney: Journey = {
 
     // A static segment: paste two addresses, one unknown.
     await page.goto(projectUrl('segments/new'));
-    await page.getByLabel('Name').fill('Hand picked');
+    await page.getByLabel('Name', { exact: true }).fill('Hand picked');
     await page.getByLabel('Type').selectOption('STATIC');
     await page.getByRole('button', { name: 'Create segment' }).click();
     await see(page.getByRole('heading', { name: 'Hand picked' }));

@@ -48,7 +48,12 @@ export function useSegments() {
   const projectId = useProjectId();
   return useQuery({
     queryKey: qk.p(projectId, 'segments', 'list'),
-    queryFn: async ({ signal }) => (await api.get<Segment[]>('/segments', undefined, signal)).filter((s) => !isPreviewSegment(s)),
+    queryFn: async ({ signal }) => {
+      const all = await api.get<Segment[]>('/segments', undefined, signal);
+      // Scratch segments of editors closed without cleanup (tab closed, crash) go after an hour.
+      for (const s of all) if (isPreviewSegment(s) && Date.now() - Date.parse(s.updatedAt) > 3_600_000) void api.del(`/segments/${s.id}`).catch(() => undefined);
+      return all.filter((s) => !isPreviewSegment(s));
+    },
   });
 }
 
