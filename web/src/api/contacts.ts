@@ -23,6 +23,8 @@ export function useContactList(params: ContactListParams) {
     queryFn: ({ pageParam, signal }) => api.get<CursorList<Contact>>('/contacts', { ...params, limit: CONTACTS_PAGE_SIZE, cursor: pageParam }, signal),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => (last.hasMore && last.cursor ? last.cursor : undefined),
+    // While a new search or filter loads, the previous rows stay (no flash of "Loading").
+    placeholderData: (previous) => previous,
   });
 }
 

@@ -83,13 +83,16 @@ export default function ContactsListPage() {
   // The bulk panel stays after its job cleared the selection, to show the outcome until dismissed.
   const [bulkOpen, setBulkOpen] = useState(false);
 
+  // A new search or filter starts a new selection: never act on contacts no longer shown.
   const setParam = (key: string, value: string) => {
+    clearSelection();
     const next = new URLSearchParams(params);
     if (value) next.set(key, value);
     else next.delete(key);
     setParams(next, { replace: true });
   };
   const updateSearch = (value: string) => {
+    clearSelection();
     setSearchText(value);
     const next = new URLSearchParams(params);
     if (value.trim()) next.set('search', value.trim());
