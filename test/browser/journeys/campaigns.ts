@@ -66,5 +66,9 @@ export const campaignsJourney: Journey = {
     await page.goto(projectUrl('campaigns?status=SENT'));
     await see(page.getByRole('link', { name: 'Pro newsletter' }));
     await shot('list-sent');
+    await page.getByLabel('Search', { exact: true }).fill('no such campaign');
+    await see(page.getByRole('heading', { name: 'No campaign matches' }));
+    await page.getByLabel('Search', { exact: true }).fill('newsletter');
+    await see(page.getByRole('link', { name: 'Pro newsletter' }));
   },
 };

@@ -1,12 +1,14 @@
+import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { CAMPAIGN_STATUSES, type CampaignStatus, useCampaignList } from '../../api/campaigns';
 import { Button } from '../../components/Button';
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { SelectField } from '../../components/Fields';
+import { SelectField, TextField } from '../../components/Fields';
 import { EmptyState, Loading, PageHeader } from '../../components/Feedback';
 import { Pager } from '../../components/Pager';
 import { formatDate, formatNumber } from '../../lib/format';
 import { projectPath, useProjectId } from '../../lib/project';
+import { useDebounced } from '../contacts/useDebounced';
 import { StatusBadge } from './StatusBadge';
 
 export default function CampaignsListPage() {
@@ -14,7 +16,9 @@ export default function CampaignsListPage() {
   const [params, setParams] = useSearchParams();
   const status = (params.get('status') ?? '') as CampaignStatus | '';
   const page = Math.max(1, Number(params.get('page')) || 1);
-  const list = useCampaignList({ page, status });
+  const [searchText, setSearchText] = useState(params.get('search') ?? '');
+  const search = useDebounced(searchText.trim());
+  const list = useCampaignList({ page, status, search: search || undefined });
   const set = (changes: Record<string, string>) => {
     const next = new URLSearchParams(params);
     for (const [k, v] of Object.entries(changes)) {
@@ -31,7 +35,17 @@ export default function CampaignsListPage() {
   return (
     <>
       <PageHeader title="Campaigns" description="One email to many contacts: all of them, a segment, or those matching filters." actions={newButton} />
-      <div className="toolbar">
+      <div className="toolbar" role="search">
+        <TextField
+          label="Search"
+          type="search"
+          value={searchText}
+          placeholder="Name, subject or sender"
+          onChange={(e) => {
+            setSearchText(e.target.value);
+            set({ search: e.target.value.trim(), page: '' });
+          }}
+        />
         <SelectField label="Status" value={status} onChange={(e) => set({ status: e.target.value, page: '' })}>
           <option value="">All statuses</option>
           {CAMPAIGN_STATUSES.map((s) => (
@@ -49,8 +63,8 @@ export default function CampaignsListPage() {
           <Button onClick={() => list.refetch()}>Try again</Button>
         </>
       ) : list.data.data.length === 0 ? (
-        status ? (
-          <EmptyState title={`No ${status.toLowerCase()} campaigns`}>Choose another status, or all statuses.</EmptyState>
+        status || search ? (
+          <EmptyState title={search ? 'No campaign matches' : `No ${status.toLowerCase()} campaigns`}>Change the search, or choose all statuses.</EmptyState>
         ) : (
           <EmptyState title="No campaigns yet" action={newButton}>
             <p>Write the email (or copy a template), choose who gets it, check who would be skipped, then send it now or schedule it.</p>
