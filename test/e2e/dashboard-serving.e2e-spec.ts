@@ -98,6 +98,13 @@ describe('dashboard serving under /app/', () => {
     const config = await request(app.http).get('/config').expect(200);
     expect(config.body).toHaveProperty('signupEnabled');
   });
+
+  it('counts dashboard requests under one metrics label, whatever the client route', async () => {
+    await request(app.http).get('/app/some/client/route').expect(200);
+    const metrics = await request(app.http).get('/metrics').expect(200);
+    expect(metrics.text).toMatch(/http_requests_total\{[^}]*route="\/app"[^}]*status="200"/);
+    expect(metrics.text).not.toContain('/app/some/client/route');
+  });
 });
 
 describe('dashboard serving without a build', () => {
