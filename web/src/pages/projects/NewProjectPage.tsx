@@ -16,6 +16,8 @@ export default function NewProjectPage() {
   const projects = useProjects();
   const create = useApiMutation({
     mutationFn: (name: string) => accountApi.createProject(name),
+    // The answer holds the keys: dropped from the cache as soon as this page is left.
+    gcTime: 0,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: qk.projects }),
   });
   const created = create.data;

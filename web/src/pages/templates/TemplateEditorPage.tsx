@@ -107,7 +107,7 @@ function Preview({ subject, body, sampleText, email }: { subject: string; body: 
 function SendTest({ template, sampleText }: { template: Template; sampleText: string }) {
   const api = useApi();
   const me = useMe();
-  const [to, setTo] = useState('');
+  const [to, setTo] = useState<string | null>(null);
   const [dataError, setDataError] = useState<string>();
   const send = useApiMutation({
     mutationFn: (recipient: string) => {
@@ -124,7 +124,7 @@ function SendTest({ template, sampleText }: { template: Template; sampleText: st
       });
     },
   });
-  const recipient = to || me.data?.email || '';
+  const recipient = to ?? me.data?.email ?? '';
   const result = send.data?.data;
   return (
     <section className="panel" aria-labelledby="test-heading">
