@@ -101,6 +101,11 @@ export interface JourneyState {
   templateName?: string;
   fromAddress?: string;
   importedEmails?: string[];
+  segmentId?: string;
+  segmentName?: string;
+  segmentCount?: number;
+  campaignId?: string;
+  workflowId?: string;
   [key: string]: unknown;
 }
 
