@@ -58,6 +58,21 @@ export const workflowsJourney: Journey = {
     await until('the second connection is saved', async () => (await edges.count()) === 2, 15_000);
     await shot('graph');
 
+    // Move the exit step: the dropped position is saved and drawn again after a reload.
+    const exitNode = nodes.filter({ hasText: 'welcomed' });
+    const box = (await exitNode.boundingBox())!;
+    const saved = page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().includes('/steps/'));
+    await page.mouse.move(box.x + 30, box.y + 12);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 130, box.y + 12, { steps: 5 });
+    await page.mouse.move(box.x + 230, box.y + 12, { steps: 5 });
+    await page.mouse.up();
+    assert((await saved).ok(), 'the new position is saved');
+    const moved = await exitNode.evaluate((el) => (el as HTMLElement).style.transform);
+    await page.reload();
+    await until('the graph is drawn again', async () => (await nodes.count()) === 3 && (await edges.count()) === 2);
+    assert((await exitNode.evaluate((el) => (el as HTMLElement).style.transform)) === moved, 'the moved step stays where it was dropped');
+
     await page.getByRole('button', { name: 'Enable' }).click();
     await see(page.getByRole('button', { name: 'Disable' }));
     await see(page.locator('.badge').filter({ hasText: /^enabled$/ }));

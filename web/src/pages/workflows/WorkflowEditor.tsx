@@ -62,7 +62,13 @@ export default function WorkflowEditor({ workflow }: { workflow: Workflow }) {
       void refresh();
     },
   });
-  const move = useApiMutation({ mutationFn: (v: { id: string; position: { x: number; y: number } }) => api.patch(`/workflows/${workflow.id}/steps/${v.id}`, { position: v.position }) });
+  const move = useApiMutation({
+    mutationFn: (v: { id: string; position: { x: number; y: number } }) => api.patch(`/workflows/${workflow.id}/steps/${v.id}`, { position: v.position }),
+    // The graph is drawn from the cached workflow: keep the dropped position there at once.
+    onMutate: (v) =>
+      queryClient.setQueryData<Workflow>(qk.p(projectId, 'workflows', 'one', workflow.id), (w) => (w ? { ...w, steps: w.steps.map((s) => (s.id === v.id ? { ...s, position: v.position } : s)) } : w)),
+    onError: () => void refresh(),
+  });
 
   const onConnect = (c: Connection) => {
     const r = connectionToTransition(c, workflow);
