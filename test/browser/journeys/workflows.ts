@@ -68,10 +68,10 @@ export const workflowsJourney: Journey = {
     await page.mouse.move(box.x + 230, box.y + 12, { steps: 5 });
     await page.mouse.up();
     assert((await saved).ok(), 'the new position is saved');
-    const moved = await exitNode.evaluate((el) => (el as HTMLElement).style.transform);
+    const moved = await exitNode.evaluate((el) => (el as unknown as { style: { transform: string } }).style.transform);
     await page.reload();
     await until('the graph is drawn again', async () => (await nodes.count()) === 3 && (await edges.count()) === 2);
-    assert((await exitNode.evaluate((el) => (el as HTMLElement).style.transform)) === moved, 'the moved step stays where it was dropped');
+    assert((await exitNode.evaluate((el) => (el as unknown as { style: { transform: string } }).style.transform)) === moved, 'the moved step stays where it was dropped');
 
     await page.getByRole('button', { name: 'Enable' }).click();
     await see(page.getByRole('button', { name: 'Disable' }));

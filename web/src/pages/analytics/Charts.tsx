@@ -15,13 +15,18 @@ const SERIES = [
 
 const RANGES = { '1': 'Last 24 hours', '7': 'Last 7 days', '30': 'Last 30 days', '90': 'Last 90 days' } as const;
 
-export default function Charts() {
-  const [days, setDays] = useState<keyof typeof RANGES>('30');
-  const interval = days === '1' ? 'hour' : 'day';
-  const [metric, setMetric] = useState<'opens' | 'clicks' | 'sent'>('sent');
+/** The period's start, on the hour (so the query key stays the same while the page is open). */
+function rangeOf(days: keyof typeof RANGES) {
   const from = new Date(Date.now() - Number(days) * 86_400_000);
   from.setMinutes(0, 0, 0);
-  const series = useTimeseries({ from: from.toISOString(), interval });
+  return { days, from: from.toISOString() };
+}
+
+export default function Charts() {
+  const [{ days, from }, setRange] = useState(() => rangeOf('30'));
+  const interval = days === '1' ? 'hour' : 'day';
+  const [metric, setMetric] = useState<'opens' | 'clicks' | 'sent'>('sent');
+  const series = useTimeseries({ from, interval });
   const top = useTopCampaigns(metric);
   const events = useTopEvents();
   const label = (d: string) => (interval === 'hour' ? new Date(d).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' }) : new Date(d).toLocaleDateString(undefined, { month: 'short', day: 'numeric' }));
@@ -29,7 +34,7 @@ export default function Charts() {
     <>
       <section className="panel" aria-label="Over time">
         <div className="toolbar">
-          <SelectField label="Period" value={days} onChange={(e) => setDays(e.target.value as keyof typeof RANGES)}>
+          <SelectField label="Period" value={days} onChange={(e) => setRange(rangeOf(e.target.value as keyof typeof RANGES))}>
             {Object.entries(RANGES).map(([k, v]) => (
               <option key={k} value={k}>
                 {v}

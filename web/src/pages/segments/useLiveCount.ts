@@ -16,7 +16,8 @@ export type LiveCount = { state: 'idle' } | { state: 'counting'; last?: number }
 export function useLiveCount(tree: FilterTree | null): LiveCount {
   const api = useApi();
   const text = useDebounced(tree ? JSON.stringify(tree) : '', 500);
-  const [result, setResult] = useState<LiveCount>({ state: 'idle' });
+  // The last answer and the tree text it answers; "counting" is derived (no state set in the effect body).
+  const [answer, setAnswer] = useState<{ text: string; count?: number; error?: unknown } | null>(null);
   const scratch = useRef<Promise<string | null> | null>(null);
   const seq = useRef(0);
 
@@ -24,7 +25,6 @@ export function useLiveCount(tree: FilterTree | null): LiveCount {
     if (!text) return;
     const condition = JSON.parse(text) as FilterTree;
     const mine = ++seq.current;
-    setResult((r) => ({ state: 'counting', last: r.state === 'done' ? r.count : r.state === 'counting' ? r.last : undefined }));
     const run = async (): Promise<number> => {
       const id = scratch.current ? await scratch.current : null;
       if (id) return (await api.patch<Segment>(`/segments/${id}`, { condition })).memberCount;
@@ -33,8 +33,8 @@ export function useLiveCount(tree: FilterTree | null): LiveCount {
       return (await created).memberCount;
     };
     run().then(
-      (count) => mine === seq.current && setResult({ state: 'done', count }),
-      (error: unknown) => mine === seq.current && setResult({ state: 'error', error }),
+      (count) => mine === seq.current && setAnswer({ text, count }),
+      (error: unknown) => mine === seq.current && setAnswer({ text, error }),
     );
   }, [text, api]);
 
@@ -48,7 +48,10 @@ export function useLiveCount(tree: FilterTree | null): LiveCount {
     },
     [api],
   );
-  return result;
+  if (!tree) return { state: 'idle' };
+  const current = JSON.stringify(tree);
+  if (answer && answer.text === current) return answer.error !== undefined ? { state: 'error', error: answer.error } : { state: 'done', count: answer.count ?? 0 };
+  return { state: 'counting', last: answer?.count };
 }
 
 export function liveCountMessage(c: LiveCount): string {

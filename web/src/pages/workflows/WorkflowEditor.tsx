@@ -1,7 +1,7 @@
 import '@xyflow/react/dist/style.css';
 import { useQueryClient } from '@tanstack/react-query';
-import { Background, type Connection, Controls, type Edge, Handle, type Node, type NodeChange, type NodeProps, Position, ReactFlow, applyNodeChanges } from '@xyflow/react';
-import { useEffect, useMemo, useState } from 'react';
+import { Background, type Connection, Controls, type Edge, Handle, type Node, type NodeChange, type NodeProps, Position, ReactFlow } from '@xyflow/react';
+import { useMemo, useState } from 'react';
 import { qk } from '../../api/queryKeys';
 import { useTemplateList } from '../../api/templates';
 import type { StepType, Workflow, WorkflowStep } from '../../api/workflows';
@@ -47,10 +47,29 @@ export default function WorkflowEditor({ workflow }: { workflow: Workflow }) {
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [connectError, setConnectError] = useState<string | null>(null);
   const flow = useMemo(() => toFlow(workflow), [workflow]);
-  const [nodes, setNodes] = useState<StepNode[]>([]);
-  useEffect(() => {
-    setNodes(flow.nodes.map((n) => ({ ...n, type: 'step' as const, data: { ...n.data, summary: summarize(n.data.step, { templates: templateNames }), selected: n.id === selectedId }, selected: n.id === selectedId })));
-  }, [flow, templateNames, selectedId]);
+  const derived = useMemo<StepNode[]>(
+    () => flow.nodes.map((n) => ({ ...n, type: 'step' as const, data: { ...n.data, summary: summarize(n.data.step, { templates: templateNames }), selected: n.id === selectedId }, selected: n.id === selectedId })),
+    [flow, templateNames, selectedId],
+  );
+  // What the canvas changes locally: positions while dragging (until the drop is saved) and measured sizes.
+  const [local, setLocal] = useState<Record<string, { position?: { x: number; y: number }; dragging?: boolean; measured?: { width?: number; height?: number } }>>({});
+  const nodes = useMemo(() => derived.map((n) => (local[n.id] ? { ...n, ...local[n.id], position: local[n.id].position ?? n.position } : n)), [derived, local]);
+  const onNodesChange = (changes: NodeChange<StepNode>[]) =>
+    setLocal((prev) => {
+      const next = { ...prev };
+      for (const c of changes) {
+        if (c.type === 'position' && c.position) next[c.id] = { ...next[c.id], position: c.position, dragging: c.dragging };
+        if (c.type === 'dimensions' && c.dimensions) next[c.id] = { ...next[c.id], measured: c.dimensions };
+      }
+      return next;
+    });
+  const dropped = (id: string) =>
+    setLocal((prev) => {
+      const rest = { ...prev[id] };
+      delete rest.position;
+      delete rest.dragging;
+      return { ...prev, [id]: rest };
+    });
   const edges: Edge[] = flow.edges.map((e) => ({ ...e, deletable: true, className: e.label ? `wf-edge-${e.label}` : undefined }));
 
   const connect = useApiMutation({ mutationFn: (body: TransitionBody) => api.post(`/workflows/${workflow.id}/transitions`, body), onSuccess: refresh });
@@ -86,8 +105,11 @@ export default function WorkflowEditor({ workflow }: { workflow: Workflow }) {
           nodes={nodes}
           edges={edges}
           nodeTypes={NODE_TYPES}
-          onNodesChange={(changes: NodeChange<StepNode>[]) => setNodes((ns) => applyNodeChanges(changes, ns))}
-          onNodeDragStop={(_, node) => void move.submit({ id: node.id, position: { x: Math.round(node.position.x), y: Math.round(node.position.y) } })}
+          onNodesChange={onNodesChange}
+          onNodeDragStop={(_, node) => {
+            void move.submit({ id: node.id, position: { x: Math.round(node.position.x), y: Math.round(node.position.y) } });
+            dropped(node.id);
+          }}
           onNodeClick={(_, node) => setSelectedId(node.id)}
           onPaneClick={() => setSelectedId(null)}
           onConnect={onConnect}
