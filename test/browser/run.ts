@@ -100,7 +100,8 @@ async function main(): Promise<void> {
         state,
         shot: async (name) => {
           // Shoot the page as a person sees it once it settled: no request or spinner pending.
-          await page.waitForLoadState('networkidle').catch(() => undefined);
+          // Bounded: a frame removed mid-load (the template preview's iframe) never reports idle.
+          await page.waitForLoadState('networkidle', { timeout: 3_000 }).catch(() => undefined);
           await page.locator('.loading').first().waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
           await shots.take(page, journey.name, name);
         },
