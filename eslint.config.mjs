@@ -1,5 +1,6 @@
 // Flat config: typescript-eslint's recommended rules without type information (fast; `tsc --noEmit`
 // in `npm run lint` does the type checking). Kept permissive where helpers' styles differ.
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -22,6 +23,15 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.cjs'],
     languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  // The dashboard (web/): the rules of hooks on top of the same TypeScript rules.
+  { files: ['web/src/**/*.{ts,tsx}'], ...reactHooks.configs.flat.recommended },
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      'no-empty': ['error', { allowEmptyCatch: true }],
+    },
   },
   {
     files: ['test/**/*.ts', '**/*.spec.ts', '**/*.e2e-spec.ts'],

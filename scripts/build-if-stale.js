@@ -1,32 +1,51 @@
-// Builds dist/ (app and migrations) when it is missing or older than the sources; used by
-// `npm start` and `npm run migration:*`, so neither runs yesterday's build.
+// Builds dist/ (app, migrations and the web dashboard) when it is missing or older than the
+// sources; used by `npm start` and `npm run migration:*`, so neither runs yesterday's build.
 const { execSync } = require('node:child_process');
 const { existsSync, readdirSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 
-function newestMtime(dir) {
+function newestMtime(path) {
+  if (!statSync(path).isDirectory()) return statSync(path).mtimeMs;
   let newest = 0;
-  for (const name of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, name.name);
-    newest = Math.max(newest, name.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  for (const name of readdirSync(path, { withFileTypes: true })) {
+    newest = Math.max(newest, newestMtime(join(path, name.name)));
   }
   return newest;
 }
 
+/** True when `output` exists and is newer than every existing path of `sources`. */
+function isCurrent(output, sources) {
+  const entry = join(root, output);
+  if (!existsSync(entry)) return false;
+  const built = statSync(entry).mtimeMs;
+  return sources
+    .map((p) => join(root, p))
+    .filter((p) => existsSync(p))
+    .every((p) => newestMtime(p) <= built);
+}
+
 /** True when dist/ is current. A checkout without sources (the Docker image) counts as built. */
 function isBuilt() {
-  const entry = join(root, 'dist', 'main.js');
-  if (!existsSync(entry)) return false;
-  const sources = ['src', 'migrations'].map((d) => join(root, d)).filter((d) => existsSync(d));
-  return sources.every((dir) => newestMtime(dir) <= statSync(entry).mtimeMs);
+  return isCurrent('dist/main.js', ['src', 'migrations']);
+}
+
+/** The dashboard (dist/web): current, or no web sources to build it from. */
+function isWebBuilt() {
+  if (!existsSync(join(root, 'web'))) return true;
+  return isCurrent('dist/web/index.html', ['web/src', 'web/public', 'web/index.html', 'web/vite.config.mts']);
 }
 
 function buildIfStale() {
-  if (isBuilt()) return;
-  console.log('Building Mailroom…');
-  execSync('npm run build', { cwd: root, stdio: 'inherit' });
+  if (!isBuilt()) {
+    // `nest build` empties dist/, so the full build (which ends with the web app) runs.
+    console.log('Building Mailroom…');
+    execSync('npm run build', { cwd: root, stdio: 'inherit' });
+  } else if (!isWebBuilt()) {
+    console.log('Building the Mailroom dashboard…');
+    execSync('npm run build:web', { cwd: root, stdio: 'inherit' });
+  }
 }
 
 module.exports = { buildIfStale, root };

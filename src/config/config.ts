@@ -62,6 +62,8 @@ export interface AppConfig {
   segments: { recomputeIntervalMs: number; queryTimeoutMs: number };
   /** `CAMPAIGN_BATCH_SIZE`: contacts per keyset batch (one INSERT … SELECT + checkpoint); `CAMPAIGN_MAX_QUEUED`: a campaign's emails waiting ahead of the transport at most. */
   campaigns: { batchSize: number; maxQueued: number };
+  /** `WEB_DIST_DIR`: the built dashboard served under `/app/` (default `dist/web`, written by `npm run build`). */
+  webDistDir: string;
 }
 
 export class ConfigError extends Error {}
@@ -152,6 +154,16 @@ function s3Config(env: Env): AppConfig['s3'] {
   };
 }
 
+/**
+ * Relative values are taken from the working directory like DATA_DIR. The default is found from
+ * this file, so it holds from the sources (`src/config`) and the build (`dist/config`) alike.
+ */
+function webDistDir(env: Env): string {
+  const raw = str(env, 'WEB_DIST_DIR');
+  if (raw === undefined) return resolve(__dirname, '..', '..', 'dist', 'web');
+  return isAbsolute(raw) ? raw : resolve(process.cwd(), raw);
+}
+
 /** Validates the environment once at boot; any problem is one `ConfigError` line naming the variable. */
 export function loadConfig(env: Env = process.env): AppConfig {
   const port = int(env, 'PORT', 8080, 0, 65535);
@@ -238,5 +250,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
       batchSize: int(env, 'CAMPAIGN_BATCH_SIZE', 1_000, 1, 100_000),
       maxQueued: int(env, 'CAMPAIGN_MAX_QUEUED', 5_000, 1, 100_000_000),
     },
+    webDistDir: webDistDir(env),
   };
 }

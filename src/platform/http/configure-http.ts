@@ -6,6 +6,7 @@ import type { AppConfig } from '../../config/config';
 import { accessLogMiddleware } from '../logging/access-log.middleware';
 import { httpMetricsMiddleware } from '../metrics/http-metrics.middleware';
 import { inputGuardMiddleware } from './input-guard';
+import { configureDashboard } from './dashboard';
 import { configureOpenApi } from './openapi';
 import { requestIdMiddleware } from './request-context';
 import { createValidationPipe } from './validation';
@@ -21,6 +22,7 @@ export function configureHttp(app: INestApplication, config: AppConfig): void {
   express.use(requestIdMiddleware);
   express.use(accessLogMiddleware);
   express.use(httpMetricsMiddleware);
+  configureDashboard(express, config.webDistDir);
   express.use(cookieParser());
   express.use('/v1/send', json({ limit: SEND_BODY_LIMIT }));
   // SNS posts JSON as text/plain; its receiver parses (and verifies) the raw text itself.

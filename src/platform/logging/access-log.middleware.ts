@@ -8,15 +8,17 @@ const QUIET_PATHS = new Set(['/health', '/health/ready', '/metrics']);
 export function accessLogMiddleware(req: Request, res: Response, next: NextFunction): void {
   const log = logger('http');
   const start = process.hrtime.bigint();
+  // Read now: a mounted router (the dashboard under /app) strips its prefix from req.path.
+  const path = req.path;
   res.once('finish', () => {
     const status = res.statusCode;
-    const level = QUIET_PATHS.has(req.path) ? 'debug' : status >= 500 ? 'error' : 'info';
+    const level = QUIET_PATHS.has(path) ? 'debug' : status >= 500 ? 'error' : 'info';
     if (!log.isLevelEnabled(level)) return;
     const principal = req.user as { projectId?: string } | undefined;
     log[level](
       {
         method: req.method,
-        path: req.path,
+        path,
         status,
         ms: Math.round(Number(process.hrtime.bigint() - start) / 1e4) / 100,
         requestId: req.id,

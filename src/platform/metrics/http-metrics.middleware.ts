@@ -8,6 +8,8 @@ export function routePattern(req: Request): string {
   // Swagger UI's assets are served by mounted middleware that rewrites req.url, so match the original URL.
   const path = (req.originalUrl ?? req.url).split('?')[0];
   if (path === '/docs' || path.startsWith('/docs/') || path.startsWith('/docs?')) return '/docs';
+  // The dashboard's files and client routes (src/platform/http/dashboard.ts): one label.
+  if (path === '/app' || path.startsWith('/app/')) return '/app';
   return 'unmatched';
 }
 

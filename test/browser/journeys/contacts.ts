@@ -1,0 +1,97 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { assert, type Journey, see } from '../harness';
+
+/** Import a CSV (progress, row errors), then search, filter, open, edit and bulk-change contacts. */
+export const contactsJourney: Journey = {
+  name: 'contacts',
+  async run({ page, projectUrl, shot, state }) {
+    const emails = Array.from({ length: 12 }, (_, i) => `person${i + 1}@example.org`);
+    state.importedEmails = emails;
+    const rows = emails.map((email, i) => `${email},Person ${i + 1},${i % 2 ? 'pro' : 'free'},${10 + i}`);
+    const csv = ['email,First Name,plan,score', ...rows.slice(0, 2), 'not-an-email,Broken,free,1', ...rows.slice(2), `${emails[0]},Again,pro,99`].join('\n');
+    const file = join(mkdtempSync(join(tmpdir(), 'mailroom-csv-')), 'contacts.csv');
+    writeFileSync(file, csv);
+
+    // Earlier journeys may have made contacts (a test send adds its recipient): count from here.
+    await page.goto(projectUrl('contacts'));
+    await see(page.getByRole('heading', { name: 'No contacts yet' }).or(page.getByText(/\d+ in this project/)));
+    const before = (await page.getByRole('heading', { name: 'No contacts yet' }).count()) ? 0 : Number(/([\d,]+) in this project/.exec((await page.locator('.page-description').textContent()) ?? '')?.[1]?.replace(/,/g, '') ?? NaN);
+    assert(Number.isInteger(before), 'the contact count is shown');
+    await shot('before-import');
+    await page.getByRole('link', { name: 'Import CSV' }).click();
+    await see(page.getByRole('heading', { name: 'Import contacts' }));
+    await page.getByLabel('CSV file').setInputFiles(file);
+    await page.getByRole('button', { name: 'Import' }).click();
+    await see(page.getByRole('progressbar', { name: /Import finished/ }), 30_000);
+    const counts = page.getByRole('definition');
+    await see(counts.filter({ hasText: 'completed' }));
+    const errors = page.getByRole('table', { name: 'Rows with problems' });
+    await see(errors.getByRole('row').filter({ hasText: 'not-an-email' }).filter({ hasText: 'The email address is not valid' }));
+    await see(errors.getByRole('row').filter({ hasText: emails[0] }).filter({ hasText: 'appears earlier' }));
+    await shot('import-done');
+
+    await page.getByRole('link', { name: 'See the contacts' }).click();
+    await see(page.getByText(`${before + emails.length} in this project`));
+    await shot('list');
+
+    await page.getByLabel('Search by email').fill('person1');
+    await see(page.getByText('4 matching'));
+    await page.getByLabel('Sort').selectOption('email:asc');
+    // 'person10@' sorts before 'person1@' ('0' < '@').
+    await see(page.getByRole('row').nth(1).getByRole('link', { name: 'person10@example.org' }));
+    await page.getByLabel('Sort').selectOption('email:desc');
+    await see(page.getByRole('row').nth(1).getByRole('link', { name: 'person1@example.org' }));
+    await page.getByLabel('Search by email').fill('');
+
+    await page.getByRole('link', { name: 'person2@example.org' }).click();
+    await see(page.getByRole('heading', { name: 'person2@example.org' }));
+    const data = page.getByLabel('Data (JSON)');
+    const stored = JSON.parse((await data.inputValue()) || '{}');
+    assert(stored['first name'] === 'Person 2' && stored.score === 11, `imported data typed: ${JSON.stringify(stored)}`);
+    await data.fill('{"first name": "Person Two", "plan": "enterprise"}');
+    await page.getByLabel('Subscribed to marketing email').uncheck();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await see(page.getByRole('status').filter({ hasText: 'Saved.' }));
+    await see(page.getByRole('list', { name: 'Events, newest first' }).getByText('contact.unsubscribed'));
+    // An address another contact has: the 409 shows at the email field.
+    await page.getByLabel('Email', { exact: true }).fill('person3@example.org');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await see(page.locator('.field-error').filter({ hasText: /person3@example.org|already|exists/i }));
+    await shot('detail');
+
+    // The imported contacts only (they are @example.org), from here on.
+    await page.goto(projectUrl('contacts'));
+    await page.getByLabel('Search by email').fill('@example.org');
+    await see(page.getByText(`${emails.length} matching`));
+    await page.getByLabel('Subscription').selectOption('false');
+    await see(page.getByText('1 matching'));
+    await page.getByLabel('Subscription').selectOption('');
+    await see(page.getByText(`${emails.length} matching`));
+    await page.getByLabel('Select all shown contacts').check();
+    await see(page.getByText(`${emails.length} selected`));
+    await page.getByRole('region', { name: 'Bulk actions' }).getByRole('button', { name: 'Unsubscribe' }).click();
+    await see(page.getByRole('status').filter({ hasText: /Done: 11 unsubscribed/ }), 30_000);
+    await shot('bulk-unsubscribed');
+    await page.getByLabel('Subscription').selectOption('true');
+    await see(page.getByRole('heading', { name: 'No contact matches' }));
+
+    await page.getByLabel('Subscription').selectOption('');
+    await page.getByLabel(`Select ${emails[11]}`).check();
+    await page.getByRole('region', { name: 'Bulk actions' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete contacts' }).click();
+    await see(page.getByRole('status').filter({ hasText: 'Done: 1 deleted' }), 30_000);
+    await see(page.getByText(`${emails.length - 1} matching`));
+    await shot('bulk-deleted');
+
+    // One contact deleted from its own page.
+    await page.getByRole('link', { name: emails[10] }).click();
+    await see(page.getByRole('heading', { name: emails[10] }));
+    await page.getByRole('button', { name: 'Delete contact' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete', exact: true }).click();
+    await see(page.getByRole('heading', { name: 'Contacts', exact: true }));
+    await page.getByLabel('Search by email').fill(emails[10]);
+    await see(page.getByRole('heading', { name: 'No contact matches' }));
+  },
+};

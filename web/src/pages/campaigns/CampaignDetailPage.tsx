@@ -1,0 +1,269 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { type Campaign, type CampaignStats, isLive, SKIP_REASONS, useCampaign, useCampaignStats } from '../../api/campaigns';
+import { qk } from '../../api/queryKeys';
+import { useSegment } from '../../api/segments';
+import { Button } from '../../components/Button';
+import { ConfirmButton } from '../../components/Dialogs';
+import { ErrorMessage } from '../../components/ErrorMessage';
+import { TextField } from '../../components/Fields';
+import { Loading, Notice, PageHeader, ProgressBar } from '../../components/Feedback';
+import { fieldError, useApiMutation } from '../../lib/forms';
+import { formatDate, formatNumber, formatPercent } from '../../lib/format';
+import { projectPath, useApi, useProjectId } from '../../lib/project';
+import { describeTree, fromApiTree } from '../segments/filterTree';
+import { StatusBadge } from './StatusBadge';
+
+export default function CampaignDetailPage() {
+  const { campaignId = '' } = useParams();
+  const campaign = useCampaign(campaignId);
+  if (campaign.isPending) return <Loading label="Loading the campaign…" />;
+  if (campaign.isError) return <ErrorMessage error={campaign.error} title="Could not load the campaign" />;
+  return <Detail campaign={campaign.data} />;
+}
+
+/** `datetime-local` text (local time) → ISO instant. */
+function localToIso(value: string): string | null {
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}
+
+function Detail({ campaign }: { campaign: Campaign }) {
+  const projectId = useProjectId();
+  const api = useApi();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const invalidate = () => queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'campaigns') });
+  const [when, setWhen] = useState('');
+  const send = useApiMutation({
+    mutationFn: (scheduledFor: string | null) => api.post<{ success: boolean; data: { status: string; scheduledFor: string | null }; message: string }>(`/campaigns/${campaign.id}/send`, scheduledFor ? { scheduledFor } : {}),
+    onSuccess: invalidate,
+  });
+  const cancel = useApiMutation({ mutationFn: () => api.post<Campaign>(`/campaigns/${campaign.id}/cancel`, {}), onSuccess: invalidate });
+  const duplicate = useApiMutation({
+    mutationFn: () => api.post<Campaign>(`/campaigns/${campaign.id}/duplicate`, {}),
+    onSuccess: (copy) => {
+      void invalidate();
+      navigate(projectPath(projectId, 'campaigns', copy.id, 'edit'));
+    },
+  });
+  const test = useApiMutation({ mutationFn: (email: string) => api.post<unknown>(`/campaigns/${campaign.id}/test`, { email }) });
+  const s = campaign.status;
+  const canEdit = s === 'DRAFT' || s === 'SCHEDULED';
+  const onSchedule = (e: FormEvent) => {
+    e.preventDefault();
+    void send.submit(localToIso(when) ?? when);
+  };
+  return (
+    <>
+      <PageHeader
+        title={campaign.name}
+        description={
+          <>
+            <StatusBadge status={s} /> {campaign.subject}
+          </>
+        }
+        actions={
+          <>
+            {canEdit && (
+              <Link className="btn" to={projectPath(projectId, 'campaigns', campaign.id, 'edit')}>
+                Edit
+              </Link>
+            )}
+            <Button onClick={() => void duplicate.submit()} pending={duplicate.isPending} pendingLabel="Copying…">
+              Duplicate
+            </Button>
+            {s !== 'SCHEDULED' && s !== 'SENDING' && (
+              <ConfirmButton
+                label="Delete"
+                title={`Delete ${campaign.name}?`}
+                description={s === 'SENT' ? 'The emails already sent stay sent; the campaign and its statistics go.' : 'The draft is deleted.'}
+                confirmLabel="Delete campaign"
+                onConfirm={async () => {
+                  await api.del(`/campaigns/${campaign.id}`);
+                  await invalidate();
+                  navigate(projectPath(projectId, 'campaigns'));
+                }}
+              />
+            )}
+          </>
+        }
+      />
+      <ErrorMessage error={duplicate.error} title="Could not duplicate" />
+
+      {(s === 'DRAFT' || s === 'SCHEDULED') && (
+        <section className="panel" aria-label="Send">
+          <h2>{s === 'SCHEDULED' ? `Scheduled for ${formatDate(campaign.scheduledFor)}` : 'Send'}</h2>
+          <div className="button-row">
+            <Button variant="primary" onClick={() => void send.submit(null)} pending={send.isPending} pendingLabel="Starting…">
+              Send now
+            </Button>
+            {s === 'SCHEDULED' && (
+              <Button onClick={() => void cancel.submit()} pending={cancel.isPending} pendingLabel="Cancelling…">
+                Cancel schedule
+              </Button>
+            )}
+          </div>
+          <form className="toolbar" onSubmit={onSchedule} noValidate>
+            <TextField label="Send at (your time)" type="datetime-local" value={when} onChange={(e) => setWhen(e.target.value)} error={fieldError(send.error, 'scheduledFor')} />
+            <Button type="submit" disabled={!when || send.isPending}>
+              {s === 'SCHEDULED' ? 'Reschedule' : 'Schedule'}
+            </Button>
+          </form>
+          <ErrorMessage error={send.error} fields={['scheduledFor']} title="Could not send" />
+          <ErrorMessage error={cancel.error} title="Could not cancel" />
+          {send.data?.message && <Notice>{send.data.message}</Notice>}
+        </section>
+      )}
+      {s === 'SENDING' && (
+        <section className="panel" aria-label="Sending">
+          <Button variant="danger" onClick={() => void cancel.submit()} pending={cancel.isPending} pendingLabel="Stopping…">
+            Stop sending
+          </Button>
+          <span className="muted"> What has left stays sent; nothing more leaves.</span>
+          <ErrorMessage error={cancel.error} title="Could not stop" />
+        </section>
+      )}
+
+      <Stats campaign={campaign} />
+      <Audience campaign={campaign} />
+      <TestSend campaignId={campaign.id} test={test} />
+      <section className="panel">
+        <h2>Email</h2>
+        <dl className="dl-grid">
+          <dt>From</dt>
+          <dd>
+            {campaign.fromName ? `${campaign.fromName} <${campaign.from}>` : campaign.from}
+          </dd>
+          {campaign.replyTo && (
+            <>
+              <dt>Reply-to</dt>
+              <dd>{campaign.replyTo}</dd>
+            </>
+          )}
+          <dt>Type</dt>
+          <dd>{campaign.type.toLowerCase()}</dd>
+          <dt>Subject</dt>
+          <dd>{campaign.subject}</dd>
+        </dl>
+        <details>
+          <summary>Body</summary>
+          <pre className="code-block">{campaign.body}</pre>
+        </details>
+      </section>
+    </>
+  );
+}
+
+function Audience({ campaign }: { campaign: Campaign }) {
+  const segment = useSegment(campaign.audienceType === 'SEGMENT' ? (campaign.segmentId ?? undefined) : undefined);
+  return (
+    <section className="panel">
+      <h2>Audience</h2>
+      <p>
+        {campaign.audienceType === 'ALL' && 'All contacts of the project.'}
+        {campaign.audienceType === 'SEGMENT' && <>Segment {segment.data ? <strong>{segment.data.name}</strong> : campaign.segmentId}.</>}
+        {campaign.audienceType === 'FILTERED' && campaign.audienceCondition && (
+          <>
+            Contacts where <code>{describeTree(fromApiTree(campaign.audienceCondition))}</code>
+          </>
+        )}
+      </p>
+    </section>
+  );
+}
+
+function Stats({ campaign }: { campaign: Campaign }) {
+  const stats = useCampaignStats(campaign.id, campaign.status);
+  const draft = campaign.status === 'DRAFT' || campaign.status === 'SCHEDULED';
+  if (stats.isPending) return <Loading label="Loading statistics…" />;
+  if (stats.isError) return <ErrorMessage error={stats.error} title="Could not load statistics" />;
+  const st: CampaignStats = stats.data;
+  const reasons = Object.entries(st.skipped ?? {}).filter(([, n]) => n > 0);
+  return (
+    <section className="panel" aria-label={draft ? 'Audience now' : 'Statistics'}>
+      <h2>{draft ? 'Audience if sent now' : 'Statistics'}</h2>
+      {draft ? (
+        <p>
+          <strong>{formatNumber(st.totalRecipients - st.skippedCount)}</strong> of {formatNumber(st.totalRecipients)} contacts would get it; {formatNumber(st.skippedCount)} skipped.
+        </p>
+      ) : (
+        <>
+          {campaign.status === 'SENDING' && <ProgressBar label="Sending" value={st.sentCount + st.skippedCount} max={Math.max(1, st.totalRecipients)} detail={`${formatNumber(st.sentCount)} of ${formatNumber(st.totalRecipients)} sent`} />}
+          <dl className="stat-grid">
+            {(
+              [
+                ['Recipients', st.totalRecipients],
+                ['Sent', st.sentCount],
+                ['Delivered', st.deliveredCount],
+                ['Opened', st.openedCount],
+                ['Clicked', st.clickedCount],
+                ['Bounced', st.bouncedCount],
+                ['Complaints', st.complainedCount],
+                ['Unsubscribed', st.unsubscribedCount],
+                ['Skipped', st.skippedCount],
+              ] as const
+            ).map(([label, n]) => (
+              <div key={label}>
+                <dt>{label}</dt>
+                <dd>{formatNumber(n)}</dd>
+              </div>
+            ))}
+            <div>
+              <dt>Open rate</dt>
+              <dd>{formatPercent(st.openRate)}</dd>
+            </div>
+            <div>
+              <dt>Click rate</dt>
+              <dd>{formatPercent(st.clickRate)}</dd>
+            </div>
+            <div>
+              <dt>Bounce rate</dt>
+              <dd>{formatPercent(st.bounceRate)}</dd>
+            </div>
+          </dl>
+          {isLive(campaign.status) && <p className="muted">Updating every second.</p>}
+        </>
+      )}
+      {reasons.length > 0 && (
+        <>
+          <h3>Skipped</h3>
+          <ul aria-label="Skipped contacts by reason">
+            {reasons.map(([reason, n]) => (
+              <li key={reason}>
+                {formatNumber(n)} {SKIP_REASONS[reason] ?? reason}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}
+
+function TestSend({ test }: { campaignId: string; test: ReturnType<typeof useApiMutation<unknown, string>> }) {
+  const [sentTo, setSentTo] = useState('');
+  return (
+    <form
+      className="panel"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const email = String(new FormData(e.currentTarget).get('testEmail') ?? '').trim();
+        void test.submit(email).then((r) => r !== undefined && setSentTo(email));
+      }}
+      noValidate
+    >
+      <h2>Send a test</h2>
+      <p className="muted">One copy with "[Test]" in the subject; it counts in no statistic and creates no contact.</p>
+      <div className="toolbar">
+        <TextField label="Test address" name="testEmail" type="email" required error={fieldError(test.error, 'email')} />
+        <Button type="submit" pending={test.isPending} pendingLabel="Sending…">
+          Send test
+        </Button>
+      </div>
+      <ErrorMessage error={test.error} fields={['email']} title="Could not send the test" />
+      {test.isSuccess && sentTo && <p role="status">Test sent to {sentTo}.</p>}
+    </form>
+  );
+}

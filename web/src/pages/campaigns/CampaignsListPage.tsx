@@ -1,0 +1,114 @@
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { CAMPAIGN_STATUSES, type CampaignStatus, useCampaignList } from '../../api/campaigns';
+import { Button } from '../../components/Button';
+import { ErrorMessage } from '../../components/ErrorMessage';
+import { SelectField, TextField } from '../../components/Fields';
+import { EmptyState, Loading, PageHeader } from '../../components/Feedback';
+import { Pager } from '../../components/Pager';
+import { formatDate, formatNumber } from '../../lib/format';
+import { projectPath, useProjectId } from '../../lib/project';
+import { useDebounced } from '../contacts/useDebounced';
+import { StatusBadge } from './StatusBadge';
+
+export default function CampaignsListPage() {
+  const projectId = useProjectId();
+  const [params, setParams] = useSearchParams();
+  const status = (params.get('status') ?? '') as CampaignStatus | '';
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const [searchText, setSearchText] = useState(params.get('search') ?? '');
+  const search = useDebounced(searchText.trim());
+  const list = useCampaignList({ page, status, search: search || undefined });
+  const set = (changes: Record<string, string>) => {
+    const next = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v) next.set(k, v);
+      else next.delete(k);
+    }
+    setParams(next, { replace: true });
+  };
+  const newButton = (
+    <Link className="btn btn-primary" to={projectPath(projectId, 'campaigns', 'new')}>
+      New campaign
+    </Link>
+  );
+  return (
+    <>
+      <PageHeader title="Campaigns" description="One email to many contacts: all of them, a segment, or those matching filters." actions={newButton} />
+      <div className="toolbar" role="search">
+        <TextField
+          label="Search"
+          type="search"
+          value={searchText}
+          placeholder="Name, subject or sender"
+          onChange={(e) => {
+            setSearchText(e.target.value);
+            set({ search: e.target.value.trim(), page: '' });
+          }}
+        />
+        <SelectField label="Status" value={status} onChange={(e) => set({ status: e.target.value, page: '' })}>
+          <option value="">All statuses</option>
+          {CAMPAIGN_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s.toLowerCase()}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      {list.isPending ? (
+        <Loading label="Loading campaigns…" />
+      ) : list.isError ? (
+        <>
+          <ErrorMessage error={list.error} title="Could not load campaigns" />
+          <Button onClick={() => list.refetch()}>Try again</Button>
+        </>
+      ) : list.data.data.length === 0 ? (
+        status || search ? (
+          <EmptyState title={search ? 'No campaign matches' : `No ${status.toLowerCase()} campaigns`}>Change the search, or choose all statuses.</EmptyState>
+        ) : (
+          <EmptyState title="No campaigns yet" action={newButton}>
+            <p>Write the email (or copy a template), choose who gets it, check who would be skipped, then send it now or schedule it.</p>
+          </EmptyState>
+        )
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">Campaigns</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Audience</th>
+                  <th scope="col">Sent</th>
+                  <th scope="col">Opened</th>
+                  <th scope="col">When</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.data.data.map((c) => (
+                  <tr key={c.id}>
+                    <td>
+                      <Link className="row-link" to={projectPath(projectId, 'campaigns', c.id)}>
+                        {c.name}
+                      </Link>
+                      <div className="muted">{c.subject}</div>
+                    </td>
+                    <td>
+                      <StatusBadge status={c.status} />
+                    </td>
+                    <td>{c.audienceType === 'ALL' ? 'all contacts' : c.audienceType === 'SEGMENT' ? 'segment' : 'filters'}</td>
+                    <td>{c.status === 'DRAFT' || c.status === 'SCHEDULED' ? '—' : `${formatNumber(c.sentCount)} / ${formatNumber(c.totalRecipients)}`}</td>
+                    <td>{c.status === 'DRAFT' || c.status === 'SCHEDULED' ? '—' : formatNumber(c.openedCount)}</td>
+                    <td>{c.status === 'SCHEDULED' ? `at ${formatDate(c.scheduledFor)}` : c.sentAt ? `sent ${formatDate(c.sentAt)}` : `created ${formatDate(c.createdAt)}`}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager page={list.data.page} totalPages={list.data.totalPages} total={list.data.total} onPage={(p) => set({ page: String(p) })} busy={list.isFetching} />
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,179 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useContact, useContactEvents } from '../../api/contacts';
+import { ApiError } from '../../api/errors';
+import { qk } from '../../api/queryKeys';
+import type { Contact } from '../../api/types';
+import { Button } from '../../components/Button';
+import { ConfirmButton } from '../../components/Dialogs';
+import { ErrorMessage } from '../../components/ErrorMessage';
+import { CheckboxField, TextAreaField, TextField } from '../../components/Fields';
+import { Badge, EmptyState, Loading, Notice, PageHeader } from '../../components/Feedback';
+import { dataPatch, fieldError, formValues, parseJsonObject, useApiMutation } from '../../lib/forms';
+import { formatDate, formatValue } from '../../lib/format';
+import { projectPath, useApi, useProjectId } from '../../lib/project';
+
+const FIELDS = ['email', 'subscribed', 'data'] as const;
+
+function EditContact({ contact }: { contact: Contact }) {
+  const api = useApi();
+  const projectId = useProjectId();
+  const queryClient = useQueryClient();
+  const [dataError, setDataError] = useState<string>();
+  const save = useApiMutation({
+    mutationFn: (body: Partial<Pick<Contact, 'email' | 'subscribed' | 'data'>>) => api.patch<Contact>(`/contacts/${contact.id}`, body),
+    onSuccess: (updated) => {
+      queryClient.setQueryData(qk.p(projectId, 'contacts', 'one', contact.id), updated);
+      void queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'contacts') });
+    },
+  });
+  // 409: another contact of the project has this address; it belongs at the email field.
+  const emailConflict = save.error instanceof ApiError && save.error.status === 409 ? save.error.message : undefined;
+  return (
+    <form
+      key={contact.updatedAt}
+      onSubmit={(e) => {
+        e.preventDefault();
+        const v = formValues(e.currentTarget);
+        const data = parseJsonObject(v.data ?? '');
+        if ('error' in data) return setDataError(data.error);
+        setDataError(undefined);
+        const body: Partial<Contact> = {};
+        const email = (v.email ?? '').trim();
+        if (email !== contact.email) body.email = email;
+        const subscribed = v.subscribed === 'on';
+        if (subscribed !== contact.subscribed) body.subscribed = subscribed;
+        const patch = dataPatch(contact.data ?? {}, data.value);
+        if (Object.keys(patch).length) body.data = patch;
+        void save.submit(body);
+      }}
+      noValidate
+    >
+      <TextField label="Email" name="email" type="email" defaultValue={contact.email} required error={emailConflict ?? fieldError(save.error, 'email')} />
+      <CheckboxField
+        label="Subscribed to marketing email"
+        name="subscribed"
+        defaultChecked={contact.subscribed}
+        hint="Changing it records a contact.subscribed or contact.unsubscribed event."
+        error={fieldError(save.error, 'subscribed')}
+      />
+      <TextAreaField
+        label="Data (JSON)"
+        name="data"
+        rows={10}
+        defaultValue={JSON.stringify(contact.data ?? {}, null, 2)}
+        hint="Custom fields used in templates as {{key}} and in segments as data.key. Removing a key deletes it."
+        error={dataError ?? fieldError(save.error, 'data')}
+      />
+      {!emailConflict && <ErrorMessage error={save.error} fields={FIELDS} title="Could not save" />}
+      {save.isSuccess && !save.isPending && <Notice>Saved.</Notice>}
+      <Button type="submit" variant="primary" pending={save.isPending} pendingLabel="Saving…">
+        Save changes
+      </Button>
+    </form>
+  );
+}
+
+function Timeline({ contactId }: { contactId: string }) {
+  const events = useContactEvents(contactId);
+  if (events.isPending) return <Loading label="Loading events…" />;
+  if (events.isError) return <ErrorMessage error={events.error} title="Could not load the events" />;
+  const list = events.data.pages.flatMap((p) => p.data);
+  if (list.length === 0)
+    return (
+      <EmptyState title="No events yet">
+        Emails sent to this contact, opens, clicks and events you track with POST /v1/track appear here.
+      </EmptyState>
+    );
+  return (
+    <>
+      <ol className="timeline" aria-label="Events, newest first">
+        {list.map((event) => (
+          <li key={event.id}>
+            <strong>{event.name}</strong> <time dateTime={event.createdAt}>{formatDate(event.createdAt)}</time>
+            {event.data && Object.keys(event.data).length > 0 && (
+              <dl className="dl-grid">
+                {Object.entries(event.data)
+                  .slice(0, 8)
+                  .map(([key, value]) => (
+                    <div key={key} style={{ display: 'contents' }}>
+                      <dt>{key}</dt>
+                      <dd>{formatValue(value)}</dd>
+                    </div>
+                  ))}
+              </dl>
+            )}
+          </li>
+        ))}
+      </ol>
+      {events.hasNextPage && (
+        <Button onClick={() => events.fetchNextPage()} pending={events.isFetchingNextPage} pendingLabel="Loading…">
+          Load older events
+        </Button>
+      )}
+    </>
+  );
+}
+
+export default function ContactDetailPage() {
+  const { contactId = '' } = useParams();
+  const projectId = useProjectId();
+  const api = useApi();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const contact = useContact(contactId);
+  const back = (
+    <Link to={projectPath(projectId, 'contacts')} className="btn btn-ghost">
+      ← All contacts
+    </Link>
+  );
+  if (contact.isPending) return <Loading label="Loading the contact…" />;
+  if (contact.isError) {
+    const missing = contact.error instanceof ApiError && contact.error.status === 404;
+    return (
+      <>
+        {back}
+        {missing ? <EmptyState title="Contact not found">It was deleted, or the link is wrong.</EmptyState> : <ErrorMessage error={contact.error} title="Could not load the contact" />}
+      </>
+    );
+  }
+  const c = contact.data;
+  return (
+    <>
+      {back}
+      <PageHeader
+        title={c.email}
+        description={
+          <>
+            {c.subscribed ? <Badge tone="good">Subscribed</Badge> : <Badge>Unsubscribed</Badge>} Added {formatDate(c.createdAt)}, changed {formatDate(c.updatedAt)}
+          </>
+        }
+        actions={
+          <ConfirmButton
+            label="Delete contact"
+            title={`Delete ${c.email}?`}
+            description="The contact and its events are removed for good. This cannot be undone."
+            confirmLabel="Delete"
+            onConfirm={async () => {
+              await api.del(`/contacts/${c.id}`);
+              queryClient.removeQueries({ queryKey: qk.p(projectId, 'contacts', 'one', c.id) });
+              await queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'contacts') });
+              navigate(projectPath(projectId, 'contacts'));
+            }}
+          />
+        }
+      />
+      <div className="two-columns">
+        <section className="panel" aria-labelledby="edit-heading">
+          <h2 id="edit-heading">Details</h2>
+          <EditContact contact={c} />
+        </section>
+        <section className="panel" aria-labelledby="events-heading">
+          <h2 id="events-heading">Events</h2>
+          <Timeline contactId={c.id} />
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,229 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { type ContactListParams, type ContactSort, useContactList } from '../../api/contacts';
+import { qk } from '../../api/queryKeys';
+import type { Contact } from '../../api/types';
+import { Button } from '../../components/Button';
+import { Modal } from '../../components/Dialogs';
+import { ErrorMessage } from '../../components/ErrorMessage';
+import { CheckboxField, SelectField, TextAreaField, TextField } from '../../components/Fields';
+import { Badge, EmptyState, Loading, PageHeader } from '../../components/Feedback';
+import { fieldError, formValues, parseJsonObject, useApiMutation } from '../../lib/forms';
+import { formatDate } from '../../lib/format';
+import { projectPath, useApi, useProjectId } from '../../lib/project';
+import { BulkActions } from './BulkActions';
+import { useDebounced } from './useDebounced';
+
+const SORTS: { value: string; label: string }[] = [
+  { value: 'createdAt:desc', label: 'Newest first' },
+  { value: 'createdAt:asc', label: 'Oldest first' },
+  { value: 'email:asc', label: 'Email A → Z' },
+  { value: 'email:desc', label: 'Email Z → A' },
+];
+
+function AddContact() {
+  const api = useApi();
+  const projectId = useProjectId();
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const [dataError, setDataError] = useState<string>();
+  const create = useApiMutation({
+    mutationFn: (body: { email: string; subscribed: boolean; data: Record<string, unknown> }) => api.post<Contact>('/contacts', body),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'contacts') });
+      setOpen(false);
+    },
+  });
+  return (
+    <>
+      <Button onClick={() => setOpen(true)}>Add contact</Button>
+      <Modal open={open} onOpenChange={setOpen} title="Add a contact" description="An existing address is updated instead (its data is merged).">
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            const v = formValues(e.currentTarget);
+            const data = parseJsonObject(v.data ?? '');
+            if ('error' in data) return setDataError(data.error);
+            setDataError(undefined);
+            void create.submit({ email: (v.email ?? '').trim(), subscribed: v.subscribed === 'on', data: data.value });
+          }}
+          noValidate
+        >
+          <TextField label="Email" name="email" type="email" required error={fieldError(create.error, 'email')} />
+          <CheckboxField label="Subscribed to marketing email" name="subscribed" defaultChecked />
+          <TextAreaField label="Data (JSON)" name="data" placeholder='{"firstName": "Ada", "plan": "pro"}' error={dataError ?? fieldError(create.error, 'data')} />
+          <ErrorMessage error={create.error} fields={['email', 'data']} />
+          <div className="dialog-actions">
+            <Button type="submit" variant="primary" pending={create.isPending} pendingLabel="Saving…">
+              Save contact
+            </Button>
+          </div>
+        </form>
+      </Modal>
+    </>
+  );
+}
+
+export default function ContactsListPage() {
+  const projectId = useProjectId();
+  const [params, setParams] = useSearchParams();
+  const [searchText, setSearchText] = useState(params.get('search') ?? '');
+  const search = useDebounced(searchText.trim());
+  const subscribed = params.get('subscribed') ?? '';
+  const sort = params.get('sort') ?? 'createdAt:desc';
+  const [sortField, sortDir] = sort.split(':') as [ContactSort, 'asc' | 'desc'];
+  const listParams: ContactListParams = useMemo(
+    () => ({ search: search || undefined, subscribed: subscribed === 'true' || subscribed === 'false' ? subscribed : undefined, sort: sortField, dir: sortDir }),
+    [search, subscribed, sortField, sortDir],
+  );
+  const list = useContactList(listParams);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const clearSelection = useCallback(() => setSelected(new Set()), []);
+  // The bulk panel stays after its job cleared the selection, to show the outcome until dismissed.
+  const [bulkOpen, setBulkOpen] = useState(false);
+
+  // A new search or filter starts a new selection: never act on contacts no longer shown.
+  const setParam = (key: string, value: string) => {
+    clearSelection();
+    const next = new URLSearchParams(params);
+    if (value) next.set(key, value);
+    else next.delete(key);
+    setParams(next, { replace: true });
+  };
+  const updateSearch = (value: string) => {
+    clearSelection();
+    setSearchText(value);
+    const next = new URLSearchParams(params);
+    if (value.trim()) next.set('search', value.trim());
+    else next.delete('search');
+    setParams(next, { replace: true });
+  };
+
+  const loadError = list.error;
+  const contacts = list.data?.pages.flatMap((p) => p.data) ?? [];
+  const total = list.data?.pages[0]?.total;
+  const filtered = Boolean(search || subscribed);
+  const allShownSelected = contacts.length > 0 && contacts.every((c) => selected.has(c.id));
+  const toggle = (id: string) => {
+    setBulkOpen(true);
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Contacts"
+        description={total !== undefined ? `${total.toLocaleString()} ${filtered ? 'matching' : 'in this project'}` : 'Everyone this project can email.'}
+        actions={
+          <>
+            <AddContact />
+            <Link className="btn btn-primary" to={projectPath(projectId, 'contacts', 'import')}>
+              Import CSV
+            </Link>
+          </>
+        }
+      />
+      <div className="toolbar" role="search">
+        <TextField label="Search by email" type="search" value={searchText} onChange={(e) => updateSearch(e.target.value)} placeholder="e.g. @example.com" />
+        <SelectField label="Subscription" value={subscribed} onChange={(e) => setParam('subscribed', e.target.value)}>
+          <option value="">All contacts</option>
+          <option value="true">Subscribed</option>
+          <option value="false">Unsubscribed</option>
+        </SelectField>
+        <SelectField label="Sort" value={sort} onChange={(e) => setParam('sort', e.target.value === 'createdAt:desc' ? '' : e.target.value)}>
+          {SORTS.map((s) => (
+            <option key={s.value} value={s.value}>
+              {s.label}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      {(selected.size > 0 || bulkOpen) && <BulkActions selected={[...selected]} onFinished={clearSelection} onDismiss={() => setBulkOpen(false)} />}
+      {list.isPending ? (
+        <Loading label="Loading contacts…" />
+      ) : list.isError && !list.data ? (
+        <>
+          <ErrorMessage error={list.error} title="Could not load contacts" />
+          <Button onClick={() => list.refetch()}>Try again</Button>
+        </>
+      ) : contacts.length === 0 ? (
+        filtered ? (
+          <EmptyState title="No contact matches">Change the search or the subscription filter.</EmptyState>
+        ) : (
+          <EmptyState
+            title="No contacts yet"
+            action={
+              <Link className="btn btn-primary" to={projectPath(projectId, 'contacts', 'import')}>
+                Import a CSV file
+              </Link>
+            }
+          >
+            <p>Import a CSV file with an email column, add contacts one by one, or let the API create them: every address you send to with POST /v1/send or track with POST /v1/track becomes a contact.</p>
+          </EmptyState>
+        )
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">Contacts</caption>
+              <thead>
+                <tr>
+                  <th scope="col">
+                    <input
+                      type="checkbox"
+                      aria-label="Select all shown contacts"
+                      checked={allShownSelected}
+                      onChange={() => {
+                        setBulkOpen(true);
+                        setSelected(allShownSelected ? new Set() : new Set(contacts.map((c) => c.id)));
+                      }}
+                    />
+                  </th>
+                  <th scope="col">Email</th>
+                  <th scope="col">Subscription</th>
+                  <th scope="col">Data</th>
+                  <th scope="col">Added</th>
+                </tr>
+              </thead>
+              <tbody>
+                {contacts.map((c) => (
+                  <tr key={c.id}>
+                    <td>
+                      <input type="checkbox" aria-label={`Select ${c.email}`} checked={selected.has(c.id)} onChange={() => toggle(c.id)} />
+                    </td>
+                    <td>
+                      <Link className="row-link" to={projectPath(projectId, 'contacts', c.id)}>
+                        {c.email}
+                      </Link>
+                    </td>
+                    <td>{c.subscribed ? <Badge tone="good">Subscribed</Badge> : <Badge>Unsubscribed</Badge>}</td>
+                    <td className="muted">{Object.keys(c.data ?? {}).length ? Object.keys(c.data).slice(0, 4).join(', ') : '—'}</td>
+                    <td>{formatDate(c.createdAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <div className="pager">
+            <span className="pager-summary">
+              Showing {contacts.length.toLocaleString()}
+              {total !== undefined ? ` of ${total.toLocaleString()}` : ''}
+            </span>
+            {list.hasNextPage && (
+              <Button onClick={() => list.fetchNextPage()} pending={list.isFetchingNextPage} pendingLabel="Loading…">
+                Load more
+              </Button>
+            )}
+          </div>
+          {list.isFetchNextPageError && <ErrorMessage error={loadError} title="Could not load more" />}
+        </>
+      )}
+    </>
+  );
+}

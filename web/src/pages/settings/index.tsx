@@ -1,0 +1,38 @@
+import { NavLink, Route, Routes } from 'react-router';
+import { PageHeader } from '../../components/Feedback';
+import { NotFoundPage } from '../../layouts/RouteError';
+import { projectPath, useProjectId } from '../../lib/project';
+import GeneralSettings from './GeneralSettings';
+import KeysSettings from './KeysSettings';
+import MembersSettings from './MembersSettings';
+import SecuritySettings from './SecuritySettings';
+
+const TABS = [
+  { path: '', label: 'General' },
+  { path: 'keys', label: 'API keys' },
+  { path: 'members', label: 'Members' },
+  { path: 'security', label: 'Security' },
+];
+
+export default function SettingsSection() {
+  const projectId = useProjectId();
+  return (
+    <>
+      <PageHeader title="Settings" />
+      <nav className="tabs" aria-label="Settings">
+        {TABS.map((t) => (
+          <NavLink key={t.path} to={projectPath(projectId, 'settings', ...(t.path ? [t.path] : []))} end={t.path === ''}>
+            {t.label}
+          </NavLink>
+        ))}
+      </nav>
+      <Routes>
+        <Route index element={<GeneralSettings />} />
+        <Route path="keys" element={<KeysSettings />} />
+        <Route path="members" element={<MembersSettings />} />
+        <Route path="security" element={<SecuritySettings />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Routes>
+    </>
+  );
+}

@@ -1,0 +1,355 @@
+import { html } from '@codemirror/lang-html';
+import { type Diagnostic, linter, lintGutter } from '@codemirror/lint';
+import { useQueryClient } from '@tanstack/react-query';
+import CodeMirror, { EditorView } from '@uiw/react-codemirror';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useMe } from '../../api/account';
+import { useDomains } from '../../api/domains';
+import { ApiError } from '../../api/errors';
+import { qk } from '../../api/queryKeys';
+import { EMAIL_TYPES, type TemplateInput, useTemplate } from '../../api/templates';
+import type { Contact, CursorList, EmailType, Template } from '../../api/types';
+import { Button } from '../../components/Button';
+import { ConfirmButton } from '../../components/Dialogs';
+import { ErrorMessage } from '../../components/ErrorMessage';
+import { SelectField, TextAreaField, TextField } from '../../components/Fields';
+import { EmptyState, Loading, Notice, PageHeader } from '../../components/Feedback';
+import { fieldError, parseJsonObject, useApiMutation } from '../../lib/forms';
+import { projectPath, useApi, useProjectId } from '../../lib/project';
+import { checkLiquid, oneOffData, previewVariables, renderPreview } from './liquid-preview';
+
+const FIELDS = ['name', 'description', 'subject', 'body', 'from', 'fromName', 'replyTo', 'type'] as const;
+
+const STARTER_BODY = `<h1>Hello {{firstName ?? "there"}}</h1>
+<p>Thanks for joining {{company ?? "us"}}.</p>
+<p><a href="https://example.com">Get started</a></p>`;
+
+const SAMPLE = `{
+  "firstName": "Ada",
+  "company": "Analytical Engines"
+}`;
+
+interface Draft {
+  name: string;
+  description: string;
+  subject: string;
+  body: string;
+  from: string;
+  fromName: string;
+  replyTo: string;
+  type: EmailType;
+}
+
+const toDraft = (t?: Template): Draft => ({
+  name: t?.name ?? '',
+  description: t?.description ?? '',
+  subject: t?.subject ?? 'Welcome, {{firstName ?? "friend"}}',
+  body: t?.body ?? STARTER_BODY,
+  from: t?.from ?? '',
+  fromName: t?.fromName ?? '',
+  replyTo: t?.replyTo ?? '',
+  type: t?.type ?? 'MARKETING',
+});
+
+/** 403 DOMAIN_NOT_VERIFIED is about the sender address, though it names no field. */
+function fromError(error: unknown): string | undefined {
+  if (error instanceof ApiError && error.code === 'DOMAIN_NOT_VERIFIED') return `${error.message}. Add and verify the domain under Domains.`;
+  return fieldError(error, 'from');
+}
+
+/** Marks the line of a Liquid syntax error in the editor (gutter, underline, message on hover). */
+const liquidLinter = linter(
+  (view): Diagnostic[] => {
+    const problem = checkLiquid('body', view.state.doc.toString());
+    if (!problem) return [];
+    const line = view.state.doc.line(Math.min(Math.max(problem.line ?? 1, 1), view.state.doc.lines));
+    return [{ from: line.from, to: Math.max(line.to, line.from), severity: 'error', message: problem.message }];
+  },
+  { delay: 250 },
+);
+
+/** Built once: a new array on every render would reconfigure the editor at each keystroke. */
+const BODY_EXTENSIONS = [html(), EditorView.contentAttributes.of({ 'aria-label': 'Body (HTML)' }), EditorView.lineWrapping, liquidLinter, lintGutter()];
+const BASIC_SETUP = { foldGutter: false };
+
+function Preview({ subject, body, sampleText, email }: { subject: string; body: string; sampleText: string; email: string }) {
+  const deferred = useDeferredValue({ subject, body, sampleText, email });
+  const sample = parseJsonObject(deferred.sampleText);
+  const result = useMemo(
+    () => ('error' in sample ? null : renderPreview(deferred.subject, deferred.body, previewVariables(sample.value, deferred.email || 'ada@example.com'))),
+    [deferred.subject, deferred.body, deferred.email, sample],
+  );
+  if ('error' in sample) return <p className="field-error">The sample data is not usable: {sample.error}</p>;
+  if (!result) return null;
+  if (!result.ok) {
+    const where = result.problem.field === 'subject' ? 'the subject' : 'the body';
+    return (
+      <div className="error-message" role="alert" aria-label="Template error">
+        <p>
+          <strong>{result.problem.line ? `Line ${result.problem.line} of ${where}` : `In ${where}`}:</strong> {result.problem.message}
+        </p>
+        <p className="error-suggestion">Fix it to see the preview; the template cannot be saved until it parses.</p>
+      </div>
+    );
+  }
+  return (
+    <>
+      <p className="preview-subject" aria-label="Rendered subject">
+        Subject: {result.subject}
+      </p>
+      {/* No allow-scripts: the email's HTML is shown, never run. */}
+      <iframe className="preview-frame" title="Email preview" sandbox="" srcDoc={result.html} />
+    </>
+  );
+}
+
+function SendTest({ template, sampleText }: { template: Template; sampleText: string }) {
+  const api = useApi();
+  const me = useMe();
+  const [to, setTo] = useState<string | null>(null);
+  const [dataError, setDataError] = useState<string>();
+  const send = useApiMutation({
+    mutationFn: (recipient: string) => {
+      const sample = parseJsonObject(sampleText);
+      const data = 'value' in sample ? oneOffData(sample.value) : {};
+      // Inline content (transactional): a test reaches the address whatever its subscription.
+      return api.post<{ success: boolean; data: { emails: { email: string }[]; skipped?: { to: string; reason: string }[] } }>('/v1/send', {
+        to: recipient,
+        from: template.fromName ? { name: template.fromName, email: template.from } : template.from,
+        subject: `[Test] ${template.subject}`,
+        body: template.body,
+        ...(template.replyTo ? { reply: template.replyTo } : {}),
+        data,
+      });
+    },
+  });
+  const recipient = to ?? me.data?.email ?? '';
+  const result = send.data?.data;
+  return (
+    <section className="panel" aria-labelledby="test-heading">
+      <h2 id="test-heading">Send a test</h2>
+      <p className="muted">Sends the saved version with the sample data above (not stored on the contact). The address becomes a contact of this project if it is not one yet.</p>
+      <form
+        className="inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const sample = parseJsonObject(sampleText);
+          if ('error' in sample) return setDataError(`Fix the sample data first: ${sample.error}`);
+          setDataError(undefined);
+          void send.submit(recipient.trim());
+        }}
+        noValidate
+      >
+        <TextField label="Send the test to" type="email" value={recipient} onChange={(e) => setTo(e.target.value)} error={dataError ?? fieldError(send.error, 'to')} />
+        <Button type="submit" pending={send.isPending} pendingLabel="Sending…">
+          Send test
+        </Button>
+      </form>
+      <ErrorMessage error={send.error} fields={['to']} title="The test was not sent" />
+      {result && result.emails.length > 0 && <Notice>Test sent to {recipient}. Email id: {result.emails[0].email}</Notice>}
+      {result && result.skipped && result.skipped.length > 0 && (
+        <p className="field-error" role="alert">
+          Not sent to {result.skipped[0].to}: {result.skipped[0].reason}.
+        </p>
+      )}
+    </section>
+  );
+}
+
+function Editor({ template }: { template?: Template }) {
+  const api = useApi();
+  const projectId = useProjectId();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const domains = useDomains();
+  const [draft, setDraft] = useState<Draft>(() => toDraft(template));
+  const [sampleText, setSampleText] = useState(SAMPLE);
+  const [previewEmail, setPreviewEmail] = useState('ada@example.com');
+  const [lookup, setLookup] = useState('');
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+
+  const save = useApiMutation({
+    mutationFn: (d: Draft) => {
+      const optional = (v: string) => (v.trim() ? v.trim() : template ? null : undefined);
+      const body: Record<string, unknown> = {
+        name: d.name.trim(),
+        subject: d.subject,
+        body: d.body,
+        from: d.from.trim(),
+        type: d.type,
+        description: optional(d.description),
+        fromName: optional(d.fromName),
+        replyTo: optional(d.replyTo),
+      };
+      return template ? api.patch<Template>(`/templates/${template.id}`, body) : api.post<Template>('/templates', body as unknown as TemplateInput);
+    },
+    onSuccess: (saved) => {
+      queryClient.setQueryData(qk.p(projectId, 'templates', 'one', saved.id), saved);
+      void queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'templates', 'list') });
+      if (!template) navigate(projectPath(projectId, 'templates', saved.id), { replace: true });
+    },
+  });
+  const duplicate = useApiMutation({
+    mutationFn: () => api.post<Template>(`/templates/${template!.id}/duplicate`),
+    onSuccess: (copy) => {
+      void queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'templates', 'list') });
+      navigate(projectPath(projectId, 'templates', copy.id));
+    },
+  });
+  const loadContact = useApiMutation({
+    mutationFn: (email: string) => api.get<CursorList<Contact>>('/contacts', { search: email, limit: 1 }),
+    onSuccess: (page) => {
+      const found = page.data[0];
+      if (!found) return;
+      setSampleText(JSON.stringify(found.data ?? {}, null, 2));
+      setPreviewEmail(found.email);
+    },
+  });
+  const dirty = JSON.stringify(draft) !== JSON.stringify(toDraft(template));
+  // Closing the tab or reloading with unsaved changes asks first.
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+  const verified = domains.data?.filter((d) => d.verified || d.status === 'verified').map((d) => d.domain) ?? [];
+
+  return (
+    <>
+      <Link to={projectPath(projectId, 'templates')} className="btn btn-ghost">
+        ← All templates
+      </Link>
+      <PageHeader
+        title={template ? template.name : 'New template'}
+        description={template ? `Used with POST /v1/send as "template": "${template.id}"` : 'Write the email; the preview updates as you type.'}
+        actions={
+          template && (
+            <>
+              <Button onClick={() => duplicate.submit()} pending={duplicate.isPending} pendingLabel="Duplicating…">
+                Duplicate
+              </Button>
+              <ConfirmButton
+                label="Delete"
+                title={`Delete ${template.name}?`}
+                description="Campaigns and workflow steps that use it stop working. This cannot be undone."
+                confirmLabel="Delete template"
+                onConfirm={async () => {
+                  await api.del(`/templates/${template.id}`);
+                  await queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'templates') });
+                  navigate(projectPath(projectId, 'templates'));
+                }}
+              />
+            </>
+          )
+        }
+      />
+      <ErrorMessage error={duplicate.error} title="Could not duplicate" />
+      <div className="two-columns">
+        <form
+          className="panel"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save.submit(draft);
+          }}
+          noValidate
+        >
+          <div className="form-grid">
+            <TextField label="Name" value={draft.name} onChange={(e) => set('name', e.target.value)} required maxLength={200} hint="Only you see it." error={fieldError(save.error, 'name')} />
+            <SelectField
+              label="Type"
+              value={draft.type}
+              onChange={(e) => set('type', e.target.value as EmailType)}
+              hint={EMAIL_TYPES.find((t) => t.value === draft.type)?.help}
+              error={fieldError(save.error, 'type')}
+            >
+              {EMAIL_TYPES.map((t) => (
+                <option key={t.value} value={t.value}>
+                  {t.label}
+                </option>
+              ))}
+            </SelectField>
+            <TextField
+              label="From address"
+              type="email"
+              value={draft.from}
+              onChange={(e) => set('from', e.target.value)}
+              required
+              placeholder={verified[0] ? `hello@${verified[0]}` : 'hello@yourdomain.com'}
+              hint={verified.length ? `Verified domains: ${verified.join(', ')}` : 'Needs a verified domain (see Domains).'}
+              error={fromError(save.error)}
+            />
+            <TextField label="From name" value={draft.fromName} onChange={(e) => set('fromName', e.target.value)} placeholder="Acme" error={fieldError(save.error, 'fromName')} />
+            <TextField label="Reply-to" type="email" value={draft.replyTo} onChange={(e) => set('replyTo', e.target.value)} error={fieldError(save.error, 'replyTo')} />
+            <TextField label="Description" value={draft.description} onChange={(e) => set('description', e.target.value)} error={fieldError(save.error, 'description')} />
+          </div>
+          <TextField label="Subject" value={draft.subject} onChange={(e) => set('subject', e.target.value)} required error={fieldError(save.error, 'subject')} />
+          <div className={fieldError(save.error, 'body') ? 'field field-invalid' : 'field'}>
+            <span className="field-label" id="body-label">
+              <strong>Body (HTML)</strong>
+            </span>
+            <div className="editor">
+              <CodeMirror value={draft.body} height="380px" extensions={BODY_EXTENSIONS} onChange={(value) => set('body', value)} basicSetup={BASIC_SETUP} />
+            </div>
+            <p className="field-hint">
+              Variables: {'{{firstName}}'}, nested {'{{profile.tier}}'}, with a default {'{{name ?? "friend"}}'}; also {'{{email}}'}, {'{{unsubscribeUrl}}'}. Liquid tags and filters work.
+            </p>
+            {fieldError(save.error, 'body') && (
+              <p className="field-error" role="alert">
+                {fieldError(save.error, 'body')}
+              </p>
+            )}
+          </div>
+          <ErrorMessage error={save.error} fields={FIELDS} title="Could not save" />
+          {save.isSuccess && !dirty && <Notice>Saved.</Notice>}
+          <Button type="submit" variant="primary" pending={save.isPending} pendingLabel="Saving…">
+            {template ? 'Save changes' : 'Create template'}
+          </Button>
+        </form>
+        <div>
+          <section className="panel" aria-labelledby="preview-heading">
+            <h2 id="preview-heading">Preview</h2>
+            <Preview subject={draft.subject} body={draft.body} sampleText={sampleText} email={previewEmail} />
+          </section>
+          <section className="panel" aria-labelledby="sample-heading">
+            <h2 id="sample-heading">Sample contact</h2>
+            <TextField label="Preview as (email)" type="email" value={previewEmail} onChange={(e) => setPreviewEmail(e.target.value)} />
+            <TextAreaField label="Sample data (JSON)" value={sampleText} onChange={(e) => setSampleText(e.target.value)} rows={6} />
+            <form
+              className="inline-form"
+              onSubmit={(e) => {
+                e.preventDefault();
+                if (lookup.trim()) void loadContact.submit(lookup.trim());
+              }}
+            >
+              <TextField label="Use a contact's data" type="search" value={lookup} onChange={(e) => setLookup(e.target.value)} placeholder="their email" />
+              <Button type="submit" pending={loadContact.isPending} pendingLabel="Looking…">
+                Load
+              </Button>
+            </form>
+            {loadContact.isSuccess && loadContact.data.data.length === 0 && <p className="field-error">No contact matches {lookup}.</p>}
+            <ErrorMessage error={loadContact.error} title="Could not load the contact" />
+          </section>
+          {template ? (
+            <SendTest template={template} sampleText={sampleText} />
+          ) : (
+            <EmptyState title="Send a test">Create the template first; then you can send yourself a test.</EmptyState>
+          )}
+        </div>
+      </div>
+    </>
+  );
+}
+
+export default function TemplateEditorPage() {
+  const { templateId } = useParams();
+  const template = useTemplate(templateId);
+  if (!templateId) return <Editor />;
+  if (template.isPending) return <Loading label="Loading the template…" />;
+  if (template.isError) {
+    const missing = template.error instanceof ApiError && template.error.status === 404;
+    return missing ? <EmptyState title="Template not found">It was deleted, or the link is wrong.</EmptyState> : <ErrorMessage error={template.error} title="Could not load the template" />;
+  }
+  return <Editor key={template.data.id} template={template.data} />;
+}

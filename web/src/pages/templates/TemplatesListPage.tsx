@@ -1,0 +1,112 @@
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { EMAIL_TYPES, useTemplateList } from '../../api/templates';
+import type { EmailType } from '../../api/types';
+import { Button } from '../../components/Button';
+import { ErrorMessage } from '../../components/ErrorMessage';
+import { SelectField, TextField } from '../../components/Fields';
+import { Badge, EmptyState, Loading, PageHeader } from '../../components/Feedback';
+import { Pager } from '../../components/Pager';
+import { formatDate } from '../../lib/format';
+import { projectPath, useProjectId } from '../../lib/project';
+import { useDebounced } from '../contacts/useDebounced';
+
+export default function TemplatesListPage() {
+  const projectId = useProjectId();
+  const [params, setParams] = useSearchParams();
+  const [searchText, setSearchText] = useState(params.get('search') ?? '');
+  const search = useDebounced(searchText.trim());
+  const type = (params.get('type') ?? '') as EmailType | '';
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const list = useTemplateList({ page, search: search || undefined, type, sort: 'updatedAt', dir: 'desc' });
+  const set = (changes: Record<string, string>) => {
+    const next = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v) next.set(k, v);
+      else next.delete(k);
+    }
+    setParams(next, { replace: true });
+  };
+  const newButton = (
+    <Link className="btn btn-primary" to={projectPath(projectId, 'templates', 'new')}>
+      New template
+    </Link>
+  );
+  return (
+    <>
+      <PageHeader title="Templates" description="Reusable emails with {{variables}}, for /v1/send, campaigns and workflows." actions={newButton} />
+      <div className="toolbar" role="search">
+        <TextField
+          label="Search"
+          type="search"
+          value={searchText}
+          placeholder="Name, description or subject"
+          onChange={(e) => {
+            setSearchText(e.target.value);
+            set({ search: e.target.value.trim(), page: '' });
+          }}
+        />
+        <SelectField label="Type" value={type} onChange={(e) => set({ type: e.target.value, page: '' })}>
+          <option value="">All types</option>
+          {EMAIL_TYPES.map((t) => (
+            <option key={t.value} value={t.value}>
+              {t.label}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      {list.isPending ? (
+        <Loading label="Loading templates…" />
+      ) : list.isError ? (
+        <>
+          <ErrorMessage error={list.error} title="Could not load templates" />
+          <Button onClick={() => list.refetch()}>Try again</Button>
+        </>
+      ) : list.data.data.length === 0 ? (
+        search || type ? (
+          <EmptyState title="No template matches">Change the search or the type.</EmptyState>
+        ) : (
+          <EmptyState title="No templates yet" action={newButton}>
+            <p>Write an email once, with placeholders like {'{{firstName}}'}, and send it with POST /v1/send, a campaign or a workflow.</p>
+          </EmptyState>
+        )
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">Templates</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Subject</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">From</th>
+                  <th scope="col">Changed</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.data.data.map((t) => (
+                  <tr key={t.id}>
+                    <td>
+                      <Link className="row-link" to={projectPath(projectId, 'templates', t.id)}>
+                        {t.name}
+                      </Link>
+                      {t.description && <div className="muted">{t.description}</div>}
+                    </td>
+                    <td>{t.subject}</td>
+                    <td>
+                      <Badge tone={t.type === 'TRANSACTIONAL' ? 'info' : 'neutral'}>{t.type.toLowerCase()}</Badge>
+                    </td>
+                    <td>{t.from}</td>
+                    <td>{formatDate(t.updatedAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager page={list.data.page} totalPages={list.data.totalPages} total={list.data.total} onPage={(p) => set({ page: String(p) })} busy={list.isFetching} />
+        </>
+      )}
+    </>
+  );
+}

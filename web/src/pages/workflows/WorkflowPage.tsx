@@ -1,0 +1,226 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
+import { Link, NavLink, useNavigate, useParams } from 'react-router';
+import { qk } from '../../api/queryKeys';
+import { ACTIVE, type ExecutionStatus, useExecutions, useWorkflow, type Workflow } from '../../api/workflows';
+import { Button } from '../../components/Button';
+import { ConfirmButton } from '../../components/Dialogs';
+import { ErrorMessage } from '../../components/ErrorMessage';
+import { CheckboxField, SelectField, TextField } from '../../components/Fields';
+import { Badge, EmptyState, Loading, PageHeader } from '../../components/Feedback';
+import { Pager } from '../../components/Pager';
+import { fieldError, useApiMutation } from '../../lib/forms';
+import { formatDate } from '../../lib/format';
+import { projectPath, useApi, useProjectId } from '../../lib/project';
+
+// @xyflow/react is heavy: the graph editor is its own chunk.
+const WorkflowEditor = lazy(() => import('./WorkflowEditor'));
+
+const STATUSES: ExecutionStatus[] = ['RUNNING', 'WAITING', 'COMPLETED', 'EXITED', 'FAILED', 'CANCELLED'];
+export const executionTone = (s: ExecutionStatus) => (s === 'COMPLETED' ? 'good' : s === 'FAILED' ? 'bad' : ACTIVE.includes(s) ? 'info' : 'neutral');
+
+export default function WorkflowPage({ tab }: { tab: 'graph' | 'executions' }) {
+  const { workflowId = '' } = useParams();
+  const workflow = useWorkflow(workflowId);
+  if (workflow.isPending) return <Loading label="Loading the workflow…" />;
+  if (workflow.isError) return <ErrorMessage error={workflow.error} title="Could not load the workflow" />;
+  return <WorkflowView workflow={workflow.data} tab={tab} />;
+}
+
+function WorkflowView({ workflow, tab }: { workflow: Workflow; tab: 'graph' | 'executions' }) {
+  const api = useApi();
+  const projectId = useProjectId();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const toggle = useApiMutation({
+    mutationFn: (enabled: boolean) => api.patch<Workflow>(`/workflows/${workflow.id}`, { enabled }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'workflows') }),
+  });
+  const base = projectPath(projectId, 'workflows', workflow.id);
+  return (
+    <>
+      <PageHeader
+        title={workflow.name}
+        description={
+          <>
+            {workflow.enabled ? <Badge tone="good">enabled</Badge> : <Badge>disabled</Badge>} Starts when a contact triggers <code>{workflow.triggerConfig.eventName}</code>
+            {workflow.allowReentry ? ' (again after each run ends)' : ' (once per contact)'}.
+          </>
+        }
+        actions={
+          <>
+            <Button variant={workflow.enabled ? 'secondary' : 'primary'} onClick={() => void toggle.submit(!workflow.enabled)} pending={toggle.isPending} pendingLabel="Saving…">
+              {workflow.enabled ? 'Disable' : 'Enable'}
+            </Button>
+            <ConfirmButton
+              label="Delete"
+              title={`Delete ${workflow.name}?`}
+              description="Active executions must be cancelled first (Executions tab)."
+              confirmLabel="Delete workflow"
+              onConfirm={async () => {
+                await api.del(`/workflows/${workflow.id}`);
+                await queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'workflows') });
+                navigate(projectPath(projectId, 'workflows'));
+              }}
+            />
+          </>
+        }
+      />
+      <ErrorMessage error={toggle.error} title={workflow.enabled ? 'Could not disable' : 'Could not enable'} />
+      <WorkflowSettings workflow={workflow} />
+      <nav className="tabs" aria-label="Workflow">
+        <NavLink to={base} end>
+          Graph
+        </NavLink>
+        <NavLink to={`${base}/executions`}>Executions</NavLink>
+      </nav>
+      {tab === 'graph' ? (
+        <Suspense fallback={<Loading label="Opening the graph editor…" />}>
+          <WorkflowEditor workflow={workflow} />
+        </Suspense>
+      ) : (
+        <Executions workflow={workflow} />
+      )}
+    </>
+  );
+}
+
+function WorkflowSettings({ workflow }: { workflow: Workflow }) {
+  const api = useApi();
+  const projectId = useProjectId();
+  const queryClient = useQueryClient();
+  const save = useApiMutation({
+    mutationFn: (body: { name: string; description: string | null; allowReentry: boolean }) => api.patch<Workflow>(`/workflows/${workflow.id}`, body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'workflows') }),
+  });
+  return (
+    <details className="panel">
+      <summary>Name and options</summary>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          const f = new FormData(e.currentTarget);
+          void save.submit({ name: String(f.get('name') ?? '').trim(), description: String(f.get('description') ?? '').trim() || null, allowReentry: f.get('allowReentry') === 'on' });
+        }}
+        noValidate
+      >
+        <TextField label="Name" name="name" defaultValue={workflow.name} error={fieldError(save.error, 'name')} />
+        <TextField label="Description" name="description" defaultValue={workflow.description ?? ''} error={fieldError(save.error, 'description')} />
+        <CheckboxField label="Let a contact enter again once its previous run has ended" name="allowReentry" defaultChecked={workflow.allowReentry} />
+        <ErrorMessage error={save.error} fields={['name', 'description']} title="Could not save" />
+        <Button type="submit" pending={save.isPending} pendingLabel="Saving…">
+          Save
+        </Button>
+        {save.isSuccess && <span role="status"> Saved.</span>}
+      </form>
+      <p className="muted">The trigger event is set on the Trigger step of the graph.</p>
+    </details>
+  );
+}
+
+function Executions({ workflow }: { workflow: Workflow }) {
+  const api = useApi();
+  const projectId = useProjectId();
+  const queryClient = useQueryClient();
+  const [page, setPage] = useState(1);
+  const [status, setStatus] = useState<ExecutionStatus | ''>('');
+  const list = useExecutions(workflow.id, page, status);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'workflows', 'executions', workflow.id) });
+  const start = useApiMutation({ mutationFn: (contactId: string) => api.post(`/workflows/${workflow.id}/executions`, { contactId }), onSuccess: refresh });
+  const cancelOne = useApiMutation({ mutationFn: (id: string) => api.del(`/workflows/${workflow.id}/executions/${id}`), onSuccess: refresh });
+  return (
+    <>
+      <div className="toolbar">
+        <SelectField label="Status" value={status} onChange={(e) => (setStatus(e.target.value as ExecutionStatus | ''), setPage(1))}>
+          <option value="">All statuses</option>
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s.toLowerCase()}
+            </option>
+          ))}
+        </SelectField>
+        <ConfirmButton
+          label="Cancel all active"
+          title="Cancel every active execution?"
+          description="Running and waiting executions stop; a cancelled delay or wait never resumes."
+          confirmLabel="Cancel them"
+          onConfirm={async () => {
+            await api.post(`/workflows/${workflow.id}/executions/cancel-all`, {});
+            await refresh();
+          }}
+        />
+      </div>
+      <form
+        className="toolbar"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void start.submit(String(new FormData(e.currentTarget).get('contactId') ?? '').trim());
+        }}
+      >
+        <TextField label="Start for a contact (id)" name="contactId" placeholder="cnt_…" hint="Runs even while the workflow is disabled." />
+        <Button type="submit" pending={start.isPending} pendingLabel="Starting…">
+          Start
+        </Button>
+      </form>
+      <ErrorMessage error={start.error} title="Could not start" />
+      {list.isPending ? (
+        <Loading label="Loading executions…" />
+      ) : list.isError ? (
+        <ErrorMessage error={list.error} title="Could not load executions" />
+      ) : list.data.data.length === 0 ? (
+        <EmptyState title={status ? `No ${status.toLowerCase()} executions` : 'No executions yet'}>
+          {workflow.enabled ? (
+            <p>
+              It runs when a contact triggers <code>{workflow.triggerConfig.eventName}</code>, e.g. <code>POST /v1/track {`{"event": "${workflow.triggerConfig.eventName}", "email": "…"}`}</code>.
+            </p>
+          ) : (
+            <p>Enable the workflow (button at the top) so that events start it, or start one for a contact above.</p>
+          )}
+        </EmptyState>
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">Executions</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Started</th>
+                  <th scope="col">Contact</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Ended</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.data.data.map((x) => (
+                  <tr key={x.id}>
+                    <td>
+                      <Link to={projectPath(projectId, 'workflows', workflow.id, 'executions', x.id)}>{formatDate(x.startedAt)}</Link>
+                    </td>
+                    <td>
+                      <Link to={projectPath(projectId, 'contacts', x.contactId)}>{x.contactId}</Link>
+                    </td>
+                    <td>
+                      <Badge tone={executionTone(x.status)}>{x.status.toLowerCase()}</Badge>
+                      {x.exitReason && <span className="muted"> {x.exitReason}</span>}
+                    </td>
+                    <td>{x.completedAt ? formatDate(x.completedAt) : '—'}</td>
+                    <td>
+                      {ACTIVE.includes(x.status) && (
+                        <Button onClick={() => void cancelOne.submit(x.id)} aria-label={`Cancel execution ${x.id}`}>
+                          Cancel
+                        </Button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <ErrorMessage error={cancelOne.error} title="Could not cancel" />
+          <Pager page={list.data.page} totalPages={list.data.totalPages} total={list.data.total} onPage={setPage} busy={list.isFetching} />
+        </>
+      )}
+    </>
+  );
+}
