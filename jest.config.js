@@ -15,7 +15,8 @@ module.exports = {
     { ...shared, displayName: 'unit', rootDir: __dirname, testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/unit/**/*.spec.ts'] },
     { ...shared, displayName: 'e2e', rootDir: __dirname, testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
   ],
-  testTimeout: 60_000,
+  // Long enough for an app to start while another suite runs beside it on a loaded two-core machine.
+  testTimeout: 120_000,
   // Two suites at a time even on two cores (Jest's default would be one): e2e suites mostly wait on
   // sockets and timers, so the whole run takes about half as long; each suite has its own app,
   // database and ports.
