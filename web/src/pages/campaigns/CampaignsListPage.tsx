@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
+import { useUrlParams } from '../../lib/useUrlParams';
 import { CAMPAIGN_STATUSES, type CampaignStatus, useCampaignList } from '../../api/campaigns';
 import { Button } from '../../components/Button';
 import { ErrorMessage } from '../../components/ErrorMessage';
@@ -13,20 +14,12 @@ import { StatusBadge } from './StatusBadge';
 
 export default function CampaignsListPage() {
   const projectId = useProjectId();
-  const [params, setParams] = useSearchParams();
+  const [params, set] = useUrlParams();
   const status = (params.get('status') ?? '') as CampaignStatus | '';
   const page = Math.max(1, Number(params.get('page')) || 1);
   const [searchText, setSearchText] = useState(params.get('search') ?? '');
   const search = useDebounced(searchText.trim());
   const list = useCampaignList({ page, status, search: search || undefined });
-  const set = (changes: Record<string, string>) => {
-    const next = new URLSearchParams(params);
-    for (const [k, v] of Object.entries(changes)) {
-      if (v) next.set(k, v);
-      else next.delete(k);
-    }
-    setParams(next, { replace: true });
-  };
   const newButton = (
     <Link className="btn btn-primary" to={projectPath(projectId, 'campaigns', 'new')}>
       New campaign

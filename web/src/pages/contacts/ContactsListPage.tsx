@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
+import { useUrlParams } from '../../lib/useUrlParams';
 import { type ContactListParams, type ContactSort, useContactList } from '../../api/contacts';
 import { qk } from '../../api/queryKeys';
 import type { Contact } from '../../api/types';
@@ -67,7 +68,7 @@ function AddContact() {
 
 export default function ContactsListPage() {
   const projectId = useProjectId();
-  const [params, setParams] = useSearchParams();
+  const [params, setUrlParams] = useUrlParams();
   const [searchText, setSearchText] = useState(params.get('search') ?? '');
   const search = useDebounced(searchText.trim());
   const subscribed = params.get('subscribed') ?? '';
@@ -86,18 +87,12 @@ export default function ContactsListPage() {
   // A new search or filter starts a new selection: never act on contacts no longer shown.
   const setParam = (key: string, value: string) => {
     clearSelection();
-    const next = new URLSearchParams(params);
-    if (value) next.set(key, value);
-    else next.delete(key);
-    setParams(next, { replace: true });
+    setUrlParams({ [key]: value });
   };
   const updateSearch = (value: string) => {
     clearSelection();
     setSearchText(value);
-    const next = new URLSearchParams(params);
-    if (value.trim()) next.set('search', value.trim());
-    else next.delete('search');
-    setParams(next, { replace: true });
+    setUrlParams({ search: value.trim() });
   };
 
   const loadError = list.error;

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
+import { useUrlParams } from '../../lib/useUrlParams';
 import { EMAIL_TYPES, useTemplateList } from '../../api/templates';
 import type { EmailType } from '../../api/types';
 import { Button } from '../../components/Button';
@@ -13,20 +14,12 @@ import { useDebounced } from '../contacts/useDebounced';
 
 export default function TemplatesListPage() {
   const projectId = useProjectId();
-  const [params, setParams] = useSearchParams();
+  const [params, set] = useUrlParams();
   const [searchText, setSearchText] = useState(params.get('search') ?? '');
   const search = useDebounced(searchText.trim());
   const type = (params.get('type') ?? '') as EmailType | '';
   const page = Math.max(1, Number(params.get('page')) || 1);
   const list = useTemplateList({ page, search: search || undefined, type, sort: 'updatedAt', dir: 'desc' });
-  const set = (changes: Record<string, string>) => {
-    const next = new URLSearchParams(params);
-    for (const [k, v] of Object.entries(changes)) {
-      if (v) next.set(k, v);
-      else next.delete(k);
-    }
-    setParams(next, { replace: true });
-  };
   const newButton = (
     <Link className="btn btn-primary" to={projectPath(projectId, 'templates', 'new')}>
       New template
