@@ -4,7 +4,7 @@ import { assert, type Journey, see, until } from '../harness';
  * Build a workflow in the graph editor (trigger event, a step, connected by dragging, another
  * connected with the Connect control), enable it, trigger it with POST /v1/track from this
  * process (public key shown once by a key rotation in settings; the web app never keeps it),
- * and see the execution and its step history.
+ * and see the execution run to its EXIT step, with its step history.
  */
 export const workflowsJourney: Journey = {
   name: 'workflows',
@@ -96,14 +96,26 @@ export const workflowsJourney: Journey = {
     await page.goto(workflowUrl);
     await page.getByRole('link', { name: 'Executions' }).click();
     const rows = page.getByRole('table', { name: 'Executions' }).getByRole('row');
-    // Listed as soon as the event started it. (It should go on to COMPLETED/EXITED; in embedded mode the
-    // engine's ADVANCE statement fails on a Date parameter (statement-runner literal), so it may stay running.)
+    // Listed as soon as the event started it, then run to its EXIT step by the engine (the list is
+    // read again until then: whether the mail was sent or skipped, the execution ends EXITED).
     await until('the execution is listed', async () => (await rows.count()) === 2, 30_000);
-    await see(rows.nth(1).locator('.badge').filter({ hasText: /^(running|waiting|completed|exited|failed)$/ }));
+    await until(
+      'the execution has exited',
+      async () => {
+        if ((await rows.nth(1).locator('.badge').filter({ hasText: /^exited$/ }).count()) === 1) return true;
+        await page.reload();
+        await page.getByRole('table', { name: 'Executions' }).waitFor();
+        return false;
+      },
+      30_000,
+    );
     await shot('executions');
     await rows.nth(1).getByRole('link').first().click();
-    await see(page.getByRole('table', { name: 'Step history' }));
+    const history = page.getByRole('table', { name: 'Step history' });
+    await see(history);
     await see(page.getByRole('heading', { name: 'Execution of Welcome flow' }));
+    // Trigger, Send email (sent or skipped) and Exit: one row each, plus the header row.
+    await until('the step history shows three steps', async () => (await history.getByRole('row').count()) === 4, 10_000);
     await shot('execution');
 
     // The tracked event and the campaign's mail, in activity and analytics; the limits in billing.
