@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { type AudienceType, type Campaign, type CampaignInput, useCampaign } from '../../api/campaigns';
 import { qk } from '../../api/queryKeys';
@@ -8,7 +8,7 @@ import { EMAIL_TYPES, useTemplateList } from '../../api/templates';
 import type { EmailType } from '../../api/types';
 import { Button } from '../../components/Button';
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { SelectField, TextAreaField, TextField } from '../../components/Fields';
+import { SelectField, TextField } from '../../components/Fields';
 import { Loading, Notice, PageHeader } from '../../components/Feedback';
 import { fieldError, useApiMutation } from '../../lib/forms';
 import { formatNumber } from '../../lib/format';
@@ -17,6 +17,9 @@ import { FilterBuilder, useFieldChoices } from '../segments/FilterBuilder';
 import { emptyTree, type FilterTree, fromApiTree, problems, toApiTree } from '../segments/filterTree';
 import { LiveCountView } from '../segments/SegmentEditorPage';
 import { useLiveCount } from '../segments/useLiveCount';
+
+/** CodeMirror is large: loaded when the composer opens, not with the campaigns list. */
+const HtmlLiquidEditor = lazy(() => import('../../components/HtmlLiquidEditor'));
 
 const FIELDS = ['name', 'description', 'subject', 'body', 'from', 'fromName', 'replyTo', 'type', 'audienceType', 'segmentId', 'audienceCondition'];
 
@@ -124,7 +127,20 @@ function Editor({ campaign }: { campaign?: Campaign }) {
             ))}
           </SelectField>
           <TextField label="Subject" value={content.subject} onChange={set('subject')} required error={fieldError(save.error, 'subject')} />
-          <TextAreaField label="Body (HTML with {{variables}})" value={content.body} onChange={set('body')} rows={12} className="code-textarea" required error={fieldError(save.error, 'body')} hint="Liquid: {{firstName}}, {{email}}, {{unsubscribeUrl}}, {% if plan == 'pro' %}…{% endif %}." />
+          <div className={fieldError(save.error, 'body') ? 'field field-invalid' : 'field'}>
+            <span className="field-label">
+              <strong>Body (HTML with {'{{variables}}'})</strong>
+            </span>
+            <Suspense fallback={<Loading />}>
+              <HtmlLiquidEditor value={content.body} onChange={(body) => setContent((c) => ({ ...c, body }))} label="Body (HTML with {{variables}})" height="300px" readOnly={!editable} />
+            </Suspense>
+            <p className="field-hint">Liquid: {'{{firstName}}'}, {'{{email}}'}, {'{{unsubscribeUrl}}'}, {"{% if plan == 'pro' %}…{% endif %}"}.</p>
+            {fieldError(save.error, 'body') && (
+              <p className="field-error" role="alert">
+                {fieldError(save.error, 'body')}
+              </p>
+            )}
+          </div>
           <div className="two-columns">
             <TextField label="From address" type="email" value={content.from} onChange={set('from')} required placeholder="news@your-domain.com" error={fromError} hint="An address at a verified domain of the project." />
             <TextField label="From name" value={content.fromName} onChange={set('fromName')} error={fieldError(save.error, 'fromName')} />

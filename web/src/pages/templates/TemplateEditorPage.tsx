@@ -1,7 +1,4 @@
-import { html } from '@codemirror/lang-html';
-import { type Diagnostic, linter, lintGutter } from '@codemirror/lint';
 import { useQueryClient } from '@tanstack/react-query';
-import CodeMirror, { EditorView } from '@uiw/react-codemirror';
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMe } from '../../api/account';
@@ -11,13 +8,14 @@ import { qk } from '../../api/queryKeys';
 import { EMAIL_TYPES, type TemplateInput, useTemplate } from '../../api/templates';
 import type { Contact, CursorList, EmailType, Template } from '../../api/types';
 import { Button } from '../../components/Button';
+import HtmlLiquidEditor from '../../components/HtmlLiquidEditor';
 import { ConfirmButton } from '../../components/Dialogs';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { SelectField, TextAreaField, TextField } from '../../components/Fields';
 import { EmptyState, Loading, Notice, PageHeader } from '../../components/Feedback';
 import { fieldError, parseJsonObject, useApiMutation } from '../../lib/forms';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
-import { checkLiquid, oneOffData, previewVariables, renderPreview } from './liquid-preview';
+import { oneOffData, previewVariables, renderPreview } from './liquid-preview';
 
 const FIELDS = ['name', 'description', 'subject', 'body', 'from', 'fromName', 'replyTo', 'type'] as const;
 
@@ -58,20 +56,6 @@ function fromError(error: unknown): string | undefined {
   return fieldError(error, 'from');
 }
 
-/** Marks the line of a Liquid syntax error in the editor (gutter, underline, message on hover). */
-const liquidLinter = linter(
-  (view): Diagnostic[] => {
-    const problem = checkLiquid('body', view.state.doc.toString());
-    if (!problem) return [];
-    const line = view.state.doc.line(Math.min(Math.max(problem.line ?? 1, 1), view.state.doc.lines));
-    return [{ from: line.from, to: Math.max(line.to, line.from), severity: 'error', message: problem.message }];
-  },
-  { delay: 250 },
-);
-
-/** Built once: a new array on every render would reconfigure the editor at each keystroke. */
-const BODY_EXTENSIONS = [html(), EditorView.contentAttributes.of({ 'aria-label': 'Body (HTML)' }), EditorView.lineWrapping, liquidLinter, lintGutter()];
-const BASIC_SETUP = { foldGutter: false };
 
 function Preview({ subject, body, sampleText, email }: { subject: string; body: string; sampleText: string; email: string }) {
   const deferred = useDeferredValue({ subject, body, sampleText, email });
@@ -289,9 +273,7 @@ function Editor({ template }: { template?: Template }) {
             <span className="field-label" id="body-label">
               <strong>Body (HTML)</strong>
             </span>
-            <div className="editor">
-              <CodeMirror value={draft.body} height="380px" extensions={BODY_EXTENSIONS} onChange={(value) => set('body', value)} basicSetup={BASIC_SETUP} />
-            </div>
+            <HtmlLiquidEditor value={draft.body} onChange={(value) => set('body', value)} label="Body (HTML)" />
             <p className="field-hint">
               Variables: {'{{firstName}}'}, nested {'{{profile.tier}}'}, with a default {'{{name ?? "friend"}}'}; also {'{{email}}'}, {'{{unsubscribeUrl}}'}. Liquid tags and filters work.
             </p>
