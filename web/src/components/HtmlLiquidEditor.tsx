@@ -1,6 +1,7 @@
 import { html } from '@codemirror/lang-html';
 import { type Diagnostic, linter, lintGutter } from '@codemirror/lint';
 import CodeMirror, { EditorView } from '@uiw/react-codemirror';
+import { useMemo } from 'react';
 import { checkLiquid } from '../pages/templates/liquid-preview';
 
 /** Marks the line of a Liquid syntax error in the editor (gutter, underline, message on hover). */
@@ -15,9 +16,6 @@ const liquidLinter = linter(
 );
 
 const BASIC_SETUP = { foldGutter: false };
-/** Built once per label: a new array on every render would reconfigure the editor at each keystroke. */
-const extensionsByLabel = new Map<string, ReturnType<typeof build>>();
-const build = (label: string) => [html(), EditorView.contentAttributes.of({ 'aria-label': label }), EditorView.lineWrapping, liquidLinter, lintGutter()];
 
 /**
  * The HTML + Liquid body editor of templates and campaigns: CodeMirror with HTML highlighting and
@@ -36,11 +34,8 @@ export default function HtmlLiquidEditor({
   height?: string;
   readOnly?: boolean;
 }) {
-  let extensions = extensionsByLabel.get(label);
-  if (!extensions) {
-    extensions = build(label);
-    extensionsByLabel.set(label, extensions);
-  }
+  // Memoised: a new array on every render would reconfigure the editor at each keystroke.
+  const extensions = useMemo(() => [html(), EditorView.contentAttributes.of({ 'aria-label': label }), EditorView.lineWrapping, liquidLinter, lintGutter()], [label]);
   return (
     <div className="editor">
       <CodeMirror value={value} height={height} extensions={extensions} onChange={onChange} basicSetup={BASIC_SETUP} readOnly={readOnly} editable={!readOnly} />
