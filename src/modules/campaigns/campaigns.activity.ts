@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { isUuid } from '../../platform/http/parse-uuid.pipe';
 import { ActivityRegistry, UpcomingItem } from '../activity/activity.registry';
 
 /** How many upcoming campaigns `/activity/upcoming` lists (soonest first). */
@@ -29,9 +30,10 @@ export class CampaignsActivity implements OnModuleInit {
   }
 
   private async names(projectId: string, ids: string[]): Promise<Map<string, string>> {
+    // Ids come from event data: only well-formed ones are looked up, by the primary key.
     const rows: Array<{ id: string; name: string }> = await this.dataSource.query(
-      `SELECT id::text AS id, name FROM campaigns WHERE project_id = $1 AND id::text = ANY($2::text[])`,
-      [projectId, ids],
+      `SELECT id::text AS id, name FROM campaigns WHERE project_id = $1 AND id = ANY($2::uuid[])`,
+      [projectId, ids.filter(isUuid)],
     );
     return new Map(rows.map((r) => [r.id, r.name]));
   }
