@@ -7,6 +7,7 @@ const net = require('node:net');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { ROOT, ENTRY, ensureBuilt } = require('./build');
+const { serviceEnv } = require('../../scripts/service-env');
 
 const ADMIN_DATABASE_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL || process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
@@ -89,7 +90,8 @@ async function dropRedisPrefix(prefix) {
  * Spawns `node dist/main.js` and waits until `GET /health` answers 200.
  * options: { mode: 'embedded'|'services', env: {...}, dataDir?: string (kept when given), timeoutMs,
  *   workers?: N (services only: the spawned process is `ROLE=api` and N more run `ROLE=worker`
- *   on the same database and queue, the docker/compose.yml topology) }
+ *   on the same database and queue, the docker/compose.yml topology), plainNode?: true (embedded:
+ *   without the environment of scripts/service-env.js that `npm start` gives the service) }
  * Returns { url, port, pid, mode, dataDir, startupMs, child, workerPids, rssBytes(), logs(), stop() }.
  */
 async function startApp(options = {}) {
@@ -127,7 +129,9 @@ async function startApp(options = {}) {
   const processes = [];
   /** Spawns one service process whose output joins `output`; `exitInfo` is set once it exits. */
   const launch = (processEnv) => {
-    const proc = { child: spawn(process.execPath, [...nodeArgs, ENTRY], { cwd: ROOT, env: processEnv, stdio: ['ignore', 'pipe', 'pipe'] }) };
+    // The environment `npm start` gives it (scripts/service-env.js), unless `plainNode`.
+    const spawnEnv = options.plainNode ? processEnv : serviceEnv(processEnv);
+    const proc = { child: spawn(process.execPath, [...nodeArgs, ENTRY], { cwd: ROOT, env: spawnEnv, stdio: ['ignore', 'pipe', 'pipe'] }) };
     proc.child.stdout.on('data', keep);
     proc.child.stderr.on('data', keep);
     proc.exited = new Promise((resolve) => proc.child.once('exit', (code, signal) => resolve((proc.exitInfo = { code, signal }))));

@@ -49,4 +49,4 @@ async function run(ctx) {
   return rows;
 }
 
-module.exports = { run };
+module.exports = { run, _internals: { trackRequests } };

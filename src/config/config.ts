@@ -13,6 +13,8 @@ export interface AppConfig {
   dataDir: string;
   /** Unset: the embedded PGlite database is started and its loopback URL is filled in at boot. */
   databaseUrl?: string;
+  /** `EMBEDDED_DB_BUFFERS_MB`: the embedded database's shared_buffers (PostgreSQL's 128 MB default is resident from start). */
+  embeddedDbBuffersMb: number;
   redisUrl?: string;
   role: Role;
   /** `PROCESSES`: copies of the service this command starts (node:cluster, one shared port); services mode only. */
@@ -207,6 +209,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     publicUrl,
     dataDir,
     databaseUrl,
+    embeddedDbBuffersMb: int(env, 'EMBEDDED_DB_BUFFERS_MB', 16, 1, 4096),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     role: oneOf(env, 'ROLE', ['all', 'api', 'worker'] as const, 'all'),
     processes,

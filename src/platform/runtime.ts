@@ -27,7 +27,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   let embedded: EmbeddedPostgres | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres(options.inMemoryDatabase ? undefined : config.dataDir);
+    embedded = await startEmbeddedPostgres(options.inMemoryDatabase ? undefined : config.dataDir, { sharedBuffersMb: config.embeddedDbBuffersMb });
     databaseUrl = embedded.url;
   }
   try {

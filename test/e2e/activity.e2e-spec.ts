@@ -1,22 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import request from 'supertest';
-import { DataSource } from 'typeorm';
-import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
+import type { Response } from 'supertest';
+import { ProjectSession, useSession, waitFor } from '../support/session';
+
+const get = (p: ProjectSession, path: string) => p.api.get(path);
 
 describe('activity feed and stats', () => {
-  let app: TestApp;
-  let a: TestProject;
-  let b: TestProject;
-  const get = (p: TestProject, path: string) => request(app.http).get(path).set('Authorization', `Bearer ${p.secretKey}`);
-  const track = (p: TestProject, email: string, event: string, data: Record<string, unknown> = {}) =>
-    request(app.http).post('/v1/track').set('Authorization', `Bearer ${p.publicKey}`).send({ email, event, data }).expect(200);
-  const send = (p: TestProject, to: string) =>
-    request(app.http).post('/v1/send').set('Authorization', `Bearer ${p.secretKey}`).send({ to, from: 'hello@acme.test', subject: 'Welcome', body: '<p>Hi</p>' }).expect(200);
+  const s = useSession({}, { projectName: 'Activity A' });
+  let a: ProjectSession;
+  let b: ProjectSession;
+  const track = (p: ProjectSession, email: string, event: string, data: Record<string, unknown> = {}) => p.publicApi.post('/v1/track', { email, event, data }).expect(200);
+  const send = (p: ProjectSession, to: string) => p.api.post('/v1/send', { to, from: 'hello@acme.test', subject: 'Welcome', body: '<p>Hi</p>' }).expect(200);
 
   beforeAll(async () => {
-    app = await startTestApp();
-    a = await createProject(app.http, 'Activity A');
-    b = await createProject(app.http, 'Activity B');
+    a = s;
+    b = await s.newProject('Activity B');
     await track(a, 'ann@example.com', 'signed-up', { plan: 'pro' });
     await track(a, 'bob@example.com', 'signed-up');
     await track(a, 'ann@example.com', 'purchased');
@@ -25,7 +22,6 @@ describe('activity feed and stats', () => {
     // The outbox delivers at once: email.sent and email.delivery follow.
     await waitFor(async () => ((await get(a, '/activity?types=email.delivery').expect(200)).body.data.length === 1 ? true : undefined));
   });
-  afterAll(() => app?.close());
 
   it('lists events and the email lifecycle newest first, one project only', async () => {
     const res = await get(a, '/activity').expect(200);
@@ -59,7 +55,7 @@ describe('activity feed and stats', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: request.Response = await get(a, `/activity?limit=2${cursor ? `&cursor=${cursor}` : ''}`).expect(200);
+      const page: Response = await get(a, `/activity?limit=2${cursor ? `&cursor=${cursor}` : ''}`).expect(200);
       expect(page.body.data.length).toBeLessThanOrEqual(2);
       seen.push(...page.body.data.map((i: { id: string }) => i.id));
       cursor = page.body.cursor;
@@ -89,7 +85,7 @@ describe('activity feed and stats', () => {
   });
 
   it('keeps the counters exact when events are deleted', async () => {
-    await request(app.http).delete('/events/purchased').set('Authorization', `Bearer ${a.secretKey}`).expect(204);
+    await a.api.delete('/events/purchased').expect(204);
     expect((await get(a, '/activity/stats').expect(200)).body.events).toBe(2);
     expect((await get(a, '/analytics/top-events').expect(200)).body).toEqual({ data: [{ name: 'signed-up', count: 2 }] });
   });
@@ -99,44 +95,43 @@ describe('activity feed and stats', () => {
   });
 
   it('needs the secret key', async () => {
-    await request(app.http).get('/activity').expect(401);
-    await request(app.http).get('/activity/stats').set('Authorization', `Bearer ${a.publicKey}`).expect(401);
-    await request(app.http).get('/analytics/timeseries').set('Authorization', `Bearer ${a.publicKey}`).expect(401);
+    await s.anonymous.get('/activity').expect(401);
+    await a.publicApi.get('/activity/stats').expect(401);
+    await a.publicApi.get('/analytics/timeseries').expect(401);
   });
 });
 
+// White-box arrangement only: campaign emails and events spread over past days, which the API
+// cannot backdate (nor write emails without sending them). Every read goes through the API.
 describe('analytics', () => {
-  let app: TestApp;
-  let a: TestProject;
-  let b: TestProject;
-  let db: DataSource;
-  const get = (p: TestProject, path: string) => request(app.http).get(path).set('Authorization', `Bearer ${p.secretKey}`);
+  const s = useSession({}, { projectName: 'Analytics A' });
+  let a: ProjectSession;
+  let b: ProjectSession;
   const campaignA = randomUUID();
   const campaignB = randomUUID();
 
   beforeAll(async () => {
-    app = await startTestApp();
-    db = app.runtime.app.get(DataSource);
-    a = await createProject(app.http, 'Analytics A');
-    b = await createProject(app.http, 'Analytics B');
+    a = s;
+    b = await s.newProject('Analytics B');
     // Campaign emails as the campaign engine writes them (only campaign_id matters here).
-    const insert = (p: TestProject, campaignId: string, n: number, opened: number) =>
-      db.query(
+    const insert = (p: ProjectSession, campaignId: string, n: number, opened: number) =>
+      s.db.query(
         `INSERT INTO emails (project_id, campaign_id, type, from_address, to_address, status, sent_at, delivered_at, opened_at)
          SELECT $1, $2, 'MARKETING', 'news@acme.test', 'r' || i || '@example.com', 'delivered', now(), now(), CASE WHEN i <= $4 THEN now() END
          FROM generate_series(1, $3) i`,
-        [p.id, campaignId, n, opened],
+        [p.project.id, campaignId, n, opened],
       );
     await insert(a, campaignA, 4, 3);
     await insert(b, campaignB, 9, 9);
-    await db.query(
+    // One of each per UTC day for today and the two days before, never in the future (the
+    // default range ends now, so an event at 01:00 today would be out of range before 01:00).
+    await s.db.query(
       `INSERT INTO events (project_id, name, data, created_at)
-       SELECT $1, n, '{}', date_trunc('day', now(), 'UTC') - (d || ' days')::interval + interval '1 hour'
+       SELECT $1, n, '{}', now() - (d || ' days')::interval
        FROM unnest(ARRAY['email.sent', 'email.delivery', 'email.open', 'clicked-buy']) n, generate_series(0, 2) d`,
-      [a.id],
+      [a.project.id],
     );
   });
-  afterAll(() => app?.close());
 
   it('returns every day bucket of the last 30 days, zeros included', async () => {
     const res = await get(a, '/analytics/timeseries').expect(200);

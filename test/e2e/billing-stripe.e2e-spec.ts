@@ -2,11 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
-import request from 'supertest';
-import { DataSource } from 'typeorm';
-import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
+import { useSession } from '../support/session';
 
-const XHR = { 'X-Requested-With': 'XMLHttpRequest' };
 const WEBHOOK_SECRET = 'whsec_test_' + randomBytes(12).toString('hex');
 
 interface Recorded {
@@ -49,52 +46,43 @@ async function startFakeStripe(): Promise<{ url: string; requests: Recorded[]; s
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, server };
 }
 
-async function signup(app: TestApp): Promise<{ email: string; cookie: string }> {
-  const email = `stripe-${randomBytes(6).toString('hex')}@example.com`;
-  const res = await request(app.http).post('/auth/signup').send({ email, password: 'correct horse battery' }).expect(201);
-  return { email, cookie: [res.headers['set-cookie']].flat()[0].split(';')[0] };
-}
-
+/*
+ * White-box: the project's billing account (Stripe customer id, subscription status), which no
+ * endpoint shows; the webhook must name the customer and is judged by the status it leaves.
+ */
 describe('billing through Stripe (local fake of its API)', () => {
-  let app: TestApp;
   let stripe: Awaited<ReturnType<typeof startFakeStripe>>;
-  let project: TestProject;
-  let db: DataSource;
-  const as = (cookie: string, req: request.Test) => req.set('Cookie', cookie).set(XHR);
-  const base = () => `/users/@me/projects/${project.id}`;
+  beforeAll(async () => {
+    stripe = await startFakeStripe();
+  });
+  const s = useSession(() => ({ STRIPE_SECRET_KEY: 'sk_test_mailroom', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_PRICE_ID: 'price_pro', STRIPE_API_URL: stripe.url }), { projectName: 'Paying' });
+  // After the session's close (hooks run in declaration order), as before: the app stops first.
+  afterAll(() => stripe?.server.close());
+  const base = () => `/users/@me/projects/${s.project.id}`;
   const signed = (payload: string, secret = WEBHOOK_SECRET) => new Stripe('sk_test_unused').webhooks.generateTestHeaderString({ payload, secret });
   const webhook = (payload: string, signature?: string) => {
-    const req = request(app.http).post('/webhooks/incoming/stripe').set('Content-Type', 'application/json');
+    const req = s.anonymous.post('/webhooks/incoming/stripe').set('Content-Type', 'application/json');
     if (signature) req.set('Stripe-Signature', signature);
     return req.send(payload);
   };
-
-  beforeAll(async () => {
-    stripe = await startFakeStripe();
-    app = await startTestApp({ STRIPE_SECRET_KEY: 'sk_test_mailroom', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_PRICE_ID: 'price_pro', STRIPE_API_URL: stripe.url });
-    db = app.runtime.app.get(DataSource);
-    project = await createProject(app.http, 'Paying');
-  });
-  afterAll(async () => {
-    await app?.close();
-    stripe?.server.close();
-  });
+  const subscriptionStatus = async () =>
+    (await s.db.query<{ subscription_status: string | null }>(`SELECT subscription_status FROM billing_accounts WHERE project_id = $1`, [s.project.id]))[0].subscription_status;
 
   it('opens a checkout session for one customer per project, then the portal, and lists invoices', async () => {
-    const first = await as(project.cookie, request(app.http).post(`${base()}/checkout`)).expect(200);
+    const first = await s.dashboard.post(`${base()}/checkout`).expect(200);
     expect(first.body).toEqual({ url: expect.stringMatching(/^https:\/\/checkout\.stripe\.test\//) });
-    await as(project.cookie, request(app.http).post(`${base()}/checkout`)).expect(200);
+    await s.dashboard.post(`${base()}/checkout`).expect(200);
     const customers = stripe.requests.filter((r) => r.path === '/v1/customers');
     expect(customers).toHaveLength(1);
     expect(customers[0].authorization).toBe('Bearer sk_test_mailroom');
     const session = stripe.requests.filter((r) => r.path === '/v1/checkout/sessions')[1];
-    expect(session.form.get('client_reference_id')).toBe(project.id);
+    expect(session.form.get('client_reference_id')).toBe(s.project.id);
     expect(session.form.get('line_items[0][price]')).toBe('price_pro');
     expect(session.form.get('customer')).toMatch(/^cus_/);
 
-    const portal = await as(project.cookie, request(app.http).post(`${base()}/billing-portal`)).expect(200);
+    const portal = await s.dashboard.post(`${base()}/billing-portal`).expect(200);
     expect(portal.body.url).toMatch(/^https:\/\/billing\.stripe\.test\//);
-    const invoices = await as(project.cookie, request(app.http).get(`${base()}/billing-invoices`)).expect(200);
+    const invoices = await s.dashboard.get(`${base()}/billing-invoices`).expect(200);
     expect(invoices.body.data).toEqual([
       { id: 'in_1', number: 'MR-0001', status: 'paid', amountDue: 1900, amountPaid: 1900, currency: 'usd', createdAt: new Date(1763700000 * 1000).toISOString(), hostedInvoiceUrl: 'https://invoice.stripe.test/in_1', invoicePdf: 'https://invoice.stripe.test/in_1.pdf' },
     ]);
@@ -102,46 +90,39 @@ describe('billing through Stripe (local fake of its API)', () => {
   });
 
   it('takes signed webhooks only (400 for forged, unsigned or stale ones)', async () => {
-    const [{ stripe_customer_id: customer }] = await db.query(`SELECT stripe_customer_id FROM billing_accounts WHERE project_id = $1`, [project.id]);
+    const [{ stripe_customer_id: customer }] = await s.db.query<{ stripe_customer_id: string }>(`SELECT stripe_customer_id FROM billing_accounts WHERE project_id = $1`, [s.project.id]);
     const payload = JSON.stringify({ id: 'evt_1', object: 'event', type: 'customer.subscription.updated', data: { object: { id: 'sub_1', object: 'subscription', customer, status: 'active' } } }, null, 2);
     expect((await webhook(payload).expect(400)).body.error.code).toBe('BAD_REQUEST');
     await webhook(payload, signed(payload, 'whsec_forged')).expect(400);
     await webhook(payload.replace('active', 'past_due'), signed(payload)).expect(400);
     await webhook(payload, 't=1600000000,v1=' + 'a'.repeat(64)).expect(400);
-    expect((await db.query(`SELECT subscription_status FROM billing_accounts WHERE project_id = $1`, [project.id]))[0].subscription_status).toBeNull();
+    expect(await subscriptionStatus()).toBeNull();
 
     expect((await webhook(payload, signed(payload)).expect(200)).body).toEqual({ received: true });
-    expect((await db.query(`SELECT subscription_status FROM billing_accounts WHERE project_id = $1`, [project.id]))[0].subscription_status).toBe('active');
+    expect(await subscriptionStatus()).toBe('active');
   });
 
   it('lets only OWNER and ADMIN use billing', async () => {
-    const member = await signup(app);
-    await as(project.cookie, request(app.http).post(`/projects/${project.id}/members`)).send({ email: member.email, role: 'MEMBER' }).expect(201);
-    for (const req of [request(app.http).post(`${base()}/checkout`), request(app.http).post(`${base()}/billing-portal`), request(app.http).get(`${base()}/billing-invoices`)]) {
-      await as(member.cookie, req).expect(403);
+    const member = await s.newUser();
+    await s.dashboard.post(`/projects/${s.project.id}/members`, { email: member.email, role: 'MEMBER' }).expect(201);
+    for (const req of [member.dashboard.post(`${base()}/checkout`), member.dashboard.post(`${base()}/billing-portal`), member.dashboard.get(`${base()}/billing-invoices`)]) {
+      await req.expect(403);
     }
-    const stranger = await signup(app);
-    await as(stranger.cookie, request(app.http).post(`${base()}/checkout`)).expect(404);
+    const stranger = await s.newUser();
+    await stranger.dashboard.post(`${base()}/checkout`).expect(404);
   });
 });
 
 describe('billing without Stripe', () => {
-  let app: TestApp;
-  let project: TestProject;
-
-  beforeAll(async () => {
-    app = await startTestApp();
-    project = await createProject(app.http, 'Free');
-  });
-  afterAll(() => app?.close());
+  const s = useSession({}, { projectName: 'Free' });
 
   it('answers 404 BILLING_DISABLED for checkout, portal, invoices and the webhook', async () => {
-    const base = `/users/@me/projects/${project.id}`;
-    for (const req of [request(app.http).post(`${base}/checkout`), request(app.http).post(`${base}/billing-portal`), request(app.http).get(`${base}/billing-invoices`)]) {
-      const res = await req.set('Cookie', project.cookie).set(XHR).expect(404);
+    const base = `/users/@me/projects/${s.project.id}`;
+    for (const req of [s.dashboard.post(`${base}/checkout`), s.dashboard.post(`${base}/billing-portal`), s.dashboard.get(`${base}/billing-invoices`)]) {
+      const res = await req.expect(404);
       expect(res.body.error.code).toBe('BILLING_DISABLED');
     }
-    const hook = await request(app.http).post('/webhooks/incoming/stripe').set('Content-Type', 'application/json').send('{}').expect(404);
+    const hook = await s.anonymous.post('/webhooks/incoming/stripe').set('Content-Type', 'application/json').send('{}').expect(404);
     expect(hook.body.error.code).toBe('BILLING_DISABLED');
   });
 });

@@ -20,6 +20,7 @@ const INTERRUPTED = /^interrupted while being handed to the transport/;
  * (killed between the transport's acceptance and our write), which must read `failed` with its
  * reason; the campaign ends SENT with counters equal to the rows.
  */
+// Not on the session fixture: it spawns the service process and kills it with SIGKILL mid-campaign.
 describe('campaign crash safety', () => {
   jest.setTimeout(900_000);
 

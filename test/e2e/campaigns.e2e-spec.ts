@@ -1,6 +1,4 @@
-import request from 'supertest';
-import { DataSource } from 'typeorm';
-import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
+import { openSession, ProjectSession, useFixture, useSession, waitFor } from '../support/session';
 import { SmtpReceiver } from '../support/smtp-receiver';
 
 const campaignBody = (over: Record<string, unknown> = {}) => ({
@@ -12,132 +10,118 @@ const campaignBody = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
+/*
+ * White-box: arranging what the API refuses or has no endpoint for (a suppression, a contact with
+ * an invalid address, 3000 contacts at once), and reading emails' delivery states (no endpoint
+ * shows an email). Campaigns, stats, contacts and events are read through the API.
+ */
 describe('campaigns', () => {
-  let smtp: SmtpReceiver;
-  let app: TestApp;
-  let db: DataSource;
-
-  beforeAll(async () => {
-    smtp = await SmtpReceiver.start();
-    app = await startTestApp({ EMAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url, DOMAIN_VERIFICATION: 'off' });
-    db = app.runtime.app.get(DataSource);
-  });
-
-  afterAll(async () => {
-    await app?.close();
-    await smtp?.close();
-  });
-
-  const api = (p: TestProject) => ({
-    get: (path: string) => request(app.http).get(path).set('Authorization', `Bearer ${p.secretKey}`),
-    post: (path: string, body: object = {}) => request(app.http).post(path).set('Authorization', `Bearer ${p.secretKey}`).send(body),
-    put: (path: string, body: object) => request(app.http).put(path).set('Authorization', `Bearer ${p.secretKey}`).send(body),
-    del: (path: string) => request(app.http).delete(path).set('Authorization', `Bearer ${p.secretKey}`),
-  });
-  const create = async (p: TestProject, over: Record<string, unknown> = {}): Promise<Record<string, unknown>> => {
-    const res = await api(p).post('/campaigns', campaignBody(over)).expect(201);
+  const smtp = useFixture(() => SmtpReceiver.start(), (r) => r.close());
+  const s = useSession(() => ({ EMAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url, DOMAIN_VERIFICATION: 'off' }));
+  const create = async (p: ProjectSession, over: Record<string, unknown> = {}): Promise<Record<string, unknown>> => {
+    const res = await p.api.post('/campaigns', campaignBody(over)).expect(201);
     expect(res.body.success).toBe(true);
     return res.body.data;
   };
-  const contact = (p: TestProject, email: string, extra: Record<string, unknown> = {}) => api(p).post('/contacts', { email, ...extra }).expect((r) => expect([200, 201]).toContain(r.status));
+  const contact = (p: ProjectSession, email: string, extra: Record<string, unknown> = {}) => p.api.post('/contacts', { email, ...extra }).expect((r) => expect([200, 201]).toContain(r.status));
   const received = (to: string) => smtp.messages.filter((m) => m.envelope.to.includes(to));
-  const statusOf = async (p: TestProject, id: string) => (await api(p).get(`/campaigns/${id}`).expect(200)).body.status as string;
-  const untilStatus = (p: TestProject, id: string, status: string, timeoutMs = 30_000) =>
+  const statusOf = async (p: ProjectSession, id: string) => (await p.api.get(`/campaigns/${id}`).expect(200)).body.status as string;
+  const untilStatus = (p: ProjectSession, id: string, status: string, timeoutMs = 30_000) =>
     waitFor(async () => ((await statusOf(p, id)) === status ? true : undefined), timeoutMs, 100);
 
   describe('records', () => {
-    let p: TestProject;
-    beforeAll(async () => {
-      p = await createProject(app.http);
+    let p: ProjectSession;
+    beforeAll(() => {
+      p = s;
     });
 
     it('creates in DRAFT with the envelope and defaults', async () => {
       const c = await create(p);
-      expect(c).toMatchObject({ status: 'DRAFT', type: 'MARKETING', audienceType: 'ALL', from: 'news@example.com', totalRecipients: 0, skippedCount: 0, projectId: p.id });
-      expect((await api(p).get(`/campaigns/${c.id as string}`).expect(200)).body.name).toBe('Spring news');
+      expect(c).toMatchObject({ status: 'DRAFT', type: 'MARKETING', audienceType: 'ALL', from: 'news@example.com', totalRecipients: 0, skippedCount: 0, projectId: p.project.id });
+      expect((await p.api.get(`/campaigns/${c.id as string}`).expect(200)).body.name).toBe('Spring news');
     });
 
     it('names every missing required field in one 422', async () => {
-      const res = await api(p).post('/campaigns', { description: 'x' }).expect(422);
+      const res = await p.api.post('/campaigns', { description: 'x' }).expect(422);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
       expect(res.body.error.errors.map((e: { field: string }) => e.field).sort()).toEqual(['audienceType', 'body', 'from', 'name', 'subject']);
     });
 
     it('rejects Liquid that does not parse, a malformed sender, an unknown audience type', async () => {
-      const liquid = await api(p).post('/campaigns', campaignBody({ body: '{% if x %}open' })).expect(422);
+      const liquid = await p.api.post('/campaigns', campaignBody({ body: '{% if x %}open' })).expect(422);
       expect(liquid.body.error.errors[0]).toMatchObject({ field: 'body', code: 'invalid_template' });
-      await api(p).post('/campaigns', campaignBody({ from: 'not-an-address' })).expect(422);
-      await api(p).post('/campaigns', campaignBody({ audienceType: 'EVERYONE' })).expect(422);
-      await api(p).post('/campaigns', campaignBody({ audienceType: 'SEGMENT', segmentId: 'nope' })).expect(422);
-      expect((await api(p).get('/campaigns').expect(200)).body.data.every((c: { name: string }) => c.name === 'Spring news')).toBe(true);
+      await p.api.post('/campaigns', campaignBody({ from: 'not-an-address' })).expect(422);
+      await p.api.post('/campaigns', campaignBody({ audienceType: 'EVERYONE' })).expect(422);
+      await p.api.post('/campaigns', campaignBody({ audienceType: 'SEGMENT', segmentId: 'nope' })).expect(422);
+      expect((await p.api.get('/campaigns').expect(200)).body.data.every((c: { name: string }) => c.name === 'Spring news')).toBe(true);
     });
 
     it('lists with status filter (400 on unknown), search, sort and paging', async () => {
-      const q = await createProject(app.http);
+      const q = await s.newProject();
       for (const name of ['Alpha', 'beta', 'Gamma']) await create(q, { name });
-      const page = (await api(q).get('/campaigns?sort=name&dir=asc&pageSize=2').expect(200)).body;
+      const page = (await q.api.get('/campaigns?sort=name&dir=asc&pageSize=2').expect(200)).body;
       expect(page).toMatchObject({ page: 1, pageSize: 2, total: 3, totalPages: 2 });
       expect(page.data.map((c: { name: string }) => c.name)).toEqual(['Alpha', 'beta']);
-      expect((await api(q).get('/campaigns?search=GAM').expect(200)).body.data.map((c: { name: string }) => c.name)).toEqual(['Gamma']);
-      expect((await api(q).get('/campaigns?status=DRAFT').expect(200)).body.total).toBe(3);
-      expect((await api(q).get('/campaigns?status=SENT').expect(200)).body.total).toBe(0);
-      const bad = await api(q).get('/campaigns?status=WHATEVER').expect(400);
+      expect((await q.api.get('/campaigns?search=GAM').expect(200)).body.data.map((c: { name: string }) => c.name)).toEqual(['Gamma']);
+      expect((await q.api.get('/campaigns?status=DRAFT').expect(200)).body.total).toBe(3);
+      expect((await q.api.get('/campaigns?status=SENT').expect(200)).body.total).toBe(0);
+      const bad = await q.api.get('/campaigns?status=WHATEVER').expect(400);
       expect(bad.body.error.code).toBe('BAD_REQUEST');
     });
 
     it('replaces with PUT, duplicates, deletes', async () => {
       const c = await create(p);
-      const put = await api(p).put(`/campaigns/${c.id as string}`, campaignBody({ name: 'Renamed', type: 'TRANSACTIONAL' })).expect(200);
+      const put = await p.api.put(`/campaigns/${c.id as string}`, campaignBody({ name: 'Renamed', type: 'TRANSACTIONAL' })).expect(200);
       expect(put.body).toMatchObject({ name: 'Renamed', type: 'TRANSACTIONAL', status: 'DRAFT' });
-      await api(p).put(`/campaigns/${c.id as string}`, { name: 'only a name' }).expect(422);
-      const copy = await api(p).post(`/campaigns/${c.id as string}/duplicate`).expect(201);
+      await p.api.put(`/campaigns/${c.id as string}`, { name: 'only a name' }).expect(422);
+      const copy = await p.api.post(`/campaigns/${c.id as string}/duplicate`).expect(201);
       expect(copy.body).toMatchObject({ name: 'Renamed (copy)', status: 'DRAFT' });
       expect(copy.body.id).not.toBe(c.id);
-      await api(p).del(`/campaigns/${copy.body.id as string}`).expect(204);
-      await api(p).get(`/campaigns/${copy.body.id as string}`).expect(404);
+      await p.api.del(`/campaigns/${copy.body.id as string}`).expect(204);
+      await p.api.get(`/campaigns/${copy.body.id as string}`).expect(404);
     });
 
     it('keeps projects apart: another project sees 404 everywhere', async () => {
       const c = await create(p);
-      const other = await createProject(app.http);
+      const other = await s.newProject();
       const id = c.id as string;
-      await api(other).get(`/campaigns/${id}`).expect(404);
-      await api(other).put(`/campaigns/${id}`, campaignBody()).expect(404);
-      await api(other).del(`/campaigns/${id}`).expect(404);
-      await api(other).post(`/campaigns/${id}/send`).expect(404);
-      await api(other).post(`/campaigns/${id}/cancel`).expect(404);
-      await api(other).post(`/campaigns/${id}/duplicate`).expect(404);
-      await api(other).post(`/campaigns/${id}/test`, { email: 'x@example.com' }).expect(404);
-      await api(other).get(`/campaigns/${id}/stats`).expect(404);
-      await api(other).get('/campaigns/not-a-uuid').expect(404);
-      expect((await api(other).get('/campaigns').expect(200)).body.total).toBe(0);
+      await other.api.get(`/campaigns/${id}`).expect(404);
+      await other.api.put(`/campaigns/${id}`, campaignBody()).expect(404);
+      await other.api.del(`/campaigns/${id}`).expect(404);
+      await other.api.post(`/campaigns/${id}/send`).expect(404);
+      await other.api.post(`/campaigns/${id}/cancel`).expect(404);
+      await other.api.post(`/campaigns/${id}/duplicate`).expect(404);
+      await other.api.post(`/campaigns/${id}/test`, { email: 'x@example.com' }).expect(404);
+      await other.api.get(`/campaigns/${id}/stats`).expect(404);
+      await other.api.get('/campaigns/not-a-uuid').expect(404);
+      expect((await other.api.get('/campaigns').expect(200)).body.total).toBe(0);
       expect(await statusOf(p, id)).toBe('DRAFT');
     });
   });
 
   describe('sending', () => {
-    let p: TestProject;
+    let p: ProjectSession;
     beforeAll(async () => {
-      p = await createProject(app.http);
+      p = await s.newProject();
       await contact(p, 'ann@example.com', { data: { firstName: 'Ann' }, subscribed: true });
       await contact(p, 'bob@example.com', { subscribed: true });
       await contact(p, 'gone@example.com', { subscribed: false });
       await contact(p, 'bounced@example.com', { subscribed: true });
-      await db.query(`INSERT INTO suppressions (project_id, email, reason, source) VALUES ($1, 'bounced@example.com', 'bounce', 'api')`, [p.id]);
+      await s.db.query(`INSERT INTO suppressions (project_id, email, reason, source) VALUES ($1, 'bounced@example.com', 'bounce', 'api')`, [p.project.id]);
       // Written before validation existed (or by an import): the address cannot receive mail.
-      await db.query(`INSERT INTO contacts (project_id, email, subscribed) VALUES ($1, 'broken-address', true)`, [p.id]);
+      await s.db.query(`INSERT INTO contacts (project_id, email, subscribed) VALUES ($1, 'broken-address', true)`, [p.project.id]);
     });
 
     it('shows a DRAFT audience as it would be now, skipped by reason', async () => {
       const c = await create(p);
-      const stats = (await api(p).get(`/campaigns/${c.id as string}/stats`).expect(200)).body;
+      const stats = (await p.api.get(`/campaigns/${c.id as string}/stats`).expect(200)).body;
       expect(stats).toMatchObject({ totalRecipients: 5, skippedCount: 3, skipped: { unsubscribed: 1, suppressed: 1, invalid_email: 1 }, sentCount: 0, openRate: 0 });
     });
 
     it('sends MARKETING to subscribed, non-suppressed contacts once each, personalised, bulk, with footer and one-click', async () => {
       const c = await create(p, { name: 'Now' });
       const id = c.id as string;
-      const res = await api(p).post(`/campaigns/${id}/send`).expect(200);
+      const res = await p.api.post(`/campaigns/${id}/send`).expect(200);
       expect(res.body).toMatchObject({ success: true, data: { id, name: 'Now', status: 'SENDING', scheduledFor: null } });
       expect(typeof res.body.message).toBe('string');
       await untilStatus(p, id, 'SENT');
@@ -152,101 +136,101 @@ describe('campaigns', () => {
       expect(received('bob@example.com').filter((m) => m.parsed?.subject === 'Hello friend')).toHaveLength(1);
       expect(received('gone@example.com')).toHaveLength(0);
       expect(received('bounced@example.com')).toHaveLength(0);
-      const stats = (await api(p).get(`/campaigns/${id}/stats`).expect(200)).body;
+      const stats = (await p.api.get(`/campaigns/${id}/stats`).expect(200)).body;
       expect(stats).toMatchObject({ totalRecipients: 5, sentCount: 2, skippedCount: 3, skipped: { unsubscribed: 1, suppressed: 1, invalid_email: 1 }, bouncedCount: 0 });
-      const events = await db.query(`SELECT DISTINCT data->>'campaignId' AS campaign FROM events WHERE project_id = $1 AND name = 'email.sent'`, [p.id]);
-      expect(events).toEqual([{ campaign: id }]);
+      const events = await p.read.events({ name: 'email.sent' });
+      expect([...new Set(events.map((e) => e.data.campaignId))]).toEqual([id]);
       // Finished campaigns cannot be sent, edited, deleted... only duplicated and read.
-      await api(p).post(`/campaigns/${id}/send`).expect(409);
-      await api(p).put(`/campaigns/${id}`, campaignBody()).expect(409);
-      await api(p).post(`/campaigns/${id}/cancel`).expect(409);
-      await api(p).del(`/campaigns/${id}`).expect(204);
+      await p.api.post(`/campaigns/${id}/send`).expect(409);
+      await p.api.put(`/campaigns/${id}`, campaignBody()).expect(409);
+      await p.api.post(`/campaigns/${id}/cancel`).expect(409);
+      await p.api.del(`/campaigns/${id}`).expect(204);
     });
 
     it('sends TRANSACTIONAL to every contact with a valid address', async () => {
       const c = await create(p, { name: 'Notice', type: 'TRANSACTIONAL', subject: 'Notice for {{email}}' });
-      await api(p).post(`/campaigns/${c.id as string}/send`, { scheduledFor: null }).expect(200);
+      await p.api.post(`/campaigns/${c.id as string}/send`, { scheduledFor: null }).expect(200);
       await untilStatus(p, c.id as string, 'SENT');
       expect(received('gone@example.com').filter((m) => m.parsed?.subject === 'Notice for gone@example.com')).toHaveLength(1);
       expect(received('bounced@example.com').filter((m) => m.parsed?.subject === 'Notice for bounced@example.com')).toHaveLength(1);
-      expect((await api(p).get(`/campaigns/${c.id as string}/stats`).expect(200)).body).toMatchObject({ totalRecipients: 5, sentCount: 4, skipped: { invalid_email: 1 } });
+      expect((await p.api.get(`/campaigns/${c.id as string}/stats`).expect(200)).body).toMatchObject({ totalRecipients: 5, sentCount: 4, skipped: { invalid_email: 1 } });
     });
 
     it('sends to a SEGMENT and to a FILTERED audience; foreign segments and malformed trees are 422', async () => {
-      const q = await createProject(app.http);
+      const q = await s.newProject();
       await contact(q, 'pro1@example.com', { data: { plan: 'pro' } });
       await contact(q, 'pro2@example.com', { data: { plan: 'pro' } });
       await contact(q, 'free@example.com', { data: { plan: 'free' } });
       const tree = { logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }] };
-      const segment = await api(q).post('/segments', { name: 'Pro', condition: tree }).expect(201);
+      const segment = await q.api.post('/segments', { name: 'Pro', condition: tree }).expect(201);
       const seg = await create(q, { name: 'Seg', type: 'TRANSACTIONAL', subject: 'seg-{{plan}}', audienceType: 'SEGMENT', segmentId: segment.body.id });
       const filtered = await create(q, { name: 'Filt', type: 'TRANSACTIONAL', subject: 'filt-{{plan}}', audienceType: 'FILTERED', audienceCondition: { logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'free' }] }] } });
-      expect((await api(q).get(`/campaigns/${seg.id as string}/stats`).expect(200)).body.totalRecipients).toBe(2);
-      await api(q).post(`/campaigns/${seg.id as string}/send`).expect(200);
-      await api(q).post(`/campaigns/${filtered.id as string}/send`).expect(200);
+      expect((await q.api.get(`/campaigns/${seg.id as string}/stats`).expect(200)).body.totalRecipients).toBe(2);
+      await q.api.post(`/campaigns/${seg.id as string}/send`).expect(200);
+      await q.api.post(`/campaigns/${filtered.id as string}/send`).expect(200);
       await untilStatus(q, seg.id as string, 'SENT');
       await untilStatus(q, filtered.id as string, 'SENT');
       expect(smtp.messages.filter((m) => m.parsed?.subject === 'seg-pro').map((m) => m.envelope.to[0]).sort()).toEqual(['pro1@example.com', 'pro2@example.com']);
       expect(smtp.messages.filter((m) => m.parsed?.subject === 'filt-free').map((m) => m.envelope.to[0])).toEqual(['free@example.com']);
 
-      const other = await createProject(app.http);
-      const foreign = await api(other).post('/campaigns', campaignBody({ audienceType: 'SEGMENT', segmentId: segment.body.id })).expect(422);
+      const other = await s.newProject();
+      const foreign = await other.api.post('/campaigns', campaignBody({ audienceType: 'SEGMENT', segmentId: segment.body.id })).expect(422);
       expect(foreign.body.error.errors[0].field).toBe('segmentId');
-      const noSegment = await api(other).post('/campaigns', campaignBody({ audienceType: 'SEGMENT' })).expect(422);
+      const noSegment = await other.api.post('/campaigns', campaignBody({ audienceType: 'SEGMENT' })).expect(422);
       expect(noSegment.body.error.errors[0].field).toBe('segmentId');
-      const noTree = await api(other).post('/campaigns', campaignBody({ audienceType: 'FILTERED' })).expect(422);
+      const noTree = await other.api.post('/campaigns', campaignBody({ audienceType: 'FILTERED' })).expect(422);
       expect(noTree.body.error.errors[0].field).toBe('audienceCondition');
-      const badTree = await api(other).post('/campaigns', campaignBody({ audienceType: 'FILTERED', audienceCondition: { logic: 'AND', groups: [{ filters: [{ field: 'email', operator: 'bogus' }] }] } })).expect(422);
+      const badTree = await other.api.post('/campaigns', campaignBody({ audienceType: 'FILTERED', audienceCondition: { logic: 'AND', groups: [{ filters: [{ field: 'email', operator: 'bogus' }] }] } })).expect(422);
       expect(badTree.body.error.errors[0].field).toMatch(/^audienceCondition/);
-      expect((await api(other).get('/campaigns').expect(200)).body.total).toBe(0);
+      expect((await other.api.get('/campaigns').expect(200)).body.total).toBe(0);
     });
 
     it('skips a contact whose data makes the template fail to render (render_error); the campaign goes on', async () => {
-      const q = await createProject(app.http);
+      const q = await s.newProject();
       await contact(q, 'fine@example.com', { data: { n: 3 } });
       await contact(q, 'huge@example.com', { data: { n: 500000000 } });
       const c = await create(q, { name: 'Render', type: 'TRANSACTIONAL', subject: 'render-check', body: '<p>{% for i in (1..n) %}.{% endfor %}</p>' });
-      await api(q).post(`/campaigns/${c.id as string}/send`).expect(200);
+      await q.api.post(`/campaigns/${c.id as string}/send`).expect(200);
       await untilStatus(q, c.id as string, 'SENT');
       expect(received('fine@example.com').filter((m) => m.parsed?.subject === 'render-check')).toHaveLength(1);
       expect(received('huge@example.com')).toHaveLength(0);
-      expect((await api(q).get(`/campaigns/${c.id as string}/stats`).expect(200)).body).toMatchObject({ totalRecipients: 2, sentCount: 1, skippedCount: 1, skipped: { render_error: 1 } });
+      expect((await q.api.get(`/campaigns/${c.id as string}/stats`).expect(200)).body).toMatchObject({ totalRecipients: 2, sentCount: 1, skippedCount: 1, skipped: { render_error: 1 } });
     });
 
     it('fixes the audience at start: a contact added later gets nothing', async () => {
-      const q = await createProject(app.http);
+      const q = await s.newProject();
       await contact(q, 'first@example.com');
       const c = await create(q, { name: 'Fixed', type: 'TRANSACTIONAL', subject: 'fixed' });
-      await api(q).post(`/campaigns/${c.id as string}/send`).expect(200);
+      await q.api.post(`/campaigns/${c.id as string}/send`).expect(200);
       await contact(q, 'late@example.com');
       await untilStatus(q, c.id as string, 'SENT');
-      expect((await api(q).get(`/campaigns/${c.id as string}/stats`).expect(200)).body.totalRecipients).toBe(1);
+      expect((await q.api.get(`/campaigns/${c.id as string}/stats`).expect(200)).body.totalRecipients).toBe(1);
       expect(received('late@example.com').filter((m) => m.parsed?.subject === 'fixed')).toHaveLength(0);
     });
 
     it('schedules, reschedules, cancels back to DRAFT, and sends when due', async () => {
-      const q = await createProject(app.http);
+      const q = await s.newProject();
       await contact(q, 'sched@example.com');
       const c = await create(q, { name: 'Later', type: 'TRANSACTIONAL', subject: 'scheduled' });
       const id = c.id as string;
-      await api(q).post(`/campaigns/${id}/send`, { scheduledFor: 'not a date' }).expect(400);
-      await api(q).post(`/campaigns/${id}/send`, { scheduledFor: { at: 1 } }).expect(400);
+      await q.api.post(`/campaigns/${id}/send`, { scheduledFor: 'not a date' }).expect(400);
+      await q.api.post(`/campaigns/${id}/send`, { scheduledFor: { at: 1 } }).expect(400);
       expect(await statusOf(q, id)).toBe('DRAFT');
       const far = new Date(Date.now() + 3600_000).toUTCString(); // RFC 2822, not ISO: any parseable value
-      const scheduled = await api(q).post(`/campaigns/${id}/send`, { scheduledFor: far }).expect(200);
+      const scheduled = await q.api.post(`/campaigns/${id}/send`, { scheduledFor: far }).expect(200);
       expect(scheduled.body.data).toMatchObject({ status: 'SCHEDULED', scheduledFor: new Date(far).toISOString() });
       // The activity feed's upcoming list shows it, in its own project only.
-      expect((await api(q).get('/activity/upcoming').expect(200)).body.campaigns).toEqual([
+      expect((await q.api.get('/activity/upcoming').expect(200)).body.campaigns).toEqual([
         expect.objectContaining({ id, name: 'Later', dueAt: new Date(far).toISOString() }),
       ]);
-      expect((await api(p).get('/activity/upcoming').expect(200)).body.campaigns.some((u: { id: string }) => u.id === id)).toBe(false);
-      await api(q).del(`/campaigns/${id}`).expect(409);
-      expect((await api(q).put(`/campaigns/${id}`, campaignBody({ name: 'Later', type: 'TRANSACTIONAL', subject: 'scheduled' })).expect(200)).body.status).toBe('SCHEDULED');
-      const cancelled = await api(q).post(`/campaigns/${id}/cancel`).expect(200);
+      expect((await p.api.get('/activity/upcoming').expect(200)).body.campaigns.some((u: { id: string }) => u.id === id)).toBe(false);
+      await q.api.del(`/campaigns/${id}`).expect(409);
+      expect((await q.api.put(`/campaigns/${id}`, campaignBody({ name: 'Later', type: 'TRANSACTIONAL', subject: 'scheduled' })).expect(200)).body.status).toBe('SCHEDULED');
+      const cancelled = await q.api.post(`/campaigns/${id}/cancel`).expect(200);
       expect(cancelled.body).toMatchObject({ status: 'DRAFT', scheduledFor: null });
-      expect((await api(q).get('/activity/upcoming').expect(200)).body.campaigns).toEqual([]);
+      expect((await q.api.get('/activity/upcoming').expect(200)).body.campaigns).toEqual([]);
       const soon = Date.now() + 1500;
-      await api(q).post(`/campaigns/${id}/send`, { scheduledFor: soon }).expect(200);
+      await q.api.post(`/campaigns/${id}/send`, { scheduledFor: soon }).expect(200);
       expect(await statusOf(q, id)).toBe('SCHEDULED');
       await untilStatus(q, id, 'SENT');
       const got = received('sched@example.com').filter((m) => m.parsed?.subject === 'scheduled');
@@ -255,57 +239,56 @@ describe('campaigns', () => {
     });
 
     it('cancels a SENDING campaign: nothing more leaves, the rest is skipped as cancelled', async () => {
-      const q = await createProject(app.http);
-      await db.query(
+      const q = await s.newProject();
+      await s.db.query(
         `INSERT INTO contacts (project_id, email, subscribed) SELECT $1, 'bulk' || g || '@example.org', true FROM generate_series(1, 3000) g`,
-        [q.id],
+        [q.project.id],
       );
       const c = await create(q, { name: 'Big', type: 'TRANSACTIONAL', subject: 'big-cancel' });
       const id = c.id as string;
-      await api(q).post(`/campaigns/${id}/send`).expect(200);
-      await waitFor(async () => ((await api(q).get(`/campaigns/${id}/stats`).expect(200)).body.sentCount > 0 ? true : undefined), 30_000, 50);
-      const res = await api(q).post(`/campaigns/${id}/cancel`).expect(200);
+      await q.api.post(`/campaigns/${id}/send`).expect(200);
+      await waitFor(async () => ((await q.api.get(`/campaigns/${id}/stats`).expect(200)).body.sentCount > 0 ? true : undefined), 30_000, 50);
+      const res = await q.api.post(`/campaigns/${id}/cancel`).expect(200);
       expect(res.body.status).toBe('CANCELLED');
       const bigCancel = () => smtp.messages.filter((m) => m.parsed?.subject === 'big-cancel').length;
       // What was already claimed (in hand-over) may still arrive; nothing else does.
-      const [{ n: inHandOver }] = await db.query(`SELECT count(*)::int AS n FROM emails WHERE campaign_id = $1 AND status = 'sending'`, [id]);
+      const [{ n: inHandOver }] = await s.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM emails WHERE campaign_id = $1 AND status = 'sending'`, [id]);
       const atCancel = bigCancel();
       await new Promise((r) => setTimeout(r, 2000));
       const settled = bigCancel();
       expect(settled - atCancel).toBeLessThanOrEqual(inHandOver);
       await new Promise((r) => setTimeout(r, 1500));
       expect(bigCancel()).toBe(settled);
-      const stats = (await api(q).get(`/campaigns/${id}/stats`).expect(200)).body;
+      const stats = (await q.api.get(`/campaigns/${id}/stats`).expect(200)).body;
       expect(stats.sentCount).toBeLessThan(3000);
-      const [rows] = await db.query(`SELECT count(*) FILTER (WHERE status IN ('queued')) ::int AS queued FROM emails WHERE campaign_id = $1`, [id]);
+      const [rows] = await s.db.query<{ queued: number }>(`SELECT count(*) FILTER (WHERE status IN ('queued')) ::int AS queued FROM emails WHERE campaign_id = $1`, [id]);
       expect(rows.queued).toBe(0);
-      await api(q).post(`/campaigns/${id}/send`).expect(409);
-      await api(q).post(`/campaigns/${id}/cancel`).expect(409);
+      await q.api.post(`/campaigns/${id}/send`).expect(409);
+      await q.api.post(`/campaigns/${id}/cancel`).expect(409);
     });
 
     it('sends a test copy: [Test] subject, X-Test header, no contact, no statistics', async () => {
-      const q = await createProject(app.http);
+      const q = await s.newProject();
       const c = await create(q, { name: 'Try' });
       const id = c.id as string;
-      await api(q).post(`/campaigns/${id}/test`, { email: 'nope' }).expect(422);
-      await api(q).post(`/campaigns/${id}/test`, { email: 'Tester@Example.com' }).expect(200);
+      await q.api.post(`/campaigns/${id}/test`, { email: 'nope' }).expect(422);
+      await q.api.post(`/campaigns/${id}/test`, { email: 'Tester@Example.com' }).expect(200);
       const msg = await waitFor(async () => smtp.messages.find((m) => m.envelope.to.includes('tester@example.com')), 15_000);
       expect(msg.parsed!.subject).toBe('[Test] Hello friend');
       expect(msg.parsed!.headers.get('x-test')).toBe('true');
-      expect((await api(q).get('/contacts').expect(200)).body.data ?? []).toHaveLength(0);
+      expect(await q.read.contacts()).toHaveLength(0);
       expect(await statusOf(q, id)).toBe('DRAFT');
-      expect((await api(q).get(`/campaigns/${id}/stats`).expect(200)).body.sentCount).toBe(0);
+      expect((await q.api.get(`/campaigns/${id}/stats`).expect(200)).body.sentCount).toBe(0);
     });
   });
 
   describe('verified sender', () => {
     it('refuses an unverified sender domain with 403 DOMAIN_NOT_VERIFIED, nothing written', async () => {
-      const strict = await startTestApp({ EMAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url, DOMAIN_VERIFICATION: 'dns' });
+      const strict = await openSession({ EMAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url, DOMAIN_VERIFICATION: 'dns' });
       try {
-        const p = await createProject(strict.http);
-        const res = await request(strict.http).post('/campaigns').set('Authorization', `Bearer ${p.secretKey}`).send(campaignBody()).expect(403);
+        const res = await strict.api.post('/campaigns', campaignBody()).expect(403);
         expect(res.body.error.code).toBe('DOMAIN_NOT_VERIFIED');
-        expect((await request(strict.http).get('/campaigns').set('Authorization', `Bearer ${p.secretKey}`).expect(200)).body.total).toBe(0);
+        expect((await strict.api.get('/campaigns').expect(200)).body.total).toBe(0);
       } finally {
         await strict.close();
       }

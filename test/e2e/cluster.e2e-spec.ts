@@ -12,6 +12,7 @@ import { freePort, jsonLines, spawnService } from '../support/service-process';
  * PostgreSQL and Redis; `npm test` (embedded, nothing running) checks that the embedded mode,
  * whose database lives inside one process, refuses it with one clear line.
  */
+// Not on the session fixture: it spawns service processes (PROCESSES=N) and checks how they start and exit.
 describe('PROCESSES: several service processes behind one port', () => {
   it('gives up with exit code 1 when the processes keep failing to start, instead of restarting them in a loop', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-cluster-'));

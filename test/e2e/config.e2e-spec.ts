@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { startTestApp, TestApp } from '../support/app';
 
+// Not on the session fixture: each test starts the app with its own deployment configuration and reads it anonymously (no project involved).
 describe('GET /config', () => {
   let app: TestApp;
   afterEach(() => app?.close());

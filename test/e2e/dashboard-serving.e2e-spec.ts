@@ -24,6 +24,7 @@ function expectStrictCsp(header: string | undefined): void {
   expect(directives['object-src']).toEqual(["'none'"]);
 }
 
+// Not on the session fixture: it checks how the app serves the dashboard's static files (per WEB_DIST_DIR) to anonymous browsers; no project involved.
 describe('dashboard serving under /app/', () => {
   let app: TestApp;
   let dist: string;

@@ -8,6 +8,7 @@ import { EmbeddedPostgres, socketServerInternals, startEmbeddedPostgres } from '
  * the contract tests of the two pglite-socket patches in embedded-postgres.ts (versions pinned in
  * package.json): an upgrade that changes what they rely on fails here.
  */
+// Not on the session fixture: it tests the embedded database server itself, with no app.
 describe('embedded PostgreSQL server', () => {
   let pg: EmbeddedPostgres;
   const clients: Client[] = [];
@@ -20,7 +21,7 @@ describe('embedded PostgreSQL server', () => {
   }
 
   beforeAll(async () => {
-    pg = await startEmbeddedPostgres(undefined);
+    pg = await startEmbeddedPostgres(undefined, { sharedBuffersMb: 24 });
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.end()));
@@ -33,6 +34,12 @@ describe('embedded PostgreSQL server', () => {
     const internals = socketServerInternals(new PGLiteSocketServer({ db, port: 0 }));
     expect(internals.queryQueue.db).toBe(db);
     expect(internals.handlers.size).toBe(0);
+  });
+
+  it('runs with the shared_buffers it was given (EMBEDDED_DB_BUFFERS_MB), not PostgreSQL\'s resident 128 MB', async () => {
+    const client = await connect();
+    const { rows } = await client.query('SHOW shared_buffers');
+    expect(rows[0].shared_buffers).toBe('24MB');
   });
 
   it('keeps the parameterised queries of concurrent connections apart', async () => {

@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { createProject, createServicesDatabase, startTestApp, TEST_MODE, TestApp, waitFor } from '../support/app';
+import { createProject, createServicesDatabase, TEST_MODE } from '../support/app';
+import { openSession, waitFor } from '../support/session';
 import { withApiAndWorker } from '../support/service-process';
 
 /** `mailroom_events_total{name="…"}` in a /metrics scrape (0 when absent). */
@@ -14,22 +15,21 @@ function eventsCounted(scrape: string, name: string): number {
  */
 describe('event outbox', () => {
   it('hands tracked and emitted events to the consumers of a ROLE=all process', async () => {
-    const app: TestApp = await startTestApp();
+    const s = await openSession();
     try {
-      const project = await createProject(app.http);
-      const before = await request(app.http).get('/metrics').expect(200);
+      const before = await s.anonymous.get('/metrics').expect(200);
       for (const subscribed of [true, false]) {
-        await request(app.http).post('/v1/track').set('Authorization', `Bearer ${project.publicKey}`).send({ email: 'one@example.com', event: 'signup', subscribed }).expect(200);
+        await s.publicApi.post('/v1/track', { email: 'one@example.com', event: 'signup', subscribed }).expect(200);
       }
       await waitFor(async () => {
-        const scrape = (await request(app.http).get('/metrics').expect(200)).text;
+        const scrape = (await s.anonymous.get('/metrics').expect(200)).text;
         return eventsCounted(scrape, 'custom') === eventsCounted(before.text, 'custom') + 2 &&
           eventsCounted(scrape, 'contact.unsubscribed') === eventsCounted(before.text, 'contact.unsubscribed') + 1
           ? true
           : undefined;
       });
     } finally {
-      await app.close();
+      await s.close();
     }
   }, 120_000);
 
@@ -41,6 +41,7 @@ describe('event outbox', () => {
   });
   afterAll(() => database?.drop());
 
+  // Not on the session fixture: the API and the worker are spawned service processes (their URLs, not an in-process app).
   it('delivers an event tracked on a ROLE=api process to a ROLE=worker process', async () => {
     await withApiAndWorker(database.url, async ({ api: apiBase, worker: workerBase }) => {
       const project = await createProject(apiBase);

@@ -1,23 +1,15 @@
-import request from 'supertest';
-import { createProject, startTestApp, TestApp, waitFor } from '../support/app';
+import { useSession, waitFor } from '../support/session';
 
 /** `/metrics` carries the operator's counters besides HTTP: emails by status and transport, hand-over latency, queue depth and job outcomes, import rows, and Swagger assets under `/docs`. */
 describe('operator metrics', () => {
-  let app: TestApp;
+  const s = useSession({ DOMAIN_VERIFICATION: 'off', EMAIL_TRANSPORT: 'outbox' });
 
-  beforeAll(async () => {
-    app = await startTestApp({ DOMAIN_VERIFICATION: 'off', EMAIL_TRANSPORT: 'outbox' });
-  });
-  afterAll(() => app?.close());
-
-  const scrape = async () => (await request(app.http).get('/metrics').expect(200)).text;
+  const scrape = async () => (await s.anonymous.get('/metrics').expect(200)).text;
 
   it('counts send jobs per queue, import rows by outcome, and shows queue depth', async () => {
-    const project = await createProject(app.http);
-    const auth = { Authorization: `Bearer ${project.secretKey}` };
-    await request(app.http).post('/v1/send').set(auth).send({ to: 'm1@example.com', from: 'hello@example.com', subject: 'Hi', body: '<p>x</p>' }).expect(200);
+    await s.api.post('/v1/send', { to: 'm1@example.com', from: 'hello@example.com', subject: 'Hi', body: '<p>x</p>' }).expect(200);
     const csv = Buffer.from('email,plan\na@example.com,pro\nnot-an-email,pro\nb@example.com,team\n', 'utf8');
-    await request(app.http).post('/contacts/import').set(auth).attach('file', csv, 'contacts.csv').expect(202);
+    await s.api.post('/contacts/import').attach('file', csv, 'contacts.csv').expect(202);
     const text = await waitFor(async () => {
       const t = await scrape();
       return /mailroom_queue_jobs_total\{queue="email-send",outcome="completed"\} [1-9]/.test(t) && /mailroom_import_rows_total\{outcome="imported"\} [1-9]/.test(t) ? t : undefined;
@@ -31,7 +23,7 @@ describe('operator metrics', () => {
   });
 
   it('labels Swagger UI assets with the /docs route, not unmatched', async () => {
-    await request(app.http).get('/docs/swagger-ui-bundle.js').expect(200);
+    await s.anonymous.get('/docs/swagger-ui-bundle.js').expect(200);
     const text = await scrape();
     expect(text).toMatch(/http_requests_total\{method="GET",route="\/docs",status="200"\}/);
     expect(text).not.toMatch(/route="unmatched",status="200"/);

@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from '../../src/config/config';
 import { createProject, startTestApp, waitFor } from '../support/app';
 import { freePort, jsonLines, spawnService } from '../support/service-process';
 
+// Not on the session fixture: it restarts apps on one data dir and spawns service processes, checking start-up and shutdown.
 describe('modes and process behaviour', () => {
   it('keeps the embedded database across a restart on the same DATA_DIR', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-persist-'));
@@ -37,6 +38,7 @@ describe('modes and process behaviour', () => {
     [{ PROCESSES: '2' }, 'PROCESSES above 1 requires DATABASE_URL'],
     [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN must be at least 16 characters'],
     [{ PROCESSES: '0', DATABASE_URL: 'postgres://localhost/db' }, 'PROCESSES must be an integer between 1 and 64'],
+    [{ EMBEDDED_DB_BUFFERS_MB: '0' }, 'EMBEDDED_DB_BUFFERS_MB must be an integer between 1 and 4096'],
   ])('rejects bad configuration %j with a message naming it', (env, message) => {
     expect(() => loadConfig({ DATA_DIR: tmpdir(), APP_SECRET: 'x'.repeat(32), ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ DATA_DIR: tmpdir(), APP_SECRET: 'x'.repeat(32), ...env })).toThrow(message);

@@ -1,6 +1,5 @@
 import { DiscoveryService } from '@nestjs/core';
-import request from 'supertest';
-import { createProject, startTestApp, TestApp } from '../support/app';
+import { useSession } from '../support/session';
 
 /**
  * `/docs/openapi.json` documents every route: each operation has a documented success response
@@ -31,14 +30,12 @@ const BODY_PARAM = 3;
 const ROUTE_ARGS = '__routeArguments__';
 
 describe('OpenAPI document covers every route', () => {
-  let app: TestApp;
+  const session = useSession({ DOMAIN_VERIFICATION: 'off', EMAIL_TRANSPORT: 'outbox' });
   let doc: { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
 
   beforeAll(async () => {
-    app = await startTestApp({ DOMAIN_VERIFICATION: 'off', EMAIL_TRANSPORT: 'outbox' });
-    doc = (await request(app.http).get('/docs/openapi.json').expect(200)).body;
+    doc = (await session.anonymous.get('/docs/openapi.json').expect(200)).body;
   });
-  afterAll(() => app?.close());
 
   const resolve = (schema: Schema | undefined): Schema | undefined => (schema?.$ref ? doc.components.schemas[schema.$ref.split('/').pop()!] : schema);
   const typed = (s: Schema | undefined): boolean =>
@@ -70,7 +67,7 @@ describe('OpenAPI document covers every route', () => {
   /** `Controller_method` of every handler that takes a `@Body()`. */
   function handlersWithBody(): Set<string> {
     const ids = new Set<string>();
-    for (const wrapper of app.runtime.app.get(DiscoveryService).getControllers()) {
+    for (const wrapper of session.app.runtime.app.get(DiscoveryService).getControllers()) {
       const type = wrapper.metatype as (new (...args: never[]) => unknown) | undefined;
       if (!type?.prototype) continue;
       for (const key of Object.getOwnPropertyNames(type.prototype)) {
@@ -113,14 +110,10 @@ describe('OpenAPI document covers every route', () => {
   });
 
   it('POST /v1/send with a near-miss field (templateId) is a 422 naming the right field, nothing sent', async () => {
-    const project = await createProject(app.http);
-    const res = await request(app.http)
-      .post('/v1/send')
-      .set('Authorization', `Bearer ${project.secretKey}`)
-      .send({ to: 'near-miss@example.com', templateId: '00000000-0000-4000-8000-000000000000', subject: 'Hi', body: '<p>x</p>', from: 'hello@example.com' })
+    const res = await session.api
+      .post('/v1/send', { to: 'near-miss@example.com', templateId: '00000000-0000-4000-8000-000000000000', subject: 'Hi', body: '<p>x</p>', from: 'hello@example.com' })
       .expect(422);
     expect(res.body.error.errors).toEqual([expect.objectContaining({ field: 'templateId', code: 'unrecognized_keys', message: expect.stringContaining('did you mean template') })]);
-    const contacts = await request(app.http).get('/contacts').set('Authorization', `Bearer ${project.secretKey}`).expect(200);
-    expect(contacts.body.total).toBe(0);
+    expect(await session.read.contactCount()).toBe(0);
   });
 });

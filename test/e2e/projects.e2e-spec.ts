@@ -1,6 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import type { App } from 'supertest/types';
 import { BootstrapService } from '../../src/modules/projects/bootstrap.service';
 import { createProject, startTestApp, TestProject } from '../support/app';
 import { useFixture, useSession } from '../support/session';
@@ -12,12 +11,6 @@ import { useFixture, useSession } from '../support/session';
  */
 
 const XHR = { 'X-Requested-With': 'XMLHttpRequest' };
-
-async function signup(http: App): Promise<{ email: string; cookie: string; id: string }> {
-  const email = `member-${randomBytes(6).toString('hex')}@example.com`;
-  const res = await request(http).post('/auth/signup').send({ email, password: 'correct horse battery' }).expect(201);
-  return { email, cookie: [res.headers['set-cookie']].flat()[0].split(';')[0], id: res.body.id };
-}
 
 describe('projects', () => {
   const s = useSession({}, { projectName: 'Main' });
@@ -73,8 +66,8 @@ describe('projects', () => {
 
   it('manages members with the role rules', async () => {
     const project = await createProject(s.http, 'Team');
-    const admin = await signup(s.http);
-    const member = await signup(s.http);
+    const admin = await s.newUser();
+    const member = await s.newUser();
     const base = `/projects/${project.id}/members`;
     const as = (cookie: string, req: request.Test) => req.set('Cookie', cookie).set(XHR);
 

@@ -1,49 +1,37 @@
-import request from 'supertest';
-import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
-import { db, eventually } from '../support/deliverability';
+import { eventually } from '../support/deliverability';
+import { ProjectSession, useFixture, useSession } from '../support/session';
 import { SesServer } from '../support/ses-server';
-import { ses, SnsTestKit, startSnsTestKit } from '../support/sns';
+import { ses, startSnsTestKit } from '../support/sns';
 
+// White-box: the provider message ids of the sent emails, which SNS notifications must name; no
+// endpoint shows an email. Security, projects and sends go through the API.
 describe('sending reputation: security endpoints, automatic suspension, re-enable', () => {
-  let app: TestApp;
-  let project: TestProject;
-  let outsider: TestProject;
-  let kit: SnsTestKit;
-  let sesServer: SesServer;
+  const kit = useFixture(() => startSnsTestKit(), (k) => k.close());
+  const sesServer = useFixture(() => SesServer.start(), (server) => server.close());
+  const s = useSession(() => ({ ...sesServer.env, DOMAIN_VERIFICATION: 'off', SNS_CERT_HOSTS: kit.host, SNS_CERT_ALLOW_HTTP: 'true' }));
+  let outsider: ProjectSession;
   let sent: Array<{ id: string; to: string; messageId: string }>;
 
-  const security = (p: TestProject, path: string) => request(app.http).get(path).set('Cookie', p.cookie);
+  const security = (p: ProjectSession, path: string) => p.dashboard.get(path);
   const bounce = async (i: number) => {
     const envelope = kit.notification(ses.bounce(sent[i].messageId, sent[i].to, 'Permanent'));
-    await request(app.http).post('/webhooks/sns').set('Content-Type', 'text/plain').send(JSON.stringify(envelope)).expect(200);
+    await s.anonymous.post('/webhooks/sns').set('Content-Type', 'text/plain').send(JSON.stringify(envelope)).expect(200);
   };
-  const sendOne = () =>
-    request(app.http)
-      .post('/v1/send')
-      .set('Authorization', `Bearer ${project.secretKey}`)
-      .send({ to: 'next@example.net', subject: 's', body: '<p>b</p>', from: 'sender@example.com' });
+  const sendOne = () => s.api.post('/v1/send', { to: 'next@example.net', subject: 's', body: '<p>b</p>', from: 'sender@example.com' });
 
   beforeAll(async () => {
-    kit = await startSnsTestKit();
-    sesServer = await SesServer.start();
-    app = await startTestApp({ ...sesServer.env, DOMAIN_VERIFICATION: 'off', SNS_CERT_HOSTS: kit.host, SNS_CERT_ALLOW_HTTP: 'true' });
-    project = await createProject(app.http);
-    outsider = await createProject(app.http);
+    outsider = await s.newProject();
     // /v1/send takes at most 50 recipients per call. 105 emails: with 100..108 sent (plus the one sent mid-test), 10 bounces stay within 10% and 11 exceed it.
     const ids: string[] = [];
     for (const [from, count] of [[0, 50], [50, 50], [100, 5]]) {
       const to = Array.from({ length: count }, (_, i) => `r${from + i}@example.net`);
-      const res = await request(app.http)
-        .post('/v1/send')
-        .set('Authorization', `Bearer ${project.secretKey}`)
-        .send({ to, subject: 'Hello', body: '<p>Hi</p>', from: 'sender@example.com' })
-        .expect(200);
+      const res = await s.api.post('/v1/send', { to, subject: 'Hello', body: '<p>Hi</p>', from: 'sender@example.com' }).expect(200);
       ids.push(...res.body.data.emails.map((e: { email: string }) => e.email));
     }
     expect(ids).toHaveLength(105);
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const rows: Array<{ id: string; to_address: string; provider_message_id: string | null; status: string }> = await db(app).query(
+      const rows = await s.db.query<{ id: string; to_address: string; provider_message_id: string | null; status: string }>(
         `SELECT id, to_address, provider_message_id, status FROM emails WHERE id = ANY($1) ORDER BY to_address`,
         [ids],
       );
@@ -55,16 +43,11 @@ describe('sending reputation: security endpoints, automatic suspension, re-enabl
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }, 120_000);
-  afterAll(async () => {
-    await app?.close();
-    await kit?.close();
-    await sesServer?.close();
-  });
 
   it('reports rates to members on both routes and 404s everyone else', async () => {
-    const res = await security(project, `/users/@me/projects/${project.id}/security`).expect(200);
+    const res = await security(s, `/users/@me/projects/${s.project.id}/security`).expect(200);
     expect(res.body).toMatchObject({
-      projectId: project.id,
+      projectId: s.project.id,
       disabled: false,
       disabledReason: null,
       emails: sent.length,
@@ -75,23 +58,23 @@ describe('sending reputation: security endpoints, automatic suspension, re-enabl
       thresholds: { minimumEmails: 100, bounceRate: 0.1, complaintRate: 0.005 },
       suspensions: [],
     });
-    await security(project, `/projects/${project.id}/security`).expect(200);
-    await security(outsider, `/users/@me/projects/${project.id}/security`).expect(404);
-    await security(outsider, `/projects/${project.id}/security`).expect(404);
-    await security(project, `/projects/not-a-uuid/security`).expect(404);
-    await request(app.http).get(`/projects/${project.id}/security`).expect(401);
+    await security(s, `/projects/${s.project.id}/security`).expect(200);
+    await security(outsider, `/users/@me/projects/${s.project.id}/security`).expect(404);
+    await security(outsider, `/projects/${s.project.id}/security`).expect(404);
+    await security(s, `/projects/not-a-uuid/security`).expect(404);
+    await s.anonymous.get(`/projects/${s.project.id}/security`).expect(401);
   });
 
   it('stays enabled up to 10% bounces and disables the project above it', async () => {
     const limit = Math.floor(sent.length / 10);
     for (let i = 0; i < limit; i++) await bounce(i);
-    const atLimit = await security(project, `/projects/${project.id}/security`).expect(200);
+    const atLimit = await security(s, `/projects/${s.project.id}/security`).expect(200);
     expect(atLimit.body).toMatchObject({ bounces: limit, disabled: false });
     expect(atLimit.body.bounceRate).toBeLessThanOrEqual(0.1);
     await sendOne().expect(200);
 
     await bounce(limit);
-    const over = await security(project, `/projects/${project.id}/security`).expect(200);
+    const over = await security(s, `/projects/${s.project.id}/security`).expect(200);
     expect(over.body).toMatchObject({ disabled: true, disabledReason: 'EMAIL_REPUTATION' });
     expect(over.body.suspensions).toHaveLength(1);
     expect(over.body.suspensions[0]).toMatchObject({ reason: 'EMAIL_REPUTATION', bounces: limit + 1, liftedAt: null });
@@ -105,25 +88,20 @@ describe('sending reputation: security endpoints, automatic suspension, re-enabl
   });
 
   it('is re-enabled by an ADMIN and then sends again, with a fresh window', async () => {
-    const list = await request(app.http).get('/users/@me/projects').set('Cookie', project.cookie).expect(200);
-    expect(list.body.find((p: { id: string }) => p.id === project.id)).toMatchObject({ disabled: true, disabledReason: 'EMAIL_REPUTATION' });
+    const list = await s.dashboard.get('/users/@me/projects').expect(200);
+    expect(list.body.find((p: { id: string }) => p.id === s.project.id)).toMatchObject({ disabled: true, disabledReason: 'EMAIL_REPUTATION' });
 
-    await request(app.http)
-      .patch(`/users/@me/projects/${project.id}`)
-      .set('Cookie', project.cookie)
-      .set('X-Requested-With', 'x')
-      .send({ disabled: false })
-      .expect(200);
+    await s.dashboard.patch(`/users/@me/projects/${s.project.id}`, { disabled: false }).expect(200);
     await eventually(() => sendOne().expect(200));
 
-    const after = await security(project, `/projects/${project.id}/security`).expect(200);
+    const after = await security(s, `/projects/${s.project.id}/security`).expect(200);
     expect(after.body.disabled).toBe(false);
     expect(after.body.suspensions[0].liftedAt).toBeTruthy();
 
     // Late bounces for mail sent before the suspension do not suspend the project again.
     await bounce(sent.length - 1);
     await bounce(sent.length - 2);
-    const still = await security(project, `/projects/${project.id}/security`).expect(200);
+    const still = await security(s, `/projects/${s.project.id}/security`).expect(200);
     expect(still.body.disabled).toBe(false);
     expect(still.body.suspensions).toHaveLength(1);
   });

@@ -8,6 +8,7 @@ import { startTestApp, TestApp } from '../support/app';
  * freshly migrated database must propose nothing, so every table our migrations create is
  * described by a registered entity that matches it column for column, index for index.
  */
+// Not on the session fixture: it needs only the app's database (no project, no API).
 describe('schema: migrations and entities agree', () => {
   let app: TestApp;
   let dataSource: DataSource;

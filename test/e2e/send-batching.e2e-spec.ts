@@ -1,8 +1,6 @@
-import request from 'supertest';
-import { DataSource } from 'typeorm';
 import { SendEmails } from '../../src/modules/emails/use-cases/send-emails';
 import { StatementRunner } from '../../src/platform/database/statement-runner';
-import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
+import { ProjectSession, useFixture, useSession, waitFor } from '../support/session';
 import { SmtpReceiver } from '../support/smtp-receiver';
 
 type Stats = { batches: number; batchedItems: number; single: number; retries: number; fallbacks: number };
@@ -10,35 +8,30 @@ type Stats = { batches: number; batchedItems: number; single: number; retries: n
 /**
  * Concurrent TRANSACTIONAL `/v1/send` requests share one transaction (SendEmails' batcher);
  * every request must still get its own contacts and emails, as if it ran alone.
+ *
+ * White-box: the batcher's statistics and a slowed StatementRunner (internals), emails' rows with
+ * their content and variables and statuses (no endpoint shows an email), and a suppression
+ * (no endpoint adds one). Contacts and their events are read through the API.
  */
 describe('send batching', () => {
-  let smtp: SmtpReceiver;
-  let app: TestApp;
-  let projects: TestProject[];
-  let db: DataSource;
+  const smtp = useFixture(() => SmtpReceiver.start(), (r) => r.close());
+  const s = useSession(() => ({ EMAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url, DOMAIN_VERIFICATION: 'off', RATE_LIMIT_PER_MINUTE: '1000000' }), { projectName: 'A' });
+  let projects: ProjectSession[];
 
   beforeAll(async () => {
-    smtp = await SmtpReceiver.start();
-    app = await startTestApp({ EMAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url, DOMAIN_VERIFICATION: 'off', RATE_LIMIT_PER_MINUTE: '1000000' });
-    db = app.runtime.app.get(DataSource);
-    projects = [await createProject(app.http, 'A'), await createProject(app.http, 'B')];
+    projects = [s, await s.newProject('B')];
     // A database slower than loopback supertest can keep busy: requests pile up while a batch
     // is in flight, so they really get batched (as under production load).
-    const statements = app.runtime.app.get(StatementRunner);
+    const statements = s.app.runtime.app.get(StatementRunner);
     const run = statements.run.bind(statements);
     statements.run = async (...args: Parameters<typeof run>) => {
       await new Promise((resolve) => setTimeout(resolve, 15));
       return run(...args);
     };
   });
-  afterAll(async () => {
-    await app?.close();
-    await smtp?.close();
-  });
 
-  const send = (p: TestProject, body: Record<string, unknown>) =>
-    request(app.http).post('/v1/send').set('Authorization', `Bearer ${p.secretKey}`).send(body);
-  const stats = (): Stats => (app.runtime.app.get(SendEmails) as unknown as { batcher: { stats: Stats } }).batcher.stats;
+  const send = (p: ProjectSession, body: Record<string, unknown>) => p.api.post('/v1/send', body);
+  const stats = (): Stats => (s.app.runtime.app.get(SendEmails) as unknown as { batcher: { stats: Stats } }).batcher.stats;
   const base = { from: 'hello@acme.test', body: '<p>Hi {{name ?? "there"}}</p>' };
   /** Messages received per email id (header X-Mailroom-Email-Id). */
   const deliveries = () => {
@@ -53,7 +46,7 @@ describe('send batching', () => {
   it('gives every concurrent request its own contacts and emails, each delivered once', async () => {
     const before = { ...stats() };
     const received = smtp.count;
-    type Call = { p: TestProject; to: string[]; subscribed?: boolean; n: number };
+    type Call = { p: ProjectSession; to: string[]; subscribed?: boolean; n: number };
     const calls: Call[] = [];
     for (let n = 0; n < 60; n++) {
       const p = projects[n % 2];
@@ -84,7 +77,7 @@ describe('send batching', () => {
       const ids = body.emails.map((e: { email: string }) => e.email);
       allIds.push(...ids);
       const rows: Array<{ id: string; project_id: string; contact_id: string; to_address: string; subject: string; contact_project: string; contact_email: string; content_id: string; variables: Record<string, unknown> }> =
-        await db.query(
+        await s.db.query(
           `SELECT e.id, e.project_id, e.contact_id, e.to_address, ec.subject, ec.id AS content_id, e.variables, c.project_id AS contact_project, c.email AS contact_email
              FROM emails e JOIN email_contents ec ON ec.id = e.content_id JOIN contacts c ON c.id = e.contact_id
             WHERE e.id = ANY($1::uuid[])`,
@@ -94,7 +87,7 @@ describe('send batching', () => {
       const byId = new Map(rows.map((r) => [r.id, r]));
       body.emails.forEach((e: { email: string; contact: { id: string; email: string } }) => {
         const row = byId.get(e.email)!;
-        expect(row).toMatchObject({ project_id: c.p.id, contact_id: e.contact.id, to_address: e.contact.email, contact_project: c.p.id, contact_email: e.contact.email, subject: `batch ${c.n}` });
+        expect(row).toMatchObject({ project_id: c.p.project.id, contact_id: e.contact.id, to_address: e.contact.email, contact_project: c.p.project.id, contact_email: e.contact.email, subject: `batch ${c.n}` });
         expect(row.variables).toMatchObject({ [`r${c.n}`]: c.n, name: `N${c.n}` });
       });
       // One content row per request.
@@ -108,7 +101,7 @@ describe('send batching', () => {
     const counts = deliveries();
     expect(allIds.filter((id) => counts.get(id) !== 1)).toEqual([]);
     const statuses: Array<{ n: number }> = await waitFor(async () => {
-      const rows: Array<{ n: number }> = await db.query(`SELECT count(*)::int AS n FROM emails WHERE id = ANY($1::uuid[]) AND status IN ('sent', 'delivered')`, [allIds]);
+      const rows: Array<{ n: number }> = await s.db.query(`SELECT count(*)::int AS n FROM emails WHERE id = ANY($1::uuid[]) AND status IN ('sent', 'delivered')`, [allIds]);
       return rows[0].n === allIds.length ? rows : undefined;
     }, 30_000);
     expect(statuses[0].n).toBe(allIds.length);
@@ -117,17 +110,14 @@ describe('send batching', () => {
     for (const p of projects) {
       const mine = calls.filter((c) => c.p === p);
       const addresses = [...new Set(mine.flatMap((c) => c.to.map((t) => t.toLowerCase())))];
-      const contacts: Array<{ id: string; email: string; subscribed: boolean; data: Record<string, unknown> }> = await db.query(
-        `SELECT id, email, subscribed, data FROM contacts WHERE project_id = $1 AND email = ANY($2::text[])`,
-        [p.id, addresses],
-      );
+      const contacts = (await p.read.contacts()).filter((c) => addresses.includes(c.email));
       expect(contacts.map((c) => c.email).sort()).toEqual([...addresses].sort());
       for (const contact of contacts) {
         const touching = mine.filter((c) => c.to.some((t) => t.toLowerCase() === contact.email));
         expect(Object.keys(contact.data).filter((k) => k.startsWith('r')).sort()).toEqual(touching.map((c) => `r${c.n}`).sort());
         // New contacts start unsubscribed; `subscribed: true` from any request leaves them subscribed (nobody sent false).
         expect(contact.subscribed).toBe(touching.some((c) => c.subscribed === true));
-        const flips: Array<{ name: string; data: Record<string, unknown> }> = await db.query(`SELECT name, data FROM events WHERE contact_id = $1 AND name LIKE 'contact.%'`, [contact.id]);
+        const flips = (await p.read.eventsOf(contact.id)).filter((e) => e.name.startsWith('contact.')).map(({ name, data }) => ({ name, data }));
         expect(flips.length).toBeLessThanOrEqual(1);
         for (const flip of flips) expect(flip).toEqual({ name: 'contact.subscribed', data: { source: 'send' } });
       }
@@ -148,17 +138,14 @@ describe('send batching', () => {
       );
       expect(results.map((r) => r.status)).toEqual(Array.from({ length: n }, (_, i) => (i === bad ? 422 : 200)));
       expect(results[bad].body.error.errors.map((e: { field: string }) => e.field)).toContain('data');
-      const contacts: Array<{ email: string; data: Record<string, unknown> }> = await db.query(`SELECT email, data FROM contacts WHERE project_id = $1 AND email LIKE $2`, [
-        p.id,
-        `nul${attempt}-%`,
-      ]);
+      const contacts = (await p.read.contacts(`nul${attempt}-`)).filter((c) => c.email.startsWith(`nul${attempt}-`)).map(({ email, data }) => ({ email, data }));
       const expected = Array.from({ length: n }, (_, i) => i)
         .filter((i) => i !== bad)
         .flatMap((i) => emailsOf(i).map((email) => ({ email, data: { a: `ok${i}` } })));
       expect(contacts.sort((a, b) => a.email.localeCompare(b.email))).toEqual(expected.sort((a, b) => a.email.localeCompare(b.email)));
-      const contents: Array<{ subject: string; emails: number }> = await db.query(
+      const contents: Array<{ subject: string; emails: number }> = await s.db.query(
         `SELECT ec.subject, (SELECT count(*)::int FROM emails e WHERE e.content_id = ec.id) AS emails FROM email_contents ec WHERE ec.project_id = $1 AND ec.subject LIKE $2`,
-        [p.id, `nul ${attempt} %`],
+        [p.project.id, `nul ${attempt} %`],
       );
       expect(contents.map((c) => c.subject).sort()).toEqual(
         Array.from({ length: n }, (_, i) => i)
@@ -168,7 +155,7 @@ describe('send batching', () => {
       );
       for (const c of contents) expect(c.emails).toBe(emailsOf(Number(c.subject.split(' ')[2])).length);
       const ids = results.filter((_, i) => i !== bad).flatMap((r) => r.body.data.emails.map((e: { email: string }) => e.email));
-      const stored: Array<{ n: number }> = await db.query(`SELECT count(*)::int AS n FROM emails WHERE id = ANY($1::uuid[])`, [ids]);
+      const stored: Array<{ n: number }> = await s.db.query(`SELECT count(*)::int AS n FROM emails WHERE id = ANY($1::uuid[])`, [ids]);
       expect(stored[0].n).toBe(ids.length);
       if (stats().fallbacks > before.fallbacks) return;
     }
@@ -177,12 +164,9 @@ describe('send batching', () => {
 
   it('batches MARKETING sends too: per request, unsubscribed and suppressed recipients are skipped', async () => {
     const [, p] = projects;
-    const template = await request(app.http)
-      .post('/templates')
-      .set('Authorization', `Bearer ${p.secretKey}`)
-      .send({ name: 'News', subject: 'News', body: '<p>News</p>', type: 'MARKETING', from: 'news@acme.test' });
+    const template = await p.api.post('/templates', { name: 'News', subject: 'News', body: '<p>News</p>', type: 'MARKETING', from: 'news@acme.test' });
     expect(template.status).toBe(201);
-    await db.query(`INSERT INTO suppressions (project_id, email, reason, source) VALUES ($1, 'mkt-bounced@example.com', 'bounce', 'api')`, [p.id]);
+    await s.db.query(`INSERT INTO suppressions (project_id, email, reason, source) VALUES ($1, 'mkt-bounced@example.com', 'bounce', 'api')`, [p.project.id]);
     const before = { ...stats() };
     const calls = [
       ...Array.from({ length: 10 }, (_, i) => ({ to: `mkt${i}@example.com`, subscribed: i % 2 === 0 })),
@@ -201,10 +185,9 @@ describe('send batching', () => {
       { to: 'mkt-both-out@example.com', reason: 'unsubscribed' },
     ]);
     // Skipped recipients got no email row, but their contacts were written.
-    const rows: Array<{ to_address: string }> = await db.query(`SELECT to_address FROM emails WHERE project_id = $1 AND to_address LIKE 'mkt%'`, [p.id]);
+    const rows: Array<{ to_address: string }> = await s.db.query(`SELECT to_address FROM emails WHERE project_id = $1 AND to_address LIKE 'mkt%'`, [p.project.id]);
     expect(rows.map((r) => r.to_address).sort()).toEqual([0, 2, 4, 6, 8].map((i) => `mkt${i}@example.com`));
-    const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM contacts WHERE project_id = $1 AND email LIKE 'mkt%'`, [p.id]);
-    expect(count).toBe(13);
+    expect((await p.read.contacts('mkt')).filter((c) => c.email.startsWith('mkt'))).toHaveLength(13);
     expect(stats().batchedItems - before.batchedItems).toBeGreaterThan(1);
   });
 });

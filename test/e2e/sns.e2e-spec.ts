@@ -1,20 +1,29 @@
-import request from 'supertest';
 import { generateKeyPairSync } from 'node:crypto';
-import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
-import { contact, createTemplate, db, emailRow, events, send, waitUntilSent } from '../support/deliverability';
+import { createTemplate, send, waitUntilSent } from '../support/deliverability';
+import { ProjectSession, Session, useFixture, useSession, waitFor } from '../support/session';
 import { SesServer } from '../support/ses-server';
 import { SmtpReceiver } from '../support/smtp-receiver';
-import { ses, SnsEnvelope, SnsTestKit, startSnsTestKit } from '../support/sns';
+import { ses, SnsEnvelope, startSnsTestKit } from '../support/sns';
+
+/*
+ * White-box: an email's row (status, bounce and complaint marks, provider message id: no endpoint
+ * shows an email) and a test-only trigger that injects a database failure. Contacts, events,
+ * suppressions (as skipped sends) and consumption are read through the API.
+ */
+const emailRow = async (s: Session, id: string) => (await s.db.email(id))!;
+const subscribed = async (p: ProjectSession, contactId: string) => (await p.read.contact(contactId))!.subscribed;
+/** The project's events of that name, oldest first. */
+const eventsNamed = async (p: ProjectSession, name: string) => (await p.read.events({ name })).reverse();
 
 describe('SNS notifications (/webhooks/sns)', () => {
-  let app: TestApp;
-  let project: TestProject;
-  let kit: SnsTestKit;
-  let sesServer: SesServer;
+  const kit = useFixture(() => startSnsTestKit(), (k) => k.close());
+  const sesServer = useFixture(() => SesServer.start(), (server) => server.close());
+  // SES is the transport SNS notifications come from; its message ids map notifications to emails.
+  const s = useSession(() => ({ ...sesServer.env, DOMAIN_VERIFICATION: 'off', SNS_CERT_HOSTS: kit.host, SNS_CERT_ALLOW_HTTP: 'true' }));
   let marketing: string;
 
   const post = (envelope: SnsEnvelope | string, type = 'Notification') =>
-    request(app.http)
+    s.anonymous
       .post('/webhooks/sns')
       .set('Content-Type', 'text/plain; charset=UTF-8')
       .set('x-amz-sns-message-type', type)
@@ -22,32 +31,22 @@ describe('SNS notifications (/webhooks/sns)', () => {
 
   /** Sends one transactional email and returns its row once the transport has it. */
   async function sentEmail(to: string, extra: Record<string, unknown> = {}) {
-    const body = await send(app, project, { to, subject: 'Hi', body: '<p>Hello</p>', from: 'sender@example.com', subscribed: true, ...extra });
+    const body = await send(s.app, s.project, { to, subject: 'Hi', body: '<p>Hello</p>', from: 'sender@example.com', subscribed: true, ...extra });
     const id: string = body.data.emails[0].email;
-    const row = await waitUntilSent(app, id);
+    const row = await waitUntilSent(s.app, id);
     expect(row.provider_message_id).toBeTruthy();
     return { id, contactId: body.data.emails[0].contact.id as string, messageId: row.provider_message_id as string };
   }
 
   /** A counter's value in /metrics (0 when absent): the registry is per process, so tests compare before and after. */
   const counter = async (series: string): Promise<number> => {
-    const text = (await request(app.http).get('/metrics').expect(200)).text;
+    const text = (await s.anonymous.get('/metrics').expect(200)).text;
     const line = text.split('\n').find((l) => l.startsWith(`${series} `));
     return line ? Number(line.slice(series.length + 1)) : 0;
   };
 
   beforeAll(async () => {
-    kit = await startSnsTestKit();
-    sesServer = await SesServer.start();
-    // SES is the transport SNS notifications come from; its message ids map notifications to emails.
-    app = await startTestApp({ ...sesServer.env, DOMAIN_VERIFICATION: 'off', SNS_CERT_HOSTS: kit.host, SNS_CERT_ALLOW_HTTP: 'true' });
-    project = await createProject(app.http);
-    marketing = await createTemplate(app, project, { subject: 'News', body: '<p>News</p>', type: 'MARKETING' });
-  });
-  afterAll(async () => {
-    await app?.close();
-    await kit?.close();
-    await sesServer?.close();
+    marketing = await createTemplate(s.app, s.project, { subject: 'News', body: '<p>News</p>', type: 'MARKETING' });
   });
 
   it('confirms a subscription by visiting its SubscribeURL', async () => {
@@ -83,10 +82,10 @@ describe('SNS notifications (/webhooks/sns)', () => {
     await post(kit.notification(ses.bounce(sent.messageId, 'tamper@example.net'), { certUrl: foreignHost })).expect(403);
     await post(kit.notification(ses.bounce(sent.messageId, 'tamper@example.net'), { certUrl: 'https://sns.us-east-1.amazonaws.com.evil.example/cert.pem' })).expect(403);
 
-    const row = await emailRow(app, sent.id);
+    const row = await emailRow(s, sent.id);
     expect(row.status).not.toBe('bounced');
-    expect(await events(app, project.id, 'email.bounce')).toHaveLength(0);
-    expect((await contact(app, project, sent.contactId)).subscribed).toBe(true);
+    expect(await eventsNamed(s, 'email.bounce')).toHaveLength(0);
+    expect(await subscribed(s, sent.contactId)).toBe(true);
   });
 
   it('answers malformed bodies with 400', async () => {
@@ -102,23 +101,23 @@ describe('SNS notifications (/webhooks/sns)', () => {
     await post(kit.notification(ses.bounce(sent.messageId, 'hard@example.net', 'Permanent'))).expect(200);
     expect([await bounces(), await bouncedEmails()]).toEqual([before[0] + 1, before[1] + 1]);
 
-    const row = await emailRow(app, sent.id);
+    const row = await emailRow(s, sent.id);
     expect(row.status).toBe('bounced');
     expect(row.bounce_type).toBe('Permanent');
     expect(row.bounced_at).toBeTruthy();
-    const [bounce] = (await events(app, project.id, 'email.bounce')).filter((e) => e.data.emailId === sent.id);
+    const [bounce] = await s.read.emailEvents(sent.id, 'email.bounce');
     expect(bounce.data).toMatchObject({ emailId: sent.id, subject: 'Hi', from: 'sender@example.com', templateId: null, campaignId: null, bounceType: 'Permanent' });
-    expect(bounce.contact_id).toBe(sent.contactId);
-    expect((await contact(app, project, sent.contactId)).subscribed).toBe(false);
-    const unsubscribed = (await events(app, project.id, 'contact.unsubscribed')).filter((e) => e.contact_id === sent.contactId);
+    expect(bounce.contactId).toBe(sent.contactId);
+    expect(await subscribed(s, sent.contactId)).toBe(false);
+    const unsubscribed = await s.read.events({ name: 'contact.unsubscribed', contactId: sent.contactId });
     expect(unsubscribed).toHaveLength(1);
     expect(unsubscribed[0].data).toMatchObject({ reason: 'bounce' });
 
     // Suppressed: a MARKETING send skips the address even after an explicit resubscribe; TRANSACTIONAL still goes.
-    const skipped = await send(app, project, { to: 'hard@example.net', template: marketing, subscribed: true });
+    const skipped = await send(s.app, s.project, { to: 'hard@example.net', template: marketing, subscribed: true });
     expect(skipped.data.emails).toHaveLength(0);
     expect(skipped.data.skipped).toEqual([{ to: 'hard@example.net', reason: 'suppressed' }]);
-    const transactional = await send(app, project, { to: 'hard@example.net', subject: 'Receipt', body: '<p>r</p>', from: 'sender@example.com' });
+    const transactional = await send(s.app, s.project, { to: 'hard@example.net', subject: 'Receipt', body: '<p>r</p>', from: 'sender@example.com' });
     expect(transactional.data.emails).toHaveLength(1);
     expect(transactional.data.skipped).toEqual([]);
   });
@@ -133,16 +132,16 @@ describe('SNS notifications (/webhooks/sns)', () => {
     expect(await complaintsCounted()).toBe(before + 1);
     expect(first.body.duplicate).toBe(false);
     expect(second.body.duplicate).toBe(true);
-    const complaints = (await events(app, project.id, 'email.complaint')).filter((e) => e.data.emailId === sent.id);
+    const complaints = await s.read.emailEvents(sent.id, 'email.complaint');
     expect(complaints).toHaveLength(1);
     expect(complaints[0].data).toMatchObject({ emailId: sent.id, subject: 'Hi', from: 'sender@example.com' });
-    const row = await emailRow(app, sent.id);
+    const row = await emailRow(s, sent.id);
     expect(row.complained_at).toBeTruthy();
     expect(row.status).toBe('complained');
-    expect((await contact(app, project, sent.contactId)).subscribed).toBe(false);
-    const unsubscribed = (await events(app, project.id, 'contact.unsubscribed')).filter((e) => e.contact_id === sent.contactId);
+    expect(await subscribed(s, sent.contactId)).toBe(false);
+    const unsubscribed = await s.read.events({ name: 'contact.unsubscribed', contactId: sent.contactId });
     expect(unsubscribed.map((e) => e.data.reason)).toEqual(['complaint']);
-    const skipped = await send(app, project, { to: 'replay@example.net', template: marketing, subscribed: true });
+    const skipped = await send(s.app, s.project, { to: 'replay@example.net', template: marketing, subscribed: true });
     expect(skipped.data.skipped).toEqual([{ to: 'replay@example.net', reason: 'suppressed' }]);
   });
 
@@ -150,55 +149,55 @@ describe('SNS notifications (/webhooks/sns)', () => {
     const sent = await sentEmail('flaky@example.net');
     // White-box: a test-only trigger makes the contact's unsubscription fail, after the email was
     // marked and the address suppressed in the same feedback (no API can inject a database failure).
-    await db(app).query(`CREATE FUNCTION test_fail_unsubscribe() RETURNS trigger LANGUAGE plpgsql AS $$
+    await s.db.query(`CREATE FUNCTION test_fail_unsubscribe() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN IF NEW.email = 'flaky@example.net' THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END $$`);
-    await db(app).query(`CREATE TRIGGER test_fail_unsubscribe BEFORE UPDATE ON contacts FOR EACH ROW EXECUTE FUNCTION test_fail_unsubscribe()`);
+    await s.db.query(`CREATE TRIGGER test_fail_unsubscribe BEFORE UPDATE ON contacts FOR EACH ROW EXECUTE FUNCTION test_fail_unsubscribe()`);
     const envelope = kit.notification(ses.bounce(sent.messageId, 'flaky@example.net', 'Permanent'));
     try {
       await post(envelope).expect(500);
     } finally {
-      await db(app).query(`DROP TRIGGER test_fail_unsubscribe ON contacts`);
-      await db(app).query(`DROP FUNCTION test_fail_unsubscribe()`);
+      await s.db.query(`DROP TRIGGER test_fail_unsubscribe ON contacts`);
+      await s.db.query(`DROP FUNCTION test_fail_unsubscribe()`);
     }
     // Nothing of the failed attempt stayed: not bounced, not suppressed, no event.
-    expect((await emailRow(app, sent.id)).status).toBe('sent');
-    expect((await events(app, project.id, 'email.bounce')).filter((e) => e.data.emailId === sent.id)).toHaveLength(0);
-    const stillSent = await send(app, project, { to: 'flaky@example.net', template: marketing, subscribed: true });
+    expect((await emailRow(s, sent.id)).status).toBe('sent');
+    expect(await s.read.emailEvents(sent.id, 'email.bounce')).toHaveLength(0);
+    const stillSent = await send(s.app, s.project, { to: 'flaky@example.net', template: marketing, subscribed: true });
     expect(stillSent.data.skipped).toEqual([]);
 
     // SNS retries the same MessageId: this time every side effect is applied.
     expect((await post(envelope).expect(200)).body.duplicate).toBe(false);
-    const row = await emailRow(app, sent.id);
+    const row = await emailRow(s, sent.id);
     expect(row.status).toBe('bounced');
-    expect((await contact(app, project, sent.contactId)).subscribed).toBe(false);
-    expect((await events(app, project.id, 'email.bounce')).filter((e) => e.data.emailId === sent.id)).toHaveLength(1);
-    const skipped = await send(app, project, { to: 'flaky@example.net', template: marketing, subscribed: true });
+    expect(await subscribed(s, sent.contactId)).toBe(false);
+    expect(await s.read.emailEvents(sent.id, 'email.bounce')).toHaveLength(1);
+    const skipped = await send(s.app, s.project, { to: 'flaky@example.net', template: marketing, subscribed: true });
     expect(skipped.data.skipped).toEqual([{ to: 'flaky@example.net', reason: 'suppressed' }]);
   });
 
   it('records a transient bounce as an event only', async () => {
     const sent = await sentEmail('soft@example.net');
     await post(kit.notification(ses.bounce(sent.messageId, 'soft@example.net', 'Transient'))).expect(200);
-    const bounces = (await events(app, project.id, 'email.bounce')).filter((e) => e.data.emailId === sent.id);
+    const bounces = await s.read.emailEvents(sent.id, 'email.bounce');
     expect(bounces).toHaveLength(1);
     expect(bounces[0].data.bounceType).toBe('Transient');
-    const row = await emailRow(app, sent.id);
+    const row = await emailRow(s, sent.id);
     expect(row.status).not.toBe('bounced');
     expect(row.bounced_at).toBeNull();
-    expect((await contact(app, project, sent.contactId)).subscribed).toBe(true);
-    const res = await send(app, project, { to: 'soft@example.net', template: marketing });
+    expect(await subscribed(s, sent.contactId)).toBe(true);
+    const res = await send(s.app, s.project, { to: 'soft@example.net', template: marketing });
     expect(res.data.skipped).toEqual([]);
   });
 
   it('marks a delivery notification delivered once', async () => {
     const sent = await sentEmail('delivered@example.net');
-    expect((await emailRow(app, sent.id)).status).toBe('sent');
+    expect((await emailRow(s, sent.id)).status).toBe('sent');
     await post(kit.notification(ses.delivery(sent.messageId, 'delivered@example.net'))).expect(200);
-    const row = await emailRow(app, sent.id);
+    const row = await emailRow(s, sent.id);
     expect(row.status).toBe('delivered');
     expect(row.delivered_at).toBeTruthy();
     await post(kit.notification(ses.delivery(sent.messageId, 'delivered@example.net'))).expect(200);
-    const deliveries = (await events(app, project.id, 'email.delivery')).filter((e) => e.data.emailId === sent.id);
+    const deliveries = await s.read.emailEvents(sent.id, 'email.delivery');
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0].data).toMatchObject({ emailId: sent.id, subject: 'Hi', from: 'sender@example.com' });
   });
@@ -211,79 +210,59 @@ describe('SNS notifications (/webhooks/sns)', () => {
 });
 
 describe('SNS inbound mail (/webhooks/sns, SES Received)', () => {
-  let app: TestApp;
-  let project: TestProject;
-  let other: TestProject;
-  let kit: SnsTestKit;
+  const kit = useFixture(() => startSnsTestKit(), (k) => k.close());
+  const s = useSession(() => ({ SNS_CERT_HOSTS: kit.host, SNS_CERT_ALLOW_HTTP: 'true' }));
+  let other: ProjectSession;
 
   beforeAll(async () => {
-    kit = await startSnsTestKit();
-    app = await startTestApp({ SNS_CERT_HOSTS: kit.host, SNS_CERT_ALLOW_HTTP: 'true' });
-    project = await createProject(app.http);
-    other = await createProject(app.http);
-  });
-  afterAll(async () => {
-    await app?.close();
-    await kit?.close();
+    other = await s.newProject();
   });
 
   it('turns inbound mail into email.received for the project owning the domain', async () => {
-    await request(app.http).post('/domains').set('Authorization', `Bearer ${project.secretKey}`).send({ domain: 'inbound-test.example' }).expect(201);
-    const sender = await send(app, project, { to: 'writer@example.org', subject: 's', body: '<p>b</p>', from: 'sender@example.com' });
+    await s.api.post('/domains', { domain: 'inbound-test.example' }).expect(201);
+    const sender = await send(s.app, s.project, { to: 'writer@example.org', subject: 's', body: '<p>b</p>', from: 'sender@example.com' });
     const envelope = kit.notification(ses.received('Writer <writer@example.org>', 'support@inbound-test.example', 'Help please'));
-    await request(app.http).post('/webhooks/sns').set('Content-Type', 'text/plain').send(JSON.stringify(envelope)).expect(200);
-    const received = await events(app, project.id, 'email.received');
+    await s.anonymous.post('/webhooks/sns').set('Content-Type', 'text/plain').send(JSON.stringify(envelope)).expect(200);
+    const received = await eventsNamed(s, 'email.received');
     expect(received).toHaveLength(1);
     expect(received[0].data).toMatchObject({ subject: 'Help please', from: 'writer@example.org', to: ['support@inbound-test.example'], emailId: null });
-    expect(received[0].contact_id).toBe(sender.data.emails[0].contact.id);
-    expect(await events(app, other.id, 'email.received')).toHaveLength(0);
+    expect(received[0].contactId).toBe(sender.data.emails[0].contact.id);
+    expect(await eventsNamed(other, 'email.received')).toHaveLength(0);
   });
 
   it('counts inbound mail against the monthly inbound limit; over it, the mail is not recorded', async () => {
-    const xhr = { Cookie: other.cookie, 'X-Requested-With': 'XMLHttpRequest' };
-    await request(app.http).put(`/users/@me/projects/${other.id}/billing-limits`).set(xhr).send({ inbound: 1 }).expect(200);
-    await request(app.http).post('/domains').set('Authorization', `Bearer ${other.secretKey}`).send({ domain: 'limited.example' }).expect(201);
+    await other.dashboard.put(`/users/@me/projects/${other.project.id}/billing-limits`, { inbound: 1 }).expect(200);
+    await other.api.post('/domains', { domain: 'limited.example' }).expect(201);
     for (const subject of ['first', 'second']) {
       const envelope = kit.notification(ses.received('writer@example.org', 'help@limited.example', subject));
-      await request(app.http).post('/webhooks/sns').set('Content-Type', 'text/plain').send(JSON.stringify(envelope)).expect(200);
+      await s.anonymous.post('/webhooks/sns').set('Content-Type', 'text/plain').send(JSON.stringify(envelope)).expect(200);
     }
-    const received = await events(app, other.id, 'email.received');
+    const received = await eventsNamed(other, 'email.received');
     expect(received.map((e) => e.data.subject)).toEqual(['first']);
-    const consumption = await request(app.http).get(`/users/@me/projects/${other.id}/billing-consumption`).set(xhr).expect(200);
+    const consumption = await other.dashboard.get(`/users/@me/projects/${other.project.id}/billing-consumption`).expect(200);
     expect(consumption.body.inbound).toBe(1);
   });
 });
 
 describe('send-time bounces (SMTP 5xx)', () => {
-  let app: TestApp;
-  let project: TestProject;
-  let smtp: SmtpReceiver;
-
-  beforeAll(async () => {
-    smtp = await SmtpReceiver.start();
-    app = await startTestApp({ EMAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url, DOMAIN_VERIFICATION: 'off' });
-    project = await createProject(app.http);
-  });
-  afterAll(async () => {
-    await app?.close();
-    await smtp?.close();
-  });
+  const smtp = useFixture(() => SmtpReceiver.start(), (r) => r.close());
+  const s = useSession(() => ({ EMAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url, DOMAIN_VERIFICATION: 'off' }));
 
   it('treats a 550 as a permanent bounce: suppressed, unsubscribed, skipped afterwards', async () => {
     smtp.refuse('gone@example.net', 550);
-    const marketing = await createTemplate(app, project, { subject: 'News', body: '<p>News</p>', type: 'MARKETING' });
-    const res = await send(app, project, { to: 'gone@example.net', template: marketing, subscribed: true });
+    const marketing = await createTemplate(s.app, s.project, { subject: 'News', body: '<p>News</p>', type: 'MARKETING' });
+    const res = await send(s.app, s.project, { to: 'gone@example.net', template: marketing, subscribed: true });
     const emailId: string = res.data.emails[0].email;
     const contactId: string = res.data.emails[0].contact.id;
     const row = await waitFor(async () => {
-      const r = await emailRow(app, emailId);
+      const r = await emailRow(s, emailId);
       return r.status === 'bounced' ? r : undefined;
     });
     expect(row.bounce_type).toBe('Permanent');
-    await waitFor(async () => ((await contact(app, project, contactId)).subscribed ? undefined : true));
-    expect((await events(app, project.id, 'contact.unsubscribed')).map((e) => e.data.reason)).toEqual(['bounce']);
-    expect(await events(app, project.id, 'email.bounce')).toHaveLength(1);
-    const again = await send(app, project, { to: 'gone@example.net', template: marketing, subscribed: true });
+    await waitFor(async () => ((await subscribed(s, contactId)) ? undefined : true));
+    expect((await eventsNamed(s, 'contact.unsubscribed')).map((e) => e.data.reason)).toEqual(['bounce']);
+    expect(await eventsNamed(s, 'email.bounce')).toHaveLength(1);
+    const again = await send(s.app, s.project, { to: 'gone@example.net', template: marketing, subscribed: true });
     expect(again.data.skipped).toEqual([{ to: 'gone@example.net', reason: 'suppressed' }]);
   });
 });

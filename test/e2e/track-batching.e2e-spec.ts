@@ -1,25 +1,26 @@
-import request from 'supertest';
-import { DataSource } from 'typeorm';
 import { ContactsService } from '../../src/modules/contacts/contacts.service';
 import type { StoredEvent } from '../../src/modules/events/events.types';
 import { EventConsumerRegistry } from '../../src/modules/events/outbox/event-consumers';
 import { StatementRunner } from '../../src/platform/database/statement-runner';
-import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
+import { ProjectSession, useSession, waitFor } from '../support/session';
 
 /**
  * Concurrent `/v1/track` (and `POST /contacts`) calls share one statement (ContactsService's
  * upsert batcher); every call must still behave as if it ran alone, in some serial order.
+ *
+ * White-box: the batcher's statistics, a slowed StatementRunner and an outbox consumer
+ * (internals), and a contact's events in commit order with their exact (microsecond) timestamps,
+ * which the API's newest-first, millisecond list cannot show. Contacts are read through the API.
  */
 describe('track batching', () => {
-  let app: TestApp;
-  let projects: TestProject[];
+  const s = useSession({ RATE_LIMIT_PER_MINUTE: '1000000' }, { projectName: 'A' });
+  let projects: ProjectSession[];
   const heard: StoredEvent[] = [];
 
   beforeAll(async () => {
-    app = await startTestApp({ RATE_LIMIT_PER_MINUTE: '1000000' });
-    projects = [await createProject(app.http, 'A'), await createProject(app.http, 'B'), await createProject(app.http, 'C')];
+    projects = [s, await s.newProject('B'), await s.newProject('C')];
     // A consumer of the event outbox, as modules register theirs.
-    app.runtime.app.get(EventConsumerRegistry).register({
+    s.app.runtime.app.get(EventConsumerRegistry).register({
       name: 'test-heard',
       handle: async (events) => {
         heard.push(...events);
@@ -27,34 +28,27 @@ describe('track batching', () => {
     });
     // A database slower than loopback supertest can keep busy: calls pile up while a statement
     // is in flight, so they really get batched (as under production load).
-    const statements = app.runtime.app.get(StatementRunner);
+    const statements = s.app.runtime.app.get(StatementRunner);
     const run = statements.run.bind(statements);
     statements.run = async (...args: Parameters<typeof run>) => {
       await new Promise((resolve) => setTimeout(resolve, 15));
       return run(...args);
     };
   });
-  afterAll(() => app?.close());
 
-  const track = (p: TestProject, body: Record<string, unknown>) => request(app.http).post('/v1/track').set('Authorization', `Bearer ${p.publicKey}`).send(body);
-  const api = (p: TestProject) => ({
-    get: (url: string) => request(app.http).get(url).set('Authorization', `Bearer ${p.secretKey}`),
-    post: (url: string, body?: unknown) => request(app.http).post(url).set('Authorization', `Bearer ${p.secretKey}`).send(body as object),
-  });
-  const stats = () => (app.runtime.app.get(ContactsService) as unknown as { batcher: { stats: { batches: number; batchedItems: number; fallbacks: number } } }).batcher.stats;
-  const db = () => app.runtime.app.get(DataSource);
+  const track = (p: ProjectSession, body: Record<string, unknown>) => p.publicApi.post('/v1/track', body);
+  const stats = () => (s.app.runtime.app.get(ContactsService) as unknown as { batcher: { stats: { batches: number; batchedItems: number; fallbacks: number } } }).batcher.stats;
   /** The contact's events in commit order (a flip before the tracked event of its statement). */
   const eventsOf = (contactId: string): Promise<Array<{ id: string; name: string; data: Record<string, unknown>; at: string }>> =>
-    db().query(
+    s.db.query(
       `SELECT id, name, data, created_at::text AS at FROM events WHERE contact_id = $1
        ORDER BY created_at, CASE WHEN name LIKE 'contact.%' THEN 0 ELSE 1 END`,
       [contactId],
     );
-  const contactOf = async (p: TestProject, id: string) => (await api(p).get(`/contacts/${id}`).expect(200)).body;
+  const contactOf = async (p: ProjectSession, id: string) => (await p.api.get(`/contacts/${id}`).expect(200)).body;
   /** The contact with exactly this email, through the list's search (lookup answers only whether it exists). */
-  const contactByEmail = async (p: TestProject, email: string) => {
-    const res = await api(p).get(`/contacts?search=${encodeURIComponent(email)}`).expect(200);
-    const contact = (res.body.data as Array<{ id: string; email: string; subscribed: boolean; data: Record<string, unknown> }>).find((c) => c.email === email);
+  const contactByEmail = async (p: ProjectSession, email: string) => {
+    const contact = await p.read.contactByEmail(email);
     if (!contact) throw new Error(`no contact ${email}`);
     return contact;
   };
@@ -116,10 +110,10 @@ describe('track batching', () => {
   it('batches calls of several projects: each gets its own contacts, events and first-seen field types', async () => {
     const before = { ...stats() };
     const emails = Array.from({ length: 15 }, (_, i) => `user${i}@example.com`);
-    const calls: Array<{ p: TestProject; email: string; round: number }> = [];
+    const calls: Array<{ p: ProjectSession; email: string; round: number }> = [];
     for (let round = 0; round < 3; round++) for (const email of emails) for (const p of projects) calls.push({ p, email, round });
     // Field `score` is a number in project A, a string in B, a boolean in C — all first seen in this burst.
-    const scoreOf = (p: TestProject, round: number) => (p === projects[0] ? round : p === projects[1] ? `s${round}` : round % 2 === 0);
+    const scoreOf = (p: ProjectSession, round: number) => (p === projects[0] ? round : p === projects[1] ? `s${round}` : round % 2 === 0);
     const results = await Promise.all(
       calls.map(({ p, email, round }) =>
         track(p, { email, event: `round${round}`, subscribed: round === 1 ? false : undefined, data: { score: scoreOf(p, round), [`r${round}`]: true } }),
@@ -131,7 +125,7 @@ describe('track batching', () => {
     expect(after.batchedItems - before.batchedItems).toBeGreaterThan(after.batches - before.batches);
 
     for (const p of projects) {
-      const lookup = await api(p).post('/contacts/lookup', { emails }).expect(200);
+      const lookup = await p.api.post('/contacts/lookup', { emails }).expect(200);
       expect(lookup.body.notFound).toEqual([]);
       expect(lookup.body.found).toEqual(emails);
       for (const email of emails) {
@@ -144,7 +138,7 @@ describe('track batching', () => {
         expect(contact.subscribed).toBe(false);
         expect(flips.map((e) => e.name)).toEqual(events[0].name === 'round1' ? [] : ['contact.unsubscribed']);
       }
-      const fields = (await api(p).get('/contacts/fields').expect(200)).body.fields as Array<{ field: string; type: string }>;
+      const fields = (await p.api.get('/contacts/fields').expect(200)).body.fields as Array<{ field: string; type: string }>;
       const type = fields.find((f) => f.field === 'data.score')?.type;
       expect(type).toBe(p === projects[0] ? 'number' : p === projects[1] ? 'string' : 'boolean');
     }
@@ -163,12 +157,12 @@ describe('track batching', () => {
       );
       expect(results.map((r) => r.status)).toEqual(emails.map((_, i) => (i === bad ? 422 : 200)));
       expect(results[bad].body.error.errors.map((e: { field: string }) => e.field)).toContain('data');
-      const lookup = await api(p).post('/contacts/lookup', { emails }).expect(200);
+      const lookup = await p.api.post('/contacts/lookup', { emails }).expect(200);
       expect(lookup.body.notFound).toEqual([emails[bad]]);
       expect(lookup.body.found).toEqual(emails.filter((_, i) => i !== bad));
       for (const email of lookup.body.found as string[]) expect((await contactByEmail(p, email)).data).toEqual({ a: `ok${emails.indexOf(email)}` });
-      const counts: Array<{ n: number }> = await db().query(`SELECT count(*)::int AS n FROM events WHERE project_id = $1 AND name = 'mixed' AND data->>'a' LIKE 'ok%' AND contact_id IN (SELECT id FROM contacts WHERE email LIKE $2)`, [p.id, `nul${attempt}-%`]);
-      expect(counts[0].n).toBe(emails.length - 1);
+      const mixed = (await p.read.events({ name: 'mixed' })).filter((e) => String(e.data.a).startsWith('ok') && e.contact?.email.startsWith(`nul${attempt}-`));
+      expect(mixed).toHaveLength(emails.length - 1);
       if (stats().fallbacks > 0) return;
     }
     throw new Error('the unstorable item never shared a batch (no fallback ran)');
@@ -176,16 +170,16 @@ describe('track batching', () => {
 
   it('keeps POST /contacts semantics under concurrency: one 201 per new email, 200 afterwards', async () => {
     const [, p] = projects;
-    const same = await Promise.all(Array.from({ length: 10 }, (_, i) => api(p).post('/contacts', { email: 'dup@example.com', data: { [`d${i}`]: i } })));
+    const same = await Promise.all(Array.from({ length: 10 }, (_, i) => p.api.post('/contacts', { email: 'dup@example.com', data: { [`d${i}`]: i } })));
     expect(same.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
     expect(same.filter((r) => r.body._meta.isNew)).toHaveLength(1);
-    const last = await api(p).post('/contacts', { email: 'dup@example.com' }).expect(200);
+    const last = await p.api.post('/contacts', { email: 'dup@example.com' }).expect(200);
     expect(Object.keys(last.body.data).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `d${i}`).sort());
-    const distinct = await Promise.all(Array.from({ length: 20 }, (_, i) => api(p).post('/contacts', { email: `new${i}@example.com`, subscribed: i % 2 === 0 })));
+    const distinct = await Promise.all(Array.from({ length: 20 }, (_, i) => p.api.post('/contacts', { email: `new${i}@example.com`, subscribed: i % 2 === 0 })));
     expect(distinct.map((r) => r.status)).toEqual(Array(20).fill(201));
     expect(distinct.map((r) => r.body.subscribed)).toEqual(Array.from({ length: 20 }, (_, i) => i % 2 === 0));
     // Re-sending the same values changes nothing: updatedAt stays.
-    const again = await Promise.all(Array.from({ length: 20 }, (_, i) => api(p).post('/contacts', { email: `new${i}@example.com`, subscribed: i % 2 === 0 })));
+    const again = await Promise.all(Array.from({ length: 20 }, (_, i) => p.api.post('/contacts', { email: `new${i}@example.com`, subscribed: i % 2 === 0 })));
     expect(again.map((r) => r.status)).toEqual(Array(20).fill(200));
     expect(again.map((r) => r.body.updatedAt)).toEqual(distinct.map((r) => r.body.updatedAt));
   });

@@ -1,11 +1,13 @@
 import request from 'supertest';
-import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
-import { emailRow, events, eventually, outboxMessage, pathOf, send } from '../support/deliverability';
+import { eventually, outboxMessage, pathOf, send } from '../support/deliverability';
+import { useSession } from '../support/session';
 import { signToken } from '../../src/modules/emails/links/signed-token';
 
+// White-box: an email's open and click counters and timestamps (no endpoint shows an email).
+// Events are read through the API.
 describe('open and click tracking', () => {
-  let app: TestApp;
-  let project: TestProject;
+  const s = useSession({ PUBLIC_URL: 'https://mail.example.test' });
+  const emailRow = async (id: string) => (await s.db.email(id))!;
 
   const html = `<html><body><h1>Hi</h1>
 <a href="https://example.com/pricing?plan=pro&amp;ref=mail">Pricing</a>
@@ -14,19 +16,13 @@ describe('open and click tracking', () => {
 </body></html>`;
 
   async function sendTracked(extra: Record<string, unknown> = {}) {
-    const res = await send(app, project, { to: 'reader@example.net', subject: 'Tracked', body: html, from: 'news@example.com', ...extra });
+    const res = await send(s.app, s.project, { to: 'reader@example.net', subject: 'Tracked', body: html, from: 'news@example.com', ...extra });
     const emailId: string = res.data.emails[0].email;
-    return { emailId, message: await outboxMessage(app, emailId) };
+    return { emailId, message: await outboxMessage(s.app, emailId) };
   }
 
   const clickLinks = (body: string) => [...body.matchAll(/href="([^"]*\/t\/c\/[^"]+)"/g)].map((m) => m[1]);
   const pixels = (body: string) => [...body.matchAll(/src="([^"]*\/t\/o\/[^"]+\.gif)"/g)].map((m) => m[1]);
-
-  beforeAll(async () => {
-    app = await startTestApp({ PUBLIC_URL: 'https://mail.example.test' });
-    project = await createProject(app.http);
-  });
-  afterAll(() => app?.close());
 
   it('rewrites http(s) links, leaves mailto/tel/anchors/comments alone, and adds one pixel', async () => {
     const { message } = await sendTracked();
@@ -45,36 +41,36 @@ describe('open and click tracking', () => {
   it('counts every open, sets opened_at once, and emits email.open', async () => {
     const { emailId, message } = await sendTracked();
     const pixel = pathOf(pixels(message.parsed.html as string)[0]);
-    const res = await request(app.http).get(pixel).expect(200);
+    const res = await s.anonymous.get(pixel).expect(200);
     expect(res.headers['content-type']).toBe('image/gif');
     expect(res.headers['cache-control']).toContain('no-store');
     expect(res.body.length).toBeGreaterThan(30);
-    const first = await emailRow(app, emailId);
+    const first = await emailRow(emailId);
     expect(first.open_count).toBe(1);
     expect(first.opened_at).toBeTruthy();
-    await request(app.http).get(pixel).expect(200);
-    const second = await emailRow(app, emailId);
+    await s.anonymous.get(pixel).expect(200);
+    const second = await emailRow(emailId);
     expect(second.open_count).toBe(2);
     expect(new Date(second.opened_at!).getTime()).toBe(new Date(first.opened_at!).getTime());
-    const opens = (await events(app, project.id, 'email.open')).filter((e) => e.data.emailId === emailId);
+    const opens = await s.read.emailEvents(emailId, 'email.open');
     expect(opens).toHaveLength(2);
     expect(opens[0].data).toEqual({ emailId, subject: 'Tracked', from: 'news@example.com', templateId: null, campaignId: null });
-    expect(opens[0].contact_id).toBeTruthy();
+    expect(opens[0].contactId).toBeTruthy();
   });
 
   it('redirects a signed click to its target, counting it with an email.click event', async () => {
     const { emailId, message } = await sendTracked();
     const link = pathOf(clickLinks(message.parsed.html as string)[0]);
     // A link scanner's HEAD is answered but not counted.
-    await request(app.http).head(link).expect(302);
-    expect((await emailRow(app, emailId)).click_count).toBe(0);
-    const res = await request(app.http).get(link).expect(302);
+    await request(s.http).head(link).expect(302);
+    expect((await emailRow(emailId)).click_count).toBe(0);
+    const res = await s.anonymous.get(link).expect(302);
     expect(res.headers.location).toBe('https://example.com/pricing?plan=pro&ref=mail');
-    await request(app.http).get(link).expect(302);
-    const row = await emailRow(app, emailId);
+    await s.anonymous.get(link).expect(302);
+    const row = await emailRow(emailId);
     expect(row.click_count).toBe(2);
     expect(row.clicked_at).toBeTruthy();
-    const clicks = (await events(app, project.id, 'email.click')).filter((e) => e.data.emailId === emailId);
+    const clicks = await s.read.emailEvents(emailId, 'email.click');
     expect(clicks).toHaveLength(2);
     expect(clicks[0].data).toEqual({ emailId, subject: 'Tracked', from: 'news@example.com', templateId: null, campaignId: null, link: 'https://example.com/pricing?plan=pro&ref=mail' });
   });
@@ -85,20 +81,20 @@ describe('open and click tracking', () => {
     const token = link.slice('/t/c/'.length);
     const tampered = token.slice(0, 5) + (token[5] === 'a' ? 'b' : 'a') + token.slice(6);
     for (const path of [`/t/c/${tampered}`, `/t/c/${token}x`, `/t/c/${token.slice(0, -1)}`, '/t/c/nope']) {
-      const res = await request(app.http).get(path).expect(404);
+      const res = await s.anonymous.get(path).expect(404);
       expect(res.headers.location).toBeUndefined();
     }
     // Signed with another installation's secret.
     const foreign = signToken('f'.repeat(64), 'click', [emailId, 'https://evil.example/']);
-    await request(app.http).get(`/t/c/${foreign}`).expect(404);
+    await s.anonymous.get(`/t/c/${foreign}`).expect(404);
     // Even a correctly signed non-http target is refused.
-    const js = signToken(app.config.appSecret, 'click', [emailId, 'javascript:alert(1)']);
-    await request(app.http).get(`/t/c/${js}`).expect(404);
+    const js = signToken(s.app.config.appSecret, 'click', [emailId, 'javascript:alert(1)']);
+    await s.anonymous.get(`/t/c/${js}`).expect(404);
     // A pixel token is not a click token, and vice versa.
     const pixel = pathOf(pixels(message.parsed.html as string)[0]);
-    await request(app.http).get(`/t/c/${pixel.slice('/t/o/'.length, -4)}`).expect(404);
-    await request(app.http).get(`/t/o/${token}.gif`).expect(404);
-    expect((await emailRow(app, emailId)).click_count).toBe(0);
+    await s.anonymous.get(`/t/c/${pixel.slice('/t/o/'.length, -4)}`).expect(404);
+    await s.anonymous.get(`/t/o/${token}.gif`).expect(404);
+    expect((await emailRow(emailId)).click_count).toBe(0);
   });
 
   it('honours the per-send override and the project mode', async () => {
@@ -107,7 +103,7 @@ describe('open and click tracking', () => {
     expect(pixels(off.message.parsed.html as string)).toHaveLength(0);
 
     const patch = (tracking: string) =>
-      request(app.http).patch(`/users/@me/projects/${project.id}`).set('Cookie', project.cookie).set('X-Requested-With', 'x').send({ tracking }).expect(200);
+      s.dashboard.patch(`/users/@me/projects/${s.project.id}`, { tracking }).expect(200);
     await patch('DISABLED');
     await eventually(async () => {
       const disabled = await sendTracked();
@@ -119,14 +115,12 @@ describe('open and click tracking', () => {
     expect(clickLinks(forced.message.parsed.html as string)).toHaveLength(1);
 
     await patch('MARKETING_ONLY');
-    const marketing = await request(app.http)
-      .post('/templates')
-      .set('Authorization', `Bearer ${project.secretKey}`)
-      .send({ name: 'M', subject: 'Promo', body: html, from: 'news@example.com', type: 'MARKETING' })
+    const marketing = await s.api
+      .post('/templates', { name: 'M', subject: 'Promo', body: html, from: 'news@example.com', type: 'MARKETING' })
       .expect(201);
     await eventually(async () => {
-      const promo = await send(app, project, { to: 'reader@example.net', template: marketing.body.id, subscribed: true });
-      const promoHtml = (await outboxMessage(app, promo.data.emails[0].email)).parsed.html as string;
+      const promo = await send(s.app, s.project, { to: 'reader@example.net', template: marketing.body.id, subscribed: true });
+      const promoHtml = (await outboxMessage(s.app, promo.data.emails[0].email)).parsed.html as string;
       expect(pixels(promoHtml)).toHaveLength(1);
       expect(clickLinks(promoHtml)).toHaveLength(1);
     });

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
-import request from 'supertest';
-import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
+import type { TestApp } from '../support/app';
+import { ApiClient, useSession } from '../support/session';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4e80000000049454e44ae426082', 'hex');
 const JPEG = Buffer.concat([Buffer.from('ffd8ffe000104a46494600010100000100010000', 'hex'), Buffer.alloc(64), Buffer.from('ffd9', 'hex')]);
@@ -14,28 +14,21 @@ const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="1" heigh
 const EXE = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(58), Buffer.from([0x80, 0, 0, 0]), Buffer.alloc(64), Buffer.from('PE\0\0'), Buffer.alloc(64)]);
 const padded = (bytes: Buffer, size: number) => Buffer.concat([bytes, Buffer.alloc(size - bytes.length)]);
 
+// White-box: the storage itself (files on disk, objects in S3rver), to show a refused upload stored
+// nothing; no endpoint lists uploads.
 function uploadsSuite(name: string, setup: () => Promise<{ env: Record<string, string>; stop: () => Promise<void>; stored: (app: TestApp) => Promise<number> }>) {
   describe(name, () => {
-    let app: TestApp;
-    let project: TestProject;
-    let stop: () => Promise<void>;
-    let countStored: (app: TestApp) => Promise<number>;
-    const stored = () => countStored(app);
-    const upload = (bytes: Buffer, filename = 'image.png', contentType = 'image/png', key = project.secretKey) =>
-      request(app.http).post('/uploads/image').set('Authorization', `Bearer ${key}`).attach('file', bytes, { filename, contentType });
-    const fetchUrl = (url: string) => request(app.http).get(new URL(url).pathname);
-
+    let storage: Awaited<ReturnType<typeof setup>>;
     beforeAll(async () => {
-      const fixture = await setup();
-      stop = fixture.stop;
-      countStored = fixture.stored;
-      app = await startTestApp({ PUBLIC_URL: 'https://mail.example.test', ...fixture.env });
-      project = await createProject(app.http, 'Uploads');
+      storage = await setup();
     });
-    afterAll(async () => {
-      await app?.close();
-      await stop?.();
-    });
+    const s = useSession(() => ({ PUBLIC_URL: 'https://mail.example.test', ...storage.env }), { projectName: 'Uploads' });
+    // After the session's close (hooks run in declaration order): the app stops before its storage.
+    afterAll(() => storage?.stop());
+    const stored = () => storage.stored(s.app);
+    const upload = (bytes: Buffer, filename = 'image.png', contentType = 'image/png', client: ApiClient = s.api) =>
+      client.post('/uploads/image').attach('file', bytes, { filename, contentType });
+    const fetchUrl = (url: string) => s.anonymous.get(new URL(url).pathname);
 
     it('stores PNG, JPEG, GIF and WebP by content and serves them publicly with their type', async () => {
       for (const [bytes, type] of [[PNG, 'image/png'], [JPEG, 'image/jpeg'], [GIF, 'image/gif'], [WEBP, 'image/webp']] as const) {
@@ -69,13 +62,13 @@ function uploadsSuite(name: string, setup: () => Promise<{ env: Record<string, s
     });
 
     it('needs the file part and the secret key; unknown images are 404', async () => {
-      await request(app.http).post('/uploads/image').set('Authorization', `Bearer ${project.secretKey}`).attach('image', PNG, 'a.png').expect(400);
-      await request(app.http).post('/uploads/image').set('Authorization', `Bearer ${project.secretKey}`).field('x', 'y').expect(400);
-      await upload(PNG, 'a.png', 'image/png', project.publicKey).expect(401);
-      await request(app.http).post('/uploads/image').attach('file', PNG, 'a.png').expect(401);
-      await request(app.http).get(`/uploads/img_${'0'.repeat(32)}.png`).expect(404);
-      await request(app.http).get('/uploads/..%2Fsecret').expect(404);
-      await request(app.http).get('/uploads/image').expect(404);
+      await s.api.post('/uploads/image').attach('image', PNG, 'a.png').expect(400);
+      await s.api.post('/uploads/image').field('x', 'y').expect(400);
+      await upload(PNG, 'a.png', 'image/png', s.publicApi).expect(401);
+      await s.anonymous.post('/uploads/image').attach('file', PNG, 'a.png').expect(401);
+      await s.anonymous.get(`/uploads/img_${'0'.repeat(32)}.png`).expect(404);
+      await s.anonymous.get('/uploads/..%2Fsecret').expect(404);
+      await s.anonymous.get('/uploads/image').expect(404);
     });
   });
 }

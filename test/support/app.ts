@@ -96,18 +96,23 @@ export interface TestProject {
   email: string;
 }
 
+/** Signs up a fresh user through the API; returns their id, email and session cookie. */
+export async function signUp(http: App, prefix = 'user'): Promise<{ userId: string; email: string; cookie: string }> {
+  const email = `${prefix}-${randomBytes(6).toString('hex')}@example.com`;
+  const signup = await request(http).post('/auth/signup').send({ email, password: 'correct horse battery' }).expect(201);
+  return { userId: signup.body.id, email, cookie: [signup.headers['set-cookie']].flat()[0].split(';')[0] };
+}
+
 /** Signs up a fresh user through the API and creates a project; returns its keys and the session cookie. */
 export async function createProject(http: App, name = 'Test project'): Promise<TestProject> {
-  const email = `owner-${randomBytes(6).toString('hex')}@example.com`;
-  const signup = await request(http).post('/auth/signup').send({ email, password: 'correct horse battery' }).expect(201);
-  const cookie = [signup.headers['set-cookie']].flat()[0].split(';')[0];
+  const { userId, email, cookie } = await signUp(http, 'owner');
   const project = await request(http)
     .post('/users/@me/projects')
     .set('Cookie', cookie)
     .set('X-Requested-With', 'XMLHttpRequest')
     .send({ name })
     .expect(201);
-  return { id: project.body.id, secretKey: project.body.secret, publicKey: project.body.public, cookie, userId: signup.body.id, email };
+  return { id: project.body.id, secretKey: project.body.secret, publicKey: project.body.public, cookie, userId, email };
 }
 
 export { eventually, waitFor } from './wait';

@@ -62,21 +62,6 @@ export function waitUntilSent(app: TestApp, id: string): Promise<EmailRow> {
   return whiteBox(app).emailSettled(id, ['sent', 'delivered'], 15_000);
 }
 
-export interface EventRow {
-  name: string;
-  contact_id: string | null;
-  data: Record<string, unknown>;
-}
-
-export async function events(app: TestApp, projectId: string, name: string): Promise<EventRow[]> {
-  return db(app).query(`SELECT name, contact_id, data FROM events WHERE project_id = $1 AND name = $2 ORDER BY created_at, id`, [projectId, name]);
-}
-
-export async function contact(app: TestApp, project: TestProject, id: string): Promise<{ id: string; email: string; subscribed: boolean }> {
-  const res = await request(app.http).get(`/contacts/${id}`).set('Authorization', `Bearer ${project.secretKey}`).expect(200);
-  return res.body;
-}
-
 /** Path and query of an absolute URL found in mail (the app listens on another port than PUBLIC_URL's). */
 export const pathOf = (url: string): string => {
   const u = new URL(url);

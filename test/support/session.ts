@@ -2,7 +2,7 @@ import request from 'supertest';
 import type { Test } from 'supertest';
 import type { App } from 'supertest/types';
 import { DataSource } from 'typeorm';
-import { createProject, startTestApp, TestApp, TestAppOptions, TestProject } from './app';
+import { createProject, signUp, startTestApp, TestApp, TestAppOptions, TestProject } from './app';
 import { waitFor } from './wait';
 
 export { waitFor };
@@ -78,8 +78,8 @@ export interface ApiReads {
   eventsOf(contactId: string): Promise<EventView[]>;
   /** Every event of the project, newest first, optionally by name (GET /events, every page). */
   events(filter?: { name?: string; contactId?: string }): Promise<EventView[]>;
-  /** The events about one email (`data.emailId`), oldest first. */
-  emailEvents(emailId: string): Promise<EventView[]>;
+  /** The events about one email (`data.emailId`), optionally of one name, oldest first. */
+  emailEvents(emailId: string, name?: string): Promise<EventView[]>;
 }
 
 export function apiReads(api: ApiClient): ApiReads {
@@ -106,7 +106,7 @@ export function apiReads(api: ApiClient): ApiReads {
     contactCount: async (search) => (await api.get('/contacts', { limit: 1, ...(search === undefined ? {} : { search }) }).expect(200)).body.total as number,
     eventsOf: (contactId) => allPages<EventView>(`/events/contact/${contactId}`, {}),
     events: (filter = {}) => allPages<EventView>('/events', filter),
-    emailEvents: async (emailId) => (await allPages<EventView>('/events', {})).filter((e) => e.data.emailId === emailId).reverse(),
+    emailEvents: async (emailId, name) => (await allPages<EventView>('/events', name === undefined ? {} : { name })).filter((e) => e.data.emailId === emailId).reverse(),
   };
 }
 
@@ -180,6 +180,14 @@ export interface ProjectSession {
   read: ApiReads;
 }
 
+/** A signed-up user without a project of their own: `dashboard` is a client with their session cookie. */
+export interface TestUser {
+  id: string;
+  email: string;
+  cookie: string;
+  dashboard: ApiClient;
+}
+
 export interface Session extends ProjectSession {
   app: TestApp;
   http: App;
@@ -189,6 +197,8 @@ export interface Session extends ProjectSession {
   db: WhiteBox;
   /** Signs up another owner with their own project (for isolation checks). */
   newProject(name?: string): Promise<ProjectSession>;
+  /** Signs up another user, without a project (to invite as a member, or as a stranger). */
+  newUser(): Promise<TestUser>;
   /** Clients for a project created elsewhere (e.g. by `createProject`). */
   as(project: TestProject): ProjectSession;
   close(): Promise<void>;
@@ -232,6 +242,10 @@ export async function sessionFor(app: TestApp, projectName?: string): Promise<Se
     anonymous: apiClient(app.http),
     db: whiteBox(app),
     newProject: async (name?: string) => projectSession(app.http, await createProject(app.http, name)),
+    newUser: async () => {
+      const { userId, email, cookie } = await signUp(app.http);
+      return { id: userId, email, cookie, dashboard: apiClient(app.http, sessionHeaders(cookie)) };
+    },
     as: (other) => projectSession(app.http, other),
     close: () => app.close(),
   };

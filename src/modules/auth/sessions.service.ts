@@ -4,7 +4,7 @@ import { MoreThan, Repository } from 'typeorm';
 import { randomToken, sha256Hex } from '../../platform/crypto';
 import { SessionRecord } from './entities/session.entity';
 
-export const SESSION_COOKIE = 'mailroom_session';
+export { SESSION_COOKIE } from '../../platform/http/access';
 const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 /** A session's last-seen time is written at most this often. */
 const TOUCH_INTERVAL_MS = 5 * 60 * 1000;

@@ -15,7 +15,7 @@ import {
   unparseableScheduledFor,
   wrongCampaignStatus,
 } from './campaigns.errors';
-import { CampaignPage, CampaignSendResponse, CampaignStats, toCampaignResponse } from './dto/campaign.response';
+import { CampaignCounters, CampaignPage, CampaignSendResponse, CampaignStats, countersOf, toCampaignResponse } from './dto/campaign.response';
 import type { CreateCampaignDto } from './dto/create-campaign.dto';
 import { CAMPAIGN_SORTS, CampaignSort, ListCampaignsQuery, MAX_PAGE_SIZE } from './dto/list-campaigns.query';
 import { Campaign, CAMPAIGN_STATUSES, CampaignStatus } from './entities/campaign.entity';
@@ -151,22 +151,24 @@ export class CampaignsService {
     const now = await this.audienceNow(projectId, campaign);
     await this.billing.assertAvailable(projectId, 'campaigns', now.total - now.skippedCount);
     const later = when !== null && when.getTime() > Date.now();
-    const rows = returnedRows(
+    const rows = returnedRows<{ id: string; name: string; status: CampaignStatus; scheduledFor: Date | null }>(
       await this.dataSource.query(
         later
           ? `UPDATE campaigns SET status = 'SCHEDULED', scheduled_for = $3, updated_at = now()
-              WHERE id = $1 AND project_id = $2 AND status IN ('DRAFT', 'SCHEDULED') RETURNING id`
+              WHERE id = $1 AND project_id = $2 AND status IN ('DRAFT', 'SCHEDULED') ${SENT_RETURNING}`
           : `UPDATE campaigns SET status = 'SENDING', scheduled_for = coalesce($3, scheduled_for), sent_at = now(), audience_fixed_at = now(), updated_at = now()
-              WHERE id = $1 AND project_id = $2 AND status IN ('DRAFT', 'SCHEDULED') RETURNING id`,
+              WHERE id = $1 AND project_id = $2 AND status IN ('DRAFT', 'SCHEDULED') ${SENT_RETURNING}`,
         [campaign.id, projectId, when],
       ),
     );
+    // Another request changed the status between the read above and this update.
     if (rows.length === 0) throw wrongCampaignStatus('send', (await this.findOne(projectId, id)).status);
-    const after = await this.findOne(projectId, id);
+    const [after] = rows;
+    const scheduledAt = after.scheduledFor ? new Date(after.scheduledFor).toISOString() : null;
     return {
       success: true,
-      data: { id: after.id, name: after.name, status: after.status, scheduledFor: after.scheduledFor?.toISOString() ?? null },
-      message: later ? `Campaign scheduled for ${after.scheduledFor!.toISOString()}` : 'Campaign is being sent',
+      data: { id: after.id, name: after.name, status: after.status, scheduledFor: scheduledAt },
+      message: later ? `Campaign scheduled for ${scheduledAt}` : 'Campaign is being sent',
     };
   }
 
@@ -249,19 +251,16 @@ export class CampaignsService {
   }
 }
 
-type Counters = Pick<Campaign, 'totalRecipients' | 'sentCount' | 'deliveredCount' | 'openedCount' | 'clickedCount' | 'bouncedCount' | 'complainedCount' | 'skippedCount' | 'skipped'>;
+/** What `send` answers with, straight from its UPDATE. */
+const SENT_RETURNING = 'RETURNING id, name, status, scheduled_for AS "scheduledFor"';
+
+type Counters = CampaignCounters & Pick<Campaign, 'complainedCount' | 'skipped'>;
 
 /** decisions.md's stats shape from the counters; rates are fractions of `deliveredCount` (0 when none). */
 function statsOf(c: Counters): Omit<CampaignStats, 'unsubscribedCount'> {
   return {
-    totalRecipients: c.totalRecipients,
-    sentCount: c.sentCount,
-    deliveredCount: c.deliveredCount,
-    openedCount: c.openedCount,
-    clickedCount: c.clickedCount,
-    bouncedCount: c.bouncedCount,
+    ...countersOf(c),
     complainedCount: c.complainedCount,
-    skippedCount: c.skippedCount,
     skipped: c.skipped,
     openRate: rate(c.openedCount, c.deliveredCount),
     clickRate: rate(c.clickedCount, c.deliveredCount),

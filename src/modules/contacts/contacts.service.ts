@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { insertEventsSql } from '../events/events-insert.sql';
 import { EventsService } from '../events/events.service';
 import { EventRow, fromEventRow, StoredEvent } from '../events/events.types';
 import { CONTACT_SUBSCRIBED, CONTACT_UNSUBSCRIBED } from '../events/reserved-names';
@@ -225,11 +226,7 @@ export class ContactsService {
          UPDATE contacts c SET subscribed = $3, updated_at = now()
          FROM old WHERE c.id = old.id AND old.subscribed <> $3
          RETURNING c.id
-       ), ev AS (
-         INSERT INTO events (project_id, contact_id, name, data)
-         SELECT $1, up.id, $4, $5::jsonb FROM up
-         RETURNING id, project_id, contact_id, name, data, created_at
-       )
+       ), ev AS (${insertEventsSql({ projectId: '$1', contactId: 'up.id', name: '$4', data: '$5::jsonb' }, 'FROM up')})
        SELECT (SELECT array_agg(id) FROM old) AS found, (SELECT array_agg(id) FROM up) AS flipped,
               (SELECT coalesce(json_agg(ev), '[]'::json) FROM ev) AS events`,
       [projectId, ids, subscribed, subscribed ? CONTACT_SUBSCRIBED : CONTACT_UNSUBSCRIBED, JSON.stringify(data)],

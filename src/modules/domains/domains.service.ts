@@ -137,6 +137,24 @@ export class DomainsService {
     return Object.assign(row, { records: result.records, status, verifiedAt, lastCheckedAt: now });
   }
 
+  /**
+   * Inbound mail's routing: the projects owning a verified domain (any domain with verification
+   * off) that is, or is a parent of, each recipient's domain, with the recipients each one gets.
+   * Addresses are bare and lower-cased by the caller; one statement whatever their number.
+   */
+  async projectsReceiving(addresses: string[]): Promise<Map<string, string[]>> {
+    const rows: Array<{ project_id: string; address: string }> = await this.dataSource.query(
+      `SELECT DISTINCT d.project_id, r.address
+         FROM unnest($1::text[]) AS r(address)
+         JOIN domains d ON (d.status = 'verified' OR $2)
+          AND (split_part(r.address, '@', 2) = d.domain OR right(split_part(r.address, '@', 2), length(d.domain) + 1) = '.' || d.domain)`,
+      [addresses, this.verificationOff],
+    );
+    const byProject = new Map<string, string[]>();
+    for (const row of rows) byProject.set(row.project_id, [...(byProject.get(row.project_id) ?? []), row.address]);
+    return byProject;
+  }
+
   /** Keyset page of domains (any project) not checked in the last 4 minutes, for the background round. */
   dueForCheck(afterId: string | null, limit: number): Promise<Domain[]> {
     const query = this.domains

@@ -1,17 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { EVENT_COLUMNS, EventRow, fromEventRow, RecordEventInput, StoredEvent } from './events.types';
+import { insertEventsSql } from './events-insert.sql';
+import { EventRow, fromEventRow, RecordEventInput, StoredEvent } from './events.types';
 
 /** One event of a set-based write; events of several projects may share one statement. */
 export interface RecordEventRow extends RecordEventInput {
   projectId: string;
 }
 
+const RECORD_MANY_SQL = insertEventsSql(
+  { projectId: "(x.e->>'project_id')::uuid", contactId: "x.e->>'contact_id'", name: "x.e->>'name'", data: "x.e->'data'" },
+  'FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(e, n) ORDER BY x.n',
+);
+
 /**
  * Stores events (tracked and system ones). Consumers never hear from this service directly: every
  * committed row reaches them through the event outbox (`outbox/`), in any process, whichever
  * module or transaction wrote it, so a write inside a caller's transaction needs nothing more.
+ * Statements of other modules that store events in their own round trip embed `insertEventsSql`.
  */
 @Injectable()
 export class EventsService {
@@ -26,11 +33,7 @@ export class EventsService {
   async recordMany(events: RecordEventRow[], manager?: EntityManager): Promise<StoredEvent[]> {
     if (events.length === 0) return [];
     const rows: EventRow[] = await (manager ?? this.dataSource.manager).query(
-      `INSERT INTO events (project_id, contact_id, name, data)
-       SELECT (x.e->>'project_id')::uuid, x.e->>'contact_id', x.e->>'name', coalesce(x.e->'data', '{}'::jsonb)
-         FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(e, n)
-        ORDER BY x.n
-       RETURNING ${EVENT_COLUMNS}`,
+      RECORD_MANY_SQL,
       [JSON.stringify(events.map((e) => ({ project_id: e.projectId, contact_id: e.contactId, name: e.name, data: e.data ?? {} })))],
     );
     return rows.map(fromEventRow);

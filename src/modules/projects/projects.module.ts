@@ -11,6 +11,7 @@ import { MembersService } from './members.service';
 import { ProjectSessionStrategy } from './project-session.strategy';
 import { ProjectsController } from './projects.controller';
 import { ProjectsService } from './projects.service';
+import { ReputationCounts } from './reputation-counts';
 import { SetupStateService } from './setup-state.service';
 import { SecurityController } from './security.controller';
 import { SecurityService } from './security.service';
@@ -18,7 +19,7 @@ import { SecurityService } from './security.service';
 @Module({
   imports: [AuthModule, TypeOrmModule.forFeature([Project, ProjectMember, ProjectSuspension])],
   controllers: [ProjectsController, MembersController, SecurityController],
-  providers: [ProjectsService, ApiKeyStrategy, ProjectSessionStrategy, MembersService, SetupStateService, BootstrapService, SecurityService],
-  exports: [ProjectsService, SecurityService],
+  providers: [ProjectsService, ApiKeyStrategy, ProjectSessionStrategy, MembersService, SetupStateService, BootstrapService, SecurityService, ReputationCounts],
+  exports: [ProjectsService, SecurityService, ReputationCounts],
 })
 export class ProjectsModule {}

@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { logger } from '../../platform/logging/logger';
 import { projectNotFound } from './projects.errors';
 import { ProjectsService } from './projects.service';
+import { Counts, ReputationCounts } from './reputation-counts';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 
 const log = logger('reputation');
@@ -12,12 +13,6 @@ const log = logger('reputation');
 export const REPUTATION_THRESHOLDS = { windowDays: 30, minimumEmails: 100, bounceRate: 0.1, complaintRate: 0.005 } as const;
 /** Persisted in `projects.disabled_reason` and `project_suspensions.reason`. */
 export const EMAIL_REPUTATION = 'EMAIL_REPUTATION';
-
-export interface Counts {
-  emails: number;
-  bounces: number;
-  complaints: number;
-}
 
 export interface SecurityState {
   projectId: string;
@@ -68,23 +63,12 @@ export function reputationVerdict(counts: Counts): { bounceRate: number; complai
   return { bounceRate, complaintRate, exceeded };
 }
 
-/**
- * Sending reputation: an email counts once it was handed to the transport (sent, delivered or
- * bounced); a bounce is a permanent one; a complaint is any complaint.
- */
-const COUNTS_SQL = `
-  SELECT count(*)::int AS emails,
-         count(*) FILTER (WHERE bounced_at IS NOT NULL AND bounce_type = 'Permanent')::int AS bounces,
-         count(*) FILTER (WHERE complained_at IS NOT NULL)::int AS complaints
-    FROM emails
-   WHERE project_id = $1 AND created_at > $2
-     AND (sent_at IS NOT NULL OR delivered_at IS NOT NULL OR bounced_at IS NOT NULL)`;
-
 @Injectable()
 export class SecurityService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly projects: ProjectsService,
+    private readonly reputation: ReputationCounts,
   ) {}
 
   /** For a member of the project; anyone else (or a malformed id) gets 404. */
@@ -93,7 +77,7 @@ export class SecurityService {
     const project = await this.projects.findById(projectId);
     await this.noteLifted(projectId, project.disabled);
     const since = new Date(Date.now() - REPUTATION_THRESHOLDS.windowDays * 86_400_000);
-    const counts = await this.counts(projectId, since);
+    const counts = await this.reputation.count(projectId, since);
     const suspensions: SuspensionRow[] = await this.dataSource.query(
       `SELECT id, reason, email_count, bounce_count, complaint_count, bounce_rate, complaint_rate, created_at, lifted_at
          FROM project_suspensions WHERE project_id = $1 ORDER BY created_at DESC LIMIT 20`,
@@ -149,7 +133,7 @@ export class SecurityService {
     if (project.disabled) return false;
     const windowStart = new Date(Date.now() - REPUTATION_THRESHOLDS.windowDays * 86_400_000);
     const since = project.last_suspension && new Date(project.last_suspension) > windowStart ? new Date(project.last_suspension) : windowStart;
-    const counts = await this.counts(projectId, since, db);
+    const counts = await this.reputation.count(projectId, since, manager);
     const { bounceRate, complaintRate, exceeded } = reputationVerdict(counts);
     if (!exceeded) return false;
     const suspend = async (em: EntityManager): Promise<boolean> => {
@@ -167,11 +151,6 @@ export class SecurityService {
       return true;
     };
     return manager ? suspend(manager) : this.dataSource.transaction(suspend);
-  }
-
-  private async counts(projectId: string, since: Date, db: EntityManager = this.dataSource.manager): Promise<Counts> {
-    const rows: Counts[] = await db.query(COUNTS_SQL, [projectId, since]);
-    return rows[0] ?? { emails: 0, bounces: 0, complaints: 0 };
   }
 
   /** A suspension is lifted once an ADMIN re-enabled the project; noted lazily on the next read. */

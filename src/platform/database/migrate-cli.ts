@@ -5,7 +5,7 @@ import { revertLastMigration, runMigrations } from './migrate';
 /** Entry of `npm run migration:run|revert`: the configured database, or the embedded one in DATA_DIR. */
 export async function main(command: 'run' | 'revert'): Promise<void> {
   const config = loadConfig();
-  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir);
+  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir, { sharedBuffersMb: config.embeddedDbBuffersMb });
   const url = config.databaseUrl ?? embedded!.url;
   try {
     if (command === 'run') {

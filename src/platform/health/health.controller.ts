@@ -2,7 +2,7 @@ import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
 import { HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Public } from '../../modules/auth/auth.decorators';
+import { Public } from '../http/access';
 import type { SchemaObject } from '../http/openapi-responses';
 import { ReadinessRegistry } from './readiness.registry';
 

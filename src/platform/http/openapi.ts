@@ -2,8 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { AppConfig } from '../../config/config';
-import { ACCESS_KEY, AccessKind } from '../../modules/auth/auth.decorators';
-import { SESSION_COOKIE } from '../../modules/auth/sessions.service';
+import { ACCESS_KEY, AccessKind, SESSION_COOKIE } from './access';
 
 const SECURITY_BY_ACCESS: Record<AccessKind, Record<string, string[]>[]> = {
   public: [],

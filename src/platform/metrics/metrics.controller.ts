@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
-import { Public } from '../../modules/auth/auth.decorators';
+import { Public } from '../http/access';
 import { safeEqual } from '../crypto';
 import { unauthorized } from '../http/app-error';
 import { scrapeMetrics } from './cluster-metrics';

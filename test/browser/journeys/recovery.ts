@@ -42,6 +42,8 @@ export const recoveryJourney: Journey = {
     await page.getByRole('button', { name: 'Log out' }).click();
     await see(page.getByRole('heading', { name: 'Log in' }));
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    // The login page has an Email field too: fill only once the (lazily loaded) reset page is up.
+    await see(page.getByRole('heading', { name: 'Reset your password' }));
     await page.getByLabel('Email').fill(state.email);
     await page.getByRole('button', { name: 'Send the reset link' }).click();
     await see(page.getByRole('heading', { name: 'Check your inbox' }));

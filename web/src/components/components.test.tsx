@@ -1,10 +1,12 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, renderHook, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
+import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseApiError } from '../api/errors';
 import { useApiMutation } from '../lib/forms';
 import { Button } from './Button';
+import { DataTable, NameCell } from './DataTable';
 import { ErrorMessage } from './ErrorMessage';
 import { TextField } from './Fields';
 import { ProgressBar } from './Feedback';
@@ -109,5 +111,31 @@ describe('useApiMutation', () => {
     fireEvent.click(button);
     await act(async () => {});
     expect(send).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('DataTable', () => {
+  it('names the table by its caption, heads each column, and links each name with its detail line only when there is one', () => {
+    render(
+      <MemoryRouter>
+        <DataTable caption="Segments" columns={['Name', 'Members']}>
+          <tr>
+            <NameCell to="/p/1/segments/a" name="Pro plan" detail="paying contacts" />
+            <td>3</td>
+          </tr>
+          <tr>
+            <NameCell to="/p/1/segments/b" name="Hand picked" detail={null} />
+            <td>1</td>
+          </tr>
+        </DataTable>
+      </MemoryRouter>,
+    );
+    const table = screen.getByRole('table', { name: 'Segments' });
+    expect([...table.querySelectorAll('th')].map((th) => [th.textContent, th.getAttribute('scope')])).toEqual([
+      ['Name', 'col'],
+      ['Members', 'col'],
+    ]);
+    expect(screen.getByRole('link', { name: 'Pro plan' }).getAttribute('href')).toBe('/p/1/segments/a');
+    expect(table.querySelectorAll('.muted')).toHaveLength(1);
   });
 });

@@ -40,6 +40,14 @@ export class CampaignResponse extends PickType(TemplateResponse, ['id', 'name', 
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+/** The recipient counters a campaign response and its stats both show. */
+export type CampaignCounters = Pick<Campaign, 'totalRecipients' | 'sentCount' | 'deliveredCount' | 'openedCount' | 'clickedCount' | 'bouncedCount' | 'skippedCount'>;
+
+export function countersOf(c: CampaignCounters): CampaignCounters {
+  const { totalRecipients, sentCount, deliveredCount, openedCount, clickedCount, bouncedCount, skippedCount } = c;
+  return { totalRecipients, sentCount, deliveredCount, openedCount, clickedCount, bouncedCount, skippedCount };
+}
+
 export function toCampaignResponse(c: Campaign): CampaignResponse {
   return {
     id: c.id,
@@ -56,13 +64,7 @@ export function toCampaignResponse(c: Campaign): CampaignResponse {
     audienceCondition: c.audienceCondition,
     segmentId: c.segmentId,
     scheduledFor: iso(c.scheduledFor),
-    totalRecipients: c.totalRecipients,
-    sentCount: c.sentCount,
-    deliveredCount: c.deliveredCount,
-    openedCount: c.openedCount,
-    clickedCount: c.clickedCount,
-    bouncedCount: c.bouncedCount,
-    skippedCount: c.skippedCount,
+    ...countersOf(c),
     projectId: c.projectId,
     sentAt: iso(c.sentAt),
     createdAt: c.createdAt.toISOString(),

@@ -1,4 +1,8 @@
+import { insertEventsSql } from '../../events/events-insert.sql';
 import type { FieldType } from '../data/field-types';
+
+/** The subscription event a flip stores (`up`: the upserted row). */
+export const FLIP_EVENT_NAME = "CASE WHEN up.subscribed THEN 'contact.subscribed' ELSE 'contact.unsubscribed' END";
 
 export interface UpsertStatementInput {
   projectId: string;
@@ -55,23 +59,16 @@ export function buildUpsertStatement(input: UpsertStatementInput): { sql: string
       UNION ALL
       SELECT id, email, subscribed, data, created_at, updated_at, false, false FROM old WHERE NOT EXISTS (SELECT 1 FROM up)
     )`,
-    `flip AS (
-      INSERT INTO events (project_id, contact_id, name, data)
-      SELECT $1, up.id, CASE WHEN up.subscribed THEN 'contact.subscribed' ELSE 'contact.unsubscribed' END, $7::jsonb
-      FROM up JOIN old ON old.id = up.id
-      WHERE old.subscribed <> up.subscribed
-      RETURNING id, project_id, contact_id, name, data, created_at
-    )`,
+    `flip AS (${insertEventsSql(
+      { projectId: '$1', contactId: 'up.id', name: FLIP_EVENT_NAME, data: '$7::jsonb' },
+      'FROM up JOIN old ON old.id = up.id WHERE old.subscribed <> up.subscribed',
+    )})`,
   ];
   let eventSelect = 'NULL::json';
   if (input.event) {
     params.push(input.event.name, JSON.stringify(input.event.data));
     const n = params.length;
-    ctes.push(`ev AS (
-      INSERT INTO events (project_id, contact_id, name, data)
-      SELECT $1, cur.id, $${n - 1}, $${n}::jsonb FROM cur
-      RETURNING id, project_id, contact_id, name, data, created_at
-    )`);
+    ctes.push(`ev AS (${insertEventsSql({ projectId: '$1', contactId: 'cur.id', name: `$${n - 1}`, data: `$${n}::jsonb` }, 'FROM cur')})`);
     eventSelect = '(SELECT row_to_json(ev) FROM ev)';
   }
   if (input.fieldTypes.length > 0) {

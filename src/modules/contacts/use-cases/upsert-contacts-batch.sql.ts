@@ -1,5 +1,6 @@
+import { insertEventsSql } from '../../events/events-insert.sql';
 import type { FieldType } from '../data/field-types';
-import type { UpsertStatementInput } from './upsert-contact.sql';
+import { FLIP_EVENT_NAME, type UpsertStatementInput } from './upsert-contact.sql';
 
 /**
  * The contact upsert of `upsert-contact.sql.ts` for many calls in one statement (adaptive
@@ -49,18 +50,15 @@ export const UPSERT_CONTACTS_BATCH_SQL = `WITH input AS MATERIALIZED (
   UNION ALL
   SELECT id, project_id, email, subscribed, data, created_at, updated_at, false, false FROM old
   WHERE NOT EXISTS (SELECT 1 FROM up WHERE up.id = old.id)
-), flip AS (
-  INSERT INTO events (project_id, contact_id, name, data)
-  SELECT up.project_id, up.id, CASE WHEN up.subscribed THEN 'contact.subscribed' ELSE 'contact.unsubscribed' END, x.fd
-  FROM up JOIN old ON old.id = up.id JOIN input x ON x.p = up.project_id AND x.e = up.email
-  WHERE old.subscribed <> up.subscribed
-  RETURNING id, project_id, contact_id, name, data, created_at
-), ev AS (
-  INSERT INTO events (project_id, contact_id, name, data)
-  SELECT cur.project_id, cur.id, x.en, x.ed FROM cur JOIN input x ON x.p = cur.project_id AND x.e = cur.email
-  WHERE x.en IS NOT NULL
-  RETURNING id, project_id, contact_id, name, data, created_at
-), ft AS (
+), flip AS (${insertEventsSql(
+  { projectId: 'up.project_id', contactId: 'up.id', name: FLIP_EVENT_NAME, data: 'x.fd' },
+  `FROM up JOIN old ON old.id = up.id JOIN input x ON x.p = up.project_id AND x.e = up.email
+  WHERE old.subscribed <> up.subscribed`,
+)}), ev AS (${insertEventsSql(
+  { projectId: 'cur.project_id', contactId: 'cur.id', name: 'x.en', data: 'x.ed' },
+  `FROM cur JOIN input x ON x.p = cur.project_id AND x.e = cur.email
+  WHERE x.en IS NOT NULL`,
+)}), ft AS (
   INSERT INTO contact_fields (project_id, key, type)
   SELECT f.p, f.k, f.t FROM jsonb_to_recordset($2::jsonb) AS f(p uuid, k text, t text)
   ORDER BY f.p, f.k

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { AppConfig } from '../../../config/config';
-import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
 import { BillingService } from '../../billing/billing.service';
 import { ContactsService } from '../../contacts/contacts.service';
+import { DomainsService } from '../../domains/domains.service';
 import { EventsService } from '../../events/events.service';
 import { DeliveryFeedbackService } from './delivery-feedback.service';
 import type { EmailEventRow } from './email-event-data';
@@ -17,12 +16,12 @@ const log = logger('ses-notifications');
 @Injectable()
 export class SesNotificationsService {
   constructor(
-    @InjectConfig() private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly feedback: DeliveryFeedbackService,
     private readonly contacts: ContactsService,
     private readonly events: EventsService,
     private readonly billing: BillingService,
+    private readonly domains: DomainsService,
   ) {}
 
   async handle(notification: SesNotification): Promise<void> {
@@ -80,15 +79,7 @@ export class SesNotificationsService {
   private async received(n: SesNotification): Promise<void> {
     const recipients = (n.receipt?.recipients ?? n.mail?.destination ?? []).map(bareAddress);
     const from = n.mail?.source ? bareAddress(n.mail.source) : (n.mail?.commonHeaders?.from?.[0] ?? null);
-    const rows: Array<{ project_id: string; address: string }> = await this.dataSource.query(
-      `SELECT DISTINCT d.project_id, r.address
-         FROM unnest($1::text[]) AS r(address)
-         JOIN domains d ON (d.status = 'verified' OR $2)
-          AND (split_part(r.address, '@', 2) = d.domain OR right(split_part(r.address, '@', 2), length(d.domain) + 1) = '.' || d.domain)`,
-      [recipients, this.config.domainVerification === 'off'],
-    );
-    const byProject = new Map<string, string[]>();
-    for (const row of rows) byProject.set(row.project_id, [...(byProject.get(row.project_id) ?? []), row.address]);
+    const byProject = await this.domains.projectsReceiving(recipients);
     if (byProject.size === 0) log.info({ recipients }, 'inbound mail for no known domain');
     for (const [projectId, to] of byProject) {
       const contact = from ? await this.contacts.findByEmail(projectId, bareAddress(from)) : null;

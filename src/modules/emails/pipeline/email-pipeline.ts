@@ -29,8 +29,8 @@ const INTERRUPTED =
  * record the outcome and emit events. Idempotent per email id: a job that finds the email
  * already past `queued` does nothing.
  *
- * Crash safety. The row moves to `sending` (with a lease) only just before the hand-over, and
- * the outcome is written right after it. A crash inside that window leaves the email `sending`;
+ * Crash safety. The row moves to `sending` (with a lease) only just before the hand-over (with a
+ * pooled transport, once one of its connections is free), and the outcome is written right after it. A crash inside that window leaves the email `sending`;
  * when its lease has run out, a retry marks it `failed` instead of sending again. So the email
  * is sent at most once: the price is that a crash between the transport accepting the message
  * and our write reports as `failed` an email that was in fact sent (a window of milliseconds).
@@ -42,6 +42,8 @@ export class EmailPipeline {
   private inFlight = 0;
   /** `SEND_CONCURRENCY`: emails this process works on at once, from single and grouped jobs alike. */
   private readonly slots: ConcurrencyLimit;
+  /** The transport's hand-over slots (`handoverSlots`), held from the claim to the transport's answer. */
+  private readonly handovers?: ConcurrencyLimit;
 
   constructor(
     @InjectConfig() config: AppConfig,
@@ -52,6 +54,7 @@ export class EmailPipeline {
     private readonly feedback: DeliveryFeedbackService,
   ) {
     this.slots = new ConcurrencyLimit(config.email.sendConcurrency);
+    if (transport.handoverSlots) this.handovers = new ConcurrencyLimit(transport.handoverSlots);
   }
 
   deliver(emailId: string, attempt: { isLast: boolean }): Promise<void> {
@@ -93,19 +96,31 @@ export class EmailPipeline {
       if (await this.store.markFailed(emailId, `the message is ${raw.length} bytes, over the ${SEND_LIMITS.messageBytes}-byte limit`)) this.count('failed');
       return;
     }
-    if (!(await this.store.claim(emailId, message.subject, message.messageId))) return;
+    const outcome = await this.handOver(email, message.subject, message.messageId, raw);
+    if (outcome === 'lost') return;
+    if ('error' in outcome) await this.onTransportError(email, message.subject, outcome.error, attempt);
+    else await this.recordSent(email, message.subject, message.messageId, outcome.result);
+  }
 
-    let result: TransportResult;
-    this.inFlight += 1;
-    try {
-      result = await this.transport.send({ emailId, envelope: { from: email.fromAddress, to: [email.toAddress] }, raw, messageId: message.messageId });
-    } catch (err) {
-      await this.onTransportError(email, message.subject, err, attempt);
-      return;
-    } finally {
-      this.inFlight -= 1;
-    }
-    await this.recordSent(email, message.subject, message.messageId, result);
+  /**
+   * Claims the email and gives it to the transport, inside one of the transport's hand-over
+   * slots when it has them: an email waiting for a pooled connection is not claimed yet, so a
+   * crash while it waits leaves it `queued` for a retry, and only the hand-over itself is the
+   * at-most-once window. 'lost': another worker claimed it (or its status moved on).
+   */
+  private async handOver(email: LoadedEmail, subject: string, messageId: string, raw: Buffer): Promise<'lost' | { result: TransportResult } | { error: unknown }> {
+    const claimAndSend = async (): Promise<'lost' | { result: TransportResult } | { error: unknown }> => {
+      if (!(await this.store.claim(email.id, subject, messageId))) return 'lost';
+      this.inFlight += 1;
+      try {
+        return { result: await this.transport.send({ emailId: email.id, envelope: { from: email.fromAddress, to: [email.toAddress] }, raw, messageId }) };
+      } catch (error) {
+        return { error };
+      } finally {
+        this.inFlight -= 1;
+      }
+    };
+    return this.handovers ? this.handovers.run(claimAndSend) : claimAndSend();
   }
 
   /**

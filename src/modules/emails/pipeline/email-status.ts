@@ -4,10 +4,33 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { StoredAttachment } from '../entities/email-content.entity';
 import type { EmailStatus, EmailType } from '../entities/email.entity';
+import { contactSubscribedSql } from '../../contacts/contacts.sql';
+import { insertEventsSql } from '../../events/events-insert.sql';
 import { EventRow, fromEventRow, StoredEvent } from '../../events/events.types';
 import { Batcher } from '../../../platform/batching/batcher';
 import { affectedCount, returnedRows } from '../../../platform/database/query-results';
 import { SUBSCRIPTION_TYPES } from '../suppression/suppression.types';
+import { Counts, ReputationCounts } from '../../projects/reputation-counts';
+
+/**
+ * The events of the emails `sent` recorded (none for account mail, which has no project), in the
+ * statement's own round trip. clock_timestamp(): the events of one email keep their order (sent
+ * before delivery).
+ */
+const SENT_EVENTS_SQL = insertEventsSql(
+  { projectId: 's.project_id', contactId: 's.contact_id', name: "x.event->>'name'", data: "x.event->'data'", createdAt: 'clock_timestamp()' },
+  `FROM sent s CROSS JOIN LATERAL jsonb_array_elements(s.events) WITH ORDINALITY AS x(event, n)
+  WHERE s.project_id IS NOT NULL
+  ORDER BY s.id, x.n`,
+);
+
+const REPUTATION_COUNTS_SQL = `
+  SELECT count(*)::int AS emails,
+         count(*) FILTER (WHERE bounced_at IS NOT NULL AND bounce_type = 'Permanent')::int AS bounces,
+         count(*) FILTER (WHERE complained_at IS NOT NULL)::int AS complaints
+    FROM emails
+   WHERE project_id = $1 AND created_at > $2
+     AND (sent_at IS NOT NULL OR delivered_at IS NOT NULL OR bounced_at IS NOT NULL)`;
 
 /** How long a worker may hold an email between claiming it and recording the outcome. */
 export const SEND_LEASE_SECONDS = 180;
@@ -104,11 +127,23 @@ export class EmailStatusStore {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     setup: SetupProbes,
+    reputation: ReputationCounts,
   ) {
     setup.register('hasSentEmail', async (projectId) => {
       const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM emails WHERE project_id = $1 LIMIT 1`, [projectId]);
       return rows.length > 0;
     });
+    reputation.register((projectId, since, manager) => this.reputationCounts(projectId, since, manager));
+  }
+
+  /**
+   * The project's sending reputation since `since` (SecurityService's window): an email counts
+   * once it was handed to the transport (sent, delivered or bounced); a bounce is a permanent
+   * one; a complaint is any complaint. With `manager`, read inside the caller's transaction.
+   */
+  async reputationCounts(projectId: string, since: Date, manager?: EntityManager): Promise<Counts> {
+    const rows: Counts[] = await (manager ?? this.dataSource.manager).query(REPUTATION_COUNTS_SQL, [projectId, since]);
+    return rows[0] ?? { emails: 0, bounces: 0, complaints: 0 };
   }
 
   /** Concurrent workers share round trips for the per-email reads and writes (adaptive batches). */
@@ -129,9 +164,7 @@ export class EmailStatusStore {
               CASE WHEN e.type = ANY($2::text[]) THEN EXISTS (
                 SELECT 1 FROM suppressions s WHERE s.project_id = e.project_id AND s.email = lower(btrim(e.to_address))
               ) ELSE false END AS suppressed,
-              CASE WHEN e.type = ANY($2::text[]) THEN (
-                SELECT ct.subscribed FROM contacts ct WHERE ct.project_id = e.project_id AND ct.email = lower(btrim(e.to_address))
-              ) END AS contact_subscribed,
+              CASE WHEN e.type = ANY($2::text[]) THEN ${contactSubscribedSql('e.project_id', 'lower(btrim(e.to_address))')} END AS contact_subscribed,
               c.subject AS c_subject, c.body AS c_body, c.liquid AS c_liquid, c.text AS c_text, c.from_name AS c_from_name,
               c.reply_to AS c_reply_to, c.headers AS c_headers, c.attachments AS c_attachments
          FROM emails e LEFT JOIN email_contents c ON c.id = e.content_id
@@ -179,15 +212,7 @@ export class EmailStatusStore {
            FROM v
           WHERE e.id = v.id AND e.status = 'sending'
          RETURNING e.id, e.project_id, e.contact_id, v.events
-       ), ev AS (
-         -- clock_timestamp(): the events of one email keep their order (sent before delivery).
-         INSERT INTO events (project_id, contact_id, name, data, created_at)
-         SELECT s.project_id, s.contact_id, x.event->>'name', x.event->'data', clock_timestamp()
-           FROM sent s CROSS JOIN LATERAL jsonb_array_elements(s.events) WITH ORDINALITY AS x(event, n)
-          WHERE s.project_id IS NOT NULL
-          ORDER BY s.id, x.n
-         RETURNING id, project_id, contact_id, name, data, created_at
-       )
+       ), ev AS (${SENT_EVENTS_SQL})
        SELECT (SELECT json_agg(id) FROM sent) AS ids, (SELECT json_agg(ev ORDER BY ev.created_at) FROM ev) AS events`,
       [
         JSON.stringify(

@@ -23,6 +23,12 @@ export interface EmailTransport {
   readonly signsWithOwnDkim: boolean;
   send(message: OutgoingMessage): Promise<TransportResult>;
   /**
+   * Messages the transport works on at once (SMTP: its pooled connections), when it has such a
+   * bound. The pipeline claims an email only once one of these is free, so an email waiting for
+   * a connection is still `queued` and a crash leaves it to a retry; unset: no bound.
+   */
+  readonly handoverSlots?: number;
+  /**
    * The provider's own sending rate limit in messages per second, when it has one we can read
    * (SES: the account's MaxSendRate); undefined when it has none or cannot tell.
    */

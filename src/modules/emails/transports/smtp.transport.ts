@@ -21,8 +21,11 @@ export class SmtpTransport implements EmailTransport {
   readonly kind = 'smtp' as const;
   readonly signsWithOwnDkim = true;
   private readonly transporter: Transporter;
+  /** One message at a time per pooled connection. */
+  readonly handoverSlots: number;
 
   constructor(url: string, poolSize: number) {
+    this.handoverSlots = poolSize;
     this.transporter = createTransport({
       url,
       pool: true,

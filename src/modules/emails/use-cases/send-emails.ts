@@ -162,9 +162,11 @@ export class SendEmails {
         }
         return { ...newEmails(projectId, req, send, track), recipients, skipped };
       });
-      // Counted in this transaction: over the cap it throws 402 and nothing of the batch is written.
-      for (const [projectId, count] of recipientsPerProject(requests)) await this.billing.consume(em, projectId, 'transactional', count);
       const ids = await insertContentsAndEmails(this.statements, em, requests);
+      // Counted in this transaction: over the cap it throws 402 and nothing of the batch is written.
+      // Last, so the project's usage row stays locked only from here to the commit: concurrent
+      // batches (other processes' included) wait on it for that long and no longer.
+      for (const [projectId, count] of recipientsPerProject(requests)) await this.billing.consume(em, projectId, 'transactional', count);
       return requests.map(({ recipients, skipped }, i): Written => ({
         emails: recipients.map((r, j) => ({ contact: { id: r.contactId!, email: r.toAddress }, email: ids[i][j] })),
         skipped,

@@ -6,6 +6,7 @@ import { SelectField } from '../../components/Fields';
 import { Badge, EmptyState, Loading, PageHeader } from '../../components/Feedback';
 import { formatDate, formatNumber } from '../../lib/format';
 import { projectPath, useProjectId } from '../../lib/project';
+import { DataTable } from '../../components/DataTable';
 
 const LABELS: Record<string, string> = {
   'email.sent': 'sent',
@@ -59,41 +60,28 @@ export default function ActivitySection() {
         </EmptyState>
       ) : (
         <>
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">Activity</caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">What</th>
-                  <th scope="col">Contact</th>
-                  <th scope="col">Details</th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((a) => (
-                  <tr key={a.id}>
-                    <td>{formatDate(a.createdAt)}</td>
-                    <td>
-                      <Badge tone={a.type === 'email.bounce' || a.type === 'email.complaint' ? 'bad' : a.type === 'event' ? 'info' : 'neutral'}>{LABELS[a.type] ?? a.type}</Badge>
-                      {a.eventName && <code> {a.eventName}</code>}
-                    </td>
-                    <td>{a.contact ? <Link to={projectPath(projectId, 'contacts', a.contact.id)}>{a.contact.email}</Link> : '—'}</td>
-                    <td>
-                      {a.subject && <span>{a.subject}</span>}
-                      {a.campaignId && (
-                        <>
-                          {' '}
-                          <Link to={projectPath(projectId, 'campaigns', a.campaignId)}>campaign</Link>
-                        </>
-                      )}
-                      {typeof a.data?.link === 'string' && <span className="muted"> {a.data.link}</span>}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable caption="Activity" columns={['When', 'What', 'Contact', 'Details']}>
+            {items.map((a) => (
+              <tr key={a.id}>
+                <td>{formatDate(a.createdAt)}</td>
+                <td>
+                  <Badge tone={a.type === 'email.bounce' || a.type === 'email.complaint' ? 'bad' : a.type === 'event' ? 'info' : 'neutral'}>{LABELS[a.type] ?? a.type}</Badge>
+                  {a.eventName && <code> {a.eventName}</code>}
+                </td>
+                <td>{a.contact ? <Link to={projectPath(projectId, 'contacts', a.contact.id)}>{a.contact.email}</Link> : '—'}</td>
+                <td>
+                  {a.subject && <span>{a.subject}</span>}
+                  {a.campaignId && (
+                    <>
+                      {' '}
+                      <Link to={projectPath(projectId, 'campaigns', a.campaignId)}>campaign</Link>
+                    </>
+                  )}
+                  {typeof a.data?.link === 'string' && <span className="muted"> {a.data.link}</span>}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
           {feed.hasNextPage && (
             <Button onClick={() => void feed.fetchNextPage()} pending={feed.isFetchingNextPage} pendingLabel="Loading…">
               Show older

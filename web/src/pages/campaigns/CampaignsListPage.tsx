@@ -2,15 +2,15 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useUrlParams } from '../../lib/useUrlParams';
 import { CAMPAIGN_STATUSES, type CampaignStatus, useCampaignList } from '../../api/campaigns';
-import { Button } from '../../components/Button';
-import { ErrorMessage } from '../../components/ErrorMessage';
 import { SelectField, TextField } from '../../components/Fields';
-import { EmptyState, Loading, PageHeader } from '../../components/Feedback';
+import { EmptyState, PageHeader } from '../../components/Feedback';
 import { Pager } from '../../components/Pager';
+import { QueryView } from '../../components/QueryView';
 import { formatDate, formatNumber } from '../../lib/format';
 import { projectPath, useProjectId } from '../../lib/project';
 import { useDebounced } from '../contacts/useDebounced';
 import { StatusBadge } from './StatusBadge';
+import { DataTable, NameCell } from '../../components/DataTable';
 
 export default function CampaignsListPage() {
   const projectId = useProjectId();
@@ -48,45 +48,22 @@ export default function CampaignsListPage() {
           ))}
         </SelectField>
       </div>
-      {list.isPending ? (
-        <Loading label="Loading campaigns…" />
-      ) : list.isError ? (
-        <>
-          <ErrorMessage error={list.error} title="Could not load campaigns" />
-          <Button onClick={() => list.refetch()}>Try again</Button>
-        </>
-      ) : list.data.data.length === 0 ? (
-        status || search ? (
-          <EmptyState title={search ? 'No campaign matches' : `No ${status.toLowerCase()} campaigns`}>Change the search, or choose all statuses.</EmptyState>
-        ) : (
-          <EmptyState title="No campaigns yet" action={newButton}>
-            <p>Write the email (or copy a template), choose who gets it, check who would be skipped, then send it now or schedule it.</p>
-          </EmptyState>
-        )
-      ) : (
-        <>
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">Campaigns</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Audience</th>
-                  <th scope="col">Sent</th>
-                  <th scope="col">Opened</th>
-                  <th scope="col">When</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.data.map((c) => (
+      <QueryView query={list} title="Could not load campaigns" loadingLabel="Loading campaigns…">
+        {(data) =>
+          data.data.length === 0 ? (
+            status || search ? (
+              <EmptyState title={search ? 'No campaign matches' : `No ${status.toLowerCase()} campaigns`}>Change the search, or choose all statuses.</EmptyState>
+            ) : (
+              <EmptyState title="No campaigns yet" action={newButton}>
+                <p>Write the email (or copy a template), choose who gets it, check who would be skipped, then send it now or schedule it.</p>
+              </EmptyState>
+            )
+          ) : (
+            <>
+              <DataTable caption="Campaigns" columns={['Name', 'Status', 'Audience', 'Sent', 'Opened', 'When']}>
+                {data.data.map((c) => (
                   <tr key={c.id}>
-                    <td>
-                      <Link className="row-link" to={projectPath(projectId, 'campaigns', c.id)}>
-                        {c.name}
-                      </Link>
-                      <div className="muted">{c.subject}</div>
-                    </td>
+                    <NameCell to={projectPath(projectId, 'campaigns', c.id)} name={c.name} detail={c.subject} />
                     <td>
                       <StatusBadge status={c.status} />
                     </td>
@@ -96,12 +73,12 @@ export default function CampaignsListPage() {
                     <td>{c.status === 'SCHEDULED' ? `at ${formatDate(c.scheduledFor)}` : c.sentAt ? `sent ${formatDate(c.sentAt)}` : `created ${formatDate(c.createdAt)}`}</td>
                   </tr>
                 ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager page={list.data.page} totalPages={list.data.totalPages} total={list.data.total} onPage={(p) => set({ page: String(p) })} busy={list.isFetching} />
-        </>
-      )}
+              </DataTable>
+              <Pager page={data.page} totalPages={data.totalPages} total={data.total} onPage={(p) => set({ page: String(p) })} busy={list.isFetching} />
+            </>
+          )
+        }
+      </QueryView>
     </>
   );
 }

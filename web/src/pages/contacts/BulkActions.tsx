@@ -8,6 +8,7 @@ import { ErrorMessage } from '../../components/ErrorMessage';
 import { ProgressBar } from '../../components/Feedback';
 import { useApiMutation } from '../../lib/forms';
 import { useApi, useProjectId } from '../../lib/project';
+import { DataTable } from '../../components/DataTable';
 
 const LABELS: Record<BulkOperation, { verb: string; doing: string; done: string }> = {
   subscribe: { verb: 'Subscribe', doing: 'Subscribing', done: 'subscribed' },
@@ -66,27 +67,16 @@ export function BulkActions({ selected, onFinished, onDismiss }: { selected: str
           />
           {result.status === 'failed' && <p className="field-error">The job failed. Try again; contacts already changed stay changed.</p>}
           {finished && result.errors.length > 0 && (
-            <div className="table-wrap">
-              <table>
-                <caption className="visually-hidden">Contacts that could not be changed</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Contact</th>
-                    <th scope="col">Problem</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {result.errors.map((e) => (
-                    <tr key={e.contactId}>
-                      <td>
-                        <code>{e.contactId}</code>
-                      </td>
-                      <td>{e.error === 'not_found' ? 'Not found (deleted, or not in this project)' : e.error === 'invalid_id' ? 'Not a contact id' : e.error}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable caption="Contacts that could not be changed" columns={['Contact', 'Problem']}>
+              {result.errors.map((e) => (
+                <tr key={e.contactId}>
+                  <td>
+                    <code>{e.contactId}</code>
+                  </td>
+                  <td>{e.error === 'not_found' ? 'Not found (deleted, or not in this project)' : e.error === 'invalid_id' ? 'Not a contact id' : e.error}</td>
+                </tr>
+              ))}
+            </DataTable>
           )}
           {finished && (
             <div className="button-row">

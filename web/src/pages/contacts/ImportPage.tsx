@@ -11,6 +11,7 @@ import { TextField } from '../../components/Fields';
 import { Badge, PageHeader, ProgressBar } from '../../components/Feedback';
 import { useApiMutation } from '../../lib/forms';
 import { projectPath, useProjectId } from '../../lib/project';
+import { DataTable } from '../../components/DataTable';
 
 const MAX_BYTES = 5 * 1024 * 1024;
 
@@ -69,27 +70,15 @@ function JobResult({ job }: { job: ImportJob }) {
         <>
           <h2>Rows with problems ({job.errors.length.toLocaleString()})</h2>
           <p className="muted">Row numbers count the header as row 1, as a spreadsheet shows them.</p>
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">Rows with problems</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Row</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Problem</th>
-                </tr>
-              </thead>
-              <tbody>
-                {job.errors.slice(0, 500).map((e) => (
-                  <tr key={`${e.row}-${e.reason}`}>
-                    <td>{e.row}</td>
-                    <td>{e.email || <span className="muted">(empty)</span>}</td>
-                    <td>{REASONS[e.reason] ?? e.reason}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable caption="Rows with problems" columns={['Row', 'Email', 'Problem']}>
+            {job.errors.slice(0, 500).map((e) => (
+              <tr key={`${e.row}-${e.reason}`}>
+                <td>{e.row}</td>
+                <td>{e.email || <span className="muted">(empty)</span>}</td>
+                <td>{REASONS[e.reason] ?? e.reason}</td>
+              </tr>
+            ))}
+          </DataTable>
           {job.errors.length > 500 && <p className="muted">The first 500 of {job.errors.length.toLocaleString()} are shown.</p>}
         </>
       )}

@@ -3,14 +3,14 @@ import { Link } from 'react-router';
 import { useUrlParams } from '../../lib/useUrlParams';
 import { EMAIL_TYPES, useTemplateList } from '../../api/templates';
 import type { EmailType } from '../../api/types';
-import { Button } from '../../components/Button';
-import { ErrorMessage } from '../../components/ErrorMessage';
 import { SelectField, TextField } from '../../components/Fields';
-import { Badge, EmptyState, Loading, PageHeader } from '../../components/Feedback';
+import { Badge, EmptyState, PageHeader } from '../../components/Feedback';
 import { Pager } from '../../components/Pager';
+import { QueryView } from '../../components/QueryView';
 import { formatDate } from '../../lib/format';
 import { projectPath, useProjectId } from '../../lib/project';
 import { useDebounced } from '../contacts/useDebounced';
+import { DataTable, NameCell } from '../../components/DataTable';
 
 export default function TemplatesListPage() {
   const projectId = useProjectId();
@@ -48,44 +48,22 @@ export default function TemplatesListPage() {
           ))}
         </SelectField>
       </div>
-      {list.isPending ? (
-        <Loading label="Loading templates…" />
-      ) : list.isError ? (
-        <>
-          <ErrorMessage error={list.error} title="Could not load templates" />
-          <Button onClick={() => list.refetch()}>Try again</Button>
-        </>
-      ) : list.data.data.length === 0 ? (
-        search || type ? (
-          <EmptyState title="No template matches">Change the search or the type.</EmptyState>
-        ) : (
-          <EmptyState title="No templates yet" action={newButton}>
-            <p>Write an email once, with placeholders like {'{{firstName}}'}, and send it with POST /v1/send, a campaign or a workflow.</p>
-          </EmptyState>
-        )
-      ) : (
-        <>
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">Templates</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Subject</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">From</th>
-                  <th scope="col">Changed</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.data.map((t) => (
+      <QueryView query={list} title="Could not load templates" loadingLabel="Loading templates…">
+        {(data) =>
+          data.data.length === 0 ? (
+            search || type ? (
+              <EmptyState title="No template matches">Change the search or the type.</EmptyState>
+            ) : (
+              <EmptyState title="No templates yet" action={newButton}>
+                <p>Write an email once, with placeholders like {'{{firstName}}'}, and send it with POST /v1/send, a campaign or a workflow.</p>
+              </EmptyState>
+            )
+          ) : (
+            <>
+              <DataTable caption="Templates" columns={['Name', 'Subject', 'Type', 'From', 'Changed']}>
+                {data.data.map((t) => (
                   <tr key={t.id}>
-                    <td>
-                      <Link className="row-link" to={projectPath(projectId, 'templates', t.id)}>
-                        {t.name}
-                      </Link>
-                      {t.description && <div className="muted">{t.description}</div>}
-                    </td>
+                    <NameCell to={projectPath(projectId, 'templates', t.id)} name={t.name} detail={t.description} />
                     <td>{t.subject}</td>
                     <td>
                       <Badge tone={t.type === 'TRANSACTIONAL' ? 'info' : 'neutral'}>{t.type.toLowerCase()}</Badge>
@@ -94,12 +72,12 @@ export default function TemplatesListPage() {
                     <td>{formatDate(t.updatedAt)}</td>
                   </tr>
                 ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager page={list.data.page} totalPages={list.data.totalPages} total={list.data.total} onPage={(p) => set({ page: String(p) })} busy={list.isFetching} />
-        </>
-      )}
+              </DataTable>
+              <Pager page={data.page} totalPages={data.totalPages} total={data.total} onPage={(p) => set({ page: String(p) })} busy={list.isFetching} />
+            </>
+          )
+        }
+      </QueryView>
     </>
   );
 }

@@ -12,6 +12,7 @@ import { Pager } from '../../components/Pager';
 import { fieldError, useApiMutation } from '../../lib/forms';
 import { formatDate } from '../../lib/format';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
+import { DataTable } from '../../components/DataTable';
 
 // @xyflow/react is heavy: the graph editor is its own chunk.
 const WorkflowEditor = lazy(() => import('./WorkflowEditor'));
@@ -179,44 +180,30 @@ function Executions({ workflow }: { workflow: Workflow }) {
         </EmptyState>
       ) : (
         <>
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">Executions</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Started</th>
-                  <th scope="col">Contact</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Ended</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.data.map((x) => (
-                  <tr key={x.id}>
-                    <td>
-                      <Link to={projectPath(projectId, 'workflows', workflow.id, 'executions', x.id)}>{formatDate(x.startedAt)}</Link>
-                    </td>
-                    <td>
-                      <Link to={projectPath(projectId, 'contacts', x.contactId)}>{x.contactId}</Link>
-                    </td>
-                    <td>
-                      <Badge tone={executionTone(x.status)}>{x.status.toLowerCase()}</Badge>
-                      {x.exitReason && <span className="muted"> {x.exitReason}</span>}
-                    </td>
-                    <td>{x.completedAt ? formatDate(x.completedAt) : '—'}</td>
-                    <td>
-                      {ACTIVE.includes(x.status) && (
-                        <Button onClick={() => void cancelOne.submit(x.id)} aria-label={`Cancel execution ${x.id}`}>
-                          Cancel
-                        </Button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable caption="Executions" columns={['Started', 'Contact', 'Status', 'Ended', 'Actions']}>
+            {list.data.data.map((x) => (
+              <tr key={x.id}>
+                <td>
+                  <Link to={projectPath(projectId, 'workflows', workflow.id, 'executions', x.id)}>{formatDate(x.startedAt)}</Link>
+                </td>
+                <td>
+                  <Link to={projectPath(projectId, 'contacts', x.contactId)}>{x.contactId}</Link>
+                </td>
+                <td>
+                  <Badge tone={executionTone(x.status)}>{x.status.toLowerCase()}</Badge>
+                  {x.exitReason && <span className="muted"> {x.exitReason}</span>}
+                </td>
+                <td>{x.completedAt ? formatDate(x.completedAt) : '—'}</td>
+                <td>
+                  {ACTIVE.includes(x.status) && (
+                    <Button onClick={() => void cancelOne.submit(x.id)} aria-label={`Cancel execution ${x.id}`}>
+                      Cancel
+                    </Button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
           <ErrorMessage error={cancelOne.error} title="Could not cancel" />
           <Pager page={list.data.page} totalPages={list.data.totalPages} total={list.data.total} onPage={setPage} busy={list.isFetching} />
         </>

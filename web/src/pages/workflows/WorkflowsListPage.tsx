@@ -1,17 +1,19 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { qk } from '../../api/queryKeys';
 import { useEventNames } from '../../api/segments';
 import { useWorkflowList, type Workflow } from '../../api/workflows';
 import { Button } from '../../components/Button';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { CheckboxField, TextField } from '../../components/Fields';
-import { Badge, EmptyState, Loading, PageHeader } from '../../components/Feedback';
+import { Badge, EmptyState, PageHeader } from '../../components/Feedback';
 import { Pager } from '../../components/Pager';
+import { QueryView } from '../../components/QueryView';
 import { fieldError, useApiMutation } from '../../lib/forms';
 import { formatDate } from '../../lib/format';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
+import { DataTable, NameCell } from '../../components/DataTable';
 
 export default function WorkflowsListPage() {
   const projectId = useProjectId();
@@ -21,40 +23,18 @@ export default function WorkflowsListPage() {
     <>
       <PageHeader title="Workflows" description="Steps that run per contact when an event happens: emails, delays, conditions, webhooks." />
       <NewWorkflowForm />
-      {list.isPending ? (
-        <Loading label="Loading workflows…" />
-      ) : list.isError ? (
-        <>
-          <ErrorMessage error={list.error} title="Could not load workflows" />
-          <Button onClick={() => list.refetch()}>Try again</Button>
-        </>
-      ) : list.data.data.length === 0 ? (
-        <EmptyState title="No workflows yet">
-          <p>Create one above with the event that starts it (for example "signup", sent with POST /v1/track), then add steps in the graph and enable it.</p>
-        </EmptyState>
-      ) : (
-        <>
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">Workflows</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Trigger</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Steps</th>
-                  <th scope="col">Changed</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.data.map((w: Workflow) => (
+      <QueryView query={list} title="Could not load workflows" loadingLabel="Loading workflows…">
+        {(data) =>
+          data.data.length === 0 ? (
+            <EmptyState title="No workflows yet">
+              <p>Create one above with the event that starts it (for example "signup", sent with POST /v1/track), then add steps in the graph and enable it.</p>
+            </EmptyState>
+          ) : (
+            <>
+              <DataTable caption="Workflows" columns={['Name', 'Trigger', 'State', 'Steps', 'Changed']}>
+                {data.data.map((w: Workflow) => (
                   <tr key={w.id}>
-                    <td>
-                      <Link className="row-link" to={projectPath(projectId, 'workflows', w.id)}>
-                        {w.name}
-                      </Link>
-                      {w.description && <div className="muted">{w.description}</div>}
-                    </td>
+                    <NameCell to={projectPath(projectId, 'workflows', w.id)} name={w.name} detail={w.description} />
                     <td>
                       <code>{w.triggerConfig?.eventName}</code>
                     </td>
@@ -63,12 +43,12 @@ export default function WorkflowsListPage() {
                     <td>{formatDate(w.updatedAt)}</td>
                   </tr>
                 ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager page={list.data.page} totalPages={list.data.totalPages} total={list.data.total} onPage={setPage} busy={list.isFetching} />
-        </>
-      )}
+              </DataTable>
+              <Pager page={data.page} totalPages={data.totalPages} total={data.total} onPage={setPage} busy={list.isFetching} />
+            </>
+          )
+        }
+      </QueryView>
     </>
   );
 }

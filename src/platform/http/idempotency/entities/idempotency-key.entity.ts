@@ -1,5 +1,4 @@
 import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
-import { Project } from '../../../../modules/projects/entities/project.entity';
 
 /**
  * An `Idempotency-Key` claimed by a project's request (IdempotencyService writes it with SQL).
@@ -8,7 +7,8 @@ import { Project } from '../../../../modules/projects/entities/project.entity';
 @Entity('idempotency_keys')
 @Index('idempotency_keys_expires_idx', ['expiresAt'])
 export class IdempotencyKey {
-  @ForeignKey(() => Project, { name: 'idempotency_keys_project_id_fkey', onDelete: 'CASCADE' })
+  // By table name: the platform does not import the projects module's entity.
+  @ForeignKey('projects', { name: 'idempotency_keys_project_id_fkey', onDelete: 'CASCADE' })
   @PrimaryColumn('uuid')
   projectId: string;
   @PrimaryColumn('text') key: string;

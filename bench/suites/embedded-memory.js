@@ -1,0 +1,80 @@
+'use strict';
+// Issue 16 ("embedded weight"): the embedded mode's RSS idle and after load, and its cost per
+// request, side by side: as it ran before (PostgreSQL's 128 MB buffer pool, plain node), with the
+// 16 MB buffer pool (EMBEDDED_DB_BUFFERS_MB), and as `npm start` runs it (plus the malloc
+// thresholds of scripts/service-env.js), so each measure's share shows. Each configuration:
+// a cold start on a fresh data dir; the median RSS of the 10 s after one minute idle (V8's memory
+// reducer has run by then); loads of a fixed size at 50 connections (GET /v1/ping, POST /v1/track,
+// POST /v1/send into the outbox) with the service's CPU time per 1,000 requests, which holds
+// steadier than req/s on a shared machine; the peak RSS during them, and the RSS 70 s after.
+
+const { readFileSync } = require('node:fs');
+const { sendRequests } = require('./send')._internals;
+const { trackRequests } = require('./track')._internals;
+
+const CONFIGS = [
+  { label: 'before: buffers 128 MB', plainNode: true, env: { EMBEDDED_DB_BUFFERS_MB: '128' } },
+  { label: '+ buffers 16 MB', plainNode: true, env: {} },
+  { label: 'npm start: + malloc thresholds', env: {} },
+];
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const mb = (bytes) => Math.round(bytes / 1048576);
+
+/** User + system CPU time of a process, in ms. */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** @param {import('../lib').Ctx} ctx */
+async function run(ctx) {
+  const { startApp, createProject, load, row, sleep } = ctx;
+  const rows = [];
+  const scale = ctx.quick ? 0.25 : 1;
+  for (const { label, env, plainNode } of CONFIGS) {
+    const app = await startApp({ mode: 'embedded', env, plainNode });
+    try {
+      await sleep(ctx.quick ? 20_000 : 50_000);
+      const samples = [];
+      for (let i = 0; i < 10; i++) {
+        samples.push(app.rssBytes());
+        await sleep(1000);
+      }
+      rows.push(row('idle RSS (a minute after a cold start)', label, mb(median(samples)), 'MB', { max: 300 }));
+
+      const project = await createProject(app.url);
+      let peak = app.rssBytes();
+      const sampler = setInterval(() => (peak = Math.max(peak, app.rssBytes())), 250);
+      try {
+        const loads = [
+          ['GET /v1/ping', 20_000, { url: `${app.url}/v1/ping`, headers: { authorization: `Bearer ${project.secretKey}` } }],
+          ['POST /v1/track', 8_000, { url: app.url, requests: trackRequests(project.publicKey) }],
+          ['POST /v1/send (outbox)', 3_000, { url: app.url, requests: sendRequests(project.secretKey, 0), timeout: 30 }],
+        ];
+        for (const [name, amount, options] of loads) {
+          const n = Math.round(amount * scale);
+          await load({ ...options, connections: 50, amount: Math.round(n / 10) }); // warm-up
+          const cpu0 = cpuMs(app.pid);
+          const r = await load({ ...options, connections: 50, amount: n });
+          const cpu = cpuMs(app.pid) - cpu0;
+          if (r.non2xx || r.errors) ctx.log(`${label} ${name}: ${r.non2xx} non-2xx, ${r.errors} errors ${JSON.stringify(r.statusCodes)}`);
+          rows.push(row(`${name}: service CPU per 1,000 requests`, label, Math.round((cpu / n) * 1000), 'ms'));
+          rows.push(row(`${name}: req/s @50 conns`, label, Math.round(r.rps), 'req/s'));
+          rows.push(row(`${name}: non-2xx`, label, r.non2xx + r.errors, 'count', { max: 0 }));
+        }
+      } finally {
+        clearInterval(sampler);
+      }
+      rows.push(row('peak RSS during the loads', label, mb(peak), 'MB'));
+      const settle = ctx.quick ? 20 : 70;
+      await sleep(settle * 1000);
+      rows.push(row(`RSS ${settle} s after the loads`, label, mb(app.rssBytes()), 'MB', { max: 400 }));
+    } finally {
+      await app.stop();
+    }
+  }
+  return rows;
+}
+
+module.exports = { run };
