@@ -12,11 +12,17 @@ export const QUEUES = {
   contactBulk: 'contact-bulk',
   /** One job per emails row (jobId = email id): render, compose, hand to the transport. */
   emailSend: 'email-send',
-  /** One job per workflow step run (jobId `<executionId>.<seq>`) and per wake-up of a waiting execution. */
+  /** Workflow step runs (jobId `<executionId>.<seq>`, or a group of executions just started) and wake-ups of waiting executions. */
   workflowStep: 'workflow-step',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+/** Step number `seq` of a workflow execution. */
+export interface StepRef {
+  executionId: string;
+  seq: number;
+}
 
 export interface JobPayloads {
   maintenance: { task: 'purge-expired' };
@@ -24,8 +30,11 @@ export interface JobPayloads {
   'contact-bulk': { projectId: string; bulkJobId: string };
   /** One email (`emailId`: retries, the sweep, rate-limited sending) or a group sent together (`emailIds`). */
   'email-send': { emailId: string; emailIds?: undefined } | { emailIds: string[]; emailId?: undefined };
-  /** Runs step number `seq` of the execution, or (`wake`) resumes it from the wait that step number `seq` - 1 began. */
-  'workflow-step': { executionId: string; seq: number; wake?: boolean };
+  /**
+   * Runs step number `seq` of the execution, or (`wake`) resumes it from the wait that step
+   * number `seq` - 1 began; or runs that step of each execution of a group (`steps`).
+   */
+  'workflow-step': { executionId: string; seq: number; wake?: boolean; steps?: undefined } | { steps: StepRef[]; executionId?: undefined; seq?: undefined; wake?: undefined };
 }
 
 /** Retries are job options: exponential backoff from 2 s, kept briefly for inspection. */

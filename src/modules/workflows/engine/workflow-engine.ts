@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
+import type { StepRef } from '../../../platform/queues/queues';
 import { StatementRunner } from '../../../platform/database/statement-runner';
 import { appMetrics } from '../../../platform/metrics/metrics';
 import { BillingService } from '../../billing/billing.service';
@@ -28,6 +29,17 @@ import { WorkflowQueue } from './workflow-queue';
 /** decisions.md: an execution that runs more than 1,000 steps FAILS (a loop in the graph). */
 export const MAX_STEPS_PER_EXECUTION = 1_000;
 
+/**
+ * Steps that act on the execution row alone and cannot fail on their own: the job that reaches
+ * one runs it at once instead of enqueueing a job for it (a job per step costs more than these
+ * steps). Steps with effects outside the row (email, webhook, contact) or reads that can fail
+ * (a condition) keep a job of their own, with its retries. A chain of them always ends: EXIT
+ * ends the execution, DELAY and WAIT_FOR_EVENT wait, TRIGGER is only first.
+ */
+const INLINE_STEPS: ReadonlySet<string> = new Set(['TRIGGER', 'EXIT', 'DELAY', 'WAIT_FOR_EVENT']);
+
+const runsInline = (graph: WorkflowGraph, stepId: string): boolean => INLINE_STEPS.has(stepOf(graph, stepId)?.type ?? '');
+
 interface ExecutionRow {
   id: string;
   project_id: string;
@@ -42,6 +54,9 @@ interface ExecutionRow {
   wake_at: Date | null;
   wait_outcome: WaitOutcome | null;
 }
+
+const LOAD_SQL = `SELECT id, project_id, workflow_id, version, contact_id, status, current_step_id, steps_run, context, event, wake_at, wait_outcome
+  FROM workflow_executions`;
 
 const ADVANCE_SQL = `
   WITH up AS (
@@ -84,8 +99,9 @@ export type StepOutcome =
 export const failed = (error: string, output: unknown = null): StepOutcome => ({ kind: 'end', execution: 'FAILED', status: 'FAILED', output, error, exitReason: null });
 
 /**
- * Runs executions one step per job. The execution row is the truth: a job acts only when the
- * execution is in the state its job expects (RUNNING with `steps_run = seq`, or WAITING and
+ * Runs executions step by step, a job per step with effects (control steps run on in the job
+ * that reached them, see `INLINE_STEPS`). The execution row is the truth: a step runs only when
+ * the execution is in the state its job expects (RUNNING with `steps_run = seq`, or WAITING and
  * due), and the step's record, the execution's advance and the step's own writes (an email row)
  * commit together under that condition, so a retried or duplicated job finds its step done.
  */
@@ -114,15 +130,30 @@ export class WorkflowEngine {
   async runStep(executionId: string, seq: number): Promise<void> {
     const ex = await this.load(executionId);
     if (!ex || ex.status !== 'RUNNING' || ex.steps_run !== seq) return;
-    const graph = await this.graph(ex);
-    const step = stepOf(graph, ex.current_step_id);
-    if (!step) {
-      await this.commit(ex, seq, null, { kind: 'next', status: 'COMPLETED', output: null, exit: null }, graph, new Date());
-      return;
-    }
-    const startedAt = new Date();
-    const outcome = seq >= MAX_STEPS_PER_EXECUTION ? failed(`more than ${MAX_STEPS_PER_EXECUTION} steps in one execution`) : await this.execute(step, ex);
-    await this.commit(ex, seq, step, outcome, graph, startedAt);
+    await this.runFrom(ex, await this.graph(ex), false);
+  }
+
+  /**
+   * Step number `seq` of each execution of a group (loaded in one statement); the steps that
+   * failed, to go on alone in jobs of their own (with their retries and last-attempt FAIL).
+   */
+  async runSteps(items: StepRef[]): Promise<StepRef[]> {
+    const seqs = new Map(items.map((i) => [i.executionId, i.seq]));
+    const rows: ExecutionRow[] = await this.dataSource.query(`${LOAD_SQL} WHERE id = ANY($1::uuid[])`, [[...seqs.keys()]]);
+    const again: StepRef[] = [];
+    await Promise.all(
+      rows
+        .filter((ex) => ex.status === 'RUNNING' && ex.steps_run === seqs.get(ex.id))
+        .map(async (ex) => {
+          try {
+            await this.runFrom(ex, await this.graph(ex), false);
+          } catch (err) {
+            this.log.warn({ err, executionId: ex.id, seq: ex.steps_run }, 'a step of a group failed; it goes on alone');
+            again.push({ executionId: ex.id, seq: ex.steps_run });
+          }
+        }),
+    );
+    return again;
   }
 
   /** Resumes a WAITING execution that is due (its DELAY ended, its event came, or its wait timed out). */
@@ -143,7 +174,47 @@ export class WorkflowEngine {
       next,
       JSON.stringify(outcome ? { outcome } : { resumedAt: new Date().toISOString() }),
     ]);
-    if (resumed > 0 && next) await this.queue.steps([{ executionId, seq }]);
+    if (resumed === 0 || !next) return;
+    if (runsInline(graph, next)) await this.runFrom({ ...ex, status: 'RUNNING', current_step_id: next }, graph, true);
+    else await this.queue.steps([{ executionId, seq }]);
+  }
+
+  /**
+   * Runs the execution's current step, then goes on in this job through the steps that act on
+   * the execution row alone (see `INLINE_STEPS`): each still commits on its own, under the same
+   * condition as a job of its own would. The first step that needs a job of its own is enqueued.
+   * `inline`: the current step was reached by this job rather than enqueued for it, so its
+   * failure is not this job's (the job's own step is done): it gets its own job, with retries.
+   */
+  private async runFrom(ex: ExecutionRow, graph: WorkflowGraph, inline: boolean): Promise<void> {
+    for (let current = ex, chained = inline; ; chained = true) {
+      const seq = current.steps_run;
+      let next: string | null;
+      try {
+        next = await this.runOne(current, graph);
+      } catch (err) {
+        if (!chained) throw err;
+        this.log.warn({ err, executionId: current.id, seq }, 'a step run inline failed; it gets a job of its own');
+        await this.queue.stepsOrLeaveForSweep([{ executionId: current.id, seq }]);
+        return;
+      }
+      if (!next) return;
+      if (!runsInline(graph, next)) {
+        await this.queue.stepsOrLeaveForSweep([{ executionId: current.id, seq: seq + 1 }]);
+        return;
+      }
+      current = { ...current, steps_run: seq + 1, current_step_id: next };
+    }
+  }
+
+  /** Runs and commits the current step; the next step's id when the execution moved on to it. */
+  private async runOne(ex: ExecutionRow, graph: WorkflowGraph): Promise<string | null> {
+    const seq = ex.steps_run;
+    const step = stepOf(graph, ex.current_step_id);
+    if (!step) return this.commit(ex, seq, null, { kind: 'next', status: 'COMPLETED', output: null, exit: null }, graph, new Date());
+    const startedAt = new Date();
+    const outcome = seq >= MAX_STEPS_PER_EXECUTION ? failed(`more than ${MAX_STEPS_PER_EXECUTION} steps in one execution`) : await this.execute(step, ex);
+    return this.commit(ex, seq, step, outcome, graph, startedAt);
   }
 
   /** The last attempt of a step job failed: the execution FAILS with the error on its step record. */
@@ -235,9 +306,10 @@ export class WorkflowEngine {
 
   /**
    * Records the step and moves the execution on, only if it is still where this job found it
-   * (a cancel or another run of this job in between leaves everything as it is).
+   * (a cancel or another run of this job in between leaves everything as it is). The next
+   * step's id when the execution is RUNNING on to it (the caller runs or enqueues it).
    */
-  private async commit(ex: ExecutionRow, seq: number, step: GraphStep | null, outcome: StepOutcome, graph: WorkflowGraph, startedAt: Date): Promise<void> {
+  private async commit(ex: ExecutionRow, seq: number, step: GraphStep | null, outcome: StepOutcome, graph: WorkflowGraph, startedAt: Date): Promise<string | null> {
     const next = outcome.kind === 'next' && step ? nextStepId(graph, step.id, outcome.exit) : null;
     const status: ExecutionStatus = outcome.kind === 'wait' ? 'WAITING' : outcome.kind === 'end' ? outcome.execution : next ? 'RUNNING' : 'COMPLETED';
     const stepStatus: ExecutionStepStatus = outcome.kind === 'wait' ? 'WAITING' : outcome.status;
@@ -253,11 +325,11 @@ export class WorkflowEngine {
       }
       throw err;
     }
-    if (!advanced) return;
+    if (!advanced) return null;
     if (step) appMetrics.workflowStep(step.type, stepStatus);
     await after?.();
-    if (status === 'RUNNING') await this.queue.stepsOrLeaveForSweep([{ executionId: ex.id, seq: seq + 1 }]);
-    else if (wait?.waitSeconds) await this.queue.wakes([{ executionId: ex.id, seq: seq + 1, delayMs: wait.waitSeconds * 1000 }], 't').catch(() => undefined);
+    if (wait?.waitSeconds) await this.queue.wakes([{ executionId: ex.id, seq: seq + 1, delayMs: wait.waitSeconds * 1000 }], 't').catch(() => undefined);
+    return status === 'RUNNING' ? next : null;
   }
 
   /**
@@ -300,11 +372,7 @@ export class WorkflowEngine {
   }
 
   private async load(executionId: string): Promise<ExecutionRow | null> {
-    const rows: ExecutionRow[] = await this.dataSource.query(
-      `SELECT id, project_id, workflow_id, version, contact_id, status, current_step_id, steps_run, context, event, wake_at, wait_outcome
-         FROM workflow_executions WHERE id = $1`,
-      [executionId],
-    );
+    const rows: ExecutionRow[] = await this.dataSource.query(`${LOAD_SQL} WHERE id = $1`, [executionId]);
     return rows[0] ?? null;
   }
 

@@ -2,12 +2,19 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import type { JobsOptions, Queue } from 'bullmq';
 import { logger } from '../../../platform/logging/logger';
-import { JobPayloads, QUEUES } from '../../../platform/queues/queues';
+import { JobPayloads, QUEUES, StepRef } from '../../../platform/queues/queues';
 
 type Payload = JobPayloads['workflow-step'];
 
 /** Step jobs retry briefly; after the last attempt the execution is FAILED (see the processor). */
 export const STEP_JOB_OPTIONS: JobsOptions = { attempts: 5, backoff: { type: 'exponential', delay: 1_000 } };
+
+/**
+ * Executions per grouped job (those a batch of events started): the group is loaded in one
+ * statement and the queue does one job's work for all of them; each execution still advances
+ * under its own condition, and one whose step fails goes on alone in a job with its retries.
+ */
+export const STEPS_PER_JOB = 50;
 
 /**
  * Enqueues step runs and wake-ups. Job ids are deterministic (`<executionId>.<seq>` for a step,
@@ -20,15 +27,39 @@ export class WorkflowQueue {
 
   constructor(@InjectQueue(QUEUES.workflowStep) private readonly queue: Queue<Payload>) {}
 
-  async steps(items: Array<{ executionId: string; seq: number }>): Promise<void> {
+  async steps(items: StepRef[]): Promise<void> {
     if (items.length === 0) return;
     await this.queue.addBulk(
       items.map(({ executionId, seq }) => ({ name: 'step', data: { executionId, seq }, opts: { ...STEP_JOB_OPTIONS, jobId: `${executionId}.${seq}` } })),
     );
   }
 
+  /** Step runs in groups of `STEPS_PER_JOB` (job id after the group's first step). */
+  async groupedSteps(items: StepRef[]): Promise<void> {
+    if (items.length <= 1) return this.steps(items);
+    const jobs = [];
+    for (let i = 0; i < items.length; i += STEPS_PER_JOB) {
+      const steps = items.slice(i, i + STEPS_PER_JOB);
+      jobs.push({ name: 'steps', data: { steps }, opts: { ...STEP_JOB_OPTIONS, jobId: `g.${steps[0].executionId}.${steps[0].seq}` } });
+    }
+    await this.queue.addBulk(jobs);
+  }
+
+  /** Steps of a group that failed go on alone, each in a job with the retries left, the first after a backoff's delay. */
+  async stepsAlone(items: StepRef[]): Promise<void> {
+    if (items.length === 0) return;
+    const attempts = (STEP_JOB_OPTIONS.attempts ?? 1) - 1;
+    await this.queue.addBulk(
+      items.map(({ executionId, seq }) => ({
+        name: 'step',
+        data: { executionId, seq },
+        opts: { ...STEP_JOB_OPTIONS, attempts, delay: 1_000, jobId: `a.${executionId}.${seq}` },
+      })),
+    );
+  }
+
   /** Step jobs again for executions whose job was lost (`source` makes the ids new). */
-  async reruns(items: Array<{ executionId: string; seq: number }>, source: string): Promise<void> {
+  async reruns(items: StepRef[], source: string): Promise<void> {
     if (items.length === 0) return;
     await this.queue.addBulk(
       items.map(({ executionId, seq }) => ({ name: 'step', data: { executionId, seq }, opts: { ...STEP_JOB_OPTIONS, jobId: `${source}.${executionId}.${seq}` } })),
@@ -48,7 +79,7 @@ export class WorkflowQueue {
   }
 
   /** After a commit: a failed enqueue is left to the sweep (the execution's state is in the database). */
-  async stepsOrLeaveForSweep(items: Array<{ executionId: string; seq: number }>): Promise<void> {
+  async stepsOrLeaveForSweep(items: StepRef[]): Promise<void> {
     await this.steps(items).catch((err: unknown) => this.log.warn({ err, count: items.length }, 'enqueue failed; the sweep will pick these up'));
   }
 }

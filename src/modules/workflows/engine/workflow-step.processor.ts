@@ -3,16 +3,24 @@ import type { Job } from 'bullmq';
 import { QueueProcessor } from '../../../platform/queues/queue-processor.decorator';
 import { JobPayloads, QUEUES } from '../../../platform/queues/queues';
 import { WorkflowEngine } from './workflow-engine';
-import { STEP_JOB_OPTIONS } from './workflow-queue';
+import { STEP_JOB_OPTIONS, WorkflowQueue } from './workflow-queue';
 
-/** Thin: one engine call per job; after the last failed attempt the execution FAILS with the error. */
+/** Thin: one engine call per job; after the last failed attempt the execution FAILS with the error. A group's failed steps go on alone. */
 @QueueProcessor(QUEUES.workflowStep, { concurrency: 32 })
 export class WorkflowStepProcessor extends WorkerHost {
-  constructor(private readonly engine: WorkflowEngine) {
+  constructor(
+    private readonly engine: WorkflowEngine,
+    private readonly queue: WorkflowQueue,
+  ) {
     super();
   }
 
   async process(job: Job<JobPayloads['workflow-step']>): Promise<void> {
+    if (job.data.steps) {
+      // A failure to requeue fails this job: its retry finds the steps already run done.
+      await this.queue.stepsAlone(await this.engine.runSteps(job.data.steps));
+      return;
+    }
     const { executionId, seq, wake } = job.data;
     try {
       if (wake) await this.engine.wake(executionId, seq);

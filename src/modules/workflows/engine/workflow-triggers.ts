@@ -28,7 +28,7 @@ export class WorkflowTriggers {
     );
     const started: Array<{ id: string }> = await this.dataSource.query(START_SQL, [rows]);
     const [resumed]: [Array<{ id: string; steps_run: number }>, number] = await this.dataSource.query(RESUME_SQL, [rows]);
-    await this.queue.steps(started.map((r) => ({ executionId: r.id, seq: 0 })));
+    await this.queue.groupedSteps(started.map((r) => ({ executionId: r.id, seq: 0 })));
     await this.queue.wakes(
       resumed.map((r) => ({ executionId: r.id, seq: r.steps_run })),
       'e',

@@ -1,0 +1,115 @@
+import type { StepType } from '../entities/workflow-step.entity';
+import type { WorkflowGraph } from '../graph/workflow-graph';
+import { WorkflowEngine } from './workflow-engine';
+
+/** A chain of steps s0 → s1 → … of the given types. */
+function chain(...types: StepType[]): WorkflowGraph {
+  return {
+    steps: types.map((type, i) => ({ id: `s${i}`, type, name: null, config: type === 'DELAY' ? { amount: 1, unit: 'minutes' } : {} })),
+    transitions: types.slice(1).map((_, i) => ({ from: `s${i}`, to: `s${i + 1}`, branch: null, waitOutcome: null })),
+  };
+}
+
+/**
+ * The engine over an execution row kept in memory: ADVANCE moves it like the SQL does (only
+ * when it is RUNNING at the expected step number), WAKE resumes a due wait.
+ */
+function engine(graph: WorkflowGraph, opts: { failAdvanceAt?: number; status?: string; stepsRun?: number } = {}) {
+  const row = {
+    id: 'x1',
+    project_id: 'p',
+    workflow_id: 'w',
+    version: 1,
+    contact_id: 'c',
+    status: opts.status ?? 'RUNNING',
+    current_step_id: `s${opts.stepsRun ?? 0}`,
+    steps_run: opts.stepsRun ?? 0,
+    context: {},
+    event: {},
+    wake_at: opts.status === 'WAITING' ? new Date() : null,
+    wait_outcome: null,
+  };
+  const advances: Array<{ seq: number; stepType: string | null; status: string }> = [];
+  const statements = {
+    run: async (sql: string, params: unknown[]) => {
+      if (sql.includes('INSERT INTO workflow_execution_steps')) {
+        const [, seq, status, next, , , , , stepType] = params as [string, number, string, string | null, unknown, unknown, unknown, unknown, string | null];
+        if (seq === opts.failAdvanceAt) throw new Error('connection lost');
+        if (row.status !== 'RUNNING' || row.steps_run !== seq) return [{ advanced: 0 }];
+        Object.assign(row, { steps_run: seq + 1, status, current_step_id: next ?? row.current_step_id });
+        advances.push({ seq, stepType, status });
+        return [{ advanced: 1 }];
+      }
+      const [, , , status, next] = params as [string, number, string | null, string, string | null];
+      if (row.status !== 'WAITING') return [{ resumed: 0 }];
+      Object.assign(row, { status, current_step_id: next ?? row.current_step_id, wake_at: null });
+      return [{ resumed: 1 }];
+    },
+  };
+  const queue = { steps: jest.fn(async () => undefined), stepsOrLeaveForSweep: jest.fn(async () => undefined), wakes: jest.fn(async () => undefined) };
+  const dataSource = { query: async () => [{ ...row }] };
+  const workflows = { graph: async () => graph };
+  const none = {} as never;
+  const subject = new WorkflowEngine(dataSource as never, {} as never, workflows as never, queue as never, none, none, none, none, none, none, none, none, statements as never);
+  return { subject, row, advances, queue };
+}
+
+describe('WorkflowEngine: control steps run on in the job that reached them', () => {
+  it('runs TRIGGER then EXIT in one job, each committed on its own, enqueueing nothing', async () => {
+    const { subject, row, advances, queue } = engine(chain('TRIGGER', 'EXIT'));
+    await subject.runStep('x1', 0);
+    expect(advances).toEqual([
+      { seq: 0, stepType: 'TRIGGER', status: 'RUNNING' },
+      { seq: 1, stepType: 'EXIT', status: 'EXITED' },
+    ]);
+    expect(row.status).toBe('EXITED');
+    expect(queue.steps).not.toHaveBeenCalled();
+    expect(queue.stepsOrLeaveForSweep).not.toHaveBeenCalled();
+  });
+
+  it('stops at a DELAY (its wake-up is a delayed job) and at a step with effects (a job of its own)', async () => {
+    const delayed = engine(chain('TRIGGER', 'DELAY', 'EXIT'));
+    await delayed.subject.runStep('x1', 0);
+    expect(delayed.advances.map((a) => a.status)).toEqual(['RUNNING', 'WAITING']);
+    expect(delayed.queue.wakes).toHaveBeenCalledWith([{ executionId: 'x1', seq: 2, delayMs: 60_000 }], 't');
+
+    const effects = engine(chain('TRIGGER', 'SEND_EMAIL', 'EXIT'));
+    await effects.subject.runStep('x1', 0);
+    expect(effects.advances).toEqual([{ seq: 0, stepType: 'TRIGGER', status: 'RUNNING' }]);
+    expect(effects.queue.stepsOrLeaveForSweep).toHaveBeenCalledWith([{ executionId: 'x1', seq: 1 }]);
+  });
+
+  it('a wake-up runs the EXIT after the DELAY itself', async () => {
+    const { subject, row, advances, queue } = engine(chain('TRIGGER', 'DELAY', 'EXIT'), { status: 'WAITING', stepsRun: 2 });
+    row.current_step_id = 's1';
+    await subject.wake('x1', 2);
+    expect(advances).toEqual([{ seq: 2, stepType: 'EXIT', status: 'EXITED' }]);
+    expect(queue.steps).not.toHaveBeenCalled();
+  });
+
+  it("a step that fails after the job's own step is done gets a job of its own (the job's retry would find nothing to do)", async () => {
+    const { subject, row, queue } = engine(chain('TRIGGER', 'EXIT'), { failAdvanceAt: 1 });
+    await expect(subject.runStep('x1', 0)).resolves.toBeUndefined();
+    expect(row).toMatchObject({ status: 'RUNNING', steps_run: 1, current_step_id: 's1' });
+    expect(queue.stepsOrLeaveForSweep).toHaveBeenCalledWith([{ executionId: 'x1', seq: 1 }]);
+  });
+
+  it("the job's own step failing fails the job (its retries and last-attempt FAIL apply)", async () => {
+    const { subject, queue } = engine(chain('TRIGGER', 'EXIT'), { failAdvanceAt: 0 });
+    await expect(subject.runStep('x1', 0)).rejects.toThrow('connection lost');
+    expect(queue.stepsOrLeaveForSweep).not.toHaveBeenCalled();
+  });
+
+  it('a group runs each execution at its step; one whose step fails is handed back to go on alone, a stale one is left', async () => {
+    const ok = engine(chain('TRIGGER', 'EXIT'));
+    expect(await ok.subject.runSteps([{ executionId: 'x1', seq: 0 }])).toEqual([]);
+    expect(ok.row.status).toBe('EXITED');
+
+    const failing = engine(chain('TRIGGER', 'EXIT'), { failAdvanceAt: 0 });
+    expect(await failing.subject.runSteps([{ executionId: 'x1', seq: 0 }])).toEqual([{ executionId: 'x1', seq: 0 }]);
+
+    const stale = engine(chain('TRIGGER', 'EXIT'), { stepsRun: 1 });
+    expect(await stale.subject.runSteps([{ executionId: 'x1', seq: 0 }])).toEqual([]);
+    expect(stale.advances).toEqual([]);
+  });
+});
