@@ -114,12 +114,16 @@ export class CampaignEngine implements OnApplicationShutdown {
         let after: AudienceCursor | null = campaign.cursor_id && campaign.cursor_created_at ? { createdAt: campaign.cursor_created_at, id: campaign.cursor_id } : null;
         const deadline = Date.now() + TICK_BUDGET_MS;
         // At most `maxQueued` of its emails wait ahead of the transport (`queued`/`sending`): a batch is written only when it fits.
+        // Counted once per tick: only this loop adds to the backlog, so adding each batch to the
+        // count can only over-estimate it (emails leave as they are sent), never let too many in.
         const { batchSize, maxQueued } = this.config.campaigns;
-        while (!done && !this.stopped && Date.now() < deadline && (await this.emails.backlog(entity.id, maxQueued)) + batchSize <= Math.max(maxQueued, batchSize)) {
+        let backlog = await this.emails.backlog(entity.id, maxQueued);
+        while (!done && !this.stopped && Date.now() < deadline && backlog + batchSize <= Math.max(maxQueued, batchSize)) {
           const batch = await this.materialiseBatch(entity, { contentId, track, condition, fixedAt: campaign.fixed_at, after });
           if (batch === 'stopped') return;
           if (batch.last === null) done = true;
           after = batch.last;
+          backlog += batch.queuedIds.length;
           await this.emails.enqueue(batch.queuedIds, entity.type);
         }
       }
