@@ -236,4 +236,4 @@ async function createProject(baseUrl, name = 'Bench project') {
   return { id: project.id, secretKey: project.secret, publicKey: project.public, cookie, email };
 }
 
-module.exports = { startApp, createProject, servicesAvailable, freePort, sleep, ADMIN_DATABASE_URL, REDIS_URL };
+module.exports = { startApp, createProject, createDatabase, dropRedisPrefix, servicesAvailable, freePort, sleep, ADMIN_DATABASE_URL, REDIS_URL };

@@ -4,8 +4,8 @@
 // receiver (send.js's baseline, the transport's limit): emails/s from `POST /campaigns/:id/send`
 // to the last message received, time to the first message, peak RSS of every process. Then, in
 // services mode: materialising a 1,000,000-contact audience (rows + checkpoint, with the send
-// queue paused so only the fan-out runs), and the crash run (SIGKILL during the send, restart,
-// every recipient exactly once). Data is generated in SQL (generate_series).
+// queue paused so only the fan-out runs). The crash run at 100,000 recipients is its own suite
+// (campaign-crash.js). Data is generated in SQL (generate_series).
 const { Client } = require('pg');
 const { Queue } = require('bullmq');
 const { randomBytes } = require('node:crypto');

@@ -1,0 +1,153 @@
+'use strict';
+// Issue 13: the campaign crash run at 100,000 recipients (--quick 5,000), once: a campaign into a
+// loopback SMTP receiver that records every recipient, the service killed with SIGKILL at random
+// moments while it sends (4 times) and restarted on the same database and queues, then left to
+// finish. Reports messages received, duplicates (must be 0), missing (must be 0 apart from emails
+// marked `failed` by the at-most-once window) and whether the campaign ended SENT with counters
+// equal to its rows. Services mode when PostgreSQL and Redis are up, else embedded.
+const { SMTPServer } = require('smtp-server');
+const { Client } = require('pg');
+const { mkdtempSync, rmSync } = require('node:fs');
+const { randomBytes } = require('node:crypto');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+const { createDatabase, dropRedisPrefix } = require('../lib/app');
+const { databaseUrlOf } = require('../lib/database-url');
+
+const KILLS = 4;
+const INTERRUPTED = /^interrupted while being handed to the transport/;
+
+/** An SMTP receiver on loopback that counts messages per recipient. */
+async function recordingReceiver() {
+  const perRecipient = new Map();
+  let count = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    maxClients: 1000,
+    onData(stream, session, callback) {
+      stream.on('data', () => undefined);
+      stream.on('end', () => {
+        count += 1;
+        for (const r of session.envelope.rcptTo) perRecipient.set(r.address, (perRecipient.get(r.address) || 0) + 1);
+        callback(null, 'ok');
+      });
+    },
+  });
+  // A SIGKILLed sender resets its connections; the server reports each as an 'error' event.
+  server.on('error', () => undefined);
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `smtp://127.0.0.1:${server.server.address().port}`,
+    perRecipient,
+    get count() {
+      return count;
+    },
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+/** @param {import('../lib').Ctx} ctx */
+async function run(ctx) {
+  const { startApp, createProject, row, sleep } = ctx;
+  const mode = ctx.modes.includes('services') ? 'services' : 'embedded';
+  const n = ctx.quick ? 5_000 : 100_000;
+  const receiver = await recordingReceiver();
+  const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-bench-crash-'));
+  const database = mode === 'services' ? await createDatabase() : null;
+  const redisPrefix = `mrbench:${process.pid}:${randomBytes(4).toString('hex')}`;
+  // The same database (and, in services mode, the same queues) across restarts.
+  const env = { EMAIL_TRANSPORT: 'smtp', SMTP_URL: receiver.url, DOMAIN_VERIFICATION: 'off', ...(database ? { DATABASE_URL: database.url, REDIS_PREFIX: redisPrefix } : {}) };
+  const start = () => startApp({ mode, dataDir, env, timeoutMs: 120_000 });
+  let app = await start();
+  try {
+    const project = await createProject(app.url);
+    const headers = { authorization: `Bearer ${project.secretKey}`, 'content-type': 'application/json' };
+    const call = async (method, path, body) => {
+      const res = await fetch(`${app.url}${path}`, { method, headers, body: body && JSON.stringify(body) });
+      if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status}: ${await res.text()}`);
+      return res.json();
+    };
+    const dbUrl = database ? database.url : null;
+    const query = async (sql, params) => {
+      const db = new Client({ connectionString: dbUrl || (await databaseUrlOf(app)) });
+      await db.connect();
+      try {
+        return (await db.query(sql, params)).rows;
+      } finally {
+        await db.end();
+      }
+    };
+    await query(
+      `INSERT INTO contacts (project_id, email, subscribed, data)
+       SELECT $1, 'r' || g || '@crash.example', true, jsonb_build_object('firstName', 'Crash ' || g) FROM generate_series(0, $2 - 1) g`,
+      [project.id, n],
+    );
+    const before = receiver.count; // the signup's verification mail
+    const campaign = (await call('POST', '/campaigns', { name: 'Crash', subject: 'Crash {{firstName}}', body: '<p>Hello {{firstName}}</p>', from: 'news@bench.example.com', audienceType: 'ALL', type: 'MARKETING' })).data;
+    const t0 = Date.now();
+    await call('POST', `/campaigns/${campaign.id}/send`);
+
+    // SIGKILL at random moments while it sends (once messages flow again since the start), restarting after each.
+    const kills = [];
+    for (let k = 0; k < KILLS && receiver.count - before < n; k++) {
+      const flowing = receiver.count;
+      const deadline = Date.now() + 120_000;
+      while (receiver.count <= flowing && Date.now() < deadline) await sleep(20);
+      await sleep(Math.floor(Math.random() * (ctx.quick ? 1_500 : 10_000)));
+      app.child.kill('SIGKILL');
+      await app.exited;
+      await app.stop(); // cleans up only what that start made for itself (not the shared database)
+      kills.push({ atS: Math.round((Date.now() - t0) / 100) / 10, received: receiver.count - before });
+      app = await start();
+    }
+    ctx.log(`${mode}: kills ${JSON.stringify(kills)}`);
+
+    // Emails stranded by a kill are picked up by the sweeps (queued > 2 min; sending past its lease).
+    let final;
+    for (const deadline = Date.now() + 1_200_000; ; await sleep(1_000)) {
+      final = await call('GET', `/campaigns/${campaign.id}`);
+      if (final.status === 'SENT' || Date.now() > deadline) break;
+    }
+    const seconds = (Date.now() - t0) / 1000;
+    const rows = await query(`SELECT to_address, status, error FROM emails WHERE campaign_id = $1`, [campaign.id]);
+    const failed = rows.filter((r) => r.status === 'failed');
+    const failedAddresses = new Set(failed.map((r) => r.to_address));
+    let duplicates = 0;
+    for (const c of receiver.perRecipient.values()) if (c > 1) duplicates++;
+    let missing = 0;
+    let missingNotFailed = 0;
+    for (let i = 0; i < n; i++) {
+      const to = `r${i}@crash.example`;
+      if (receiver.perRecipient.has(to)) continue;
+      missing++;
+      if (!failedAddresses.has(to)) missingNotFailed++;
+    }
+    const sentRows = rows.filter((r) => r.status === 'sent' || r.status === 'delivered').length;
+    const badFailures = failed.filter((r) => !INTERRUPTED.test(r.error || '')).length;
+    const consistent = final.status === 'SENT' && rows.length === n && sentRows + failed.length === n && final.sentCount === sentRows && badFailures === 0;
+    ctx.log(
+      `${mode}: ${final.status} after ${seconds.toFixed(1)} s; received ${receiver.count - before}, duplicates ${duplicates}, missing ${missing} ` +
+        `(not marked failed: ${missingNotFailed}), failed ${failed.length} (received anyway: ${failed.filter((r) => receiver.perRecipient.has(r.to_address)).length}), ` +
+        `rows ${rows.length}, sentCount ${final.sentCount} vs ${sentRows} sent rows`,
+    );
+    const label = `${n.toLocaleString('en')} recipients, ${kills.length} SIGKILLs`;
+    return [
+      row(`crash run (${label}): messages received`, mode, receiver.count - before, 'msgs'),
+      row('crash run: recipients who got a duplicate', mode, duplicates, '', { max: 0 }),
+      row('crash run: recipients missing and not marked failed', mode, missingNotFailed, '', { max: 0 }),
+      row('crash run: emails failed by the at-most-once window', mode, failed.length, ''),
+      row('crash run: campaign SENT, counters equal to its rows', mode, consistent ? 'yes' : 'no', '', 'yes', consistent),
+      row('crash run: seconds from send to SENT', mode, Math.round(seconds), 's'),
+    ];
+  } finally {
+    await app.stop();
+    await receiver.close();
+    if (database) await database.drop().catch(() => undefined);
+    if (database) await dropRedisPrefix(redisPrefix).catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+module.exports = { run };
