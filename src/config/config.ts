@@ -43,6 +43,8 @@ export interface AppConfig {
   rateLimitPerMinute: number;
   idempotencyTtlHours: number;
   webhookAllowPrivate: boolean;
+  /** `WORKFLOW_CONCURRENCY`: workflow executions one process runs a step of at once (8 with `ROLE=worker`, else 2). */
+  workflowConcurrency: number;
   snsCertHosts: string[];
   /** Tests only: lets SNS certificate and SubscribeURL fetches use http on an allowed host. */
   snsCertAllowHttp: boolean;
@@ -198,6 +200,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   const processes = int(env, 'PROCESSES', 1, 1, 64);
   const metricsToken = str(env, 'METRICS_TOKEN');
+  const role = oneOf(env, 'ROLE', ['all', 'api', 'worker'] as const, 'all');
   if (metricsToken !== undefined && metricsToken.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
   if (processes > 1 && !databaseUrl) {
     throw new ConfigError('PROCESSES above 1 requires DATABASE_URL (the embedded database lives inside one process)');
@@ -211,7 +214,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databaseUrl,
     embeddedDbBuffersMb: int(env, 'EMBEDDED_DB_BUFFERS_MB', 16, 1, 4096),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
-    role: oneOf(env, 'ROLE', ['all', 'api', 'worker'] as const, 'all'),
+    role,
     processes,
     appSecret: appSecret ?? loadOrCreateSecret(dataDir),
     email: {
@@ -235,6 +238,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 1000, 1, 10_000_000),
     idempotencyTtlHours: int(env, 'IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 365),
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    // A process that also serves the API lets workflow work take less of it.
+    workflowConcurrency: int(env, 'WORKFLOW_CONCURRENCY', role === 'worker' ? 8 : 2, 1, 1000),
     snsCertHosts: snsHosts ? snsHosts.split(',').map((h) => h.trim()).filter(Boolean) : ['sns.*.amazonaws.com'],
     snsCertAllowHttp: bool(env, 'SNS_CERT_ALLOW_HTTP', false),
     stripeSecretKey: str(env, 'STRIPE_SECRET_KEY'),

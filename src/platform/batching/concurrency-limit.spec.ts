@@ -36,6 +36,27 @@ describe('ConcurrencyLimit', () => {
     expect(limit.inFlight).toBe(0);
   });
 
+  it('outside: the slot serves another task while the holder waits, and is taken back in turn', async () => {
+    const limit = new ConcurrencyLimit(1);
+    const order: string[] = [];
+    let answer!: () => void;
+    const first = limit.run(async () => {
+      order.push('first: own work');
+      await limit.outside(() => new Promise<void>((resolve) => (answer = resolve)));
+      order.push('first: after the answer');
+    });
+    await tick();
+    const second = limit.run(async () => {
+      order.push('second');
+      expect(limit.inFlight).toBe(1);
+    });
+    await second;
+    answer();
+    await first;
+    expect(order).toEqual(['first: own work', 'second', 'first: after the answer']);
+    expect(limit.inFlight).toBe(0);
+  });
+
   it('refuses a limit below 1', () => {
     expect(() => new ConcurrencyLimit(0)).toThrow(RangeError);
   });

@@ -15,14 +15,35 @@ export class ConcurrencyLimit {
   }
 
   async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.active += 1;
+    await this.acquire();
     try {
       return await task();
     } finally {
-      const next = this.waiting.shift();
-      if (next) next(); // the slot passes straight to the next caller
-      else this.active -= 1;
+      this.release();
     }
+  }
+
+  /**
+   * Inside `run`: gives the caller's slot up while `task` waits on something that is not this
+   * process's work (a remote server's answer), and takes a slot again, in turn, before going on.
+   */
+  async outside<T>(task: () => Promise<T>): Promise<T> {
+    this.release();
+    try {
+      return await task();
+    } finally {
+      await this.acquire();
+    }
+  }
+
+  private async acquire(): Promise<void> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.active += 1;
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next(); // the slot passes straight to the next caller
+    else this.active -= 1;
   }
 }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
+import { ConcurrencyLimit } from '../../../platform/batching/concurrency-limit';
 import { logger } from '../../../platform/logging/logger';
 import type { StepRef } from '../../../platform/queues/queues';
 import { StatementRunner } from '../../../platform/database/statement-runner';
@@ -109,6 +110,13 @@ export const failed = (error: string, output: unknown = null): StepOutcome => ({
 export class WorkflowEngine {
   private readonly log = logger('workflow-engine');
   private readonly graphs = new Map<string, WorkflowGraph>();
+  /**
+   * `WORKFLOW_CONCURRENCY`: executions this process runs a step of at once, from single and
+   * grouped jobs alike; the rest wait their turn, so a burst of events that starts thousands of
+   * executions does not take the connections and CPU that requests need. A WEBHOOK step gives
+   * its slot up while it waits for the remote server.
+   */
+  private readonly slots: ConcurrencyLimit;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -124,10 +132,16 @@ export class WorkflowEngine {
     private readonly conditions: ConditionEvaluator,
     private readonly billing: BillingService,
     private readonly statements: StatementRunner,
-  ) {}
+  ) {
+    this.slots = new ConcurrencyLimit(config.workflowConcurrency);
+  }
 
   /** Step number `seq` of the execution (a job of the `workflow-step` queue). */
-  async runStep(executionId: string, seq: number): Promise<void> {
+  runStep(executionId: string, seq: number): Promise<void> {
+    return this.slots.run(() => this.runStepNow(executionId, seq));
+  }
+
+  private async runStepNow(executionId: string, seq: number): Promise<void> {
     const ex = await this.load(executionId);
     if (!ex || ex.status !== 'RUNNING' || ex.steps_run !== seq) return;
     await this.runFrom(ex, await this.graph(ex), false);
@@ -146,7 +160,7 @@ export class WorkflowEngine {
         .filter((ex) => ex.status === 'RUNNING' && ex.steps_run === seqs.get(ex.id))
         .map(async (ex) => {
           try {
-            await this.runFrom(ex, await this.graph(ex), false);
+            await this.slots.run(async () => this.runFrom(ex, await this.graph(ex), false));
           } catch (err) {
             this.log.warn({ err, executionId: ex.id, seq: ex.steps_run }, 'a step of a group failed; it goes on alone');
             again.push({ executionId: ex.id, seq: ex.steps_run });
@@ -157,7 +171,11 @@ export class WorkflowEngine {
   }
 
   /** Resumes a WAITING execution that is due (its DELAY ended, its event came, or its wait timed out). */
-  async wake(executionId: string, seq: number): Promise<void> {
+  wake(executionId: string, seq: number): Promise<void> {
+    return this.slots.run(() => this.wakeNow(executionId, seq));
+  }
+
+  private async wakeNow(executionId: string, seq: number): Promise<void> {
     const ex = await this.load(executionId);
     if (!ex || ex.status !== 'WAITING' || ex.steps_run !== seq || !ex.wake_at) return;
     const graph = await this.graph(ex);
@@ -258,7 +276,8 @@ export class WorkflowEngine {
         case 'WEBHOOK': {
           const contact = await this.contact(ex);
           const project = await this.projects.findById(ex.project_id);
-          return await this.webhooks.run(step, { ...ex, contact }, project.webhookSecret, this.config.webhookAllowPrivate);
+          // The request's wait (up to its timeout and retries) holds no slot: it is not this process's work.
+          return await this.slots.outside(() => this.webhooks.run(step, { ...ex, contact }, project.webhookSecret, this.config.webhookAllowPrivate));
         }
       }
     } catch (err) {
