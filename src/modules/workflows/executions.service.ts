@@ -44,8 +44,10 @@ export class ExecutionsService {
       [workflow.id, projectId, contact.id, JSON.stringify(context)],
     );
     if (rows.length === 0) throw executionAlreadyActive();
+    // The execution as started: read before its first step job can move it on.
+    const started = await this.get(projectId, workflowId, rows[0].id);
     await this.queue.stepsOrLeaveForSweep([{ executionId: rows[0].id, seq: 0 }]);
-    return this.get(projectId, workflowId, rows[0].id);
+    return started;
   }
 
   async list(projectId: string, workflowId: string, query: { status?: string; page?: unknown; pageSize?: unknown }): Promise<OffsetPage<ExecutionResponse>> {

@@ -33,12 +33,15 @@ function engine(graph: WorkflowGraph, opts: { failAdvanceAt?: number; status?: s
   const statements = {
     run: async (sql: string, params: unknown[]) => {
       if (sql.includes('INSERT INTO workflow_execution_steps')) {
-        const [, seq, status, next, , , , , stepType] = params as [string, number, string, string | null, unknown, unknown, unknown, unknown, string | null];
-        if (seq === opts.failAdvanceAt) throw new Error('connection lost');
-        if (row.status !== 'RUNNING' || row.steps_run !== seq) return [{ advanced: 0 }];
-        Object.assign(row, { steps_run: seq + 1, status, current_step_id: next ?? row.current_step_id });
-        advances.push({ seq, stepType, status });
-        return [{ advanced: 1 }];
+        const moved: Array<{ id: string }> = [];
+        for (const r of JSON.parse(params[0] as string) as Array<{ seq: number; status: string; next: string | null; type: string | null }>) {
+          if (r.seq === opts.failAdvanceAt) throw new Error('connection lost');
+          if (row.status !== 'RUNNING' || row.steps_run !== r.seq) continue;
+          Object.assign(row, { steps_run: r.seq + 1, status: r.status, current_step_id: r.next ?? row.current_step_id });
+          advances.push({ seq: r.seq, stepType: r.type, status: r.status });
+          moved.push({ id: row.id });
+        }
+        return moved;
       }
       const [, , , status, next] = params as [string, number, string | null, string, string | null];
       if (row.status !== 'WAITING') return [{ resumed: 0 }];

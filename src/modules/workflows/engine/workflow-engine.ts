@@ -59,22 +59,41 @@ interface ExecutionRow {
 const LOAD_SQL = `SELECT id, project_id, workflow_id, version, contact_id, status, current_step_id, steps_run, context, event, wake_at, wait_outcome
   FROM workflow_executions`;
 
+/**
+ * Steps recorded and executions moved, set-based (one row of `$1` per execution): each moves
+ * only if it is still RUNNING at the step number its row expects. Answers the ids that moved.
+ */
 const ADVANCE_SQL = `
-  WITH up AS (
-    UPDATE workflow_executions
-       SET steps_run = $2::int + 1, status = $3::text, current_step_id = coalesce($4::uuid, current_step_id), exit_reason = $5::text,
-           wake_at = CASE WHEN $6::int IS NOT NULL THEN now() + make_interval(secs => $6::int) END,
-           wait_event = $7::text, wait_since = CASE WHEN $3::text = 'WAITING' THEN now() END, wait_outcome = NULL, updated_at = now(),
-           completed_at = CASE WHEN $3::text IN ('COMPLETED', 'EXITED', 'FAILED') THEN now() END
-     WHERE id = $1::uuid AND steps_run = $2::int AND status = 'RUNNING'
-     RETURNING id
+  WITH p AS (
+    SELECT * FROM jsonb_to_recordset($1::jsonb) AS p(id uuid, seq int, status text, next uuid, exit_reason text, wait_seconds int, wait_event text,
+                                                    step_id uuid, type text, step_status text, output jsonb, error text, started_at timestamptz)
+  ), up AS (
+    UPDATE workflow_executions x
+       SET steps_run = p.seq + 1, status = p.status, current_step_id = coalesce(p.next, x.current_step_id), exit_reason = p.exit_reason,
+           wake_at = CASE WHEN p.wait_seconds IS NOT NULL THEN now() + make_interval(secs => p.wait_seconds) END,
+           wait_event = p.wait_event, wait_since = CASE WHEN p.status = 'WAITING' THEN now() END, wait_outcome = NULL, updated_at = now(),
+           completed_at = CASE WHEN p.status IN ('COMPLETED', 'EXITED', 'FAILED') THEN now() END
+      FROM p
+     WHERE x.id = p.id AND x.steps_run = p.seq AND x.status = 'RUNNING'
+     RETURNING x.id
   ), rec AS (
     INSERT INTO workflow_execution_steps (execution_id, seq, step_id, type, status, output, error, started_at, completed_at)
-    SELECT up.id, $2::int, $8::uuid, $9::text, $10::text, $11::jsonb, $12::text, $13::timestamptz, CASE WHEN $10::text = 'WAITING' THEN NULL ELSE now() END
-      FROM up WHERE $8::uuid IS NOT NULL
+    SELECT p.id, p.seq, p.step_id, p.type, p.step_status, p.output, p.error, p.started_at, CASE WHEN p.step_status = 'WAITING' THEN NULL ELSE now() END
+      FROM p JOIN up ON up.id = p.id WHERE p.step_id IS NOT NULL
     ON CONFLICT (execution_id, seq) DO NOTHING
   )
-  SELECT count(*)::int AS advanced FROM up`;
+  SELECT id FROM up`;
+
+/** One row of `ADVANCE_SQL`, and what the caller does once it moved. */
+interface Move {
+  ex: ExecutionRow;
+  step: GraphStep | null;
+  row: Record<string, unknown>;
+  status: ExecutionStatus;
+  stepStatus: ExecutionStepStatus;
+  next: string | null;
+  waitSeconds: number | null;
+}
 
 /** The wake-up may run up to a second before the due time (timer and database clocks differ). */
 const WAKE_SQL = `
@@ -154,20 +173,60 @@ export class WorkflowEngine {
   async runSteps(items: StepRef[]): Promise<StepRef[]> {
     const seqs = new Map(items.map((i) => [i.executionId, i.seq]));
     const rows: ExecutionRow[] = await this.dataSource.query(`${LOAD_SQL} WHERE id = ANY($1::uuid[])`, [[...seqs.keys()]]);
+    const found: Array<{ ex: ExecutionRow; graph: WorkflowGraph }> = [];
+    for (const ex of rows) if (ex.status === 'RUNNING' && ex.steps_run === seqs.get(ex.id)) found.push({ ex, graph: await this.graph(ex) });
+    const control = found.filter(({ ex, graph }) => ex.steps_run < MAX_STEPS_PER_EXECUTION && INLINE_STEPS.has(stepOf(graph, ex.current_step_id)?.type ?? ''));
     const again: StepRef[] = [];
-    await Promise.all(
-      rows
-        .filter((ex) => ex.status === 'RUNNING' && ex.steps_run === seqs.get(ex.id))
-        .map(async (ex) => {
+    await Promise.all([
+      // Control steps of the whole group: one statement per round (a round's moved executions
+      // whose next step is a control step too make the next round).
+      this.runControlSteps(control).catch((err: unknown) => {
+        this.log.warn({ err, count: control.length }, 'the control steps of a group failed; they go on alone');
+        again.push(...control.map(({ ex }) => ({ executionId: ex.id, seq: ex.steps_run })));
+      }),
+      ...found
+        .filter((f) => !control.includes(f))
+        .map(async ({ ex, graph }) => {
           try {
-            await this.slots.run(async () => this.runFrom(ex, await this.graph(ex), false));
+            await this.slots.run(() => this.runFrom(ex, graph, false));
           } catch (err) {
             this.log.warn({ err, executionId: ex.id, seq: ex.steps_run }, 'a step of a group failed; it goes on alone');
             again.push({ executionId: ex.id, seq: ex.steps_run });
           }
         }),
-    );
+    ]);
     return again;
+  }
+
+  /**
+   * Control steps (`INLINE_STEPS`) of many executions, set-based: each round plans every step
+   * (they read nothing) and moves them all in one statement; executions that reach a step with
+   * effects get its job. A failure in the first round is the caller's; in a later round, the
+   * steps reached go on in jobs of their own.
+   */
+  private async runControlSteps(start: Array<{ ex: ExecutionRow; graph: WorkflowGraph }>): Promise<void> {
+    for (let round = start, first = true; round.length > 0; first = false) {
+      const graphs = new Map(round.map(({ ex, graph }) => [ex.id, graph]));
+      const moves = await Promise.all(round.map(async ({ ex, graph }) => this.plan(ex, ex.steps_run, stepOf(graph, ex.current_step_id) ?? null, await this.execute(stepOf(graph, ex.current_step_id)!, ex), graph, new Date())));
+      let moved: Set<string>;
+      try {
+        moved = await this.slots.run(async () => new Set((await this.statements.run<{ id: string }>(ADVANCE_SQL, [JSON.stringify(moves.map((m) => m.row))])).map((r) => r.id)));
+      } catch (err) {
+        if (first) throw err;
+        this.log.warn({ err, count: moves.length }, 'control steps run inline failed; they get jobs of their own');
+        await this.queue.stepsOrLeaveForSweep(moves.map((m) => ({ executionId: m.ex.id, seq: m.ex.steps_run })));
+        return;
+      }
+      const done = moves.filter((m) => moved.has(m.ex.id));
+      for (const m of done) if (m.step) appMetrics.workflowStep(m.step.type, m.stepStatus);
+      const waits = done.filter((m) => m.waitSeconds);
+      if (waits.length) await this.queue.wakes(waits.map((m) => ({ executionId: m.ex.id, seq: m.ex.steps_run + 1, delayMs: m.waitSeconds! * 1000 })), 't').catch(() => undefined);
+      const onward = done.filter((m) => m.status === 'RUNNING' && m.next !== null);
+      const toNext = onward.map((m) => ({ ex: { ...m.ex, steps_run: m.ex.steps_run + 1, current_step_id: m.next }, graph: graphs.get(m.ex.id)! }));
+      const inline = toNext.filter(({ ex, graph }) => ex.steps_run < MAX_STEPS_PER_EXECUTION && runsInline(graph, ex.current_step_id!));
+      await this.queue.stepsOrLeaveForSweep(toNext.filter((t) => !inline.includes(t)).map(({ ex }) => ({ executionId: ex.id, seq: ex.steps_run })));
+      round = inline;
+    }
   }
 
   /** Resumes a WAITING execution that is due (its DELAY ended, its event came, or its wait timed out). */
@@ -329,14 +388,11 @@ export class WorkflowEngine {
    * step's id when the execution is RUNNING on to it (the caller runs or enqueues it).
    */
   private async commit(ex: ExecutionRow, seq: number, step: GraphStep | null, outcome: StepOutcome, graph: WorkflowGraph, startedAt: Date): Promise<string | null> {
-    const next = outcome.kind === 'next' && step ? nextStepId(graph, step.id, outcome.exit) : null;
-    const status: ExecutionStatus = outcome.kind === 'wait' ? 'WAITING' : outcome.kind === 'end' ? outcome.execution : next ? 'RUNNING' : 'COMPLETED';
-    const stepStatus: ExecutionStepStatus = outcome.kind === 'wait' ? 'WAITING' : outcome.status;
-    const wait = outcome.kind === 'wait' ? outcome : null;
+    const move = this.plan(ex, seq, step, outcome, graph, startedAt);
     let after: (() => Promise<void>) | undefined;
     let advanced: boolean;
     try {
-      advanced = await this.advance(ex, seq, step, outcome, { status, next, stepStatus, wait, startedAt }, (a) => (after = a));
+      advanced = await this.advance(move, outcome.kind === 'next' ? outcome.write : undefined, (a) => (after = a));
     } catch (err) {
       // The project is over its billing limit: the step FAILS with BILLING_LIMIT_EXCEEDED (nothing of it was written).
       if ((err as { code?: string }).code === 'BILLING_LIMIT_EXCEEDED' && outcome.kind === 'next' && outcome.write) {
@@ -345,10 +401,34 @@ export class WorkflowEngine {
       throw err;
     }
     if (!advanced) return null;
-    if (step) appMetrics.workflowStep(step.type, stepStatus);
+    if (step) appMetrics.workflowStep(step.type, move.stepStatus);
     await after?.();
-    if (wait?.waitSeconds) await this.queue.wakes([{ executionId: ex.id, seq: seq + 1, delayMs: wait.waitSeconds * 1000 }], 't').catch(() => undefined);
-    return status === 'RUNNING' ? next : null;
+    if (move.waitSeconds) await this.queue.wakes([{ executionId: ex.id, seq: seq + 1, delayMs: move.waitSeconds * 1000 }], 't').catch(() => undefined);
+    return move.status === 'RUNNING' ? move.next : null;
+  }
+
+  /** Where the step's outcome takes the execution, as a row of `ADVANCE_SQL`. */
+  private plan(ex: ExecutionRow, seq: number, step: GraphStep | null, outcome: StepOutcome, graph: WorkflowGraph, startedAt: Date): Move {
+    const next = outcome.kind === 'next' && step ? nextStepId(graph, step.id, outcome.exit) : null;
+    const status: ExecutionStatus = outcome.kind === 'wait' ? 'WAITING' : outcome.kind === 'end' ? outcome.execution : next ? 'RUNNING' : 'COMPLETED';
+    const stepStatus: ExecutionStepStatus = outcome.kind === 'wait' ? 'WAITING' : outcome.status;
+    const wait = outcome.kind === 'wait' ? outcome : null;
+    const row = {
+      id: ex.id,
+      seq,
+      status,
+      next,
+      exit_reason: outcome.kind === 'end' ? outcome.exitReason : null,
+      wait_seconds: wait?.waitSeconds ?? null,
+      wait_event: wait?.waitEvent ?? null,
+      step_id: step?.id ?? null,
+      type: step?.type ?? null,
+      step_status: stepStatus,
+      output: outcome.output ?? null,
+      error: outcome.kind === 'end' ? outcome.error : null,
+      started_at: startedAt.toISOString(),
+    };
+    return { ex, step, row, status, stepStatus, next, waitSeconds: wait?.waitSeconds ?? null };
   }
 
   /**
@@ -356,35 +436,11 @@ export class WorkflowEngine {
    * execution is still RUNNING at step `seq`; a step with writes of its own (SEND_EMAIL) adds
    * them in the same transaction. False when another run got there first or it was cancelled.
    */
-  private async advance(
-    ex: ExecutionRow,
-    seq: number,
-    step: GraphStep | null,
-    outcome: StepOutcome,
-    to: { status: ExecutionStatus; next: string | null; stepStatus: ExecutionStepStatus; wait: { waitSeconds: number | null; waitEvent: string | null } | null; startedAt: Date },
-    setAfter: (after: () => Promise<void>) => void,
-  ): Promise<boolean> {
-    const { status, next, stepStatus, wait, startedAt } = to;
-    const params = [
-      ex.id,
-      seq,
-      status,
-      next,
-      outcome.kind === 'end' ? outcome.exitReason : null,
-      wait?.waitSeconds ?? null,
-      wait?.waitEvent ?? null,
-      step?.id ?? null,
-      step?.type ?? null,
-      stepStatus,
-      JSON.stringify(outcome.output ?? null),
-      outcome.kind === 'end' ? outcome.error : null,
-      startedAt,
-    ];
-    const write = outcome.kind === 'next' ? outcome.write : undefined;
-    if (!write) return (await this.statements.run<{ advanced: number }>(ADVANCE_SQL, params))[0].advanced > 0;
+  private async advance(move: Move, write: ((em: EntityManager) => Promise<() => Promise<void>>) | undefined, setAfter: (after: () => Promise<void>) => void): Promise<boolean> {
+    const params = [JSON.stringify([move.row])];
+    if (!write) return (await this.statements.run<{ id: string }>(ADVANCE_SQL, params)).length > 0;
     return this.dataSource.transaction(async (em) => {
-      const [{ advanced }] = await this.statements.run<{ advanced: number }>(ADVANCE_SQL, params, em);
-      if (advanced === 0) return false;
+      if ((await this.statements.run<{ id: string }>(ADVANCE_SQL, params, em)).length === 0) return false;
       setAfter(await write(em));
       return true;
     });
