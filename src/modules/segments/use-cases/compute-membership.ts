@@ -17,9 +17,9 @@ export interface ComputeResult {
 /**
  * Brings a tracked DYNAMIC segment's stored membership up to date, set-based, in keyset batches
  * of the project's contacts by id. Each batch is one statement in its own transaction: the
- * matching contacts of the id range that are not stored members are inserted (ON CONFLICT DO
- * NOTHING: a concurrent compute's row is not written twice), the stored members of the range
- * that no longer match are deleted (a row is deleted once); both sets become `segment.<slug>.entry|exit` events through
+ * matching contacts of the id range are inserted (ON CONFLICT DO NOTHING: only the ones that
+ * joined come back), the stored members of the range that no longer match are deleted (only
+ * the ones that left come back); both sets become `segment.<slug>.entry|exit` events through
  * `EventsService.recordMany` in the same transaction (so they commit, or not, with the change). Two computes of
  * one segment at once cannot emit twice: a row is inserted or deleted once.
  */
@@ -39,21 +39,15 @@ export async function computeMembership(audience: AudienceService, events: Event
       const condition = await audience.segmentCondition(projectId, segment, em);
       const rangeC = upTo === null ? sql`c.id > ${after}` : sql`c.id > ${after} AND c.id <= ${upTo}`;
       const rangeM = upTo === null ? sql`sm.contact_id > ${after}` : sql`sm.contact_id > ${after} AND sm.contact_id <= ${upTo}`;
-      // The condition is evaluated once per contact of the range; only the contacts that joined
-      // are inserted and only the members that left are deleted (hash anti-joins both ways).
       const statement = sql`
-        WITH matching AS MATERIALIZED (
+        WITH matching AS (
           SELECT c.id FROM contacts c WHERE c.project_id = ${projectId}::uuid AND ${rangeC} AND (${condition})
-        ), stored AS MATERIALIZED (
-          SELECT sm.contact_id FROM segment_members sm WHERE sm.segment_id = ${segment.id}::uuid AND ${rangeM}
         ), joined AS (
-          INSERT INTO segment_members (segment_id, contact_id)
-          SELECT ${segment.id}::uuid, m.id FROM matching m WHERE NOT EXISTS (SELECT 1 FROM stored s WHERE s.contact_id = m.id)
+          INSERT INTO segment_members (segment_id, contact_id) SELECT ${segment.id}::uuid, id FROM matching
           ON CONFLICT DO NOTHING RETURNING contact_id
         ), left_ AS (
-          DELETE FROM segment_members sm
-          WHERE sm.segment_id = ${segment.id}::uuid
-            AND sm.contact_id IN (SELECT s.contact_id FROM stored s WHERE NOT EXISTS (SELECT 1 FROM matching m WHERE m.id = s.contact_id))
+          DELETE FROM segment_members sm USING contacts c
+          WHERE sm.segment_id = ${segment.id}::uuid AND ${rangeM} AND c.id = sm.contact_id AND NOT (${condition})
           RETURNING contact_id
         )
         SELECT contact_id, true AS joined FROM joined UNION ALL SELECT contact_id, false FROM left_`;
