@@ -216,6 +216,16 @@ async function startApp(options = {}) {
   };
 }
 
+/** A JSON client of the API with the project's secret key: `call(method, path, body?)` → the parsed body (null for 204); throws on >= 300. */
+function projectApi(baseUrl, secretKey) {
+  const headers = { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json' };
+  return async (method, path, body) => {
+    const res = await fetch(`${baseUrl}${path}`, { method, headers, body: body && JSON.stringify(body) });
+    if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status}: ${await res.text()}`);
+    return res.status === 204 ? null : res.json();
+  };
+}
+
 /** Signs up a fresh user and creates a project over HTTP; returns { id, secretKey, publicKey, cookie, email }. */
 async function createProject(baseUrl, name = 'Bench project') {
   const email = `bench-${randomBytes(6).toString('hex')}@example.com`;
@@ -236,4 +246,4 @@ async function createProject(baseUrl, name = 'Bench project') {
   return { id: project.id, secretKey: project.secret, publicKey: project.public, cookie, email };
 }
 
-module.exports = { startApp, createProject, createDatabase, dropRedisPrefix, servicesAvailable, freePort, sleep, ADMIN_DATABASE_URL, REDIS_URL };
+module.exports = { startApp, createProject, projectApi, createDatabase, dropRedisPrefix, servicesAvailable, freePort, sleep, ADMIN_DATABASE_URL, REDIS_URL };

@@ -1,6 +1,6 @@
 'use strict';
 // Everything a suite needs: `const { startApp, createProject, load, measure, row } = require('../lib');`
-const { startApp, createProject, servicesAvailable, freePort, sleep } = require('./app');
+const { startApp, createProject, projectApi, servicesAvailable, freePort, sleep } = require('./app');
 const { ensureBuilt, ROOT } = require('./build');
 const { load } = require('./load');
 const { measure, percentile } = require('./measure');
@@ -38,4 +38,4 @@ function deployments(modes) {
   );
 }
 
-module.exports = { deployments, startApp, createProject, servicesAvailable, freePort, sleep, ensureBuilt, ROOT, load, measure, percentile, row };
+module.exports = { deployments, startApp, createProject, projectApi, servicesAvailable, freePort, sleep, ensureBuilt, ROOT, load, measure, percentile, row };

@@ -5,7 +5,6 @@
 // finish. Reports messages received, duplicates (must be 0), missing (must be 0 apart from emails
 // marked `failed` by the at-most-once window) and whether the campaign ended SENT with counters
 // equal to its rows. Services mode when PostgreSQL and Redis are up, else embedded.
-const { SMTPServer } = require('smtp-server');
 const { Client } = require('pg');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { randomBytes } = require('node:crypto');
@@ -13,47 +12,17 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { createDatabase, dropRedisPrefix } = require('../lib/app');
 const { databaseUrlOf } = require('../lib/database-url');
+const { _internals: sendSuite } = require('./send');
 
 const KILLS = 4;
 const INTERRUPTED = /^interrupted while being handed to the transport/;
 
-/** An SMTP receiver on loopback that counts messages per recipient. */
-async function recordingReceiver() {
-  const perRecipient = new Map();
-  let count = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    maxClients: 1000,
-    onData(stream, session, callback) {
-      stream.on('data', () => undefined);
-      stream.on('end', () => {
-        count += 1;
-        for (const r of session.envelope.rcptTo) perRecipient.set(r.address, (perRecipient.get(r.address) || 0) + 1);
-        callback(null, 'ok');
-      });
-    },
-  });
-  // A SIGKILLed sender resets its connections; the server reports each as an 'error' event.
-  server.on('error', () => undefined);
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `smtp://127.0.0.1:${server.server.address().port}`,
-    perRecipient,
-    get count() {
-      return count;
-    },
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
-}
-
 /** @param {import('../lib').Ctx} ctx */
 async function run(ctx) {
-  const { startApp, createProject, row, sleep } = ctx;
+  const { startApp, createProject, projectApi, row, sleep } = ctx;
   const mode = ctx.modes.includes('services') ? 'services' : 'embedded';
   const n = ctx.quick ? 5_000 : 100_000;
-  const receiver = await recordingReceiver();
+  const receiver = await sendSuite.startReceiver();
   const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-bench-crash-'));
   const database = mode === 'services' ? await createDatabase() : null;
   const redisPrefix = `mrbench:${process.pid}:${randomBytes(4).toString('hex')}`;
@@ -63,12 +32,7 @@ async function run(ctx) {
   let app = await start();
   try {
     const project = await createProject(app.url);
-    const headers = { authorization: `Bearer ${project.secretKey}`, 'content-type': 'application/json' };
-    const call = async (method, path, body) => {
-      const res = await fetch(`${app.url}${path}`, { method, headers, body: body && JSON.stringify(body) });
-      if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status}: ${await res.text()}`);
-      return res.json();
-    };
+    let call = projectApi(app.url, project.secretKey);
     const dbUrl = database ? database.url : null;
     const query = async (sql, params) => {
       const db = new Client({ connectionString: dbUrl || (await databaseUrlOf(app)) });
@@ -101,6 +65,7 @@ async function run(ctx) {
       await app.stop(); // cleans up only what that start made for itself (not the shared database)
       kills.push({ atS: Math.round((Date.now() - t0) / 100) / 10, received: receiver.count - before });
       app = await start();
+      call = projectApi(app.url, project.secretKey);
     }
     ctx.log(`${mode}: kills ${JSON.stringify(kills)}`);
 

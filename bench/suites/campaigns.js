@@ -10,7 +10,7 @@ const { Client } = require('pg');
 const { Queue } = require('bullmq');
 const { randomBytes } = require('node:crypto');
 const { databaseUrlOf } = require('../lib/database-url');
-const { REDIS_URL } = require('../lib/app');
+const { REDIS_URL, projectApi } = require('../lib/app');
 const { _internals: sendSuite } = require('./send');
 
 const POOL_SIZE = Number(process.env.BENCH_SMTP_POOL_SIZE || 10);
@@ -25,15 +25,6 @@ async function seed(db, projectId, n, prefix) {
     [projectId, n, prefix],
   );
   await db.query('ANALYZE contacts');
-}
-
-function api(app, project) {
-  const headers = { authorization: `Bearer ${project.secretKey}`, 'content-type': 'application/json' };
-  return async (method, path, body) => {
-    const res = await fetch(`${app.url}${path}`, { method, headers, body: body && JSON.stringify(body) });
-    if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status}: ${await res.text()}`);
-    return res.status === 204 ? null : res.json();
-  };
 }
 
 const campaignBody = (name) => ({ name, subject: 'Hello {{firstName}}', body: BODY, from: 'hello@bench.example.com', fromName: 'Bench', type: 'TRANSACTIONAL', audienceType: 'ALL' });
@@ -61,7 +52,7 @@ async function throughput(ctx, deployment, receiver, n, limit) {
   try {
     const project = await createProject(app.url);
     await receiver.waitFor(1, 30_000); // the signup's verification mail
-    const call = api(app, project);
+    const call = projectApi(app.url, project.secretKey);
     const db = new Client({ connectionString: await databaseUrlOf(app) });
     await db.connect();
     try {
@@ -108,7 +99,7 @@ async function materialise(ctx, contacts) {
   const queue = new Queue('email-send', { connection: { url: REDIS_URL }, prefix });
   try {
     const project = await createProject(app.url);
-    const call = api(app, project);
+    const call = projectApi(app.url, project.secretKey);
     const db = new Client({ connectionString: await databaseUrlOf(app) });
     await db.connect();
     try {

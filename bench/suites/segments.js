@@ -53,7 +53,7 @@ async function seed(db, projectId) {
 
 /** @param {import('../lib').Ctx} ctx */
 async function run(ctx) {
-  const { startApp, createProject, measure, row } = ctx;
+  const { startApp, createProject, projectApi, measure, row } = ctx;
   const rows = [];
   for (const mode of ctx.modes) {
     const app = await startApp({ mode, env: { SEGMENT_QUERY_TIMEOUT_MS: '60000' } });
@@ -65,12 +65,7 @@ async function run(ctx) {
         const t0 = Date.now();
         await seed(db, project.id);
         ctx.log(`${mode}: seeded ${CONTACTS} contacts and ${EVENTS} events in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-        const headers = { authorization: `Bearer ${project.secretKey}`, 'content-type': 'application/json' };
-        const call = async (method, path, body) => {
-          const res = await fetch(`${app.url}${path}`, { method, headers, body: body && JSON.stringify(body) });
-          if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status}: ${await res.text()}`);
-          return res.json();
-        };
+        const call = projectApi(app.url, project.secretKey);
         const segment = await call('POST', '/segments', { name: 'Bench three filters', condition: THREE_FILTERS });
         ctx.log(`${mode}: 3-filter segment has ${segment.memberCount} members`);
         const count = await measure(() => call('POST', `/segments/${segment.id}/refresh`), ctx.quick ? 5 : 15);

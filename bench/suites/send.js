@@ -15,23 +15,26 @@ const POOL_SIZE = Number(process.env.BENCH_SMTP_POOL_SIZE || 10);
 const paragraph = '<p style="font-family:Arial">Hello {{firstName}}, here is what happened in your account this week. Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>';
 const BODY = `<html><body>${paragraph.repeat(25)}<p>Plan: {{plan ?? "free"}}</p></body></html>`;
 
-/** A counting SMTP receiver on loopback (no parsing: the receiver must not be the bottleneck). */
+/** A counting SMTP receiver on loopback, messages per envelope recipient too (no parsing: the receiver must not be the bottleneck). */
 async function startReceiver() {
-  const state = { count: 0, waiters: [] };
+  const state = { count: 0, waiters: [], perRecipient: new Map() };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     maxClients: 1000,
-    onData(stream, _session, callback) {
+    onData(stream, session, callback) {
       stream.on('data', () => undefined);
       stream.on('end', () => {
         state.count += 1;
+        for (const r of session.envelope.rcptTo) state.perRecipient.set(r.address, (state.perRecipient.get(r.address) || 0) + 1);
         for (const wake of state.waiters.splice(0)) wake();
         callback(null, 'ok');
       });
     },
   });
+  // A sender killed mid-connection resets it; the server reports each as an 'error' event.
+  server.on('error', () => undefined);
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = server.server.address().port;
   return {
@@ -39,8 +42,13 @@ async function startReceiver() {
     get count() {
       return state.count;
     },
+    /** Messages received per recipient address since the last reset. */
+    get perRecipient() {
+      return state.perRecipient;
+    },
     reset() {
       state.count = 0;
+      state.perRecipient.clear();
     },
     async waitFor(n, timeoutMs) {
       const deadline = Date.now() + timeoutMs;

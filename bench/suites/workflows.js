@@ -36,18 +36,13 @@ async function waitUntil(check, timeoutMs, intervalMs = 250) {
 
 /** @param {import('../lib').Ctx} ctx */
 async function run(ctx) {
-  const { startApp, createProject, load, row, sleep } = ctx;
+  const { startApp, createProject, projectApi, load, row, sleep } = ctx;
   const rows = [];
   for (const mode of ctx.modes) {
     const app = await startApp({ mode });
     try {
       const project = await createProject(app.url);
-      const headers = { authorization: `Bearer ${project.secretKey}`, 'content-type': 'application/json' };
-      const call = async (method, path, body) => {
-        const res = await fetch(`${app.url}${path}`, { method, headers, body: body && JSON.stringify(body) });
-        if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status}: ${await res.text()}`);
-        return res.status === 204 ? null : res.json();
-      };
+      const call = projectApi(app.url, project.secretKey);
       const workflow = async (eventName, steps) => {
         const wf = await call('POST', '/workflows', { name: eventName, eventName });
         let from = wf.steps[0].id;
