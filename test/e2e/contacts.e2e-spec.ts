@@ -106,6 +106,13 @@ describe('contacts', () => {
       await s.api.patch(`/contacts/${id}`, { email: 'bad' }).expect(422);
       await s.api.patch(`/contacts/${id}`, { subscribed: 'no' }).expect(422);
       await s.api.patch(`/contacts/${id}`, { data: [] }).expect(422);
+      // null does not clear a field: 422 naming it, nothing changed.
+      const before = (await s.api.get(`/contacts/${id}`).expect(200)).body;
+      for (const field of ['email', 'subscribed', 'data']) {
+        const cleared = await s.api.patch(`/contacts/${id}`, { [field]: null }).expect(422);
+        expect(cleared.body.error.errors.map((e: { field: string }) => e.field)).toEqual([field]);
+      }
+      expect((await s.api.get(`/contacts/${id}`).expect(200)).body).toEqual(before);
       await other.api.patch(`/contacts/${id}`, { data: { hacked: true } }).expect(404);
       await other.api.del(`/contacts/${id}`).expect(404);
       const res = await s.api.get(`/contacts/${id}`).expect(200);

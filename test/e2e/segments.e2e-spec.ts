@@ -112,10 +112,16 @@ describe('segments', () => {
     const patched = await s.api.patch(`/segments/${seg.body.id}`, { name: 'Pro plan', condition: filterTree({ field: 'data.plan', operator: 'contains', value: 'BAS' }) }).expect(200);
     expect(patched.body).toMatchObject({ name: 'Pro plan', memberCount: 1 });
     // null does not clear a required field: 422 naming it, nothing changed.
-    for (const field of ['name', 'trackMembership']) {
+    for (const field of ['name', 'trackMembership', 'condition']) {
       const cleared = await s.api.patch(`/segments/${seg.body.id}`, { [field]: null }).expect(422);
       expect(cleared.body.error.errors.map((e: { field: string }) => e.field)).toEqual([field]);
     }
+    // A condition that is not a tree is the spec's envelope too (the short 400 is for POST's missing input only).
+    for (const condition of ['pro', [], 3]) {
+      const wrong = await s.api.patch(`/segments/${seg.body.id}`, { condition }).expect(422);
+      expect(wrong.body.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: [{ field: 'condition', code: 'invalid_type' }] });
+    }
+    expect((await s.api.get(`/segments/${seg.body.id}`).expect(200)).body).toMatchObject({ name: 'Pro plan', memberCount: 1 });
     const typed = await s.api.patch(`/segments/${seg.body.id}`, { type: 'STATIC' }).expect(422);
     expect(typed.body.error.errors[0]).toMatchObject({ field: 'type', code: 'immutable' });
     await s.api.patch(`/segments/${seg.body.id}`, { type: 'DYNAMIC' }).expect(200);

@@ -2,6 +2,9 @@ import { AppError, badRequest, conflict, FieldError, notFound, ShortBadRequest, 
 
 export const segmentNotFound = () => notFound('Segment');
 export const missingSegmentField = (message: string) => new ShortBadRequest(message);
+/** PATCH: a condition that is not a filter tree object is a 422 naming it (the short 400 is only for POST's missing input). */
+export const conditionNotObject = (received: unknown) =>
+  validationError([{ field: 'condition', code: 'invalid_type', message: 'condition must be a filter tree object', received }]);
 export const invalidCondition = (errors: FieldError[]) => validationError(errors);
 export const typeImmutable = (received: unknown) =>
   validationError([{ field: 'type', code: 'immutable', message: 'type cannot change after a segment is created', received }]);

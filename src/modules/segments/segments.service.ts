@@ -36,10 +36,11 @@ import { UpdateSegmentDto } from './dto/update-segment.dto';
 import { Segment } from './entities/segment.entity';
 import type { FilterTree } from './filter/filter.types';
 import type { SegmentDefinition } from './filter/validate-filter';
-import { dynamicOnly, missingSegmentField, segmentInUse, segmentNotFound, staticOnly, typeImmutable } from './segments.errors';
+import { conditionNotObject, dynamicOnly, missingSegmentField, segmentInUse, segmentNotFound, staticOnly, typeImmutable } from './segments.errors';
 import { computeMembership } from './use-cases/compute-membership';
 import { findSegmentUses, Reference } from './use-cases/segment-references';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
+import { summarize } from '../../platform/http/validation';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -94,7 +95,7 @@ export class SegmentsService {
     if (dto.trackMembership !== undefined) changes.trackMembership = dto.trackMembership;
     // STATIC segments ignore a condition (decisions.md), on update as on create.
     if (dto.condition !== undefined && segment.type === 'DYNAMIC') {
-      if (!isObject(dto.condition)) throw missingSegmentField('condition must be a filter tree object');
+      if (!isObject(dto.condition)) throw conditionNotObject(summarize(dto.condition));
       changes.condition = await this.audience.validateTree(projectId, dto.condition, { selfId: segment.id });
       changes.memberCount = await this.audience.count(projectId, { tree: changes.condition }, `segment "${segment.name}" (${segment.id})`);
     }

@@ -46,7 +46,8 @@ export function toFieldErrors(errors: ValidationError[], prefix = ''): FieldErro
   return items;
 }
 
-function summarize(value: unknown): unknown {
+/** A received value short enough for an error item: long strings cut, objects and arrays named. */
+export function summarize(value: unknown): unknown {
   if (typeof value === 'string') return value.length > 200 ? `${value.slice(0, 200)}…` : value;
   if (value === null || typeof value !== 'object') return value;
   return Array.isArray(value) ? 'array' : 'object';

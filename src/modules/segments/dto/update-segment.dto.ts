@@ -23,6 +23,7 @@ export class UpdateSegmentDto {
   type?: unknown;
 
   @ApiPropertyOptional({ description: 'New filter tree of a DYNAMIC segment (recounts its members; 422 naming each invalid part); ignored for a STATIC segment', type: () => FilterTreeSchema })
+  @OptionalNotNull()
   @Allow()
   condition?: unknown;
 
