@@ -10,8 +10,10 @@ import { bearer, ProjectSession, sessionHeaders, useSession } from '../support/s
  * wrong content types. Any 5xx fails the suite, naming the route and the input.
  *
  * Valid requests are derived from the document's request schemas (examples, formats, enums),
- * with a small table of hand-written seeds where a schema cannot say enough (ids of rows this
- * suite creates, unique addresses). Variants are drawn by fast-check from a fixed seed, so a
+ * with a small table of hand-written seeds laid over them where a schema cannot say enough (ids
+ * of rows this suite creates, unique addresses): a seed's values win, the document's other fields
+ * stay, so every documented field gets its hostile variants. Hostile requests to the routes that
+ * create rows are checked to have written nothing when they were refused. Variants are drawn by fast-check from a fixed seed, so a
  * failure repeats: FUZZ_SEED=<n> picks another sequence, FUZZ_RUNS=<n> the random variants per
  * route (default 4 in `npm test`; `node scripts/fuzz.js [runs] [seed]` runs a longer walk).
  */
@@ -100,6 +102,8 @@ const CORE = new Set(['null', 'lone surrogate', 'NUL', 'number']);
 const HOSTILE_KEYS = [LONE, `k${LONE}`, '\udc00k', 'a\u0000b', '__proto__', 'constructor', 'prototype', 'k'.repeat(10_000), ''];
 const HOSTILE_QUERY = ['99999999999999999999', '-1', '0', '1e999', 'NaN', '1.5', '%ED%A0%80', '%00', 'x'.repeat(5_000), '[]', '{"a":1}'];
 const PAGING = ['page', 'pageSize', 'limit', 'offset', 'cursor'];
+/** Routes that add rows: their refused (4xx) hostile requests must leave every count of rowCounts() as it was. */
+const CREATING = new Set(['post /contacts', 'post /templates', 'post /segments', 'post /campaigns', 'post /workflows', 'post /v1/send', 'post /v1/track', 'post /events/track']);
 const HOSTILE_PATH = ['%00', '%ED%A0%80', '%C0%AF', 'x'.repeat(3_000), '..%2F..%2Fetc', '00000000-0000-0000-0000-000000000000', '-1', '99999999999999999999', '%F0%9F%98%80', '%20'];
 
 /** Every (path-to-leaf, value) of a JSON value; objects and arrays included as their own entries. */
@@ -123,6 +127,8 @@ function objectsIn(value: unknown, prefix: Array<string | number> = []): Array<A
   if (value && typeof value === 'object') return [prefix, ...Object.entries(value).flatMap(([k, v]) => objectsIn(v, [...prefix, k]))];
   return [];
 }
+
+const isRecord = (value: unknown): value is Record<string, Json> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const show = (at: Array<string | number>) => at.map(String).join('.') || '(root)';
 
@@ -173,7 +179,7 @@ describe('fuzz: no input gives a 5xx', () => {
   let routes: Route[];
   let components: Record<string, Schema>;
 
-  /** Hand-written seeds where the schema cannot produce a request that the route accepts. */
+  /** Hand-written values where the schema cannot produce a request that the route accepts (laid over the schema's instance). */
   const seeds = (): Record<string, () => Json> => ({
     'post /auth/signup': () => ({ email: `fuzz-${randomUUID().slice(0, 8)}@example.com`, password: 'correct horse battery' }),
     'post /auth/login': () => ({ email: main.project.email, password: 'correct horse battery' }),
@@ -185,6 +191,7 @@ describe('fuzz: no input gives a 5xx', () => {
     'post /contacts/bulk-delete': () => ({ contactIds: [randomUUID()] }),
     'post /v1/send': () => ({
       to: [{ email: 'fuzz-to@example.com', name: 'To' }],
+      template: templateId,
       from: { email: 'hello@example.com', name: 'From' },
       reply: 'reply@example.com',
       subject: 'Hello {{name}}',
@@ -197,7 +204,9 @@ describe('fuzz: no input gives a 5xx', () => {
     'post /v1/track': () => ({ email: 'fuzz-track@example.com', event: 'signup', subscribed: true, data: { plan: 'pro', nested: { k: 'v' } } }),
     'post /events/track': () => ({ email: 'fuzz-track@example.com', event: 'signup', data: { plan: 'pro' } }),
     'post /templates': () => ({ name: 'Fuzz', subject: 'Hi', body: '<p>x</p>', from: 'hello@example.com', fromName: 'F', replyTo: 'r@example.com', type: 'TRANSACTIONAL' }),
-    'patch /templates/{id}': () => ({ name: 'Fuzz 2', subject: 'Hi', body: '<p>y</p>', description: 'd' }),
+    'patch /templates/{id}': () => ({ name: 'Fuzz 2', subject: 'Hi', body: '<p>y</p>', description: 'd', from: 'hello@example.com', replyTo: 'r@example.com' }),
+    'post /campaigns': () => ({ name: 'Fuzz', subject: 'Hi', body: '<p>x</p>', from: 'hello@example.com', replyTo: 'r@example.com', audienceType: 'ALL' }),
+    'put /campaigns/{id}': () => ({ name: 'Fuzz 2', subject: 'Hi', body: '<p>y</p>', from: 'hello@example.com', replyTo: 'r@example.com', audienceType: 'ALL' }),
     'post /domains': () => ({ domain: `fuzz-${randomUUID().slice(0, 6)}.example.com` }),
     'post /users/@me/projects': () => ({ name: 'Fuzz project' }),
     'patch /users/@me/projects/{id}': () => ({ name: 'Renamed', language: 'en', tracking: 'ENABLED' }),
@@ -214,6 +223,7 @@ describe('fuzz: no input gives a 5xx', () => {
   /** Routes the document leaves out on purpose (links in emails, webhooks, operator endpoints). */
   const UNLISTED: Route[] = [
     { method: 'post', path: '/webhooks/sns', access: 'public', hasBody: true, query: [] },
+    { method: 'post', path: '/webhooks/incoming/stripe', access: 'public', hasBody: true, query: [] },
     { method: 'get', path: '/u/{token}', access: 'public', hasBody: false, query: [] },
     { method: 'post', path: '/u/{token}', access: 'public', hasBody: true, query: [] },
     { method: 'get', path: '/s/{token}', access: 'public', hasBody: false, query: [] },
@@ -226,12 +236,13 @@ describe('fuzz: no input gives a 5xx', () => {
   ];
 
   /** Valid path parameter values by name (and, for `id`, by the collection it names). */
-  function pathParam(route: string, name: string): string {
+  function pathParam(op: Route, name: string): string {
+    const route = op.path;
     if (name === 'id') {
       if (route.startsWith('/contacts')) return contactId;
       if (route.startsWith('/templates')) return templateId;
       if (route.startsWith('/domains')) return domainId;
-      if (route.startsWith('/users/@me/projects') || route.startsWith('/projects')) return isDestructive(route) ? scratch.project.id : main.project.id;
+      if (route.startsWith('/users/@me/projects') || route.startsWith('/projects')) return isDestructive(op) ? scratch.project.id : main.project.id;
       return randomUUID();
     }
     const known: Record<string, string> = {
@@ -247,16 +258,27 @@ describe('fuzz: no input gives a 5xx', () => {
     return known[name] ?? randomUUID();
   }
 
-  const isDestructive = (path: string) => /regenerate-keys|\/reset$|logout/.test(path);
+  /** Deleting a project: the scratch one, last of all (the main project must outlive the walk). */
+  const deletesProject = (route: Route) => route.method === 'delete' && route.path === '/users/@me/projects/{id}';
+  const isDestructive = (route: Route) => /regenerate-keys|\/reset$|logout/.test(route.path) || deletesProject(route);
 
   function concretePath(route: Route): string {
-    return route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(pathParam(route.path, name)));
+    return route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(pathParam(route, name)));
   }
 
   function validBody(route: Route): Json | undefined {
-    const seed = seeds()[`${route.method} ${route.path}`];
-    if (seed) return seed();
-    return instance(route.bodySchema, components) ?? (route.hasBody ? {} : undefined);
+    const derived = instance(route.bodySchema, components) ?? (route.hasBody ? {} : undefined);
+    const seed = seeds()[`${route.method} ${route.path}`]?.();
+    if (seed === undefined) return derived;
+    return isRecord(derived) && isRecord(seed) ? { ...derived, ...seed } : seed;
+  }
+
+  /** Rows a refused request must not have added, read through the API. */
+  async function rowCounts(): Promise<Record<string, number>> {
+    const [contacts, templates, segments, campaigns, workflows] = await Promise.all(
+      ['/contacts?limit=1', '/templates?pageSize=1', '/segments', '/campaigns?pageSize=1', '/workflows?pageSize=1'].map((path) => main.api.get(path).expect(200)),
+    );
+    return { contacts: contacts.body.total, templates: templates.body.total, segments: segments.body.length, campaigns: campaigns.body.total, workflows: workflows.body.total };
   }
 
   /** Deterministic variants that must each be tried on every route, plus seeded random ones. */
@@ -330,7 +352,7 @@ describe('fuzz: no input gives a 5xx', () => {
 
   async function send(route: Route, variant: Variant): Promise<{ status: number; text: string }> {
     const path = variant.path ?? concretePath(route);
-    const session = route.access === 'session' ? (isDestructive(route.path) || route.path.includes('logout') ? scratch : main) : main;
+    const session = route.access === 'session' ? (isDestructive(route) ? scratch : main) : main;
     // Raw supertest: the walk shapes every part of the request itself (method, raw bodies, credentials by route).
     let req = request(s.http)[route.method](path).timeout(30_000);
     if (route.access === 'secret') req = req.set(bearer(main.keys.secret));
@@ -378,24 +400,33 @@ describe('fuzz: no input gives a 5xx', () => {
       }
     }
     const seen = new Set(listed.map((r) => `${r.method} ${r.path}`));
-    // Writes first (they create state the reads then list), deletes and key/session changes last.
-    const rank = (r: Route) => (isDestructive(r.path) ? 3 : r.method === 'delete' ? 2 : r.method === 'get' ? 1 : 0);
+    // Creating routes first (no queued work of other routes can change the counts they check), then
+    // the other writes (they create state the reads then list), deletes, key changes, the scratch
+    // project's deletion, and logging out last.
+    const rank = (r: Route) =>
+      CREATING.has(`${r.method} ${r.path}`) ? -1 : r.path.includes('logout') ? 5 : deletesProject(r) ? 4 : isDestructive(r) ? 3 : r.method === 'delete' ? 2 : r.method === 'get' ? 1 : 0;
     routes = [...listed, ...UNLISTED.filter((r) => !seen.has(`${r.method} ${r.path}`))].sort((a, b) => rank(a) - rank(b));
   }, 120_000);
 
   it('walks every route with hostile variants and never gets a 5xx', async () => {
     expect(routes.length).toBeGreaterThan(40);
     const failures: Failure[] = [];
+    const wrote: string[] = [];
     let sent = 0;
+    let refusedBatchesChecked = 0;
     const timings: Array<[string, number, number]> = [];
     for (const route of routes) {
       const started = Date.now();
       const list = variants(route);
+      const creates = CREATING.has(`${route.method} ${route.path}`);
       timings.push([`${route.method} ${route.path}`, list.length, 0]);
-      // A few requests at a time: the walk waits on the database more than on the CPU.
-      for (let i = 0; i < list.length; i += PARALLEL) {
-        await Promise.all(
-          list.slice(i, i + PARALLEL).map(async (variant) => {
+      // A few requests at a time: the walk waits on the database more than on the CPU. The valid
+      // request goes alone, so a batch of hostile ones that were all refused can be checked for writes.
+      for (let i = 0; i < list.length; i = i === 0 ? 1 : i + PARALLEL) {
+        const batch = list.slice(i, i === 0 ? 1 : i + PARALLEL);
+        const before = creates && i > 0 ? await rowCounts() : undefined;
+        const statuses = await Promise.all(
+          batch.map(async (variant) => {
             const { status, text } = await send(route, variant);
             sent++;
             if (status >= 500) {
@@ -407,8 +438,15 @@ describe('fuzz: no input gives a 5xx', () => {
                 response: text.slice(0, 300),
               });
             }
+            return status;
           }),
         );
+        if (before && statuses.every((status) => status >= 400 && status < 500)) {
+          refusedBatchesChecked++;
+          const after = await rowCounts();
+          const grown = Object.keys(before).filter((name) => after[name] !== before[name]);
+          if (grown.length) wrote.push(`${route.method.toUpperCase()} ${route.path}: ${grown.map((name) => `${name} ${before[name]} → ${after[name]}`).join(', ')} after refused [${batch.map((v) => v.label).join(' | ')}]`);
+        }
       }
       timings[timings.length - 1][2] = Date.now() - started;
     }
@@ -419,6 +457,9 @@ describe('fuzz: no input gives a 5xx', () => {
       if (res.status >= 500) failures.push({ route: `GET ${path}`, variant: 'after the walk', status: res.status, request: '', response: res.text.slice(0, 300) });
     }
     if (failures.length) throw new Error(`${failures.length} of ${sent} requests answered 5xx:\n${failures.map((f) => `${f.status} ${f.route} [${f.variant}] ${f.request}\n    → ${f.response}`).join('\n')}`);
+    expect(wrote).toEqual([]);
+    // The check must have had something to check: most hostile variants of a creating route are refused.
+    expect(refusedBatchesChecked).toBeGreaterThan(CREATING.size);
   }, 600_000);
 
   it('custom-field keys: 422s name each limit; GET /contacts/fields lists 10,000 keys', async () => {

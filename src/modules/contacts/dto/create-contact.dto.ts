@@ -6,7 +6,7 @@ import { EmailField } from './email-field';
 export class CreateContactDto {
   @IsOptional()
   @EmailField()
-  @ApiPropertyOptional({ description: 'Email address', type: String })
+  @ApiPropertyOptional({ description: 'Email address', type: String, format: 'email' })
   email?: string;
 
   @IsOptional()

@@ -10,7 +10,7 @@ import { EmailField } from './email-field';
 export class UpdateContactDto {
   @OptionalNotNull()
   @EmailField()
-  @ApiPropertyOptional({ description: 'New email address (409 when another contact has it)', type: String })
+  @ApiPropertyOptional({ description: 'New email address (409 when another contact has it)', type: String, format: 'email' })
   email?: string;
 
   @OptionalNotNull()
