@@ -156,3 +156,36 @@ describe('conventions: Idempotency-Key over HTTP', () => {
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
   });
 });
+
+describe('conventions: numeric query parameters on every paged route', () => {
+  const s = useSession();
+  const HUGE = '99999999999999999999';
+  let paged: string[];
+
+  beforeAll(async () => {
+    await s.api.post('/contacts', { email: 'paged@example.com', data: { plan: 'pro' } }).expect(201);
+    const segment = await s.api.post('/segments', { name: 'Paged', condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }] } }).expect(201);
+    const workflow = await s.api.post('/workflows', { name: 'Paged', eventName: 'paged' }).expect(201);
+    paged = ['/templates', '/campaigns', '/workflows', `/workflows/${workflow.body.id}/executions`, `/segments/${segment.body.id}/contacts`];
+  });
+
+  it('clamps a limit or pageSize of any length to the maximum (docs/api.md "Input rules")', async () => {
+    for (const path of ['/contacts', '/events', '/contacts/fields/data.plan/values', '/activity', '/analytics/top-events']) {
+      const res = await s.api.get(path, { limit: HUGE });
+      expect([path, res.status, res.body.error?.errors]).toEqual([path, 200, undefined]);
+    }
+    for (const path of paged) {
+      const res = await s.api.get(path, { pageSize: HUGE });
+      expect([path, res.status, res.body.pageSize]).toEqual([path, 200, 100]);
+    }
+    await s.api.get('/activity/recent-count', { minutes: HUGE }).expect(200);
+  });
+
+  it('refuses a page past 1,000,000 with a 422 naming page and the maximum', async () => {
+    for (const path of paged) {
+      const res = await s.api.get(path, { page: HUGE });
+      expect([path, res.status]).toEqual([path, 422]);
+      expect(res.body.error.errors[0]).toMatchObject({ field: 'page', message: expect.stringContaining('1000000') });
+    }
+  });
+});

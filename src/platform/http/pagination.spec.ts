@@ -18,6 +18,9 @@ describe('pagination', () => {
     expect(clampLimit('100')).toBe(100);
     expect(clampLimit('101')).toBe(100);
     expect(clampLimit('999999999')).toBe(100);
+    // However many digits: clamped like pageSize, not refused as "not an integer".
+    expect(clampLimit('99999999999999999999')).toBe(100);
+    expect(clampLimit('9'.repeat(400))).toBe(100);
     for (const bad of ['0', '-1', '1.5', 'abc', '1e3', ['1', '2']]) expect(statusOf(() => clampLimit(bad))).toBe(422);
   });
 
@@ -41,6 +44,8 @@ describe('pagination', () => {
     expect(parseOffsetQuery({ page: '3', pageSize: '10' })).toEqual({ page: 3, pageSize: 10, offset: 20 });
     expect(parseOffsetQuery({ pageSize: '500' }).pageSize).toBe(100);
     expect(statusOf(() => parseOffsetQuery({ page: '0' }))).toBe(422);
+    expect(parseOffsetQuery({ pageSize: '99999999999999999999' }).pageSize).toBe(100);
+    expect(() => parseOffsetQuery({ page: '99999999999999999999' })).toThrow(expect.objectContaining({ statusCode: 422, message: expect.any(String) }));
     expect(offsetPage(['a'], 2, 10, 11)).toEqual({ data: ['a'], page: 2, pageSize: 10, total: 11, totalPages: 2 });
   });
 });

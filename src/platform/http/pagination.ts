@@ -24,13 +24,14 @@ export interface OffsetPage<T> {
 }
 
 /**
- * Parses a positive integer query value. Absent → `fallback`; above `max` → `max` (clamped);
- * anything else that is not an integer >= 1 → 422 naming the parameter.
+ * Parses a positive integer query value. Absent → `fallback`; above `max` → `max` (clamped, however
+ * many digits: `limit=99999999999999999999` is 100, as `pageSize` is); anything else that is not
+ * an integer >= 1 → 422 naming the parameter. Without `max` the caller bounds the value.
  */
 export function parsePositiveInt(raw: unknown, field: string, fallback: number, max?: number): number {
   if (raw === undefined || raw === '') return fallback;
   const text = String(raw);
-  if (!/^\d{1,9}$/.test(text) || Number(text) < 1) {
+  if (!/^\d+$/.test(text) || Number(text) < 1) {
     throw validationError([{ field, message: `${field} must be an integer >= 1`, code: 'invalid_type', received: raw }]);
   }
   const value = Number(text);
