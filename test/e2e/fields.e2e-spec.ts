@@ -80,4 +80,27 @@ describe('contact fields', () => {
     await s.api.post('/contacts', { email: 'e@example.com', data: { plan: 42 } }).expect(201);
     expect((await fieldsOf()).find((f) => f.field === 'data.plan')).toMatchObject({ type: 'number' });
   });
+
+  it('keysPerContact: a contact holds at most 1,000 keys, nested counted; one more is a 422 naming the limit', async () => {
+    const p = await s.newProject('Keys per contact');
+    const keys = (prefix: string, n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, i]));
+    const id = (await p.api.post('/contacts', { email: 'full@example.com', data: keys('k', 1_000) }).expect(201)).body.id;
+    const before = (await p.api.get(`/contacts/${id}`).expect(200)).body;
+    const writes = [
+      p.api.patch(`/contacts/${id}`, { data: { one_more: 1 } }),
+      p.api.post('/contacts', { email: 'full@example.com', data: { nested: { one: 1 } } }),
+      p.api.post('/v1/track', { email: 'full@example.com', event: 'e', data: { one_more: 1 } }),
+    ];
+    for (const write of writes) {
+      const res = await write.expect(422);
+      expect(res.body.error.errors[0]).toMatchObject({ field: 'data', code: 'too_big', message: expect.stringContaining('keysPerContact') });
+    }
+    expect((await p.api.get(`/contacts/${id}`).expect(200)).body).toEqual(before);
+    // Replacing a key keeps the count: allowed.
+    await p.api.patch(`/contacts/${id}`, { data: { k0: null, replaced: 'x' } }).expect(200);
+    // Nested keys count by path: 999 + an object of 2 leaves is 1,001.
+    const nested = await p.api.post('/contacts', { email: 'nested@example.com', data: keys('n', 999) }).expect(201);
+    await p.api.patch(`/contacts/${nested.body.id}`, { data: { profile: { a: 1, b: 2 } } }).expect(422);
+    await p.api.patch(`/contacts/${nested.body.id}`, { data: { profile: { a: 1 } } }).expect(200);
+  });
 });

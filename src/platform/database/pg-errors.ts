@@ -5,6 +5,9 @@ export const SQLSTATE = {
   deadlock: '40P01',
   serializationFailure: '40001',
   queryCanceled: '57014',
+  /** Raised by our triggers: keysPerProject (ContactFieldsLimit), keysPerContact (ContactDataKeysLimit). */
+  dataKeysPerProject: 'MR001',
+  dataKeysPerContact: 'MR002',
 } as const;
 
 /** The SQLSTATE of a driver error or of TypeORM's QueryFailedError wrapping one. */
@@ -24,3 +27,11 @@ export const isRetryableConflict = (error: unknown): boolean => {
   const state = sqlState(error);
   return state === SQLSTATE.deadlock || state === SQLSTATE.serializationFailure;
 };
+
+/** A custom-data limit the database enforces: its message names the limit. Not transient: retrying cannot help. */
+export function dataLimitMessage(error: unknown): string | undefined {
+  const state = sqlState(error);
+  if (state !== SQLSTATE.dataKeysPerProject && state !== SQLSTATE.dataKeysPerContact) return undefined;
+  const e = error as { message?: unknown; driverError?: { message?: unknown } };
+  return String(e.driverError?.message ?? e.message);
+}

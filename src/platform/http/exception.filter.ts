@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/co
 import type { Request, Response } from 'express';
 import { logger } from '../logging/logger';
 import { AppError, ShortBadRequest } from './app-error';
+import { dataLimitMessage } from '../database/pg-errors';
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'BAD_REQUEST',
@@ -53,19 +54,18 @@ function isHttpException(value: unknown): value is HttpException {
  */
 const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
 
-/** Raised by the contact_fields_limit trigger (migration ContactFieldsLimit): too many distinct data keys. */
-const DATA_KEYS_LIMIT = 'MR001';
-
 function fromDatabaseError(error: unknown): Rendered | undefined {
-  const e = error as { code?: unknown; message?: unknown; driverError?: { code?: unknown; message?: unknown } } | null;
+  const e = error as { code?: unknown; driverError?: { code?: unknown } } | null;
   const code = e?.driverError?.code ?? e?.code;
-  if (code === DATA_KEYS_LIMIT) {
+  // Raised by the custom-data triggers (keysPerProject, keysPerContact).
+  const limit = dataLimitMessage(error);
+  if (limit) {
     return {
       status: 422,
       code: 'VALIDATION_ERROR',
       message: 'Request validation failed',
       extra: {
-        errors: [{ field: 'data', code: 'too_big', message: String(e?.driverError?.message ?? e?.message) }],
+        errors: [{ field: 'data', code: 'too_big', message: limit }],
         suggestion: 'Delete custom fields the project no longer uses (DELETE /contacts/fields/data.<key>), or keep per-contact values in fewer keys.',
       },
     };

@@ -17,10 +17,13 @@ import { validationError } from '../../../platform/http/app-error';
  * Custom-data limits (docs/api.md "Custom data limits"); each breach is a 422 naming the limit.
  * - `keyLength`: a key, and the dotted path of a nested key (`profile.tier`), in characters;
  * - `keysPerWrite`: keys (nested leaves counted by path) one request may set on a contact;
+ * - `keysPerContact`: keys (nested leaves counted by path) one contact may hold after the write,
+ *   enforced by the database (trigger `contact_data_keys_limit`, SQLSTATE MR002): writers merge in SQL;
  * - `keysPerProject`: distinct keys (`GET /contacts/fields`) a project may hold, enforced by the
  *   database (trigger `contact_fields_limit`, SQLSTATE MR001) since only it sees every writer.
+ * The two database limits are literals in their migrations; change them together.
  */
-export const DATA_LIMITS = { keyLength: 200, keysPerWrite: 1_000, keysPerProject: 10_000 } as const;
+export const DATA_LIMITS = { keyLength: 200, keysPerWrite: 1_000, keysPerContact: 1_000, keysPerProject: 10_000 } as const;
 
 /** Throws the 422 for a `data` object over the per-write limits (key length, key count). */
 export function checkDataLimits(data: JsonObject, field = 'data'): void {
