@@ -57,6 +57,18 @@ describe('CSV import', () => {
   const contact = (p: TestProject, email: string): Promise<ContactBody | undefined> => s.as(p).read.contactByEmail(email);
   const contactCount = (p: TestProject): Promise<number> => s.as(p).read.contactCount();
 
+  it('fails at once, naming the limit, when the file passes keysPerProject (no retries: a limit is not transient)', async () => {
+    const p = await s.newProject('Import over keysPerProject');
+    const keys = (from: number) => Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`f${from + i}`, i]));
+    for (let c = 0; c < 10; c++) await p.api.post('/contacts', { email: `keys${c}@example.com`, data: keys(c * 1_000) }).expect(201);
+    const started = Date.now();
+    const job = await importCsv(p.project, 'email,one_more\nnew@example.com,1\n');
+    expect(job).toMatchObject({ status: 'failed', failureReason: expect.stringContaining('keysPerProject'), imported: 0 });
+    // Retried, the job stayed `processing` for minutes before failing.
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(await contactCount(p.project)).toBe(10);
+  });
+
   it('types cells by the CSV rules and creates contacts subscribed', async () => {
     const p = await createProject(app.http);
     const csv = [

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { logger } from '../../../platform/logging/logger';
+import { dataLimitMessage } from '../../../platform/database/pg-errors';
 import { countDataRecords, csvRecords, decodeCsv } from './csv/csv-file';
 import { planColumns } from './csv/csv-values';
 import { ImportBatch, ImportRowReader } from './csv/import-rows';
@@ -55,6 +56,9 @@ export class ImportRunner {
     } catch (err) {
       if (err instanceof ImportSuperseded) return;
       if (err instanceof ImportFileUnusable) return this.fail(projectId, jobId, err.message);
+      // A custom-data limit is not transient: another attempt would hit it again (minutes later).
+      const limit = dataLimitMessage(err);
+      if (limit) return this.fail(projectId, jobId, `The file's custom data passes a limit: ${limit}`);
       throw err;
     }
     await this.dataSource.query(
