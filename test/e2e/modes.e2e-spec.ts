@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { ConfigError, loadConfig } from '../../src/config/config';
 import { createProject, startTestApp, waitFor } from '../support/app';
-import { freePort, jsonLines, spawnService } from '../support/service-process';
+import { freePort, jsonLines, spawnService, untilListening } from '../support/service-process';
 
 // Not on the session fixture: it restarts apps on one data dir and spawns service processes, checking start-up and shutdown.
 describe('modes and process behaviour', () => {
@@ -97,6 +97,40 @@ describe('modes and process behaviour', () => {
       expect(jsonLines(service.stdout()).some((l) => l.msg === 'stopped cleanly')).toBe(true);
     } finally {
       if (service.child.exitCode === null) service.child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('refuses LOG_LEVEL=verbose, and any unknown level, like every other bad value: one line, exit 78', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-loglevel-'));
+    try {
+      const services = ['verbose', 'loud'].map((level) => ({ level, service: spawnService({ DATA_DIR: dataDir, LOG_LEVEL: level }) }));
+      for (const { level, service } of services) {
+        expect(await service.exited).toBe(78);
+        expect(service.stderr().trim().split('\n')).toEqual([`Configuration error: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${level}")`]);
+        expect(service.stdout().trim()).toBe('');
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('prints a few meaningful lines on a first start: Nest per-module start-up lines stay at debug', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-first-start-'));
+    const port = await freePort();
+    const service = spawnService({ DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' });
+    try {
+      await untilListening(service);
+      const lines = service.stdout().trim().split('\n');
+      const messages = jsonLines(service.stdout()).map((l) => String(l.msg));
+      expect(lines.length).toBeLessThanOrEqual(12);
+      expect(messages.filter((m) => /dependencies initialized|Mapped \{|RoutesResolver|RouterExplorer|InstanceLoader|Nest application/.test(m))).toEqual([]);
+      // One time format: every line is JSON with an ISO 8601 time.
+      expect(jsonLines(service.stdout())).toHaveLength(lines.length);
+      expect(jsonLines(service.stdout()).every((l) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(String(l.time)))).toBe(true);
+    } finally {
+      if (service.child.exitCode === null) service.child.kill('SIGINT');
+      await service.exited;
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 120_000);
