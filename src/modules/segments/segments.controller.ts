@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { OffsetPageQuery } from '../../platform/http/offset-page.query';
 import { ApiJson, ApiList, ApiNoContent } from '../../platform/http/openapi-responses';
 import { CurrentProject, SecretKey } from '../auth/auth.decorators';
 import { CreateSegmentDto } from './dto/create-segment.dto';
@@ -55,7 +56,7 @@ export class SegmentsController {
 
   @Get(':id/contacts')
   @ApiJson(200, SegmentMembersPage, 'A page of members: evaluated now for a DYNAMIC segment, the stored members of a STATIC one')
-  members(@CurrentProject() projectId: string, @Param('id') id: string, @Query() query: Record<string, unknown>): Promise<SegmentMembersPage> {
+  members(@CurrentProject() projectId: string, @Param('id') id: string, @Query() query: OffsetPageQuery): Promise<SegmentMembersPage> {
     return this.segments.members(projectId, id, query);
   }
 

@@ -1,7 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { OffsetPageQuery } from '../../platform/http/offset-page.query';
 import { ApiJson, ApiNoContent } from '../../platform/http/openapi-responses';
 import { CurrentProject, SecretKey } from '../auth/auth.decorators';
+import { ListExecutionsQuery } from './dto/list-executions.query';
 import { CreateStepDto, CreateTransitionDto, CreateWorkflowDto, StartExecutionDto, UpdateStepDto, UpdateWorkflowDto } from './dto/workflow.dto';
 import { CancelAllResponse, ExecutionPage, ExecutionResponse, StepResponse, TransitionResponse, WorkflowFieldsResponse, WorkflowPage, WorkflowResponse } from './dto/workflow.response';
 import { ExecutionsService } from './executions.service';
@@ -20,7 +22,7 @@ export class WorkflowsController {
   @SecretKey()
   @Get()
   @ApiJson(200, WorkflowPage, 'A page of workflows, newest first, with their steps and transitions')
-  list(@CurrentProject() projectId: string, @Query() query: { page?: string; pageSize?: string }): Promise<WorkflowPage> {
+  list(@CurrentProject() projectId: string, @Query() query: OffsetPageQuery): Promise<WorkflowPage> {
     return this.workflows.list(projectId, query);
   }
 
@@ -111,7 +113,7 @@ export class WorkflowsController {
   executionList(
     @CurrentProject() projectId: string,
     @Param('id') id: string,
-    @Query() query: { status?: string; page?: string; pageSize?: string },
+    @Query() query: ListExecutionsQuery,
   ): Promise<ExecutionPage> {
     return this.executions.list(projectId, id, query);
   }

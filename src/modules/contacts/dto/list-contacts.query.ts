@@ -4,7 +4,7 @@ import { QueryBoolean } from '../../../platform/http/pagination';
 
 /** `sort` and `dir` are free strings on purpose: unknown values fall back (spec), never 422. */
 export class ListContactsQuery {
-  @ApiPropertyOptional({ description: 'Page size, 1-100 (default 20; larger values are clamped)', type: String })
+  @ApiPropertyOptional({ description: 'Page size, 1-100 (default 20; larger values are clamped)', type: 'integer' })
   @IsOptional() limit?: string;
   @ApiPropertyOptional({ description: 'Cursor from the previous page (`cursor` of the response)', type: String })
   @IsOptional() @IsString() @MaxLength(2048) cursor?: string;
