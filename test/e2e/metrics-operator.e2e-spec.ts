@@ -28,4 +28,13 @@ describe('operator metrics', () => {
     expect(text).toMatch(/http_requests_total\{method="GET",route="\/docs",status="200"\}/);
     expect(text).not.toMatch(/route="unmatched",status="200"/);
   });
+
+  it('labels requests the input guard or a body parser refuses with their route, not unmatched', async () => {
+    await s.api.post('/contacts', { email: 'guard@example.com', data: { ['k\ud800']: 1 } }).expect(422);
+    await s.api.patch('/contacts/cnt_00000000000000000000000000000000').set('Content-Type', 'application/json').send('{"a":').expect(400);
+    const text = await scrape();
+    expect(text).toMatch(/http_requests_total\{method="POST",route="\/contacts",status="422"\} [1-9]/);
+    expect(text).toMatch(/http_requests_total\{method="PATCH",route="\/contacts\/:id",status="400"\} [1-9]/);
+    expect(text).not.toMatch(/route="unmatched",status="(422|400)"/);
+  });
 });

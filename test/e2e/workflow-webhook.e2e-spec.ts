@@ -12,6 +12,12 @@ async function webhookWorkflow(api: ApiClient, eventName: string, config: Record
   return wf.id as string;
 }
 
+/** A series' value in a `/metrics` scrape (0 while it has never been counted). */
+function metricValue(text: string, series: string): number {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : 0;
+}
+
 async function finished(api: ApiClient, wf: string, timeoutMs = 30_000) {
   const ex = await waitFor(async () => {
     const res = await api.get(`/workflows/${wf}/executions`).expect(200);
@@ -36,6 +42,9 @@ describe('workflow WEBHOOK step (WEBHOOK_ALLOW_PRIVATE=true)', () => {
   });
 
   it('sends the rendered request, signed with the project webhook secret, and records the response', async () => {
+    const series = ['mailroom_webhook_deliveries_total{outcome="2xx"}', 'mailroom_workflow_step_outcomes_total{type="WEBHOOK",outcome="COMPLETED"}'];
+    const scrape = async () => (await s.anonymous.get('/metrics').expect(200)).text;
+    const before = await scrape();
     hooks.respond('/signed', { status: 200, body: { received: true } });
     const wf = await webhookWorkflow(api, 'hook.signed', {
       url: `${hooks.url('/signed')}?email={{contact.email}}`,
@@ -54,6 +63,12 @@ describe('workflow WEBHOOK step (WEBHOOK_ALLOW_PRIVATE=true)', () => {
     const ex = await finished(api, wf);
     expect(ex.status).toBe('COMPLETED');
     expect(ex.steps[1]).toMatchObject({ type: 'WEBHOOK', status: 'COMPLETED', output: { status: 200, body: '{"received":true}' } });
+    // The delivery and the step's outcome count in /metrics as they happen.
+    const after = await waitFor(async () => {
+      const text = await scrape();
+      return series.every((name) => metricValue(text, name) > metricValue(before, name)) ? text : undefined;
+    });
+    expect(series.map((name) => metricValue(after, name) - metricValue(before, name))).toEqual([1, 1]);
   });
 
   it('retries 5xx with backoff, then succeeds; 4xx fails at once', async () => {
