@@ -12,11 +12,10 @@ export type EmailType = TemplateType;
 @Entity('emails')
 @Index('emails_content_idx', ['contentId'])
 @Index('emails_contact_status_idx', ['contactId', 'status'])
-@Index('emails_campaign_idx', ['campaignId'], { where: 'campaign_id IS NOT NULL' })
 @Index('emails_provider_message_idx', ['providerMessageId'], { where: 'provider_message_id IS NOT NULL' })
 /** The re-enqueue sweep looks only at unfinished rows. */
 @Index('emails_unfinished_idx', ['createdAt'], { where: "status IN ('queued', 'sending')" })
-/** Exactly one email per (campaign, contact), whatever crashes or retries happen. */
+/** Exactly one email per (campaign, contact), whatever crashes or retries happen; also serves every lookup by campaign. */
 @Index('emails_campaign_contact_key', ['campaignId', 'contactId'], { unique: true, where: 'campaign_id IS NOT NULL' })
 /** Backlog (backpressure) and completion checks read only a campaign's unfinished emails. */
 @Index('emails_campaign_unfinished_idx', ['campaignId'], { where: "campaign_id IS NOT NULL AND status IN ('queued', 'sending')" })
