@@ -105,6 +105,33 @@ describe('compileFilter on data.<key> by inferred type', () => {
     expect(await one({ field: 'data.profile.tier', operator: 'exists' })).toEqual(['ann', 'bob']);
   });
 
+  it('compares numbers only with JSON numbers: not arrays, null, strings or objects, whatever the key is called', async () => {
+    const Q = '00000000-0000-4000-8000-000000000003';
+    await db.exec(`
+      INSERT INTO contacts VALUES
+        ('q1', '${Q}', 'q1@example.com', true, '{"n": 30, "we\\"ird key": 5, "deep": {"x y": 2}}', now(), now()),
+        ('q2', '${Q}', 'q2@example.com', true, '{"n": [30], "we\\"ird key": "5", "deep": {"x y": null}}', now(), now()),
+        ('q3', '${Q}', 'q3@example.com', true, '{"n": null, "deep": 2}', now(), now()),
+        ('q4', '${Q}', 'q4@example.com', true, '{"n": {"v": 30}}', now(), now())`);
+    const types = new Map<string, FieldType>([
+      ['n', 'number'],
+      ['we"ird key', 'number'],
+      ['deep.x y', 'number'],
+    ]);
+    const ids = async (filter: Filter) => {
+      const { text, values } = compileSingleFilter(Q, filter, { ...ctx, fieldTypes: types }).toQuery(1);
+      const res = await db.query<{ id: string }>(`SELECT c.id FROM contacts c WHERE c.project_id = $1 AND (${text}) ORDER BY c.id`, [Q, ...values]);
+      return res.rows.map((r) => r.id);
+    };
+    expect(await ids({ field: 'data.n', operator: 'gt', value: 1 })).toEqual(['q1']);
+    expect(await ids({ field: 'data.n', operator: 'equals', value: 30 })).toEqual(['q1']);
+    // notEquals: any present non-null value that is not that number (as for `age: "abc"` above).
+    expect(await ids({ field: 'data.n', operator: 'notEquals', value: 30 })).toEqual(['q2', 'q4']);
+    expect(await ids({ field: 'data.we"ird key', operator: 'lte', value: 5 })).toEqual(['q1']);
+    expect(await ids({ field: 'data.deep.x y', operator: 'gte', value: 2 })).toEqual(['q1']);
+    expect(await ids({ field: 'data.n', operator: 'lt', value: 1e21 })).toEqual(['q1']);
+  });
+
   it('compares booleans as booleans', async () => {
     expect(await one({ field: 'data.vip', operator: 'equals', value: true })).toEqual(['ann']);
     expect(await one({ field: 'data.vip', operator: 'equals', value: 'false' })).toEqual(['bob']);
