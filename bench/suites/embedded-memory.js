@@ -1,8 +1,9 @@
 'use strict';
 // Issue 16 ("embedded weight"): the embedded mode's RSS idle and after load, and its cost per
 // request, side by side: as it ran before (PostgreSQL's 128 MB buffer pool, plain node), with the
-// 16 MB buffer pool (EMBEDDED_DB_BUFFERS_MB), and as `npm start` runs it (plus the malloc
-// thresholds of scripts/service-env.js), so each measure's share shows. Each configuration:
+// 16 MB buffer pool (EMBEDDED_DB_BUFFERS_MB), plus the malloc thresholds of scripts/service-env.js,
+// and as `npm start` runs it (plus V8's old generation bounded at 384 MB), so each measure's share
+// shows. BENCH_MEMORY_CONFIGS=3,4 runs only those configurations (1-based). Each configuration:
 // a cold start on a fresh data dir; the median RSS of the 10 s after one minute idle (V8's memory
 // reducer has run by then); loads of a fixed size at 50 connections (GET /v1/ping, POST /v1/track,
 // POST /v1/send into the outbox) with the service's CPU time per 1,000 requests, which holds
@@ -15,8 +16,11 @@ const { trackRequests } = require('./track')._internals;
 const CONFIGS = [
   { label: 'before: buffers 128 MB', plainNode: true, env: { EMBEDDED_DB_BUFFERS_MB: '128' } },
   { label: '+ buffers 16 MB', plainNode: true, env: {} },
-  { label: 'npm start: + malloc thresholds', env: {} },
+  // A --max-old-space-size of its own keeps serviceEnv's bound out: V8's default for the machine.
+  { label: '+ malloc thresholds', env: { NODE_OPTIONS: '--max-old-space-size=4096' } },
+  { label: 'npm start: + V8 old generation 384 MB', env: {} },
 ];
+const chosen = (process.env.BENCH_MEMORY_CONFIGS || '').split(',').filter(Boolean).map(Number);
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const mb = (bytes) => Math.round(bytes / 1048576);
@@ -32,7 +36,7 @@ async function run(ctx) {
   const { startApp, createProject, load, row, sleep } = ctx;
   const rows = [];
   const scale = ctx.quick ? 0.25 : 1;
-  for (const { label, env, plainNode } of CONFIGS) {
+  for (const { label, env, plainNode } of CONFIGS.filter((_, i) => chosen.length === 0 || chosen.includes(i + 1))) {
     const app = await startApp({ mode: 'embedded', env, plainNode });
     try {
       await sleep(ctx.quick ? 20_000 : 50_000);
