@@ -118,21 +118,13 @@ export class CampaignEngine implements OnApplicationShutdown {
         // count can only over-estimate it (emails leave as they are sent), never let too many in.
         const { batchSize, maxQueued } = this.config.campaigns;
         let backlog = await this.emails.backlog(entity.id, maxQueued);
-        // A committed batch's hand-over to the queue runs while the next batch is written (it
-        // never fails: a failed enqueue is left to the sweep); both are awaited before the lease ends.
-        let handOver: Promise<void> = Promise.resolve();
-        try {
-          while (!done && !this.stopped && Date.now() < deadline && backlog + batchSize <= Math.max(maxQueued, batchSize)) {
-            const batch = await this.materialiseBatch(entity, { contentId, track, condition, fixedAt: campaign.fixed_at, after });
-            if (batch === 'stopped') return;
-            if (batch.last === null) done = true;
-            after = batch.last;
-            backlog += batch.queuedIds.length;
-            await handOver;
-            handOver = this.emails.enqueue(batch.queuedIds, entity.type);
-          }
-        } finally {
-          await handOver;
+        while (!done && !this.stopped && Date.now() < deadline && backlog + batchSize <= Math.max(maxQueued, batchSize)) {
+          const batch = await this.materialiseBatch(entity, { contentId, track, condition, fixedAt: campaign.fixed_at, after });
+          if (batch === 'stopped') return;
+          if (batch.last === null) done = true;
+          after = batch.last;
+          backlog += batch.queuedIds.length;
+          await this.emails.enqueue(batch.queuedIds, entity.type);
         }
       }
       if (done && (await this.emails.backlog(entity.id, 1)) === 0) {
