@@ -48,6 +48,8 @@ export async function computeMembership(audience: AudienceService, events: Event
       return done;
     });
 
+  // Compiled once (it reads the project's field types): every batch of both walks uses it.
+  const condition = await audience.segmentCondition(projectId, segment);
   let after: { createdAt: string; id: string } | null = null;
   while (
     !(await step(async (em) => {
@@ -57,7 +59,6 @@ export async function computeMembership(audience: AudienceService, events: Event
         ORDER BY c.created_at, c.id OFFSET ${COMPUTE_BATCH - 1} LIMIT 1`;
       const [bound]: Array<{ created_at: string; id: string }> = await em.query(boundQuery.text, boundQuery.values);
       const to = bound ? sql`AND c.created_at <= ${bound.created_at}::timestamptz AND (c.created_at, c.id) <= (${bound.created_at}::timestamptz, ${bound.id}::text)` : empty;
-      const condition = await audience.segmentCondition(projectId, segment, em);
       const statement = sql`
         INSERT INTO segment_members (segment_id, contact_id)
         SELECT ${segment.id}::uuid, c.id FROM contacts c WHERE c.project_id = ${projectId}::uuid ${from} ${to} AND (${condition})
@@ -76,7 +77,6 @@ export async function computeMembership(audience: AudienceService, events: Event
         [segment.id, afterId, COMPUTE_BATCH - 1],
       );
       const range = bound ? sql`sm.contact_id > ${afterId} AND sm.contact_id <= ${bound.contact_id}` : sql`sm.contact_id > ${afterId}`;
-      const condition = await audience.segmentCondition(projectId, segment, em);
       const statement = sql`
         DELETE FROM segment_members sm USING contacts c
         WHERE sm.segment_id = ${segment.id}::uuid AND ${range} AND c.id = sm.contact_id AND NOT (${condition})
