@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/co
 import type { Request, Response } from 'express';
 import { logger } from '../logging/logger';
 import { AppError, ShortBadRequest } from './app-error';
-import { dataLimitMessage } from '../database/pg-errors';
+import { dataLimitMessage, sqlState } from '../database/pg-errors';
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'BAD_REQUEST',
@@ -55,8 +55,7 @@ function isHttpException(value: unknown): value is HttpException {
 const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
 
 function fromDatabaseError(error: unknown): Rendered | undefined {
-  const e = error as { code?: unknown; driverError?: { code?: unknown } } | null;
-  const code = e?.driverError?.code ?? e?.code;
+  const code = sqlState(error);
   // Raised by the custom-data triggers (keysPerProject, keysPerContact).
   const limit = dataLimitMessage(error);
   if (limit) {
