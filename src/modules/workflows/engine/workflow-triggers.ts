@@ -44,13 +44,16 @@ export class WorkflowTriggers {
  * can start it (a second would find the first active). The TRIGGER step runs here, set-based:
  * each execution is written with its TRIGGER record (seq 0) and already at the step after it
  * (`steps_run` 1), or COMPLETED when the trigger leads nowhere, as the engine would leave it.
+ * The TRIGGER records join the inserted executions to their workflow's TRIGGER step by index, not
+ * to `candidate`: PostgreSQL estimates both CTEs at one row and joined them by nested loop, which
+ * was quadratic in the batch (2,500 executions: 6.2M comparisons, 474 of the statement's 577 ms).
  */
 const START_SQL = `
   WITH e AS (
     SELECT * FROM jsonb_to_recordset($1::jsonb) AS e(i int, id uuid, project_id uuid, contact_id text, name text, data jsonb, created_at timestamptz)
   ), candidate AS (
     SELECT DISTINCT ON (w.id, e.contact_id)
-           w.project_id, w.id AS workflow_id, w.version, e.contact_id, e.data, e.id AS event_id, e.i, t.id AS trigger_id, t.config->'eventName' AS event_name,
+           w.project_id, w.id AS workflow_id, w.version, e.contact_id, e.data, e.id AS event_id, e.i, t.id AS trigger_id,
            (SELECT tr.to_step_id FROM workflow_transitions tr WHERE tr.from_step_id = t.id LIMIT 1) AS next_id
       FROM e
       JOIN workflows w ON w.project_id = e.project_id AND w.event_name = e.name AND w.enabled AND w.trigger_type = 'EVENT'
@@ -66,8 +69,8 @@ const START_SQL = `
     RETURNING id, workflow_id, trigger_event_id, status
   ), triggered AS (
     INSERT INTO workflow_execution_steps (execution_id, seq, step_id, type, status, output, started_at, completed_at)
-    SELECT s.id, 0, c.trigger_id, 'TRIGGER', 'COMPLETED', jsonb_build_object('eventName', c.event_name), now(), now()
-      FROM started s JOIN candidate c ON c.workflow_id = s.workflow_id AND c.event_id = s.trigger_event_id
+    SELECT s.id, 0, t.id, 'TRIGGER', 'COMPLETED', jsonb_build_object('eventName', t.config->'eventName'), now(), now()
+      FROM started s JOIN workflow_steps t ON t.workflow_id = s.workflow_id AND t.type = 'TRIGGER'
   )
   SELECT id, status FROM started`;
 
