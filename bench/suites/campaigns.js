@@ -141,7 +141,7 @@ async function run(ctx) {
     await sendSuite.baseline(receiver, 200);
     const limit = await sendSuite.baseline(receiver, Math.min(n, 20_000));
     rows.push(row(`nodemailer alone → SMTP (pool ${POOL_SIZE})`, 'direct', Math.round(limit), 'emails/s'));
-    // BENCH_CAMPAIGNS_ONLY=materialise runs the 1M materialisation alone.
+    // BENCH_CAMPAIGNS_ONLY=materialise runs the 1M materialisation alone; =send the campaign runs alone.
     const only = process.env.BENCH_CAMPAIGNS_ONLY;
     const deployments = only === 'materialise' ? [] : ctx.modes.flatMap((mode) => (mode === 'services' ? [{ mode, label: 'api+worker', workers: 1 }] : [{ mode, label: mode }]));
     for (const d of deployments) {
@@ -152,7 +152,7 @@ async function run(ctx) {
         rows.push(row(`campaign ${n} recipients → received by SMTP, emails/s`, d.label, String(err.message || err).slice(0, 60), '', '', false));
       }
     }
-    if (ctx.modes.includes('services')) {
+    if (ctx.modes.includes('services') && only !== 'send') {
       const contacts = only === 'materialise' || !ctx.quick ? 1_000_000 : 100_000;
       try {
         rows.push(...(await materialise(ctx, contacts)));

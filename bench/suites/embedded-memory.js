@@ -2,7 +2,8 @@
 // Issue 16 ("embedded weight"): the embedded mode's RSS idle and after load, and its cost per
 // request, side by side: as it ran before (PostgreSQL's 128 MB buffer pool, plain node), with the
 // 16 MB buffer pool (EMBEDDED_DB_BUFFERS_MB), plus the malloc thresholds of scripts/service-env.js,
-// and as `npm start` runs it (plus V8's old generation bounded at 384 MB), so each measure's share
+// and as `npm start` runs it (plus V8's old generation bounded at 384 MB, with its growing factor
+// held at 2: scripts/service-env.js), so each measure's share
 // shows. BENCH_MEMORY_CONFIGS=3,4 runs only those configurations (1-based). Each configuration:
 // a cold start on a fresh data dir; the median RSS of the 10 s after one minute idle (V8's memory
 // reducer has run by then); loads of a fixed size at 50 connections (GET /v1/ping, POST /v1/track,
@@ -18,7 +19,7 @@ const CONFIGS = [
   { label: '+ buffers 16 MB', plainNode: true, env: {} },
   // A --max-old-space-size of its own keeps serviceEnv's bound out: V8's default for the machine.
   { label: '+ malloc thresholds', env: { NODE_OPTIONS: '--max-old-space-size=4096' } },
-  { label: 'npm start: + V8 old generation 384 MB', env: {} },
+  { label: 'npm start: + V8 old generation 384 MB, growing factor 2', env: {} },
 ];
 const chosen = (process.env.BENCH_MEMORY_CONFIGS || '').split(',').filter(Boolean).map(Number);
 

@@ -1,4 +1,5 @@
-const { serviceEnv } = require('../../scripts/service-env') as { serviceEnv(env: Record<string, string | undefined>): Record<string, string | undefined> };
+type Env = Record<string, string | undefined>;
+const { serviceArgs, serviceEnv } = require('../../scripts/service-env') as { serviceEnv(env: Env): Env; serviceArgs(env: Env): string[] };
 
 const DB = 'postgres://localhost/db';
 
@@ -22,5 +23,19 @@ describe('serviceEnv (the environment npm start gives the service)', () => {
   it('services mode (DATABASE_URL): the bound at 256 MB, added to the Node options already set, no malloc settings', () => {
     expect(serviceEnv({ DATABASE_URL: DB })).toEqual({ DATABASE_URL: DB, NODE_OPTIONS: '--max-old-space-size=256' });
     expect(serviceEnv({ DATABASE_URL: DB, NODE_OPTIONS: '--enable-source-maps' }).NODE_OPTIONS).toBe('--enable-source-maps --max-old-space-size=256');
+  });
+
+  it("embedded mode: V8's heap growing factor held at 2 with the bound it sets (V8 would take ~1.35 for 384 MB); left alone in services mode and with the operator's own size", () => {
+    expect(serviceArgs({})).toEqual(['--heap-growing-percent=100']);
+    expect(serviceArgs({ NODE_OPTIONS: '--enable-source-maps' })).toEqual(['--heap-growing-percent=100']);
+    expect(serviceArgs({ DATABASE_URL: DB })).toEqual([]);
+    expect(serviceArgs({ NODE_OPTIONS: '--max-old-space-size=1024' })).toEqual([]);
+  });
+
+  it('gives Node flags it accepts on the command line (NODE_OPTIONS refuses --heap-growing-percent)', () => {
+    const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
+    const run = spawnSync(process.execPath, [...serviceArgs({}), '-e', 'process.exit(0)'], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
   });
 });
