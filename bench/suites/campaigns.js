@@ -14,6 +14,8 @@ const { REDIS_URL, projectApi } = require('../lib/app');
 const { _internals: sendSuite } = require('./send');
 
 const POOL_SIZE = Number(process.env.BENCH_SMTP_POOL_SIZE || 10);
+// BENCH_CAMPAIGN_WORKERS: ROLE=worker processes beside the API in services mode (1).
+const CAMPAIGN_WORKERS = Number(process.env.BENCH_CAMPAIGN_WORKERS || 1);
 const paragraph = '<p style="font-family:Arial">Hello {{firstName}}, here is what happened in your account this week. Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>';
 const BODY = `<html><body>${paragraph.repeat(25)}<p>Plan: {{plan ?? "free"}}</p></body></html>`;
 
@@ -143,7 +145,7 @@ async function run(ctx) {
     rows.push(row(`nodemailer alone → SMTP (pool ${POOL_SIZE})`, 'direct', Math.round(limit), 'emails/s'));
     // BENCH_CAMPAIGNS_ONLY=materialise runs the 1M materialisation alone; =send the campaign runs alone.
     const only = process.env.BENCH_CAMPAIGNS_ONLY;
-    const deployments = only === 'materialise' ? [] : ctx.modes.flatMap((mode) => (mode === 'services' ? [{ mode, label: 'api+worker', workers: 1 }] : [{ mode, label: mode }]));
+    const deployments = only === 'materialise' ? [] : ctx.modes.flatMap((mode) => (mode === 'services' ? [{ mode, label: CAMPAIGN_WORKERS === 1 ? 'api+worker' : `api+${CAMPAIGN_WORKERS} workers`, workers: CAMPAIGN_WORKERS }] : [{ mode, label: mode }]));
     for (const d of deployments) {
       try {
         rows.push(...(await throughput(ctx, d, receiver, n, limit)));
