@@ -62,8 +62,6 @@ const LOAD_SQL = `SELECT id, project_id, workflow_id, version, contact_id, statu
 /**
  * Steps recorded and executions moved, set-based (one row of `$1` per execution): each moves
  * only if it is still RUNNING at the step number its row expects. Answers the ids that moved.
- * The records come from the update's RETURNING, not from a join of `p` with `up`: PostgreSQL
- * joins two CTEs by nested loop (it estimates them at a row or a hundred), quadratic in the group.
  */
 const ADVANCE_SQL = `
   WITH p AS (
@@ -77,11 +75,11 @@ const ADVANCE_SQL = `
            completed_at = CASE WHEN p.status IN ('COMPLETED', 'EXITED', 'FAILED') THEN now() END
       FROM p
      WHERE x.id = p.id AND x.steps_run = p.seq AND x.status = 'RUNNING'
-     RETURNING x.id, p.seq, p.step_id, p.type, p.step_status, p.output, p.error, p.started_at
+     RETURNING x.id
   ), rec AS (
     INSERT INTO workflow_execution_steps (execution_id, seq, step_id, type, status, output, error, started_at, completed_at)
-    SELECT id, seq, step_id, type, step_status, output, error, started_at, CASE WHEN step_status = 'WAITING' THEN NULL ELSE now() END
-      FROM up WHERE step_id IS NOT NULL
+    SELECT p.id, p.seq, p.step_id, p.type, p.step_status, p.output, p.error, p.started_at, CASE WHEN p.step_status = 'WAITING' THEN NULL ELSE now() END
+      FROM p JOIN up ON up.id = p.id WHERE p.step_id IS NOT NULL
     ON CONFLICT (execution_id, seq) DO NOTHING
   )
   SELECT id FROM up`;
