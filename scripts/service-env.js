@@ -1,4 +1,4 @@
-// The environment and Node flags `npm start` gives the service process (also the Docker image's,
+// The environment and Node flags `npm start` gives the service process (`serviceProcess`) (also the Docker image's,
 // and the bench's, so its figures are those of `npm start`). Measures that keep memory down at no
 // cost in throughput (figures in bench/README.md, "Embedded weight" and "Campaigns"):
 // - V8's old generation bounded (`--max-old-space-size`, in NODE_OPTIONS). Without a bound V8
@@ -28,18 +28,19 @@ const MALLOC_DEFAULTS = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOL
 const HEAP_MB = { services: 256, embedded: 384 };
 const HEAP_GROWING_PERCENT = 100;
 
-const ownHeapSize = (env) => /--max-old-space-size\b/.test(env.NODE_OPTIONS ?? '');
-
-/** The service process's environment, from the one it would get. */
-function serviceEnv(env) {
+/**
+ * How to launch the service process, from the environment it would get: its environment and the
+ * Node flags to put before its script.
+ */
+function serviceProcess(env) {
+  const embedded = !env.DATABASE_URL;
+  const base = embedded ? { ...MALLOC_DEFAULTS, ...env } : { ...env };
   const options = env.NODE_OPTIONS ?? '';
-  const heap = ownHeapSize(env) ? {} : { NODE_OPTIONS: `${options} --max-old-space-size=${env.DATABASE_URL ? HEAP_MB.services : HEAP_MB.embedded}`.trim() };
-  return env.DATABASE_URL ? { ...env, ...heap } : { ...MALLOC_DEFAULTS, ...env, ...heap };
+  if (/--max-old-space-size\b/.test(options)) return { env: base, args: [] };
+  return {
+    env: { ...base, NODE_OPTIONS: `${options} --max-old-space-size=${embedded ? HEAP_MB.embedded : HEAP_MB.services}`.trim() },
+    args: embedded ? [`--heap-growing-percent=${HEAP_GROWING_PERCENT}`] : [],
+  };
 }
 
-/** Node flags for the service process (before its script), from the environment it would get. */
-function serviceArgs(env) {
-  return env.DATABASE_URL || ownHeapSize(env) ? [] : [`--heap-growing-percent=${HEAP_GROWING_PERCENT}`];
-}
-
-module.exports = { serviceEnv, serviceArgs };
+module.exports = { serviceProcess };

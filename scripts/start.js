@@ -4,9 +4,10 @@
 const { spawn } = require('node:child_process');
 const { join } = require('node:path');
 const { buildIfStale, root } = require('./build-if-stale');
-const { serviceArgs, serviceEnv } = require('./service-env');
+const { serviceProcess } = require('./service-env');
 
 buildIfStale();
-const child = spawn(process.execPath, [...serviceArgs(process.env), join(root, 'dist', 'main.js')], { cwd: process.cwd(), env: serviceEnv(process.env), stdio: 'inherit' });
+const service = serviceProcess(process.env);
+const child = spawn(process.execPath, [...service.args, join(root, 'dist', 'main.js')], { cwd: process.cwd(), env: service.env, stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -7,7 +7,7 @@ const net = require('node:net');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { ROOT, ENTRY, ensureBuilt } = require('./build');
-const { serviceArgs, serviceEnv } = require('../../scripts/service-env');
+const { serviceProcess } = require('../../scripts/service-env');
 
 const ADMIN_DATABASE_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL || process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
@@ -130,8 +130,8 @@ async function startApp(options = {}) {
   /** Spawns one service process whose output joins `output`; `exitInfo` is set once it exits. */
   const launch = (processEnv) => {
     // The environment `npm start` gives it (scripts/service-env.js), unless `plainNode`.
-    const spawnEnv = options.plainNode ? processEnv : serviceEnv(processEnv);
-    const proc = { child: spawn(process.execPath, [...(options.plainNode ? [] : serviceArgs(processEnv)), ...nodeArgs, ENTRY], { cwd: ROOT, env: spawnEnv, stdio: ['ignore', 'pipe', 'pipe'] }) };
+    const service = options.plainNode ? { env: processEnv, args: [] } : serviceProcess(processEnv);
+    const proc = { child: spawn(process.execPath, [...service.args, ...nodeArgs, ENTRY], { cwd: ROOT, env: service.env, stdio: ['ignore', 'pipe', 'pipe'] }) };
     proc.child.stdout.on('data', keep);
     proc.child.stderr.on('data', keep);
     proc.exited = new Promise((resolve) => proc.child.once('exit', (code, signal) => resolve((proc.exitInfo = { code, signal }))));

@@ -17,7 +17,7 @@ const { trackRequests } = require('./track')._internals;
 const CONFIGS = [
   { label: 'before: buffers 128 MB', plainNode: true, env: { EMBEDDED_DB_BUFFERS_MB: '128' } },
   { label: '+ buffers 16 MB', plainNode: true, env: {} },
-  // A --max-old-space-size of its own keeps serviceEnv's bound out: V8's default for the machine.
+  // A --max-old-space-size of its own keeps serviceProcess's bound out: V8's default for the machine.
   { label: '+ malloc thresholds', env: { NODE_OPTIONS: '--max-old-space-size=4096' } },
   { label: 'npm start: + V8 old generation 384 MB, growing factor 2', env: {} },
 ];

@@ -1,9 +1,11 @@
 type Env = Record<string, string | undefined>;
-const { serviceArgs, serviceEnv } = require('../../scripts/service-env') as { serviceEnv(env: Env): Env; serviceArgs(env: Env): string[] };
+const { serviceProcess } = require('../../scripts/service-env') as { serviceProcess(env: Env): { env: Env; args: string[] } };
+const serviceEnv = (env: Env): Env => serviceProcess(env).env;
+const serviceArgs = (env: Env): string[] => serviceProcess(env).args;
 
 const DB = 'postgres://localhost/db';
 
-describe('serviceEnv (the environment npm start gives the service)', () => {
+describe('serviceProcess (the environment and Node flags npm start gives the service)', () => {
   it('embedded mode: the malloc thresholds that give freed memory back, and V8 old generation bounded at 384 MB', () => {
     expect(serviceEnv({ PORT: '8080' })).toEqual({
       PORT: '8080',
