@@ -66,7 +66,7 @@ const START_SQL = `
            CASE WHEN next_id IS NULL THEN 'COMPLETED' ELSE 'RUNNING' END, CASE WHEN next_id IS NULL THEN now() END
       FROM candidate ORDER BY i
     ON CONFLICT DO NOTHING
-    RETURNING id, workflow_id, trigger_event_id, status
+    RETURNING id, workflow_id, status
   ), triggered AS (
     INSERT INTO workflow_execution_steps (execution_id, seq, step_id, type, status, output, started_at, completed_at)
     SELECT s.id, 0, t.id, 'TRIGGER', 'COMPLETED', jsonb_build_object('eventName', t.config->'eventName'), now(), now()
