@@ -91,7 +91,8 @@ async function dropRedisPrefix(prefix) {
  * options: { mode: 'embedded'|'services', env: {...}, dataDir?: string (kept when given), timeoutMs,
  *   workers?: N (services only: the spawned process is `ROLE=api` and N more run `ROLE=worker`
  *   on the same database and queue, the docker/compose.yml topology), plainNode?: true (embedded:
- *   without the environment of scripts/service-env.js that `npm start` gives the service) }
+ *   without the environment of scripts/service-env.js that `npm start` gives the service),
+ *   nodeArgs?: [flags] (node flags after those of scripts/service-env.js, e.g. a V8 option to compare) }
  * Returns { url, port, pid, mode, dataDir, startupMs, child, workerPids, rssBytes(), logs(), stop() }.
  */
 async function startApp(options = {}) {
@@ -125,7 +126,7 @@ async function startApp(options = {}) {
     if (output.length > 200) output.shift();
   };
   // BENCH_NODE_ARGS: extra node flags for the service only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
-  const nodeArgs = (process.env.BENCH_NODE_ARGS || '').split(/\s+/).filter(Boolean);
+  const nodeArgs = [...(options.nodeArgs || []), ...(process.env.BENCH_NODE_ARGS || '').split(/\s+/).filter(Boolean)];
   const processes = [];
   /** Spawns one service process whose output joins `output`; `exitInfo` is set once it exits. */
   const launch = (processEnv) => {

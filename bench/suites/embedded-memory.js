@@ -4,7 +4,10 @@
 // 16 MB buffer pool (EMBEDDED_DB_BUFFERS_MB), plus the malloc thresholds of scripts/service-env.js,
 // and as `npm start` runs it (plus V8's old generation bounded at 384 MB, with its growing factor
 // held at 2: scripts/service-env.js), so each measure's share
-// shows. BENCH_MEMORY_CONFIGS=3,4 runs only those configurations (1-based). Each configuration:
+// shows. BENCH_MEMORY_CONFIGS=3,4 runs only those configurations (1-based);
+// BENCH_MEMORY_ROUNDS=3 runs the chosen ones that many times, interleaved, for pairs taken close
+// together; BENCH_MEMORY_TRY="--flag …" adds `npm start` plus those node flags as a last
+// configuration, to compare a V8 option side by side. Each configuration:
 // a cold start on a fresh data dir; the median RSS of the 10 s after one minute idle (V8's memory
 // reducer has run by then); loads of a fixed size at 50 connections (GET /v1/ping, POST /v1/track,
 // POST /v1/send into the outbox) with the service's CPU time per 1,000 requests, which holds
@@ -21,7 +24,11 @@ const CONFIGS = [
   { label: '+ malloc thresholds', env: { NODE_OPTIONS: '--max-old-space-size=4096' } },
   { label: 'npm start: + V8 old generation 384 MB, growing factor 2', env: {} },
 ];
+if (process.env.BENCH_MEMORY_TRY) {
+  CONFIGS.push({ label: `npm start + ${process.env.BENCH_MEMORY_TRY}`, env: {}, nodeArgs: process.env.BENCH_MEMORY_TRY.split(/\s+/).filter(Boolean) });
+}
 const chosen = (process.env.BENCH_MEMORY_CONFIGS || '').split(',').filter(Boolean).map(Number);
+const rounds = Math.max(1, Number(process.env.BENCH_MEMORY_ROUNDS || 1));
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const mb = (bytes) => Math.round(bytes / 1048576);
@@ -37,8 +44,9 @@ async function run(ctx) {
   const { startApp, createProject, load, row, sleep } = ctx;
   const rows = [];
   const scale = ctx.quick ? 0.25 : 1;
-  for (const { label, env, plainNode } of CONFIGS.filter((_, i) => chosen.length === 0 || chosen.includes(i + 1))) {
-    const app = await startApp({ mode: 'embedded', env, plainNode });
+  const configs = CONFIGS.filter((_, i) => chosen.length === 0 || chosen.includes(i + 1));
+  for (const { label, env, plainNode, nodeArgs } of Array.from({ length: rounds }, () => configs).flat()) {
+    const app = await startApp({ mode: 'embedded', env, plainNode, nodeArgs });
     try {
       await sleep(ctx.quick ? 20_000 : 50_000);
       const samples = [];
