@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
 import { AppError } from '../../platform/http/app-error';
+import { sdks } from '../../platform/sdks';
 import { ProjectsService } from '../projects/projects.service';
 import { billingDisabled, invalidStripeSignature } from './billing.errors';
 
@@ -34,7 +35,7 @@ export class StripeBillingService {
   ) {
     const api = config.stripeApiUrl ? new URL(config.stripeApiUrl) : null;
     this.stripe = config.stripeSecretKey
-      ? new Stripe(config.stripeSecretKey, {
+      ? new (sdks.stripe())(config.stripeSecretKey, {
           maxNetworkRetries: 1,
           timeout: 20_000,
           telemetry: false,

@@ -1,9 +1,10 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import { DeleteIdentityCommand, SESClient, SetIdentityMailFromDomainCommand, VerifyDomainDkimCommand } from '@aws-sdk/client-ses';
+import type { SESClient } from '@aws-sdk/client-ses';
 import { InjectConfig } from '../../../config/config.module';
 import type { AppConfig } from '../../../config/config';
 import { sesRegistrationFailed, sesRemovalFailed } from '../domains.errors';
 import type { SesIdentity } from '../entities/domain.entity';
+import { sdks } from '../../../platform/sdks';
 
 /** Registers a sending domain as an SES identity (Easy DKIM + custom MAIL FROM) and returns what to publish; removes it again. */
 @Injectable()
@@ -18,6 +19,7 @@ export class SesIdentities implements OnModuleDestroy {
     const client = this.sesClient(region);
     const mailFromDomain = `bounce.${domain}`;
     try {
+      const { VerifyDomainDkimCommand, SetIdentityMailFromDomainCommand } = sdks.ses();
       const dkim = await client.send(new VerifyDomainDkimCommand({ Domain: domain }));
       // UseDefaultValue: until the MX resolves, SES keeps sending with its own MAIL FROM instead of rejecting.
       await client.send(new SetIdentityMailFromDomainCommand({ Identity: domain, MailFromDomain: mailFromDomain, BehaviorOnMXFailure: 'UseDefaultValue' }));
@@ -31,7 +33,7 @@ export class SesIdentities implements OnModuleDestroy {
   /** Deletes the identity (SES answers success for one that no longer exists). */
   async remove(identity: SesIdentity, domain: string): Promise<void> {
     try {
-      await this.sesClient(identity.region).send(new DeleteIdentityCommand({ Identity: domain }));
+      await this.sesClient(identity.region).send(new (sdks.ses().DeleteIdentityCommand)({ Identity: domain }));
     } catch (error) {
       throw sesRemovalFailed(domain, (error as Error).message || (error as Error).name);
     }
@@ -45,7 +47,7 @@ export class SesIdentities implements OnModuleDestroy {
     const { accessKeyId, secretAccessKey, endpointUrlSes } = this.config.aws;
     let client = this.clients.get(region);
     if (!client) {
-      client = new SESClient({
+      client = new (sdks.ses().SESClient)({
         region,
         endpoint: endpointUrlSes,
         credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,

@@ -1,5 +1,6 @@
-import { GetSendQuotaCommand, SESClient, SendRawEmailCommand } from '@aws-sdk/client-ses';
+import type * as Ses from '@aws-sdk/client-ses';
 import type { AppConfig } from '../../../config/config';
+import { sdks } from '../../../platform/sdks';
 import { logger } from '../../../platform/logging/logger';
 import { EmailTransport, OutgoingMessage, TransportError, TransportResult } from './email-transport';
 
@@ -27,12 +28,13 @@ export function classifySesError(err: unknown): TransportError {
 export class SesTransport implements EmailTransport {
   readonly kind = 'ses' as const;
   readonly signsWithOwnDkim = false;
-  private readonly client: SESClient;
+  private readonly client: Ses.SESClient;
   private readonly endpoint: string;
   private readonly log = logger('ses');
 
   constructor(aws: AppConfig['aws']) {
     this.endpoint = aws.endpointUrlSes ?? `https://email.${aws.region}.amazonaws.com`;
+    const { SESClient } = sdks.ses();
     this.client = new SESClient({
       region: aws.region,
       endpoint: aws.endpointUrlSes,
@@ -44,7 +46,7 @@ export class SesTransport implements EmailTransport {
   async send(message: OutgoingMessage): Promise<TransportResult> {
     try {
       const out = await this.client.send(
-        new SendRawEmailCommand({ RawMessage: { Data: message.raw }, Source: message.envelope.from, Destinations: message.envelope.to }),
+        new (sdks.ses().SendRawEmailCommand)({ RawMessage: { Data: message.raw }, Source: message.envelope.from, Destinations: message.envelope.to }),
       );
       return { providerMessageId: out.MessageId ?? null, delivered: false };
     } catch (err) {
@@ -86,7 +88,7 @@ export class SesTransport implements EmailTransport {
   }
 
   private sendQuota(timeoutMs: number) {
-    return this.client.send(new GetSendQuotaCommand({}), { abortSignal: AbortSignal.timeout(timeoutMs) });
+    return this.client.send(new (sdks.ses().GetSendQuotaCommand)({}), { abortSignal: AbortSignal.timeout(timeoutMs) });
   }
 
   async close(): Promise<void> {

@@ -1,15 +1,16 @@
-import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type * as S3 from '@aws-sdk/client-s3';
 import type { AppConfig } from '../../../config/config';
+import { sdks } from '../../../platform/sdks';
 import { contentTypeOfKey } from '../upload-key';
 import type { ImageStorage } from './image-storage';
 
 /** Any S3-compatible service (AWS, MinIO, R2, …): objects under `images/` in `S3_BUCKET`. */
 export class S3ImageStorage implements ImageStorage {
   readonly kind = 's3' as const;
-  private readonly client: S3Client;
+  private readonly client: S3.S3Client;
 
   constructor(private readonly s3: NonNullable<AppConfig['s3']>) {
-    this.client = new S3Client({
+    this.client = new (sdks.s3().S3Client)({
       region: s3.region,
       endpoint: s3.endpoint,
       forcePathStyle: s3.forcePathStyle,
@@ -21,16 +22,16 @@ export class S3ImageStorage implements ImageStorage {
   }
 
   async put(key: string, bytes: Buffer, contentType: string): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.s3.bucket, Key: `images/${key}`, Body: bytes, ContentType: contentType }));
+    await this.client.send(new (sdks.s3().PutObjectCommand)({ Bucket: this.s3.bucket, Key: `images/${key}`, Body: bytes, ContentType: contentType }));
   }
 
   async get(key: string): Promise<{ bytes: Buffer; contentType: string } | null> {
     try {
-      const object = await this.client.send(new GetObjectCommand({ Bucket: this.s3.bucket, Key: `images/${key}` }));
+      const object = await this.client.send(new (sdks.s3().GetObjectCommand)({ Bucket: this.s3.bucket, Key: `images/${key}` }));
       const bytes = Buffer.from(await object.Body!.transformToByteArray());
       return { bytes, contentType: contentTypeOfKey(key) };
     } catch (error) {
-      if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null;
+      if (error instanceof sdks.s3().NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null;
       throw error;
     }
   }
