@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import { ConfigError, loadConfig } from './config/config';
 import { joinCluster, runClusterPrimary } from './platform/cluster';
 import { configureLogger, logger } from './platform/logging/logger';
+import { startIdleCollector } from './platform/memory/idle-collector';
 import { createRuntime } from './platform/runtime';
 
 /**
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
   const startedAt = Date.now();
   const runtime = await createRuntime(config);
   await runtime.app.listen(config.port, config.host);
+  startIdleCollector();
   const log = logger('main');
   log.info(
     { port: config.port, role: config.role, database: config.databaseUrl ? 'postgres' : 'embedded', queues: config.redisUrl ? 'redis' : 'postgres', startupMs: Date.now() - startedAt },

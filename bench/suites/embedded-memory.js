@@ -2,9 +2,10 @@
 // Issue 16 ("embedded weight"): the embedded mode's RSS idle and after load, and its cost per
 // request, side by side: as it ran before (PostgreSQL's 128 MB buffer pool, plain node), with the
 // 16 MB buffer pool (EMBEDDED_DB_BUFFERS_MB), plus the malloc thresholds of scripts/service-env.js,
-// and as `npm start` runs it (plus V8's old generation bounded at 384 MB, with its growing factor
-// held at 2: scripts/service-env.js), so each measure's share
-// shows. BENCH_MEMORY_CONFIGS=3,4 runs only those configurations (1-based);
+// a bound on V8's old generation (384 MB, growing factor 2: what `npm start` did before the idle
+// collector), and as `npm start` runs it (malloc thresholds and the idle collector,
+// src/platform/memory/idle-collector.ts: scripts/service-env.js), so each measure's share
+// shows. BENCH_MEMORY_CONFIGS=3,5 runs only those configurations (1-based);
 // BENCH_MEMORY_ROUNDS=3 runs the chosen ones that many times, interleaved, for pairs taken close
 // together; BENCH_MEMORY_TRY="--flag …" adds `npm start` plus those node flags as a last
 // configuration, to compare a V8 option side by side. Each configuration:
@@ -17,12 +18,14 @@ const { readFileSync } = require('node:fs');
 const { sendRequests } = require('./send')._internals;
 const { trackRequests } = require('./track')._internals;
 
+const MALLOC = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' };
 const CONFIGS = [
   { label: 'before: buffers 128 MB', plainNode: true, env: { EMBEDDED_DB_BUFFERS_MB: '128' } },
   { label: '+ buffers 16 MB', plainNode: true, env: {} },
-  // A --max-old-space-size of its own keeps serviceProcess's bound out: V8's default for the machine.
-  { label: '+ malloc thresholds', env: { NODE_OPTIONS: '--max-old-space-size=4096' } },
-  { label: 'npm start: + V8 old generation 384 MB, growing factor 2', env: {} },
+  { label: '+ malloc thresholds', plainNode: true, env: MALLOC },
+  // What `npm start` did until 2026-11-24, for comparison: V8's old generation bounded.
+  { label: 'instead: old generation 384 MB, growing factor 2', plainNode: true, env: { ...MALLOC, NODE_OPTIONS: '--max-old-space-size=384' }, nodeArgs: ['--heap-growing-percent=100'] },
+  { label: 'npm start: + idle collector (--expose-gc)', env: {} },
 ];
 if (process.env.BENCH_MEMORY_TRY) {
   CONFIGS.push({ label: `npm start + ${process.env.BENCH_MEMORY_TRY}`, env: {}, nodeArgs: process.env.BENCH_MEMORY_TRY.split(/\s+/).filter(Boolean) });
