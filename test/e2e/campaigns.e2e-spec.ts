@@ -238,6 +238,30 @@ describe('campaigns', () => {
       expect(got[0].receivedAt).toBeGreaterThanOrEqual(soon - 50);
     });
 
+    it('keeps a segment that a scheduled campaign uses (as its audience or inside a filter) from being deleted; a draft does not hold it', async () => {
+      const q = await s.newProject();
+      const segment = async (name: string) => (await q.api.post('/segments', { name, condition: { logic: 'AND', groups: [{ filters: [{ field: 'email', operator: 'exists' }] }] } }).expect(201)).body.id as string;
+      const [direct, filtered, drafted] = [await segment('direct'), await segment('filtered'), await segment('drafted')];
+      const far = new Date(Date.now() + 3600_000).toISOString();
+      const bySegment = await create(q, { name: 'By segment', audienceType: 'SEGMENT', segmentId: direct });
+      const byFilter = await create(q, {
+        name: 'By filter',
+        audienceType: 'FILTERED',
+        audienceCondition: { logic: 'AND', groups: [{ filters: [{ field: `segment.${filtered}`, operator: 'memberOfSegment' }] }] },
+      });
+      await create(q, { name: 'Draft', audienceType: 'SEGMENT', segmentId: drafted });
+      for (const c of [bySegment, byFilter]) await q.api.post(`/campaigns/${c.id as string}/send`, { scheduledFor: far }).expect(200);
+
+      const one = await q.api.del(`/segments/${direct}`).expect(409);
+      expect(one.body.error.details).toEqual({ segments: [], campaigns: [{ id: bySegment.id, name: 'By segment' }] });
+      const two = await q.api.del(`/segments/${filtered}`).expect(409);
+      expect(two.body.error.details).toEqual({ segments: [], campaigns: [{ id: byFilter.id, name: 'By filter' }] });
+      await q.api.del(`/segments/${drafted}`).expect(204);
+      // Back to DRAFT, the campaign no longer holds its segment.
+      await q.api.post(`/campaigns/${bySegment.id as string}/cancel`).expect(200);
+      await q.api.del(`/segments/${direct}`).expect(204);
+    });
+
     it('cancels a SENDING campaign: nothing more leaves, the rest is skipped as cancelled', async () => {
       const q = await s.newProject();
       await s.db.query(

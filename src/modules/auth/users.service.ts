@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import * as argon2 from 'argon2';
-import { EntityManager, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { User } from './entities/user.entity';
 import { emailTaken } from './auth.errors';
 
@@ -25,6 +25,13 @@ export class UsersService {
 
   findById(id: string): Promise<User | null> {
     return this.users.findOneBy({ id });
+  }
+
+  /** The email address of each of these users (ids of no user are left out). */
+  async emailsOf(ids: string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const users = await this.users.find({ select: { id: true, email: true }, where: { id: In(ids) } });
+    return new Map(users.map((u) => [u.id, u.email]));
   }
 
   findByEmail(email: string): Promise<User | null> {

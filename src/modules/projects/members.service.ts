@@ -28,12 +28,15 @@ export class MembersService {
 
   async list(actorId: string, projectId: string): Promise<MemberRow[]> {
     await this.projects.requireRole(projectId, actorId, 'MEMBER');
-    const rows: RawMember[] = await this.db.query(
-      `SELECT m.user_id, u.email, m.role, m.created_at FROM project_members m JOIN users u ON u.id = m.user_id
-        WHERE m.project_id = $1 ORDER BY m.created_at, u.email`,
+    const rows: Array<Omit<RawMember, 'email'>> = await this.db.query(
+      `SELECT user_id, role, created_at FROM project_members WHERE project_id = $1`,
       [projectId],
     );
-    return rows.map(toRow);
+    const emails = await this.users.emailsOf(rows.map((r) => r.user_id));
+    return rows
+      .filter((r) => emails.has(r.user_id))
+      .map((r) => toRow({ ...r, email: emails.get(r.user_id) as string }))
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
   }
 
   async add(actorId: string, projectId: string, email: string, role: AssignableRole): Promise<MemberRow> {
@@ -57,14 +60,14 @@ export class MembersService {
     if (!target) throw memberNotFound();
     if (target === 'OWNER') throw ownerIsFixed();
     // The role condition keeps a concurrent ownership change from being overwritten.
-    const [rows]: [RawMember[], number] = await this.db.query(
-      `UPDATE project_members m SET role = $3 FROM users u
-        WHERE m.project_id = $1 AND m.user_id = $2 AND m.role <> 'OWNER' AND u.id = m.user_id
-        RETURNING m.user_id, u.email, m.role, m.created_at`,
+    const [rows]: [Array<Omit<RawMember, 'email'>>, number] = await this.db.query(
+      `UPDATE project_members SET role = $3 WHERE project_id = $1 AND user_id = $2 AND role <> 'OWNER'
+        RETURNING user_id, role, created_at`,
       [projectId, userId, role],
     );
-    if (rows.length === 0) throw memberNotFound();
-    return toRow(rows[0]);
+    const email = rows.length > 0 ? (await this.users.emailsOf([userId])).get(userId) : undefined;
+    if (email === undefined) throw memberNotFound();
+    return toRow({ ...rows[0], email });
   }
 
   async remove(actorId: string, projectId: string, userId: string): Promise<void> {

@@ -38,9 +38,9 @@ import type { FilterTree } from './filter/filter.types';
 import type { SegmentDefinition } from './filter/validate-filter';
 import { conditionNotObject, dynamicOnly, missingSegmentField, segmentInUse, segmentNotFound, staticOnly, typeImmutable } from './segments.errors';
 import { computeMembership } from './use-cases/compute-membership';
-import { findSegmentUses, Reference } from './use-cases/segment-references';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 import { summarize } from '../../platform/http/validation';
+import { UsageRegistry } from '../../platform/usage/usage.registry';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -51,6 +51,7 @@ export class SegmentsService {
     private readonly audience: AudienceService,
     private readonly contacts: ContactsService,
     private readonly events: EventsService,
+    private readonly usage: UsageRegistry,
   ) {}
 
   async create(projectId: string, dto: CreateSegmentDto): Promise<SegmentResponse> {
@@ -112,7 +113,12 @@ export class SegmentsService {
   /** 409 while another segment's filter or a SCHEDULED/SENDING campaign uses it. */
   async remove(projectId: string, id: string): Promise<void> {
     const segment = await this.load(projectId, id);
-    const uses = await findSegmentUses(this.dataSource, projectId, segment.id);
+    // Through the usage registry, where segments and campaigns each answer for their own records.
+    const refs = await this.usage.find(projectId, { kind: 'segment', id: segment.id });
+    const uses = {
+      segments: refs.segments.filter((s) => s.id !== segment.id).map(({ id, name }) => ({ id, name })),
+      campaigns: refs.campaigns.filter((c) => c.status === 'SCHEDULED' || c.status === 'SENDING').map(({ id, name }) => ({ id, name })),
+    };
     if (uses.segments.length > 0 || uses.campaigns.length > 0) throw segmentInUse(uses);
     await this.dataSource.getRepository(Segment).delete({ projectId, id: segment.id });
   }
@@ -221,17 +227,6 @@ export class SegmentsService {
         ? await computeMembership(this.audience, this.events, segment.projectId, definitionOf(segment))
         : { memberCount: await this.countNow(segment.projectId, segment), entered: 0, exited: 0 };
     return { id: segment.id, result };
-  }
-
-  /** Segments whose stored trees reference `field` (a filter's field, exactly or a path below it for `data.*`). */
-  async referencing(projectId: string, field: string, prefix: boolean): Promise<Reference[]> {
-    return this.dataSource.query(
-      `SELECT id::text, name FROM segments
-       WHERE project_id = $1 AND condition IS NOT NULL
-         AND jsonb_path_exists(condition, '$.**.field ? (@ == $f || ($p != "" && @ starts with $p))', jsonb_build_object('f', $2::text, 'p', $3::text), true)
-       ORDER BY name, id`,
-      [projectId, field, prefix ? `${field}.` : ''],
-    );
   }
 
   /** Counts the segment now and stores it as `memberCount`. */
