@@ -1,4 +1,5 @@
 import { openSession, ProjectSession, useFixture, useSession, waitFor } from '../support/session';
+import { pathOf } from '../support/deliverability';
 import { SmtpReceiver } from '../support/smtp-receiver';
 
 const campaignBody = (over: Record<string, unknown> = {}) => ({
@@ -137,7 +138,11 @@ describe('campaigns', () => {
       expect(received('gone@example.com')).toHaveLength(0);
       expect(received('bounced@example.com')).toHaveLength(0);
       const stats = (await p.api.get(`/campaigns/${id}/stats`).expect(200)).body;
-      expect(stats).toMatchObject({ totalRecipients: 5, sentCount: 2, skippedCount: 3, skipped: { unsubscribed: 1, suppressed: 1, invalid_email: 1 }, bouncedCount: 0 });
+      expect(stats).toMatchObject({ totalRecipients: 5, sentCount: 2, skippedCount: 3, skipped: { unsubscribed: 1, suppressed: 1, invalid_email: 1 }, bouncedCount: 0, unsubscribedCount: 0 });
+      // Ann unsubscribes through the one-click link of the message she got: one recipient unsubscribed since.
+      const link = /^List-Unsubscribe: <([^>]+\/u\/[^>]+)>/im.exec(rawHeaders)![1];
+      await s.anonymous.post(pathOf(link)).type('form').send('List-Unsubscribe=One-Click').expect(200);
+      expect((await p.api.get(`/campaigns/${id}/stats`).expect(200)).body.unsubscribedCount).toBe(1);
       const events = await p.read.events({ name: 'email.sent' });
       expect([...new Set(events.map((e) => e.data.campaignId))]).toEqual([id]);
       // Finished campaigns cannot be sent, edited, deleted... only duplicated and read.

@@ -212,13 +212,7 @@ export class CampaignsService {
       const now = await this.audienceNow(projectId, c);
       return { ...statsOf({ ...DRAFT_STATE, totalRecipients: now.total, skippedCount: now.skippedCount, skipped: now.skipped as Record<string, number> }), unsubscribedCount: 0 };
     }
-    // Unsubscribes come through contact links (no email id): recipients unsubscribed since their email left.
-    const [{ n: unsubscribedCount }] = (await this.dataSource.query(
-      `SELECT count(*)::int AS n FROM emails e JOIN contacts ct ON ct.id = e.contact_id
-        WHERE e.campaign_id = $1 AND e.project_id = $2 AND e.sent_at IS NOT NULL AND NOT ct.subscribed AND ct.updated_at >= e.sent_at`,
-      [c.id, projectId],
-    )) as Array<{ n: number }>;
-    return { ...statsOf(c), unsubscribedCount };
+    return { ...statsOf(c), unsubscribedCount: await this.audienceEmails.unsubscribedAfterSend(projectId, c.id) };
   }
 
   /** Required fields (one 422 naming each missing one), then Liquid, audience, and the sender domain (403). */

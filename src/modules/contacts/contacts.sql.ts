@@ -10,3 +10,10 @@
  */
 export const contactSubscribedSql = (projectId: string, normalizedEmail: string): string =>
   `(SELECT ct.subscribed FROM contacts ct WHERE ct.project_id = ${projectId} AND ct.email = ${normalizedEmail})`;
+
+/**
+ * Whether the contact with this id is unsubscribed and last changed at or after `since` (a
+ * recipient who unsubscribed after a message left). One probe of the primary key.
+ */
+export const contactUnsubscribedSinceSql = (contactId: string, since: string): string =>
+  `EXISTS (SELECT 1 FROM contacts ct WHERE ct.id = ${contactId} AND NOT ct.subscribed AND ct.updated_at >= ${since})`;

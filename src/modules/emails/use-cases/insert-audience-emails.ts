@@ -9,6 +9,7 @@ import { notSuppressedSql, respectsSubscription } from '../suppression/suppressi
 import type { NewEmailContent } from './email-writer';
 import { insertContentsAndEmails } from './email-writer';
 import { StatementRunner } from '../../../platform/database/statement-runner';
+import { contactUnsubscribedSinceSql } from '../../contacts/contacts.sql';
 
 /** Persisted in `emails.error` of `skipped` rows (campaign stats group by it). */
 export type AudienceSkipReason = 'unsubscribed' | 'suppressed' | 'invalid_email' | 'render_error' | 'cancelled';
@@ -132,6 +133,16 @@ export class AudienceEmails {
       if (row.reason) skipped[row.reason] = row.n;
     }
     return { total, skipped };
+  }
+
+  /** How many of the campaign's recipients unsubscribed after their email left (unsubscribes come through contact links, with no email id). */
+  async unsubscribedAfterSend(projectId: string, campaignId: string): Promise<number> {
+    const [{ n }] = (await this.dataSource.query(
+      `SELECT count(*)::int AS n FROM emails e
+        WHERE e.campaign_id = $1 AND e.project_id = $2 AND e.sent_at IS NOT NULL AND ${contactUnsubscribedSinceSql('e.contact_id', 'e.sent_at')}`,
+      [campaignId, projectId],
+    )) as Array<{ n: number }>;
+    return n;
   }
 
   /** Hands committed rows to the send queue in grouped jobs, behind transactional mail whatever the type; the sweep covers a failed enqueue. */
