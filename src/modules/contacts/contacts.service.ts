@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { ContactDirectory } from '../events/contact-directory';
 import { insertEventsSql } from '../events/events-insert.sql';
 import { EventsService } from '../events/events.service';
 import { EventRow, fromEventRow, StoredEvent } from '../events/events.types';
@@ -50,7 +51,7 @@ export const normalizeEmail = (email: string): string => email.trim().toLowerCas
 type UpsertRow = ContactRow & { inserted: boolean; changed: boolean; flips: EventRow[]; event: EventRow | null };
 
 @Injectable()
-export class ContactsService {
+export class ContactsService implements OnModuleInit {
   /** Upserts without a caller's transaction: concurrent calls share one statement (README, performance notes). */
   private readonly batcher = new Batcher<UpsertStatementInput, UpsertRow>({
     keys: (item) => [upsertKey(item)],
@@ -66,7 +67,22 @@ export class ContactsService {
     private readonly events: EventsService,
     private readonly fields: ContactFieldsService,
     private readonly statements: StatementRunner,
+    private readonly directory: ContactDirectory,
   ) {}
+
+  /** The lookups the event list makes of contacts (the events module does not read this table). */
+  onModuleInit(): void {
+    this.directory.register({
+      exists: async (projectId, contactId) => (await this.findById(projectId, contactId)) !== null,
+      emailsOf: async (projectId, ids) => {
+        const rows: Array<{ id: string; email: string }> = await this.dataSource.query(
+          `SELECT id, email FROM contacts WHERE project_id = $1 AND id = ANY($2::text[])`,
+          [projectId, ids.filter(isContactId)],
+        );
+        return new Map(rows.map((r) => [r.id, r.email]));
+      },
+    });
+  }
 
   async upsert(projectId: string, input: UpsertContactInput, manager?: EntityManager): Promise<UpsertContactResult> {
     const { event: _event, ...result } = await this.upsertWithEvent(projectId, input, undefined, manager);

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { clampLimit, CursorPage, cursorPage, decodeCursor } from '../../platform/http/pagination';
 import { isContactId } from '../contacts/contact-id';
+import { ContactDirectory } from './contact-directory';
 import { SetupProbes } from '../../platform/usage/setup-probes.registry';
 import { UsageRegistry } from '../../platform/usage/usage.registry';
 import { referencesOf, References } from '../../platform/usage/usage-response';
@@ -30,6 +31,7 @@ export class EventsQueriesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly usageRegistry: UsageRegistry,
+    private readonly contacts: ContactDirectory,
     setup: SetupProbes,
   ) {
     setup.register('hasEvents', async (projectId) => {
@@ -46,8 +48,7 @@ export class EventsQueriesService {
 
   async forContact(projectId: string, contactId: string, query: ListEventsQuery): Promise<CursorPage<EventResponse>> {
     if (!isContactId(contactId)) throw eventContactNotFound();
-    const exists = await this.dataSource.query(`SELECT 1 FROM contacts WHERE project_id = $1 AND id = $2`, [projectId, contactId]);
-    if (exists.length === 0) throw eventContactNotFound();
+    if (!(await this.contacts.exists(projectId, contactId))) throw eventContactNotFound();
     return this.page(projectId, { ...query, contactId });
   }
 
@@ -117,15 +118,17 @@ export class EventsQueriesService {
     params.push(limit + 1);
     const [rows, totals] = await Promise.all([
       this.dataSource.query(
-        `SELECT e.id, e.name, e.contact_id, c.email AS contact_email, e.data, e.created_at, e.created_at::text AS created_key
-         FROM events e LEFT JOIN contacts c ON c.id = e.contact_id
+        `SELECT e.id, e.name, e.contact_id, e.data, e.created_at, e.created_at::text AS created_key
+         FROM events e
          WHERE ${filters.join(' AND ')} ORDER BY e.created_at DESC, e.id DESC LIMIT $${params.length}`,
         params,
-      ) as Promise<EventListRow[]>,
+      ) as Promise<Array<Omit<EventListRow, 'contact_email'>>>,
       cursor
         ? Promise.resolve([{ total: 0 }])
         : (this.dataSource.query(`SELECT count(*)::int AS total FROM events e WHERE ${countFilters.join(' AND ')}`, countParams) as Promise<Array<{ total: number }>>),
     ]);
-    return cursorPage(rows, limit, toEventResponse, (last) => ({ v: last.created_key, id: last.id }), totals[0].total);
+    const emails = await this.contacts.emailsOf(projectId, [...new Set(rows.flatMap((r) => (r.contact_id ? [r.contact_id] : [])))]);
+    const listed: EventListRow[] = rows.map((r) => ({ ...r, contact_email: r.contact_id ? (emails.get(r.contact_id) ?? null) : null }));
+    return cursorPage(listed, limit, toEventResponse, (last) => ({ v: last.created_key, id: last.id }), totals[0].total);
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ContactDirectory } from './contact-directory';
 import { EventRecord } from './entities/event.entity';
 import { EventsQueriesService } from './events-queries.service';
 import { EventsController } from './events.controller';
@@ -12,7 +13,7 @@ import { EventsMetricsConsumer } from './outbox/events-metrics.consumer';
 @Module({
   imports: [TypeOrmModule.forFeature([EventRecord, EventConsumerCursor])],
   controllers: [EventsController],
-  providers: [EventsService, EventsQueriesService, EventConsumerRegistry, EventOutbox, EventsMetricsConsumer],
-  exports: [EventsService, EventConsumerRegistry],
+  providers: [EventsService, EventsQueriesService, EventConsumerRegistry, EventOutbox, EventsMetricsConsumer, ContactDirectory],
+  exports: [EventsService, EventConsumerRegistry, ContactDirectory],
 })
 export class EventsModule {}
