@@ -311,6 +311,35 @@ describe('campaigns', () => {
     });
   });
 
+  describe('backlog bound (CAMPAIGN_MAX_QUEUED)', () => {
+    // A slow receiver, so the campaign's emails wait ahead of the transport.
+    const slow = useFixture(() => SmtpReceiver.start({ delayMs: 40 }), (r) => r.close());
+    const b = useSession(() => ({ EMAIL_TRANSPORT: 'smtp', SMTP_URL: slow.url, DOMAIN_VERIFICATION: 'off', CAMPAIGN_BATCH_SIZE: '5', CAMPAIGN_MAX_QUEUED: '10' }));
+
+    it('never lets more than CAMPAIGN_MAX_QUEUED of a campaign wait, and still sends to everyone once', async () => {
+      await b.db.query(`INSERT INTO contacts (project_id, email, subscribed) SELECT $1, 'slow' || g || '@example.org', true FROM generate_series(1, 80) g`, [b.project.id]);
+      const c = await create(b, { name: 'Bounded' });
+      const id = c.id as string;
+      await b.api.post(`/campaigns/${id}/send`).expect(200);
+      const backlogs: number[] = [];
+      await waitFor(
+        async () => {
+          const [{ n }] = (await b.db.query(`SELECT count(*)::int AS n FROM emails WHERE campaign_id = $1 AND status IN ('queued', 'sending')`, [id])) as Array<{ n: number }>;
+          backlogs.push(n);
+          return (await statusOf(b, id)) === 'SENT' ? true : undefined;
+        },
+        60_000,
+        10,
+      );
+      expect(Math.max(...backlogs)).toBeLessThanOrEqual(10);
+      expect(Math.max(...backlogs)).toBeGreaterThanOrEqual(5); // the bound was reached, not merely never approached
+      const perRecipient = new Map<string, number>();
+      for (const m of slow.messages) for (const to of m.envelope.to.filter((a) => a.endsWith('@example.org'))) perRecipient.set(to, (perRecipient.get(to) ?? 0) + 1);
+      expect(perRecipient.size).toBe(80);
+      expect([...perRecipient.values()].every((n) => n === 1)).toBe(true);
+    });
+  });
+
   describe('verified sender', () => {
     it('refuses an unverified sender domain with 403 DOMAIN_NOT_VERIFIED, nothing written', async () => {
       const strict = await openSession({ EMAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url, DOMAIN_VERIFICATION: 'dns' });

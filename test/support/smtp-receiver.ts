@@ -20,6 +20,8 @@ export interface SmtpReceiverOptions {
   parse?: boolean;
   /** DNS resolver for DKIM checks (e.g. the test DNS server's); no DKIM check without one. */
   dkimResolver?: DNSResolver;
+  /** Answer each message's DATA this much later (a slow receiving server). */
+  delayMs?: number;
 }
 
 interface ScriptedReply {
@@ -64,6 +66,7 @@ export class SmtpReceiver {
         stream.on('end', () => {
           ref.receiver!
             .accept(Buffer.concat(chunks), session)
+            .then(() => new Promise((resolve) => setTimeout(resolve, options.delayMs ?? 0)))
             .then(() => callback(null, `queued as ${session.id}`))
             .catch((err: Error) => callback(err));
         });

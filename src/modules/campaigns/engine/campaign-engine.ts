@@ -40,6 +40,14 @@ export class CampaignEngine implements OnApplicationShutdown {
   private readonly billingNotices = new Map<string, number>();
   private running = false;
   private stopped = false;
+  /**
+   * A campaign's backlog as this process left it when the time budget stopped it, with the
+   * checkpoint it had reached: the tick that follows at once reuses it instead of counting up to
+   * `CAMPAIGN_MAX_QUEUED` rows again. Only batches add to the backlog and each moves the
+   * checkpoint, so an unchanged checkpoint means nothing was added since (emails only left): the
+   * carried figure can only over-estimate, as within a tick.
+   */
+  private readonly carried = new Map<string, { cursorId: string | null; backlog: number }>();
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
@@ -59,6 +67,7 @@ export class CampaignEngine implements OnApplicationShutdown {
   async tick(): Promise<void> {
     if (this.config.role === 'api' || this.running || this.stopped) return;
     this.running = true;
+    let again = false;
     try {
       await this.dataSource.query(
         `UPDATE campaigns SET status = 'SENDING', sent_at = now(), audience_fixed_at = now(), updated_at = now()
@@ -67,15 +76,22 @@ export class CampaignEngine implements OnApplicationShutdown {
       const active = (await this.dataSource.query(
         `SELECT id, project_id FROM campaigns WHERE status = 'SENDING' AND (engine_lease_until IS NULL OR engine_lease_until < now())`,
       )) as CampaignRow[];
+      for (const id of this.carried.keys()) if (!active.some((row) => row.id === id)) this.carried.delete(id);
       for (const row of active) {
         if (this.stopped) break;
-        await this.advance(row).catch((err: unknown) => this.onAdvanceError(row, err));
+        const more = await this.advance(row).catch((err: unknown) => {
+          this.onAdvanceError(row, err);
+          return false;
+        });
+        again ||= more;
       }
     } catch (err) {
       this.log.warn({ err }, 'campaign tick failed');
     } finally {
       this.running = false;
     }
+    // A campaign stopped only by the time budget goes on at once, not at the next interval.
+    if (again && !this.stopped) setImmediate(() => void this.tick());
   }
 
   /**
@@ -93,18 +109,21 @@ export class CampaignEngine implements OnApplicationShutdown {
     this.log.warn({ campaignId: row.id, projectId: row.project_id, details: (err as { details?: unknown }).details }, 'campaign paused at the monthly campaigns limit');
   }
 
-  /** One campaign, under its lease: content once, batches while the backlog allows, then completion. */
-  private async advance(row: CampaignRow): Promise<void> {
+  /**
+   * One campaign, under its lease: content once, batches while the backlog allows, then completion.
+   * True when the tick's time budget alone stopped it (more of its audience to write, room for it).
+   */
+  private async advance(row: CampaignRow): Promise<boolean> {
     const [campaign] = (await this.dataSource.query(
       `UPDATE campaigns SET engine_lease_until = now() + make_interval(secs => $2)
         WHERE id = $1 AND status = 'SENDING' AND (engine_lease_until IS NULL OR engine_lease_until < now())
         RETURNING id, audience_done, content_id, audience_fixed_at::text AS fixed_at, cursor_created_at::text AS cursor_created_at, cursor_id`,
       [row.id, LEASE_SECONDS],
     ).then(returnedRows)) as Array<{ id: string; audience_done: boolean; content_id: string | null; fixed_at: string; cursor_created_at: string | null; cursor_id: string | null }>;
-    if (!campaign) return;
+    if (!campaign) return false;
     try {
       const entity = await this.campaigns.findOneBy({ id: row.id });
-      if (!entity) return;
+      if (!entity) return false;
       let done = campaign.audience_done;
       if (!done) {
         const contentId = campaign.content_id ?? (await this.createContent(entity));
@@ -117,19 +136,27 @@ export class CampaignEngine implements OnApplicationShutdown {
         // Counted once per tick: only this loop adds to the backlog, so adding each batch to the
         // count can only over-estimate it (emails leave as they are sent), never let too many in.
         const { batchSize, maxQueued } = this.config.campaigns;
-        let backlog = await this.emails.backlog(entity.id, maxQueued);
-        while (!done && !this.stopped && Date.now() < deadline && backlog + batchSize <= Math.max(maxQueued, batchSize)) {
+        const carried = this.carried.get(entity.id);
+        this.carried.delete(entity.id);
+        let backlog = carried && carried.cursorId === campaign.cursor_id ? carried.backlog : await this.emails.backlog(entity.id, maxQueued);
+        const fits = () => backlog + batchSize <= Math.max(maxQueued, batchSize);
+        while (!done && !this.stopped && Date.now() < deadline && fits()) {
           const batch = await this.materialiseBatch(entity, { contentId, track, condition, fixedAt: campaign.fixed_at, after });
-          if (batch === 'stopped') return;
+          if (batch === 'stopped') return false;
           if (batch.last === null) done = true;
           after = batch.last;
           backlog += batch.queuedIds.length;
           await this.emails.enqueue(batch.queuedIds, entity.type);
         }
+        if (!done && !this.stopped && Date.now() >= deadline && fits()) {
+          this.carried.set(entity.id, { cursorId: after?.id ?? null, backlog });
+          return true;
+        }
       }
       if (done && (await this.emails.backlog(entity.id, 1)) === 0) {
         await this.dataSource.query(`UPDATE campaigns SET status = 'SENT', completed_at = now(), updated_at = now() WHERE id = $1 AND status = 'SENDING'`, [entity.id]);
       }
+      return false;
     } finally {
       await this.dataSource.query(`UPDATE campaigns SET engine_lease_until = NULL WHERE id = $1`, [row.id]);
     }
