@@ -88,7 +88,7 @@ export class ContactFieldsService {
    */
   async list(projectId: string): Promise<{ fields: FieldDescriptor[] }> {
     const [custom, counts, totals] = await Promise.all([
-      this.dataSource.query(`SELECT key, type FROM contact_fields WHERE project_id = $1 ORDER BY key`, [projectId]) as Promise<Array<{ key: string; type: FieldType }>>,
+      this.keyTypes(projectId),
       this.dataSource.query(
         `WITH RECURSIVE walk(id, path, value) AS (
            SELECT c.id, e.key, e.value FROM contacts c, jsonb_each(c.data) e
@@ -111,6 +111,17 @@ export class ContactFieldsService {
         ...custom.map((f) => ({ field: `data.${f.key}`, type: f.type, isCustom: true, coverage: share(present.get(f.key) ?? 0) })),
       ],
     };
+  }
+
+  /**
+   * The project's custom keys (dotted paths) with their inferred types, by key: all of them, or
+   * those among `keys`; with `manager`, read in the caller's transaction.
+   */
+  keyTypes(projectId: string, keys?: string[], manager?: EntityManager): Promise<Array<{ key: string; type: FieldType }>> {
+    const db = manager ?? this.dataSource.manager;
+    if (keys === undefined) return db.query(`SELECT key, type FROM contact_fields WHERE project_id = $1 ORDER BY key`, [projectId]);
+    if (keys.length === 0) return Promise.resolve([]);
+    return db.query(`SELECT key, type FROM contact_fields WHERE project_id = $1 AND key = ANY($2::text[]) ORDER BY key`, [projectId, keys]);
   }
 
   /** Distinct values, most frequent first (ties by value), as a cursor list of `{value, count}`. */

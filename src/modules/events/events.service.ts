@@ -38,4 +38,14 @@ export class EventsService {
     );
     return rows.map(fromEventRow);
   }
+
+  /** The `data` of the project's latest `limit` events with one of these names, newest first. */
+  async recentData(projectId: string, names: string[], limit: number): Promise<Array<Record<string, unknown>>> {
+    if (names.length === 0) return [];
+    const rows: Array<{ data: Record<string, unknown> }> = await this.dataSource.query(
+      `SELECT data FROM events WHERE project_id = $1 AND name = ANY($2::text[]) ORDER BY created_at DESC LIMIT $3`,
+      [projectId, names, limit],
+    );
+    return rows.map((r) => r.data);
+  }
 }

@@ -5,6 +5,7 @@ import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
 import { Fragment, raw, sql } from '../../platform/database/sql-fragment';
 import { validationError } from '../../platform/http/app-error';
+import { ContactFieldsService } from '../contacts/contact-fields.service';
 import type { FieldType } from '../contacts/data/field-types';
 import { CompileContext, compileFilter, compileSingleFilter } from './filter/compile-filter';
 import { Filter, FilterTree, referencedDataKeys, referencedSegments } from './filter/filter.types';
@@ -27,6 +28,7 @@ export class AudienceService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectConfig() private readonly config: AppConfig,
+    private readonly contactFields: ContactFieldsService,
   ) {}
 
   /**
@@ -126,11 +128,7 @@ export class AudienceService {
       }
       pending = [...next];
     }
-    const fieldTypes = new Map<string, FieldType>();
-    if (keys.size > 0) {
-      const rows: Array<{ key: string; type: FieldType }> = await db.query(`SELECT key, type FROM contact_fields WHERE project_id = $1 AND key = ANY($2::text[])`, [projectId, [...keys]]);
-      for (const row of rows) fieldTypes.set(row.key, row.type);
-    }
+    const fieldTypes = new Map<string, FieldType>((await this.contactFields.keyTypes(projectId, [...keys], manager)).map((row) => [row.key, row.type]));
     return { fieldTypes, segments };
   }
 }
