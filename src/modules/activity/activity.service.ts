@@ -2,16 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { badRequest } from '../../platform/http/app-error';
-import { clampLimit, cursorPage, decodeCursor, parsePositiveInt } from '../../platform/http/pagination';
+import { parsePositiveInt } from '../../platform/http/pagination';
 import { isContactId } from '../contacts/contact-id';
+import { EventPageFilter, EventsQueriesService } from '../events/events-queries.service';
 import { parseRange } from './activity-range';
 import { ActivityRegistry, UpcomingItem } from './activity.registry';
 import { ACTIVITY_TYPES, activityTypeOf, ActivityType, EMAIL_ACTIVITY_TYPES, METRIC_NAMES } from './activity.types';
-import { ActivityItem, ActivityRow, toActivityItem } from './dto/activity-item.response';
+import { ActivityItem, toActivityItem } from './dto/activity-item.response';
 import type { ListActivityQuery, RangeQuery, RecentCountQuery } from './dto/activity.query';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 
-const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/;
 /** `/activity/recent-count?minutes`: default one hour, at most a week (larger values are clamped). */
 const RECENT_DEFAULT_MINUTES = 60;
 const RECENT_MAX_MINUTES = 7 * 24 * 60;
@@ -34,40 +34,16 @@ export class ActivityService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly registry: ActivityRegistry,
+    private readonly events: EventsQueriesService,
   ) {}
 
   async feed(projectId: string, query: ListActivityQuery): Promise<ActivityPage> {
-    const limit = clampLimit(query.limit);
-    const cursor = decodeCursor<{ v: string; id: string }>(query.cursor, (c) => typeof c.v === 'string' && PG_TIMESTAMP.test(c.v) && typeof c.id === 'string' && isUuid(c.id));
-    const empty: ActivityPage = { data: [], cursor: null, hasMore: false };
     // Filters, not lookups: a malformed id matches nothing.
-    if (query.contactId !== undefined && !isContactId(query.contactId)) return empty;
-    if (query.campaignId !== undefined && !isUuid(query.campaignId)) return empty;
-    const params: unknown[] = [projectId];
-    const filters = ['e.project_id = $1'];
-    const typeFilter = this.typeFilter(query.types, params);
-    if (typeFilter) filters.push(typeFilter);
-    if (query.contactId !== undefined) {
-      params.push(query.contactId);
-      filters.push(`e.contact_id = $${params.length}`);
-    }
-    if (query.campaignId !== undefined) {
-      params.push(query.campaignId.toLowerCase());
-      filters.push(`e.data->>'campaignId' = $${params.length}`);
-    }
-    if (cursor) {
-      params.push(cursor.v, cursor.id);
-      filters.push(`(e.created_at, e.id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
-    }
-    params.push(limit + 1);
-    const rows: ActivityRow[] = await this.dataSource.query(
-      `SELECT e.id, e.name, e.contact_id, c.email AS contact_email, e.data, e.created_at, e.created_at::text AS created_key
-       FROM events e LEFT JOIN contacts c ON c.id = e.contact_id
-       WHERE ${filters.join(' AND ')} ORDER BY e.created_at DESC, e.id DESC LIMIT $${params.length}`,
-      params,
-    );
-    const { data, cursor: next, hasMore } = cursorPage(rows, limit, toActivityItem, (last) => ({ v: last.created_key, id: last.id }), 0);
-    return { data, cursor: next, hasMore };
+    const names = this.typeFilter(query.types);
+    if (query.contactId !== undefined && !isContactId(query.contactId)) return { data: [], cursor: null, hasMore: false };
+    if (query.campaignId !== undefined && !isUuid(query.campaignId)) return { data: [], cursor: null, hasMore: false };
+    const { data, cursor, hasMore } = await this.events.page(projectId, { names, contactId: query.contactId, campaignId: query.campaignId }, query, toActivityItem, false);
+    return { data, cursor, hasMore };
   }
 
   async stats(projectId: string, query: RangeQuery): Promise<ActivityStats> {
@@ -86,11 +62,7 @@ export class ActivityService {
 
   async recentCount(projectId: string, query: RecentCountQuery): Promise<{ count: number }> {
     const minutes = parsePositiveInt(query.minutes, 'minutes', RECENT_DEFAULT_MINUTES, RECENT_MAX_MINUTES);
-    const [row]: Array<{ count: number }> = await this.dataSource.query(
-      `SELECT count(*)::int AS count FROM events WHERE project_id = $1 AND created_at > now() - make_interval(mins => $2)`,
-      [projectId, minutes],
-    );
-    return { count: row.count };
+    return { count: await this.events.recentCount(projectId, minutes) };
   }
 
   async types(projectId: string): Promise<{ types: ActivityType[] }> {
@@ -105,21 +77,12 @@ export class ActivityService {
   }
 
   /** `types=email.open,event`: unknown names are 400; `event` means every name outside the email lifecycle. */
-  private typeFilter(raw: string | undefined, params: unknown[]): string | null {
-    if (raw === undefined || raw.trim() === '') return null;
+  private typeFilter(raw: string | undefined): EventPageFilter['names'] {
+    if (raw === undefined || raw.trim() === '') return undefined;
     const types = [...new Set(raw.split(',').map((t) => t.trim()).filter(Boolean))];
     const unknown = types.filter((t) => !(ACTIVITY_TYPES as readonly string[]).includes(t));
     if (unknown.length) throw badRequest(`Unknown activity type: ${unknown.join(', ')}`, { details: { allowed: ACTIVITY_TYPES } });
-    const clauses: string[] = [];
     const emailTypes = types.filter((t) => t !== 'event');
-    if (emailTypes.length) {
-      params.push(emailTypes);
-      clauses.push(`e.name = ANY($${params.length}::text[])`);
-    }
-    if (types.includes('event')) {
-      params.push([...EMAIL_ACTIVITY_TYPES]);
-      clauses.push(`e.name <> ALL($${params.length}::text[])`);
-    }
-    return `(${clauses.join(' OR ')})`;
+    return { anyOf: emailTypes.length ? emailTypes : undefined, noneOf: types.includes('event') ? [...EMAIL_ACTIVITY_TYPES] : undefined };
   }
 }

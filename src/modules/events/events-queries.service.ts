@@ -25,6 +25,13 @@ export interface EventNameStats {
   lastSeenAt: string;
 }
 
+/** Which events a page holds: a name in `anyOf` or (with `noneOf`) a name outside it; a contact; a campaign (`data.campaignId`). */
+export interface EventPageFilter {
+  names?: { anyOf?: string[]; noneOf?: string[] };
+  contactId?: string;
+  campaignId?: string;
+}
+
 /** Reads of the events table: newest first, keyset-paginated on (created_at, id). */
 @Injectable()
 export class EventsQueriesService {
@@ -43,13 +50,22 @@ export class EventsQueriesService {
   async list(projectId: string, query: ListEventsQuery): Promise<CursorPage<EventResponse>> {
     // A malformed or foreign contact id filters to nothing rather than erroring: it is a filter.
     if (query.contactId !== undefined && !isContactId(query.contactId)) return { data: [], cursor: null, hasMore: false, total: 0 };
-    return this.page(projectId, query);
+    return this.page(projectId, { names: query.name !== undefined ? { anyOf: [query.name] } : undefined, contactId: query.contactId }, query, toEventResponse, true);
   }
 
   async forContact(projectId: string, contactId: string, query: ListEventsQuery): Promise<CursorPage<EventResponse>> {
     if (!isContactId(contactId)) throw eventContactNotFound();
     if (!(await this.contacts.exists(projectId, contactId))) throw eventContactNotFound();
-    return this.page(projectId, { ...query, contactId });
+    return this.page(projectId, { names: query.name !== undefined ? { anyOf: [query.name] } : undefined, contactId }, query, toEventResponse, true);
+  }
+
+  /** How many events the project recorded in the last `minutes`. */
+  async recentCount(projectId: string, minutes: number): Promise<number> {
+    const [row]: Array<{ count: number }> = await this.dataSource.query(
+      `SELECT count(*)::int AS count FROM events WHERE project_id = $1 AND created_at > now() - make_interval(mins => $2)`,
+      [projectId, minutes],
+    );
+    return row.count;
   }
 
   async names(projectId: string): Promise<{ names: Array<{ name: string; count: number; lastSeenAt: string }> }> {
@@ -96,18 +112,33 @@ export class EventsQueriesService {
     if (!result[1]) throw eventNameNotFound(name);
   }
 
-  private async page(projectId: string, query: ListEventsQuery): Promise<CursorPage<EventResponse>> {
+  /**
+   * One keyset page of the project's events, newest first (`created_at`, `id`), each with its
+   * contact's address: the event list and the activity feed. `total` counts the whole filter on
+   * the first page when asked (0 otherwise).
+   */
+  async page<T>(projectId: string, filter: EventPageFilter, query: { cursor?: string; limit?: unknown }, map: (row: EventListRow) => T, withTotal: boolean): Promise<CursorPage<T>> {
     const limit = clampLimit(query.limit);
     const cursor = decodeCursor<{ v: string; id: string }>(query.cursor, (c) => typeof c.v === 'string' && PG_TIMESTAMP.test(c.v) && typeof c.id === 'string' && isUuid(c.id));
     const params: unknown[] = [projectId];
     const filters = ['e.project_id = $1'];
-    if (query.name !== undefined) {
-      params.push(query.name);
-      filters.push(`e.name = $${params.length}`);
+    const names: string[] = [];
+    if (filter.names?.anyOf) {
+      params.push(filter.names.anyOf);
+      names.push(`e.name = ANY($${params.length}::text[])`);
     }
-    if (query.contactId !== undefined) {
-      params.push(query.contactId);
+    if (filter.names?.noneOf) {
+      params.push(filter.names.noneOf);
+      names.push(`e.name <> ALL($${params.length}::text[])`);
+    }
+    if (names.length > 0) filters.push(`(${names.join(' OR ')})`);
+    if (filter.contactId !== undefined) {
+      params.push(filter.contactId);
       filters.push(`e.contact_id = $${params.length}`);
+    }
+    if (filter.campaignId !== undefined) {
+      params.push(filter.campaignId.toLowerCase());
+      filters.push(`e.data->>'campaignId' = $${params.length}`);
     }
     const countParams = [...params];
     const countFilters = [...filters];
@@ -123,12 +154,12 @@ export class EventsQueriesService {
          WHERE ${filters.join(' AND ')} ORDER BY e.created_at DESC, e.id DESC LIMIT $${params.length}`,
         params,
       ) as Promise<Array<Omit<EventListRow, 'contact_email'>>>,
-      cursor
+      cursor || !withTotal
         ? Promise.resolve([{ total: 0 }])
         : (this.dataSource.query(`SELECT count(*)::int AS total FROM events e WHERE ${countFilters.join(' AND ')}`, countParams) as Promise<Array<{ total: number }>>),
     ]);
     const emails = await this.contacts.emailsOf(projectId, [...new Set(rows.flatMap((r) => (r.contact_id ? [r.contact_id] : [])))]);
     const listed: EventListRow[] = rows.map((r) => ({ ...r, contact_email: r.contact_id ? (emails.get(r.contact_id) ?? null) : null }));
-    return cursorPage(listed, limit, toEventResponse, (last) => ({ v: last.created_key, id: last.id }), totals[0].total);
+    return cursorPage(listed, limit, map, (last) => ({ v: last.created_key, id: last.id }), totals[0].total);
   }
 }

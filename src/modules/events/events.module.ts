@@ -14,6 +14,6 @@ import { EventsMetricsConsumer } from './outbox/events-metrics.consumer';
   imports: [TypeOrmModule.forFeature([EventRecord, EventConsumerCursor])],
   controllers: [EventsController],
   providers: [EventsService, EventsQueriesService, EventConsumerRegistry, EventOutbox, EventsMetricsConsumer, ContactDirectory],
-  exports: [EventsService, EventConsumerRegistry, ContactDirectory],
+  exports: [EventsService, EventsQueriesService, EventConsumerRegistry, ContactDirectory],
 })
 export class EventsModule {}
