@@ -5,14 +5,12 @@ import { badRequest } from '../../platform/http/app-error';
 import { parsePositiveInt } from '../../platform/http/pagination';
 import { parseInterval, parseRange } from './activity-range';
 import { ActivityRegistry } from './activity.registry';
+import { AudienceEmails, CAMPAIGN_EMAIL_METRICS, CampaignEmailMetric } from '../emails/use-cases/insert-audience-emails';
 import { EMAIL_ACTIVITY_TYPES, METRIC_NAMES } from './activity.types';
 import type { RangeQuery, TimeseriesQuery, TopCampaignsQuery, TopEventsQuery } from './dto/activity.query';
 
 const TOP_DEFAULT = 10;
 const TOP_MAX = 100;
-/** `metric` of top-campaigns → the emails column it counts (a closed list, never caller input). */
-const CAMPAIGN_METRICS = { sent: 'sent_at', opens: 'opened_at', clicks: 'clicked_at' } as const;
-type CampaignMetric = keyof typeof CAMPAIGN_METRICS;
 const SERIES = ['sent', 'delivered', 'opened', 'clicked', 'bounced'] as const;
 
 export interface TimeseriesPoint {
@@ -40,12 +38,13 @@ export interface CampaignStats {
   bounceRate: number;
 }
 
-/** Campaign numbers come from the emails rows (`campaign_id`); every other series from the hourly rollup. */
+/** Campaign numbers come from the emails module (`AudienceEmails`, over the rows' `campaign_id`); every other series from the hourly rollup. */
 @Injectable()
 export class AnalyticsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly registry: ActivityRegistry,
+    private readonly campaignEmails: AudienceEmails,
   ) {}
 
   /** Every bucket from `from`'s bucket to `to`'s is present, zeros included; buckets are UTC. */
@@ -76,32 +75,18 @@ export class AnalyticsService {
   }
 
   async topCampaigns(projectId: string, query: TopCampaignsQuery): Promise<{ data: Array<{ id: string; name: string | null; value: number }> }> {
-    const metric = (query.metric ?? 'opens') as CampaignMetric;
-    if (!Object.hasOwn(CAMPAIGN_METRICS, metric)) throw badRequest('metric must be opens, clicks or sent', { details: { received: query.metric } });
-    const { from, to } = parseRange(query);
+    const metric = (query.metric ?? 'opens') as CampaignEmailMetric;
+    if (!Object.hasOwn(CAMPAIGN_EMAIL_METRICS, metric)) throw badRequest('metric must be opens, clicks or sent', { details: { received: query.metric } });
+    const range = parseRange(query);
     const limit = parsePositiveInt(query.limit, 'limit', TOP_DEFAULT, TOP_MAX);
-    const rows: Array<{ id: string; value: number }> = await this.dataSource.query(
-      `SELECT campaign_id AS id, count(${CAMPAIGN_METRICS[metric]})::int AS value
-       FROM emails WHERE project_id = $1 AND campaign_id IS NOT NULL AND created_at >= $2 AND created_at <= $3
-       GROUP BY campaign_id
-       ORDER BY value DESC, id LIMIT $4`,
-      [projectId, from.toISOString(), to.toISOString(), limit],
-    );
+    const rows = await this.campaignEmails.topCampaigns(projectId, metric, range, limit);
     const names = await this.registry.namesOf(projectId, rows.map((r) => r.id));
     return { data: rows.map((r) => ({ id: r.id, name: names.get(r.id) ?? null, value: r.value })) };
   }
 
   async campaignStats(projectId: string, query: RangeQuery & { limit?: string }): Promise<{ data: CampaignStats[] }> {
-    const { from, to } = parseRange(query);
     const limit = parsePositiveInt(query.limit, 'limit', TOP_MAX, TOP_MAX);
-    const rows: Array<Record<string, number> & { id: string }> = await this.dataSource.query(
-      `SELECT campaign_id AS id, count(*)::int AS total, count(sent_at)::int AS sent, count(delivered_at)::int AS delivered,
-              count(opened_at)::int AS opened, count(clicked_at)::int AS clicked, count(bounced_at)::int AS bounced,
-              count(complained_at)::int AS complained, count(*) FILTER (WHERE status = 'skipped')::int AS skipped
-       FROM emails WHERE project_id = $1 AND campaign_id IS NOT NULL AND created_at >= $2 AND created_at <= $3
-       GROUP BY campaign_id ORDER BY max(created_at) DESC, campaign_id LIMIT $4`,
-      [projectId, from.toISOString(), to.toISOString(), limit],
-    );
+    const rows = await this.campaignEmails.campaignTotals(projectId, parseRange(query), limit);
     const names = await this.registry.namesOf(projectId, rows.map((r) => r.id));
     const rate = (n: number, d: number) => (d === 0 ? 0 : Math.round((n / d) * 10000) / 10000);
     return {

@@ -57,6 +57,22 @@ const VALID_ADDRESS = '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$';
  * what was dropped stay visible. The contact's data is copied into `variables` in the same
  * statement: the pipeline then reads a group's contact data with its one load statement.
  */
+/** What `topCampaigns` ranks by: `metric` → the emails column it counts (a closed list, never caller input). */
+export const CAMPAIGN_EMAIL_METRICS = { sent: 'sent_at', opens: 'opened_at', clicks: 'clicked_at' } as const;
+export type CampaignEmailMetric = keyof typeof CAMPAIGN_EMAIL_METRICS;
+
+export interface CampaignEmailTotals {
+  id: string;
+  total: number;
+  sent: number;
+  delivered: number;
+  opened: number;
+  clicked: number;
+  bounced: number;
+  complained: number;
+  skipped: number;
+}
+
 @Injectable()
 export class AudienceEmails {
   constructor(
@@ -143,6 +159,29 @@ export class AudienceEmails {
       [campaignId, projectId],
     )) as Array<{ n: number }>;
     return n;
+  }
+
+  /** Campaigns ranked by how many of their emails (created in the range) were sent, opened or clicked; ties by id. */
+  async topCampaigns(projectId: string, metric: CampaignEmailMetric, range: { from: Date; to: Date }, limit: number): Promise<Array<{ id: string; value: number }>> {
+    return this.dataSource.query(
+      `SELECT campaign_id AS id, count(${CAMPAIGN_EMAIL_METRICS[metric]})::int AS value
+       FROM emails WHERE project_id = $1 AND campaign_id IS NOT NULL AND created_at >= $2 AND created_at <= $3
+       GROUP BY campaign_id
+       ORDER BY value DESC, id LIMIT $4`,
+      [projectId, range.from.toISOString(), range.to.toISOString(), limit],
+    );
+  }
+
+  /** Per campaign, the counters of its emails created in the range; the most recently active campaigns first. */
+  async campaignTotals(projectId: string, range: { from: Date; to: Date }, limit: number): Promise<CampaignEmailTotals[]> {
+    return this.dataSource.query(
+      `SELECT campaign_id AS id, count(*)::int AS total, count(sent_at)::int AS sent, count(delivered_at)::int AS delivered,
+              count(opened_at)::int AS opened, count(clicked_at)::int AS clicked, count(bounced_at)::int AS bounced,
+              count(complained_at)::int AS complained, count(*) FILTER (WHERE status = 'skipped')::int AS skipped
+       FROM emails WHERE project_id = $1 AND campaign_id IS NOT NULL AND created_at >= $2 AND created_at <= $3
+       GROUP BY campaign_id ORDER BY max(created_at) DESC, campaign_id LIMIT $4`,
+      [projectId, range.from.toISOString(), range.to.toISOString(), limit],
+    );
   }
 
   /** Hands committed rows to the send queue in grouped jobs, behind transactional mail whatever the type; the sweep covers a failed enqueue. */
