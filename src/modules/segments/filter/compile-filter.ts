@@ -1,5 +1,7 @@
 import { Fragment, join, raw, sql } from '../../../platform/database/sql-fragment';
 import type { FieldType } from '../../contacts/data/field-types';
+import { contactEmailActivitySql } from '../../emails/contact-emails.sql';
+import { contactEventsSql } from '../../events/contact-events.sql';
 import { asCount, comparisonType, TypedValue, typedValue } from './filter-values';
 import { canonicalOperator, FieldRef, Filter, FilterTree, Operator, parseField, UNITS, Unit } from './filter.types';
 import { FILTER_LIMITS, SegmentDefinition } from './validate-filter';
@@ -57,11 +59,13 @@ class Compiler {
     const op = typeof filter.operator === 'string' ? canonicalOperator(filter.operator) : null;
     if (!ref || !op) return FALSE;
     switch (ref.kind) {
-      case 'event':
-        return this.activity(sql`SELECT 1 FROM events e WHERE e.project_id = ${this.projectId}::uuid AND e.contact_id = c.id AND e.name = ${ref.name}`, raw('e.created_at'), op, filter);
+      case 'event': {
+        const { rows, at } = contactEventsSql(this.projectId, ref.name);
+        return this.activity(rows, at, op, filter);
+      }
       case 'email': {
-        const column = raw(`m.${ref.column}`);
-        return this.activity(sql`SELECT 1 FROM emails m WHERE m.project_id = ${this.projectId}::uuid AND m.contact_id = c.id AND ${column} IS NOT NULL`, column, op, filter);
+        const { rows, at } = contactEmailActivitySql(this.projectId, ref.activity);
+        return this.activity(rows, at, op, filter);
       }
       case 'segment':
         return this.membership(ref.id, op);

@@ -1,5 +1,6 @@
 import type { FieldType } from '../../contacts/data/field-types';
 import { isUuid } from '../../../platform/http/parse-uuid.pipe';
+import { EMAIL_ACTIVITIES, EmailActivity } from '../../emails/contact-emails.sql';
 
 /** A filter tree as stored (segment `condition`, campaign `audienceCondition`). */
 export interface FilterTree {
@@ -62,16 +63,6 @@ export const EVENT_OPERATORS: ReadonlySet<Operator> = new Set(['triggered', 'tri
 export const SEGMENT_OPERATORS: ReadonlySet<Operator> = new Set(['memberOfSegment', 'notMemberOfSegment']);
 export const ORDERING_OPERATORS: ReadonlySet<Operator> = new Set(['greaterThan', 'lessThan', 'greaterThanOrEqual', 'lessThanOrEqual']);
 
-export const EMAIL_ACTIVITIES = {
-  sent: 'sent_at',
-  delivered: 'delivered_at',
-  opened: 'opened_at',
-  clicked: 'clicked_at',
-  bounced: 'bounced_at',
-  complained: 'complained_at',
-} as const;
-export type EmailActivity = keyof typeof EMAIL_ACTIVITIES;
-
 export const CORE_FIELDS = {
   email: { column: 'email', type: 'string' },
   subscribed: { column: 'subscribed', type: 'boolean' },
@@ -85,7 +76,7 @@ export type FieldRef =
   | { kind: 'core'; name: CoreField; column: string; type: FieldType }
   | { kind: 'data'; key: string; path: string[] }
   | { kind: 'event'; name: string }
-  | { kind: 'email'; activity: EmailActivity; column: string }
+  | { kind: 'email'; activity: EmailActivity }
   | { kind: 'segment'; id: string };
 
 const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
@@ -106,7 +97,7 @@ export function parseField(field: string): FieldRef | null {
     return path.some((p) => p.length === 0) ? null : { kind: 'data', key: rest, path };
   }
   if (family === 'event') return { kind: 'event', name: rest };
-  if (family === 'email') return has(EMAIL_ACTIVITIES, rest) ? { kind: 'email', activity: rest as EmailActivity, column: EMAIL_ACTIVITIES[rest as EmailActivity] } : null;
+  if (family === 'email') return has(EMAIL_ACTIVITIES, rest) ? { kind: 'email', activity: rest as EmailActivity } : null;
   if (family === 'segment') return isUuid(rest) ? { kind: 'segment', id: rest.toLowerCase() } : null;
   return null;
 }
