@@ -48,6 +48,24 @@ describe('segments', () => {
     expect((await other.api.get('/segments').expect(200)).body).toEqual([]);
   });
 
+  it('pages live members newest first with a total that agrees with every page', async () => {
+    const p = await s.newProject('Paging');
+    for (let i = 0; i < 25; i++) await p.api.post('/contacts', { email: `m${i}@example.com`, data: { cohort: 'paging', n: i } }).expect(201);
+    const seg = await p.api.post('/segments', { name: 'Cohort', condition: filterTree({ field: 'data.cohort', operator: 'equals', value: 'paging' }) }).expect(201);
+    const page = async (n: number) => (await p.api.get(`/segments/${seg.body.id}/contacts?page=${n}&pageSize=10`).expect(200)).body;
+    const first = await page(1);
+    expect(first).toMatchObject({ total: 25, totalPages: 3, page: 1, pageSize: 10 });
+    expect(first.data.map((c: { email: string }) => c.email)).toEqual(Array.from({ length: 10 }, (_, i) => `m${24 - i}@example.com`));
+    expect(await page(3)).toMatchObject({ total: 25, totalPages: 3 });
+    expect((await page(3)).data).toHaveLength(5);
+    expect(await page(4)).toMatchObject({ data: [], total: 25, totalPages: 3 });
+    // Live: a contact that starts matching is on the first page and in the total at once.
+    const late = await p.api.post('/contacts', { email: 'late@example.com', data: { cohort: 'paging' } }).expect(201);
+    expect(await page(1)).toMatchObject({ total: 26, totalPages: 3, data: expect.arrayContaining([expect.objectContaining({ email: 'late@example.com' })]) });
+    await p.api.delete(`/contacts/${late.body.id}`).expect(204);
+    expect(await page(3)).toMatchObject({ total: 25 });
+  });
+
   it('answers missing input with the short 400 body and a bad tree with 422 items', async () => {
     expect((await s.api.post('/segments', { condition: filterTree({ field: 'email', operator: 'exists' }) }).expect(400)).body).toEqual({ error: 'name is required' });
     expect((await s.api.post('/segments', { name: null, condition: filterTree({ field: 'email', operator: 'exists' }) }).expect(400)).body).toEqual({ error: 'name is required' });

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
@@ -25,7 +26,7 @@ const newWebhookSecret = (): string => `whsec_${randomHex(32)}`;
 @Injectable()
 export class ProjectsService {
   /** Key digests resolve to projects for a few seconds without a query; rotation clears this process's entries. */
-  private readonly keyCache = new Map<string, { value: KeyLookup | null; expires: number }>();
+  private readonly keyCache = new LRUCache<string, { value: KeyLookup | null }>({ max: KEY_CACHE_MAX, ttl: KEY_CACHE_TTL_MS });
 
   constructor(
     @InjectRepository(Project) private readonly projects: Repository<Project>,
@@ -82,15 +83,14 @@ export class ProjectsService {
   async resolveKey(rawKey: string): Promise<KeyLookup | null> {
     const digest = sha256Hex(rawKey);
     const cached = this.keyCache.get(digest);
-    if (cached && cached.expires > Date.now()) return cached.value;
+    if (cached) return cached.value;
     const project = await this.projects
       .createQueryBuilder('p')
       .select(['p.id', 'p.secretKeyHash'])
       .where('p.secret_key_hash = :digest OR p.public_key_hash = :digest', { digest })
       .getOne();
     const value: KeyLookup | null = project ? { projectId: project.id, kind: project.secretKeyHash === digest ? 'secret' : 'public' } : null;
-    if (this.keyCache.size >= KEY_CACHE_MAX) this.keyCache.clear();
-    this.keyCache.set(digest, { value, expires: Date.now() + KEY_CACHE_TTL_MS });
+    this.keyCache.set(digest, { value });
     return value;
   }
 

@@ -59,9 +59,31 @@ export class AudienceService {
 
   /** A stored segment's membership as a condition over `c` (without the project scope). */
   async segmentCondition(projectId: string, segment: SegmentDefinition, manager?: EntityManager): Promise<Fragment> {
-    if (segment.type === 'STATIC') return sql`EXISTS (SELECT 1 FROM segment_members sm WHERE sm.segment_id = ${segment.id}::uuid AND sm.contact_id = c.id)`;
-    if (!segment.condition) return raw('FALSE');
-    return compileFilter(projectId, segment.condition, await this.context(projectId, [segment.condition], manager));
+    return (await this.keyedSegmentCondition(projectId, segment, manager)).condition;
+  }
+
+  /**
+   * A segment of the project as `audienceCondition` gives it, with a `key` that is equal for two
+   * calls exactly when they compile the same definition: the segment's condition, the segments it
+   * references and the key types it reads. Time passing and contacts changing leave it as it is,
+   * so it names "the same question" for reusing an answer (SegmentsService.members).
+   */
+  async segmentAudience(projectId: string, segmentId: string, manager?: EntityManager): Promise<{ where: Fragment; key: string }> {
+    const segment = await this.segmentDefinition(projectId, segmentId, manager);
+    if (!segment) throw validationError([{ field: 'segmentId', code: 'unknown_segment', message: `no segment ${segmentId} in this project`, received: segmentId }]);
+    const { condition, key } = await this.keyedSegmentCondition(projectId, segment, manager);
+    return { where: sql`c.project_id = ${projectId}::uuid AND (${condition})`, key };
+  }
+
+  private async keyedSegmentCondition(projectId: string, segment: SegmentDefinition, manager?: EntityManager): Promise<{ condition: Fragment; key: string }> {
+    if (segment.type === 'STATIC') {
+      return { condition: sql`EXISTS (SELECT 1 FROM segment_members sm WHERE sm.segment_id = ${segment.id}::uuid AND sm.contact_id = c.id)`, key: `static:${segment.id}` };
+    }
+    if (!segment.condition) return { condition: raw('FALSE'), key: `empty:${segment.id}` };
+    const ctx = await this.context(projectId, [segment.condition], manager);
+    // Compiled again at a fixed instant, the text and values differ only where the definition does.
+    const fixed = compileFilter(projectId, segment.condition, { ...ctx, now: new Date(0) });
+    return { condition: compileFilter(projectId, segment.condition, ctx), key: `dynamic:${segment.id}:${fixed.text}:${JSON.stringify(fixed.values)}` };
   }
 
   /**

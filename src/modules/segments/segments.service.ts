@@ -37,6 +37,7 @@ import { Segment } from './entities/segment.entity';
 import type { FilterTree } from './filter/filter.types';
 import type { SegmentDefinition } from './filter/validate-filter';
 import { conditionNotObject, dynamicOnly, missingSegmentField, segmentInUse, segmentNotFound, staticOnly, typeImmutable } from './segments.errors';
+import { PageTotals, reconcileTotal } from './page-totals';
 import { computeMembership } from './use-cases/compute-membership';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 import { summarize } from '../../platform/http/validation';
@@ -53,6 +54,8 @@ export class SegmentsService {
     private readonly events: EventsService,
     private readonly usage: UsageRegistry,
   ) {}
+
+  private readonly totals = new PageTotals();
 
   async create(projectId: string, dto: CreateSegmentDto): Promise<SegmentResponse> {
     if (typeof dto.name !== 'string' || dto.name.trim() === '') throw missingSegmentField('name is required');
@@ -123,27 +126,37 @@ export class SegmentsService {
     await this.dataSource.getRepository(Segment).delete({ projectId, id: segment.id });
   }
 
-  /** Live for DYNAMIC segments (the condition now), the stored members for STATIC ones; newest contacts first. */
+  /**
+   * Live for DYNAMIC segments (the condition now), the stored members for STATIC ones; newest
+   * contacts first. The rows are always live; `total` is counted live unless a slow count of the
+   * same definition is under 30 s old (page-totals.ts), and always agrees with the rows returned.
+   */
   async members(projectId: string, id: string, query: { page?: unknown; pageSize?: unknown }): Promise<OffsetPage<ContactResponse>> {
     const segment = await this.load(projectId, id);
     const { page, pageSize, offset } = parseOffsetQuery(query, 100);
     const label = `segment "${segment.name}" (${segment.id})`;
     return this.audience.withTimeout(label, async (em) => {
-      const where = await this.audience.audienceCondition(projectId, { segmentId: segment.id }, em);
+      const { where, key } = await this.audience.segmentAudience(projectId, segment.id, em);
       const n = where.values.length;
-      const [rows, totals] = await Promise.all([
-        em.query(
-          `SELECT c.id, c.project_id, c.email, c.subscribed, c.data, c.created_at, c.updated_at FROM contacts c WHERE ${where.text}
-           ORDER BY c.created_at DESC, c.id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
-          [...where.values, pageSize, offset],
-        ) as Promise<ContactRow[]>,
-        em.query(`SELECT count(*)::int AS total FROM contacts c WHERE ${where.text}`, where.values) as Promise<Array<{ total: number }>>,
-      ]);
+      const rows: ContactRow[] = await em.query(
+        `SELECT c.id, c.project_id, c.email, c.subscribed, c.data, c.created_at, c.updated_at FROM contacts c WHERE ${where.text}
+         ORDER BY c.created_at DESC, c.id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
+        [...where.values, pageSize + 1, offset],
+      );
+      // A page that ends the list needs no count: its total is exact already.
+      const ends = rows.length <= pageSize && (rows.length > 0 || offset === 0);
+      const counted = ends
+        ? 0
+        : (this.totals.recent(key) ??
+          (await this.totals.count(key, async () => {
+            const [row] = await em.query(`SELECT count(*)::int AS total FROM contacts c WHERE ${where.text}`, where.values);
+            return row.total as number;
+          })));
       return offsetPage(
-        rows.map((r) => toContactResponse(fromContactRow(r))),
+        rows.slice(0, pageSize).map((r) => toContactResponse(fromContactRow(r))),
         page,
         pageSize,
-        totals[0].total,
+        reconcileTotal(counted, offset, pageSize, rows.length),
       );
     });
   }

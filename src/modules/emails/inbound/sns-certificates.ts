@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { Injectable } from '@nestjs/common';
 import { X509Certificate } from 'node:crypto';
 import type { AppConfig } from '../../../config/config';
@@ -14,7 +15,7 @@ const MAX_CERT_BYTES = 64 * 1024;
 /** Fetches SNS signing certificates (and confirmation URLs) only from the configured hosts. */
 @Injectable()
 export class SnsCertificates {
-  private readonly cache = new Map<string, { pem: string; expires: number }>();
+  private readonly cache = new LRUCache<string, string>({ max: CACHE_MAX, ttl: CACHE_TTL_MS });
 
   constructor(@InjectConfig() private readonly config: AppConfig) {}
 
@@ -35,7 +36,7 @@ export class SnsCertificates {
   async certificate(url: URL): Promise<string | null> {
     const key = url.toString();
     const cached = this.cache.get(key);
-    if (cached && cached.expires > Date.now()) return cached.pem;
+    if (cached) return cached;
     try {
       const res = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
       if (!res.ok) return null;
@@ -45,8 +46,7 @@ export class SnsCertificates {
       const now = Date.now();
       const notAfter = Date.parse(cert.validTo);
       if (Date.parse(cert.validFrom) > now || notAfter < now) return null;
-      if (this.cache.size >= CACHE_MAX) this.cache.clear();
-      this.cache.set(key, { pem, expires: Math.min(now + CACHE_TTL_MS, notAfter) });
+      this.cache.set(key, pem, { ttl: Math.min(CACHE_TTL_MS, notAfter - now) });
       return pem;
     } catch (error) {
       log.warn({ err: error, url: key }, 'fetching the SNS signing certificate failed');

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { Injectable } from '@nestjs/common';
 import { ContactsService } from '../../contacts/contacts.service';
 import { DomainsService } from '../../domains/domains.service';
@@ -25,7 +26,7 @@ const DKIM_CACHE_MS = 60_000;
  */
 @Injectable()
 export class MessageBuilder {
-  private readonly dkimCache = new Map<string, { key: DkimKey | null; expires: number }>();
+  private readonly dkimCache = new LRUCache<string, { key: DkimKey | null }>({ max: 10_000, ttl: DKIM_CACHE_MS });
 
   constructor(
     private readonly renderer: TemplateRenderer,
@@ -109,11 +110,10 @@ export class MessageBuilder {
   private async dkimKey(projectId: string, fromAddress: string): Promise<DkimKey | null> {
     const cacheKey = `${projectId}|${domainOf(fromAddress)}`;
     const hit = this.dkimCache.get(cacheKey);
-    if (hit && hit.expires > Date.now()) return hit.key;
+    if (hit) return hit.key;
     const found = await this.domains.dkimKeyFor(projectId, fromAddress);
     const key = found ? { domainName: found.domainName, keySelector: found.keySelector, privateKey: found.privateKey } : null;
-    if (this.dkimCache.size > 10_000) this.dkimCache.clear();
-    this.dkimCache.set(cacheKey, { key, expires: Date.now() + DKIM_CACHE_MS });
+    this.dkimCache.set(cacheKey, { key });
     return key;
   }
 }

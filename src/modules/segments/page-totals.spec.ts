@@ -1,0 +1,46 @@
+import { COUNT_REUSE_MS, PageTotals, reconcileTotal, SLOW_COUNT_MS } from './page-totals';
+
+describe('reconcileTotal', () => {
+  it('is exact on a page that ends the list, whatever the count said', () => {
+    expect(reconcileTotal(0, 0, 20, 7)).toBe(7);
+    expect(reconcileTotal(999, 40, 20, 5)).toBe(45);
+    expect(reconcileTotal(3, 0, 20, 0)).toBe(0);
+    expect(reconcileTotal(0, 20, 20, 20)).toBe(40); // exactly full, nothing beyond
+  });
+
+  it('keeps a count that agrees with a full page and raises one that cannot be true', () => {
+    expect(reconcileTotal(1_000, 0, 20, 21)).toBe(1_000);
+    expect(reconcileTotal(30, 40, 20, 21)).toBe(61);
+  });
+
+  it('caps the count at the offset of an empty page past the end', () => {
+    expect(reconcileTotal(50, 60, 20, 0)).toBe(50);
+    expect(reconcileTotal(90, 60, 20, 0)).toBe(60);
+  });
+});
+
+describe('PageTotals', () => {
+  let now = 0;
+  const totals = new PageTotals(() => now);
+  const counting = (n: number, ms: number) => jest.fn(async () => ((now += ms), n));
+
+  it('keeps a slow count for its key only', async () => {
+    const slow = counting(1_000_000, SLOW_COUNT_MS);
+    expect(await totals.count('a', slow)).toBe(1_000_000);
+    expect(totals.recent('a')).toBe(1_000_000);
+    expect(totals.recent('b')).toBeNull();
+  });
+
+  it('never keeps a fast count', async () => {
+    expect(await totals.count('fast', counting(12, SLOW_COUNT_MS - 1))).toBe(12);
+    expect(totals.recent('fast')).toBeNull();
+  });
+
+  it('forgets a kept count after COUNT_REUSE_MS', async () => {
+    await totals.count('k', counting(5, SLOW_COUNT_MS + 10));
+    now += COUNT_REUSE_MS - 1_000;
+    expect(totals.recent('k')).toBe(5);
+    now += 2_000;
+    expect(totals.recent('k')).toBeNull();
+  });
+});

@@ -1,0 +1,47 @@
+import { LRUCache } from 'lru-cache';
+
+/** A count that took at least this long is worth keeping (a small project counts in a few ms and never reuses). */
+export const SLOW_COUNT_MS = 50;
+/** How long a kept count answers for `total`: the page's rows are always live, only the total can lag. */
+export const COUNT_REUSE_MS = 30_000;
+
+/**
+ * `total` of the members page. Counting a dynamic segment over a large project is a scan of its
+ * contacts (~300 ms for a million, bench/README.md "Segments") while the page itself is an index walk
+ * of ~2 ms, so paging through a big segment would pay the scan on every click. A count that took
+ * SLOW_COUNT_MS or more is kept for COUNT_REUSE_MS under the segment's definition key (see
+ * AudienceService.segmentAudience): a changed definition, a changed referenced segment or a retyped
+ * key counts afresh. Per process, bounded in entries.
+ */
+export class PageTotals {
+  private readonly kept: LRUCache<string, number>;
+
+  constructor(private readonly clock: () => number = () => performance.now()) {
+    this.kept = new LRUCache<string, number>({ max: 1_000, ttl: COUNT_REUSE_MS, ttlResolution: 0, perf: { now: clock } });
+  }
+
+  /** The kept count for `key`, or null when there is none (or it is older than COUNT_REUSE_MS). */
+  recent(key: string): number | null {
+    return this.kept.get(key) ?? null;
+  }
+
+  /** Runs `count` and keeps its answer when it was slow. */
+  async count(key: string, count: () => Promise<number>): Promise<number> {
+    const started = this.clock();
+    const n = await count();
+    if (this.clock() - started >= SLOW_COUNT_MS) this.kept.set(key, n);
+    return n;
+  }
+}
+
+/**
+ * Corrects a total with what the page itself saw (it fetched one row past `pageSize`): a page that
+ * is not full ends the list, so the total is exact; a page with a row beyond it proves at least
+ * that many; an empty page past the end caps the total at its offset. A live count is never
+ * changed by this; a kept one is made consistent with the rows returned.
+ */
+export function reconcileTotal(total: number, offset: number, pageSize: number, fetched: number): number {
+  if (fetched > pageSize) return Math.max(total, offset + pageSize + 1);
+  if (fetched > 0 || offset === 0) return offset + fetched;
+  return Math.min(total, offset);
+}
