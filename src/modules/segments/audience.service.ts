@@ -59,7 +59,7 @@ export class AudienceService {
 
   /** A stored segment's membership as a condition over `c` (without the project scope). */
   async segmentCondition(projectId: string, segment: SegmentDefinition, manager?: EntityManager): Promise<Fragment> {
-    return (await this.keyedSegmentCondition(projectId, segment, manager)).condition;
+    return (await this.compiledSegment(projectId, segment, manager)).condition;
   }
 
   /**
@@ -71,19 +71,25 @@ export class AudienceService {
   async segmentAudience(projectId: string, segmentId: string, manager?: EntityManager): Promise<{ where: Fragment; key: string }> {
     const segment = await this.segmentDefinition(projectId, segmentId, manager);
     if (!segment) throw validationError([{ field: 'segmentId', code: 'unknown_segment', message: `no segment ${segmentId} in this project`, received: segmentId }]);
-    const { condition, key } = await this.keyedSegmentCondition(projectId, segment, manager);
-    return { where: sql`c.project_id = ${projectId}::uuid AND (${condition})`, key };
+    const { condition, key } = await this.compiledSegment(projectId, segment, manager);
+    return { where: sql`c.project_id = ${projectId}::uuid AND (${condition})`, key: key() };
   }
 
-  private async keyedSegmentCondition(projectId: string, segment: SegmentDefinition, manager?: EntityManager): Promise<{ condition: Fragment; key: string }> {
+  private async compiledSegment(projectId: string, segment: SegmentDefinition, manager?: EntityManager): Promise<{ condition: Fragment; key: () => string }> {
     if (segment.type === 'STATIC') {
-      return { condition: sql`EXISTS (SELECT 1 FROM segment_members sm WHERE sm.segment_id = ${segment.id}::uuid AND sm.contact_id = c.id)`, key: `static:${segment.id}` };
+      return { condition: sql`EXISTS (SELECT 1 FROM segment_members sm WHERE sm.segment_id = ${segment.id}::uuid AND sm.contact_id = c.id)`, key: () => `static:${segment.id}` };
     }
-    if (!segment.condition) return { condition: raw('FALSE'), key: `empty:${segment.id}` };
-    const ctx = await this.context(projectId, [segment.condition], manager);
-    // Compiled again at a fixed instant, the text and values differ only where the definition does.
-    const fixed = compileFilter(projectId, segment.condition, { ...ctx, now: new Date(0) });
-    return { condition: compileFilter(projectId, segment.condition, ctx), key: `dynamic:${segment.id}:${fixed.text}:${JSON.stringify(fixed.values)}` };
+    const tree = segment.condition;
+    if (!tree) return { condition: raw('FALSE'), key: () => `empty:${segment.id}` };
+    const ctx = await this.context(projectId, [tree], manager);
+    return {
+      condition: compileFilter(projectId, tree, ctx),
+      // Compiled again at a fixed instant, the text and values differ only where the definition does.
+      key: () => {
+        const fixed = compileFilter(projectId, tree, { ...ctx, now: new Date(0) });
+        return `dynamic:${segment.id}:${fixed.text}:${JSON.stringify(fixed.values)}`;
+      },
+    };
   }
 
   /**

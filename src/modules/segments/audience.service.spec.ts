@@ -1,0 +1,55 @@
+import type { DataSource } from 'typeorm';
+import type { AppConfig } from '../../config/config';
+import type { ContactFieldsService } from '../contacts/contact-fields.service';
+import { AudienceService } from './audience.service';
+import type { FilterTree } from './filter/filter.types';
+import type { SegmentDefinition } from './filter/validate-filter';
+
+const PROJECT = '00000000-0000-4000-8000-000000000001';
+const SEGMENT = '00000000-0000-4000-8000-000000000002';
+const REFERENCED = '00000000-0000-4000-8000-000000000003';
+const tree = (...filters: Array<Record<string, unknown>>): FilterTree => ({ logic: 'AND', groups: [{ filters }] }) as FilterTree;
+
+/** An AudienceService over a fake catalogue: the segments table and the project's key types. */
+function audienceOver(segments: SegmentDefinition[], keyTypes: Array<{ key: string; type: string }>) {
+  const query = jest.fn(async (text: string, params: unknown[]) => {
+    if (text.includes('id = ANY')) return segments.filter((s) => (params[1] as string[]).includes(s.id));
+    if (text.includes('FROM segments')) return segments.filter((s) => s.id === params[1]);
+    throw new Error(`unexpected query ${text}`);
+  });
+  const dataSource = { manager: { query } } as unknown as DataSource;
+  const fields = { keyTypes: jest.fn(async () => keyTypes) } as unknown as ContactFieldsService;
+  return new AudienceService(dataSource, { segments: { queryTimeoutMs: 1_000 } } as AppConfig, fields);
+}
+
+describe('AudienceService.segmentAudience key', () => {
+  const recent = tree({ field: 'data.score', operator: 'gt', value: 500 }, { field: 'event.purchase', operator: 'triggeredWithin', value: 30, unit: 'days' });
+  const dynamic = (condition: FilterTree, id = SEGMENT): SegmentDefinition => ({ id, name: 'S', type: 'DYNAMIC', condition }) as SegmentDefinition;
+  const numeric = [{ key: 'score', type: 'number' }];
+
+  it('stays the same while time passes, though the condition it compiles to does not', async () => {
+    const audience = audienceOver([dynamic(recent)], numeric);
+    const first = await audience.segmentAudience(PROJECT, SEGMENT);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = await audience.segmentAudience(PROJECT, SEGMENT);
+    expect(second.key).toBe(first.key);
+    expect(second.where.values).not.toEqual(first.where.values);
+  });
+
+  it('changes with a value, a key type, or a referenced segment', async () => {
+    const key = async (segments: SegmentDefinition[], types = numeric) => (await audienceOver(segments, types).segmentAudience(PROJECT, SEGMENT)).key;
+    const base = await key([dynamic(recent)]);
+    expect(await key([dynamic(tree({ field: 'data.score', operator: 'gt', value: 501 }, { field: 'event.purchase', operator: 'triggeredWithin', value: 30, unit: 'days' }))])).not.toBe(base);
+    expect(await key([dynamic(recent)], [{ key: 'score', type: 'string' }])).not.toBe(base);
+    const referencing = tree({ field: `segment.${REFERENCED}`, operator: 'memberOfSegment' });
+    const before = await key([dynamic(referencing), dynamic(tree({ field: 'data.score', operator: 'gt', value: 1 }), REFERENCED)]);
+    const after = await key([dynamic(referencing), dynamic(tree({ field: 'data.score', operator: 'gt', value: 2 }), REFERENCED)]);
+    expect(after).not.toBe(before);
+  });
+
+  it('is one per static segment, and an unknown segment is 422', async () => {
+    const audience = audienceOver([{ id: SEGMENT, name: 'S', type: 'STATIC', condition: null } as SegmentDefinition], []);
+    expect((await audience.segmentAudience(PROJECT, SEGMENT)).key).toBe(`static:${SEGMENT}`);
+    await expect(audience.segmentAudience(PROJECT, REFERENCED)).rejects.toMatchObject({ status: 422 });
+  });
+});
