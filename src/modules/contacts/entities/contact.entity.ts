@@ -4,7 +4,6 @@ import { Project } from '../../projects/entities/project.entity';
 @Entity('contacts')
 @Unique('contacts_project_email_key', ['projectId', 'email'])
 @Index('contacts_project_created_idx', ['projectId', 'createdAt', 'id'])
-@Index('contacts_project_id_idx', ['projectId', 'id'])
 /** `USING gin (email gin_trgm_ops)` and `USING gin (data jsonb_path_ops)`: operator classes TypeORM cannot declare. */
 @Index('contacts_email_trgm_idx', { synchronize: false })
 @Index('contacts_data_gin_idx', { synchronize: false })
