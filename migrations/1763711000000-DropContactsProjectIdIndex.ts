@@ -7,7 +7,7 @@ export class DropContactsProjectIdIndex1763711000000 implements MigrationInterfa
     // Added for keyset batches over a project's contacts by id; segment compute and campaign
     // materialisation now walk `contacts_project_created_idx` (creation order), lookups by id use
     // the primary key, and nothing else reads it. It cost every contact insert one more random
-    // b-tree entry (~5% of a 50,000-row upsert, bench/README.md "Contact writes").
+    // b-tree entry (5-18% of the time of 50,000 upserted rows, bench/README.md "Contact writes").
     await q.query(`DROP INDEX IF EXISTS contacts_project_id_idx`);
   }
 
