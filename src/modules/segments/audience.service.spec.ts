@@ -8,7 +8,7 @@ import type { SegmentDefinition } from './filter/validate-filter';
 const PROJECT = '00000000-0000-4000-8000-000000000001';
 const SEGMENT = '00000000-0000-4000-8000-000000000002';
 const REFERENCED = '00000000-0000-4000-8000-000000000003';
-const tree = (...filters: Array<Record<string, unknown>>): FilterTree => ({ logic: 'AND', groups: [{ filters }] }) as FilterTree;
+const tree = (...filters: Array<Record<string, unknown>>): FilterTree => ({ logic: 'AND', groups: [{ filters }] }) as unknown as FilterTree;
 
 /** An AudienceService over a fake catalogue: the segments table and the project's key types. */
 function audienceOver(segments: SegmentDefinition[], keyTypes: Array<{ key: string; type: string }>) {

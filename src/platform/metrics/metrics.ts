@@ -51,7 +51,7 @@ export const httpRequestDuration = metrics.histogram({
  *   appMetrics.job('email-send', 'completed', s) job outcomes and durations per queue (workers.service)
  *   appMetrics.importRows('imported', n)        CSV import rows by outcome
  *   appMetrics.webhook('delivered')             outbound webhook outcomes
- *   appMetrics.workflowStep('SEND_EMAIL', 'completed')
+ *   appMetrics.workflowStep('SEND_EMAIL', 'completed', n?)
  *   appMetrics.feedback('bounce', 'Permanent')  bounces (by type) and complaints
  * Queue depth per queue and state is read at scrape time (setQueueDepthSource).
  */
@@ -114,8 +114,8 @@ export const appMetrics = {
   webhook(outcome: string): void {
     webhooksTotal.inc({ outcome });
   },
-  workflowStep(type: string, outcome: string): void {
-    workflowStepsTotal.inc({ type, outcome });
+  workflowStep(type: string, outcome: string, steps = 1): void {
+    if (steps > 0) workflowStepsTotal.inc({ type, outcome }, steps);
   },
   feedback(kind: 'bounce' | 'complaint', detail = ''): void {
     feedbackTotal.inc({ kind, detail });

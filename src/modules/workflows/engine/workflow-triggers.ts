@@ -28,7 +28,7 @@ export class WorkflowTriggers {
       withContact.map((e, i) => ({ i, id: e.id, project_id: e.projectId, contact_id: e.contactId, name: e.name, data: e.data, created_at: e.createdAt })),
     );
     const started: Array<{ id: string; status: string }> = await this.dataSource.query(START_SQL, [rows]);
-    for (let i = 0; i < started.length; i++) appMetrics.workflowStep('TRIGGER', 'COMPLETED');
+    appMetrics.workflowStep('TRIGGER', 'COMPLETED', started.length);
     const [resumed]: [Array<{ id: string; steps_run: number }>, number] = await this.dataSource.query(RESUME_SQL, [rows]);
     await this.queue.groupedSteps(started.filter((r) => r.status === 'RUNNING').map((r) => ({ executionId: r.id, seq: 1 })));
     await this.queue.wakes(
