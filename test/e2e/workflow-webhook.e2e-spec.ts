@@ -42,7 +42,11 @@ describe('workflow WEBHOOK step (WEBHOOK_ALLOW_PRIVATE=true)', () => {
   });
 
   it('sends the rendered request, signed with the project webhook secret, and records the response', async () => {
-    const series = ['mailroom_webhook_deliveries_total{outcome="2xx"}', 'mailroom_workflow_step_outcomes_total{type="WEBHOOK",outcome="COMPLETED"}'];
+    const series = [
+      'mailroom_webhook_deliveries_total{outcome="2xx"}',
+      'mailroom_workflow_step_outcomes_total{type="WEBHOOK",outcome="COMPLETED"}',
+      'mailroom_workflow_step_outcomes_total{type="TRIGGER",outcome="COMPLETED"}',
+    ];
     const scrape = async () => (await s.anonymous.get('/metrics').expect(200)).text;
     const before = await scrape();
     hooks.respond('/signed', { status: 200, body: { received: true } });
@@ -68,7 +72,7 @@ describe('workflow WEBHOOK step (WEBHOOK_ALLOW_PRIVATE=true)', () => {
       const text = await scrape();
       return series.every((name) => metricValue(text, name) > metricValue(before, name)) ? text : undefined;
     });
-    expect(series.map((name) => metricValue(after, name) - metricValue(before, name))).toEqual([1, 1]);
+    expect(series.map((name) => metricValue(after, name) - metricValue(before, name))).toEqual([1, 1, 1]);
   });
 
   it('retries 5xx with backoff, then succeeds; 4xx fails at once', async () => {
