@@ -24,23 +24,26 @@ describe('PageTotals', () => {
   const totals = new PageTotals(() => now);
   const counting = (n: number, ms: number) => jest.fn(async () => ((now += ms), n));
 
-  it('keeps a slow count for its key only', async () => {
-    const slow = counting(1_000_000, SLOW_COUNT_MS);
-    expect(await totals.count('a', slow)).toBe(1_000_000);
-    expect(totals.recent('a')).toBe(1_000_000);
-    expect(totals.recent('b')).toBeNull();
+  it('keeps a slow count for its segment and definition only', async () => {
+    expect(await totals.count('s1', 'a', counting(1_000_000, SLOW_COUNT_MS))).toBe(1_000_000);
+    expect(totals.recent('s1', 'a')).toBe(1_000_000);
+    expect(totals.recent('s1', 'b')).toBeNull();
+    expect(totals.recent('s2', 'a')).toBeNull();
   });
 
   it('never keeps a fast count', async () => {
-    expect(await totals.count('fast', counting(12, SLOW_COUNT_MS - 1))).toBe(12);
-    expect(totals.recent('fast')).toBeNull();
+    expect(await totals.count('fast', 'k', counting(12, SLOW_COUNT_MS - 1))).toBe(12);
+    expect(totals.recent('fast', 'k')).toBeNull();
   });
 
-  it('forgets a kept count after COUNT_REUSE_MS', async () => {
-    await totals.count('k', counting(5, SLOW_COUNT_MS + 10));
+  it('forgets a kept count after COUNT_REUSE_MS, or when told to', async () => {
+    await totals.count('s3', 'k', counting(5, SLOW_COUNT_MS + 10));
     now += COUNT_REUSE_MS - 1_000;
-    expect(totals.recent('k')).toBe(5);
+    expect(totals.recent('s3', 'k')).toBe(5);
     now += 2_000;
-    expect(totals.recent('k')).toBeNull();
+    expect(totals.recent('s3', 'k')).toBeNull();
+    await totals.count('s4', 'k', counting(7, SLOW_COUNT_MS));
+    totals.forget('s4');
+    expect(totals.recent('s4', 'k')).toBeNull();
   });
 });

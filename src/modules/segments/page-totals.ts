@@ -9,28 +9,36 @@ export const COUNT_REUSE_MS = 30_000;
  * `total` of the members page. Counting a dynamic segment over a large project is a scan of its
  * contacts (~300 ms for a million, bench/README.md "Segments") while the page itself is an index walk
  * of ~2 ms, so paging through a big segment would pay the scan on every click. A count that took
- * SLOW_COUNT_MS or more is kept for COUNT_REUSE_MS under the segment's definition key (see
+ * SLOW_COUNT_MS or more is kept for COUNT_REUSE_MS with the segment's definition key (see
  * AudienceService.segmentAudience): a changed definition, a changed referenced segment or a retyped
- * key counts afresh. Per process, bounded in entries.
+ * key counts afresh, and so does the page after a refresh, a compute or a change of static
+ * members in this process. Per process, bounded in entries.
  */
 export class PageTotals {
-  private readonly kept: LRUCache<string, number>;
+  /** Per segment: the definition key the count was made under, and the count. */
+  private readonly kept: LRUCache<string, { key: string; n: number }>;
 
   constructor(private readonly clock: () => number = () => performance.now()) {
-    this.kept = new LRUCache<string, number>({ max: 1_000, ttl: COUNT_REUSE_MS, ttlResolution: 0, perf: { now: clock } });
+    this.kept = new LRUCache<string, { key: string; n: number }>({ max: 1_000, ttl: COUNT_REUSE_MS, ttlResolution: 0, perf: { now: clock } });
   }
 
-  /** The kept count for `key`, or null when there is none (or it is older than COUNT_REUSE_MS). */
-  recent(key: string): number | null {
-    return this.kept.get(key) ?? null;
+  /** The kept count of `segmentId` under definition `key`, or null (none, another definition, or older than COUNT_REUSE_MS). */
+  recent(segmentId: string, key: string): number | null {
+    const hit = this.kept.get(segmentId);
+    return hit && hit.key === key ? hit.n : null;
   }
 
   /** Runs `count` and keeps its answer when it was slow. */
-  async count(key: string, count: () => Promise<number>): Promise<number> {
+  async count(segmentId: string, key: string, count: () => Promise<number>): Promise<number> {
     const started = this.clock();
     const n = await count();
-    if (this.clock() - started >= SLOW_COUNT_MS) this.kept.set(key, n);
+    if (this.clock() - started >= SLOW_COUNT_MS) this.kept.set(segmentId, { key, n });
     return n;
+  }
+
+  /** A refresh, compute or membership change asked for fresh figures: the next page counts. */
+  forget(segmentId: string): void {
+    this.kept.delete(segmentId);
   }
 }
 

@@ -147,8 +147,8 @@ export class SegmentsService {
       const ends = rows.length <= pageSize && (rows.length > 0 || offset === 0);
       const counted = ends
         ? 0
-        : (this.totals.recent(key) ??
-          (await this.totals.count(key, async () => {
+        : (this.totals.recent(segment.id, key) ??
+          (await this.totals.count(segment.id, key, async () => {
             const [row] = await em.query(`SELECT count(*)::int AS total FROM contacts c WHERE ${where.text}`, where.values);
             return row.total as number;
           })));
@@ -217,6 +217,7 @@ export class SegmentsService {
   async compute(projectId: string, id: string): Promise<ComputeResponse> {
     const segment = await this.load(projectId, id);
     if (segment.type !== 'DYNAMIC') throw dynamicOnly();
+    this.totals.forget(segment.id);
     if (segment.trackMembership) return computeMembership(this.audience, this.events, projectId, definitionOf(segment));
     return { memberCount: await this.countNow(projectId, segment), entered: 0, exited: 0 };
   }
@@ -244,12 +245,14 @@ export class SegmentsService {
 
   /** Counts the segment now and stores it as `memberCount`. */
   private async countNow(projectId: string, segment: Segment): Promise<number> {
+    this.totals.forget(segment.id);
     const n = await this.audience.count(projectId, { segmentId: segment.id }, `segment "${segment.name}" (${segment.id})`);
     await this.dataSource.query(`UPDATE segments SET member_count = $3 WHERE project_id = $1 AND id = $2`, [projectId, segment.id, n]);
     return n;
   }
 
   private async storeCount(em: { query: DataSource['query'] }, projectId: string, segmentId: string): Promise<void> {
+    this.totals.forget(segmentId);
     await em.query(`UPDATE segments SET member_count = (SELECT count(*) FROM segment_members WHERE segment_id = $2), updated_at = updated_at WHERE project_id = $1 AND id = $2`, [
       projectId,
       segmentId,
