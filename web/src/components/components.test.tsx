@@ -10,6 +10,7 @@ import { DataTable, NameCell } from './DataTable';
 import { ErrorMessage } from './ErrorMessage';
 import { TextField } from './Fields';
 import { ProgressBar } from './Feedback';
+import { FilterSelect, ListToolbar, useListSearch } from './ListToolbar';
 
 afterEach(cleanup);
 
@@ -137,5 +138,39 @@ describe('DataTable', () => {
     ]);
     expect(screen.getByRole('link', { name: 'Pro plan' }).getAttribute('href')).toBe('/p/1/segments/a');
     expect(table.querySelectorAll('.muted')).toHaveLength(1);
+  });
+});
+
+describe('ListToolbar', () => {
+  function Harness({ setParams, beforeChange, onFilter }: { setParams: (c: Record<string, string>) => void; beforeChange: () => void; onFilter: (v: string) => void }) {
+    const search = useListSearch(new URLSearchParams('search=old&page=3'), setParams, beforeChange);
+    return (
+      <>
+        <ListToolbar search={search} placeholder="Name">
+          <FilterSelect label="Status" value="" allLabel="All statuses" options={[{ value: 'SENT', label: 'sent' }]} onChange={onFilter} />
+        </ListToolbar>
+        <output>{search.search}</output>
+      </>
+    );
+  }
+
+  it('starts from the URL, writes each change to it on the first page, and asks the list once typing pauses', async () => {
+    const setParams = vi.fn();
+    const beforeChange = vi.fn();
+    const onFilter = vi.fn();
+    render(<Harness setParams={setParams} beforeChange={beforeChange} onFilter={onFilter} />);
+    const box = screen.getByRole('searchbox', { name: 'Search' }) as HTMLInputElement;
+    expect(box.value).toBe('old');
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('old'));
+    fireEvent.change(box, { target: { value: ' ada ' } });
+    expect(box.value).toBe(' ada ');
+    expect(beforeChange).toHaveBeenCalledTimes(1);
+    expect(setParams).toHaveBeenLastCalledWith({ search: 'ada', page: '' });
+    expect(screen.getByRole('status').textContent).toBe('old');
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('ada'));
+    const select = screen.getByLabelText('Status') as HTMLSelectElement;
+    expect([...select.options].map((o) => o.textContent)).toEqual(['All statuses', 'sent']);
+    fireEvent.change(select, { target: { value: 'SENT' } });
+    expect(onFilter).toHaveBeenCalledWith('SENT');
   });
 });

@@ -1,14 +1,12 @@
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { useUrlParams } from '../../lib/useUrlParams';
 import { CAMPAIGN_STATUSES, type CampaignStatus, useCampaignList } from '../../api/campaigns';
-import { SelectField, TextField } from '../../components/Fields';
+import { FilterSelect, ListToolbar, useListSearch } from '../../components/ListToolbar';
 import { EmptyState, PageHeader } from '../../components/Feedback';
 import { Pager } from '../../components/Pager';
 import { QueryView } from '../../components/QueryView';
 import { formatDate, formatNumber } from '../../lib/format';
 import { projectPath, useProjectId } from '../../lib/project';
-import { useDebounced } from '../contacts/useDebounced';
 import { StatusBadge } from './StatusBadge';
 import { DataTable, NameCell } from '../../components/DataTable';
 
@@ -17,8 +15,8 @@ export default function CampaignsListPage() {
   const [params, set] = useUrlParams();
   const status = (params.get('status') ?? '') as CampaignStatus | '';
   const page = Math.max(1, Number(params.get('page')) || 1);
-  const [searchText, setSearchText] = useState(params.get('search') ?? '');
-  const search = useDebounced(searchText.trim());
+  const searchBox = useListSearch(params, set);
+  const search = searchBox.search;
   const list = useCampaignList({ page, status, search: search || undefined });
   const newButton = (
     <Link className="btn btn-primary" to={projectPath(projectId, 'campaigns', 'new')}>
@@ -28,26 +26,15 @@ export default function CampaignsListPage() {
   return (
     <>
       <PageHeader title="Campaigns" description="One email to many contacts: all of them, a segment, or those matching filters." actions={newButton} />
-      <div className="toolbar" role="search">
-        <TextField
-          label="Search"
-          type="search"
-          value={searchText}
-          placeholder="Name, subject or sender"
-          onChange={(e) => {
-            setSearchText(e.target.value);
-            set({ search: e.target.value.trim(), page: '' });
-          }}
+      <ListToolbar search={searchBox} placeholder="Name, subject or sender">
+        <FilterSelect
+          label="Status"
+          value={status}
+          allLabel="All statuses"
+          options={CAMPAIGN_STATUSES.map((s) => ({ value: s, label: s.toLowerCase() }))}
+          onChange={(value) => set({ status: value, page: '' })}
         />
-        <SelectField label="Status" value={status} onChange={(e) => set({ status: e.target.value, page: '' })}>
-          <option value="">All statuses</option>
-          {CAMPAIGN_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s.toLowerCase()}
-            </option>
-          ))}
-        </SelectField>
-      </div>
+      </ListToolbar>
       <QueryView query={list} title="Could not load campaigns" loadingLabel="Loading campaigns…">
         {(data) =>
           data.data.length === 0 ? (

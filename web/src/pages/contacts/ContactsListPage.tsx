@@ -8,13 +8,18 @@ import type { Contact } from '../../api/types';
 import { Button } from '../../components/Button';
 import { Modal } from '../../components/Dialogs';
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { CheckboxField, SelectField, TextAreaField, TextField } from '../../components/Fields';
+import { CheckboxField, TextAreaField, TextField } from '../../components/Fields';
 import { Badge, EmptyState, Loading, PageHeader } from '../../components/Feedback';
 import { fieldError, formValues, parseJsonObject, useApiMutation } from '../../lib/forms';
 import { formatDate } from '../../lib/format';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
 import { BulkActions } from './BulkActions';
-import { useDebounced } from './useDebounced';
+import { FilterSelect, ListToolbar, useListSearch } from '../../components/ListToolbar';
+
+const SUBSCRIPTIONS = [
+  { value: 'true', label: 'Subscribed' },
+  { value: 'false', label: 'Unsubscribed' },
+];
 
 const SORTS: { value: string; label: string }[] = [
   { value: 'createdAt:desc', label: 'Newest first' },
@@ -69,8 +74,11 @@ function AddContact() {
 export default function ContactsListPage() {
   const projectId = useProjectId();
   const [params, setUrlParams] = useUrlParams();
-  const [searchText, setSearchText] = useState(params.get('search') ?? '');
-  const search = useDebounced(searchText.trim());
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const clearSelection = useCallback(() => setSelected(new Set()), []);
+  // A new search or filter starts a new selection: never act on contacts no longer shown.
+  const searchBox = useListSearch(params, setUrlParams, clearSelection);
+  const search = searchBox.search;
   const subscribed = params.get('subscribed') ?? '';
   const sort = params.get('sort') ?? 'createdAt:desc';
   const [sortField, sortDir] = sort.split(':') as [ContactSort, 'asc' | 'desc'];
@@ -79,20 +87,12 @@ export default function ContactsListPage() {
     [search, subscribed, sortField, sortDir],
   );
   const list = useContactList(listParams);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
-  const clearSelection = useCallback(() => setSelected(new Set()), []);
   // The bulk panel stays after its job cleared the selection, to show the outcome until dismissed.
   const [bulkOpen, setBulkOpen] = useState(false);
 
-  // A new search or filter starts a new selection: never act on contacts no longer shown.
   const setParam = (key: string, value: string) => {
     clearSelection();
     setUrlParams({ [key]: value });
-  };
-  const updateSearch = (value: string) => {
-    clearSelection();
-    setSearchText(value);
-    setUrlParams({ search: value.trim() });
   };
 
   const loadError = list.error;
@@ -124,21 +124,10 @@ export default function ContactsListPage() {
           </>
         }
       />
-      <div className="toolbar" role="search">
-        <TextField label="Search by email" type="search" value={searchText} onChange={(e) => updateSearch(e.target.value)} placeholder="e.g. @example.com" />
-        <SelectField label="Subscription" value={subscribed} onChange={(e) => setParam('subscribed', e.target.value)}>
-          <option value="">All contacts</option>
-          <option value="true">Subscribed</option>
-          <option value="false">Unsubscribed</option>
-        </SelectField>
-        <SelectField label="Sort" value={sort} onChange={(e) => setParam('sort', e.target.value === 'createdAt:desc' ? '' : e.target.value)}>
-          {SORTS.map((s) => (
-            <option key={s.value} value={s.value}>
-              {s.label}
-            </option>
-          ))}
-        </SelectField>
-      </div>
+      <ListToolbar search={searchBox} label="Search by email" placeholder="e.g. @example.com">
+        <FilterSelect label="Subscription" value={subscribed} allLabel="All contacts" options={SUBSCRIPTIONS} onChange={(value) => setParam('subscribed', value)} />
+        <FilterSelect label="Sort" value={sort} options={SORTS} onChange={(value) => setParam('sort', value === 'createdAt:desc' ? '' : value)} />
+      </ListToolbar>
       {(selected.size > 0 || bulkOpen) && <BulkActions selected={[...selected]} onFinished={clearSelection} onDismiss={() => setBulkOpen(false)} />}
       {list.isPending ? (
         <Loading label="Loading contacts…" />

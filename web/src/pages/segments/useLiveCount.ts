@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../api/errors';
 import { useApi } from '../../lib/project';
-import { useDebounced } from '../contacts/useDebounced';
+import { useDebounced } from '../../lib/useDebounced';
 import type { FilterTree } from './filterTree';
 
 export type LiveCount = { state: 'idle' } | { state: 'counting'; last?: number } | { state: 'done'; count: number } | { state: 'error'; error: unknown };

@@ -1,22 +1,20 @@
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { useUrlParams } from '../../lib/useUrlParams';
 import { EMAIL_TYPES, useTemplateList } from '../../api/templates';
 import type { EmailType } from '../../api/types';
-import { SelectField, TextField } from '../../components/Fields';
+import { FilterSelect, ListToolbar, useListSearch } from '../../components/ListToolbar';
 import { Badge, EmptyState, PageHeader } from '../../components/Feedback';
 import { Pager } from '../../components/Pager';
 import { QueryView } from '../../components/QueryView';
 import { formatDate } from '../../lib/format';
 import { projectPath, useProjectId } from '../../lib/project';
-import { useDebounced } from '../contacts/useDebounced';
 import { DataTable, NameCell } from '../../components/DataTable';
 
 export default function TemplatesListPage() {
   const projectId = useProjectId();
   const [params, set] = useUrlParams();
-  const [searchText, setSearchText] = useState(params.get('search') ?? '');
-  const search = useDebounced(searchText.trim());
+  const searchBox = useListSearch(params, set);
+  const search = searchBox.search;
   const type = (params.get('type') ?? '') as EmailType | '';
   const page = Math.max(1, Number(params.get('page')) || 1);
   const list = useTemplateList({ page, search: search || undefined, type, sort: 'updatedAt', dir: 'desc' });
@@ -28,26 +26,9 @@ export default function TemplatesListPage() {
   return (
     <>
       <PageHeader title="Templates" description="Reusable emails with {{variables}}, for /v1/send, campaigns and workflows." actions={newButton} />
-      <div className="toolbar" role="search">
-        <TextField
-          label="Search"
-          type="search"
-          value={searchText}
-          placeholder="Name, description or subject"
-          onChange={(e) => {
-            setSearchText(e.target.value);
-            set({ search: e.target.value.trim(), page: '' });
-          }}
-        />
-        <SelectField label="Type" value={type} onChange={(e) => set({ type: e.target.value, page: '' })}>
-          <option value="">All types</option>
-          {EMAIL_TYPES.map((t) => (
-            <option key={t.value} value={t.value}>
-              {t.label}
-            </option>
-          ))}
-        </SelectField>
-      </div>
+      <ListToolbar search={searchBox} placeholder="Name, description or subject">
+        <FilterSelect label="Type" value={type} allLabel="All types" options={EMAIL_TYPES} onChange={(value) => set({ type: value, page: '' })} />
+      </ListToolbar>
       <QueryView query={list} title="Could not load templates" loadingLabel="Loading templates…">
         {(data) =>
           data.data.length === 0 ? (
