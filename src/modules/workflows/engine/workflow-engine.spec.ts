@@ -90,6 +90,15 @@ describe('WorkflowEngine: control steps run on in the job that reached them', ()
     expect(queue.steps).not.toHaveBeenCalled();
   });
 
+  it('a wake-up whose next step has effects gives that step a job of its own', async () => {
+    const { subject, row, advances, queue } = engine(chain('TRIGGER', 'DELAY', 'SEND_EMAIL'), { status: 'WAITING', stepsRun: 2 });
+    row.current_step_id = 's1';
+    await subject.wake('x1', 2);
+    expect(advances).toEqual([]);
+    expect(row).toMatchObject({ status: 'RUNNING', current_step_id: 's2' });
+    expect(queue.stepsOrLeaveForSweep).toHaveBeenCalledWith([{ executionId: 'x1', seq: 2 }]);
+  });
+
   it("a step that fails after the job's own step is done gets a job of its own (the job's retry would find nothing to do)", async () => {
     const { subject, row, queue } = engine(chain('TRIGGER', 'EXIT'), { failAdvanceAt: 1 });
     await expect(subject.runStep('x1', 0)).resolves.toBeUndefined();

@@ -39,7 +39,13 @@ export const MAX_STEPS_PER_EXECUTION = 1_000;
  */
 const INLINE_STEPS: ReadonlySet<string> = new Set(['TRIGGER', 'EXIT', 'DELAY', 'WAIT_FOR_EVENT']);
 
-const runsInline = (graph: WorkflowGraph, stepId: string): boolean => INLINE_STEPS.has(stepOf(graph, stepId)?.type ?? '');
+interface Reached {
+  ex: ExecutionRow;
+  graph: WorkflowGraph;
+}
+
+/** The execution's current step is a control step this job runs on (under the step limit: past it, its own job FAILS it). */
+const runsInline = ({ ex, graph }: Reached): boolean => ex.steps_run < MAX_STEPS_PER_EXECUTION && INLINE_STEPS.has(stepOf(graph, ex.current_step_id)?.type ?? '');
 
 interface ExecutionRow {
   id: string;
@@ -163,7 +169,7 @@ export class WorkflowEngine {
   private async runStepNow(executionId: string, seq: number): Promise<void> {
     const ex = await this.load(executionId);
     if (!ex || ex.status !== 'RUNNING' || ex.steps_run !== seq) return;
-    await this.runFrom(ex, await this.graph(ex), false);
+    await this.runFrom({ ex, graph: await this.graph(ex) });
   }
 
   /**
@@ -173,14 +179,13 @@ export class WorkflowEngine {
   async runSteps(items: StepRef[]): Promise<StepRef[]> {
     const seqs = new Map(items.map((i) => [i.executionId, i.seq]));
     const rows: ExecutionRow[] = await this.dataSource.query(`${LOAD_SQL} WHERE id = ANY($1::uuid[])`, [[...seqs.keys()]]);
-    const found: Array<{ ex: ExecutionRow; graph: WorkflowGraph }> = [];
+    const found: Reached[] = [];
     for (const ex of rows) if (ex.status === 'RUNNING' && ex.steps_run === seqs.get(ex.id)) found.push({ ex, graph: await this.graph(ex) });
-    const control = found.filter(({ ex, graph }) => ex.steps_run < MAX_STEPS_PER_EXECUTION && INLINE_STEPS.has(stepOf(graph, ex.current_step_id)?.type ?? ''));
+    const control = found.filter(runsInline);
     const again: StepRef[] = [];
     await Promise.all([
-      // Control steps of the whole group: one statement per round (a round's moved executions
-      // whose next step is a control step too make the next round).
-      this.runControlSteps(control).catch((err: unknown) => {
+      // Control steps of the whole group: one statement per round, in one slot.
+      (control.length ? this.slots.run(() => this.runControlSteps(control)) : Promise.resolve()).catch((err: unknown) => {
         this.log.warn({ err, count: control.length }, 'the control steps of a group failed; they go on alone');
         again.push(...control.map(({ ex }) => ({ executionId: ex.id, seq: ex.steps_run })));
       }),
@@ -188,7 +193,7 @@ export class WorkflowEngine {
         .filter((f) => !control.includes(f))
         .map(async ({ ex, graph }) => {
           try {
-            await this.slots.run(() => this.runFrom(ex, graph, false));
+            await this.slots.run(() => this.runFrom({ ex, graph }));
           } catch (err) {
             this.log.warn({ err, executionId: ex.id, seq: ex.steps_run }, 'a step of a group failed; it goes on alone');
             again.push({ executionId: ex.id, seq: ex.steps_run });
@@ -199,34 +204,36 @@ export class WorkflowEngine {
   }
 
   /**
-   * Control steps (`INLINE_STEPS`) of many executions, set-based: each round plans every step
-   * (they read nothing) and moves them all in one statement; executions that reach a step with
-   * effects get its job. A failure in the first round is the caller's; in a later round, the
-   * steps reached go on in jobs of their own.
+   * Control steps (`INLINE_STEPS`) of one or many executions, set-based: every step is planned
+   * (they read nothing) and all move in one statement, whose failure is the caller's; where
+   * they lead goes on through `onward` (the next round, or the jobs of steps with effects).
+   * Runs in the caller's slot.
    */
-  private async runControlSteps(start: Array<{ ex: ExecutionRow; graph: WorkflowGraph }>): Promise<void> {
-    for (let round = start, first = true; round.length > 0; first = false) {
-      const graphs = new Map(round.map(({ ex, graph }) => [ex.id, graph]));
-      const moves = await Promise.all(round.map(async ({ ex, graph }) => this.plan(ex, ex.steps_run, stepOf(graph, ex.current_step_id) ?? null, await this.execute(stepOf(graph, ex.current_step_id)!, ex), graph, new Date())));
-      let moved: Set<string>;
-      try {
-        moved = await this.slots.run(async () => new Set((await this.statements.run<{ id: string }>(ADVANCE_SQL, [JSON.stringify(moves.map((m) => m.row))])).map((r) => r.id)));
-      } catch (err) {
-        if (first) throw err;
-        this.log.warn({ err, count: moves.length }, 'control steps run inline failed; they get jobs of their own');
-        await this.queue.stepsOrLeaveForSweep(moves.map((m) => ({ executionId: m.ex.id, seq: m.ex.steps_run })));
-        return;
-      }
-      const done = moves.filter((m) => moved.has(m.ex.id));
-      for (const m of done) if (m.step) appMetrics.workflowStep(m.step.type, m.stepStatus);
-      const waits = done.filter((m) => m.waitSeconds);
-      if (waits.length) await this.queue.wakes(waits.map((m) => ({ executionId: m.ex.id, seq: m.ex.steps_run + 1, delayMs: m.waitSeconds! * 1000 })), 't').catch(() => undefined);
-      const onward = done.filter((m) => m.status === 'RUNNING' && m.next !== null);
-      const toNext = onward.map((m) => ({ ex: { ...m.ex, steps_run: m.ex.steps_run + 1, current_step_id: m.next }, graph: graphs.get(m.ex.id)! }));
-      const inline = toNext.filter(({ ex, graph }) => ex.steps_run < MAX_STEPS_PER_EXECUTION && runsInline(graph, ex.current_step_id!));
-      await this.queue.stepsOrLeaveForSweep(toNext.filter((t) => !inline.includes(t)).map(({ ex }) => ({ executionId: ex.id, seq: ex.steps_run })));
-      round = inline;
-    }
+  private async runControlSteps(group: Reached[]): Promise<void> {
+    if (group.length === 0) return;
+    const moves = await Promise.all(group.map(async ({ ex, graph }) => this.plan(ex, ex.steps_run, stepOf(graph, ex.current_step_id) ?? null, await this.execute(stepOf(graph, ex.current_step_id)!, ex), graph, new Date())));
+    const moved = new Set((await this.statements.run<{ id: string }>(ADVANCE_SQL, [JSON.stringify(moves.map((m) => m.row))])).map((r) => r.id));
+    const done = moves.filter((m) => moved.has(m.ex.id));
+    for (const m of done) if (m.step) appMetrics.workflowStep(m.step.type, m.stepStatus);
+    const waits = done.filter((m) => m.waitSeconds);
+    if (waits.length) await this.queue.wakes(waits.map((m) => ({ executionId: m.ex.id, seq: m.ex.steps_run + 1, delayMs: m.waitSeconds! * 1000 })), 't').catch(() => undefined);
+    const graphs = new Map(group.map(({ ex, graph }) => [ex.id, graph]));
+    await this.onward(done.filter((m) => m.status === 'RUNNING' && m.next !== null).map((m) => ({ ex: { ...m.ex, steps_run: m.ex.steps_run + 1, current_step_id: m.next }, graph: graphs.get(m.ex.id)! })));
+  }
+
+  /**
+   * Executions this job moved to their next step (committed): control steps run on here, the
+   * others get a job each. The steps reached are not this job's, so a failure of theirs does not
+   * fail it: they go on in jobs of their own, with retries.
+   */
+  private async onward(reached: Reached[]): Promise<void> {
+    const inline = reached.filter(runsInline);
+    const jobs = reached.filter((r) => !inline.includes(r));
+    if (jobs.length) await this.queue.stepsOrLeaveForSweep(jobs.map(({ ex }) => ({ executionId: ex.id, seq: ex.steps_run })));
+    await this.runControlSteps(inline).catch(async (err: unknown) => {
+      this.log.warn({ err, count: inline.length }, 'control steps run inline failed; they get jobs of their own');
+      await this.queue.stepsOrLeaveForSweep(inline.map(({ ex }) => ({ executionId: ex.id, seq: ex.steps_run })));
+    });
   }
 
   /** Resumes a WAITING execution that is due (its DELAY ended, its event came, or its wait timed out). */
@@ -252,36 +259,18 @@ export class WorkflowEngine {
       JSON.stringify(outcome ? { outcome } : { resumedAt: new Date().toISOString() }),
     ]);
     if (resumed === 0 || !next) return;
-    if (runsInline(graph, next)) await this.runFrom({ ...ex, status: 'RUNNING', current_step_id: next }, graph, true);
-    else await this.queue.steps([{ executionId, seq }]);
+    await this.onward([{ ex: { ...ex, status: 'RUNNING', current_step_id: next }, graph }]);
   }
 
   /**
-   * Runs the execution's current step, then goes on in this job through the steps that act on
-   * the execution row alone (see `INLINE_STEPS`): each still commits on its own, under the same
-   * condition as a job of its own would. The first step that needs a job of its own is enqueued.
-   * `inline`: the current step was reached by this job rather than enqueued for it, so its
-   * failure is not this job's (the job's own step is done): it gets its own job, with retries.
+   * Runs the execution's current step, the job's own (its failure is the job's, with retries),
+   * then goes on from the step it reached (`onward`).
    */
-  private async runFrom(ex: ExecutionRow, graph: WorkflowGraph, inline: boolean): Promise<void> {
-    for (let current = ex, chained = inline; ; chained = true) {
-      const seq = current.steps_run;
-      let next: string | null;
-      try {
-        next = await this.runOne(current, graph);
-      } catch (err) {
-        if (!chained) throw err;
-        this.log.warn({ err, executionId: current.id, seq }, 'a step run inline failed; it gets a job of its own');
-        await this.queue.stepsOrLeaveForSweep([{ executionId: current.id, seq }]);
-        return;
-      }
-      if (!next) return;
-      if (!runsInline(graph, next)) {
-        await this.queue.stepsOrLeaveForSweep([{ executionId: current.id, seq: seq + 1 }]);
-        return;
-      }
-      current = { ...current, steps_run: seq + 1, current_step_id: next };
-    }
+  private async runFrom(reached: Reached): Promise<void> {
+    if (runsInline(reached)) return this.runControlSteps([reached]);
+    const { ex, graph } = reached;
+    const next = await this.runOne(ex, graph);
+    if (next) await this.onward([{ ex: { ...ex, steps_run: ex.steps_run + 1, current_step_id: next }, graph }]);
   }
 
   /** Runs and commits the current step; the next step's id when the execution moved on to it. */
