@@ -339,6 +339,55 @@ describe('workflows', () => {
     await s.api.delete(`/workflows/${wf.id}`).expect(204);
   });
 
+  it('wake-ups due together resume as a group: one event resumes the waits of three workflows, and overdue DELAYs swept together all go on', async () => {
+    const who = await contact(s.api, 'group-wake@example.com');
+    const waits: Array<{ wf: string; ex: string }> = [];
+    for (const n of [1, 2, 3]) {
+      const wf = await workflow(s.api, `group.wait.${n}`);
+      const wait = await step(s.api, wf.id, 'WAIT_FOR_EVENT', { eventName: 'group.go' });
+      const exit = await step(s.api, wf.id, 'EXIT', { reason: `went ${n}` });
+      await link(s.api, wf.id, wf.trigger, wait);
+      await link(s.api, wf.id, wait, exit, { waitOutcome: 'EVENT' });
+      const ex = (await s.api.post(`/workflows/${wf.id}/executions`, { contactId: who }).expect(201)).body.id;
+      await settled(s.api, wf.id, ex, ['WAITING']);
+      waits.push({ wf: wf.id, ex });
+    }
+    await s.api.post('/v1/track', { email: 'group-wake@example.com', event: 'group.go' }).expect(200);
+    const resumedAt = new Set<string>();
+    for (const [i, { wf, ex }] of waits.entries()) {
+      const done = await settled(s.api, wf, ex);
+      expect(done).toMatchObject({ status: 'EXITED', exitReason: `went ${i + 1}` });
+      expect(done.steps[1]).toMatchObject({ type: 'WAIT_FOR_EVENT', status: 'COMPLETED', output: { outcome: 'EVENT' } });
+      resumedAt.add(done.steps[1].completedAt);
+    }
+    // One statement resumed all three (one transaction time); resumed one by one, or some left
+    // to the sweep, they would differ.
+    expect(resumedAt.size).toBe(1);
+
+    const wf = await workflow(s.api, 'group.delay');
+    const delay = await step(s.api, wf.id, 'DELAY', { amount: 1, unit: 'days' });
+    const exit = await step(s.api, wf.id, 'EXIT', { reason: 'woken' });
+    await link(s.api, wf.id, wf.trigger, delay);
+    await link(s.api, wf.id, delay, exit);
+    const delayed: string[] = [];
+    for (const n of [1, 2, 3, 4]) {
+      const ex = (await s.api.post(`/workflows/${wf.id}/executions`, { contactId: await contact(s.api, `group-delay-${n}@example.com`) }).expect(201)).body.id;
+      await settled(s.api, wf.id, ex, ['WAITING']);
+      delayed.push(ex);
+    }
+    // Time travel (no endpoint moves a due time): all four overdue, so one sweep wakes them together.
+    await s.db.dataSource.query(`UPDATE workflow_executions SET wake_at = now() - interval '10 seconds' WHERE id = ANY($1::uuid[])`, [delayed]);
+    const wokenAt = new Set<string>();
+    for (const ex of delayed) {
+      const done = await settled(s.api, wf.id, ex, undefined, 20_000);
+      expect(done).toMatchObject({ status: 'EXITED', exitReason: 'woken' });
+      expect(done.steps[1]).toMatchObject({ type: 'DELAY', status: 'COMPLETED' });
+      expect(done.steps[1].output).toHaveProperty('resumedAt');
+      wokenAt.add(done.steps[1].completedAt);
+    }
+    expect(wokenAt.size).toBe(1);
+  });
+
   it('manual start: context at most 64 KB; cancel-all; list filters by status', async () => {
     const wf = await workflow(s.api, 'manual');
     const wait = await step(s.api, wf.id, 'WAIT_FOR_EVENT', { eventName: 'never' });

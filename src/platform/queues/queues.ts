@@ -34,7 +34,10 @@ export interface JobPayloads {
    * Runs step number `seq` of the execution, or (`wake`) resumes it from the wait that step
    * number `seq` - 1 began; or runs that step of each execution of a group (`steps`).
    */
-  'workflow-step': { executionId: string; seq: number; wake?: boolean; steps?: undefined } | { steps: StepRef[]; executionId?: undefined; seq?: undefined; wake?: undefined };
+  'workflow-step':
+    | { executionId: string; seq: number; wake?: boolean; steps?: undefined; wakes?: undefined }
+    | { steps: StepRef[]; executionId?: undefined; seq?: undefined; wake?: undefined; wakes?: undefined }
+    | { wakes: StepRef[]; executionId?: undefined; seq?: undefined; wake?: undefined; steps?: undefined };
 }
 
 /** Retries are job options: exponential backoff from 2 s, kept briefly for inspection. */

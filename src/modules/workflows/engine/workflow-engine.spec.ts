@@ -30,6 +30,7 @@ function engine(graph: WorkflowGraph, opts: { failAdvanceAt?: number; status?: s
     wait_outcome: null,
   };
   const advances: Array<{ seq: number; stepType: string | null; status: string }> = [];
+  const wakeStatements: string[] = [];
   const statements = {
     run: async (sql: string, params: unknown[]) => {
       if (sql.includes('INSERT INTO workflow_execution_steps')) {
@@ -43,10 +44,14 @@ function engine(graph: WorkflowGraph, opts: { failAdvanceAt?: number; status?: s
         }
         return moved;
       }
-      const [, , , status, next] = params as [string, number, string | null, string, string | null];
-      if (row.status !== 'WAITING') return [{ resumed: 0 }];
-      Object.assign(row, { status, current_step_id: next ?? row.current_step_id, wake_at: null });
-      return [{ resumed: 1 }];
+      wakeStatements.push(sql);
+      const resumed: Array<{ id: string }> = [];
+      for (const r of JSON.parse(params[0] as string) as Array<{ id: string; seq: number; status: string; next: string | null }>) {
+        if (row.status !== 'WAITING' || row.steps_run !== r.seq) continue;
+        Object.assign(row, { status: r.status, current_step_id: r.next ?? row.current_step_id, wake_at: null });
+        resumed.push({ id: r.id });
+      }
+      return resumed;
     },
   };
   const queue = { steps: jest.fn(async () => undefined), stepsOrLeaveForSweep: jest.fn(async () => undefined), wakes: jest.fn(async () => undefined) };
@@ -54,7 +59,7 @@ function engine(graph: WorkflowGraph, opts: { failAdvanceAt?: number; status?: s
   const workflows = { graph: async () => graph };
   const none = {} as never;
   const subject = new WorkflowEngine(dataSource as never, { workflowConcurrency: 4 } as never, workflows as never, queue as never, none, none, none, none, none, none, none, none, statements as never);
-  return { subject, row, advances, queue };
+  return { subject, row, advances, queue, wakeStatements };
 }
 
 describe('WorkflowEngine: control steps run on in the job that reached them', () => {
@@ -85,15 +90,22 @@ describe('WorkflowEngine: control steps run on in the job that reached them', ()
   it('a wake-up runs the EXIT after the DELAY itself', async () => {
     const { subject, row, advances, queue } = engine(chain('TRIGGER', 'DELAY', 'EXIT'), { status: 'WAITING', stepsRun: 2 });
     row.current_step_id = 's1';
-    await subject.wake('x1', 2);
+    await subject.wake([{ executionId: 'x1', seq: 2 }]);
     expect(advances).toEqual([{ seq: 2, stepType: 'EXIT', status: 'EXITED' }]);
     expect(queue.steps).not.toHaveBeenCalled();
+  });
+
+  it('a wake-up that is stale (already resumed, or at another step) changes nothing', async () => {
+    const { subject, advances, wakeStatements } = engine(chain('TRIGGER', 'DELAY', 'EXIT'), { status: 'WAITING', stepsRun: 2 });
+    await subject.wake([{ executionId: 'x1', seq: 1 }]);
+    expect(wakeStatements).toEqual([]);
+    expect(advances).toEqual([]);
   });
 
   it('a wake-up whose next step has effects gives that step a job of its own', async () => {
     const { subject, row, advances, queue } = engine(chain('TRIGGER', 'DELAY', 'SEND_EMAIL'), { status: 'WAITING', stepsRun: 2 });
     row.current_step_id = 's1';
-    await subject.wake('x1', 2);
+    await subject.wake([{ executionId: 'x1', seq: 2 }]);
     expect(advances).toEqual([]);
     expect(row).toMatchObject({ status: 'RUNNING', current_step_id: 's2' });
     expect(queue.stepsOrLeaveForSweep).toHaveBeenCalledWith([{ executionId: 'x1', seq: 2 }]);

@@ -101,20 +101,27 @@ interface Move {
   waitSeconds: number | null;
 }
 
-/** The wake-up may run up to a second before the due time (timer and database clocks differ). */
+/**
+ * Wake-ups, set-based (one row of `$1` per execution): each resumes, and its wait's record
+ * completes, only if it is still waiting at that step and due (up to a second early: timer and
+ * database clocks differ). Answers the ids that resumed.
+ */
 const WAKE_SQL = `
-  WITH up AS (
-    UPDATE workflow_executions
-       SET status = $4::text, current_step_id = coalesce($5::uuid, current_step_id), wake_at = NULL, wait_event = NULL, updated_at = now(),
-           completed_at = CASE WHEN $4::text = 'COMPLETED' THEN now() END
-     WHERE id = $1::uuid AND status = 'WAITING' AND steps_run = $2::int AND wake_at <= now() + interval '1 second'
-       AND wait_outcome IS NOT DISTINCT FROM $3::text
-     RETURNING id
+  WITH p AS (
+    SELECT * FROM jsonb_to_recordset($1::jsonb) AS p(id uuid, seq int, wait_outcome text, status text, next uuid, output jsonb)
+  ), up AS (
+    UPDATE workflow_executions x
+       SET status = p.status, current_step_id = coalesce(p.next, x.current_step_id), wake_at = NULL, wait_event = NULL, updated_at = now(),
+           completed_at = CASE WHEN p.status = 'COMPLETED' THEN now() END
+      FROM p
+     WHERE x.id = p.id AND x.status = 'WAITING' AND x.steps_run = p.seq AND x.wake_at <= now() + interval '1 second'
+       AND x.wait_outcome IS NOT DISTINCT FROM p.wait_outcome
+     RETURNING x.id
   ), rec AS (
-    UPDATE workflow_execution_steps r SET status = 'COMPLETED', completed_at = now(), output = $6::jsonb
-      FROM up WHERE r.execution_id = up.id AND r.seq = $2::int - 1
+    UPDATE workflow_execution_steps r SET status = 'COMPLETED', completed_at = now(), output = p.output
+      FROM p JOIN up ON up.id = p.id WHERE r.execution_id = p.id AND r.seq = p.seq - 1
   )
-  SELECT count(*)::int AS resumed FROM up`;
+  SELECT id FROM up`;
 
 /** What running one step decided. `write` runs inside the commit (exactly once); its result runs after it. */
 export type StepOutcome =
@@ -167,9 +174,7 @@ export class WorkflowEngine {
   }
 
   private async runStepNow(executionId: string, seq: number): Promise<void> {
-    const ex = await this.load(executionId);
-    if (!ex || ex.status !== 'RUNNING' || ex.steps_run !== seq) return;
-    await this.runFrom({ ex, graph: await this.graph(ex) });
+    for (const reached of await this.loadAt([{ executionId, seq }], 'RUNNING')) await this.runFrom(reached);
   }
 
   /**
@@ -177,10 +182,7 @@ export class WorkflowEngine {
    * failed, to go on alone in jobs of their own (with their retries and last-attempt FAIL).
    */
   async runSteps(items: StepRef[]): Promise<StepRef[]> {
-    const seqs = new Map(items.map((i) => [i.executionId, i.seq]));
-    const rows: ExecutionRow[] = await this.dataSource.query(`${LOAD_SQL} WHERE id = ANY($1::uuid[])`, [[...seqs.keys()]]);
-    const found: Reached[] = [];
-    for (const ex of rows) if (ex.status === 'RUNNING' && ex.steps_run === seqs.get(ex.id)) found.push({ ex, graph: await this.graph(ex) });
+    const found = await this.loadAt(items, 'RUNNING');
     const control = found.filter(runsInline);
     const again: StepRef[] = [];
     await Promise.all([
@@ -236,30 +238,34 @@ export class WorkflowEngine {
     });
   }
 
-  /** Resumes a WAITING execution that is due (its DELAY ended, its event came, or its wait timed out). */
-  wake(executionId: string, seq: number): Promise<void> {
-    return this.slots.run(() => this.wakeNow(executionId, seq));
+  /**
+   * Resumes WAITING executions that are due (a DELAY ended, an event came, or a wait timed out),
+   * a group in one statement; where each resumes to goes on through `onward`.
+   */
+  wake(items: StepRef[]): Promise<void> {
+    return this.slots.run(() => this.wakeNow(items));
   }
 
-  private async wakeNow(executionId: string, seq: number): Promise<void> {
-    const ex = await this.load(executionId);
-    if (!ex || ex.status !== 'WAITING' || ex.steps_run !== seq || !ex.wake_at) return;
-    const graph = await this.graph(ex);
-    const step = stepOf(graph, ex.current_step_id);
-    const outcome: WaitOutcome | null = step?.type === 'WAIT_FOR_EVENT' ? (ex.wait_outcome ?? 'TIMEOUT') : null;
-    const next = step ? nextStepId(graph, step.id, outcome ? { waitOutcome: outcome } : null) : null;
-    const status: ExecutionStatus = next ? 'RUNNING' : 'COMPLETED';
-    // One statement: the execution resumes and its wait's record completes, only if it is still waiting there.
-    const [{ resumed }] = await this.statements.run<{ resumed: number }>(WAKE_SQL, [
-      executionId,
-      seq,
-      ex.wait_outcome,
-      status,
-      next,
-      JSON.stringify(outcome ? { outcome } : { resumedAt: new Date().toISOString() }),
-    ]);
-    if (resumed === 0 || !next) return;
-    await this.onward([{ ex: { ...ex, status: 'RUNNING', current_step_id: next }, graph }]);
+  private async wakeNow(items: StepRef[]): Promise<void> {
+    const plans = (await this.loadAt(items, 'WAITING'))
+      .filter(({ ex }) => ex.wake_at)
+      .map(({ ex, graph }) => {
+        const step = stepOf(graph, ex.current_step_id);
+        const outcome: WaitOutcome | null = step?.type === 'WAIT_FOR_EVENT' ? (ex.wait_outcome ?? 'TIMEOUT') : null;
+        const next = step ? nextStepId(graph, step.id, outcome ? { waitOutcome: outcome } : null) : null;
+        const row = {
+          id: ex.id,
+          seq: ex.steps_run,
+          wait_outcome: ex.wait_outcome,
+          status: next ? 'RUNNING' : 'COMPLETED',
+          next,
+          output: outcome ? { outcome } : { resumedAt: new Date().toISOString() },
+        };
+        return { row, onward: next ? { ex: { ...ex, status: 'RUNNING' as const, current_step_id: next }, graph } : null };
+      });
+    if (plans.length === 0) return;
+    const resumed = new Set((await this.statements.run<{ id: string }>(WAKE_SQL, [JSON.stringify(plans.map((p) => p.row))])).map((r) => r.id));
+    await this.onward(plans.flatMap((p) => (p.onward && resumed.has(p.row.id) ? [p.onward] : [])));
   }
 
   /**
@@ -285,11 +291,9 @@ export class WorkflowEngine {
 
   /** The last attempt of a step job failed: the execution FAILS with the error on its step record. */
   async failStep(executionId: string, seq: number, error: string): Promise<void> {
-    const ex = await this.load(executionId);
-    if (!ex || ex.status !== 'RUNNING' || ex.steps_run !== seq) return;
-    const graph = await this.graph(ex);
-    const step = stepOf(graph, ex.current_step_id) ?? null;
-    await this.commit(ex, seq, step, failed(error), graph, new Date());
+    for (const { ex, graph } of await this.loadAt([{ executionId, seq }], 'RUNNING')) {
+      await this.commit(ex, seq, stepOf(graph, ex.current_step_id) ?? null, failed(error), graph, new Date());
+    }
   }
 
   private async execute(step: GraphStep, ex: ExecutionRow): Promise<StepOutcome> {
@@ -435,9 +439,13 @@ export class WorkflowEngine {
     });
   }
 
-  private async load(executionId: string): Promise<ExecutionRow | null> {
-    const rows: ExecutionRow[] = await this.dataSource.query(`${LOAD_SQL} WHERE id = $1`, [executionId]);
-    return rows[0] ?? null;
+  /** The executions (one statement) still in `status` at the step number each ref expects, with their graphs. */
+  private async loadAt(items: StepRef[], status: ExecutionStatus): Promise<Reached[]> {
+    const seqs = new Map(items.map((i) => [i.executionId, i.seq]));
+    const rows: ExecutionRow[] = await this.dataSource.query(`${LOAD_SQL} WHERE id = ANY($1::uuid[])`, [[...seqs.keys()]]);
+    const found: Reached[] = [];
+    for (const ex of rows) if (ex.status === status && ex.steps_run === seqs.get(ex.id)) found.push({ ex, graph: await this.graph(ex) });
+    return found;
   }
 
   private async contact(ex: ExecutionRow): Promise<Contact> {

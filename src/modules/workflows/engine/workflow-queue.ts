@@ -66,16 +66,33 @@ export class WorkflowQueue {
     );
   }
 
-  /** `source`: `t` timer (delayed until due), `e` matching event, `s`/`r` sweep (with a time bucket, so a later sweep can add it again). */
+  /**
+   * Wake-ups, in groups of `STEPS_PER_JOB` that fall due together (a round of DELAYs, a batch of
+   * matching events, a sweep): one job resumes a group in one statement. `source`: `t` timer
+   * (delayed until due), `e` matching event, `s` sweep (with a time bucket, so a later sweep can
+   * add it again).
+   */
   async wakes(items: Array<{ executionId: string; seq: number; delayMs?: number }>, source: string): Promise<void> {
-    if (items.length === 0) return;
-    await this.queue.addBulk(
-      items.map(({ executionId, seq, delayMs }) => ({
-        name: 'wake',
-        data: { executionId, seq, wake: true },
-        opts: { ...STEP_JOB_OPTIONS, jobId: `${source}.${executionId}.${seq}`, delay: Math.max(0, delayMs ?? 0) },
-      })),
-    );
+    const byDelay = new Map<number, StepRef[]>();
+    for (const { executionId, seq, delayMs } of items) {
+      const delay = Math.max(0, delayMs ?? 0);
+      const refs = byDelay.get(delay);
+      if (refs) refs.push({ executionId, seq });
+      else byDelay.set(delay, [{ executionId, seq }]);
+    }
+    const jobs = [];
+    for (const [delay, refs] of byDelay) {
+      for (let i = 0; i < refs.length; i += STEPS_PER_JOB) {
+        const group = refs.slice(i, i + STEPS_PER_JOB);
+        const [{ executionId, seq }] = group;
+        jobs.push(
+          group.length === 1
+            ? { name: 'wake', data: { executionId, seq, wake: true }, opts: { ...STEP_JOB_OPTIONS, jobId: `${source}.${executionId}.${seq}`, delay } }
+            : { name: 'wakes', data: { wakes: group }, opts: { ...STEP_JOB_OPTIONS, jobId: `${source}.g.${executionId}.${seq}`, delay } },
+        );
+      }
+    }
+    if (jobs.length) await this.queue.addBulk(jobs);
   }
 
   /** After a commit: a failed enqueue is left to the sweep (the execution's state is in the database). */
