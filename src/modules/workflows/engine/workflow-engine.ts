@@ -213,14 +213,15 @@ export class WorkflowEngine {
    */
   private async runControlSteps(group: Reached[]): Promise<void> {
     if (group.length === 0) return;
-    const moves = await Promise.all(group.map(async ({ ex, graph }) => this.plan(ex, ex.steps_run, stepOf(graph, ex.current_step_id) ?? null, await this.execute(stepOf(graph, ex.current_step_id)!, ex), graph, new Date())));
+    const moves = await Promise.all(
+      group.map(async ({ ex, graph }) => ({ graph, ...this.plan(ex, ex.steps_run, stepOf(graph, ex.current_step_id) ?? null, await this.execute(stepOf(graph, ex.current_step_id)!, ex), graph, new Date()) })),
+    );
     const moved = new Set((await this.statements.run<{ id: string }>(ADVANCE_SQL, [JSON.stringify(moves.map((m) => m.row))])).map((r) => r.id));
     const done = moves.filter((m) => moved.has(m.ex.id));
     for (const m of done) if (m.step) appMetrics.workflowStep(m.step.type, m.stepStatus);
     const waits = done.filter((m) => m.waitSeconds);
     if (waits.length) await this.queue.wakes(waits.map((m) => ({ executionId: m.ex.id, seq: m.ex.steps_run + 1, delayMs: m.waitSeconds! * 1000 })), 't').catch(() => undefined);
-    const graphs = new Map(group.map(({ ex, graph }) => [ex.id, graph]));
-    await this.onward(done.filter((m) => m.status === 'RUNNING' && m.next !== null).map((m) => ({ ex: { ...m.ex, steps_run: m.ex.steps_run + 1, current_step_id: m.next }, graph: graphs.get(m.ex.id)! })));
+    await this.onward(done.filter((m) => m.status === 'RUNNING' && m.next !== null).map((m) => ({ ex: { ...m.ex, steps_run: m.ex.steps_run + 1, current_step_id: m.next }, graph: m.graph })));
   }
 
   /**
@@ -279,7 +280,7 @@ export class WorkflowEngine {
     if (next) await this.onward([{ ex: { ...ex, steps_run: ex.steps_run + 1, current_step_id: next }, graph }]);
   }
 
-  /** Runs and commits the current step; the next step's id when the execution moved on to it. */
+  /** Runs and commits the current step, one with effects (control steps go through `runControlSteps`); the next step's id when the execution moved on to it. */
   private async runOne(ex: ExecutionRow, graph: WorkflowGraph): Promise<string | null> {
     const seq = ex.steps_run;
     const step = stepOf(graph, ex.current_step_id);
@@ -396,7 +397,6 @@ export class WorkflowEngine {
     if (!advanced) return null;
     if (step) appMetrics.workflowStep(step.type, move.stepStatus);
     await after?.();
-    if (move.waitSeconds) await this.queue.wakes([{ executionId: ex.id, seq: seq + 1, delayMs: move.waitSeconds * 1000 }], 't').catch(() => undefined);
     return move.status === 'RUNNING' ? move.next : null;
   }
 
