@@ -32,7 +32,9 @@ export interface JobPayloads {
   'email-send': { emailId: string; emailIds?: undefined } | { emailIds: string[]; emailId?: undefined };
   /**
    * Runs step number `seq` of the execution, or (`wake`) resumes it from the wait that step
-   * number `seq` - 1 began; or runs that step of each execution of a group (`steps`).
+   * number `seq` - 1 began; or runs that step of each execution of a group (`steps`); or resumes
+   * each execution of a group that fell due together (`wakes`). The single forms stay readable
+   * for jobs enqueued by earlier versions (a DELAY's job may wait up to a year).
    */
   'workflow-step':
     | { executionId: string; seq: number; wake?: boolean; steps?: undefined; wakes?: undefined }
