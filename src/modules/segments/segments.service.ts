@@ -217,8 +217,10 @@ export class SegmentsService {
   async compute(projectId: string, id: string): Promise<ComputeResponse> {
     const segment = await this.load(projectId, id);
     if (segment.type !== 'DYNAMIC') throw dynamicOnly();
-    this.totals.forget(segment.id);
-    if (segment.trackMembership) return computeMembership(this.audience, this.events, projectId, definitionOf(segment));
+    if (segment.trackMembership) {
+      this.totals.forget(segment.id);
+      return computeMembership(this.audience, this.events, projectId, definitionOf(segment));
+    }
     return { memberCount: await this.countNow(projectId, segment), entered: 0, exited: 0 };
   }
 

@@ -33,8 +33,9 @@ export interface JobPayloads {
   /**
    * Runs step number `seq` of the execution, or (`wake`) resumes it from the wait that step
    * number `seq` - 1 began; or runs that step of each execution of a group (`steps`); or resumes
-   * each execution of a group that fell due together (`wakes`). The single forms stay readable
-   * for jobs enqueued by earlier versions (a DELAY's job may wait up to a year).
+   * each execution of a group that fell due together (`wakes`, the only form of wake-up enqueued
+   * now; `wake` stays readable for jobs enqueued by earlier versions, as a DELAY's job may wait up
+   * to a year).
    */
   'workflow-step':
     | { executionId: string; seq: number; wake?: boolean; steps?: undefined; wakes?: undefined }

@@ -22,16 +22,16 @@ describe('WorkflowQueue.wakes', () => {
     expect(jobs[0].opts.jobId).toBe('t.g.x0.2');
   });
 
-  it('keeps wake-ups with different delays apart, and a lone wake-up a job of its own', async () => {
+  it('keeps wake-ups with different delays apart, a lone one in a group of its own', async () => {
     const { subject, addBulk } = queue();
     await subject.wakes([...refs(2, 1_000), { executionId: 'y', seq: 4, delayMs: 5_000 }, { executionId: 'z', seq: 1, delayMs: -20 }], 'e');
     const jobs = addBulk.mock.calls[0][0] as Array<{ name: string; data: Record<string, unknown>; opts: { jobId: string; delay: number } }>;
     expect(jobs.map((j) => [j.name, j.opts.jobId, j.opts.delay])).toEqual([
       ['wakes', 'e.g.x0.2', 1_000],
-      ['wake', 'e.y.4', 5_000],
-      ['wake', 'e.z.1', 0],
+      ['wakes', 'e.g.y.4', 5_000],
+      ['wakes', 'e.g.z.1', 0],
     ]);
-    expect(jobs[1].data).toEqual({ executionId: 'y', seq: 4, wake: true });
+    expect(jobs[1].data).toEqual({ wakes: [{ executionId: 'y', seq: 4 }] });
   });
 
   it('adds nothing for no wake-ups', async () => {

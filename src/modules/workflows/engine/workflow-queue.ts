@@ -84,12 +84,7 @@ export class WorkflowQueue {
     for (const [delay, refs] of byDelay) {
       for (let i = 0; i < refs.length; i += STEPS_PER_JOB) {
         const group = refs.slice(i, i + STEPS_PER_JOB);
-        const [{ executionId, seq }] = group;
-        jobs.push(
-          group.length === 1
-            ? { name: 'wake', data: { executionId, seq, wake: true }, opts: { ...STEP_JOB_OPTIONS, jobId: `${source}.${executionId}.${seq}`, delay } }
-            : { name: 'wakes', data: { wakes: group }, opts: { ...STEP_JOB_OPTIONS, jobId: `${source}.g.${executionId}.${seq}`, delay } },
-        );
+        jobs.push({ name: 'wakes', data: { wakes: group }, opts: { ...STEP_JOB_OPTIONS, jobId: `${source}.g.${group[0].executionId}.${group[0].seq}`, delay } });
       }
     }
     if (jobs.length) await this.queue.addBulk(jobs);
