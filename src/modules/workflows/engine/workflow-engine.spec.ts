@@ -31,8 +31,15 @@ function engine(graph: WorkflowGraph, opts: { failAdvanceAt?: number; status?: s
   };
   const advances: Array<{ seq: number; stepType: string | null; status: string }> = [];
   const wakeStatements: string[] = [];
+  /** Rows of the start statement; an execution whose contact is `taken` conflicts (not inserted). */
+  const inserted: Array<Record<string, unknown>> = [];
   const statements = {
     run: async (sql: string, params: unknown[]) => {
+      if (sql.includes('INSERT INTO workflow_executions (')) {
+        const rows = JSON.parse(params[0] as string) as Array<Record<string, unknown>>;
+        inserted.push(...rows.filter((r) => r.contact_id !== 'taken'));
+        return rows.filter((r) => r.contact_id !== 'taken').map((r) => ({ id: r.id }));
+      }
       if (sql.includes('INSERT INTO workflow_execution_steps')) {
         const moved: Array<{ id: string }> = [];
         for (const r of JSON.parse(params[0] as string) as Array<{ seq: number; status: string; next: string | null; type: string | null }>) {
@@ -54,12 +61,12 @@ function engine(graph: WorkflowGraph, opts: { failAdvanceAt?: number; status?: s
       return resumed;
     },
   };
-  const queue = { steps: jest.fn(async () => undefined), stepsOrLeaveForSweep: jest.fn(async () => undefined), wakes: jest.fn(async () => undefined) };
+  const queue = { steps: jest.fn(async () => undefined), groupedSteps: jest.fn(async () => undefined), stepsOrLeaveForSweep: jest.fn(async () => undefined), wakes: jest.fn(async () => undefined) };
   const dataSource = { query: async () => [{ ...row }] };
   const workflows = { graph: async () => graph };
   const none = {} as never;
   const subject = new WorkflowEngine(dataSource as never, { workflowConcurrency: 4 } as never, workflows as never, queue as never, none, none, none, none, none, none, none, none, statements as never);
-  return { subject, row, advances, queue, wakeStatements };
+  return { subject, row, advances, queue, wakeStatements, inserted };
 }
 
 describe('WorkflowEngine: control steps run on in the job that reached them', () => {
@@ -135,5 +142,51 @@ describe('WorkflowEngine: control steps run on in the job that reached them', ()
     const stale = engine(chain('TRIGGER', 'EXIT'), { stepsRun: 1 });
     expect(await stale.subject.runSteps([{ executionId: 'x1', seq: 0 }])).toEqual([]);
     expect(stale.advances).toEqual([]);
+  });
+});
+
+describe('WorkflowEngine: an event starts executions already where their control steps lead', () => {
+  const candidate = (contactId: string) => ({ project_id: 'p', workflow_id: 'w', version: 1, contact_id: contactId, event_id: `e-${contactId}`, data: { plan: 'pro' } });
+  const records = (row: Record<string, unknown>) => (row.records as Array<{ seq: number; type: string; step_status: string }>).map((r) => [r.seq, r.type, r.step_status]);
+
+  it('TRIGGER → EXIT is inserted EXITED with both step records, and nothing is enqueued', async () => {
+    const { subject, inserted, queue } = engine(chain('TRIGGER', 'EXIT'));
+    expect(await subject.start([candidate('c1'), candidate('c2')])).toBe(2);
+    expect(inserted).toHaveLength(2);
+    expect(inserted[0]).toMatchObject({ contact_id: 'c1', trigger_event_id: 'e-c1', event: { plan: 'pro' }, status: 'EXITED', current_step_id: 's1', steps_run: 2 });
+    expect(records(inserted[0])).toEqual([
+      [0, 'TRIGGER', 'COMPLETED'],
+      [1, 'EXIT', 'COMPLETED'],
+    ]);
+    expect(queue.groupedSteps).toHaveBeenCalledWith([]);
+    expect(queue.wakes).not.toHaveBeenCalled();
+  });
+
+  it('TRIGGER → DELAY is inserted WAITING with its timer, which gets its wake-up job', async () => {
+    const { subject, inserted, queue } = engine(chain('TRIGGER', 'DELAY', 'EXIT'));
+    await subject.start([candidate('c1')]);
+    expect(inserted[0]).toMatchObject({ status: 'WAITING', current_step_id: 's1', steps_run: 2, wait_seconds: 60 });
+    expect(records(inserted[0])).toEqual([
+      [0, 'TRIGGER', 'COMPLETED'],
+      [1, 'DELAY', 'WAITING'],
+    ]);
+    expect(queue.wakes).toHaveBeenCalledWith([{ executionId: inserted[0].id, seq: 2, delayMs: 60_000 }], 't');
+  });
+
+  it('a step with effects after the TRIGGER: inserted RUNNING at it, with a job; a TRIGGER alone completes', async () => {
+    const effects = engine(chain('TRIGGER', 'SEND_EMAIL', 'EXIT'));
+    await effects.subject.start([candidate('c1')]);
+    expect(effects.inserted[0]).toMatchObject({ status: 'RUNNING', current_step_id: 's1', steps_run: 1 });
+    expect(effects.queue.groupedSteps).toHaveBeenCalledWith([{ executionId: effects.inserted[0].id, seq: 1 }]);
+
+    const alone = engine(chain('TRIGGER'));
+    await alone.subject.start([candidate('c1')]);
+    expect(alone.inserted[0]).toMatchObject({ status: 'COMPLETED', current_step_id: 's0', steps_run: 1 });
+  });
+
+  it('an execution the unique rules refuse is not counted, and gets no job or wake-up', async () => {
+    const { subject, queue } = engine(chain('TRIGGER', 'DELAY', 'SEND_EMAIL'));
+    expect(await subject.start([candidate('taken')])).toBe(0);
+    expect(queue.wakes).not.toHaveBeenCalled();
   });
 });
