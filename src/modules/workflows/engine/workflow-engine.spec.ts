@@ -1,6 +1,6 @@
 import type { StepType } from '../entities/workflow-step.entity';
 import type { WorkflowGraph } from '../graph/workflow-graph';
-import { WorkflowEngine } from './workflow-engine';
+import { StartPlan, WorkflowEngine } from './workflow-engine';
 
 /** A chain of steps s0 → s1 → … of the given types. */
 function chain(...types: StepType[]): WorkflowGraph {
@@ -31,15 +31,8 @@ function engine(graph: WorkflowGraph, opts: { failAdvanceAt?: number; status?: s
   };
   const advances: Array<{ seq: number; stepType: string | null; status: string }> = [];
   const wakeStatements: string[] = [];
-  /** Rows of the start statement; an execution whose contact is `taken` conflicts (not inserted). */
-  const inserted: Array<Record<string, unknown>> = [];
   const statements = {
     run: async (sql: string, params: unknown[]) => {
-      if (sql.includes('INSERT INTO workflow_executions (')) {
-        const rows = JSON.parse(params[0] as string) as Array<Record<string, unknown>>;
-        inserted.push(...rows.filter((r) => r.contact_id !== 'taken'));
-        return rows.filter((r) => r.contact_id !== 'taken').map((r) => ({ id: r.id }));
-      }
       if (sql.includes('INSERT INTO workflow_execution_steps')) {
         const moved: Array<{ id: string }> = [];
         for (const r of JSON.parse(params[0] as string) as Array<{ seq: number; status: string; next: string | null; type: string | null }>) {
@@ -66,7 +59,7 @@ function engine(graph: WorkflowGraph, opts: { failAdvanceAt?: number; status?: s
   const workflows = { graph: async () => graph };
   const none = {} as never;
   const subject = new WorkflowEngine(dataSource as never, { workflowConcurrency: 4 } as never, workflows as never, queue as never, none, none, none, none, none, none, none, none, statements as never);
-  return { subject, row, advances, queue, wakeStatements, inserted };
+  return { subject, row, advances, queue, wakeStatements };
 }
 
 describe('WorkflowEngine: control steps run on in the job that reached them', () => {
@@ -146,15 +139,22 @@ describe('WorkflowEngine: control steps run on in the job that reached them', ()
 });
 
 describe('WorkflowEngine: an event starts executions already where their control steps lead', () => {
-  const candidate = (contactId: string) => ({ project_id: 'p', workflow_id: 'w', version: 1, contact_id: contactId, event_id: `e-${contactId}`, data: { plan: 'pro' } });
-  const records = (row: Record<string, unknown>) => (row.records as Array<{ seq: number; type: string; step_status: string }>).map((r) => [r.seq, r.type, r.step_status]);
+  /** Starts `n` executions of workflow w (version 1) through a fake insert; the plan it was given. */
+  async function start(graph: WorkflowGraph, n = 2) {
+    const e = engine(graph);
+    const plans: StartPlan[] = [];
+    await e.subject.start([{ id: 'w', version: 1 }], async (given) => {
+      plans.push(...given);
+      return n ? [{ workflow_id: 'w', n, ids: given[0].status === 'RUNNING' || given[0].status === 'WAITING' ? Array.from({ length: n }, (_, i) => `x${i}`) : [] }] : [];
+    });
+    const records = plans[0].records.map((r) => [r.seq, r.type, r.step_status]);
+    return { ...e, plan: plans[0], records };
+  }
 
-  it('TRIGGER → EXIT is inserted EXITED with both step records, and nothing is enqueued', async () => {
-    const { subject, inserted, queue } = engine(chain('TRIGGER', 'EXIT'));
-    expect(await subject.start([candidate('c1'), candidate('c2')])).toBe(2);
-    expect(inserted).toHaveLength(2);
-    expect(inserted[0]).toMatchObject({ contact_id: 'c1', trigger_event_id: 'e-c1', event: { plan: 'pro' }, status: 'EXITED', current_step_id: 's1', steps_run: 2 });
-    expect(records(inserted[0])).toEqual([
+  it('TRIGGER → EXIT: inserted EXITED with both step records, and nothing is enqueued', async () => {
+    const { plan, records, queue } = await start(chain('TRIGGER', 'EXIT'));
+    expect(plan).toMatchObject({ workflow_id: 'w', version: 1, status: 'EXITED', current_step_id: 's1', steps_run: 2, wait_seconds: null });
+    expect(records).toEqual([
       [0, 'TRIGGER', 'COMPLETED'],
       [1, 'EXIT', 'COMPLETED'],
     ]);
@@ -162,31 +162,37 @@ describe('WorkflowEngine: an event starts executions already where their control
     expect(queue.wakes).not.toHaveBeenCalled();
   });
 
-  it('TRIGGER → DELAY is inserted WAITING with its timer, which gets its wake-up job', async () => {
-    const { subject, inserted, queue } = engine(chain('TRIGGER', 'DELAY', 'EXIT'));
-    await subject.start([candidate('c1')]);
-    expect(inserted[0]).toMatchObject({ status: 'WAITING', current_step_id: 's1', steps_run: 2, wait_seconds: 60 });
-    expect(records(inserted[0])).toEqual([
+  it('TRIGGER → DELAY: inserted WAITING with its timer, each started one getting its wake-up', async () => {
+    const { plan, records, queue } = await start(chain('TRIGGER', 'DELAY', 'EXIT'));
+    expect(plan).toMatchObject({ status: 'WAITING', current_step_id: 's1', steps_run: 2, wait_seconds: 60 });
+    expect(records).toEqual([
       [0, 'TRIGGER', 'COMPLETED'],
       [1, 'DELAY', 'WAITING'],
     ]);
-    expect(queue.wakes).toHaveBeenCalledWith([{ executionId: inserted[0].id, seq: 2, delayMs: 60_000 }], 't');
+    expect(queue.wakes).toHaveBeenCalledWith(
+      [
+        { executionId: 'x0', seq: 2, delayMs: 60_000 },
+        { executionId: 'x1', seq: 2, delayMs: 60_000 },
+      ],
+      't',
+    );
   });
 
-  it('a step with effects after the TRIGGER: inserted RUNNING at it, with a job; a TRIGGER alone completes', async () => {
-    const effects = engine(chain('TRIGGER', 'SEND_EMAIL', 'EXIT'));
-    await effects.subject.start([candidate('c1')]);
-    expect(effects.inserted[0]).toMatchObject({ status: 'RUNNING', current_step_id: 's1', steps_run: 1 });
-    expect(effects.queue.groupedSteps).toHaveBeenCalledWith([{ executionId: effects.inserted[0].id, seq: 1 }]);
+  it('a step with effects after the TRIGGER: inserted RUNNING at it, each with a job; a TRIGGER alone completes', async () => {
+    const effects = await start(chain('TRIGGER', 'SEND_EMAIL', 'EXIT'));
+    expect(effects.plan).toMatchObject({ status: 'RUNNING', current_step_id: 's1', steps_run: 1 });
+    expect(effects.queue.groupedSteps).toHaveBeenCalledWith([
+      { executionId: 'x0', seq: 1 },
+      { executionId: 'x1', seq: 1 },
+    ]);
 
-    const alone = engine(chain('TRIGGER'));
-    await alone.subject.start([candidate('c1')]);
-    expect(alone.inserted[0]).toMatchObject({ status: 'COMPLETED', current_step_id: 's0', steps_run: 1 });
+    const alone = await start(chain('TRIGGER'));
+    expect(alone.plan).toMatchObject({ status: 'COMPLETED', current_step_id: 's0', steps_run: 1 });
   });
 
-  it('an execution the unique rules refuse is not counted, and gets no job or wake-up', async () => {
-    const { subject, queue } = engine(chain('TRIGGER', 'DELAY', 'SEND_EMAIL'));
-    expect(await subject.start([candidate('taken')])).toBe(0);
+  it('nothing started (the unique rules refused every one): no job, no wake-up', async () => {
+    const { queue } = await start(chain('TRIGGER', 'DELAY', 'SEND_EMAIL'), 0);
     expect(queue.wakes).not.toHaveBeenCalled();
+    expect(queue.groupedSteps).toHaveBeenCalledWith([]);
   });
 });

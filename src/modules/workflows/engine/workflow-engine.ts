@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AppConfig } from '../../../config/config';
@@ -125,41 +124,28 @@ const WAKE_SQL = `
   SELECT id FROM up`;
 
 /**
- * Executions inserted as their control steps leave them, set-based (one row of `$1` per
- * execution, with its step records): RUNNING at the first step with effects, WAITING with its
- * timer, or ended. An execution that would break a unique rule (its event already started it, or
- * the contact has an active execution of the workflow) is not inserted, nor are its records.
- * Answers the ids inserted.
+ * Where a new execution of one workflow version stands once its control steps have run (the
+ * TRIGGER and what follows it up to a wait, an end or a step with effects), with the records of
+ * those steps: control steps read nothing of the execution, so every execution an event starts
+ * of that version is inserted in this state (`WorkflowTriggers`).
  */
-const START_SQL = `
-  WITH p AS (
-    SELECT * FROM jsonb_to_recordset($1::jsonb) AS p(id uuid, project_id uuid, workflow_id uuid, version int, contact_id text, event jsonb, trigger_event_id uuid,
-                                                    status text, current_step_id uuid, steps_run int, exit_reason text, wait_seconds int, wait_event text, records jsonb)
-  ), started AS (
-    INSERT INTO workflow_executions (id, project_id, workflow_id, version, contact_id, event, trigger_event_id, status, current_step_id, steps_run, exit_reason,
-                                     wake_at, wait_event, wait_since, completed_at)
-    SELECT id, project_id, workflow_id, version, contact_id, event, trigger_event_id, status, current_step_id, steps_run, exit_reason,
-           CASE WHEN wait_seconds IS NOT NULL THEN now() + make_interval(secs => wait_seconds) END, wait_event,
-           CASE WHEN status = 'WAITING' THEN now() END, CASE WHEN status IN ('COMPLETED', 'EXITED', 'FAILED') THEN now() END
-      FROM p
-    ON CONFLICT DO NOTHING
-    RETURNING id
-  ), rec AS (
-    INSERT INTO workflow_execution_steps (execution_id, seq, step_id, type, status, output, error, started_at, completed_at)
-    SELECT p.id, r.seq, r.step_id, r.type, r.step_status, r.output, r.error, r.started_at, CASE WHEN r.step_status = 'WAITING' THEN NULL ELSE now() END
-      FROM p CROSS JOIN LATERAL jsonb_to_recordset(p.records) AS r(seq int, step_id uuid, type text, step_status text, output jsonb, error text, started_at timestamptz)
-     WHERE p.id IN (SELECT id FROM started)
-  )
-  SELECT id FROM started`;
-
-/** An execution an event starts (read by the trigger consumer): the workflow's version, the contact, the event. */
-export interface StartCandidate {
-  project_id: string;
+export interface StartPlan {
   workflow_id: string;
   version: number;
-  contact_id: string;
-  event_id: string;
-  data: Record<string, unknown>;
+  status: ExecutionStatus;
+  current_step_id: string | null;
+  steps_run: number;
+  exit_reason: string | null;
+  wait_seconds: number | null;
+  wait_event: string | null;
+  records: Array<Record<string, unknown>>;
+}
+
+/** What the insert of planned starts answers, per workflow: how many started, and the ids of those that go on (a job, a timer). */
+export interface Started {
+  workflow_id: string;
+  n: number;
+  ids: string[];
 }
 
 /** What running one step decided. `write` runs inside the commit (exactly once); its result runs after it. */
@@ -217,55 +203,57 @@ export class WorkflowEngine {
   }
 
   /**
-   * Starts executions (an event's): each is planned through its control steps (the TRIGGER and
-   * what follows it, as `runControlSteps` would move it) and inserted, with its step records, in
-   * the state they lead to, in one statement; then a step with effects gets its job, a wait its
-   * timer. Answers how many started.
+   * Starts executions: each workflow version's control steps are planned once (`StartPlan`),
+   * `insert` writes every execution in the state its plan leads to, with the step records, and
+   * answers what started; then those RUNNING at a step with effects get their jobs, those
+   * waiting their timers.
    */
-  async start(candidates: StartCandidate[]): Promise<number> {
-    if (candidates.length === 0) return 0;
+  async start(workflows: Array<{ id: string; version: number }>, insert: (plans: StartPlan[]) => Promise<Started[]>): Promise<void> {
+    if (workflows.length === 0) return;
     const now = new Date();
-    const plans = await Promise.all(
-      candidates.map(async (c) => {
-        const ex: ExecutionRow = { id: randomUUID(), project_id: c.project_id, workflow_id: c.workflow_id, version: c.version, contact_id: c.contact_id,
-          status: 'RUNNING', current_step_id: null, steps_run: 0, context: {}, event: c.data, wake_at: null, wait_outcome: null };
-        const graph = await this.graph(ex);
-        ex.current_step_id = graph.steps.find((s) => s.type === 'TRIGGER')?.id ?? null;
-        const moves: Move[] = [];
-        for (let at: Reached = { ex, graph }; runsInline(at); ) {
-          const step = stepOf(graph, at.ex.current_step_id)!;
-          const move = this.plan(at.ex, at.ex.steps_run, step, await this.execute(step, at.ex), graph, now);
-          moves.push(move);
-          if (move.status !== 'RUNNING' || move.next === null) break;
-          at = { ex: { ...at.ex, steps_run: at.ex.steps_run + 1, current_step_id: move.next }, graph };
-        }
-        const last = moves.at(-1);
-        const row = {
-          id: ex.id,
-          project_id: c.project_id,
-          workflow_id: c.workflow_id,
-          version: c.version,
-          contact_id: c.contact_id,
-          event: c.data,
-          trigger_event_id: c.event_id,
-          status: last?.status ?? 'RUNNING',
-          current_step_id: last ? (last.next ?? last.step?.id ?? null) : ex.current_step_id,
-          steps_run: moves.length,
-          exit_reason: last?.row.exit_reason ?? null,
-          wait_seconds: last?.waitSeconds ?? null,
-          wait_event: last?.row.wait_event ?? null,
-          records: moves.map((m) => m.row),
-        };
-        return { row, moves };
-      }),
-    );
-    const started = new Set((await this.statements.run<{ id: string }>(START_SQL, [JSON.stringify(plans.map((p) => p.row))])).map((r) => r.id));
-    const done = plans.filter((p) => started.has(p.row.id));
-    for (const { moves } of done) for (const m of moves) if (m.step) appMetrics.workflowStep(m.step.type, m.stepStatus);
-    const waits = done.filter((p) => p.row.wait_seconds);
-    if (waits.length) await this.queue.wakes(waits.map((p) => ({ executionId: p.row.id, seq: p.row.steps_run, delayMs: p.row.wait_seconds! * 1000 })), 't').catch(() => undefined);
-    await this.queue.groupedSteps(done.filter((p) => p.row.status === 'RUNNING').map((p) => ({ executionId: p.row.id, seq: p.row.steps_run })));
-    return done.length;
+    const planned = await Promise.all(workflows.map(async (w) => this.planStart(w.id, w.version, now)));
+    const started = await insert(planned.map((p) => p.plan));
+    const steps: StepRef[] = [];
+    const wakes: Array<StepRef & { delayMs: number }> = [];
+    for (const { workflow_id, n, ids } of started) {
+      const { plan, moves } = planned.find((p) => p.plan.workflow_id === workflow_id)!;
+      for (const m of moves) if (m.step) appMetrics.workflowStep(m.step.type, m.stepStatus, n);
+      for (const executionId of ids) {
+        if (plan.status === 'RUNNING') steps.push({ executionId, seq: plan.steps_run });
+        else if (plan.wait_seconds) wakes.push({ executionId, seq: plan.steps_run, delayMs: plan.wait_seconds * 1000 });
+      }
+    }
+    if (wakes.length) await this.queue.wakes(wakes, 't').catch(() => undefined);
+    await this.queue.groupedSteps(steps);
+  }
+
+  /** A version's `StartPlan`: its control steps from the TRIGGER on, as `runControlSteps` would move a new execution. */
+  private async planStart(workflowId: string, version: number, now: Date): Promise<{ plan: StartPlan; moves: Move[] }> {
+    const graph = await this.graph(workflowId, version);
+    const trigger = graph.steps.find((s) => s.type === 'TRIGGER')?.id ?? null;
+    const fresh: ExecutionRow = { id: '', project_id: '', workflow_id: workflowId, version, contact_id: '', status: 'RUNNING', current_step_id: trigger, steps_run: 0,
+      context: {}, event: {}, wake_at: null, wait_outcome: null };
+    const moves: Move[] = [];
+    for (let at: Reached = { ex: fresh, graph }; runsInline(at); ) {
+      const step = stepOf(graph, at.ex.current_step_id)!;
+      const move = this.plan(at.ex, at.ex.steps_run, step, await this.execute(step, at.ex), graph, now);
+      moves.push(move);
+      if (move.status !== 'RUNNING' || move.next === null) break;
+      at = { ex: { ...at.ex, steps_run: at.ex.steps_run + 1, current_step_id: move.next }, graph };
+    }
+    const last = moves.at(-1);
+    const plan: StartPlan = {
+      workflow_id: workflowId,
+      version,
+      status: last?.status ?? 'RUNNING',
+      current_step_id: last ? (last.next ?? last.step?.id ?? null) : trigger,
+      steps_run: moves.length,
+      exit_reason: (last?.row.exit_reason as string | null | undefined) ?? null,
+      wait_seconds: last?.waitSeconds ?? null,
+      wait_event: (last?.row.wait_event as string | null | undefined) ?? null,
+      records: moves.map(({ row: { seq, step_id, type, step_status, output, error, started_at } }) => ({ seq, step_id, type, step_status, output, error, started_at })),
+    };
+    return { plan, moves };
   }
 
   /**
@@ -535,7 +523,7 @@ export class WorkflowEngine {
     const seqs = new Map(items.map((i) => [i.executionId, i.seq]));
     const rows: ExecutionRow[] = await this.dataSource.query(`${LOAD_SQL} WHERE id = ANY($1::uuid[])`, [[...seqs.keys()]]);
     const found: Reached[] = [];
-    for (const ex of rows) if (ex.status === status && ex.steps_run === seqs.get(ex.id)) found.push({ ex, graph: await this.graph(ex) });
+    for (const ex of rows) if (ex.status === status && ex.steps_run === seqs.get(ex.id)) found.push({ ex, graph: await this.graph(ex.workflow_id, ex.version) });
     return found;
   }
 
@@ -546,11 +534,11 @@ export class WorkflowEngine {
   }
 
   /** Versions are immutable, so a process keeps the graphs it has read (bounded). */
-  private async graph(ex: ExecutionRow): Promise<WorkflowGraph> {
-    const key = `${ex.workflow_id}:${ex.version}`;
+  private async graph(workflowId: string, version: number): Promise<WorkflowGraph> {
+    const key = `${workflowId}:${version}`;
     let graph = this.graphs.get(key);
     if (!graph) {
-      graph = await this.workflows.graph(ex.workflow_id, ex.version);
+      graph = await this.workflows.graph(workflowId, version);
       if (this.graphs.size >= 1_000) this.graphs.delete(this.graphs.keys().next().value as string);
       this.graphs.set(key, graph);
     }
