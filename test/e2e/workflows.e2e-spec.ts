@@ -185,6 +185,45 @@ describe('workflows', () => {
     expect((await s.api.get(`/workflows/${wf.id}/executions`).expect(200)).body.total).toBe(1);
   });
 
+  it("an event's execution starts where its control steps lead, as the workflow's version stood: EXITED, or WAITING at a DELAY", async () => {
+    const wf = await workflow(s.api, 'planned');
+    const exit = await step(s.api, wf.id, 'EXIT', { reason: 'at once' });
+    await link(s.api, wf.id, wf.trigger, exit);
+    await s.api.patch(`/workflows/${wf.id}`, { enabled: true }).expect(200);
+    await s.api.post('/v1/track', { email: 'planned1@example.com', event: 'planned', data: { n: 1 } }).expect(200);
+    const first = await onlyExecution(s.api, wf.id);
+    const exited = (await s.api.get(`/workflows/${wf.id}/executions/${first.id}`).expect(200)).body;
+    expect(exited).toMatchObject({ status: 'EXITED', exitReason: 'at once', currentStepId: exit, completedAt: expect.any(String) });
+    expect(exited.steps.map((r: { type: string; status: string; output: unknown }) => [r.type, r.status, r.output])).toEqual([
+      ['TRIGGER', 'COMPLETED', { eventName: 'planned' }],
+      ['EXIT', 'COMPLETED', null],
+    ]);
+    // A new version (a DELAY before the EXIT) applies to the next event.
+    const delay = await step(s.api, wf.id, 'DELAY', { amount: 1, unit: 'hours' });
+    await s.api.delete(`/workflows/${wf.id}/transitions/${(await s.api.get(`/workflows/${wf.id}`)).body.transitions[0].id}`).expect(204);
+    await link(s.api, wf.id, wf.trigger, delay);
+    await link(s.api, wf.id, delay, exit);
+    await s.api.post('/v1/track', { email: 'planned2@example.com', event: 'planned' }).expect(200);
+    const second = await waitFor(async () => {
+      const res = await s.api.get(`/workflows/${wf.id}/executions`, { status: 'WAITING' }).expect(200);
+      return res.body.data[0];
+    });
+    expect(second).toMatchObject({ currentStepId: delay, completedAt: null });
+    const waiting = (await s.api.get(`/workflows/${wf.id}/executions/${second.id}`).expect(200)).body;
+    expect(waiting.steps.map((r: { type: string; status: string }) => [r.type, r.status])).toEqual([
+      ['TRIGGER', 'COMPLETED'],
+      ['DELAY', 'WAITING'],
+    ]);
+    const [row] = await s.db.dataSource.query(
+      `SELECT x.version, w.version AS current, x.steps_run, extract(epoch FROM x.wake_at - now())::float AS due_in, x.event
+         FROM workflow_executions x JOIN workflows w ON w.id = x.workflow_id WHERE x.id = $1`,
+      [second.id],
+    );
+    expect(row).toMatchObject({ version: row.current, steps_run: 2, event: {} });
+    expect(row.version).toBeGreaterThan((await s.db.dataSource.query(`SELECT version FROM workflow_executions WHERE id = $1`, [first.id]))[0].version);
+    expect(row.due_in).toBeGreaterThan(3_500);
+  });
+
   it('a MARKETING email to an unsubscribed contact is SKIPPED and the execution goes on', async () => {
     const tpl = await template(s.api, 'MARKETING');
     const wf = await workflow(s.api, 'skip.me');
