@@ -231,8 +231,20 @@ export class WorkflowEngine {
   private async planStart(workflowId: string, version: number, now: Date): Promise<{ plan: StartPlan; moves: Move[] }> {
     const graph = await this.graph(workflowId, version);
     const trigger = graph.steps.find((s) => s.type === 'TRIGGER')?.id ?? null;
-    const fresh: ExecutionRow = { id: '', project_id: '', workflow_id: workflowId, version, contact_id: '', status: 'RUNNING', current_step_id: trigger, steps_run: 0,
-      context: {}, event: {}, wake_at: null, wait_outcome: null };
+    const fresh: ExecutionRow = {
+      id: '',
+      project_id: '',
+      workflow_id: workflowId,
+      version,
+      contact_id: '',
+      status: 'RUNNING',
+      current_step_id: trigger,
+      steps_run: 0,
+      context: {},
+      event: {},
+      wake_at: null,
+      wait_outcome: null,
+    };
     const moves: Move[] = [];
     for (let at: Reached = { ex: fresh, graph }; runsInline(at); ) {
       const step = stepOf(graph, at.ex.current_step_id)!;

@@ -8,9 +8,10 @@ import { WorkflowQueue } from './workflow-queue';
 /**
  * The `workflows` event consumer: per batch of stored events, one statement finds the enabled
  * EVENT workflows its events start, one starts them for each event's contact (as the engine
- * planned each version's start), and one resumes executions waiting for such an event. Delivery is at least once, so both are idempotent: an event starts a
- * workflow at most once (unique (workflow_id, trigger_event_id)), a contact never has two active
- * executions of one workflow (unique partial index), and a resumed wait no longer matches.
+ * planned each version's start), and one resumes executions waiting for such an event. Delivery
+ * is at least once, so all are idempotent: an event starts a workflow at most once (unique
+ * (workflow_id, trigger_event_id)), a contact never has two active executions of one workflow
+ * (unique partial index), and a resumed wait no longer matches.
  */
 @Injectable()
 export class WorkflowTriggers {
@@ -47,8 +48,9 @@ const LISTENING_SQL = `
 
 /**
  * Without `allowReentry` a contact enters a workflow at most once ever; with it, again once no
- * execution of it is active. Of the batch's events for one contact and workflow only the first
- * can start it (a second would find the first active). Each execution is inserted as its
+ * execution of it is active (read here: an execution inserted already ended, TRIGGER → EXIT, is
+ * outside the unique index on active ones). Of the batch's events for one contact and workflow
+ * only the first can start it (a second would find the first active). Each execution is inserted as its
  * version's plan (`$2`, one row per workflow, `WorkflowEngine.start`) leaves it, with its step
  * records; the unique indexes refuse a second start by one event and a second active execution
  * whatever this statement read. The records join the inserted executions to the few plans (not to
