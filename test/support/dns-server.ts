@@ -20,6 +20,7 @@ interface DnsPacket {
 interface DnsServerHandle {
   listen(options: { udp: { port: number; address: string }; tcp: { port: number; address: string } }): Promise<{ udp: { port: number }; tcp: { port: number } }>;
   close(): Promise<void>;
+  on(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 export type DnsRecordType = 'A' | 'AAAA' | 'TXT' | 'MX' | 'CNAME';
@@ -109,12 +110,16 @@ export class TestDnsServer {
   }
 
   private async listen(): Promise<void> {
-    // UDP and TCP must share a port (resolvers retry truncated answers over TCP on the same one): try a few.
+    // UDP and TCP must share a port (resolvers retry truncated answers over TCP on the same one): try a few,
+    // below the kernel's ephemeral range (32768-60999), where outgoing connections take their ports.
     for (let attempt = 0; attempt < 20; attempt++) {
-      const port = 20_000 + Math.floor(Math.random() * 40_000);
+      const port = 20_000 + Math.floor(Math.random() * 12_000);
       const server = dns2.createServer({ udp: true, tcp: true, handle: (request, send) => send(this.answer(request)) });
+      // A port taken for one protocol is an 'error' event, not a rejection of `listen`: try the next port.
+      const failed = new Promise<never>((_, reject) => server.on('error', reject));
+      failed.catch(() => undefined);
       try {
-        await withTimeout(server.listen({ udp: { port, address: '127.0.0.1' }, tcp: { port, address: '127.0.0.1' } }), 2_000);
+        await withTimeout(Promise.race([server.listen({ udp: { port, address: '127.0.0.1' }, tcp: { port, address: '127.0.0.1' } }), failed]), 2_000);
         this.server = server;
         this.port = port;
         return;
