@@ -47,6 +47,10 @@ interface Reached {
 /** The execution's current step is a control step this job runs on (under the step limit: past it, its own job FAILS it). */
 const runsInline = ({ ex, graph }: Reached): boolean => ex.steps_run < MAX_STEPS_PER_EXECUTION && INLINE_STEPS.has(stepOf(graph, ex.current_step_id)?.type ?? '');
 
+/** Where a committed move leaves the execution when it goes on (RUNNING at a next step); null when it waits or ended. */
+const afterMove = (m: Move): Reached | null =>
+  m.status === 'RUNNING' && m.next !== null ? { ex: { ...m.ex, steps_run: m.ex.steps_run + 1, current_step_id: m.next }, graph: m.graph } : null;
+
 interface ExecutionRow {
   id: string;
   project_id: string;
@@ -93,6 +97,7 @@ const ADVANCE_SQL = `
 /** One row of `ADVANCE_SQL`, and what the caller does once it moved. */
 interface Move {
   ex: ExecutionRow;
+  graph: WorkflowGraph;
   step: GraphStep | null;
   row: Record<string, unknown>;
   status: ExecutionStatus;
@@ -246,13 +251,7 @@ export class WorkflowEngine {
       wait_outcome: null,
     };
     const moves: Move[] = [];
-    for (let at: Reached = { ex: fresh, graph }; runsInline(at); ) {
-      const step = stepOf(graph, at.ex.current_step_id)!;
-      const move = this.plan(at.ex, at.ex.steps_run, step, await this.execute(step, at.ex), graph, now);
-      moves.push(move);
-      if (move.status !== 'RUNNING' || move.next === null) break;
-      at = { ex: { ...at.ex, steps_run: at.ex.steps_run + 1, current_step_id: move.next }, graph };
-    }
+    for (let at: Reached | null = { ex: fresh, graph }; at && runsInline(at); at = afterMove(moves.at(-1)!)) moves.push(await this.planControl(at, now));
     const last = moves.at(-1);
     const plan: StartPlan = {
       workflow_id: workflowId,
@@ -304,15 +303,19 @@ export class WorkflowEngine {
    */
   private async runControlSteps(group: Reached[]): Promise<void> {
     if (group.length === 0) return;
-    const moves = await Promise.all(
-      group.map(async ({ ex, graph }) => ({ graph, ...this.plan(ex, ex.steps_run, stepOf(graph, ex.current_step_id) ?? null, await this.execute(stepOf(graph, ex.current_step_id)!, ex), graph, new Date()) })),
-    );
+    const moves = await Promise.all(group.map((reached) => this.planControl(reached, new Date())));
     const moved = new Set((await this.statements.run<{ id: string }>(ADVANCE_SQL, [JSON.stringify(moves.map((m) => m.row))])).map((r) => r.id));
     const done = moves.filter((m) => moved.has(m.ex.id));
     for (const m of done) if (m.step) appMetrics.workflowStep(m.step.type, m.stepStatus);
     const waits = done.filter((m) => m.waitSeconds);
     if (waits.length) await this.queue.wakes(waits.map((m) => ({ executionId: m.ex.id, seq: m.ex.steps_run + 1, delayMs: m.waitSeconds! * 1000 })), 't').catch(() => undefined);
-    await this.onward(done.filter((m) => m.status === 'RUNNING' && m.next !== null).map((m) => ({ ex: { ...m.ex, steps_run: m.ex.steps_run + 1, current_step_id: m.next }, graph: m.graph })));
+    await this.onward(done.flatMap((m) => afterMove(m) ?? []));
+  }
+
+  /** The move a control step (`runsInline`) makes from where the execution stands. */
+  private async planControl({ ex, graph }: Reached, now: Date): Promise<Move> {
+    const step = stepOf(graph, ex.current_step_id)!;
+    return this.plan(ex, ex.steps_run, step, await this.execute(step, ex), graph, now);
   }
 
   /**
@@ -512,7 +515,7 @@ export class WorkflowEngine {
       error: outcome.kind === 'end' ? outcome.error : null,
       started_at: startedAt.toISOString(),
     };
-    return { ex, step, row, status, stepStatus, next, waitSeconds: wait?.waitSeconds ?? null };
+    return { ex, graph, step, row, status, stepStatus, next, waitSeconds: wait?.waitSeconds ?? null };
   }
 
   /**
