@@ -198,6 +198,11 @@ describe('workflows', () => {
       ['TRIGGER', 'COMPLETED', { eventName: 'planned' }],
       ['EXIT', 'COMPLETED', null],
     ]);
+    // Ended within its start, it holds its records in its own row: none was written as a record row
+    // (white-box: no API shows where records are stored).
+    const recordRows = async (id: string) =>
+      (await s.db.dataSource.query(`SELECT count(*)::int AS n FROM workflow_execution_steps WHERE execution_id = $1`, [id]))[0].n as number;
+    expect(await recordRows(first.id)).toBe(0);
     // A new version (a DELAY before the EXIT) applies to the next event.
     const delay = await step(s.api, wf.id, 'DELAY', { amount: 1, unit: 'hours' });
     await s.api.delete(`/workflows/${wf.id}/transitions/${(await s.api.get(`/workflows/${wf.id}`)).body.transitions[0].id}`).expect(204);
@@ -214,6 +219,7 @@ describe('workflows', () => {
       ['TRIGGER', 'COMPLETED'],
       ['DELAY', 'WAITING'],
     ]);
+    expect(await recordRows(second.id)).toBe(2);
     const [row] = await s.db.dataSource.query(
       `SELECT x.version, w.version AS current, x.steps_run, extract(epoch FROM x.wake_at - now())::float AS due_in, x.event
          FROM workflow_executions x JOIN workflows w ON w.id = x.workflow_id WHERE x.id = $1`,

@@ -5,7 +5,7 @@ import { validationError } from '../../platform/http/app-error';
 import { offsetPage, OffsetPage, parseOffsetQuery } from '../../platform/http/pagination';
 import { ContactsService } from '../contacts/contacts.service';
 import type { StartExecutionDto } from './dto/workflow.dto';
-import { ExecutionResponse, toExecutionResponse } from './dto/workflow.response';
+import { ExecutionResponse, toExecutionResponse, toExecutionStepResponse } from './dto/workflow.response';
 import { WorkflowQueue } from './engine/workflow-queue';
 import { WorkflowExecutionStep } from './entities/workflow-execution-step.entity';
 import { EXECUTION_STATUSES, ExecutionStatus, WorkflowExecution } from './entities/workflow-execution.entity';
@@ -68,7 +68,10 @@ export class ExecutionsService {
 
   async get(projectId: string, workflowId: string, executionId: string): Promise<ExecutionResponse> {
     const execution = await this.find(projectId, workflowId, executionId);
-    const steps = await this.dataSource.getRepository(WorkflowExecutionStep).find({ where: { executionId: execution.id }, order: { seq: 'ASC' } });
+    // An execution that ended within its start holds its records in its row; others' are rows.
+    const steps =
+      execution.records ??
+      (await this.dataSource.getRepository(WorkflowExecutionStep).find({ where: { executionId: execution.id }, order: { seq: 'ASC' } })).map(toExecutionStepResponse);
     return toExecutionResponse(execution, steps);
   }
 

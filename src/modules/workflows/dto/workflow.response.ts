@@ -140,7 +140,7 @@ export class ExecutionResponse {
   steps?: ExecutionStepResponse[];
 }
 
-export const toExecutionResponse = (e: WorkflowExecution, steps?: WorkflowExecutionStep[]): ExecutionResponse => ({
+export const toExecutionResponse = (e: WorkflowExecution, steps?: ExecutionStepResponse[]): ExecutionResponse => ({
   id: e.id,
   workflowId: e.workflowId,
   contactId: e.contactId,
@@ -150,7 +150,7 @@ export const toExecutionResponse = (e: WorkflowExecution, steps?: WorkflowExecut
   context: e.context,
   startedAt: e.startedAt.toISOString(),
   completedAt: e.completedAt?.toISOString() ?? null,
-  ...(steps ? { steps: steps.map(toExecutionStepResponse) } : {}),
+  ...(steps ? { steps } : {}),
 });
 
 /** The offset-list fields, as on every offset list, around executions. */

@@ -151,12 +151,13 @@ describe('WorkflowEngine: an event starts executions already where their control
     return { ...e, plan: plans[0], records };
   }
 
-  it('TRIGGER → EXIT: inserted EXITED with both step records, and nothing is enqueued', async () => {
+  it('TRIGGER → EXIT: inserted EXITED with both step records in its row (no record rows), and nothing is enqueued', async () => {
     const { plan, records, queue } = await start(chain('TRIGGER', 'EXIT'));
     expect(plan).toMatchObject({ workflow_id: 'w', version: 1, status: 'EXITED', current_step_id: 's1', steps_run: 2, wait_seconds: null });
-    expect(records).toEqual([
-      [0, 'TRIGGER', 'COMPLETED'],
-      [1, 'EXIT', 'COMPLETED'],
+    expect(records).toEqual([]);
+    expect(plan.ended_records).toEqual([
+      { stepId: 's0', type: 'TRIGGER', status: 'COMPLETED', startedAt: expect.any(String), completedAt: expect.any(String), output: { eventName: null }, error: null },
+      { stepId: 's1', type: 'EXIT', status: 'COMPLETED', startedAt: expect.any(String), completedAt: expect.any(String), output: null, error: null },
     ]);
     expect(queue.groupedSteps).toHaveBeenCalledWith([]);
     expect(queue.wakes).not.toHaveBeenCalled();
@@ -164,7 +165,7 @@ describe('WorkflowEngine: an event starts executions already where their control
 
   it('TRIGGER → DELAY: inserted WAITING with its timer, each started one getting its wake-up', async () => {
     const { plan, records, queue } = await start(chain('TRIGGER', 'DELAY', 'EXIT'));
-    expect(plan).toMatchObject({ status: 'WAITING', current_step_id: 's1', steps_run: 2, wait_seconds: 60 });
+    expect(plan).toMatchObject({ status: 'WAITING', current_step_id: 's1', steps_run: 2, wait_seconds: 60, ended_records: null });
     expect(records).toEqual([
       [0, 'TRIGGER', 'COMPLETED'],
       [1, 'DELAY', 'WAITING'],
@@ -186,8 +187,11 @@ describe('WorkflowEngine: an event starts executions already where their control
       { executionId: 'x1', seq: 1 },
     ]);
 
+    expect(effects.records).toEqual([[0, 'TRIGGER', 'COMPLETED']]);
+
     const alone = await start(chain('TRIGGER'));
     expect(alone.plan).toMatchObject({ status: 'COMPLETED', current_step_id: 's0', steps_run: 1 });
+    expect(alone.plan.ended_records).toMatchObject([{ stepId: 's0', type: 'TRIGGER', status: 'COMPLETED' }]);
   });
 
   it('nothing started (the unique rules refused every one): no job, no wake-up', async () => {

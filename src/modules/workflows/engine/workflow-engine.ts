@@ -17,7 +17,9 @@ import { trackingFor } from '../../emails/use-cases/send-emails';
 import { ProjectsService } from '../../projects/projects.service';
 import { TemplatesService } from '../../templates/templates.service';
 import type { Contact } from '../../contacts/entities/contact.entity';
-import type { ExecutionStatus } from '../entities/workflow-execution.entity';
+import { ACTIVE_STATUSES, type ExecutionStatus } from '../entities/workflow-execution.entity';
+import type { StepType } from '../entities/workflow-step.entity';
+import type { ExecutionStepResponse } from '../dto/workflow.response';
 import type { ExecutionStepStatus } from '../entities/workflow-execution-step.entity';
 import type { WaitOutcome } from '../entities/workflow-transition.entity';
 import { delaySeconds } from '../graph/step-config';
@@ -143,7 +145,10 @@ export interface StartPlan {
   exit_reason: string | null;
   wait_seconds: number | null;
   wait_event: string | null;
+  /** The step records to insert as rows, when the execution goes on (RUNNING or WAITING). */
   records: Array<Record<string, unknown>>;
+  /** When the plan ends it (COMPLETED, EXITED, FAILED): its records, written in the execution's row (`WorkflowExecution.records`). */
+  ended_records: ExecutionStepResponse[] | null;
 }
 
 /** What the insert of planned starts answers, per workflow: how many started, and the ids of those that go on (a job, a timer). */
@@ -262,8 +267,24 @@ export class WorkflowEngine {
       exit_reason: (last?.row.exit_reason as string | null | undefined) ?? null,
       wait_seconds: last?.waitSeconds ?? null,
       wait_event: (last?.row.wait_event as string | null | undefined) ?? null,
-      records: moves.map(({ row: { seq, step_id, type, step_status, output, error, started_at } }) => ({ seq, step_id, type, step_status, output, error, started_at })),
+      records: [],
+      ended_records: null,
     };
+    if (!ACTIVE_STATUSES.includes(plan.status)) {
+      // It never changes again: its records are written in its row, as the API shows them.
+      const completedAt = now.toISOString();
+      plan.ended_records = moves.map(({ row }) => ({
+        stepId: row.step_id as string,
+        type: row.type as StepType,
+        status: row.step_status as ExecutionStepStatus,
+        startedAt: row.started_at as string,
+        completedAt,
+        output: row.output ?? null,
+        error: (row.error as string | null) ?? null,
+      }));
+    } else {
+      plan.records = moves.map(({ row: { seq, step_id, type, step_status, output, error, started_at } }) => ({ seq, step_id, type, step_status, output, error, started_at }));
+    }
     return { plan, moves };
   }
 

@@ -52,7 +52,7 @@ const LISTENING_SQL = `
  * outside the unique index on active ones). Of the batch's events for one contact and workflow
  * only the first can start it (a second would find the first active). Each execution is inserted as its
  * version's plan (`$2`, one row per workflow, `WorkflowEngine.start`) leaves it, with its step
- * records; the unique indexes refuse a second start by one event and a second active execution
+ * records: rows when it goes on, in its own row when the plan ends it; the unique indexes refuse a second start by one event and a second active execution
  * whatever this statement read. The records join the inserted executions to the few plans (not to
  * `candidate`: PostgreSQL estimates both CTEs at one row and joins them by nested loop, quadratic
  * in the batch). Answers, per workflow, how many started and the ids of those that go on.
@@ -60,10 +60,11 @@ const LISTENING_SQL = `
 const START_SQL = `
   WITH plan AS (
     SELECT * FROM jsonb_to_recordset($2::jsonb) AS s(workflow_id uuid, version int, status text, current_step_id uuid, steps_run int, exit_reason text,
-                                                    wait_seconds int, wait_event text, records jsonb)
+                                                    wait_seconds int, wait_event text, records jsonb, ended_records jsonb)
   ), record AS (
     SELECT plan.workflow_id, r.* FROM plan
      CROSS JOIN LATERAL jsonb_to_recordset(plan.records) AS r(seq int, step_id uuid, type text, step_status text, output jsonb, error text, started_at timestamptz)
+     WHERE plan.ended_records IS NULL
   ), candidate AS (
     SELECT DISTINCT ON (w.id, e.contact_id) w.project_id, w.id AS workflow_id, e.contact_id, e.data, e.id AS event_id, e.i
       FROM ${EVENTS}
@@ -73,10 +74,10 @@ const START_SQL = `
      ORDER BY w.id, e.contact_id, e.i
   ), started AS (
     INSERT INTO workflow_executions (project_id, workflow_id, version, contact_id, event, trigger_event_id, status, current_step_id, steps_run, exit_reason,
-                                     wake_at, wait_event, wait_since, completed_at)
+                                     wake_at, wait_event, wait_since, completed_at, records)
     SELECT c.project_id, c.workflow_id, s.version, c.contact_id, c.data, c.event_id, s.status, s.current_step_id, s.steps_run, s.exit_reason,
            CASE WHEN s.wait_seconds IS NOT NULL THEN now() + make_interval(secs => s.wait_seconds) END, s.wait_event,
-           CASE WHEN s.status = 'WAITING' THEN now() END, CASE WHEN s.status IN ('COMPLETED', 'EXITED', 'FAILED') THEN now() END
+           CASE WHEN s.status = 'WAITING' THEN now() END, CASE WHEN s.status IN ('COMPLETED', 'EXITED', 'FAILED') THEN now() END, s.ended_records
       FROM candidate c JOIN plan s ON s.workflow_id = c.workflow_id
      ORDER BY c.i
     ON CONFLICT DO NOTHING

@@ -3,6 +3,7 @@ import { Contact } from '../../contacts/entities/contact.entity';
 import { Project } from '../../projects/entities/project.entity';
 import { Workflow } from './workflow.entity';
 import type { WaitOutcome } from './workflow-transition.entity';
+import type { ExecutionStepResponse } from '../dto/workflow.response';
 
 /** Persisted values: renaming one strands the executions that carry it. */
 export const EXECUTION_STATUSES = ['RUNNING', 'WAITING', 'COMPLETED', 'EXITED', 'FAILED', 'CANCELLED'] as const;
@@ -48,4 +49,10 @@ export class WorkflowExecution {
   @Column('timestamptz', { default: () => 'now()' }) startedAt: Date;
   @Column('timestamptz', { default: () => 'now()' }) updatedAt: Date;
   @Column('timestamptz', { nullable: true }) completedAt: Date | null;
+  /**
+   * The step records of an execution that ended within its start (`WorkflowEngine.start`: its
+   * control steps led to an end), as the API shows them; it never changes again, so they are
+   * written here instead of as `workflow_execution_steps` rows. Null otherwise: records are rows.
+   */
+  @Column('jsonb', { nullable: true }) records: ExecutionStepResponse[] | null;
 }

@@ -1,0 +1,25 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+export class EndedExecutionRecords1763712000000 implements MigrationInterface {
+  name = 'EndedExecutionRecords1763712000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    // The step records of an execution that ended within its start (its control steps led to an
+    // end, e.g. TRIGGER → EXIT, or a CONDITION that ends it): it never changes again, so its
+    // records are written in its own row instead of as workflow_execution_steps rows. NULL for
+    // every other execution, whose records are rows. Adding a nullable column rewrites nothing.
+    await q.query(`ALTER TABLE workflow_executions ADD COLUMN records jsonb`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    // Back to rows, so the executions' records survive the rollback.
+    await q.query(`
+      INSERT INTO workflow_execution_steps (execution_id, seq, step_id, type, status, output, error, started_at, completed_at)
+      SELECT x.id, r.ord::int - 1, (r.rec->>'stepId')::uuid, r.rec->>'type', r.rec->>'status', NULLIF(r.rec->'output', 'null'), r.rec->>'error',
+             (r.rec->>'startedAt')::timestamptz, (r.rec->>'completedAt')::timestamptz
+        FROM workflow_executions x CROSS JOIN LATERAL jsonb_array_elements(x.records) WITH ORDINALITY AS r(rec, ord)
+       WHERE x.records IS NOT NULL
+      ON CONFLICT DO NOTHING`);
+    await q.query(`ALTER TABLE workflow_executions DROP COLUMN records`);
+  }
+}
