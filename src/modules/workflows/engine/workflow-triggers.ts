@@ -10,7 +10,7 @@ import { WorkflowQueue } from './workflow-queue';
  * EVENT workflows its events start, one starts them for each event's contact (as the engine
  * planned each version's start), and one resumes executions waiting for such an event. Delivery
  * is at least once, so all are idempotent: an event starts a workflow at most once (unique
- * (workflow_id, trigger_event_id)), a contact never has two active executions of one workflow
+ * (workflow_id, contact_id, trigger_event_id)), a contact never has two active executions of one workflow
  * (unique partial index), and a resumed wait no longer matches.
  */
 @Injectable()

@@ -11,10 +11,13 @@ export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
 export const ACTIVE_STATUSES: ExecutionStatus[] = ['RUNNING', 'WAITING'];
 
 @Entity('workflow_executions')
-/** A contact never has two active executions of one workflow; an event starts a workflow once. */
+/**
+ * A contact never has two active executions of one workflow; an event starts a workflow once (an
+ * event has one contact, so the contact in the key changes nothing of that rule, and lets the
+ * same index answer whether a contact ever entered the workflow).
+ */
 @Index('workflow_executions_active_key', ['workflowId', 'contactId'], { unique: true, where: "status IN ('RUNNING', 'WAITING')" })
-@Index('workflow_executions_trigger_key', ['workflowId', 'triggerEventId'], { unique: true })
-@Index('workflow_executions_entered_idx', ['workflowId', 'contactId'])
+@Index('workflow_executions_trigger_key', ['workflowId', 'contactId', 'triggerEventId'], { unique: true })
 @Index('workflow_executions_due_idx', ['wakeAt'], { where: "status = 'WAITING'" })
 @Index('workflow_executions_waiting_event_idx', ['contactId', 'waitEvent'], { where: "status = 'WAITING' AND wait_event IS NOT NULL" })
 @Index('workflow_executions_stale_idx', ['updatedAt'], { where: "status = 'RUNNING'" })

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class EndedExecutionRecords1763712000000 implements MigrationInterface {
-  name = 'EndedExecutionRecords1763712000000';
+export class LighterExecutionStarts1763712000000 implements MigrationInterface {
+  name = 'LighterExecutionStarts1763712000000';
 
   async up(q: QueryRunner): Promise<void> {
     // The step records of an execution that ended within its start (its control steps led to an
@@ -9,9 +9,20 @@ export class EndedExecutionRecords1763712000000 implements MigrationInterface {
     // records are written in its own row instead of as workflow_execution_steps rows. NULL for
     // every other execution, whose records are rows. Adding a nullable column rewrites nothing.
     await q.query(`ALTER TABLE workflow_executions ADD COLUMN records jsonb`);
+    // One index instead of two on every execution insert: "an event starts a workflow once"
+    // keyed by (workflow, contact, event) is the same rule, since an event has one contact, and
+    // its (workflow, contact) prefix answers what workflow_executions_entered_idx answered (has
+    // this contact entered this workflow, the re-entry rule).
+    await q.query(`CREATE UNIQUE INDEX workflow_executions_trigger_key2 ON workflow_executions (workflow_id, contact_id, trigger_event_id)`);
+    await q.query(`DROP INDEX workflow_executions_trigger_key`);
+    await q.query(`DROP INDEX workflow_executions_entered_idx`);
+    await q.query(`ALTER INDEX workflow_executions_trigger_key2 RENAME TO workflow_executions_trigger_key`);
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`CREATE INDEX workflow_executions_entered_idx ON workflow_executions (workflow_id, contact_id)`);
+    await q.query(`DROP INDEX workflow_executions_trigger_key`);
+    await q.query(`CREATE UNIQUE INDEX workflow_executions_trigger_key ON workflow_executions (workflow_id, trigger_event_id)`);
     // Back to rows, so the executions' records survive the rollback.
     await q.query(`
       INSERT INTO workflow_execution_steps (execution_id, seq, step_id, type, status, output, error, started_at, completed_at)
