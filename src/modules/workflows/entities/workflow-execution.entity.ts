@@ -1,6 +1,5 @@
 import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { Contact } from '../../contacts/entities/contact.entity';
-import { Project } from '../../projects/entities/project.entity';
 import { Workflow } from './workflow.entity';
 import type { WaitOutcome } from './workflow-transition.entity';
 import type { ExecutionStepResponse } from '../dto/workflow.response';
@@ -25,7 +24,7 @@ export const ACTIVE_STATUSES: ExecutionStatus[] = ['RUNNING', 'WAITING'];
 @Index('workflow_executions_list_idx', { synchronize: false })
 export class WorkflowExecution {
   @PrimaryGeneratedColumn('uuid') id: string;
-  @ForeignKey(() => Project, { name: 'workflow_executions_project_id_fkey', onDelete: 'CASCADE' })
+  /** Its workflow's project (no key of its own: deleting the project deletes the workflow, whose key deletes this). */
   @Column('uuid')
   projectId: string;
   @ForeignKey(() => Workflow, { name: 'workflow_executions_workflow_id_fkey', onDelete: 'CASCADE' })
