@@ -55,7 +55,7 @@ const LISTENING_SQL = `
  * records: rows when it goes on, in its own row when the plan ends it; the unique indexes refuse a second start by one event and a second active execution
  * whatever this statement read. The records join the inserted executions to the few plans (not to
  * `candidate`: PostgreSQL estimates both CTEs at one row and joins them by nested loop, quadratic
- * in the batch). Answers, per workflow, how many started and the ids of those that go on.
+ * in the batch). Answers, per workflow, how many started and the ids of those that go on (RUNNING, for a job, or WAITING with a timer).
  */
 const START_SQL = `
   WITH plan AS (
@@ -81,13 +81,13 @@ const START_SQL = `
       FROM candidate c JOIN plan s ON s.workflow_id = c.workflow_id
      ORDER BY c.i
     ON CONFLICT DO NOTHING
-    RETURNING id, workflow_id, status
+    RETURNING id, workflow_id, status, wake_at
   ), recorded AS (
     INSERT INTO workflow_execution_steps (execution_id, seq, step_id, type, status, output, error, started_at, completed_at)
     SELECT st.id, r.seq, r.step_id, r.type, r.step_status, r.output, r.error, r.started_at, CASE WHEN r.step_status = 'WAITING' THEN NULL ELSE now() END
       FROM started st JOIN record r ON r.workflow_id = st.workflow_id
   )
-  SELECT workflow_id, count(*)::int AS n, coalesce(array_agg(id) FILTER (WHERE status IN ('RUNNING', 'WAITING')), '{}') AS ids
+  SELECT workflow_id, count(*)::int AS n, coalesce(array_agg(id) FILTER (WHERE status = 'RUNNING' OR wake_at IS NOT NULL), '{}') AS ids
     FROM started GROUP BY workflow_id`;
 
 /** The first matching event after the wait began resumes it (wait_event cleared, so only once). */
