@@ -310,13 +310,14 @@ export class ContactsService implements OnModuleInit {
     if (!result[1]) throw contactNotFound();
   }
 
+  /** The project's contacts with these addresses (already normalized), in one statement; addresses without a contact are absent. */
+  async idsByEmail(projectId: string, emails: string[], manager?: EntityManager): Promise<Array<{ id: string; email: string }>> {
+    return (manager ?? this.dataSource).query(`SELECT id, email FROM contacts WHERE project_id = $1 AND email = ANY($2::text[])`, [projectId, emails]);
+  }
+
   /** Case-insensitive existence check; found and notFound echo the caller's strings in order (Plunk's clients read plain strings). */
   async lookup(projectId: string, emails: string[]): Promise<{ found: string[]; notFound: string[] }> {
-    const normalized = [...new Set(emails.map(normalizeEmail))];
-    const rows: Array<{ email: string }> = await this.dataSource.query(
-      `SELECT email FROM contacts WHERE project_id = $1 AND email = ANY($2::text[])`,
-      [projectId, normalized],
-    );
+    const rows = await this.idsByEmail(projectId, [...new Set(emails.map(normalizeEmail))]);
     const existing = new Set(rows.map((row) => row.email));
     const found: string[] = [];
     const notFound: string[] = [];

@@ -169,7 +169,7 @@ export class SegmentsService {
     const emails = [...sentByEmail.keys()];
     let afterCommit = () => {};
     const result = await this.dataSource.transaction(async (em) => {
-      const found: Array<{ id: string; email: string }> = await em.query(`SELECT id, email FROM contacts WHERE project_id = $1 AND email = ANY($2::text[])`, [projectId, emails]);
+      const found = await this.contacts.idsByEmail(projectId, emails, em);
       const foundEmails = new Set(found.map((r) => r.email));
       const missing = emails.filter((e) => !foundEmails.has(e));
       const ids = found.map((r) => r.id);
@@ -203,11 +203,11 @@ export class SegmentsService {
     if (segment.type !== 'STATIC') throw staticOnly();
     const emails = [...new Set(dto.emails.map(normalizeEmail))];
     return this.dataSource.transaction(async (em) => {
-      const [, removed]: [unknown[], number] = await em.query(
-        `DELETE FROM segment_members sm USING contacts c
-         WHERE sm.segment_id = $1 AND c.id = sm.contact_id AND c.project_id = $2 AND c.email = ANY($3::text[])`,
-        [segment.id, projectId, emails],
-      );
+      const contacts = await this.contacts.idsByEmail(projectId, emails, em);
+      const [, removed]: [unknown[], number] = await em.query(`DELETE FROM segment_members WHERE segment_id = $1 AND contact_id = ANY($2::text[])`, [
+        segment.id,
+        contacts.map((c) => c.id),
+      ]);
       await this.storeCount(em, projectId, segment.id);
       return { removed };
     });
