@@ -10,8 +10,8 @@ import { WorkflowQueue } from './workflow-queue';
  * EVENT workflows its events start, one starts them for each event's contact (as the engine
  * planned each version's start), and one resumes executions waiting for such an event. Delivery
  * is at least once, so all are idempotent: an event starts a workflow at most once (unique
- * (workflow_id, contact_id, trigger_event_id)), a contact never has two active executions of one workflow
- * (unique partial index), and a resumed wait no longer matches.
+ * (workflow_id, contact_id, trigger_event_id)), a contact never has two active executions of one
+ * workflow (unique partial index), and a resumed wait no longer matches.
  */
 @Injectable()
 export class WorkflowTriggers {
@@ -52,10 +52,12 @@ const LISTENING_SQL = `
  * outside the unique index on active ones). Of the batch's events for one contact and workflow
  * only the first can start it (a second would find the first active). Each execution is inserted as its
  * version's plan (`$2`, one row per workflow, `WorkflowEngine.start`) leaves it, with its step
- * records: rows when it goes on, in its own row when the plan ends it; the unique indexes refuse a second start by one event and a second active execution
- * whatever this statement read. The records join the inserted executions to the few plans (not to
- * `candidate`: PostgreSQL estimates both CTEs at one row and joins them by nested loop, quadratic
- * in the batch). Answers, per workflow, how many started and the ids of those that go on (RUNNING, for a job, or WAITING with a timer).
+ * records: rows when it goes on, in its own row when the plan ends it. The unique indexes refuse
+ * a second start by one event and a second active execution whatever this statement read. The
+ * records join the inserted executions to the few plans (not to `candidate`: PostgreSQL
+ * estimates both CTEs at one row and joins them by nested loop, quadratic in the batch). Answers,
+ * per workflow, how many started and the ids of those that go on (RUNNING, for a job, or WAITING
+ * with a timer).
  */
 const START_SQL = `
   WITH plan AS (
