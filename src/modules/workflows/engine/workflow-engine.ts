@@ -145,7 +145,7 @@ export interface StartPlan {
   exit_reason: string | null;
   wait_seconds: number | null;
   wait_event: string | null;
-  /** The step records to insert as rows, when the execution goes on (RUNNING or WAITING). */
+  /** The step records to insert as rows, when the execution goes on (RUNNING or WAITING); empty when the plan ends it. */
   records: Array<Record<string, unknown>>;
   /** When the plan ends it (COMPLETED, EXITED, FAILED): its records, written in the execution's row (`WorkflowExecution.records`). */
   ended_records: ExecutionStepResponse[] | null;

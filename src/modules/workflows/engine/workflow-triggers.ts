@@ -66,7 +66,6 @@ const START_SQL = `
   ), record AS (
     SELECT plan.workflow_id, r.* FROM plan
      CROSS JOIN LATERAL jsonb_to_recordset(plan.records) AS r(seq int, step_id uuid, type text, step_status text, output jsonb, error text, started_at timestamptz)
-     WHERE plan.ended_records IS NULL
   ), candidate AS (
     SELECT DISTINCT ON (w.id, e.contact_id) w.project_id, w.id AS workflow_id, e.contact_id, e.data, e.id AS event_id, e.i
       FROM ${EVENTS}
