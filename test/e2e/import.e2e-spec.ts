@@ -203,6 +203,23 @@ describe('CSV import', () => {
     expect(await contactCount(p)).toBe(11000);
   });
 
+  it('lets the later cells win when the next batch repeats an email of the batch before (batches written side by side)', async () => {
+    const p = await createProject(app.http);
+    const lines = ['email,n,tier'];
+    for (let i = 0; i < IMPORT_BATCH_ROWS * 2; i++) lines.push(`side${i}@example.com,${i},`);
+    // Rows of the second and third batches: repeats of the first batch's last and first rows.
+    lines[IMPORT_BATCH_ROWS + 10] = `side${IMPORT_BATCH_ROWS - 1}@example.com,-1,gold`;
+    lines[IMPORT_BATCH_ROWS * 2] = `side0@example.com,-2,silver`;
+    lines.push('side1@example.com,-3,bronze');
+    const job = await importCsv(p, lines.join('\n'));
+    expect(job).toMatchObject({ status: 'completed', totalRows: IMPORT_BATCH_ROWS * 2 + 1, imported: IMPORT_BATCH_ROWS * 2 - 2, updated: 3, skipped: 0 });
+    expect(job.errors.map((e) => e.email)).toEqual([`side${IMPORT_BATCH_ROWS - 1}@example.com`, 'side0@example.com', 'side1@example.com']);
+    expect((await contact(p, `side${IMPORT_BATCH_ROWS - 1}@example.com`))?.data).toEqual({ n: -1, tier: 'gold' });
+    expect((await contact(p, 'side0@example.com'))?.data).toEqual({ n: -2, tier: 'silver' });
+    expect((await contact(p, 'side1@example.com'))?.data).toEqual({ n: -3, tier: 'bronze' });
+    expect(await contactCount(p)).toBe(IMPORT_BATCH_ROWS * 2 - 2);
+  });
+
   describe('bad input', () => {
     async function rejects(content: string | Buffer, status: number, code: string) {
       const p = await createProject(app.http);

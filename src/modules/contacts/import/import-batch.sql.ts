@@ -7,22 +7,33 @@ export interface BatchWriteResult {
 }
 
 /**
- * Writes one batch inside the caller's transaction, set-based: one multi-row upsert of the
- * contacts, one insert of first-seen field types, one insert of the row errors, one update of
- * the job's counters and resume cursor. `expectedCursor` guards against a second runner of the
- * same job: the batch is refused (null) unless the job still stands where this runner left it.
+ * How long a batch's statements wait for a row lock. Batches of one runner touch disjoint
+ * contacts, so they never wait on each other; a wait this long means another writer holds a
+ * contact (or a second runner of the same job a row of this batch) and the attempt is better
+ * failed and retried than left hanging.
+ */
+const BATCH_LOCK_TIMEOUT = '60s';
+
+/**
+ * Writes one batch inside the caller's transaction, set-based, in two phases:
+ * 1. the contacts: one multi-row upsert. Batches of one job run this phase side by side (their
+ *    contacts are disjoint: a batch that repeats an email of an earlier batch starts only after
+ *    that one committed, so later cells win);
+ * 2. after `predecessor` (the previous batch's commit) settles: the job row is locked and must
+ *    still stand at `expectedCursor` (the previous batch's last row), then one insert of
+ *    first-seen field types, one of the row errors, one update of the job's counters and resume
+ *    cursor. So batches commit one after another, in file order, each exactly once.
+ * Refused (null) when the job no longer stands where this runner expects it: a second runner of
+ * the same job moved it on. A rejected `predecessor` rejects this write (its transaction rolls
+ * back), so nothing commits past a batch that failed.
  */
 export async function writeImportBatch(
   manager: EntityManager,
   job: { id: string; projectId: string; expectedCursor: number },
   batch: ImportBatch,
+  predecessor: Promise<unknown> = Promise.resolve(),
 ): Promise<BatchWriteResult | null> {
-  const locked: Array<{ cursor_row: number }> = await manager.query(
-    `SELECT cursor_row FROM import_jobs WHERE id = $1 AND project_id = $2 AND status = 'processing' FOR UPDATE`,
-    [job.id, job.projectId],
-  );
-  if (locked.length === 0 || locked[0].cursor_row !== job.expectedCursor) return null;
-
+  await manager.query(`SELECT set_config('lock_timeout', $1, true)`, [BATCH_LOCK_TIMEOUT]);
   let inserted = 0;
   if (batch.contacts.size > 0) {
     // Import rows are flat primitives, so the shared rules reduce to "set these keys"; going
@@ -45,12 +56,21 @@ export async function writeImportBatch(
     inserted = result[0]?.inserted ?? 0;
   }
 
+  await predecessor;
+  const locked: Array<{ cursor_row: number }> = await manager.query(
+    `SELECT cursor_row FROM import_jobs WHERE id = $1 AND project_id = $2 AND status = 'processing' FOR UPDATE`,
+    [job.id, job.projectId],
+  );
+  if (locked.length === 0 || locked[0].cursor_row !== job.expectedCursor) return null;
+
   if (batch.fieldTypes.size > 0) {
+    // Sorted, so two writers inserting the same new keys take them in the same order.
+    const keys = [...batch.fieldTypes.keys()].sort();
     await manager.query(
       `INSERT INTO contact_fields (project_id, key, type)
        SELECT $1, k, t FROM unnest($2::text[], $3::text[]) AS x(k, t)
        ON CONFLICT (project_id, key) DO NOTHING`,
-      [job.projectId, [...batch.fieldTypes.keys()], [...batch.fieldTypes.values()]],
+      [job.projectId, keys, keys.map((k) => batch.fieldTypes.get(k))],
     );
   }
 

@@ -8,9 +8,14 @@ import { planColumns } from './csv/csv-values';
 import { ImportBatch, ImportRowReader } from './csv/import-rows';
 import { writeImportBatch } from './import-batch.sql';
 import { appMetrics } from '../../../platform/metrics/metrics';
+import type { AppConfig } from '../../../config/config';
+import { InjectConfig } from '../../../config/config.module';
 
 /** Rows per transaction: large enough for set-based speed, small enough for steady progress. */
 export const IMPORT_BATCH_ROWS = 5_000;
+
+/** Batches written side by side on PostgreSQL (see `ImportRunner.batchesInFlight`). */
+export const IMPORT_BATCHES_IN_FLIGHT = 2;
 
 /** Another runner moved the job on (a stalled job picked up twice); this one stops quietly. */
 class ImportSuperseded extends Error {}
@@ -22,12 +27,24 @@ const log = logger('contact-import');
 
 /**
  * Runs one import job from its stored file. Each batch commits together with the job's
- * counters and cursor, so a retried or resumed job continues after the last committed batch
- * and never counts a row twice. A job found completed or failed is left alone.
+ * counters and cursor, in file order, so a retried or resumed job continues after the last
+ * committed batch and never counts a row twice. A job found completed or failed is left alone.
  */
 @Injectable()
 export class ImportRunner {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  /**
+   * Batches written at once: on PostgreSQL a second batch's contacts are written by another
+   * backend while the first commits (the import is bound by the database's CPU); the embedded
+   * database runs one transaction at a time, so there one.
+   */
+  private readonly batchesInFlight: number;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectConfig() config: AppConfig,
+  ) {
+    this.batchesInFlight = config.databaseUrl ? IMPORT_BATCHES_IN_FLIGHT : 1;
+  }
 
   async run(projectId: string, jobId: string): Promise<void> {
     const rows: Array<{ status: string; file: Buffer | null; cursor_row: number }> = await this.dataSource.query(
@@ -81,43 +98,55 @@ export class ImportRunner {
   private async process(projectId: string, jobId: string, text: string, startCursor: number): Promise<void> {
     let reader: ImportRowReader | undefined;
     let batch = new ImportBatch();
-    let committed = startCursor;
-    // One batch is written while the next is parsed; writes run strictly one after another, in
-    // file order, each expecting the cursor its predecessor left.
-    let writing: Promise<void> = Promise.resolve();
-    const write = (full: ImportBatch) => {
-      writing = writing.then(async () => {
-        const written = await this.dataSource.transaction((manager) =>
-          writeImportBatch(manager, { id: jobId, projectId, expectedCursor: committed }, full),
-        );
-        if (!written) throw new ImportSuperseded();
-        committed = full.lastRow;
-        appMetrics.importRows('imported', written.inserted);
-        appMetrics.importRows('updated', full.contactRows - written.inserted);
-        appMetrics.importRows('skipped', full.skipped);
-      });
-      // A failure surfaces at the next `await writing`, never as an unhandled rejection.
-      writing.catch(() => undefined);
+    // Batches in flight, oldest first. Each writes its contacts as soon as it is parsed (beside
+    // the batch before it, up to `batchesInFlight`) and commits only after its predecessor did,
+    // expecting the cursor that one leaves (writeImportBatch): commits stay in file order.
+    const inFlight: Array<Promise<void>> = [];
+    let previous: Promise<void> = Promise.resolve();
+    let expectedCursor = startCursor;
+    const write = async (full: ImportBatch) => {
+      while (inFlight.length >= this.batchesInFlight) await inFlight.shift();
+      const predecessor = previous;
+      const job = { id: jobId, projectId, expectedCursor };
+      expectedCursor = full.lastRow;
+      const written = (full.repeatsEarlierBatch ? predecessor : Promise.resolve())
+        .then(() => this.dataSource.transaction((manager) => writeImportBatch(manager, job, full, predecessor)))
+        .then((result) => {
+          if (!result) throw new ImportSuperseded();
+          appMetrics.importRows('imported', result.inserted);
+          appMetrics.importRows('updated', full.contactRows - result.inserted);
+          appMetrics.importRows('skipped', full.skipped);
+        });
+      // A failure surfaces where the runner awaits this write, never as an unhandled rejection.
+      written.catch(() => undefined);
+      inFlight.push(written);
+      previous = written;
     };
-    for await (const record of csvRecords(text)) {
-      if (!reader) {
-        const plan = planColumns(record.cells);
-        if (!plan) throw new ImportFileUnusable('The header row has no email column');
-        reader = new ImportRowReader(plan);
-        continue;
+    try {
+      for await (const record of csvRecords(text)) {
+        if (!reader) {
+          const plan = planColumns(record.cells);
+          if (!plan) throw new ImportFileUnusable('The header row has no email column');
+          reader = new ImportRowReader(plan);
+          continue;
+        }
+        // Rows up to the cursor were committed by an earlier attempt: replayed only so the
+        // reader knows their emails (duplicate detection), never written again.
+        const outcome = reader.read(record);
+        if (record.row <= startCursor) continue;
+        batch.add(record, outcome);
+        if (batch.size >= IMPORT_BATCH_ROWS) {
+          await write(batch);
+          batch = new ImportBatch();
+        }
       }
-      // Rows up to the cursor were committed by an earlier attempt: replayed only so the
-      // reader knows their emails (duplicate detection), never written again.
-      const outcome = reader.read(record);
-      if (record.row <= startCursor) continue;
-      batch.add(record, outcome);
-      if (batch.size >= IMPORT_BATCH_ROWS) {
-        await writing;
-        write(batch);
-        batch = new ImportBatch();
-      }
+      if (batch.lastRow > 0) await write(batch);
+      while (inFlight.length > 0) await inFlight.shift();
+    } catch (err) {
+      // Batches after a failed one roll back (they wait for it); let them end before the job
+      // is retried or failed, so no transaction of this attempt outlives it.
+      await Promise.allSettled(inFlight);
+      throw err;
     }
-    if (batch.lastRow > 0) write(batch);
-    await writing;
   }
 }

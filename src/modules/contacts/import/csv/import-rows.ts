@@ -92,6 +92,8 @@ export class ImportBatch {
   skipped = 0;
   /** Row number of the last record added, blank or not: the resume cursor after this batch. */
   lastRow = 0;
+  /** Repeats an email of an earlier batch: written only after that batch committed, so later cells win. */
+  repeatsEarlierBatch = false;
 
   add(record: CsvRecord, outcome: RowOutcome): void {
     this.lastRow = record.row;
@@ -107,7 +109,10 @@ export class ImportBatch {
     for (const [key, type] of outcome.types) if (!this.fieldTypes.has(key)) this.fieldTypes.set(key, type);
     const pending = this.contacts.get(outcome.email);
     if (pending) Object.assign(pending.data, outcome.data);
-    else this.contacts.set(outcome.email, { email: outcome.email, data: { ...outcome.data } });
+    else {
+      if (outcome.duplicate) this.repeatsEarlierBatch = true;
+      this.contacts.set(outcome.email, { email: outcome.email, data: { ...outcome.data } });
+    }
   }
 
   get size(): number {
