@@ -103,11 +103,12 @@ describe('ImportRunner batch pipeline', () => {
     ]);
   });
 
-  it('embedded, writes one batch at a time', async () => {
-    const job: FakeJob = { status: 'queued', cursor: 1, file: csv(rows(IMPORT_BATCH_ROWS + 1)) };
+  /** Runs a two-batch file and checks that the second batch's contacts wait for the first batch's commit. */
+  async function secondWaitsForFirst(lines: string[], config: never): Promise<string[]> {
+    const job: FakeJob = { status: 'queued', cursor: 1, file: csv(lines) };
     const db = fakeDatabase(job);
     db.hold();
-    const done = new ImportRunner(db.dataSource as never, embedded).run('p', 'j');
+    const done = new ImportRunner(db.dataSource as never, config).run('p', 'j');
     await until(() => db.isHeld(1));
     for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
     expect(db.isHeld(2)).toBe(false);
@@ -115,23 +116,17 @@ describe('ImportRunner batch pipeline', () => {
     await until(() => db.isHeld(2));
     db.release(2);
     await done;
-    expect(db.log.filter((l) => l.includes('committed'))).toEqual([`batch 1 committed at ${IMPORT_BATCH_ROWS + 1}`, `batch 2 committed at ${IMPORT_BATCH_ROWS + 2}`]);
+    return db.log;
+  }
+
+  it('embedded, writes one batch at a time', async () => {
+    const log = await secondWaitsForFirst(rows(IMPORT_BATCH_ROWS + 1), embedded);
+    expect(log.filter((l) => l.includes('committed'))).toEqual([`batch 1 committed at ${IMPORT_BATCH_ROWS + 1}`, `batch 2 committed at ${IMPORT_BATCH_ROWS + 2}`]);
   });
 
   it('starts a batch that repeats an email of the batch before only after that one committed (later cells win)', async () => {
-    const first = rows(IMPORT_BATCH_ROWS);
-    const job: FakeJob = { status: 'queued', cursor: 1, file: csv([...first, 'r7@x.test,again', ...rows(5, 's')]) };
-    const db = fakeDatabase(job);
-    db.hold();
-    const done = new ImportRunner(db.dataSource as never, services).run('p', 'j');
-    await until(() => db.isHeld(1));
-    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
-    expect(db.isHeld(2)).toBe(false);
-    db.release(1);
-    await until(() => db.isHeld(2));
-    expect(db.log.indexOf(`batch 1 committed at ${IMPORT_BATCH_ROWS + 1}`)).toBeLessThan(db.log.indexOf('batch 2 upsert r7@x.test..s4@x.test'));
-    db.release(2);
-    await done;
+    const log = await secondWaitsForFirst([...rows(IMPORT_BATCH_ROWS), 'r7@x.test,again', ...rows(5, 's')], services);
+    expect(log.indexOf(`batch 1 committed at ${IMPORT_BATCH_ROWS + 1}`)).toBeLessThan(log.indexOf('batch 2 upsert r7@x.test..s4@x.test'));
   });
 
   it('commits nothing after a batch that failed, and lets the batch beside it end before the attempt fails', async () => {
