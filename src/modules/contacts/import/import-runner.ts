@@ -8,14 +8,17 @@ import { planColumns } from './csv/csv-values';
 import { ImportBatch, ImportRowReader } from './csv/import-rows';
 import { writeImportBatch } from './import-batch.sql';
 import { appMetrics } from '../../../platform/metrics/metrics';
-import type { AppConfig } from '../../../config/config';
-import { InjectConfig } from '../../../config/config.module';
 
 /** Rows per transaction: large enough for set-based speed, small enough for steady progress. */
 export const IMPORT_BATCH_ROWS = 5_000;
 
-/** Batches written side by side on PostgreSQL (see `ImportRunner.batchesInFlight`). */
-export const IMPORT_BATCHES_IN_FLIGHT = 2;
+/**
+ * Batches written at once: a second batch's contacts are written by another connection while the
+ * first commits (the import is bound by the database's CPU, and PostgreSQL runs the two on two
+ * cores). The embedded database runs one transaction at a time (its socket server queues other
+ * connections until a transaction ends), so there the second simply starts when the first ends.
+ */
+const BATCHES_IN_FLIGHT = 2;
 
 /** Another runner moved the job on (a stalled job picked up twice); this one stops quietly. */
 class ImportSuperseded extends Error {}
@@ -32,19 +35,7 @@ const log = logger('contact-import');
  */
 @Injectable()
 export class ImportRunner {
-  /**
-   * Batches written at once: on PostgreSQL a second batch's contacts are written by another
-   * backend while the first commits (the import is bound by the database's CPU); the embedded
-   * database runs one transaction at a time, so there one.
-   */
-  private readonly batchesInFlight: number;
-
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectConfig() config: AppConfig,
-  ) {
-    this.batchesInFlight = config.databaseUrl ? IMPORT_BATCHES_IN_FLIGHT : 1;
-  }
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async run(projectId: string, jobId: string): Promise<void> {
     const rows: Array<{ status: string; file: Buffer | null; cursor_row: number }> = await this.dataSource.query(
@@ -99,14 +90,14 @@ export class ImportRunner {
     let reader: ImportRowReader | undefined;
     let batch = new ImportBatch();
     // Batches in flight, oldest first. Each writes its contacts as soon as it is parsed (beside
-    // the batch before it, up to `batchesInFlight`) and commits only after its predecessor did,
+    // the batch before it, up to BATCHES_IN_FLIGHT) and commits only after its predecessor did,
     // expecting the cursor that one leaves (writeImportBatch): commits stay in file order.
     const inFlight: Array<Promise<void>> = [];
-    let previous: Promise<void> = Promise.resolve();
     let expectedCursor = startCursor;
     const write = async (full: ImportBatch) => {
-      while (inFlight.length >= this.batchesInFlight) await inFlight.shift();
-      const predecessor = previous;
+      while (inFlight.length >= BATCHES_IN_FLIGHT) await inFlight.shift();
+      // The newest batch still in flight; none left means every earlier one committed.
+      const predecessor = inFlight.at(-1) ?? Promise.resolve();
       const job = { id: jobId, projectId, expectedCursor };
       expectedCursor = full.lastRow;
       const written = (full.repeatsEarlierBatch ? predecessor : Promise.resolve())
@@ -120,7 +111,6 @@ export class ImportRunner {
       // A failure surfaces where the runner awaits this write, never as an unhandled rejection.
       written.catch(() => undefined);
       inFlight.push(written);
-      previous = written;
     };
     try {
       for await (const record of csvRecords(text)) {
