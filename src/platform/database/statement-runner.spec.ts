@@ -11,8 +11,9 @@ describe('statement literals', () => {
     ["'); DROP TABLE contacts; --", "'''); DROP TABLE contacts; --'"],
     ['back\\slash', "'back\\slash'"],
     ['{"a":"it\'s"}', `'{"a":"it''s"}'`],
-    [[], 'ARRAY[]::text[]'],
-    [['a', "b'c"], "ARRAY['a', 'b''c']::text[]"],
+    [[], "'{}'"],
+    [['a', "b'c"], `'{"a","b''c"}'`],
+    [['say "hi"', 'back\\slash', 'x,y', '{z}'], `'{"say \\"hi\\"","back\\\\slash","x,y","{z}"}'`],
     [new Date('2026-11-23T18:07:45.396Z'), "'2026-11-23T18:07:45.396Z'"],
   ])('%p → %s', (value, expected) => expect(literal(value)).toBe(expected));
 

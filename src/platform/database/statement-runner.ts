@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Pool, QueryConfig, QueryResult } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
+import { returnedRows } from './query-results';
 
 interface Queryable {
   query(config: QueryConfig): Promise<QueryResult>;
@@ -38,14 +39,15 @@ export class StatementRunner {
       return result.rows as T[];
     }
     const target = manager ?? this.dataSource;
-    if (!(await this.canInline(target))) return target.query(sql, params);
+    // TypeORM answers an UPDATE/DELETE with `[rows, affectedCount]`: the rows, as from PostgreSQL.
+    if (!(await this.canInline(target))) return returnedRows<T>(await target.query(sql, params));
     let name = this.names.get(sql);
     if (!name) {
       name = `${this.nameOf(sql)}_${randomBytes(4).toString('hex')}`;
       await target.query(`PREPARE ${name} AS ${sql}`);
       this.names.set(sql, name);
     }
-    return target.query(`EXECUTE ${name}(${params.map(literal).join(', ')})`);
+    return returnedRows<T>(await target.query(`EXECUTE ${name}(${params.map(literal).join(', ')})`));
   }
 
   private nameOf(sql: string): string {
@@ -83,6 +85,8 @@ export function literal(value: unknown): string {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   // As node-postgres sends a Date: an ISO timestamp with its zone (the statement casts it where needed).
   if (value instanceof Date && Number.isFinite(value.getTime())) return quote(value.toISOString());
-  if (Array.isArray(value)) return `ARRAY[${value.map((v) => quote(String(v))).join(', ')}]::text[]`;
+  // As node-postgres sends an array: an untyped array literal, which takes the type the statement
+  // gives its parameter (text[], uuid[], …). Each element double-quoted, `\` and `"` escaped.
+  if (Array.isArray(value)) return quote(`{${value.map((v) => `"${String(v).replace(/[\\"]/g, '\\$&')}"`).join(',')}}`);
   throw new Error(`unsupported statement literal of type ${typeof value}`);
 }
