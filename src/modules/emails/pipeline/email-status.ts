@@ -8,8 +8,7 @@ import { contactSubscribedSql } from '../../contacts/contacts.sql';
 import { insertEventsSql } from '../../events/events-insert.sql';
 import { EventRow, fromEventRow, StoredEvent } from '../../events/events.types';
 import { Batcher } from '../../../platform/batching/batcher';
-import { StatementRunner } from '../../../platform/database/statement-runner';
-import { affectedCount } from '../../../platform/database/query-results';
+import { affectedCount, returnedRows } from '../../../platform/database/query-results';
 import { SUBSCRIPTION_TYPES } from '../suppression/suppression.types';
 import { Counts, ReputationCounts } from '../../projects/reputation-counts';
 
@@ -49,7 +48,7 @@ export const statusGuard = (condition: string): string => `(CASE WHEN ${conditio
 /** How long a worker may hold an email between claiming it and recording the outcome. */
 export const SEND_LEASE_SECONDS = 180;
 
-/** The pipeline's per-email statements (batched; run as prepared statements, `StatementRunner`). */
+/** The pipeline's per-email statements, each run for a batch of emails (the Batchers below). */
 const LOAD_SQL = `SELECT e.id, e.project_id, e.contact_id, e.template_id, e.campaign_id, e.type, e.from_address, e.to_address, e.to_name,
               e.variables, e.status, e.created_at, (e.lease_until IS NOT NULL AND e.lease_until > now()) AS lease_active,
               e.track_opens, e.track_clicks, e.content_id,
@@ -171,7 +170,6 @@ export interface SentRecord {
 export class EmailStatusStore {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly statements: StatementRunner,
     setup: SetupProbes,
     reputation: ReputationCounts,
   ) {
@@ -202,7 +200,7 @@ export class EmailStatusStore {
   }
 
   private async loadMany(ids: string[]): Promise<Array<LoadedEmail | null>> {
-    const rows = await this.statements.run<LoadedRow>(LOAD_SQL, [ids, SUBSCRIPTION_TYPES]);
+    const rows: LoadedRow[] = await this.dataSource.query(LOAD_SQL, [ids, SUBSCRIPTION_TYPES]);
     const byId = new Map(rows.map((r) => [r.id, toLoaded(r)]));
     return ids.map((id) => byId.get(id) ?? null);
   }
@@ -214,11 +212,13 @@ export class EmailStatusStore {
 
   private async claimMany(items: Array<{ id: string; subject: string; messageId: string }>): Promise<boolean[]> {
     const { unique, winners } = firstOfEachId(items);
-    const rows = await this.statements.run<{ id: string }>(CLAIM_SQL, [
-      JSON.stringify(unique.map((i) => ({ id: i.id, subject: i.subject, message_id: i.messageId }))),
-      SEND_LEASE_SECONDS,
-      unique.map((i) => i.id),
-    ]);
+    const rows = returnedRows<{ id: string }>(
+      await this.dataSource.query(CLAIM_SQL, [
+        JSON.stringify(unique.map((i) => ({ id: i.id, subject: i.subject, message_id: i.messageId }))),
+        SEND_LEASE_SECONDS,
+        unique.map((i) => i.id),
+      ]),
+    );
     const claimed = new Set(rows.map((r) => r.id));
     return items.map((item, i) => winners.has(i) && claimed.has(item.id));
   }
@@ -230,7 +230,7 @@ export class EmailStatusStore {
 
   private async markSentMany(items: Array<{ id: string; outcome: SentOutcome }>): Promise<SentRecord[]> {
     const { unique, winners } = firstOfEachId(items);
-    const rows = await this.statements.run<{ ids: string[] | null; events: EventRow[] | null }>(MARK_SENT_SQL, [
+    const rows: Array<{ ids: string[] | null; events: EventRow[] | null }> = await this.dataSource.query(MARK_SENT_SQL, [
       JSON.stringify(unique.map((i) => ({ id: i.id, provider_message_id: i.outcome.providerMessageId, delivered: i.outcome.delivered, events: i.outcome.events }))),
       unique.map((i) => i.id),
     ]);
