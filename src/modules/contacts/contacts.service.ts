@@ -16,7 +16,7 @@ import { StatementRunner } from '../../platform/database/statement-runner';
 import { buildUpsertStatement, UpsertStatementInput } from './use-cases/upsert-contact.sql';
 import { Batcher } from '../../platform/batching/batcher';
 import { buildUpsertBatchParams, rowsByItem, UPSERT_CONTACTS_BATCH_SQL, upsertKey } from './use-cases/upsert-contacts-batch.sql';
-import { isForeignKeyViolation, isRetryableConflict, isUniqueViolation } from '../../platform/database/pg-errors';
+import { isForeignKeyViolation, isRetryableConflict, isUniqueViolation, retryOnConflict } from '../../platform/database/pg-errors';
 
 /** Persisted in subscription events' `data.source`. */
 export type ContactSource = 'api' | 'track' | 'send' | 'import' | 'workflow' | 'bulk' | 'system';
@@ -301,7 +301,9 @@ export class ContactsService implements OnModuleInit {
     if (!isContactId(id)) throw contactNotFound();
     let result: [unknown[], number];
     try {
-      result = await this.dataSource.query(`DELETE FROM contacts WHERE project_id = $1 AND id = $2`, [projectId, id]);
+      // Its cascade (emails' contact set to NULL) can meet a sent record of the contact's email in
+      // the other lock order; the database aborts one of the two, and the delete runs again.
+      result = await retryOnConflict(() => this.dataSource.query(`DELETE FROM contacts WHERE project_id = $1 AND id = $2`, [projectId, id]));
     } catch (error) {
       // A table added later that references contacts without ON DELETE: a clear 409, not a 500.
       if (isForeignKeyViolation(error)) throw contactStillReferenced((error as { table?: string }).table);

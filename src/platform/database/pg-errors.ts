@@ -28,6 +28,23 @@ export const isRetryableConflict = (error: unknown): boolean => {
   return state === SQLSTATE.deadlock || state === SQLSTATE.serializationFailure;
 };
 
+/**
+ * Runs `work` (one statement or one whole transaction) again when the database aborted it for a
+ * concurrent one, up to `attempts` times in all. For writes a user waits on that can meet the
+ * sending pipeline's locks: deleting a contact while its email's sent record is written locks the
+ * same contact and email rows in the other order, and PostgreSQL resolves that by aborting one
+ * side. The aborted side wrote nothing, so running it again is safe.
+ */
+export async function retryOnConflict<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= attempts || !isRetryableConflict(error)) throw error;
+    }
+  }
+}
+
 /** A custom-data limit the database enforces: its message names the limit. Not transient: retrying cannot help. */
 export function dataLimitMessage(error: unknown): string | undefined {
   const state = sqlState(error);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { retryOnConflict } from '../../../platform/database/pg-errors';
 import { ContactsService } from '../contacts.service';
 import { BulkItem, BulkOperation, planBulkItems, summarizeChunk } from './bulk-plan';
 
@@ -34,7 +35,9 @@ export class BulkRunner {
     const items = planBulkItems(job.contact_ids);
     for (let start = job.processed; start < items.length; start += BULK_CHUNK) {
       const chunk = items.slice(start, start + BULK_CHUNK);
-      const done = await this.dataSource.transaction((manager) => this.runChunk(manager, projectId, jobId, job.operation, start, chunk));
+      // A chunk that deletes contacts can meet sent records in the other lock order (see
+      // ContactsService.remove): the aborted chunk wrote nothing and runs again.
+      const done = await retryOnConflict(() => this.dataSource.transaction((manager) => this.runChunk(manager, projectId, jobId, job.operation, start, chunk)));
       if (!done) return;
     }
     await this.dataSource.query(
