@@ -29,6 +29,10 @@ export interface AppConfig {
     smtpPoolSize: number;
     /** Emails one worker process hands to the transport at once (`SEND_CONCURRENCY`). */
     sendConcurrency: number;
+    /** How long a claimed (`sending`) email is held before the sweep may end it `failed` (`SEND_LEASE_SECONDS`). */
+    sendLeaseSeconds: number;
+    /** How often worker processes look for stranded emails (`EMAIL_SWEEP_INTERVAL_MS`). */
+    sweepIntervalMs: number;
   };
   aws: {
     region?: string;
@@ -224,6 +228,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       systemFrom: str(env, 'SYSTEM_FROM') ?? 'Mailroom <no-reply@localhost>',
       smtpPoolSize: int(env, 'SMTP_POOL_SIZE', 10, 1, 200),
       sendConcurrency: int(env, 'SEND_CONCURRENCY', 32, 1, 1000),
+      sendLeaseSeconds: int(env, 'SEND_LEASE_SECONDS', 180, 10, 86_400),
+      sweepIntervalMs: int(env, 'EMAIL_SWEEP_INTERVAL_MS', 60_000, 1_000, 3_600_000),
     },
     aws: {
       region: awsRegion,

@@ -11,6 +11,8 @@ import { Batcher } from '../../../platform/batching/batcher';
 import { affectedCount, returnedRows } from '../../../platform/database/query-results';
 import { SUBSCRIPTION_TYPES } from '../suppression/suppression.types';
 import { Counts, ReputationCounts } from '../../projects/reputation-counts';
+import type { AppConfig } from '../../../config/config';
+import { InjectConfig } from '../../../config/config.module';
 
 /**
  * The events of the emails `sent` recorded (none for account mail, which has no project), in the
@@ -45,8 +47,6 @@ const REPUTATION_COUNTS_SQL = `
  */
 export const statusGuard = (condition: string): string => `(CASE WHEN ${condition} THEN true ELSE false END)`;
 
-/** How long a worker may hold an email between claiming it and recording the outcome. */
-export const SEND_LEASE_SECONDS = 180;
 
 /** The pipeline's per-email statements, each run for a batch of emails (the Batchers below). */
 const LOAD_SQL = `SELECT e.id, e.project_id, e.contact_id, e.template_id, e.campaign_id, e.type, e.from_address, e.to_address, e.to_name,
@@ -170,6 +170,7 @@ export interface SentRecord {
 export class EmailStatusStore {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectConfig() private readonly config: AppConfig,
     setup: SetupProbes,
     reputation: ReputationCounts,
   ) {
@@ -215,7 +216,8 @@ export class EmailStatusStore {
     const rows = returnedRows<{ id: string }>(
       await this.dataSource.query(CLAIM_SQL, [
         JSON.stringify(unique.map((i) => ({ id: i.id, subject: i.subject, message_id: i.messageId }))),
-        SEND_LEASE_SECONDS,
+        // How long a worker may hold an email between claiming it and recording the outcome.
+        this.config.email.sendLeaseSeconds,
         unique.map((i) => i.id),
       ]),
     );

@@ -1,5 +1,4 @@
-import { Injectable } from '@nestjs/common';
-import { Interval } from '@nestjs/schedule';
+import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
@@ -14,12 +13,15 @@ const BATCH = 500;
  * commit failed, or queue data was lost) or `sending` past its lease is enqueued again. Single
  * jobs have the email id as job id, so an email whose single job still exists is not enqueued
  * twice; one still waiting inside a grouped job may be, and then whichever job claims it first
- * sends it (the other finds it no longer `queued`).
+ * sends it (the other finds it no longer `queued`). Runs every `EMAIL_SWEEP_INTERVAL_MS` in
+ * processes that run workers.
  */
 @Injectable()
-export class EmailSweeper {
+export class EmailSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = logger('email-sweeper');
   private running = false;
+  private timer: NodeJS.Timeout | undefined;
+  private round: Promise<void> | undefined;
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
@@ -27,7 +29,20 @@ export class EmailSweeper {
     private readonly queue: EmailQueue,
   ) {}
 
-  @Interval(60_000)
+  onApplicationBootstrap(): void {
+    if (this.config.role === 'api') return;
+    this.timer = setInterval(() => {
+      if (!this.running) this.round = this.sweep();
+    }, this.config.email.sweepIntervalMs);
+    this.timer.unref();
+  }
+
+  /** No new round; the one under way (if any) ends before the database closes. */
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.round;
+  }
+
   async sweep(): Promise<void> {
     if (this.config.role === 'api' || this.running) return;
     this.running = true;
