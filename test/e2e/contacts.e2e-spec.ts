@@ -145,7 +145,7 @@ describe('contacts', () => {
       try {
         await record.startTransaction();
         await record.query(`UPDATE emails SET status = 'sent', sent_at = now() WHERE id = $1`, [email.id]);
-        const deleted = s.api.del(`/contacts/${victim}`).then((res) => res);
+        const deleted = s.api.del(`/contacts/${victim}`).then((res) => res); // sent now, awaited below
         // The delete has removed the contact and now waits for the email row.
         await waitFor(async () => {
           const rows = await s.db.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'DELETE FROM contacts%'`);

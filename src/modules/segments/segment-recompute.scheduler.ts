@@ -5,6 +5,7 @@ import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
 import { ADVISORY_LOCKS, withTryAdvisoryLock } from '../../platform/database/advisory-locks';
 import { logger } from '../../platform/logging/logger';
+import { PeriodicRound } from '../../platform/queues/periodic-round';
 import { SegmentsService } from './segments.service';
 
 /** Arbitrary constant shared by every process: one background recompute at a time across the cluster. */
@@ -18,9 +19,10 @@ import { SegmentsService } from './segments.service';
 @Injectable()
 export class SegmentRecomputeScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = logger('segment-recompute');
-  private timer: NodeJS.Timeout | undefined;
-  private round: Promise<unknown> | undefined;
-  private stopped = false;
+  private readonly rounds = new PeriodicRound(
+    () => this.runOnce(),
+    (err) => this.log.error({ err }, 'segment recompute round failed'),
+  );
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
@@ -29,20 +31,11 @@ export class SegmentRecomputeScheduler implements OnApplicationBootstrap, OnAppl
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.config.role === 'api') return;
-    this.timer = setInterval(() => {
-      if (this.round || this.stopped) return;
-      this.round = this.runOnce()
-        .catch((err: unknown) => this.log.error({ err }, 'segment recompute round failed'))
-        .finally(() => (this.round = undefined));
-    }, this.config.segments.recomputeIntervalMs);
-    this.timer.unref();
+    this.rounds.start(this.config, this.config.segments.recomputeIntervalMs);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.round;
+  onApplicationShutdown(): Promise<void> {
+    return this.rounds.stop();
   }
 
   /** One round over every segment; returns how many were recomputed (0 when another process holds the lock). */
@@ -50,7 +43,7 @@ export class SegmentRecomputeScheduler implements OnApplicationBootstrap, OnAppl
     return withTryAdvisoryLock(this.dataSource, ADVISORY_LOCKS.segmentRecompute, 0, async () => {
       let done = 0;
       let afterId: string | null = null;
-      while (!this.stopped) {
+      while (!this.rounds.stopped) {
         let next: Awaited<ReturnType<SegmentsService['recomputeNext']>>;
         try {
           next = await this.segments.recomputeNext(afterId);

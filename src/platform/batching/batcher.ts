@@ -1,3 +1,5 @@
+import { retrying } from '../retry';
+
 export interface BatcherOptions<I, O> {
   /** One round trip for many calls: a result per item, in item order. */
   runBatch: (items: I[]) => Promise<Array<O | undefined>>;
@@ -92,21 +94,15 @@ export class Batcher<I, O> {
     this.stats.batches++;
     this.stats.batchedItems += batch.length;
     let results: Array<O | undefined> | undefined;
-    for (let attempt = 0; attempt < 2 && !results; attempt++) {
-      try {
-        results = await this.options.runBatch(batch.map((entry) => entry.item));
-      } catch (error) {
-        if (attempt === 0 && retryable?.(error)) {
-          this.stats.retries++;
-          continue;
-        }
-        if (!runOne) {
-          for (const entry of batch) entry.reject(error);
-          return;
-        }
-        this.stats.fallbacks++;
-        break;
+    try {
+      // A retryable failure runs the same batch once more.
+      results = await retrying(() => this.options.runBatch(batch.map((entry) => entry.item)), retryable ?? (() => false), 2, () => this.stats.retries++);
+    } catch (error) {
+      if (!runOne) {
+        for (const entry of batch) entry.reject(error);
+        return;
       }
+      this.stats.fallbacks++;
     }
     // Items the batch settled first (in call order), then the others one by one.
     const left = batch.filter((entry, i) => {

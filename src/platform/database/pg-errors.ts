@@ -1,3 +1,5 @@
+import { retrying } from '../retry';
+
 /** SQLSTATE codes the services react to (PostgreSQL appendix A). */
 export const SQLSTATE = {
   uniqueViolation: '23505',
@@ -35,14 +37,8 @@ export const isRetryableConflict = (error: unknown): boolean => {
  * same contact and email rows in the other order, and PostgreSQL resolves that by aborting one
  * side. The aborted side wrote nothing, so running it again is safe.
  */
-export async function retryOnConflict<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await work();
-    } catch (error) {
-      if (attempt >= attempts || !isRetryableConflict(error)) throw error;
-    }
-  }
+export function retryOnConflict<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
+  return retrying(work, isRetryableConflict, attempts);
 }
 
 /** A custom-data limit the database enforces: its message names the limit. Not transient: retrying cannot help. */

@@ -2,6 +2,7 @@ import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nest
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
+import { PeriodicRound } from '../../../platform/queues/periodic-round';
 import { TEMPLATE_TYPES } from '../../templates/entities/template.entity';
 import { EmailQueue } from './email-queue';
 import { EmailStatusStore } from './email-status';
@@ -19,9 +20,10 @@ const BATCH = 500;
 @Injectable()
 export class EmailSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = logger('email-sweeper');
-  private running = false;
-  private timer: NodeJS.Timeout | undefined;
-  private round: Promise<void> | undefined;
+  private readonly rounds = new PeriodicRound(
+    () => this.sweepOnce(),
+    (err) => this.log.warn({ err }, 'email sweep failed'),
+  );
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
@@ -30,31 +32,22 @@ export class EmailSweeper implements OnApplicationBootstrap, OnApplicationShutdo
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.config.role === 'api') return;
-    this.timer = setInterval(() => {
-      if (!this.running) this.round = this.sweep();
-    }, this.config.email.sweepIntervalMs);
-    this.timer.unref();
+    this.rounds.start(this.config, this.config.email.sweepIntervalMs);
   }
 
-  /** No new round; the one under way (if any) ends before the database closes. */
-  async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.round;
+  onApplicationShutdown(): Promise<void> {
+    return this.rounds.stop();
   }
 
-  async sweep(): Promise<void> {
-    if (this.config.role === 'api' || this.running) return;
-    this.running = true;
-    try {
-      const stranded = await this.store.findStranded(BATCH);
-      // Concurrent calls share one addBulk (EmailQueue batches them).
-      await Promise.all(TEMPLATE_TYPES.map((type) => this.queue.enqueue(stranded.filter((e) => e.type === type).map((e) => e.id), type)));
-      if (stranded.length) this.log.info({ count: stranded.length }, 're-enqueued stranded emails');
-    } catch (err) {
-      this.log.warn({ err }, 'email sweep failed');
-    } finally {
-      this.running = false;
-    }
+  /** A sweep now (or the one under way). */
+  sweep(): Promise<void> {
+    return this.rounds.runNow();
+  }
+
+  private async sweepOnce(): Promise<void> {
+    const stranded = await this.store.findStranded(BATCH);
+    // Concurrent calls share one addBulk (EmailQueue batches them).
+    await Promise.all(TEMPLATE_TYPES.map((type) => this.queue.enqueue(stranded.filter((e) => e.type === type).map((e) => e.id), type)));
+    if (stranded.length) this.log.info({ count: stranded.length }, 're-enqueued stranded emails');
   }
 }
