@@ -1,11 +1,11 @@
 import type { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { PGLiteSocketHandler, PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { Client } from 'pg';
-import { EmbeddedPostgres, socketServerInternals, startEmbeddedPostgres } from '../../src/platform/database/embedded-postgres';
+import { EmbeddedPostgres, socketHandlerInternals, socketServerInternals, startEmbeddedPostgres } from '../../src/platform/database/embedded-postgres';
 
 /**
  * The embedded server multiplexes many `pg` connections onto PGlite's single session. These are
- * the contract tests of the two pglite-socket patches in embedded-postgres.ts (versions pinned in
+ * the contract tests of the pglite-socket patches in embedded-postgres.ts (versions pinned in
  * package.json): an upgrade that changes what they rely on fails here.
  */
 // Not on the session fixture: it tests the embedded database server itself, with no app.
@@ -34,6 +34,28 @@ describe('embedded PostgreSQL server', () => {
     const internals = socketServerInternals(new PGLiteSocketServer({ db, port: 0 }));
     expect(internals.queryQueue.db).toBe(db);
     expect(internals.handlers.size).toBe(0);
+  });
+
+  it('pglite-socket handlers take what a socket reads through handleData(chunk) into their messageBuffer', async () => {
+    expect(() => socketHandlerInternals()).not.toThrow();
+    const handler = new PGLiteSocketHandler({ queryQueue: socketServerInternals(new PGLiteSocketServer({ db: {} as PGlite, port: 0 })).queryQueue as never });
+    expect(Buffer.isBuffer((handler as unknown as { messageBuffer: unknown }).messageBuffer)).toBe(true);
+  });
+
+  it('copies a message read in many chunks once, not once per chunk', async () => {
+    const client = await connect();
+    const value = 'x'.repeat(3 * 1024 * 1024);
+    const concat = jest.spyOn(Buffer, 'concat');
+    try {
+      const { rows } = await client.query('SELECT length($1::text) AS n', [value]);
+      expect(rows[0].n).toBe(value.length);
+      // Patched: the held chunks joined once, then the handler's own append onto its empty buffer.
+      // Unpatched, the handler appended each read (up to 64 KB) onto all it held before.
+      const copied = concat.mock.results.reduce((sum, r) => sum + (r.value as Buffer).length, 0);
+      expect(copied).toBeLessThan(3 * value.length);
+    } finally {
+      concat.mockRestore();
+    }
   });
 
   it('runs with the shared_buffers it was given (EMBEDDED_DB_BUFFERS_MB), not PostgreSQL\'s resident 128 MB', async () => {

@@ -3,17 +3,21 @@ import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { dataSourceOptions } from './data-source-options';
 import { StatementRunner } from './statement-runner';
+import { DatabaseTraits } from './database-traits';
 
 @Global()
 @Module({})
 export class DatabaseModule {
-  /** `embedded`: the database is the in-process PGlite (changes how statements are prepared). */
+  /** `embedded`: the database is the in-process PGlite (changes how statements are prepared, and `DatabaseTraits`). */
   static forRoot(databaseUrl: string, poolSize: number, embedded: boolean): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, poolSize), autoLoadEntities: true, migrations: [] })],
-      providers: [{ provide: StatementRunner, useFactory: (dataSource: DataSource) => new StatementRunner(dataSource, embedded), inject: [getDataSourceToken()] }],
-      exports: [StatementRunner],
+      providers: [
+        { provide: StatementRunner, useFactory: (dataSource: DataSource) => new StatementRunner(dataSource, embedded), inject: [getDataSourceToken()] },
+        { provide: DatabaseTraits, useValue: new DatabaseTraits({ concurrentTransactions: !embedded }) },
+      ],
+      exports: [StatementRunner, DatabaseTraits],
     };
   }
 }

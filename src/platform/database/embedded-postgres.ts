@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { PGLiteSocketHandler, PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 /** Schema that BullMQ's PostgreSQL backend lives in (persisted name: renaming it strands queued jobs). */
 export const QUEUE_SCHEMA = 'bullmq';
@@ -16,11 +16,13 @@ export interface EmbeddedPostgres {
 type RawDataListener = (data: Uint8Array) => void;
 
 /**
- * The two patches below are the only code that reaches into @electric-sql/pglite-socket (pinned
- * in package.json): its server keeps `handlers` (one per connection) and a `queryQueue` that
- * runs each protocol message through `enqueue(handlerId, message, onData)` on `db`, choosing the
- * next message by `db.isInTransaction()`. `socketServerInternals` refuses to start when that
- * shape is gone, so an upgrade fails loudly here and in test/e2e/embedded-postgres.e2e-spec.ts.
+ * The patches below are the only code that reaches into @electric-sql/pglite-socket (pinned in
+ * package.json): its server keeps `handlers` (one per connection) and a `queryQueue` that runs
+ * each protocol message through `enqueue(handlerId, message, onData)` on `db`, choosing the next
+ * message by `db.isInTransaction()`; each connection's `PGLiteSocketHandler` appends what arrives
+ * to its `messageBuffer` in `handleData(chunk)`. `socketServerInternals` and
+ * `socketHandlerInternals` refuse to start when that shape is gone, so an upgrade fails loudly
+ * here and in test/e2e/embedded-postgres.e2e-spec.ts.
  */
 interface SocketServerInternals {
   queryQueue: { db: PGlite; enqueue(handlerId: number, message: Uint8Array, onData: RawDataListener): Promise<number> };
@@ -34,6 +36,69 @@ export function socketServerInternals(server: PGLiteSocketServer): SocketServerI
     throw new Error('@electric-sql/pglite-socket changed its internals (server.handlers, queryQueue.enqueue(handlerId, message, onData), queryQueue.db): review the patches in embedded-postgres.ts');
   }
   return internals as SocketServerInternals;
+}
+
+interface SocketHandlerInternals {
+  messageBuffer: Buffer;
+  handleData(chunk: Buffer): Promise<number>;
+}
+
+export function socketHandlerInternals(): { prototype: SocketHandlerInternals } {
+  const prototype = PGLiteSocketHandler.prototype as unknown as Partial<SocketHandlerInternals>;
+  if (typeof prototype.handleData !== 'function' || prototype.handleData.length !== 1) {
+    throw new Error('@electric-sql/pglite-socket changed its internals (PGLiteSocketHandler.handleData(chunk)): review the patches in embedded-postgres.ts');
+  }
+  return { prototype: prototype as SocketHandlerInternals };
+}
+
+/** Bytes a message's header needs: a type byte and its length (which counts itself, not the type). */
+const MESSAGE_HEADER = 5;
+const coalescing = Symbol('mailroom.coalescing');
+
+/** The first `n` bytes of `buffered` followed by `chunks`, or null when there are fewer. */
+function leadingBytes(buffered: Buffer, chunks: Buffer[], n: number): Buffer | null {
+  if (buffered.length >= n) return buffered.subarray(0, n);
+  const parts = [buffered];
+  let have = buffered.length;
+  for (const chunk of chunks) {
+    if (have >= n) break;
+    parts.push(chunk);
+    have += chunk.length;
+  }
+  return have >= n ? Buffer.concat(parts, have).subarray(0, n) : null;
+}
+
+/**
+ * pglite-socket's handler appends every chunk the socket reads to its `messageBuffer` with
+ * `Buffer.concat`, so a message that arrives in n chunks is copied n times over: the 4 MB CSV an
+ * import stores in `import_jobs` came in ~60 reads and ~130 MB of copies, each a fresh mapping
+ * under the service's 128 KB mmap threshold (scripts/service-env.js), and each 870 KB batch of
+ * the import itself paid the same (bench/README, "Embedded import: the copies of a message read
+ * in chunks"). The chunks of a message still incomplete are held here and handed over together
+ * once the message is whole. Messages without a type byte (startup, SSL and cancel requests start
+ * with their length, whose first byte is 0) are handed over as they come.
+ */
+function coalesceIncomingMessages(): void {
+  const { prototype } = socketHandlerInternals();
+  const patched = prototype as SocketHandlerInternals & { [coalescing]?: true };
+  if (patched[coalescing]) return;
+  const handleData = prototype.handleData;
+  const held = new WeakMap<SocketHandlerInternals, { chunks: Buffer[]; bytes: number }>();
+  patched.handleData = function (this: SocketHandlerInternals, chunk: Buffer): Promise<number> {
+    const pending = held.get(this) ?? { chunks: [], bytes: 0 };
+    pending.chunks.push(chunk);
+    pending.bytes += chunk.length;
+    const buffered = Buffer.isBuffer(this.messageBuffer) ? this.messageBuffer : Buffer.alloc(0);
+    const header = leadingBytes(buffered, pending.chunks, MESSAGE_HEADER);
+    const typed = header !== null && header[0] !== 0;
+    if (typed && buffered.length + pending.bytes < 1 + header.readUInt32BE(1)) {
+      held.set(this, pending);
+      return Promise.resolve(0);
+    }
+    held.delete(this);
+    return handleData.call(this, pending.chunks.length === 1 ? chunk : Buffer.concat(pending.chunks, pending.bytes));
+  };
+  patched[coalescing] = true;
 }
 
 const NOTIFICATION_RESPONSE = 0x41; // 'A'
@@ -138,6 +203,7 @@ export async function startEmbeddedPostgres(dataDir: string | undefined, options
   // shares this one session: our tables resolve in public, BullMQ's unqualified names in its schema.
   await db.exec(`CREATE SCHEMA IF NOT EXISTS ${QUEUE_SCHEMA}; SET search_path TO public, ${QUEUE_SCHEMA};`);
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 256 });
+  coalesceIncomingMessages();
   relayNotifications(server);
   keepExtendedQueryAffinity(server, db);
   await server.start();

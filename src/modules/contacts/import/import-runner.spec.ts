@@ -1,4 +1,8 @@
 import { IMPORT_BATCH_ROWS, ImportRunner } from './import-runner';
+import { DatabaseTraits } from '../../../platform/database/database-traits';
+
+const POSTGRES = new DatabaseTraits({ concurrentTransactions: true });
+const EMBEDDED = new DatabaseTraits({ concurrentTransactions: false });
 
 /**
  * The runner's batch pipeline against a fake database that logs each statement by batch: the
@@ -79,7 +83,7 @@ describe('ImportRunner batch pipeline', () => {
     const job: FakeJob = { status: 'queued', cursor: 1, file: csv(rows(IMPORT_BATCH_ROWS * 2 + 10)) };
     const db = fakeDatabase(job);
     db.hold();
-    const done = new ImportRunner(db.dataSource as never).run('p', 'j');
+    const done = new ImportRunner(db.dataSource as never, POSTGRES).run('p', 'j');
     await until(() => db.isHeld(1) && db.isHeld(2));
     // Both batches are writing their contacts; neither has committed.
     expect(db.log).toEqual(['batch 1 upsert r0@x.test..r4999@x.test', 'batch 2 upsert r5000@x.test..r9999@x.test']);
@@ -104,7 +108,7 @@ describe('ImportRunner batch pipeline', () => {
     const job: FakeJob = { status: 'queued', cursor: 1, file: csv([...rows(IMPORT_BATCH_ROWS), 'r7@x.test,again', ...rows(5, 's')]) };
     const db = fakeDatabase(job);
     db.hold();
-    const done = new ImportRunner(db.dataSource as never).run('p', 'j');
+    const done = new ImportRunner(db.dataSource as never, POSTGRES).run('p', 'j');
     await until(() => db.isHeld(1));
     for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
     expect(db.isHeld(2)).toBe(false);
@@ -118,7 +122,7 @@ describe('ImportRunner batch pipeline', () => {
   it('commits nothing after a batch that failed, and lets the batch beside it end before the attempt fails', async () => {
     const job: FakeJob = { status: 'queued', cursor: 1, file: csv(rows(IMPORT_BATCH_ROWS * 3)) };
     const db = fakeDatabase(job, { failUpsertOfBatch: 1 });
-    await expect(new ImportRunner(db.dataSource as never).run('p', 'j')).rejects.toThrow('upsert 1 failed');
+    await expect(new ImportRunner(db.dataSource as never, POSTGRES).run('p', 'j')).rejects.toThrow('upsert 1 failed');
     expect(db.log.filter((l) => l.includes('committed'))).toEqual([]);
     // Batch 2 ran beside batch 1 and rolled back; batch 3 never started.
     expect(db.log).toEqual(['batch 1 upsert r0@x.test..r4999@x.test', 'batch 2 upsert r5000@x.test..r9999@x.test', 'batch 2 upserted']);
@@ -128,7 +132,7 @@ describe('ImportRunner batch pipeline', () => {
   it('stops quietly when another runner moved the job on, committing nothing', async () => {
     const job: FakeJob = { status: 'queued', cursor: 1, file: csv(rows(IMPORT_BATCH_ROWS * 2)) };
     const db = fakeDatabase(job);
-    const runner = new ImportRunner(db.dataSource as never);
+    const runner = new ImportRunner(db.dataSource as never, POSTGRES);
     const original = db.dataSource.transaction.getMockImplementation()!;
     // Another runner committed the first batch while this one wrote it.
     db.dataSource.transaction.mockImplementationOnce(async (work) => {
@@ -137,5 +141,64 @@ describe('ImportRunner batch pipeline', () => {
     });
     await runner.run('p', 'j');
     expect(db.log.filter((l) => l.includes('committed') || l === 'completed')).toEqual([]);
+  });
+
+  /**
+   * The embedded database as its socket server behaves: one transaction open at a time, every
+   * other connection held until it ends. The first batch's transaction begins late (its pooled
+   * connection is still being opened), so the second batch's begins first.
+   */
+  function serialisingDatabase(db: ReturnType<typeof fakeDatabase>) {
+    let open: Promise<void> | null = null;
+    let calls = 0;
+    const original = db.dataSource.transaction.getMockImplementation()!;
+    db.dataSource.transaction.mockImplementation(async (work) => {
+      if (++calls === 1) for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+      while (open) await open;
+      let end!: () => void;
+      open = new Promise<void>((resolve) => (end = resolve));
+      try {
+        return await original(work);
+      } finally {
+        open = null;
+        end();
+      }
+    });
+  }
+
+  async function settles(promise: Promise<unknown>, turns = 200): Promise<boolean> {
+    let settled = false;
+    promise.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    for (let i = 0; i < turns && !settled; i++) await new Promise((r) => setImmediate(r));
+    return settled;
+  }
+
+  it('on the embedded database writes one batch at a time, so a batch never waits for one held behind it', async () => {
+    const job: FakeJob = { status: 'queued', cursor: 1, file: csv(rows(IMPORT_BATCH_ROWS * 3)) };
+    const db = fakeDatabase(job);
+    serialisingDatabase(db);
+    const done = new ImportRunner(db.dataSource as never, EMBEDDED).run('p', 'j');
+    expect(await settles(done)).toBe(true);
+    await done;
+    expect(db.log.filter((l) => l.includes('committed') || l === 'completed')).toEqual([
+      `batch 1 committed at ${IMPORT_BATCH_ROWS + 1}`,
+      `batch 2 committed at ${IMPORT_BATCH_ROWS * 2 + 1}`,
+      `batch 3 committed at ${IMPORT_BATCH_ROWS * 3 + 1}`,
+      'completed',
+    ]);
+  });
+
+  it('(the hazard the embedded rule avoids: two batches in flight on that database never finish)', async () => {
+    const job: FakeJob = { status: 'queued', cursor: 1, file: csv(rows(IMPORT_BATCH_ROWS * 3)) };
+    const db = fakeDatabase(job);
+    serialisingDatabase(db);
+    const done = new ImportRunner(db.dataSource as never, POSTGRES).run('p', 'j');
+    expect(await settles(done)).toBe(false);
+    // The second batch's rows got the session first, wrote their contacts, and wait for the first
+    // batch's commit, which waits for the session.
+    expect(db.log).toEqual([expect.stringMatching(/upsert r5000@x\.test\.\.r9999@x\.test$/), expect.stringMatching(/upserted$/)]);
   });
 });

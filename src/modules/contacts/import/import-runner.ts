@@ -8,15 +8,18 @@ import { planColumns } from './csv/csv-values';
 import { ImportBatch, ImportRowReader } from './csv/import-rows';
 import { writeImportBatch } from './import-batch.sql';
 import { appMetrics } from '../../../platform/metrics/metrics';
+import { DatabaseTraits } from '../../../platform/database/database-traits';
 
 /** Rows per transaction: large enough for set-based speed, small enough for steady progress. */
 export const IMPORT_BATCH_ROWS = 5_000;
 
 /**
- * Batches written at once: a second batch's contacts are written by another connection while the
- * first commits (the import is bound by the database's CPU, and PostgreSQL runs the two on two
- * cores). The embedded database runs one transaction at a time (its socket server queues other
- * connections until a transaction ends), so there the second simply starts when the first ends.
+ * Batches written at once where the database runs transactions side by side: a second batch's
+ * contacts are written by another connection while the first commits (the import is bound by the
+ * database's CPU, and PostgreSQL runs the two on two cores). The embedded database holds every
+ * other connection until the open transaction ends, and a batch keeps its transaction open while
+ * it waits for its predecessor's commit: a second batch that began first would wait forever for a
+ * predecessor that cannot begin. There batches are written one at a time (`DatabaseTraits`).
  */
 const BATCHES_IN_FLIGHT = 2;
 
@@ -35,7 +38,14 @@ const log = logger('contact-import');
  */
 @Injectable()
 export class ImportRunner {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  private readonly batchesInFlight: number;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    traits: DatabaseTraits,
+  ) {
+    this.batchesInFlight = traits.concurrentTransactions ? BATCHES_IN_FLIGHT : 1;
+  }
 
   async run(projectId: string, jobId: string): Promise<void> {
     const rows: Array<{ status: string; file: Buffer | null; cursor_row: number }> = await this.dataSource.query(
@@ -90,12 +100,12 @@ export class ImportRunner {
     let reader: ImportRowReader | undefined;
     let batch = new ImportBatch();
     // Batches in flight, oldest first. Each writes its contacts as soon as it is parsed (beside
-    // the batch before it, up to BATCHES_IN_FLIGHT) and commits only after its predecessor did,
+    // the batch before it, up to batchesInFlight) and commits only after its predecessor did,
     // expecting the cursor that one leaves (writeImportBatch): commits stay in file order.
     const inFlight: Array<Promise<void>> = [];
     let expectedCursor = startCursor;
     const write = async (full: ImportBatch) => {
-      while (inFlight.length >= BATCHES_IN_FLIGHT) await inFlight.shift();
+      while (inFlight.length >= this.batchesInFlight) await inFlight.shift();
       // The newest batch still in flight; none left means every earlier one committed.
       const predecessor = inFlight.at(-1) ?? Promise.resolve();
       const job = { id: jobId, projectId, expectedCursor };
