@@ -96,6 +96,23 @@ describe('workflows', () => {
     expect(got.body.steps).toHaveLength(1);
   });
 
+  it('changes a SEND_EMAIL step to another template of the project, and refuses a foreign one', async () => {
+    // The template is read inside the step's change, under the workflow's lock: on the embedded
+    // database a read on another connection waited for that transaction forever (no answer).
+    const wf = await workflow(s.api, 'retemplate');
+    const first = await template(s.api);
+    const second = await template(s.api, 'TRANSACTIONAL');
+    const foreign = await template((await s.newProject('other-retemplate')).api);
+    const sendStep = await step(s.api, wf.id, 'SEND_EMAIL', { templateId: first });
+    const changed = await s.api.patch(`/workflows/${wf.id}/steps/${sendStep}`, { config: { templateId: second } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.config).toEqual({ templateId: second });
+    const refused = await s.api.patch(`/workflows/${wf.id}/steps/${sendStep}`, { config: { templateId: foreign } });
+    expect([refused.status, refused.body.error?.errors?.map((e: { field: string }) => e.field)]).toEqual([422, ['config.templateId']]);
+    const got = await s.api.get(`/workflows/${wf.id}`).expect(200);
+    expect(got.body.steps.find((x: { id: string }) => x.id === sendStep).config).toEqual({ templateId: second });
+  });
+
   it('enforces the branch rules on transitions and splices deleted steps', async () => {
     const wf = await workflow(s.api, 'branches');
     const cond = await step(s.api, wf.id, 'CONDITION', { field: 'data.plan', operator: 'equals', value: 'pro' });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import { DomainsService } from '../domains/domains.service';
 import type { CreateTemplateDto } from './dto/create-template.dto';
 import { ListTemplatesQuery, MAX_PAGE_SIZE, TEMPLATE_SORTS, TemplateSort } from './dto/list-templates.query';
@@ -66,10 +66,14 @@ export class TemplatesService {
     return { data: rows.map(toTemplateResponse), page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
   }
 
-  /** The template of this project; another project's id, or a malformed one, is simply not found. */
-  async findOne(projectId: string, id: string): Promise<Template> {
+  /**
+   * The template of this project; another project's id, or a malformed one, is simply not found.
+   * With `manager`, read inside the caller's transaction (on the embedded database a read on
+   * another connection would wait for that transaction to end).
+   */
+  async findOne(projectId: string, id: string, manager?: EntityManager): Promise<Template> {
     if (!isUuid(id)) throw templateNotFound();
-    const template = await this.templates.findOneBy({ projectId, id });
+    const template = await (manager ? manager.getRepository(Template) : this.templates).findOneBy({ projectId, id });
     if (!template) throw templateNotFound();
     return template;
   }

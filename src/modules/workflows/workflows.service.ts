@@ -126,7 +126,7 @@ export class WorkflowsService {
       step = await this.findStep(em, workflowId, stepId);
       if (dto.config !== undefined) {
         if (step.type === 'TRIGGER') throw validationError([{ field: 'config', code: 'invalid', message: "the TRIGGER step's config follows the workflow's triggerConfig (PATCH /workflows/:id)" }]);
-        step.config = await this.checkConfig(projectId, step.type, dto.config);
+        step.config = await this.checkConfig(projectId, step.type, dto.config, em);
       }
       if (dto.name !== undefined) step.name = dto.name?.trim() || null;
       if (dto.position !== undefined) step.position = dto.position;
@@ -221,11 +221,12 @@ export class WorkflowsService {
     return this.dataSource.getRepository(WorkflowExecution).count({ where: [{ workflowId, status: 'RUNNING' }, { workflowId, status: 'WAITING' }] });
   }
 
-  private async checkConfig(projectId: string, type: StepType, raw: unknown): Promise<Record<string, unknown>> {
+  /** With `em`, the template is read inside the caller's transaction (see TemplatesService.findOne). */
+  private async checkConfig(projectId: string, type: StepType, raw: unknown, em?: EntityManager): Promise<Record<string, unknown>> {
     const { config, problems } = checkStepConfig(type, raw);
     if (problems.length) throw validationError(problems);
     if (type === 'SEND_EMAIL') {
-      const found = await this.templates.findOne(projectId, config.templateId as string).catch(() => null);
+      const found = await this.templates.findOne(projectId, config.templateId as string, em).catch(() => null);
       if (!found) throw validationError([{ field: 'config.templateId', code: 'not_found', message: 'templateId is not a template of this project', received: config.templateId }]);
     }
     return config;

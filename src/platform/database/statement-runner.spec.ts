@@ -1,4 +1,4 @@
-import { literal } from './statement-runner';
+import { literal, StatementRunner } from './statement-runner';
 
 describe('statement literals', () => {
   it.each([
@@ -24,5 +24,24 @@ describe('statement literals', () => {
     expect(() => literal(Number.NaN)).toThrow();
     expect(() => literal({})).toThrow();
     expect(() => literal(new Date(Number.NaN))).toThrow();
+  });
+});
+
+describe('StatementRunner on the embedded database', () => {
+  it('answers a caller inside a transaction on its own connection while a question asked on the pool is held', async () => {
+    // The pool's connection is held behind the caller's transaction (one PGlite session).
+    const pool = { query: jest.fn(() => new Promise(() => undefined)) };
+    const transaction = {
+      query: jest.fn(async (sql: string) => (sql.startsWith('SHOW') ? [{ standard_conforming_strings: 'on' }] : sql.startsWith('EXECUTE') ? [{ n: 1 }] : [])),
+    };
+    const runner = new StatementRunner(pool as never, true);
+    void runner.run('SELECT 1 AS n', []);
+    await new Promise((r) => setImmediate(r));
+    const answered = await Promise.race([
+      runner.run('SELECT $1::int AS n', [1], transaction as never),
+      new Promise((r) => setTimeout(() => r('held'), 200)),
+    ]);
+    expect(answered).toEqual([{ n: 1 }]);
+    expect(transaction.query.mock.calls.map(([sql]) => String(sql).split(' ')[0])).toEqual(['SHOW', 'PREPARE', 'EXECUTE']);
   });
 });

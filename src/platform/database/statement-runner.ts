@@ -23,7 +23,8 @@ interface Queryable {
  */
 export class StatementRunner {
   private readonly names = new Map<string, string>();
-  private embeddedReady: Promise<boolean> | undefined;
+  /** Whether statements may carry quoted literals (embedded), once a caller's connection answered. */
+  private inlineLiterals: boolean | undefined;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -59,17 +60,21 @@ export class StatementRunner {
     return name;
   }
 
-  /** Asked on the caller's connection: another one would wait for the caller's transaction (one PGlite session). */
-  private canInline(target: DataSource | EntityManager): Promise<boolean> {
-    this.embeddedReady ??= target
-      .query(`SHOW standard_conforming_strings`)
-      .then((rows: Array<{ standard_conforming_strings: string }>) => rows[0]?.standard_conforming_strings === 'on')
-      .catch(() => {
-        // E.g. asked inside a failed transaction: ask again next time, plain query this time.
-        this.embeddedReady = undefined;
-        return false;
-      });
-    return this.embeddedReady;
+  /**
+   * Asked on the caller's connection, and only the answer is kept: a caller inside a transaction
+   * must never wait for the question another caller asked on another connection, which the one
+   * PGlite session holds until that very transaction ends (both would hang).
+   */
+  private async canInline(target: DataSource | EntityManager): Promise<boolean> {
+    if (this.inlineLiterals !== undefined) return this.inlineLiterals;
+    try {
+      const rows: Array<{ standard_conforming_strings: string }> = await target.query(`SHOW standard_conforming_strings`);
+      this.inlineLiterals = rows[0]?.standard_conforming_strings === 'on';
+      return this.inlineLiterals;
+    } catch {
+      // E.g. asked inside a failed transaction: a plain query this time, ask again next time.
+      return false;
+    }
   }
 }
 
