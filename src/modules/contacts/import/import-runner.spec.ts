@@ -56,7 +56,13 @@ function fakeDatabase(job: FakeJob, opts: { failUpsertOfBatch?: number } = {}) {
           return [];
         }),
       };
-      const result = await work(manager);
+      let result: unknown;
+      try {
+        result = await work(manager);
+      } catch (err) {
+        log.push(`batch ${n} rolled back`);
+        throw err;
+      }
       if (cursorAfter !== undefined) {
         job.cursor = cursorAfter;
         log.push(`batch ${n} committed at ${cursorAfter}`);
@@ -125,7 +131,13 @@ describe('ImportRunner batch pipeline', () => {
     await expect(new ImportRunner(db.dataSource as never, POSTGRES).run('p', 'j')).rejects.toThrow('upsert 1 failed');
     expect(db.log.filter((l) => l.includes('committed'))).toEqual([]);
     // Batch 2 ran beside batch 1 and rolled back; batch 3 never started.
-    expect(db.log).toEqual(['batch 1 upsert r0@x.test..r4999@x.test', 'batch 2 upsert r5000@x.test..r9999@x.test', 'batch 2 upserted']);
+    expect(db.log).toEqual([
+      'batch 1 upsert r0@x.test..r4999@x.test',
+      'batch 1 rolled back',
+      'batch 2 upsert r5000@x.test..r9999@x.test',
+      'batch 2 upserted',
+      'batch 2 rolled back',
+    ]);
     expect(job.cursor).toBe(1);
   });
 
@@ -141,6 +153,8 @@ describe('ImportRunner batch pipeline', () => {
     });
     await runner.run('p', 'j');
     expect(db.log.filter((l) => l.includes('committed') || l === 'completed')).toEqual([]);
+    // The contacts it wrote roll back with the batch: the other runner wrote them (and maybe later cells).
+    expect(db.log).toContain('batch 1 rolled back');
   });
 
   /**

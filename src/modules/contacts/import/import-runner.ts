@@ -111,9 +111,16 @@ export class ImportRunner {
       const job = { id: jobId, projectId, expectedCursor };
       expectedCursor = full.lastRow;
       const written = (full.repeatsEarlierBatch ? predecessor : Promise.resolve())
-        .then(() => this.dataSource.transaction((manager) => writeImportBatch(manager, job, full, predecessor)))
+        .then(() =>
+          this.dataSource.transaction(async (manager) => {
+            const result = await writeImportBatch(manager, job, full, predecessor);
+            // Thrown inside, so the batch's contacts roll back with it: the runner that moved the
+            // job on wrote them, and may since have written later cells of the same contacts.
+            if (!result) throw new ImportSuperseded();
+            return result;
+          }),
+        )
         .then((result) => {
-          if (!result) throw new ImportSuperseded();
           appMetrics.importRows('imported', result.inserted);
           appMetrics.importRows('updated', full.contactRows - result.inserted);
           appMetrics.importRows('skipped', full.skipped);
