@@ -180,21 +180,28 @@ describe('ImportRunner batch pipeline', () => {
     });
   }
 
-  async function settles(promise: Promise<unknown>, turns = 200): Promise<boolean> {
+  /** Whether `promise` settles within `until`'s turns of the event loop. */
+  async function settles(promise: Promise<unknown>): Promise<boolean> {
     let settled = false;
     promise.then(
       () => (settled = true),
       () => (settled = true),
     );
-    for (let i = 0; i < turns && !settled; i++) await new Promise((r) => setImmediate(r));
-    return settled;
+    return until(() => settled).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** A three-batch import run by a runner told `traits`, on the serialising database. */
+  function importOnSerialisingDatabase(traits: DatabaseTraits) {
+    const db = fakeDatabase({ status: 'queued', cursor: 1, file: csv(rows(IMPORT_BATCH_ROWS * 3)) });
+    serialisingDatabase(db);
+    return { db, done: new ImportRunner(db.dataSource as never, traits).run('p', 'j') };
   }
 
   it('on the embedded database writes one batch at a time, so a batch never waits for one held behind it', async () => {
-    const job: FakeJob = { status: 'queued', cursor: 1, file: csv(rows(IMPORT_BATCH_ROWS * 3)) };
-    const db = fakeDatabase(job);
-    serialisingDatabase(db);
-    const done = new ImportRunner(db.dataSource as never, EMBEDDED).run('p', 'j');
+    const { db, done } = importOnSerialisingDatabase(EMBEDDED);
     expect(await settles(done)).toBe(true);
     await done;
     expect(db.log.filter((l) => l.includes('committed') || l === 'completed')).toEqual([
@@ -206,10 +213,7 @@ describe('ImportRunner batch pipeline', () => {
   });
 
   it('(the hazard the embedded rule avoids: two batches in flight on that database never finish)', async () => {
-    const job: FakeJob = { status: 'queued', cursor: 1, file: csv(rows(IMPORT_BATCH_ROWS * 3)) };
-    const db = fakeDatabase(job);
-    serialisingDatabase(db);
-    const done = new ImportRunner(db.dataSource as never, POSTGRES).run('p', 'j');
+    const { db, done } = importOnSerialisingDatabase(POSTGRES);
     expect(await settles(done)).toBe(false);
     // The second batch's rows got the session first, wrote their contacts, and wait for the first
     // batch's commit, which waits for the session.
