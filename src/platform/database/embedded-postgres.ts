@@ -73,8 +73,8 @@ function leadingBytes(buffered: Buffer, chunks: Buffer[], n: number): Buffer | n
  * `Buffer.concat`, so a message that arrives in n chunks is copied n times over: the 4 MB CSV an
  * import stores in `import_jobs` came in ~60 reads and ~130 MB of copies, each a fresh mapping
  * under the service's 128 KB mmap threshold (scripts/service-env.js), and each 870 KB batch of
- * the import itself paid the same (bench/README, "Embedded import: the copies of a message read
- * in chunks"). The chunks of a message still incomplete are held here and handed over together
+ * the import itself paid the same (bench/README, "Embedded import: a hang, and the copies of a
+ * message read in chunks"). The chunks of a message still incomplete are held here and handed over together
  * once the message is whole. Messages without a type byte (startup, SSL and cancel requests start
  * with their length, whose first byte is 0) are handed over as they come.
  */
