@@ -2,7 +2,9 @@
 // Issue 13: campaigns. A campaign of N recipients (100,000; --quick 5,000) into the loopback SMTP
 // receiver, side by side with nodemailer alone pushing the same rendered messages to the same
 // receiver (send.js's baseline, the transport's limit): emails/s from `POST /campaigns/:id/send`
-// to the last message received, time to the first message, peak RSS of every process. Then, in
+// to the last message received, time to the first message, peak RSS of every process, and the CPU
+// each process spent per email (service processes, PostgreSQL, the receiver) beside the CPU per
+// message of the baseline and the machine's budget at the 70% target (bench/README). Then, in
 // services mode: materialising a 1,000,000-contact audience (rows + checkpoint, with the send
 // queue paused so only the fan-out runs). The crash run at 100,000 recipients is its own suite
 // (campaign-crash.js). Data is generated in SQL (generate_series).
@@ -12,6 +14,8 @@ const { randomBytes } = require('node:crypto');
 const { databaseUrlOf } = require('../lib/database-url');
 const { REDIS_URL, projectApi } = require('../lib/app');
 const { _internals: sendSuite } = require('./send');
+const { availableParallelism } = require('node:os');
+const { cpuReading, ownCpuMs, postgresCpuMs, processCpuMs } = require('../lib/cpu');
 
 const POOL_SIZE = Number(process.env.BENCH_SMTP_POOL_SIZE || 10);
 // BENCH_CAMPAIGN_WORKERS: ROLE=worker processes beside the API in services mode (1).
@@ -74,6 +78,8 @@ async function throughput(ctx, deployment, receiver, n, limit) {
       await seed(db, project.id, n, 'user');
       const campaign = (await call('POST', '/campaigns', campaignBody('bench'))).data;
       const sampler = rssSampler([app.pid, ...app.workerPids]);
+      const cpuSources = campaignCpuSources(app, mode, workers);
+      const cpu0 = cpuReading(cpuSources);
       receiver.reset();
       const t0 = Date.now();
       await call('POST', `/campaigns/${campaign.id}/send`);
@@ -82,12 +88,14 @@ async function throughput(ctx, deployment, receiver, n, limit) {
       await receiver.waitFor(n, 1_800_000);
       const seconds = (Date.now() - t0) / 1000;
       const peak = sampler.stop();
+      const cpu = cpuReading(cpuSources).since(cpu0);
       const rate = n / seconds;
       ctx.log(`${label}: ${n} campaign emails received in ${seconds.toFixed(1)} s; first after ${firstMs} ms`);
       rows.push(row(`campaign ${n} recipients → received by SMTP, emails/s`, label, Math.round(rate), 'emails/s'));
       rows.push(row('campaign share of nodemailer-alone limit', label, Math.round((rate / limit) * 100), '%', { min: 70 }));
       rows.push(row('POST /campaigns/:id/send → first message received', label, firstMs, 'ms', { max: 1000 }));
       [...peak.values()].forEach((bytes, i) => rows.push(row(`peak RSS, ${i === 0 ? (workers ? 'api' : 'service') : `worker ${i}`} process`, label, Math.round(bytes / 1048576), 'MB', { max: 300 })));
+      rows.push(...cpuRows(row, label, cpu, n, seconds));
       const stats = await call('GET', `/campaigns/${campaign.id}/stats`);
       rows.push(row('campaign stats sentCount = recipients', label, stats.sentCount, 'count', { min: n }));
     } finally {
@@ -97,6 +105,51 @@ async function throughput(ctx, deployment, receiver, n, limit) {
     await app.stop();
   }
   return rows;
+}
+
+/** Where the campaign's CPU goes: each service process, PostgreSQL (services mode), and this process (the receiver). */
+function campaignCpuSources(app, mode, workers) {
+  const sources = { [workers ? 'api' : 'service']: () => processCpuMs(app.pid) };
+  app.workerPids.forEach((pid, i) => (sources[`worker ${i + 1}`] = () => processCpuMs(pid)));
+  if (mode === 'services') sources.PostgreSQL = postgresCpuMs;
+  sources['receiver (bench process)'] = ownCpuMs;
+  return sources;
+}
+
+/** CPU per email of each source, their sum, and the share of the machine's cores that was busy with them. */
+function cpuRows(row, label, cpu, n, seconds) {
+  const rows = Object.entries(cpu).map(([name, ms]) => row(`CPU per email, ${name}`, label, Math.round((ms / n) * 100) / 100, 'ms'));
+  const total = Object.values(cpu).reduce((a, b) => a + b, 0);
+  rows.push(row('CPU per email, all of the above', label, Math.round((total / n) * 100) / 100, 'ms'));
+  rows.push(row(`cores busy with them (of ${availableParallelism()})`, label, Math.round(total / (seconds * 1000) * 100) / 100, 'cores'));
+  return rows;
+}
+
+/**
+ * The baseline with its CPU: nodemailer and the receiver share this process, so its CPU per message
+ * is what the transport alone costs, sending and receiving. And the rendering nodemailer alone is
+ * spared (done before its clock starts), timed on its own: the service's renderer, Liquid and the
+ * generated text part, for the same messages.
+ */
+async function measuredBaseline(ctx, receiver, n) {
+  const { row } = ctx;
+  const cpu0 = ownCpuMs();
+  const limit = await sendSuite.baseline(receiver, n);
+  const t0 = ownCpuMs();
+  sendSuite.renderAll(n);
+  const renderMs = ownCpuMs() - t0;
+  // The rendering ran inside baseline() too (before its clock): take it out of the transport's share.
+  const transportMs = t0 - cpu0 - renderMs;
+  const budget = (availableParallelism() * 1000) / (0.7 * limit);
+  return {
+    limit,
+    rows: [
+      row(`nodemailer alone → SMTP (pool ${POOL_SIZE})`, 'direct', Math.round(limit), 'emails/s'),
+      row('CPU per message, nodemailer alone and the receiver (one process)', 'direct', Math.round((transportMs / n) * 100) / 100, 'ms'),
+      row('CPU per message, rendering alone (Liquid and text part)', 'direct', Math.round((renderMs / n) * 100) / 100, 'ms'),
+      row(`CPU per email that ${availableParallelism()} cores allow at 70% of the limit`, 'direct', Math.round(budget * 100) / 100, 'ms'),
+    ],
+  };
 }
 
 /** 1,000,000 contacts: time from send until the audience is fully written (rows + checkpoint), the send queue paused. */
@@ -147,8 +200,8 @@ async function run(ctx) {
   const rows = [];
   try {
     await sendSuite.baseline(receiver, 200);
-    const limit = await sendSuite.baseline(receiver, Math.min(n, 20_000));
-    rows.push(row(`nodemailer alone → SMTP (pool ${POOL_SIZE})`, 'direct', Math.round(limit), 'emails/s'));
+    const { limit, rows: baselineRows } = await measuredBaseline(ctx, receiver, Math.min(n, 20_000));
+    rows.push(...baselineRows);
     // BENCH_CAMPAIGNS_ONLY=materialise runs the 1M materialisation alone; =send the campaign runs alone.
     const only = process.env.BENCH_CAMPAIGNS_ONLY;
     const deployments = only === 'materialise' ? [] : ctx.modes.flatMap((mode) => (mode === 'services' ? [{ mode, label: CAMPAIGN_WORKERS === 1 ? 'api+worker' : `api+${CAMPAIGN_WORKERS} workers`, workers: CAMPAIGN_WORKERS }] : [{ mode, label: mode }]));

@@ -190,4 +190,4 @@ async function run(ctx) {
   return rows;
 }
 
-module.exports = { run, _internals: { startReceiver, sendRequests, baseline } };
+module.exports = { run, _internals: { startReceiver, sendRequests, baseline, renderAll } };
