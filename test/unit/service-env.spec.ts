@@ -26,15 +26,24 @@ describe('serviceProcess (the environment and Node flags npm start gives the ser
     expect(serviceEnv({ DATABASE_URL: DB, NODE_OPTIONS: '--enable-source-maps' }).NODE_OPTIONS).toBe('--enable-source-maps --max-old-space-size=256');
   });
 
-  it('embedded mode: gc exposed for the idle collector (src/platform/memory/idle-collector.ts); nothing in services mode', () => {
+  it('embedded mode: gc exposed for the idle collector (src/platform/memory/idle-collector.ts)', () => {
     expect(serviceArgs({})).toEqual(['--expose-gc']);
     expect(serviceArgs({ NODE_OPTIONS: '--max-old-space-size=1024' })).toEqual(['--expose-gc']);
-    expect(serviceArgs({ DATABASE_URL: DB })).toEqual([]);
   });
 
-  it('gives Node flags it accepts on the command line, and they expose gc', () => {
+  it("services mode: V8's growing factor 2 with the bound; with the operator's own bound, V8's own factor", () => {
+    expect(serviceArgs({ DATABASE_URL: DB })).toEqual(['--heap-growing-percent=100']);
+    expect(serviceArgs({ DATABASE_URL: DB, NODE_OPTIONS: '--max-old-space-size=1024' })).toEqual([]);
+  });
+
+  it('gives Node flags it accepts on the command line: gc exposed, and the growing factor taken beside the bound', () => {
     const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
-    const run = spawnSync(process.execPath, [...serviceArgs({}), '-e', 'process.exit(typeof gc === "function" ? 0 : 3)'], { encoding: 'utf8' });
+    const embedded = spawnSync(process.execPath, [...serviceArgs({}), '-e', 'process.exit(typeof gc === "function" ? 0 : 3)'], { encoding: 'utf8' });
+    expect(embedded.stderr).toBe('');
+    expect(embedded.status).toBe(0);
+    const services = serviceProcess({ DATABASE_URL: DB, PATH: process.env.PATH });
+    const check = 'const v8 = require("v8"); process.exit(v8.getHeapStatistics().heap_size_limit < 1024 * 1048576 ? 0 : 3)';
+    const run = spawnSync(process.execPath, [...services.args, '-e', check], { encoding: 'utf8', env: services.env });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
   });
