@@ -22,6 +22,7 @@ import { Campaign, CAMPAIGN_STATUSES, CampaignStatus } from './entities/campaign
 import { CampaignAudience } from './engine/campaign-audience';
 import { campaignContent } from './engine/campaign-content';
 import { returnedRows } from '../../platform/database/query-results';
+import { retryOnConflict } from '../../platform/database/pg-errors';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 
 const SORT_COLUMNS: Record<CampaignSort, string> = { name: 'lower(k.name)', createdAt: 'k.created_at', updatedAt: 'k.updated_at' };
@@ -172,10 +173,15 @@ export class CampaignsService {
     };
   }
 
-  /** SCHEDULED → DRAFT (nothing was sent); SENDING → CANCELLED, and its emails not yet handed over never are. */
+  /**
+   * SCHEDULED → DRAFT (nothing was sent); SENDING → CANCELLED, and its emails not yet handed over never are.
+   * Skipping the queued emails locks many of them while the pipeline's batched transitions lock
+   * theirs in another order; PostgreSQL aborts one side of such a deadlock, and an aborted cancel
+   * wrote nothing, so it runs again (`retryOnConflict`) instead of answering 500.
+   */
   async cancel(projectId: string, id: string): Promise<Campaign> {
     await this.findOne(projectId, id);
-    await this.dataSource.transaction(async (em: EntityManager) => {
+    await retryOnConflict(() => this.dataSource.transaction(async (em: EntityManager) => {
       const [row] = (await em.query(`SELECT status FROM campaigns WHERE id = $1 AND project_id = $2 FOR UPDATE`, [id, projectId])) as Array<{ status: CampaignStatus }>;
       if (!row) throw campaignNotFound();
       if (row.status === 'SCHEDULED') {
@@ -186,7 +192,7 @@ export class CampaignsService {
       } else {
         throw wrongCampaignStatus('cancel', row.status);
       }
-    });
+    }));
     return this.findOne(projectId, id);
   }
 

@@ -1,0 +1,54 @@
+import type { DataSource, EntityManager, Repository } from 'typeorm';
+import type { BillingService } from '../billing/billing.service';
+import type { DomainsService } from '../domains/domains.service';
+import type { AudienceEmails } from '../emails/use-cases/insert-audience-emails';
+import { CampaignsService } from './campaigns.service';
+import type { CampaignAudience } from './engine/campaign-audience';
+import type { Campaign } from './entities/campaign.entity';
+
+const PROJECT = '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f';
+const CAMPAIGN = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+
+/**
+ * Cancel against a database that aborts the first attempt as a deadlock victim, as PostgreSQL did
+ * in CI when the skip of the queued emails met the pipeline's batched transitions (the request
+ * answered 500). Each attempt is a transaction of its own; the aborted one committed nothing.
+ */
+function cancelAgainstDeadlock(deadlocks: number) {
+  const statements: string[] = [];
+  let committed = 0;
+  const em = { query: jest.fn(async (sql: string) => (statements.push(sql), sql.startsWith('SELECT status') ? [{ status: 'SENDING' }] : [])) } as unknown as EntityManager;
+  const dataSource = {
+    transaction: jest.fn(async (work: (em: EntityManager) => Promise<unknown>) => {
+      const result = await work(em);
+      committed++;
+      return result;
+    }),
+  } as unknown as DataSource;
+  let failures = deadlocks;
+  const audienceEmails = {
+    cancelQueued: jest.fn(async () => {
+      if (failures-- > 0) throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+    }),
+  } as unknown as AudienceEmails;
+  const campaigns = { findOneBy: jest.fn(async () => ({ id: CAMPAIGN, projectId: PROJECT, status: 'SENDING' }) as Campaign) } as unknown as Repository<Campaign>;
+  const service = new CampaignsService(campaigns, dataSource, {} as DomainsService, {} as CampaignAudience, audienceEmails, {} as BillingService);
+  return { service, dataSource, audienceEmails, statements, committed: () => committed };
+}
+
+describe('CampaignsService.cancel', () => {
+  it('runs the cancel again when the database aborts it as a deadlock victim', async () => {
+    const { service, dataSource, audienceEmails, committed } = cancelAgainstDeadlock(1);
+    await expect(service.cancel(PROJECT, CAMPAIGN)).resolves.toMatchObject({ id: CAMPAIGN });
+    expect(dataSource.transaction).toHaveBeenCalledTimes(2);
+    expect(audienceEmails.cancelQueued).toHaveBeenCalledTimes(2);
+    expect(committed()).toBe(1);
+  });
+
+  it('gives the conflict up after three attempts, having committed nothing', async () => {
+    const { service, dataSource, committed } = cancelAgainstDeadlock(3);
+    await expect(service.cancel(PROJECT, CAMPAIGN)).rejects.toMatchObject({ code: '40P01' });
+    expect(dataSource.transaction).toHaveBeenCalledTimes(3);
+    expect(committed()).toBe(0);
+  });
+});
