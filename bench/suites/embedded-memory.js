@@ -14,7 +14,7 @@
 // POST /v1/send into the outbox) with the service's CPU time per 1,000 requests, which holds
 // steadier than req/s on a shared machine; the peak RSS during them, and the RSS 70 s after.
 
-const { readFileSync } = require('node:fs');
+const { processCpuMs } = require('../lib/cpu');
 const { sendRequests } = require('./send')._internals;
 const { trackRequests } = require('./track')._internals;
 
@@ -35,12 +35,6 @@ const rounds = Math.max(1, Number(process.env.BENCH_MEMORY_ROUNDS || 1));
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const mb = (bytes) => Math.round(bytes / 1048576);
-
-/** User + system CPU time of a process, in ms. */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 /** @param {import('../lib').Ctx} ctx */
 async function run(ctx) {
@@ -71,9 +65,9 @@ async function run(ctx) {
         for (const [name, amount, options] of loads) {
           const n = Math.round(amount * scale);
           await load({ ...options, connections: 50, amount: Math.round(n / 10) }); // warm-up
-          const cpu0 = cpuMs(app.pid);
+          const cpu0 = processCpuMs(app.pid);
           const r = await load({ ...options, connections: 50, amount: n });
-          const cpu = cpuMs(app.pid) - cpu0;
+          const cpu = processCpuMs(app.pid) - cpu0;
           if (r.non2xx || r.errors) ctx.log(`${label} ${name}: ${r.non2xx} non-2xx, ${r.errors} errors ${JSON.stringify(r.statusCodes)}`);
           rows.push(row(`${name}: service CPU per 1,000 requests`, label, Math.round((cpu / n) * 1000), 'ms'));
           rows.push(row(`${name}: req/s @50 conns`, label, Math.round(r.rps), 'req/s'));

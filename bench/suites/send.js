@@ -93,9 +93,8 @@ function renderAll(n) {
   return Array.from({ length: n }, (_, i) => render(i));
 }
 
-/** nodemailer alone: the same messages through a pool of the same size, CONNECTIONS in flight. */
-async function baseline(receiver, n) {
-  const messages = renderAll(n);
+/** nodemailer alone: the same messages (rendered before the clock starts, or given) through a pool of the same size, CONNECTIONS in flight. */
+async function baseline(receiver, n, messages = renderAll(n)) {
   const transport = nodemailer.createTransport({ url: receiver.url, pool: true, maxConnections: POOL_SIZE, maxMessages: 1000 });
   receiver.reset();
   let next = 0;

@@ -15,9 +15,8 @@ const CAMPAIGN = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
  * answered 500). Each attempt is a transaction of its own; the aborted one committed nothing.
  */
 function cancelAgainstDeadlock(deadlocks: number) {
-  const statements: string[] = [];
   let committed = 0;
-  const em = { query: jest.fn(async (sql: string) => (statements.push(sql), sql.startsWith('SELECT status') ? [{ status: 'SENDING' }] : [])) } as unknown as EntityManager;
+  const em = { query: jest.fn(async (sql: string) => (sql.startsWith('SELECT status') ? [{ status: 'SENDING' }] : [])) } as unknown as EntityManager;
   const dataSource = {
     transaction: jest.fn(async (work: (em: EntityManager) => Promise<unknown>) => {
       const result = await work(em);
@@ -33,7 +32,7 @@ function cancelAgainstDeadlock(deadlocks: number) {
   } as unknown as AudienceEmails;
   const campaigns = { findOneBy: jest.fn(async () => ({ id: CAMPAIGN, projectId: PROJECT, status: 'SENDING' }) as Campaign) } as unknown as Repository<Campaign>;
   const service = new CampaignsService(campaigns, dataSource, {} as DomainsService, {} as CampaignAudience, audienceEmails, {} as BillingService);
-  return { service, dataSource, audienceEmails, statements, committed: () => committed };
+  return { service, dataSource, audienceEmails, committed: () => committed };
 }
 
 describe('CampaignsService.cancel', () => {
