@@ -25,8 +25,19 @@ const newWebhookSecret = (): string => `whsec_${randomHex(32)}`;
 
 @Injectable()
 export class ProjectsService {
-  /** Key digests resolve to projects for a few seconds without a query; rotation clears this process's entries. */
-  private readonly keyCache = new LRUCache<string, { value: KeyLookup | null }>({ max: KEY_CACHE_MAX, ttl: KEY_CACHE_TTL_MS });
+  /**
+   * Key digests resolve to projects for a few seconds without a query; rotation clears this
+   * process's entries. Concurrent misses of one digest share one lookup (`fetch`): under load every
+   * connection used to miss at each expiry at once. A rotation while a lookup runs aborts it, so its
+   * answer (read before the rotation) is never cached.
+   */
+  private readonly keyCache = new LRUCache<string, { value: KeyLookup | null }>({
+    max: KEY_CACHE_MAX,
+    ttl: KEY_CACHE_TTL_MS,
+    fetchMethod: async (digest) => ({ value: await this.lookupKey(digest) }),
+  });
+  /** Times this process forgot its keys: a lookup that failed across one was aborted by it. */
+  private keysForgotten = 0;
 
   constructor(
     @InjectRepository(Project) private readonly projects: Repository<Project>,
@@ -82,16 +93,24 @@ export class ProjectsService {
 
   async resolveKey(rawKey: string): Promise<KeyLookup | null> {
     const digest = sha256Hex(rawKey);
-    const cached = this.keyCache.get(digest);
-    if (cached) return cached.value;
+    for (let attempt = 1; ; attempt++) {
+      const forgotten = this.keysForgotten;
+      try {
+        return (await this.keyCache.fetch(digest))!.value;
+      } catch (err) {
+        // Aborted by a rotation (`clear`): ask again, now after it. Anything else is the lookup's own failure.
+        if (this.keysForgotten === forgotten || attempt >= 3) throw err;
+      }
+    }
+  }
+
+  private async lookupKey(digest: string): Promise<KeyLookup | null> {
     const project = await this.projects
       .createQueryBuilder('p')
       .select(['p.id', 'p.secretKeyHash'])
       .where('p.secret_key_hash = :digest OR p.public_key_hash = :digest', { digest })
       .getOne();
-    const value: KeyLookup | null = project ? { projectId: project.id, kind: project.secretKeyHash === digest ? 'secret' : 'public' } : null;
-    this.keyCache.set(digest, { value });
-    return value;
+    return project ? { projectId: project.id, kind: project.secretKeyHash === digest ? 'secret' : 'public' } : null;
   }
 
   async rotateKeys(projectId: string): Promise<{ project: Project; keys: KeyPair }> {
@@ -99,7 +118,7 @@ export class ProjectsService {
     // The workflow webhook signing secret rotates with the keys.
     const result = await this.projects.update({ id: projectId }, { ...keyColumns(keys), webhookSecret: newWebhookSecret() });
     if (!result.affected) throw projectNotFound();
-    this.keyCache.clear();
+    this.forgetKeys();
     return { project: await this.findById(projectId), keys };
   }
 
@@ -134,6 +153,12 @@ export class ProjectsService {
       await wipeProjectData(em, projectId);
       await em.query(`DELETE FROM projects WHERE id = $1`, [projectId]);
     });
+    this.forgetKeys();
+  }
+
+  /** Drops this process's resolved keys (and aborts the lookups under way) after keys change. */
+  private forgetKeys(): void {
+    this.keysForgotten++;
     this.keyCache.clear();
   }
 
