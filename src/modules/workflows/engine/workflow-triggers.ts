@@ -26,11 +26,14 @@ export class WorkflowTriggers {
   async handle(events: StoredEvent[]): Promise<void> {
     const withContact = events.filter((e) => e.contactId !== null);
     if (withContact.length === 0) return;
-    const rows = JSON.stringify(
-      withContact.map((e, i) => ({ i, id: e.id, project_id: e.projectId, contact_id: e.contactId, name: e.name, data: e.data, created_at: e.createdAt })),
+    // Finding the listening workflows and the waits to resume needs no event's id or data: those
+    // (data can be large) travel only when some workflow starts.
+    const keys = withContact.map((e, i) => ({ i, project_id: e.projectId, contact_id: e.contactId, name: e.name, created_at: e.createdAt }));
+    const keyRows = JSON.stringify(keys);
+    await this.engine.start(await this.dataSource.query(LISTENING_SQL, [keyRows]), (plans) =>
+      this.dataSource.query(START_SQL, [JSON.stringify(keys.map((k, i) => ({ ...k, id: withContact[i].id, data: withContact[i].data }))), JSON.stringify(plans)]),
     );
-    await this.engine.start(await this.dataSource.query(LISTENING_SQL, [rows]), (plans) => this.dataSource.query(START_SQL, [rows, JSON.stringify(plans)]));
-    const [resumed]: [Array<{ id: string; steps_run: number }>, number] = await this.dataSource.query(RESUME_SQL, [rows]);
+    const [resumed]: [Array<{ id: string; steps_run: number }>, number] = await this.dataSource.query(RESUME_SQL, [keyRows]);
     await this.queue.wakes(
       resumed.map((r) => ({ executionId: r.id, seq: r.steps_run })),
       'e',
