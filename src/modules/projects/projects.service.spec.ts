@@ -66,9 +66,24 @@ describe('ProjectsService.resolveKey', () => {
     lookups[0].answer();
     lookups[1].answer();
     expect(await pending).toBeNull();
-    // The old key stays refused, from the cache now (no third lookup).
-    expect(await service.resolveKey('mr_sk_old')).toBeNull();
-    expect(lookups).toHaveLength(2);
+    // Nothing from before the rotation was cached: the next call looks the old key up, and is refused.
+    const next = service.resolveKey('mr_sk_old');
+    await settle();
+    expect(lookups).toHaveLength(3);
+    lookups[2].answer();
+    expect(await next).toBeNull();
+  });
+
+  it('asks again when the cache evicts a lookup under way (10,000 other keys asked meanwhile)', async () => {
+    const { service, lookups, settle } = fixture();
+    const pending = service.resolveKey('mr_sk_old');
+    const others = Array.from({ length: 10_000 }, (_, i) => service.resolveKey(`mr_sk_unknown_${i}`));
+    await settle();
+    // The first lookup's entry was evicted (and aborted); the caller asked again.
+    expect(lookups).toHaveLength(10_002);
+    for (const lookup of lookups) lookup.answer();
+    expect(await pending).toEqual({ projectId: 'project-1', kind: 'secret' });
+    expect(new Set(await Promise.all(others))).toEqual(new Set([null]));
   });
 
   it('passes a failed lookup on to every waiting caller, and caches nothing', async () => {

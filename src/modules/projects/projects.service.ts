@@ -20,6 +20,13 @@ const KEY_CACHE_TTL_MS = 5_000;
 const ROLE_RANK: Record<ProjectRole, number> = { MEMBER: 1, ADMIN: 2, OWNER: 3 };
 const KEY_CACHE_MAX = 10_000;
 
+/** A key lookup's own failure, told apart from the cache abandoning a lookup it cleared or evicted. */
+class KeyLookupFailed extends Error {
+  constructor(override readonly cause: unknown) {
+    super('API key lookup failed');
+  }
+}
+
 /** Signs workflow WEBHOOK requests: `whsec_` + 64 hex (decisions.md). */
 const newWebhookSecret = (): string => `whsec_${randomHex(32)}`;
 
@@ -28,16 +35,20 @@ export class ProjectsService {
   /**
    * Key digests resolve to projects for a few seconds without a query; rotation clears this
    * process's entries. Concurrent misses of one digest share one lookup (`fetch`): under load every
-   * connection used to miss at each expiry at once. A rotation while a lookup runs aborts it, so its
-   * answer (read before the rotation) is never cached.
+   * connection used to miss at each expiry at once. Clearing (or evicting) an entry aborts its
+   * lookup under way, so an answer read before a rotation is never cached.
    */
   private readonly keyCache = new LRUCache<string, { value: KeyLookup | null }>({
     max: KEY_CACHE_MAX,
     ttl: KEY_CACHE_TTL_MS,
-    fetchMethod: async (digest) => ({ value: await this.lookupKey(digest) }),
+    fetchMethod: (digest) =>
+      this.lookupKey(digest).then(
+        (value) => ({ value }),
+        (cause: unknown) => {
+          throw new KeyLookupFailed(cause);
+        },
+      ),
   });
-  /** Times this process forgot its keys: a lookup that failed across one was aborted by it. */
-  private keysForgotten = 0;
 
   constructor(
     @InjectRepository(Project) private readonly projects: Repository<Project>,
@@ -93,14 +104,13 @@ export class ProjectsService {
 
   async resolveKey(rawKey: string): Promise<KeyLookup | null> {
     const digest = sha256Hex(rawKey);
-    for (let attempt = 1; ; attempt++) {
-      const forgotten = this.keysForgotten;
-      try {
-        return (await this.keyCache.fetch(digest))!.value;
-      } catch (err) {
-        // Aborted by a rotation (`clear`): ask again, now after it. Anything else is the lookup's own failure.
-        if (this.keysForgotten === forgotten || attempt >= 3) throw err;
-      }
+    try {
+      return (await this.keyCache.fetch(digest))!.value;
+    } catch (err) {
+      if (err instanceof KeyLookupFailed) throw err.cause;
+      // The cache dropped the shared lookup (a rotation cleared it, or 10,000 newer keys evicted
+      // it): this caller asks the database itself, after the rotation, without caching the answer.
+      return this.lookupKey(digest);
     }
   }
 
@@ -118,7 +128,7 @@ export class ProjectsService {
     // The workflow webhook signing secret rotates with the keys.
     const result = await this.projects.update({ id: projectId }, { ...keyColumns(keys), webhookSecret: newWebhookSecret() });
     if (!result.affected) throw projectNotFound();
-    this.forgetKeys();
+    this.keyCache.clear();
     return { project: await this.findById(projectId), keys };
   }
 
@@ -153,12 +163,6 @@ export class ProjectsService {
       await wipeProjectData(em, projectId);
       await em.query(`DELETE FROM projects WHERE id = $1`, [projectId]);
     });
-    this.forgetKeys();
-  }
-
-  /** Drops this process's resolved keys (and aborts the lookups under way) after keys change. */
-  private forgetKeys(): void {
-    this.keysForgotten++;
     this.keyCache.clear();
   }
 
