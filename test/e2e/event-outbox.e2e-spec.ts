@@ -1,4 +1,6 @@
 import request from 'supertest';
+import { EventConsumerRegistry } from '../../src/modules/events/outbox/event-consumers';
+import type { StoredEvent } from '../../src/modules/events/events.types';
 import { createProject, createServicesDatabase, TEST_MODE } from '../support/app';
 import { openSession, waitFor } from '../support/session';
 import { withApiAndWorker } from '../support/service-process';
@@ -28,6 +30,41 @@ describe('event outbox', () => {
           ? true
           : undefined;
       });
+    } finally {
+      await s.close();
+    }
+  }, 120_000);
+
+  // White-box: consumers are registered in the running app (no endpoint adds one), to see what each is handed.
+  it('hands every consumer its events in order, and one that keeps failing holds no other back', async () => {
+    const s = await openSession();
+    try {
+      const registry = s.app.runtime.app.get(EventConsumerRegistry);
+      const steady: StoredEvent[] = [];
+      const flaky: StoredEvent[] = [];
+      let failing = true;
+      let failures = 0;
+      const ours = (events: StoredEvent[]) => events.filter((e) => e.projectId === s.project.id && e.name.startsWith('outbox_'));
+      registry.register({ name: 'test-flaky', handle: async (events) => {
+        if (failing && ours(events).length > 0) {
+          failures++;
+          throw new Error('a consumer that keeps failing');
+        }
+        flaky.push(...ours(events));
+      } });
+      registry.register({ name: 'test-steady', handle: async (events) => void steady.push(...ours(events)) });
+      const names = ['outbox_1', 'outbox_2', 'outbox_3'];
+      for (const event of names) await s.publicApi.post('/v1/track', { email: 'order@example.com', event }).expect(200);
+
+      // The steady consumer gets all three, once each and in order, while the other keeps failing.
+      await waitFor(async () => (steady.length >= 3 && failures >= 2 ? true : undefined), 30_000);
+      expect(steady.map((e) => e.name)).toEqual(names);
+      expect(flaky).toEqual([]);
+      // Once it stops failing, the failed consumer is handed the same events again, in order.
+      failing = false;
+      await waitFor(async () => (flaky.length >= 3 ? true : undefined), 30_000);
+      expect(flaky.map((e) => e.id)).toEqual(steady.map((e) => e.id));
+      expect(steady).toHaveLength(3);
     } finally {
       await s.close();
     }

@@ -104,6 +104,9 @@ export class ProjectsService {
 
   async resolveKey(rawKey: string): Promise<KeyLookup | null> {
     const digest = sha256Hex(rawKey);
+    // A remembered answer is read synchronously (`fetch` is async, and every request asks).
+    const remembered = this.keyCache.get(digest);
+    if (remembered) return remembered.value;
     try {
       return (await this.keyCache.fetch(digest))!.value;
     } catch (err) {

@@ -33,33 +33,52 @@ interface WellFormedString {
 const wellFormed = (text: string): boolean => (text as unknown as WellFormedString).isWellFormed();
 const toWellFormed = (text: string): string => (text as unknown as WellFormedString).toWellFormed();
 
+/** A value still to look at: its key under its parent, whose path is built only for an error. */
+interface Pending {
+  value: unknown;
+  key: string | number | null;
+  parent: Pending | null;
+  depth: number;
+}
+
+/** `a.b[0].c` of a pending value (from `rootField`), walking up its parents. */
+function pathOf(node: Pending, rootField: string): string {
+  const keys: Array<string | number> = [];
+  for (let n: Pending | null = node; n && n.key !== null; n = n.parent) keys.push(n.key);
+  let field = rootField;
+  for (let i = keys.length - 1; i >= 0; i--) field = joinField(field, keys[i]);
+  return field;
+}
+
 /**
  * The first problem in a parsed JSON value, or undefined. Iterative (an explicit stack), so a
- * hostile depth cannot overflow it; stops at the first problem.
+ * hostile depth cannot overflow it; stops at the first problem. Paths are built only for the
+ * problem found (most bodies have none, and every request passes here).
  */
 export function inspectInput(root: unknown, rootField = ''): FieldError | undefined {
-  const stack: Array<{ value: unknown; field: string; depth: number }> = [{ value: root, field: rootField, depth: 0 }];
+  const stack: Pending[] = [{ value: root, key: null, parent: null, depth: 0 }];
   while (stack.length > 0) {
-    const { value, field, depth } = stack.pop()!;
+    const node = stack.pop()!;
+    const { value, depth } = node;
     if (typeof value === 'string') {
-      if (!wellFormed(value)) return { field: field || 'body', code: 'invalid_string', message: UNPAIRED_SURROGATE_MESSAGE };
+      if (!wellFormed(value)) return { field: pathOf(node, rootField) || 'body', code: 'invalid_string', message: UNPAIRED_SURROGATE_MESSAGE };
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
     if (depth >= MAX_INPUT_DEPTH) {
-      return { field: topLevel(field) || 'body', code: 'too_deep', message: `values may nest at most ${MAX_INPUT_DEPTH} levels deep` };
+      return { field: topLevel(pathOf(node, rootField)) || 'body', code: 'too_deep', message: `values may nest at most ${MAX_INPUT_DEPTH} levels deep` };
     }
     if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], field: joinField(field, i), depth: depth + 1 });
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], key: i, parent: node, depth: depth + 1 });
       continue;
     }
     const keys = Object.keys(value);
     for (let i = keys.length - 1; i >= 0; i--) {
       const key = keys[i];
       if (!wellFormed(key) || key.includes('\u0000')) {
-        return { field: joinField(field, toWellFormed(key).replaceAll('\u0000', '\ufffd')), code: 'invalid_string', message: KEY_MESSAGE };
+        return { field: joinField(pathOf(node, rootField), toWellFormed(key).replaceAll('\u0000', '\ufffd')), code: 'invalid_string', message: KEY_MESSAGE };
       }
-      stack.push({ value: (value as Record<string, unknown>)[key], field: joinField(field, key), depth: depth + 1 });
+      stack.push({ value: (value as Record<string, unknown>)[key], key, parent: node, depth: depth + 1 });
     }
   }
   return undefined;

@@ -93,11 +93,11 @@ export class EventOutbox implements OnApplicationBootstrap, BeforeApplicationShu
       });
   }
 
-  /** Every consumer until it is caught up (or held by another process). */
+  /** Rounds until every consumer is caught up (or held by another process). */
   private async drainAll(): Promise<void> {
-    for (const consumer of this.registry.all()) {
-      while (!this.stopped && (await this.step(consumer)));
-    }
+    const consumers = this.registry.all();
+    for (const consumer of consumers) await this.ensureCursor(consumer);
+    while (!this.stopped && (await this.round(consumers)));
   }
 
   /**
@@ -118,58 +118,86 @@ export class EventOutbox implements OnApplicationBootstrap, BeforeApplicationShu
     this.ensured.add(consumer.name);
   }
 
-  /** One batch for one consumer; true when it handed events and more may be waiting. */
-  private async step(consumer: EventConsumer): Promise<boolean> {
-    await this.ensureCursor(consumer);
-    // Leases only when something is past the cursor: an idle round, or one while another process
-    // holds the lease, matches no row and writes nothing.
-    const leased = await this.dataSource.query(
-      `UPDATE event_consumer_cursors c SET leased_until = now() + make_interval(secs => $3), leased_by = $2
-        WHERE c.consumer = $1 AND (c.leased_until IS NULL OR c.leased_until < now() OR c.leased_by = $2)
-          AND EXISTS (SELECT 1 FROM events e WHERE e.seq > c.last_seq)
-        RETURNING c.last_seq`,
-      [consumer.name, this.holder, LEASE_SECONDS],
-    ).then((r: unknown) => returnedRows<{ last_seq: string }>(r));
+  /**
+   * One round for every consumer: one write leases those with events past their cursor, the
+   * events after each distinct cursor are read once (consumers that keep up share one cursor, so
+   * one read), each consumer is handed its batch, and one write advances the cursors of those
+   * that handled theirs and gives every lease back. A consumer that throws keeps its cursor (its
+   * batch is handed again next round) without holding the others back. True when some consumer
+   * took a full batch, so more may be waiting.
+   */
+  private async round(consumers: EventConsumer[]): Promise<boolean> {
+    // Leases only consumers with something past their cursor: an idle round, or one while another
+    // process holds the leases, matches no row and writes nothing.
+    const leased = await this.dataSource
+      .query(
+        `UPDATE event_consumer_cursors c SET leased_until = now() + make_interval(secs => $3), leased_by = $2
+          WHERE c.consumer = ANY($1::text[]) AND (c.leased_until IS NULL OR c.leased_until < now() OR c.leased_by = $2)
+            AND EXISTS (SELECT 1 FROM events e WHERE e.seq > c.last_seq)
+          RETURNING c.consumer, c.last_seq`,
+        [consumers.map((c) => c.name), this.holder, LEASE_SECONDS],
+      )
+      .then((r: unknown) => returnedRows<{ consumer: string; last_seq: string }>(r));
     if (leased.length === 0) return false;
-    let handed = 0;
-    let released = false;
-    try {
-      const cursor = BigInt(leased[0].last_seq);
-      const rows: Array<EventRow & { seq: string }> = await this.dataSource.query(
-        `SELECT seq, id, project_id, contact_id, name, data, created_at FROM events WHERE seq > $1 ORDER BY seq LIMIT $2`,
-        [cursor.toString(), BATCH],
-      );
-      if (rows.length === 0) return false;
-      // Taken after the read, so it covers every transaction that could still fill a gap in it.
-      const [snap]: Array<{ xmin: string; xmax: string }> = await this.dataSource.query(
-        `SELECT pg_snapshot_xmin(s)::text AS xmin, pg_snapshot_xmax(s)::text AS xmax FROM pg_current_snapshot() AS s`,
-      );
-      const { count, watch } = consumable(
-        cursor,
-        rows.map((r) => BigInt(r.seq)),
-        this.watches.get(consumer.name) ?? null,
-        { xmin: BigInt(snap.xmin), xmax: BigInt(snap.xmax) },
-        Date.now(),
-      );
-      this.watches.set(consumer.name, watch);
-      if (count === 0) return false;
-      const batch: StoredEvent[] = rows.slice(0, count).map(fromEventRow);
-      await consumer.handle(batch);
-      // Advances the cursor and gives the lease back in one write.
-      await this.dataSource.query(
-        `UPDATE event_consumer_cursors SET last_seq = $3, updated_at = now(), leased_until = NULL, leased_by = NULL WHERE consumer = $1 AND leased_by = $2`,
-        [consumer.name, this.holder, rows[count - 1].seq],
-      );
-      released = true;
-      handed = count;
-      return count === rows.length && rows.length === BATCH;
-    } finally {
-      if (!released) {
-        await this.dataSource
-          .query(`UPDATE event_consumer_cursors SET leased_until = NULL, leased_by = NULL WHERE consumer = $1 AND leased_by = $2`, [consumer.name, this.holder])
-          .catch((err: unknown) => log.warn({ err, consumer: consumer.name, handed }, 'could not release an event consumer lease'));
-      }
+    const byName = new Map(consumers.map((c) => [c.name, c]));
+    const atCursor = new Map<string, EventConsumer[]>();
+    for (const { consumer, last_seq } of leased) {
+      const found = byName.get(consumer);
+      if (found) atCursor.set(last_seq, [...(atCursor.get(last_seq) ?? []), found]);
     }
+    const advanced: Array<{ consumer: string; seq: string }> = [];
+    let more = false;
+    let failure: unknown;
+    try {
+      for (const [lastSeq, group] of atCursor) {
+        if (this.stopped) break;
+        const cursor = BigInt(lastSeq);
+        const rows: Array<EventRow & { seq: string }> = await this.dataSource.query(
+          `SELECT seq, id, project_id, contact_id, name, data, created_at FROM events WHERE seq > $1 ORDER BY seq LIMIT $2`,
+          [lastSeq, BATCH],
+        );
+        if (rows.length === 0) continue;
+        // Taken after the read, so it covers every transaction that could still fill a gap in it.
+        const [snap]: Array<{ xmin: string; xmax: string }> = await this.dataSource.query(
+          `SELECT pg_snapshot_xmin(s)::text AS xmin, pg_snapshot_xmax(s)::text AS xmax FROM pg_current_snapshot() AS s`,
+        );
+        const snapshot = { xmin: BigInt(snap.xmin), xmax: BigInt(snap.xmax) };
+        const seqs = rows.map((r) => BigInt(r.seq));
+        const events: StoredEvent[] = rows.map(fromEventRow);
+        for (const consumer of group) {
+          const { count, watch } = consumable(cursor, seqs, this.watches.get(consumer.name) ?? null, snapshot, Date.now());
+          this.watches.set(consumer.name, watch);
+          if (count === 0) continue;
+          try {
+            await consumer.handle(count === events.length ? events : events.slice(0, count));
+          } catch (err) {
+            log.error({ err, consumer: consumer.name }, 'event consumer failed; its batch is handed again');
+            continue;
+          }
+          advanced.push({ consumer: consumer.name, seq: rows[count - 1].seq });
+          if (count === BATCH) more = true;
+        }
+      }
+    } catch (err) {
+      failure = err;
+    }
+    // Advances the cursors of the consumers that handled their batch and gives every lease back in one write.
+    try {
+      await this.dataSource.query(
+        `UPDATE event_consumer_cursors c
+            SET last_seq = coalesce(a.seq, c.last_seq), updated_at = CASE WHEN a.seq IS NULL THEN c.updated_at ELSE now() END,
+                leased_until = NULL, leased_by = NULL
+           FROM unnest($2::text[]) AS l(consumer)
+           LEFT JOIN unnest($3::text[], $4::bigint[]) AS a(consumer, seq) ON a.consumer = l.consumer
+          WHERE c.consumer = l.consumer AND c.leased_by = $1`,
+        [this.holder, leased.map((l) => l.consumer), advanced.map((a) => a.consumer), advanced.map((a) => a.seq)],
+      );
+    } catch (err) {
+      if (failure === undefined) throw err;
+      log.warn({ err, consumers: leased.map((l) => l.consumer) }, 'could not give event consumer leases back');
+    }
+    if (failure !== undefined) throw failure;
+    return more;
   }
 
   /** A dedicated connection LISTENs for the trigger's commit-time notification. */

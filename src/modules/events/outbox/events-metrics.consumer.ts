@@ -26,6 +26,11 @@ export class EventsMetricsConsumer implements OnModuleInit {
   }
 
   async handle(events: StoredEvent[]): Promise<void> {
-    for (const event of events) eventsTotal.inc({ name: metricName(event.name) });
+    const counts = new Map<string, number>();
+    for (const event of events) {
+      const name = metricName(event.name);
+      counts.set(name, (counts.get(name) ?? 0) + 1);
+    }
+    for (const [name, n] of counts) eventsTotal.inc({ name }, n);
   }
 }

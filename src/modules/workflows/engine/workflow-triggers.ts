@@ -6,12 +6,15 @@ import { WorkflowEngine } from './workflow-engine';
 import { WorkflowQueue } from './workflow-queue';
 
 /**
- * The `workflows` event consumer: per batch of stored events, one statement finds the enabled
- * EVENT workflows its events start, one starts them for each event's contact (as the engine
- * planned each version's start), and one resumes executions waiting for such an event. Delivery
- * is at least once, so all are idempotent: an event starts a workflow at most once (unique
- * (workflow_id, contact_id, trigger_event_id)), a contact never has two active executions of one
- * workflow (unique partial index), and a resumed wait no longer matches.
+ * The `workflows` event consumer. Per batch of stored events, one small statement asks, of the
+ * batch's distinct (project, name) pairs only, which enabled EVENT workflows they start and which
+ * have executions waiting for them; a batch that concerns no workflow ends there (the common case
+ * under tracking load, which so sends PostgreSQL a few pairs instead of every event). Then one
+ * statement starts the listening workflows for the events of their pairs (as the engine planned
+ * each version's start) and one resumes executions waiting for the events of awaited pairs.
+ * Delivery is at least once, so all are idempotent: an event starts a workflow at most once
+ * (unique (workflow_id, contact_id, trigger_event_id)), a contact never has two active executions
+ * of one workflow (unique partial index), and a resumed wait no longer matches.
  */
 @Injectable()
 export class WorkflowTriggers {
@@ -26,14 +29,31 @@ export class WorkflowTriggers {
   async handle(events: StoredEvent[]): Promise<void> {
     const withContact = events.filter((e) => e.contactId !== null);
     if (withContact.length === 0) return;
-    // Finding the listening workflows and the waits to resume needs no event's id or data: those
-    // (data can be large) travel only when some workflow starts.
-    const keys = withContact.map((e, i) => ({ i, project_id: e.projectId, contact_id: e.contactId, name: e.name, created_at: e.createdAt }));
-    const keyRows = JSON.stringify(keys);
-    await this.engine.start(await this.dataSource.query(LISTENING_SQL, [keyRows]), (plans) =>
-      this.dataSource.query(START_SQL, [JSON.stringify(keys.map((k, i) => ({ ...k, id: withContact[i].id, data: withContact[i].data }))), JSON.stringify(plans)]),
+    const pairs = new Map<string, { projectId: string; name: string }>();
+    for (const e of withContact) pairs.set(pairKey(e.projectId, e.name), { projectId: e.projectId, name: e.name });
+    const found: Array<{ kind: 'start' | 'resume'; project_id: string; name: string; id: string | null; version: number | null }> = await this.dataSource.query(
+      PROBE_SQL,
+      [[...pairs.values()].map((p) => p.projectId), [...pairs.values()].map((p) => p.name)],
     );
-    const [resumed]: [Array<{ id: string; steps_run: number }>, number] = await this.dataSource.query(RESUME_SQL, [keyRows]);
+    if (found.length === 0) return;
+    const started = new Set<string>();
+    const awaited = new Set<string>();
+    const listening: Array<{ id: string; version: number }> = [];
+    for (const f of found) {
+      if (f.kind === 'start') {
+        started.add(pairKey(f.project_id, f.name));
+        listening.push({ id: f.id!, version: f.version! });
+      } else awaited.add(pairKey(f.project_id, f.name));
+    }
+    const keys = (e: StoredEvent, i: number) => ({ i, project_id: e.projectId, contact_id: e.contactId, name: e.name, created_at: e.createdAt });
+    // Ids and data (which can be large) travel only for the events that start a workflow.
+    const starting = withContact.filter((e) => started.has(pairKey(e.projectId, e.name)));
+    await this.engine.start(listening, (plans) =>
+      this.dataSource.query(START_SQL, [JSON.stringify(starting.map((e, i) => ({ ...keys(e, i), id: e.id, data: e.data }))), JSON.stringify(plans)]),
+    );
+    const resuming = withContact.filter((e) => awaited.has(pairKey(e.projectId, e.name)));
+    if (resuming.length === 0) return;
+    const [resumed]: [Array<{ id: string; steps_run: number }>, number] = await this.dataSource.query(RESUME_SQL, [JSON.stringify(resuming.map(keys))]);
     await this.queue.wakes(
       resumed.map((r) => ({ executionId: r.id, seq: r.steps_run })),
       'e',
@@ -41,13 +61,23 @@ export class WorkflowTriggers {
   }
 }
 
-const EVENTS = `jsonb_to_recordset($1::jsonb) AS e(i int, id uuid, project_id uuid, contact_id text, name text, data jsonb, created_at timestamptz)`;
+const pairKey = (projectId: string, name: string): string => `${projectId}\u0000${name}`;
 
-/** The enabled EVENT workflows some event of the batch starts, at their current version. */
-const LISTENING_SQL = `
-  SELECT DISTINCT w.id, w.version
-    FROM (SELECT DISTINCT project_id, name FROM ${EVENTS}) e
-    JOIN workflows w ON w.project_id = e.project_id AND w.event_name = e.name AND w.enabled AND w.trigger_type = 'EVENT'`;
+/**
+ * Of the batch's distinct (project, event name) pairs: the enabled EVENT workflows each starts, at
+ * their current version (`start` rows), and the pairs some execution waits for (`resume` rows).
+ */
+const PROBE_SQL = `
+  WITH pair AS (SELECT * FROM unnest($1::uuid[], $2::text[]) AS p(project_id, name))
+  SELECT 'start' AS kind, p.project_id, p.name, w.id, w.version
+    FROM pair p JOIN workflows w ON w.project_id = p.project_id AND w.event_name = p.name AND w.enabled AND w.trigger_type = 'EVENT'
+  UNION ALL
+  SELECT 'resume', p.project_id, p.name, NULL, NULL
+    FROM pair p
+   WHERE EXISTS (SELECT 1 FROM workflow_executions x
+                  WHERE x.status = 'WAITING' AND x.wait_event IS NOT NULL AND x.project_id = p.project_id AND x.wait_event = p.name)`;
+
+const EVENTS = `jsonb_to_recordset($1::jsonb) AS e(i int, id uuid, project_id uuid, contact_id text, name text, data jsonb, created_at timestamptz)`;
 
 /**
  * Without `allowReentry` a contact enters a workflow at most once ever; with it, again once no

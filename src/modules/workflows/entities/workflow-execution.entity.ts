@@ -18,7 +18,7 @@ export const ACTIVE_STATUSES: ExecutionStatus[] = ['RUNNING', 'WAITING'];
 @Index('workflow_executions_active_key', ['workflowId', 'contactId'], { unique: true, where: "status IN ('RUNNING', 'WAITING')" })
 @Index('workflow_executions_trigger_key', ['workflowId', 'contactId', 'triggerEventId'], { unique: true })
 @Index('workflow_executions_due_idx', ['wakeAt'], { where: "status = 'WAITING'" })
-@Index('workflow_executions_waiting_event_idx', ['contactId', 'waitEvent'], { where: "status = 'WAITING' AND wait_event IS NOT NULL" })
+@Index('workflow_executions_waiting_event_idx', ['projectId', 'waitEvent', 'contactId'], { where: "status = 'WAITING' AND wait_event IS NOT NULL" })
 @Index('workflow_executions_stale_idx', ['updatedAt'], { where: "status = 'RUNNING'" })
 /** `(workflow_id, started_at DESC, id)`: TypeORM cannot declare a descending key, so it leaves this index to the migration. */
 @Index('workflow_executions_list_idx', { synchronize: false })
