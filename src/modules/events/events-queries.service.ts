@@ -124,7 +124,7 @@ export class EventsQueriesService {
     const filters = ['e.project_id = $1'];
     const names: string[] = [];
     if (filter.names?.anyOf?.length === 1) {
-      // A plain equality for one name: the (project_id, name, created_at) index then returns the page in order.
+      // A plain equality for one name: the (project_id, name, created_at) index, scanned backwards, then returns the page in order.
       params.push(filter.names.anyOf[0]);
       names.push(`e.name = $${params.length}`);
     } else if (filter.names?.anyOf) {

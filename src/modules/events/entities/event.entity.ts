@@ -7,12 +7,11 @@ import { Project } from '../../projects/entities/project.entity';
 /**
  * Index forms TypeORM cannot declare, left to the migrations: descending keys
  * (`events_project_created_idx (project_id, created_at DESC, id DESC)`,
- * `events_project_name_created_idx (project_id, name, created_at DESC)`,
  * `events_contact_created_idx (contact_id, created_at DESC)`) and an INCLUDE list
- * (`events_project_name_created_contact_idx (project_id, name, created_at) INCLUDE (contact_id)`).
+ * (`events_project_name_created_contact_idx (project_id, name, created_at) INCLUDE (contact_id)`,
+ * which also serves the lists by name, newest first, scanned backwards).
  */
 @Index('events_project_created_idx', { synchronize: false })
-@Index('events_project_name_created_idx', { synchronize: false })
 @Index('events_contact_created_idx', { synchronize: false })
 @Index('events_project_name_created_contact_idx', { synchronize: false })
 export class EventRecord {
