@@ -7,7 +7,8 @@ export class DropEventsProjectNameCreatedIndex1763714000000 implements Migration
     // `events_project_name_created_contact_idx (project_id, name, created_at) INCLUDE (contact_id)`
     // (segments) has the same keys: it serves the event lists by name (scanned backwards for the
     // newest first), the counts per name and the deletes by name as this one did. Every tracked
-    // event wrote an entry into both (bench/README.md, "Track's PostgreSQL work").
+    // event wrote an entry into both (bench/README.md, "Track measured side by side, and its
+    // PostgreSQL work").
     await q.query(`DROP INDEX IF EXISTS events_project_name_created_idx`);
   }
 

@@ -77,9 +77,11 @@ export class CampaignEngine implements OnApplicationShutdown {
             WHERE status = 'SCHEDULED' AND scheduled_for <= now()
            RETURNING id, project_id, engine_lease_until
          )
-         SELECT id, project_id FROM due WHERE engine_lease_until IS NULL OR engine_lease_until < now()
-         UNION ALL
-         SELECT id, project_id FROM campaigns WHERE status = 'SENDING' AND (engine_lease_until IS NULL OR engine_lease_until < now())`,
+         SELECT id, project_id
+           FROM (SELECT id, project_id, engine_lease_until FROM due
+                 UNION ALL
+                 SELECT id, project_id, engine_lease_until FROM campaigns WHERE status = 'SENDING') c
+          WHERE c.engine_lease_until IS NULL OR c.engine_lease_until < now()`,
       )) as CampaignRow[];
       for (const id of this.carried.keys()) if (!active.some((row) => row.id === id)) this.carried.delete(id);
       for (const row of active) {
