@@ -143,7 +143,10 @@ export class EventOutbox implements OnApplicationBootstrap, BeforeApplicationShu
     const atCursor = new Map<string, EventConsumer[]>();
     for (const { consumer, last_seq } of leased) {
       const found = byName.get(consumer);
-      if (found) atCursor.set(last_seq, [...(atCursor.get(last_seq) ?? []), found]);
+      if (!found) continue;
+      const group = atCursor.get(last_seq);
+      if (group) group.push(found);
+      else atCursor.set(last_seq, [found]);
     }
     const advanced: Array<{ consumer: string; seq: string }> = [];
     let more = false;
@@ -151,32 +154,7 @@ export class EventOutbox implements OnApplicationBootstrap, BeforeApplicationShu
     try {
       for (const [lastSeq, group] of atCursor) {
         if (this.stopped) break;
-        const cursor = BigInt(lastSeq);
-        const rows: Array<EventRow & { seq: string }> = await this.dataSource.query(
-          `SELECT seq, id, project_id, contact_id, name, data, created_at FROM events WHERE seq > $1 ORDER BY seq LIMIT $2`,
-          [lastSeq, BATCH],
-        );
-        if (rows.length === 0) continue;
-        // Taken after the read, so it covers every transaction that could still fill a gap in it.
-        const [snap]: Array<{ xmin: string; xmax: string }> = await this.dataSource.query(
-          `SELECT pg_snapshot_xmin(s)::text AS xmin, pg_snapshot_xmax(s)::text AS xmax FROM pg_current_snapshot() AS s`,
-        );
-        const snapshot = { xmin: BigInt(snap.xmin), xmax: BigInt(snap.xmax) };
-        const seqs = rows.map((r) => BigInt(r.seq));
-        const events: StoredEvent[] = rows.map(fromEventRow);
-        for (const consumer of group) {
-          const { count, watch } = consumable(cursor, seqs, this.watches.get(consumer.name) ?? null, snapshot, Date.now());
-          this.watches.set(consumer.name, watch);
-          if (count === 0) continue;
-          try {
-            await consumer.handle(count === events.length ? events : events.slice(0, count));
-          } catch (err) {
-            log.error({ err, consumer: consumer.name }, 'event consumer failed; its batch is handed again');
-            continue;
-          }
-          advanced.push({ consumer: consumer.name, seq: rows[count - 1].seq });
-          if (count === BATCH) more = true;
-        }
+        if (await this.handOut(lastSeq, group, advanced)) more = true;
       }
     } catch (err) {
       failure = err;
@@ -198,6 +176,41 @@ export class EventOutbox implements OnApplicationBootstrap, BeforeApplicationShu
     }
     if (failure !== undefined) throw failure;
     return more;
+  }
+
+  /**
+   * The events after one cursor, read once, handed to each consumer at that cursor as far as no
+   * gap stops it; those that handled theirs are added to `advanced`. True when one took a full batch.
+   */
+  private async handOut(lastSeq: string, group: EventConsumer[], advanced: Array<{ consumer: string; seq: string }>): Promise<boolean> {
+    const rows: Array<EventRow & { seq: string }> = await this.dataSource.query(
+      `SELECT seq, id, project_id, contact_id, name, data, created_at FROM events WHERE seq > $1 ORDER BY seq LIMIT $2`,
+      [lastSeq, BATCH],
+    );
+    if (rows.length === 0) return false;
+    // Taken after the read, so it covers every transaction that could still fill a gap in it.
+    const [snap]: Array<{ xmin: string; xmax: string }> = await this.dataSource.query(
+      `SELECT pg_snapshot_xmin(s)::text AS xmin, pg_snapshot_xmax(s)::text AS xmax FROM pg_current_snapshot() AS s`,
+    );
+    const snapshot = { xmin: BigInt(snap.xmin), xmax: BigInt(snap.xmax) };
+    const cursor = BigInt(lastSeq);
+    const seqs = rows.map((r) => BigInt(r.seq));
+    const events: StoredEvent[] = rows.map(fromEventRow);
+    let full = false;
+    for (const consumer of group) {
+      const { count, watch } = consumable(cursor, seqs, this.watches.get(consumer.name) ?? null, snapshot, Date.now());
+      this.watches.set(consumer.name, watch);
+      if (count === 0) continue;
+      try {
+        await consumer.handle(count === events.length ? events : events.slice(0, count));
+      } catch (err) {
+        log.error({ err, consumer: consumer.name }, 'event consumer failed; its batch is handed again');
+        continue;
+      }
+      advanced.push({ consumer: consumer.name, seq: rows[count - 1].seq });
+      if (count === BATCH) full = true;
+    }
+    return full;
   }
 
   /** A dedicated connection LISTENs for the trigger's commit-time notification. */
