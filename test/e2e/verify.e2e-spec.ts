@@ -15,6 +15,9 @@ describe('POST /v1/verify', () => {
     dns.setRecords('gmail.com', 'MX', [{ exchange: 'gmail-smtp-in.l.google.com', priority: 5 }]);
     dns.setRecords('gmial.com', 'A', ['192.0.2.20']);
     dns.setRecords('mailinator.com', 'MX', [{ exchange: 'mail.mailinator.com', priority: 10 }]);
+    dns.setRecords('good.example', 'A', ['192.0.2.30']);
+    dns.setRecords('v6-site.example', 'MX', [{ exchange: 'mx.v6-site.example', priority: 10 }]);
+    dns.setRecords('v6-site.example', 'AAAA', ['2001:db8::1']);
   });
 
   it('accepts a well-formed address whose domain has MX records', async () => {
@@ -27,11 +30,33 @@ describe('POST /v1/verify', () => {
         isDisposable: false,
         isTypo: false,
         isPlusAddressed: false,
+        isAlias: false,
+        isPersonalEmail: false,
         domainExists: true,
         hasMxRecords: true,
+        hasWebsite: true,
         reasons: [],
       },
     });
+  });
+
+  it("answers Plunk's isAlias, isPersonalEmail and hasWebsite", async () => {
+    const alias = await verify('jane+news@good.example').expect(200);
+    expect(alias.body.data).toMatchObject({ isAlias: true, isPlusAddressed: true, isPersonalEmail: false, hasWebsite: true });
+    // A free-mail provider from the maintained list; gmail.com here has MX records but no A/AAAA.
+    const personal = await verify('Jane@GMail.com').expect(200);
+    expect(personal.body.data).toMatchObject({ valid: true, isAlias: false, isPersonalEmail: true, hasWebsite: false });
+    // An AAAA record alone is a website.
+    const v6 = await verify('x@v6-site.example').expect(200);
+    expect(v6.body.data).toMatchObject({ valid: true, isPersonalEmail: false, hasWebsite: true, hasMxRecords: true });
+    const aOnly = await verify('x@a-only.example').expect(200);
+    expect(aOnly.body.data).toMatchObject({ hasWebsite: true, hasMxRecords: false });
+    const noSite = await verify('x@txt-only.example').expect(200);
+    expect(noSite.body.data).toMatchObject({ hasWebsite: false });
+    const missing = await verify('x@missing.example').expect(200);
+    expect(missing.body.data).toMatchObject({ isAlias: false, isPersonalEmail: false, hasWebsite: false });
+    const malformed = await verify('not an address').expect(200);
+    expect(malformed.body.data).toMatchObject({ isAlias: false, isPersonalEmail: false, hasWebsite: false });
   });
 
   it('reports plus-addressing without judging it', async () => {

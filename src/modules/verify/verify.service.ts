@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DnsResolver } from '../domains/dns/dns-resolver';
 import { normalizeDomainName } from '../domains/domain-name';
 import { isDisposableDomain } from './disposable-domains';
+import { isFreeEmailDomain } from './free-email-domains';
 import type { VerifyEmailResult, VerifyReason } from './dto/verify-email.response';
 import { suggestDomain } from './email-typos';
 
@@ -15,13 +16,23 @@ interface Routing {
   reasons: VerifyReason[];
 }
 
+/** A or AAAA answers of a domain; `failed` when a lookup neither answered nor denied the name. */
+interface Addresses {
+  count: number;
+  failed: boolean;
+}
+
+const LOOKUP_FAILED: Routing = { domainExists: false, hasMxRecords: false, deliverable: false, reasons: ['dns_lookup_failed'] };
+
 @Injectable()
 export class VerifyService {
   constructor(private readonly dns: DnsResolver) {}
 
   /**
    * `valid` means: well-formed, the domain can receive mail (MX, or A/AAAA per RFC 5321's implicit MX),
-   * and it is not a disposable provider. Typos and plus-addressing are reported, not judged.
+   * and it is not a disposable provider. Typos and plus-addressing are reported, not judged; so are
+   * Plunk's `isAlias` (plus-addressing), `isPersonalEmail` (a free-mail provider) and `hasWebsite`
+   * (the domain has an A or AAAA record).
    */
   async verify(input: string): Promise<VerifyEmailResult> {
     const email = input.trim();
@@ -32,12 +43,27 @@ export class VerifyService {
     const isPlusAddressed = syntaxOk && /^[^+]+\+.+$/.test(local);
 
     if (!syntaxOk || !domain) {
-      return { email, valid: false, isDisposable: false, isTypo: false, isPlusAddressed: false, domainExists: false, hasMxRecords: false, reasons: ['invalid_syntax'] };
+      return {
+        email,
+        valid: false,
+        isDisposable: false,
+        isTypo: false,
+        isPlusAddressed: false,
+        isAlias: false,
+        isPersonalEmail: false,
+        domainExists: false,
+        hasMxRecords: false,
+        hasWebsite: false,
+        reasons: ['invalid_syntax'],
+      };
     }
     const normalized = `${local}@${domain}`;
     const suggestion = suggestDomain(domain);
     const isDisposable = isDisposableDomain(domain);
-    const routing = await this.routing(domain);
+    // The A/AAAA lookups run beside the MX one: they answer hasWebsite, and the delivery fallback when there is no MX.
+    const addresses = this.addresses(domain);
+    const routing = await this.routing(domain, addresses);
+    const { count: websiteAddresses } = await addresses;
     const reasons: VerifyReason[] = [...routing.reasons];
     if (isDisposable) reasons.push('disposable_domain');
     if (suggestion) reasons.push('possible_typo');
@@ -48,14 +74,23 @@ export class VerifyService {
       isDisposable,
       isTypo: !!suggestion,
       isPlusAddressed,
+      isAlias: isPlusAddressed,
+      isPersonalEmail: isFreeEmailDomain(domain),
       domainExists: routing.domainExists,
       hasMxRecords: routing.hasMxRecords,
+      hasWebsite: websiteAddresses > 0,
       ...(suggestion ? { suggestedEmail: `${local}@${suggestion}` } : {}),
       reasons,
     };
   }
 
-  private async routing(domain: string): Promise<Routing> {
+  private async addresses(domain: string): Promise<Addresses> {
+    const [a, aaaa] = await Promise.allSettled([this.dns.a(domain), this.dns.aaaa(domain)]);
+    const count = (a.status === 'fulfilled' ? a.value.length : 0) + (aaaa.status === 'fulfilled' ? aaaa.value.length : 0);
+    return { count, failed: a.status === 'rejected' || aaaa.status === 'rejected' };
+  }
+
+  private async routing(domain: string, addresses: Promise<Addresses>): Promise<Routing> {
     try {
       const mx = await this.dns.mxAndExistence(domain);
       if (!mx.exists) return { domainExists: false, hasMxRecords: false, deliverable: false, reasons: ['domain_not_found'] };
@@ -65,12 +100,12 @@ export class VerifyService {
           ? { domainExists: true, hasMxRecords: true, deliverable: false, reasons: ['null_mx'] }
           : { domainExists: true, hasMxRecords: true, deliverable: true, reasons: [] };
       }
-      const [a, aaaa] = await Promise.all([this.dns.a(domain), this.dns.aaaa(domain)]);
-      return a.length + aaaa.length > 0
-        ? { domainExists: true, hasMxRecords: false, deliverable: true, reasons: ['mx_fallback_a'] }
-        : { domainExists: true, hasMxRecords: false, deliverable: false, reasons: ['no_mx_records'] };
+      const { count, failed } = await addresses;
+      if (count > 0) return { domainExists: true, hasMxRecords: false, deliverable: true, reasons: ['mx_fallback_a'] };
+      if (failed) return LOOKUP_FAILED;
+      return { domainExists: true, hasMxRecords: false, deliverable: false, reasons: ['no_mx_records'] };
     } catch {
-      return { domainExists: false, hasMxRecords: false, deliverable: false, reasons: ['dns_lookup_failed'] };
+      return LOOKUP_FAILED;
     }
   }
 }

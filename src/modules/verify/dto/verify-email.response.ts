@@ -27,10 +27,16 @@ export class VerifyEmailResult {
   isTypo!: boolean;
   @ApiProperty({ description: 'Uses +tag addressing', type: Boolean })
   isPlusAddressed!: boolean;
+  @ApiProperty({ description: "Uses +tag addressing (Plunk's name for isPlusAddressed)", type: Boolean })
+  isAlias!: boolean;
+  @ApiProperty({ description: 'The domain is a free-mail provider (gmail.com, …), from the maintained free-email-domains-list', type: Boolean })
+  isPersonalEmail!: boolean;
   @ApiProperty({ description: 'The domain resolves', type: Boolean })
   domainExists!: boolean;
   @ApiProperty({ description: 'The domain has MX records', type: Boolean })
   hasMxRecords!: boolean;
+  @ApiProperty({ description: 'The domain has an A or AAAA record', type: Boolean })
+  hasWebsite!: boolean;
   @ApiPropertyOptional({ description: 'Corrected address for a likely typo', type: String })
   suggestedEmail?: string;
   @ApiProperty({ description: "Why the address is not (or may not be) valid", type: [String] })
