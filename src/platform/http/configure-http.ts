@@ -8,6 +8,7 @@ import { httpMetricsMiddleware } from '../metrics/http-metrics.middleware';
 import { inputGuardMiddleware } from './input-guard';
 import { configureDashboard } from './dashboard';
 import { configureOpenApi } from './openapi';
+import { publicApiCors } from './cors';
 import { requestIdMiddleware } from './request-context';
 import { createValidationPipe } from './validation';
 
@@ -22,6 +23,8 @@ export function configureHttp(app: INestApplication, config: AppConfig): void {
   express.use(requestIdMiddleware);
   express.use(accessLogMiddleware);
   express.use(httpMetricsMiddleware);
+  // Before the cookie parser and the guards: preflights carry no credentials.
+  express.use(publicApiCors(new URL(config.publicUrl).origin));
   configureDashboard(express, config.webDistDir);
   express.use(cookieParser());
   express.use('/v1/send', json({ limit: SEND_BODY_LIMIT }));

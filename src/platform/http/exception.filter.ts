@@ -122,6 +122,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       requestId: req.id,
     };
     for (const [key, value] of Object.entries(rendered.extra)) if (value !== undefined) error[key] = value;
-    res.status(rendered.status).json({ success: false, error, timestamp: new Date().toISOString() });
+    // `message` also at the top level: Plunk's SDK and many hand-written clients read only that.
+    res.status(rendered.status).json({ success: false, message: rendered.message, error, timestamp: new Date().toISOString() });
   }
 }
