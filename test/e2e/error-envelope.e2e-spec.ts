@@ -59,6 +59,13 @@ describe('error envelope', () => {
     expect(limited.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
   });
 
+  it('documents the top-level message in the OpenAPI error envelope', async () => {
+    const doc = await request(s.http).get('/docs/openapi.json').expect(200);
+    const envelope = doc.body.components.schemas.ErrorEnvelope;
+    expect(envelope.required).toEqual(expect.arrayContaining(['success', 'message', 'error', 'timestamp']));
+    expect(envelope.properties.message).toMatchObject({ type: 'string' });
+  });
+
   it('keeps the short { error } body where the spec names it', async () => {
     const res = await s.api.post('/templates', { name: 'T', subject: 's', body: 'b' }).expect(400);
     expect(res.body).toEqual({ error: 'from is required' });

@@ -41,9 +41,10 @@ function applySecurity(document: OpenAPIObject, access: Map<string, AccessKind>)
 /** The error envelope every 4xx and 5xx answer uses (spec section 4), referenced by every operation. */
 const ERROR_ENVELOPE = {
   type: 'object',
-  required: ['success', 'error', 'timestamp'],
+  required: ['success', 'message', 'error', 'timestamp'],
   properties: {
     success: { type: 'boolean', enum: [false] },
+    message: { type: 'string', description: 'Same text as error.message, for clients (Plunk\'s SDK) that read it here', example: 'Request validation failed' },
     error: {
       type: 'object',
       required: ['code', 'message', 'statusCode', 'requestId'],
