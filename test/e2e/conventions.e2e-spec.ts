@@ -97,27 +97,61 @@ describe('conventions: idempotency key store', () => {
   });
   afterAll(() => app?.close());
 
-  it('holds a key from the first claim; a repeat sees the original request', async () => {
-    expect(await keys.claim(project.id, 'k-1', 'POST', '/v1/send')).toBeNull();
-    const repeat = await keys.claim(project.id, 'k-1', 'POST', '/v1/send');
-    expect(repeat?.held).toMatchObject({ method: 'POST', path: '/v1/send', statusCode: null });
-    await keys.complete(project.id, 'k-1', 200);
-    expect((await keys.claim(project.id, 'k-1', 'POST', '/v1/send'))?.held?.statusCode).toBe(200);
+  const claim = (key: string, projectId = project.id) => ({ projectId, key, method: 'POST', path: '/v1/send' });
+  const db = () => app.runtime.app.get(DataSource);
+
+  it('claims a key in the writing transaction; once committed, a repeat sees the original request and answer', async () => {
+    await db().transaction(async (em) => {
+      expect(await keys.claimIn(em, [claim('k-1')])).toEqual([true]);
+      await keys.recordIn(em, claim('k-1'), 200, { success: true, data: { emails: ['e-1'] } });
+    });
+    expect(await keys.find(project.id, 'k-1')).toMatchObject({ method: 'POST', path: '/v1/send', statusCode: 200, response: { success: true, data: { emails: ['e-1'] } } });
+    expect(await db().transaction((em) => keys.claimIn(em, [claim('k-1'), claim('k-1b')]))).toEqual([false, true]);
   });
 
-  it('frees a released key and scopes keys to the project', async () => {
-    expect(await keys.claim(project.id, 'k-2', 'POST', '/v1/track')).toBeNull();
-    await keys.release(project.id, 'k-2');
-    expect(await keys.claim(project.id, 'k-2', 'POST', '/v1/track')).toBeNull();
+  it('leaves the key free when the claiming transaction rolls back (a failed or killed request)', async () => {
+    await expect(
+      db().transaction(async (em) => {
+        expect(await keys.claimIn(em, [claim('k-2')])).toEqual([true]);
+        throw new Error('the request failed before its commit');
+      }),
+    ).rejects.toThrow('before its commit');
+    expect(await keys.find(project.id, 'k-2')).toBeNull();
+    expect(await db().transaction((em) => keys.claimIn(em, [claim('k-2')]))).toEqual([true]);
     const other = await createProject(app.http);
-    expect(await keys.claim(other.id, 'k-2', 'POST', '/v1/track')).toBeNull();
+    expect(await db().transaction((em) => keys.claimIn(em, [claim('k-2', other.id)]))).toEqual([true]);
+  });
+
+  it('makes a concurrent claim wait for the holder: refused if it commits, taken if it rolls back', async () => {
+    for (const outcome of ['commit', 'rollback'] as const) {
+      const key = `k-race-${outcome}`;
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let claimedFirst!: () => void;
+      const firstClaimed = new Promise<void>((resolve) => (claimedFirst = resolve));
+      const first = db()
+        .transaction(async (em) => {
+          await keys.claimIn(em, [claim(key)]);
+          claimedFirst();
+          await held;
+          if (outcome === 'rollback') throw new Error('rolled back');
+        })
+        .catch(() => undefined);
+      await firstClaimed;
+      const second = db().transaction((em) => keys.claimIn(em, [claim(key)]));
+      await new Promise((r) => setTimeout(r, 200));
+      release();
+      await first;
+      expect([outcome, await second]).toEqual([outcome, [outcome === 'rollback']]);
+    }
   });
 
   it('lets an expired key be claimed again and purges expired keys', async () => {
-    expect(await keys.claim(project.id, 'k-3', 'POST', '/v1/send')).toBeNull();
-    await app.runtime.app.get(DataSource).query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 minute' WHERE key = 'k-3'`);
-    expect(await keys.claim(project.id, 'k-3', 'POST', '/v1/send')).toBeNull();
-    await app.runtime.app.get(DataSource).query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 minute' WHERE key = 'k-3'`);
+    await db().transaction((em) => keys.claimIn(em, [claim('k-3')]));
+    await db().query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 minute' WHERE key = 'k-3'`);
+    expect(await keys.find(project.id, 'k-3')).toBeNull();
+    expect(await db().transaction((em) => keys.claimIn(em, [claim('k-3')]))).toEqual([true]);
+    await db().query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 minute' WHERE key = 'k-3'`);
     expect(await keys.purgeExpired()).toBeGreaterThanOrEqual(1);
   });
 });
@@ -127,8 +161,8 @@ describe('conventions: Idempotency-Key over HTTP', () => {
 
   const track = (key: string, body: object = { email: 'idem@example.com', event: 'signup' }) => s.api.post('/v1/track').set('Idempotency-Key', key).send(body);
 
-  it('performs once; a repeat is 409 IDEMPOTENCY_KEY_REUSED with the original request', async () => {
-    await track('same-key').expect(200);
+  it('performs once; a repeat is 409 IDEMPOTENCY_KEY_REUSED with the original request and its answer', async () => {
+    const first = await track('same-key').expect(200);
     const repeat = await track('same-key').expect(409);
     expect(repeat.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
     expect(repeat.body.error.details).toEqual({
@@ -136,6 +170,7 @@ describe('conventions: Idempotency-Key over HTTP', () => {
       originalRequest: 'POST /v1/track',
       originalRequestAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       originalStatusCode: 200,
+      originalResponse: first.body,
     });
     expect((await s.read.events({ name: 'signup' })).length).toBe(1);
   });
@@ -151,7 +186,7 @@ describe('conventions: Idempotency-Key over HTTP', () => {
     await track('tab\there').expect(400);
   });
 
-  it('holds the key from the start: concurrent repeats perform once', async () => {
+  it('concurrent repeats perform once', async () => {
     const results = await Promise.all([1, 2, 3, 4].map(() => track('concurrent')));
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
   });

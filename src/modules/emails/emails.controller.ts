@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { Idempotent } from '../../platform/http/idempotency/idempotent.decorator';
+import { IdempotencyClaim, IdempotencyKeyClaim } from '../../platform/http/idempotency/idempotency-claim';
 import { CurrentProject, SecretKey } from '../auth/auth.decorators';
 import { SendRequest } from './send/send-request';
 import { SendRequestPipe } from './send/send-request.pipe';
@@ -20,7 +21,11 @@ export class EmailsController {
   @HttpCode(200)
   @ApiBody({ schema: SEND_REQUEST_SCHEMA })
   @ApiEnvelope(200, SendResult, 'Queued for sending; recipients skipped by their subscription or suppression are listed')
-  async send(@CurrentProject() projectId: string, @Body(SendRequestPipe) req: SendRequest): Promise<{ success: true; data: SendResult }> {
-    return { success: true, data: await this.emails.send(projectId, req) };
+  async send(
+    @CurrentProject() projectId: string,
+    @Body(SendRequestPipe) req: SendRequest,
+    @IdempotencyKeyClaim() claim: IdempotencyClaim | undefined,
+  ): Promise<{ success: true; data: SendResult }> {
+    return { success: true, data: await this.emails.send(projectId, req, claim) };
   }
 }

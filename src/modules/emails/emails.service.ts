@@ -9,6 +9,7 @@ import type { SendResult } from './send/send.response';
 import { insertContentsAndEmails, NewEmailContent, NewEmailRecipient, NewEmails } from './use-cases/email-writer';
 import { SendEmails } from './use-cases/send-emails';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
+import type { IdempotencyClaim } from '../../platform/http/idempotency/idempotency-claim';
 
 
 /**
@@ -25,8 +26,8 @@ export class EmailsService {
   ) {}
 
 
-  send(projectId: string, req: SendRequest): Promise<SendResult> {
-    return this.sendEmails.execute(projectId, req);
+  send(projectId: string, req: SendRequest, claim?: IdempotencyClaim): Promise<SendResult> {
+    return this.sendEmails.execute(projectId, req, claim);
   }
 
   /**

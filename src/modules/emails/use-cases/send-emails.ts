@@ -8,7 +8,7 @@ import { ContactsService, normalizeEmail, UpsertContactInput } from '../../conta
 import { upsertKey } from '../../contacts/use-cases/upsert-contacts-batch.sql';
 import { DomainsService } from '../../domains/domains.service';
 import { BillingService } from '../../billing/billing.service';
-import type { TrackingMode } from '../../projects/entities/project.entity';
+import type { Project, TrackingMode } from '../../projects/entities/project.entity';
 import { projectDisabled } from '../../projects/projects.errors';
 import type { Template } from '../../templates/entities/template.entity';
 import { liquidProblems } from '../../templates/templates.errors';
@@ -16,12 +16,15 @@ import { TemplatesService } from '../../templates/templates.service';
 import type { EmailType } from '../entities/email.entity';
 import { EmailQueue } from '../pipeline/email-queue';
 import { ProjectCache } from '../pipeline/project-cache';
-import { Recipient, SEND_LIMITS, SendRequest } from '../send/send-request';
+import { Recipient, recipientVariables, SEND_LIMITS, SendRequest } from '../send/send-request';
 import type { SendResult, SkippedRecipient } from '../send/send.response';
 import { SuppressionService } from '../suppression/suppression.service';
 import { respectsSubscription, skipReason } from '../suppression/suppression.types';
 import { insertContentsAndEmails, NewEmailContent, NewEmailRecipient, NewEmails } from './email-writer';
 import { isRetryableConflict } from '../../../platform/database/pg-errors';
+import type { IdempotencyClaim } from '../../../platform/http/idempotency/idempotency-claim';
+import { idempotencyKeyReused } from '../../../platform/http/idempotency/idempotency.errors';
+import { IdempotencyService } from '../../../platform/http/idempotency/idempotency.service';
 
 /** Whether opens and clicks are tracked: the per-send override wins over the project's mode. */
 export function trackingFor(mode: TrackingMode, type: EmailType, override: boolean | undefined): boolean {
@@ -37,14 +40,15 @@ interface SendItem {
   req: SendRequest;
   send: ResolvedSend;
   track: boolean;
+  /** Its Idempotency-Key, claimed in the transaction that writes its emails. */
+  claim?: IdempotencyClaim;
 }
 
-/** What a request wrote: its result items (recipient order), skipped recipients, the new email ids. */
-interface Written {
-  emails: SendResult['emails'];
-  skipped: SkippedRecipient[];
-  ids: string[];
-}
+/**
+ * What a request wrote: its result items (recipient order), skipped recipients, the new email
+ * ids; or, when its Idempotency-Key belongs to a request that committed first, nothing.
+ */
+type Written = SendResult & { ids: string[] } | { keyTaken: true };
 
 
 const contactInput = (req: SendRequest, to: Recipient): UpsertContactInput => ({
@@ -63,6 +67,7 @@ function newEmails(projectId: string, req: SendRequest, send: ResolvedSend, trac
       templateId,
       subject: send.subject,
       body: send.body,
+      markdown: send.markdown,
       fromName: send.from.name,
       replyTo: send.replyTo,
       headers: req.headers,
@@ -77,9 +82,15 @@ interface ResolvedSend {
   type: EmailType;
   subject: string;
   body: string;
+  /** The request's own body is markdown (`type: "markdown"`); a template's body is HTML. */
+  markdown: boolean;
   from: Recipient;
   replyTo: string | null;
 }
+
+const FROM_REQUIRED =
+  'from is required: give from, use a template with a sender, or set the project\'s defaultFrom ' +
+  '(PATCH /users/@me/projects/:id {"defaultFrom": {"email": "hello@your-verified-domain", "name": "…"}}, or the dashboard\'s project settings)';
 
 function recipientsPerProject(requests: Array<{ emails: { projectId: string | null }; recipients: unknown[] }>): Map<string, number> {
   const counts = new Map<string, number>();
@@ -108,11 +119,16 @@ export class SendEmails {
     private readonly suppression: SuppressionService,
     private readonly statements: StatementRunner,
     private readonly billing: BillingService,
+    private readonly idempotency: IdempotencyService,
   ) {}
 
   /** Concurrent requests share one transaction (README, `POST /v1/send`). */
   private readonly batcher = new Batcher<SendItem, Written>({
-    keys: ({ projectId, req }) => req.to.map((to) => upsertKey({ projectId, email: normalizeEmail(to.email) })),
+    // Two requests with one Idempotency-Key never share a transaction: the second waits for the first's outcome.
+    keys: ({ projectId, req, claim }) => [
+      ...req.to.map((to) => upsertKey({ projectId, email: normalizeEmail(to.email) })),
+      ...(claim ? [`idempotency\n${projectId}\n${claim.key}`] : []),
+    ],
     runBatch: (items) => this.write(items),
     runOne: async (item) => (await this.write([item]))[0],
     retryable: isRetryableConflict,
@@ -121,27 +137,33 @@ export class SendEmails {
     maxInFlight: 2,
   });
 
-  async execute(projectId: string, req: SendRequest): Promise<SendResult> {
+  async execute(projectId: string, req: SendRequest, claim?: IdempotencyClaim): Promise<SendResult> {
     // Cached for a few seconds: a project disabled this instant may still send for that long.
     const project = await this.projects.get(projectId);
     if (project.disabled) throw projectDisabled(project.disabledReason);
-    const send = await this.resolve(projectId, req);
+    const send = await this.resolve(projectId, req, project);
     await this.domains.assertSenderAllowed(projectId, send.from.email);
     const track = trackingFor(project.tracking, send.type, req.tracking);
 
-    const written = await this.batcher.run({ projectId, req, send, track });
+    const written = await this.batcher.run({ projectId, req, send, track, claim });
+    if ('keyTaken' in written) throw idempotencyKeyReused(claim!.key, await this.idempotency.find(projectId, claim!.key));
     await this.queue.enqueueOrLeaveForSweep(written.ids, send.type);
-    return { emails: written.emails, skipped: written.skipped, timestamp: new Date().toISOString() };
+    return { emails: written.emails, skipped: written.skipped, timestamp: written.timestamp };
   }
 
   /**
    * The requests of a batch (or one request alone) in one transaction: one upsert statement for
    * every recipient of every request, one suppression query, one statement for every content row
    * and email row. Throws when the transaction failed (the batcher then runs each request alone).
+   * Idempotency-Keys are claimed first: a request whose key a committed request holds writes nothing.
    */
-  private async write(items: SendItem[]): Promise<Written[]> {
+  private async write(batch: SendItem[]): Promise<Written[]> {
     let afterCommit = () => {};
     const written = await this.dataSource.transaction(async (em) => {
+      const keyed = batch.filter((item) => item.claim);
+      const claimed = await this.idempotency.claimIn(em, keyed.map((item) => item.claim!));
+      const refused = new Set(keyed.filter((_, i) => !claimed[i]));
+      const items = batch.filter((item) => !refused.has(item));
       const all = items.flatMap(({ projectId, req, send }) => req.to.map((to) => ({ projectId, type: send.type, input: contactInput(req, to) })));
       const contacts = await this.contacts.upsertBatchIn(all, em);
       afterCommit = contacts.afterCommit;
@@ -158,7 +180,7 @@ export class SendEmails {
           const { contact, variables } = contacts.results[next++];
           const reason = skipReason(send.type, { suppressed: suppressed.has(upsertKey({ projectId, email: contact.email })), subscribed: contact.subscribed });
           if (reason) skipped.push({ to: to.email, reason });
-          else recipients.push({ contactId: contact.id, toAddress: contact.email, toName: to.name, variables });
+          else recipients.push({ contactId: contact.id, toAddress: contact.email, toName: to.name, variables: recipientVariables(req, to, variables) });
         }
         return { ...newEmails(projectId, req, send, track), recipients, skipped };
       });
@@ -167,26 +189,34 @@ export class SendEmails {
       // Last, so the project's usage row stays locked only from here to the commit: concurrent
       // batches (other processes' included) wait on it for that long and no longer.
       for (const [projectId, count] of recipientsPerProject(requests)) await this.billing.consume(em, projectId, 'transactional', count);
-      return requests.map(({ recipients, skipped }, i): Written => ({
-        emails: recipients.map((r, j) => ({ contact: { id: r.contactId!, email: r.toAddress }, email: ids[i][j] })),
-        skipped,
-        ids: ids[i],
-      }));
+      const timestamp = new Date().toISOString();
+      const results = new Map<SendItem, Written>();
+      for (const [i, { recipients, skipped }] of requests.entries()) {
+        const emails = recipients.map((r, j) => ({ contact: { id: r.contactId!, email: r.toAddress }, email: ids[i][j] }));
+        const claim = items[i].claim;
+        if (claim) await this.idempotency.recordIn(em, claim, 200, { success: true, data: { emails, skipped, timestamp } });
+        results.set(items[i], { emails, skipped, timestamp, ids: ids[i] });
+      }
+      return batch.map((item): Written => results.get(item) ?? { keyTaken: true });
     });
     afterCommit();
     return written;
   }
 
-  /** Template defaults overridden by explicit fields; every remaining problem is one 422 item. */
-  private async resolve(projectId: string, req: SendRequest): Promise<ResolvedSend> {
+  /**
+   * Template defaults overridden by explicit fields, the sender falling back to the project's
+   * `defaultFrom`; every remaining problem is one 422 item.
+   */
+  private async resolve(projectId: string, req: SendRequest, project: Project): Promise<ResolvedSend> {
     const template = req.template ? await this.templates.findOne(projectId, req.template) : null;
     const problems: FieldError[] = [];
     const subject = req.subject ?? template?.subject;
     const body = req.body ?? template?.body;
     if (subject === undefined) problems.push({ field: 'subject', code: 'required', message: 'subject is required unless a template is given' });
     if (body === undefined) problems.push({ field: 'body', code: 'required', message: 'body is required unless a template is given' });
-    let from: Recipient | undefined = req.from ?? (template ? { email: template.fromAddress, name: template.fromName } : undefined);
-    if (!from) problems.push({ field: 'from', code: 'required', message: 'from is required unless the template has a sender' });
+    let from: Recipient | undefined =
+      req.from ?? (template ? { email: template.fromAddress, name: template.fromName } : undefined) ?? (await this.projects.defaultFrom(project));
+    if (!from) problems.push({ field: 'from', code: 'required', message: FROM_REQUIRED });
     else if (!from.name && req.name) from = { ...from, name: req.name };
     problems.push(...liquidProblems({ subject: req.subject, body: req.body }));
     const estimate = (body?.length ?? 0) * 2 + (subject?.length ?? 0) + Math.ceil((req.attachmentBytes * 4) / 3) * 1.03 + 4096;
@@ -199,6 +229,7 @@ export class SendEmails {
       type: template?.type ?? 'TRANSACTIONAL',
       subject: subject!,
       body: body!,
+      markdown: req.type === 'markdown' && req.body !== undefined,
       from: from!,
       replyTo: req.reply ?? template?.replyTo ?? null,
     };

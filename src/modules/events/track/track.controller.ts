@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { CurrentProject, PublicOrSecretKey, SecretKey } from '../../auth/auth.decorators';
 import { Idempotent } from '../../../platform/http/idempotency/idempotent.decorator';
+import { IdempotencyClaim, IdempotencyKeyClaim } from '../../../platform/http/idempotency/idempotency-claim';
 import { TrackEventDto } from '../dto/track-event.dto';
 import { TrackService } from './track.service';
 import { ApiEnvelope } from '../../../platform/http/openapi-responses';
@@ -16,8 +17,8 @@ export class TrackController {
   @PublicOrSecretKey()
   @Idempotent()
   @ApiEnvelope(200, TRACKED, 'The event was stored and the contact upserted')
-  async track(@CurrentProject() projectId: string, @Body() dto: TrackEventDto) {
-    return { success: true, data: await this.tracking.track(projectId, dto) };
+  async track(@CurrentProject() projectId: string, @Body() dto: TrackEventDto, @IdempotencyKeyClaim() claim: IdempotencyClaim | undefined) {
+    return { success: true, data: await this.tracking.track(projectId, dto, claim) };
   }
 
   /** Dashboard alias of /v1/track (secret key or session), same body and response. */
@@ -26,7 +27,7 @@ export class TrackController {
   @SecretKey()
   @Idempotent()
   @ApiEnvelope(200, TRACKED, 'The event was stored and the contact upserted')
-  async trackFromDashboard(@CurrentProject() projectId: string, @Body() dto: TrackEventDto) {
-    return { success: true, data: await this.tracking.track(projectId, dto) };
+  async trackFromDashboard(@CurrentProject() projectId: string, @Body() dto: TrackEventDto, @IdempotencyKeyClaim() claim: IdempotencyClaim | undefined) {
+    return { success: true, data: await this.tracking.track(projectId, dto, claim) };
   }
 }

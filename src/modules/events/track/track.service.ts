@@ -1,4 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { IdempotencyClaim } from '../../../platform/http/idempotency/idempotency-claim';
+import { idempotencyKeyReused } from '../../../platform/http/idempotency/idempotency.errors';
+import { IdempotencyService } from '../../../platform/http/idempotency/idempotency.service';
 import { ContactsService } from '../../contacts/contacts.service';
 import type { TrackEventDto } from '../dto/track-event.dto';
 
@@ -10,19 +15,34 @@ export interface TrackResult {
 
 @Injectable()
 export class TrackService {
-  constructor(private readonly contacts: ContactsService) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly contacts: ContactsService,
+    private readonly idempotency: IdempotencyService,
+  ) {}
 
   /**
    * One statement: contact upsert (new ⇒ subscribed; existing keeps its state unless
    * `subscribed` is sent), a flip event if any, the tracked event, first-seen field types.
+   * With an Idempotency-Key, that statement and the key's claim share one transaction.
    */
-  async track(projectId: string, dto: TrackEventDto): Promise<TrackResult> {
-    const result = await this.contacts.upsertWithEvent(
-      projectId,
-      { email: dto.email, data: dto.data, subscribed: dto.subscribed, defaultSubscribed: true, source: 'track' },
-      { name: dto.event.trim() },
-    );
-    const event = result.event!;
-    return { contact: result.contact.id, event: event.id, timestamp: event.createdAt.toISOString() };
+  async track(projectId: string, dto: TrackEventDto, claim?: IdempotencyClaim): Promise<TrackResult> {
+    const input = { email: dto.email, data: dto.data, subscribed: dto.subscribed, defaultSubscribed: true, source: 'track' } as const;
+    const event = { name: dto.event.trim() };
+    if (!claim) return resultOf(await this.contacts.upsertWithEvent(projectId, input, event));
+    const tracked = await this.dataSource.transaction(async (em) => {
+      const [claimed] = await this.idempotency.claimIn(em, [claim]);
+      if (!claimed) return null;
+      const result = resultOf(await this.contacts.upsertWithEvent(projectId, input, event, em));
+      await this.idempotency.recordIn(em, claim, 200, { success: true, data: result });
+      return result;
+    });
+    if (!tracked) throw idempotencyKeyReused(claim.key, await this.idempotency.find(projectId, claim.key));
+    return tracked;
   }
+}
+
+function resultOf(result: Awaited<ReturnType<ContactsService['upsertWithEvent']>>): TrackResult {
+  const event = result.event!;
+  return { contact: result.contact.id, event: event.id, timestamp: event.createdAt.toISOString() };
 }

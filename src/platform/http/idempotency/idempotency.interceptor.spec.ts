@@ -8,39 +8,47 @@ import { badRequest } from '../app-error';
 import { ErrorEnvelopeFilter } from '../exception.filter';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { HeldKey, IdempotencyService } from './idempotency.service';
+import { IdempotencyClaim, IdempotencyKeyClaim } from './idempotency-claim';
 import { Idempotent } from './idempotent.decorator';
 
-/** In-memory stand-in for the PostgreSQL store: same contract, no expiry. */
+/** In-memory stand-in for the PostgreSQL store: same contract, no expiry, no transactions. */
 class MemoryKeys {
   readonly rows = new Map<string, HeldKey>();
-  async claim(projectId: string, key: string, method: string, path: string) {
-    const id = `${projectId}:${key}`;
-    const held = this.rows.get(id);
-    if (held) return { held };
-    this.rows.set(id, { method, path, statusCode: null, createdAt: new Date() });
-    return null;
+  async find(projectId: string, key: string) {
+    return this.rows.get(`${projectId}:${key}`) ?? null;
   }
-  async complete(projectId: string, key: string, statusCode: number) {
-    this.rows.get(`${projectId}:${key}`)!.statusCode = statusCode;
+  /** What a service does inside its write transaction: claim, write, record the answer. */
+  async claimAndRecord(claim: IdempotencyClaim, statusCode: number, response: unknown) {
+    const id = `${claim.projectId}:${claim.key}`;
+    if (this.rows.has(id)) return false;
+    this.rows.set(id, { method: claim.method, path: claim.path, statusCode, response, createdAt: new Date() });
+    claim.recorded = true;
+    return true;
   }
-  async release(projectId: string, key: string) {
-    this.rows.delete(`${projectId}:${key}`);
+  async recordAfter(claim: IdempotencyClaim, statusCode: number, response: unknown) {
+    const id = `${claim.projectId}:${claim.key}`;
+    if (!this.rows.has(id)) this.rows.set(id, { method: claim.method, path: claim.path, statusCode, response, createdAt: new Date() });
+    claim.recorded = true;
   }
 }
 
+const keys = new MemoryKeys();
 let performed = 0;
 
 @Controller('things')
 class ThingsController {
+  /** Claims in its "transaction", like `/v1/send`. */
   @Idempotent()
   @Post()
-  create(@Body() body: { fail?: string }, @Req() req: Request) {
+  async create(@Body() body: { fail?: string }, @Req() req: Request, @IdempotencyKeyClaim() claim: IdempotencyClaim | undefined) {
     if (body.fail === '4xx') throw badRequest('nope');
     if (body.fail === '5xx') throw new Error('boom');
-    performed++;
-    return { ok: true, user: (req.user as { projectId: string }).projectId };
+    const result = { ok: true, n: ++performed, user: (req.user as { projectId: string }).projectId };
+    if (claim && !(await keys.claimAndRecord(claim, 201, { success: true, data: result }))) throw new Error('the interceptor let a taken key through');
+    return { success: true, data: result };
   }
 
+  /** Writes without claiming: the interceptor records the key after the answer. */
   @Idempotent()
   @Post('ok')
   @HttpCode(200)
@@ -52,7 +60,6 @@ class ThingsController {
 
 describe('IdempotencyInterceptor', () => {
   let app: INestApplication;
-  const keys = new MemoryKeys();
 
   beforeAll(async () => {
     configureLogger('silent');
@@ -80,8 +87,8 @@ describe('IdempotencyInterceptor', () => {
     expect(performed).toBe(2);
   });
 
-  it('refuses a repeat with 409 and the original request in details', async () => {
-    await request(app.getHttpServer()).post('/things').set('Idempotency-Key', 'abc').send({}).expect(201);
+  it('refuses a repeat with 409, the original request and its answer in details', async () => {
+    const first = await request(app.getHttpServer()).post('/things').set('Idempotency-Key', 'abc').send({}).expect(201);
     const repeat = await request(app.getHttpServer()).post('/things').set('Idempotency-Key', 'abc').send({}).expect(409);
     expect(performed).toBe(1);
     expect(repeat.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
@@ -90,12 +97,15 @@ describe('IdempotencyInterceptor', () => {
       originalRequest: 'POST /things',
       originalRequestAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       originalStatusCode: 201,
+      originalResponse: first.body,
     });
   });
 
-  it('records the declared status code of a handler', async () => {
+  it('records after the answer for a handler that wrote without claiming', async () => {
     await request(app.getHttpServer()).post('/things/ok').set('Idempotency-Key', 'ok-1').expect(200);
-    expect(keys.rows.get('p1:ok-1')?.statusCode).toBe(200);
+    expect(keys.rows.get('p1:ok-1')).toMatchObject({ statusCode: 200, response: { ok: true } });
+    await request(app.getHttpServer()).post('/things/ok').set('Idempotency-Key', 'ok-1').expect(409);
+    expect(performed).toBe(1);
   });
 
   it('scopes keys to the project', async () => {
@@ -104,12 +114,12 @@ describe('IdempotencyInterceptor', () => {
     expect(performed).toBe(2);
   });
 
-  it('releases the key on a 4xx outcome and keeps it on a 5xx', async () => {
+  it('leaves the key free after a 4xx or a 5xx: the failed request wrote nothing', async () => {
     await request(app.getHttpServer()).post('/things').set('Idempotency-Key', 'four').send({ fail: '4xx' }).expect(400);
     await request(app.getHttpServer()).post('/things').set('Idempotency-Key', 'four').send({}).expect(201);
     await request(app.getHttpServer()).post('/things').set('Idempotency-Key', 'five').send({ fail: '5xx' }).expect(500);
-    const repeat = await request(app.getHttpServer()).post('/things').set('Idempotency-Key', 'five').send({}).expect(409);
-    expect(repeat.body.error.details.originalStatusCode).toBe(500);
+    await request(app.getHttpServer()).post('/things').set('Idempotency-Key', 'five').send({}).expect(201);
+    expect(performed).toBe(2);
   });
 
   it('answers a malformed key with 400', async () => {

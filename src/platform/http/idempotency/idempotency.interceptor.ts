@@ -1,21 +1,19 @@
-import { CallHandler, ExecutionContext, HttpException, Injectable, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { logger } from '../../logging/logger';
-import { AppError } from '../app-error';
+import { attachClaim, IdempotencyClaim } from './idempotency-claim';
 import { idempotencyKeyReused, malformedIdempotencyKey } from './idempotency.errors';
 import { isValidIdempotencyKey } from './idempotency-key';
 import { IdempotencyService } from './idempotency.service';
 import { IDEMPOTENT_KEY } from './idempotent.decorator';
 
-function statusOf(error: unknown): number {
-  if (error instanceof AppError) return error.statusCode;
-  if (typeof (error as HttpException)?.getStatus === 'function') return (error as HttpException).getStatus();
-  return 500;
-}
-
-/** Applies the idempotency rule to handlers marked `@Idempotent()`; others pass straight through. */
+/**
+ * Applies the idempotency rule to handlers marked `@Idempotent()`; others pass straight through.
+ * A key already claimed is 409 at once; otherwise the handler's service claims it in its own
+ * write transaction (`IdempotencyKeyClaim`), so only a committed effect ever holds a key.
+ */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   private readonly log = logger('idempotency');
@@ -33,31 +31,21 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (key === undefined || !projectId) return next.handle();
     if (!isValidIdempotencyKey(key)) throw malformedIdempotencyKey();
     const res = context.switchToHttp().getResponse<Response>();
-    return from(this.run(projectId, key, req, res, next));
+    return from(this.run({ projectId, key, method: req.method, path: req.baseUrl + req.path }, req, res, next));
   }
 
-  private async run(projectId: string, key: string, req: Request, res: Response, next: CallHandler): Promise<unknown> {
-    const taken = await this.keys.claim(projectId, key, req.method, req.baseUrl + req.path);
-    if (taken) throw idempotencyKeyReused(key, taken.held);
-    let value: unknown;
-    try {
-      value = await lastValueFrom(next.handle(), { defaultValue: undefined });
-    } catch (error) {
-      const status = statusOf(error);
-      await this.settle(projectId, key, status);
-      throw error;
+  private async run(claim: IdempotencyClaim, req: Request, res: Response, next: CallHandler): Promise<unknown> {
+    const taken = await this.keys.find(claim.projectId, claim.key);
+    if (taken) throw idempotencyKeyReused(claim.key, taken);
+    attachClaim(req, claim);
+    const value = await lastValueFrom(next.handle(), { defaultValue: undefined });
+    if (!claim.recorded) {
+      try {
+        await this.keys.recordAfter(claim, res.statusCode, value);
+      } catch (err) {
+        this.log.error({ err, projectId: claim.projectId }, 'recording the idempotency outcome failed');
+      }
     }
-    await this.settle(projectId, key, res.statusCode);
     return value;
-  }
-
-  /** 4xx: the request did nothing, so the key is free again; 2xx/5xx: the key stays spent. */
-  private async settle(projectId: string, key: string, status: number): Promise<void> {
-    try {
-      if (status >= 400 && status < 500) await this.keys.release(projectId, key);
-      else await this.keys.complete(projectId, key, status);
-    } catch (err) {
-      this.log.error({ err, projectId }, 'recording the idempotency outcome failed');
-    }
   }
 }

@@ -3,8 +3,9 @@ import { SetMetadata } from '@nestjs/common';
 export const IDEMPOTENT_KEY = 'mailroom:idempotent';
 
 /**
- * Honors an optional `Idempotency-Key` header on this handler (project-scoped): the key is held
- * from the start of the request, a repeat is 409 `IDEMPOTENCY_KEY_REUSED`, a 4xx outcome
- * releases it, 2xx and 5xx keep it until it expires.
+ * Honors an optional `Idempotency-Key` header on this handler (project-scoped): a repeat of a key
+ * whose request took effect is 409 `IDEMPOTENCY_KEY_REUSED` with the first answer. The handler
+ * passes `@IdempotencyKeyClaim()` to its service, which claims the key in the transaction that
+ * writes the request's rows; a request that fails or dies before committing leaves the key free.
  */
 export const Idempotent = () => SetMetadata(IDEMPOTENT_KEY, true);

@@ -2,7 +2,7 @@ import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn } fr
 
 /**
  * An `Idempotency-Key` claimed by a project's request (IdempotencyService writes it with SQL).
- * `statusCode` is null until the request that holds the key has answered.
+ * Claimed in the transaction that writes the request's rows, with its status and answer.
  */
 @Entity('idempotency_keys')
 @Index('idempotency_keys_expires_idx', ['expiresAt'])
@@ -15,6 +15,7 @@ export class IdempotencyKey {
   @Column('text') method: string;
   @Column('text') path: string;
   @Column('integer', { nullable: true }) statusCode: number | null;
+  @Column('jsonb', { nullable: true }) response: unknown;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @Column('timestamptz') expiresAt: Date;
 }
