@@ -8,7 +8,7 @@ const shared = {
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
   transform: { '^.+\\.(t|j|mj)s$': swc },
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|typeorm|bullmq|uuid|file-type|strtok3|token-types|peek-readable|@tokenizer|load-esm|@borewit|uint8array-extras)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|typeorm|bullmq|uuid|file-type|strtok3|token-types|peek-readable|@tokenizer|load-esm|@borewit|uint8array-extras|marked)/)'],
 };
 module.exports = {
   projects: [

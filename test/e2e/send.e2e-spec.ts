@@ -91,6 +91,63 @@ describe('POST /v1/send through SMTP', () => {
     expect(one.envelope.to).toEqual(['one@example.org']);
   });
 
+  it("renders each recipient's name as {{name}} unless data sets name, and puts it in the To: header", async () => {
+    // Plunk's multi-recipient example: "Hello John Smith!".
+    await send({
+      to: [{ name: 'John Smith', email: 'john@example.org' }, { name: '<Jo>', email: 'jo@example.org' }, 'anon@example.org'],
+      from: 'hello@acme.test',
+      subject: 'Hello {{name}}!',
+      body: '<p>Hello {{ name ?? "there" }}!</p>',
+    }).expect(200);
+    const john = (await smtp.waitFor('john@example.org')).parsed!;
+    expect(john.subject).toBe('Hello John Smith!');
+    expect(john.html).toContain('<p>Hello John Smith!</p>');
+    expect(john.to).toMatchObject({ value: [{ name: 'John Smith', address: 'john@example.org' }] });
+    const jo = (await smtp.waitFor('jo@example.org')).parsed!;
+    expect(jo.subject).toBe('Hello <Jo>!');
+    expect(jo.html).toContain('<p>Hello &lt;Jo&gt;!</p>');
+    const anon = (await smtp.waitFor('anon@example.org')).parsed!;
+    expect(anon.subject).toBe('Hello !');
+    expect(anon.html).toContain('<p>Hello there!</p>');
+    // The name is this email's, not stored on the contact.
+    expect((await s.read.contactByEmail('john@example.org'))!.data).toEqual({});
+
+    // `data.name` wins (stored, or one-off); a name stored earlier yields to the recipient's name.
+    await send({ to: { name: 'John Smith', email: 'john2@example.org' }, from: 'hello@acme.test', subject: 'Hi {{name}}', body: 'b', data: { name: 'Johnny' } }).expect(200);
+    expect((await smtp.waitFor('john2@example.org')).parsed!.subject).toBe('Hi Johnny');
+    await send({ to: { name: 'John Smith', email: 'john3@example.org' }, from: 'hello@acme.test', subject: 'Hi {{name}}', body: 'b', data: { name: { value: 'J.', persistent: false } } }).expect(200);
+    expect((await smtp.waitFor('john3@example.org')).parsed!.subject).toBe('Hi J.');
+    await send({ to: { name: 'John Smith', email: 'john2@example.org' }, from: 'hello@acme.test', subject: 'Again {{name}}', body: 'b' }).expect(200);
+    const again = await waitFor(async () => smtp.to('john2@example.org').find((m) => m.parsed!.subject?.startsWith('Again')));
+    expect(again.parsed!.subject).toBe('Again John Smith');
+  });
+
+  it('converts a markdown body (type "markdown") to HTML after rendering its Liquid; type "html" or none sends the body as given', async () => {
+    await send({
+      to: 'md@example.org',
+      from: 'hello@acme.test',
+      subject: 'Markdown for {{firstName}}',
+      type: 'markdown',
+      tracking: false,
+      body: '# Hello {{firstName}}\n\nSome **bold** text and a [link](https://example.com/x).\n\n- one\n- two',
+      data: { firstName: '<Ann>' },
+    }).expect(200);
+    const md = (await smtp.waitFor('md@example.org')).parsed!;
+    expect(md.subject).toBe('Markdown for <Ann>');
+    expect(md.html).toContain('<h1>Hello &lt;Ann&gt;</h1>');
+    expect(md.html).toContain('<p>Some <strong>bold</strong> text and a <a href="https://example.com/x">link</a>.</p>');
+    expect(md.html).toContain('<li>two</li>');
+    expect(md.text).toContain('Some bold text');
+    expect(md.text).not.toContain('**');
+
+    for (const [address, type] of [['as-html@example.org', 'html'], ['no-type@example.org', undefined]] as const) {
+      await send({ to: address, from: 'hello@acme.test', subject: 'HTML', type, tracking: false, body: '<p># Not a *heading*</p>' }).expect(200);
+      const html = (await smtp.waitFor(address)).parsed!;
+      expect(html.html).toContain('<p># Not a *heading*</p>');
+      expect(html.html).not.toContain('<h1>');
+    }
+  });
+
   it('uses the template, overridden by explicit fields, with the deprecated name as fallback', async () => {
     const tpl = await s.api
       .post('/templates')
@@ -235,6 +292,8 @@ describe('POST /v1/send through SMTP', () => {
       ['no subject, body or from without a template', { subject: undefined, body: undefined, from: undefined }, ['subject', 'body', 'from']],
       ['Liquid that does not parse', { body: 'line\n{% if x %}' }, ['body']],
       ['a malformed template id', { template: 'abc' }, ['template']],
+      ['an unknown body type', { type: 'text' }, ['type']],
+      ['a body type that is not a string', { type: 1 }, ['type']],
       ['attachments over 10 MB', { attachments: [{ filename: 'big.bin', content: Buffer.alloc(10 * 1024 * 1024 + 1).toString('base64') }] }, ['attachments']],
     ];
     it.each(cases)('%s', async (_name, patch, fields) => {

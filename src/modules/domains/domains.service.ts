@@ -105,11 +105,16 @@ export class DomainsService {
 
   /** Throws 403 DOMAIN_NOT_VERIFIED unless the sender's domain or a parent is a verified domain of the project. */
   async assertSenderAllowed(projectId: string, fromEmail: string): Promise<void> {
-    if (this.verificationOff) return;
+    if (await this.senderAllowed(projectId, fromEmail)) return;
+    throw domainNotVerified(domainOfEmail(fromEmail) ?? (fromEmail.slice(fromEmail.lastIndexOf('@') + 1) || fromEmail));
+  }
+
+  /** Whether the sender's domain or a parent is a verified domain of the project (any domain while DOMAIN_VERIFICATION=off). */
+  async senderAllowed(projectId: string, fromEmail: string): Promise<boolean> {
+    if (this.verificationOff) return true;
     const domain = domainOfEmail(fromEmail);
-    if (!domain) throw domainNotVerified(fromEmail.slice(fromEmail.lastIndexOf('@') + 1) || fromEmail);
-    const found = await this.domains.existsBy({ projectId, domain: In(domainAndParents(domain)), status: 'verified' });
-    if (!found) throw domainNotVerified(domain);
+    if (!domain) return false;
+    return this.domains.existsBy({ projectId, domain: In(domainAndParents(domain)), status: 'verified' });
   }
 
   /** DKIM options for the most specific verified domain covering the sender; null when none (or SES signs). */

@@ -1,4 +1,4 @@
-import { AppError, conflict, forbidden, notFound } from '../../platform/http/app-error';
+import { AppError, conflict, forbidden, notFound, validationError } from '../../platform/http/app-error';
 
 export const projectNotFound = () => notFound('Project');
 export const memberNotFound = () => notFound('Member');
@@ -12,3 +12,12 @@ export const projectDisabled = (reason: string | null) =>
 export const insufficientRole = () => new AppError(403, 'FORBIDDEN', 'This action needs the ADMIN or OWNER role');
 export const ownerIsFixed = () => forbidden('The OWNER cannot be removed or demoted');
 export const cannotChangeSelf = () => forbidden('You cannot remove yourself or change your own role');
+export const defaultFromNotVerified = (email: string) =>
+  validationError([
+    {
+      field: 'defaultFrom.email',
+      code: 'domain_not_verified',
+      message: `defaultFrom.email must be on a verified domain of this project (${email} is not); add and verify its domain with POST /domains first`,
+      received: email,
+    },
+  ]);

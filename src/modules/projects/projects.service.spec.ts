@@ -1,6 +1,7 @@
 import type { DataSource, Repository } from 'typeorm';
 import type { ProjectMember } from './entities/project-member.entity';
 import type { Project } from './entities/project.entity';
+import type { DomainsService } from '../domains/domains.service';
 import { ProjectsService } from './projects.service';
 import { sha256Hex } from '../../platform/crypto';
 
@@ -37,7 +38,7 @@ function fixture() {
     },
     findOneBy: async () => row(),
   };
-  const service = new ProjectsService(projects as unknown as Repository<Project>, {} as Repository<ProjectMember>, {} as DataSource);
+  const service = new ProjectsService(projects as unknown as Repository<Project>, {} as Repository<ProjectMember>, {} as DataSource, {} as DomainsService);
   const settle = () => new Promise((resolve) => setImmediate(resolve));
   return { service, lookups, settle };
 }

@@ -7,8 +7,9 @@ import type { ProjectRole } from '../auth/principal';
 import { generateKeyPair, KeyPair, keyColumns } from './api-keys';
 import { ProjectMember } from './entities/project-member.entity';
 import { Project } from './entities/project.entity';
-import type { UpdateProjectDto } from './dto/update-project.dto';
-import { insufficientRole, projectNotFound } from './projects.errors';
+import type { DefaultFromDto, UpdateProjectDto } from './dto/update-project.dto';
+import { defaultFromNotVerified, insufficientRole, projectNotFound } from './projects.errors';
+import { DomainsService } from '../domains/domains.service';
 import { wipeProjectData } from './use-cases/wipe-project-data';
 
 export interface KeyLookup {
@@ -54,6 +55,7 @@ export class ProjectsService {
     @InjectRepository(Project) private readonly projects: Repository<Project>,
     @InjectRepository(ProjectMember) private readonly members: Repository<ProjectMember>,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly domains: DomainsService,
   ) {}
 
   /** Creates the project and makes `ownerId` its OWNER in one transaction. */
@@ -75,6 +77,8 @@ export class ProjectsService {
           tracking: 'ENABLED',
           language: 'en',
           webhookSecret: newWebhookSecret(),
+          defaultFromAddress: null,
+          defaultFromName: null,
         }),
       );
       await em.insert(ProjectMember, { projectId: created.id, userId: ownerId, role: 'OWNER' });
@@ -155,8 +159,17 @@ export class ProjectsService {
     if (dto.tracking !== undefined) changes.tracking = dto.tracking;
     if (dto.language !== undefined) changes.language = dto.language;
     if (dto.disabled === false) Object.assign(changes, { disabled: false, disabledReason: null, disabledAt: null });
+    if (dto.defaultFrom !== undefined) Object.assign(changes, await this.defaultFromColumns(projectId, dto.defaultFrom));
     if (Object.keys(changes).length > 0) await this.projects.update({ id: projectId }, changes);
     return { project: await this.findById(projectId), role };
+  }
+
+  /** `defaultFrom` as columns: null clears it; an address must be on a verified domain of the project (422 naming the field). */
+  private async defaultFromColumns(projectId: string, value: DefaultFromDto | null): Promise<Pick<Project, 'defaultFromAddress' | 'defaultFromName'>> {
+    if (value === null) return { defaultFromAddress: null, defaultFromName: null };
+    const email = value.email.trim().toLowerCase();
+    if (!(await this.domains.senderAllowed(projectId, email))) throw defaultFromNotVerified(email);
+    return { defaultFromAddress: email, defaultFromName: value.name?.trim() || null };
   }
 
   /** Deletes the project's data set-based, then the project (members and keys with it), in one transaction. */

@@ -25,6 +25,8 @@ export class EmailContent {
   @Column('text') body: string;
   /** False for account mail, whose subject and HTML arrive final (never read as Liquid). */
   @Column('boolean', { default: true }) liquid: boolean;
+  /** The body is markdown (a `/v1/send` with `type: "markdown"`): converted to HTML after its Liquid is rendered. */
+  @Column('boolean', { default: false }) markdown: boolean;
   /** A given plain-text part; null: generated from the rendered HTML. */
   @Column('text', { nullable: true }) text: string | null;
   @Column('text', { nullable: true }) fromName: string | null;

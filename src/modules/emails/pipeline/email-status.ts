@@ -57,7 +57,7 @@ const LOAD_SQL = `SELECT e.id, e.project_id, e.contact_id, e.template_id, e.camp
                 SELECT 1 FROM suppressions s WHERE s.project_id = e.project_id AND s.email = lower(btrim(e.to_address))
               ) ELSE false END AS suppressed,
               CASE WHEN e.type = ANY($2::text[]) THEN ${contactSubscribedSql('e.project_id', 'lower(btrim(e.to_address))')} END AS contact_subscribed,
-              c.subject AS c_subject, c.body AS c_body, c.liquid AS c_liquid, c.text AS c_text, c.from_name AS c_from_name,
+              c.subject AS c_subject, c.body AS c_body, c.liquid AS c_liquid, c.markdown AS c_markdown, c.text AS c_text, c.from_name AS c_from_name,
               c.reply_to AS c_reply_to, c.headers AS c_headers, c.attachments AS c_attachments
          FROM emails e LEFT JOIN email_contents c ON c.id = e.content_id
         WHERE e.id = ANY($1::uuid[])`;
@@ -74,7 +74,7 @@ const MARK_SENT_SQL = `WITH v AS (
                 sent_at = now(), delivered_at = CASE WHEN v.delivered THEN now() ELSE e.delivered_at END,
                 lease_until = NULL, error = NULL, updated_at = now()
            FROM v
-          WHERE e.id = ANY($2::uuid[]) AND e.id = v.id AND ${statusGuard("e.status = 'sending'")}
+          WHERE e.id = ANY($2::uuid[]) AND e.id = v.id AND ${statusGuard("e.status IN ('sending', 'uncertain')")}
          RETURNING e.id, e.project_id, e.contact_id, v.events
        ), ev AS (${SENT_EVENTS_SQL})
        SELECT (SELECT json_agg(id) FROM sent) AS ids, (SELECT json_agg(ev ORDER BY ev.created_at) FROM ev) AS events`;
@@ -105,6 +105,7 @@ export interface LoadedEmail {
     subject: string;
     body: string;
     liquid: boolean;
+    markdown: boolean;
     text: string | null;
     fromName: string | null;
     replyTo: string | null;
@@ -135,6 +136,7 @@ interface LoadedRow {
   c_subject: string;
   c_body: string;
   c_liquid: boolean;
+  c_markdown: boolean;
   c_text: string | null;
   c_from_name: string | null;
   c_reply_to: string | null;
@@ -284,14 +286,28 @@ export class EmailStatusStore {
   /** A delivery report: once per email, never downgrading a later state (a bounce or complaint that arrived first). */
   async markDeliveredByFeedback(emailId: string, at: Date, manager?: EntityManager): Promise<boolean> {
     const rows: unknown[] = await (manager ?? this.dataSource.manager).query(
-      `UPDATE emails SET delivered_at = $2, status = CASE WHEN status IN ('queued', 'sending', 'sent') THEN 'delivered' ELSE status END, updated_at = now()
+      `UPDATE emails SET delivered_at = $2, status = CASE WHEN status IN ('queued', 'sending', 'sent', 'uncertain') THEN 'delivered' ELSE status END, updated_at = now()
         WHERE id = $1 AND delivered_at IS NULL RETURNING id`,
       [emailId, at],
     );
     return affectedCount(rows) > 0;
   }
 
-  /** Terminal failure: retries exhausted, unrenderable, or an interrupted hand-over (see the pipeline). */
+  /**
+   * An interrupted hand-over (a crash or an outage while the transport had the message): it may or
+   * may not have arrived, and is never handed over again by itself. A late outcome write
+   * (`markSent`) still turns it into `sent`.
+   */
+  async markUncertain(emailId: string, error: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `UPDATE emails SET status = 'uncertain', error = $2, lease_until = NULL, updated_at = now()
+        WHERE id = $1 AND ${statusGuard("status = 'sending'")} RETURNING id`,
+      [emailId, error],
+    );
+    return affectedCount(rows) > 0;
+  }
+
+  /** Terminal failure: retries exhausted, unrenderable, or too big. */
   async markFailed(emailId: string, error: string, from: EmailStatus[] = ['queued', 'sending']): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(
       `UPDATE emails SET status = 'failed', failed_at = now(), error = $2, lease_until = NULL, updated_at = now()
@@ -367,6 +383,7 @@ function toLoaded(r: LoadedRow): LoadedEmail {
           subject: r.c_subject,
           body: r.c_body,
           liquid: r.c_liquid,
+          markdown: r.c_markdown,
           text: r.c_text,
           fromName: r.c_from_name,
           replyTo: r.c_reply_to,

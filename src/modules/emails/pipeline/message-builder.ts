@@ -5,6 +5,7 @@ import { DomainsService } from '../../domains/domains.service';
 import { TemplateRenderer } from '../../templates/rendering/template-renderer';
 import type { ComposeInput, DkimKey } from './compose-mime';
 import { domainOf } from './compose-mime';
+import { markdownToHtml } from './markdown';
 import type { LoadedEmail } from './email-status';
 import { ProjectCache } from './project-cache';
 import { RecipientLinksService } from '../links/recipient-links.service';
@@ -62,11 +63,11 @@ export class MessageBuilder {
       };
     }
 
-    // 3. Render subject and HTML (account mail arrives final), then the plain-text part.
+    // 3. Render subject and HTML (account mail arrives final; a markdown body is converted once rendered), then the plain-text part.
     const rendered = content.liquid
       ? this.renderer.renderSource({ subject: content.subject, body: content.body }, variables)
       : { subject: content.subject, html: content.body };
-    let html = rendered.html;
+    let html = content.markdown ? markdownToHtml(rendered.html) : rendered.html;
     let text = content.text ?? this.renderer.toText(html);
 
     // 4. The unsubscribe footer (MARKETING), then the open pixel and click redirects when tracking is on.

@@ -19,4 +19,15 @@ export class ProjectCache {
     this.entries.set(projectId, project);
     return project;
   }
+
+  /**
+   * The project's `defaultFrom`, read now rather than from the cache (one primary-key read, for
+   * sends that name no sender): a sender set or changed a moment ago, in any process, applies to
+   * the next send, and one whose domain was deleted is refused (DOMAIN_NOT_VERIFIED) at once.
+   */
+  async defaultFrom(projectId: string): Promise<{ email: string; name: string | null } | undefined> {
+    const project = await this.projects.findById(projectId);
+    this.entries.set(projectId, project);
+    return project.defaultFromAddress ? { email: project.defaultFromAddress, name: project.defaultFromName } : undefined;
+  }
 }

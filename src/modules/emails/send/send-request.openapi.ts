@@ -1,5 +1,5 @@
 import type { SchemaObject } from '../../../platform/http/openapi-responses';
-import { SEND_LIMITS } from './send-request';
+import { BODY_TYPES, SEND_LIMITS } from './send-request';
 
 const address = (what: string): SchemaObject => ({
   oneOf: [
@@ -23,13 +23,22 @@ export const SEND_REQUEST_SCHEMA: SchemaObject = {
   description: 'Either `template` (a template id) or `subject` and `body`. Unknown fields are refused when they look like a misspelling (e.g. `templateId`).',
   properties: {
     to: {
-      description: `Recipient(s): an address, \`{ email, name }\`, or an array of up to ${SEND_LIMITS.recipients} of them. Each becomes (or updates) a contact.`,
+      description: `Recipient(s): an address, \`{ email, name }\`, or an array of up to ${SEND_LIMITS.recipients} of them. Each becomes (or updates) a contact; a recipient's \`name\` renders as \`{{name}}\` unless \`data\` sets \`name\`.`,
       oneOf: [address('Recipient'), { type: 'array', maxItems: SEND_LIMITS.recipients, items: address('Recipient') }],
     },
     template: { type: 'string', format: 'uuid', description: 'Template id (UUID) to render; its subject, body and sender are used unless given here. The field is `template`, not `templateId`.' },
     subject: { type: 'string', maxLength: SEND_LIMITS.subject, description: 'Subject (Liquid template); required without `template`' },
-    body: { type: 'string', description: 'HTML body (Liquid template); required without `template`' },
-    from: { ...address('Sender'), description: "Sender: an address on a verified domain, or `{ email, name }`; defaults to the template's sender" },
+    body: { type: 'string', description: 'Body (Liquid template), HTML or markdown as `type` says; required without `template`' },
+    type: {
+      type: 'string',
+      enum: [...BODY_TYPES],
+      default: 'html',
+      description: "How this request's `body` is written: html (default, sent as given) or markdown (rendered with Liquid, then converted to HTML); a template's body is HTML. Plunk's field",
+    },
+    from: {
+      ...address('Sender'),
+      description: "Sender: an address on a verified domain, or `{ email, name }`; defaults to the template's sender, then to the project's `defaultFrom`",
+    },
     name: { type: 'string', maxLength: SEND_LIMITS.displayName, description: 'Deprecated: sender display name, used when `from` has no name' },
     reply: { type: 'string', format: 'email', description: 'Reply-To address' },
     data: {

@@ -13,10 +13,16 @@ export interface Recipient {
   name: string | null;
 }
 
+/** `type` of a send: how `body` is written (Plunk's field). */
+export const BODY_TYPES = ['html', 'markdown'] as const;
+export type BodyType = (typeof BODY_TYPES)[number];
+
 export interface SendRequest {
   to: Recipient[];
   subject?: string;
   body?: string;
+  /** `markdown`: `body` is converted to HTML when each message is built; absent means `html`. */
+  type?: BodyType;
   template?: string;
   from?: Recipient;
   /** Deprecated sender display name: used only when `from` carries no name. */
@@ -347,6 +353,10 @@ export function parseSendRequest(input: unknown): { request: SendRequest; errors
   const body = optionalString(input, 'body', p);
   if (body !== undefined && body.length === 0) p.add('body', 'too_small', 'body must not be empty', body);
   else if (body?.includes(NUL)) p.add('body', 'invalid_string', 'body must not contain NUL characters (U+0000)', body);
+  const type = optionalString(input, 'type', p);
+  if (type !== undefined && !(BODY_TYPES as readonly string[]).includes(type)) {
+    p.add('type', 'invalid_enum_value', `type must be ${BODY_TYPES.join(' or ')} (how body is written)`, type);
+  }
 
   for (const item of nearMissErrors(input, SEND_NEAR_MISSES)) p.items.push(item);
   const template = optionalString(input, 'template', p);
@@ -376,6 +386,7 @@ export function parseSendRequest(input: unknown): { request: SendRequest; errors
       to,
       subject,
       body,
+      type: type as BodyType | undefined,
       template,
       from,
       name: name?.trim() || undefined,
@@ -389,4 +400,15 @@ export function parseSendRequest(input: unknown): { request: SendRequest; errors
     },
     errors: [],
   };
+}
+
+/**
+ * A recipient's template variables: its `name` (`to: {name, email}`) is `{{name}}` for this
+ * email, as Plunk's "Hello {{name}}!" example expects, over a name stored on the contact; a
+ * `name` in the request's `data` (stored or one-off) wins. The name itself is not stored.
+ */
+export function recipientVariables(req: SendRequest, to: Recipient, variables: Record<string, unknown>): Record<string, unknown> {
+  const dataName = req.data?.name;
+  if (!to.name || (dataName !== undefined && dataName !== null)) return variables;
+  return { ...variables, name: to.name };
 }

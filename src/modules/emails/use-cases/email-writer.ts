@@ -11,6 +11,8 @@ export interface NewEmailContent {
   body: string;
   /** False for final (non-Liquid) subject and HTML, as account mail arrives. */
   liquid?: boolean;
+  /** The body is markdown, converted to HTML when each message is built. */
+  markdown?: boolean;
   text?: string | null;
   fromName: string | null;
   replyTo: string | null;
@@ -62,6 +64,7 @@ export async function insertContentsAndEmails(statements: StatementRunner, em: E
       subject: c.subject,
       body: c.body,
       liquid: c.liquid ?? true,
+      markdown: c.markdown ?? false,
       text: c.text ?? null,
       from_name: c.fromName,
       reply_to: c.replyTo,
@@ -94,10 +97,10 @@ export async function insertContentsAndEmails(statements: StatementRunner, em: E
 }
 
 const INSERT_CONTENTS_AND_EMAILS_SQL = `WITH content AS (
-  INSERT INTO email_contents (id, project_id, template_id, subject, body, liquid, text, from_name, reply_to, headers, attachments)
-  SELECT c.id, c.project_id, c.template_id, c.subject, c.body, c.liquid, c.text, c.from_name, c.reply_to, c.headers, c.attachments
+  INSERT INTO email_contents (id, project_id, template_id, subject, body, liquid, markdown, text, from_name, reply_to, headers, attachments)
+  SELECT c.id, c.project_id, c.template_id, c.subject, c.body, c.liquid, c.markdown, c.text, c.from_name, c.reply_to, c.headers, c.attachments
     FROM jsonb_to_recordset($1::jsonb) AS c(id uuid, project_id uuid, template_id uuid, subject text, body text, liquid boolean,
-                                            text text, from_name text, reply_to text, headers jsonb, attachments jsonb)
+                                            markdown boolean, text text, from_name text, reply_to text, headers jsonb, attachments jsonb)
   RETURNING id
 )
 INSERT INTO emails (id, project_id, contact_id, template_id, campaign_id, content_id, type, from_address,

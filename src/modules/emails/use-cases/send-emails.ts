@@ -8,7 +8,7 @@ import { ContactsService, normalizeEmail, UpsertContactInput } from '../../conta
 import { upsertKey } from '../../contacts/use-cases/upsert-contacts-batch.sql';
 import { DomainsService } from '../../domains/domains.service';
 import { BillingService } from '../../billing/billing.service';
-import type { Project, TrackingMode } from '../../projects/entities/project.entity';
+import type { TrackingMode } from '../../projects/entities/project.entity';
 import { projectDisabled } from '../../projects/projects.errors';
 import type { Template } from '../../templates/entities/template.entity';
 import { liquidProblems } from '../../templates/templates.errors';
@@ -141,7 +141,7 @@ export class SendEmails {
     // Cached for a few seconds: a project disabled this instant may still send for that long.
     const project = await this.projects.get(projectId);
     if (project.disabled) throw projectDisabled(project.disabledReason);
-    const send = await this.resolve(projectId, req, project);
+    const send = await this.resolve(projectId, req);
     await this.domains.assertSenderAllowed(projectId, send.from.email);
     const track = trackingFor(project.tracking, send.type, req.tracking);
 
@@ -207,7 +207,7 @@ export class SendEmails {
    * Template defaults overridden by explicit fields, the sender falling back to the project's
    * `defaultFrom`; every remaining problem is one 422 item.
    */
-  private async resolve(projectId: string, req: SendRequest, project: Project): Promise<ResolvedSend> {
+  private async resolve(projectId: string, req: SendRequest): Promise<ResolvedSend> {
     const template = req.template ? await this.templates.findOne(projectId, req.template) : null;
     const problems: FieldError[] = [];
     const subject = req.subject ?? template?.subject;
@@ -215,7 +215,7 @@ export class SendEmails {
     if (subject === undefined) problems.push({ field: 'subject', code: 'required', message: 'subject is required unless a template is given' });
     if (body === undefined) problems.push({ field: 'body', code: 'required', message: 'body is required unless a template is given' });
     let from: Recipient | undefined =
-      req.from ?? (template ? { email: template.fromAddress, name: template.fromName } : undefined) ?? (await this.projects.defaultFrom(project));
+      req.from ?? (template ? { email: template.fromAddress, name: template.fromName } : undefined) ?? (await this.projects.defaultFrom(projectId));
     if (!from) problems.push({ field: 'from', code: 'required', message: FROM_REQUIRED });
     else if (!from.name && req.name) from = { ...from, name: req.name };
     problems.push(...liquidProblems({ subject: req.subject, body: req.body }));

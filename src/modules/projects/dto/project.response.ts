@@ -25,6 +25,13 @@ export class ProjectResponse {
   tracking!: string;
   @ApiProperty({ description: "Language of hosted pages and system emails", type: String })
   language!: string;
+  @ApiProperty({
+    description: "Sender used when a send names none (neither `from` nor a template's sender); null when unset",
+    type: 'object',
+    nullable: true,
+    properties: { email: { type: 'string', description: 'Sender address' }, name: { type: 'string', nullable: true, description: 'Sender display name' } },
+  })
+  defaultFrom!: { email: string; name: string | null } | null;
   @ApiPropertyOptional({ description: "Your role in the project (lists and reads by a member)", type: String })
   role?: string;
   @ApiProperty({ description: 'Creation time (ISO 8601)', type: String })
@@ -45,6 +52,7 @@ export function toProjectResponse(project: Project, keys?: KeyPair, role?: strin
     disabledReason: project.disabledReason,
     tracking: project.tracking,
     language: project.language,
+    defaultFrom: project.defaultFromAddress ? { email: project.defaultFromAddress, name: project.defaultFromName } : null,
     ...(role ? { role } : {}),
     createdAt: project.createdAt.toISOString(),
     updatedAt: project.updatedAt.toISOString(),

@@ -1,8 +1,28 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsString, MaxLength, MinLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsDefined, IsEmail, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { OptionalNotNull } from '../../../platform/http/validation';
 import { PROJECT_LANGUAGES, TRACKING_MODES } from '../project-settings';
 import type { TrackingMode } from '../entities/project.entity';
+
+const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
+
+/** The sender of sends that name none (Plunk's SDK sends no `from`). */
+export class DefaultFromDto {
+  @IsDefined({ message: 'defaultFrom.email is required' })
+  @IsString()
+  @MaxLength(320)
+  @IsEmail({}, { message: 'defaultFrom.email must be a valid email address' })
+  @ApiProperty({ description: 'Sender address, on a verified domain of the project', type: String, format: 'email', maxLength: 320 })
+  email!: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  @Matches(NO_CONTROL, { message: 'defaultFrom.name must not contain line breaks or control characters' })
+  @ApiPropertyOptional({ description: 'Sender display name', type: String, nullable: true, maxLength: 200 })
+  name?: string | null;
+}
 
 export class UpdateProjectDto {
   @OptionalNotNull()
@@ -27,4 +47,16 @@ export class UpdateProjectDto {
   @IsIn([false], { message: 'disabled can only be set to false (re-enable the project)' })
   @ApiPropertyOptional({ description: 'Only false: re-enables a disabled project', type: Boolean, enum: [false] })
   disabled?: false;
+
+  /** `null` clears it (the one PATCH field that may be null). */
+  @IsOptional()
+  @IsObject({ message: 'defaultFrom must be an object {email, name?}, or null to clear it' })
+  @ValidateNested()
+  @Type(() => DefaultFromDto)
+  @ApiPropertyOptional({
+    type: () => DefaultFromDto,
+    nullable: true,
+    description: "Sender used when a send names none (neither `from` nor a template's sender); on a verified domain of the project; null clears it",
+  })
+  defaultFrom?: DefaultFromDto | null;
 }

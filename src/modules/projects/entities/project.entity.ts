@@ -19,6 +19,9 @@ export class Project {
   @Column('text', { default: 'ENABLED' }) tracking: TrackingMode;
   @Column('text', { default: 'en' }) language: string;
   @Column('text') webhookSecret: string;
+  /** Sender of a send that names none, itself or through its template; on a verified domain when set. */
+  @Column('text', { nullable: true }) defaultFromAddress: string | null;
+  @Column('text', { nullable: true }) defaultFromName: string | null;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }
