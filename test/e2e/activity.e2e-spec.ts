@@ -64,6 +64,26 @@ describe('activity feed and stats', () => {
     expect(new Set(seen).size).toBe(5);
   });
 
+  it('carries total on the first page, for every filter, and 0 on later pages', async () => {
+    const total = async (query: string) => (await get(a, `/activity${query}`).expect(200)).body.total;
+    expect(await total('')).toBe(5);
+    expect(await total('?types=event')).toBe(3);
+    expect(await total('?types=email.sent,event')).toBe(4);
+    expect(await total('?types=email.delivery')).toBe(1);
+    const ann = (await get(a, '/activity?types=event').expect(200)).body.data.find((i: { contact: { email: string } }) => i.contact.email === 'ann@example.com').contact.id;
+    expect(await total(`?contactId=${ann}`)).toBe(4);
+    expect(await total(`?contactId=${ann}&types=event`)).toBe(2);
+    expect(await total(`?campaignId=${randomUUID()}`)).toBe(0);
+    expect(await total('?contactId=cnt_nope')).toBe(0);
+    expect((await get(b, '/activity').expect(200)).body.total).toBe(1);
+    expect((await get(b, `/activity?contactId=${ann}`).expect(200)).body.total).toBe(0);
+    const first = (await get(a, '/activity?limit=2').expect(200)).body;
+    expect(first).toMatchObject({ total: 5, hasMore: true });
+    const second = (await get(a, `/activity?limit=2&cursor=${first.cursor}`).expect(200)).body;
+    expect(second.total).toBe(0);
+    expect(second.data).toHaveLength(2);
+  });
+
   it('answers bad input with 400', async () => {
     expect((await get(a, '/activity?types=email.nope').expect(400)).body.error.code).toBe('BAD_REQUEST');
     await get(a, '/activity?cursor=garbage!').expect(400);
@@ -87,6 +107,8 @@ describe('activity feed and stats', () => {
   it('keeps the counters exact when events are deleted', async () => {
     await a.api.delete('/events/purchased').expect(204);
     expect((await get(a, '/activity/stats').expect(200)).body.events).toBe(2);
+    expect((await get(a, '/activity').expect(200)).body.total).toBe(4);
+    expect((await get(a, '/activity?types=event').expect(200)).body.total).toBe(2);
     expect((await get(a, '/analytics/top-events').expect(200)).body).toEqual({ data: [{ name: 'signed-up', count: 2 }] });
   });
 
@@ -98,6 +120,61 @@ describe('activity feed and stats', () => {
     await s.anonymous.get('/activity').expect(401);
     await a.publicApi.get('/activity/stats').expect(401);
     await a.publicApi.get('/analytics/timeseries').expect(401);
+  });
+});
+
+describe('activity: upcoming items and campaign filters', () => {
+  const s = useSession({}, { projectName: 'Upcoming A' });
+  let contactId: string;
+
+  beforeAll(async () => {
+    contactId = (await s.api.post('/contacts', { email: 'wait@example.com' }).expect(201)).body.id;
+    await s.api.post('/contacts', { email: 'other@example.com' }).expect(201);
+  });
+
+  const campaign = async (name: string) =>
+    (await s.api.post('/campaigns', { name, subject: `${name} subject`, body: '<p>Hi</p>', from: 'news@acme.test', audienceType: 'ALL', type: 'TRANSACTIONAL' }).expect(201)).body.data
+      .id as string;
+
+  const waitingExecution = async (name: string, step: { type: string; config: Record<string, unknown> }) => {
+    const wf = (await s.api.post('/workflows', { name, eventName: `${name}.start` }).expect(201)).body;
+    const next = (await s.api.post(`/workflows/${wf.id}/steps`, step).expect(201)).body.id;
+    await s.api.post(`/workflows/${wf.id}/transitions`, { fromStepId: wf.steps[0].id, toStepId: next }).expect(201);
+    const ex = (await s.api.post(`/workflows/${wf.id}/executions`, { contactId }).expect(201)).body.id as string;
+    await waitFor(async () => ((await s.api.get(`/workflows/${wf.id}/executions/${ex}`).expect(200)).body.status === 'WAITING' ? true : undefined));
+    return { workflowId: wf.id as string, id: ex };
+  };
+
+  it('lists scheduled campaigns {id, name, subject, scheduledFor} and waiting executions {id, workflowId, workflowName, contact, dueAt}', async () => {
+    const id = await campaign('Later');
+    const when = new Date(Date.now() + 86_400_000).toISOString();
+    await s.api.post(`/campaigns/${id}/send`, { scheduledFor: when }).expect(200);
+    const delayed = await waitingExecution('Delayed', { type: 'DELAY', config: { amount: 2, unit: 'days' } });
+    const waiting = await waitingExecution('Waiting', { type: 'WAIT_FOR_EVENT', config: { eventName: 'never' } });
+    const res = (await s.api.get('/activity/upcoming').expect(200)).body;
+    expect(res.campaigns).toEqual([{ id, name: 'Later', subject: 'Later subject', scheduledFor: when }]);
+    const contact = { id: contactId, email: 'wait@example.com' };
+    expect(res.executions).toEqual([
+      { id: delayed.id, workflowId: delayed.workflowId, workflowName: 'Delayed', contact, dueAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/) },
+      { id: waiting.id, workflowId: waiting.workflowId, workflowName: 'Waiting', contact, dueAt: null },
+    ]);
+    const due = Date.parse(res.executions[0].dueAt) - Date.now();
+    expect(due).toBeGreaterThan(2 * 86_400_000 - 120_000);
+    expect(due).toBeLessThanOrEqual(2 * 86_400_000);
+    const other = await s.newProject('Upcoming B');
+    expect((await other.api.get('/activity/upcoming').expect(200)).body).toEqual({ campaigns: [], executions: [] });
+  });
+
+  it("counts a campaign's activity, alone or with a type or contact, in total", async () => {
+    const id = await campaign('Now');
+    await s.api.post(`/campaigns/${id}/send`).expect(200);
+    await waitFor(async () => ((await s.api.get(`/activity?campaignId=${id}&types=email.delivery`).expect(200)).body.data.length === 2 ? true : undefined));
+    const page = (await s.api.get(`/activity?campaignId=${id}`).expect(200)).body;
+    expect(page.data).toHaveLength(4);
+    expect(page.total).toBe(4);
+    expect((await s.api.get(`/activity?campaignId=${id}&types=email.sent`).expect(200)).body.total).toBe(2);
+    expect((await s.api.get(`/activity?campaignId=${id}&contactId=${contactId}`).expect(200)).body.total).toBe(2);
+    expect((await s.api.get(`/activity?campaignId=${id.toUpperCase()}&limit=1`).expect(200)).body).toMatchObject({ total: 4, hasMore: true });
   });
 });
 

@@ -226,7 +226,7 @@ describe('campaigns', () => {
       expect(scheduled.body.data).toMatchObject({ status: 'SCHEDULED', scheduledFor: new Date(far).toISOString() });
       // The activity feed's upcoming list shows it, in its own project only.
       expect((await q.api.get('/activity/upcoming').expect(200)).body.campaigns).toEqual([
-        expect.objectContaining({ id, name: 'Later', dueAt: new Date(far).toISOString() }),
+        { id, name: 'Later', subject: 'scheduled', scheduledFor: new Date(far).toISOString() },
       ]);
       expect((await p.api.get('/activity/upcoming').expect(200)).body.campaigns.some((u: { id: string }) => u.id === id)).toBe(false);
       await q.api.del(`/campaigns/${id}`).expect(409);

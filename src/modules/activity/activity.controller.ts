@@ -1,10 +1,11 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ApiJson } from '../../platform/http/openapi-responses';
+import { ApiCursorPage, ApiJson } from '../../platform/http/openapi-responses';
+import type { CursorPage } from '../../platform/http/pagination';
 import { CurrentProject, SecretKey } from '../auth/auth.decorators';
 import { ACTIVITY_TYPES, ActivityType } from './activity.types';
 import { ActivityService } from './activity.service';
-import { ActivityPageSchema, ActivityStatsSchema, UpcomingSchema } from './dto/activity-item.response';
+import { ActivityItem, ActivityStatsSchema, UpcomingSchema } from './dto/activity-item.response';
 import { ListActivityQuery, RangeQuery, RecentCountQuery } from './dto/activity.query';
 
 @ApiTags('activity')
@@ -14,8 +15,8 @@ export class ActivityController {
   constructor(private readonly activity: ActivityService) {}
 
   @Get()
-  @ApiJson(200, ActivityPageSchema, 'Sends, deliveries, opens, clicks, bounces, complaints, inbound mail and events, newest first')
-  feed(@CurrentProject() projectId: string, @Query() query: ListActivityQuery): Promise<ActivityPageSchema> {
+  @ApiCursorPage(ActivityItem, 'Sends, deliveries, opens, clicks, bounces, complaints, inbound mail and events, newest first')
+  feed(@CurrentProject() projectId: string, @Query() query: ListActivityQuery): Promise<CursorPage<ActivityItem>> {
     return this.activity.feed(projectId, query);
   }
 

@@ -1,15 +1,30 @@
 import { Injectable } from '@nestjs/common';
 
-/** One upcoming item: a scheduled campaign or a waiting workflow execution, with when it is due. */
-export interface UpcomingItem {
+/** A SCHEDULED campaign (decisions.md, `/activity/upcoming`). */
+export interface UpcomingCampaign {
   id: string;
-  name?: string;
-  dueAt: string | null;
-  [key: string]: unknown;
+  name: string;
+  subject: string;
+  /** ISO 8601. */
+  scheduledFor: string;
 }
 
-export type UpcomingKind = 'campaigns' | 'executions';
-export type UpcomingProvider = (projectId: string) => Promise<UpcomingItem[]>;
+/** A WAITING workflow execution; the activity module resolves `contactId` to `{id, email}`. */
+export interface UpcomingExecution {
+  id: string;
+  workflowId: string;
+  workflowName: string;
+  contactId: string;
+  /** ISO 8601: a DELAY's end or a WAIT_FOR_EVENT's timeout; null for a wait without timeout. */
+  dueAt: string | null;
+}
+
+interface UpcomingKinds {
+  campaigns: UpcomingCampaign;
+  executions: UpcomingExecution;
+}
+export type UpcomingKind = keyof UpcomingKinds;
+export type UpcomingProvider<K extends UpcomingKind> = (projectId: string) => Promise<Array<UpcomingKinds[K]>>;
 export type CampaignNamesProvider = (projectId: string, ids: string[]) => Promise<Map<string, string>>;
 
 /**
@@ -22,19 +37,19 @@ export type CampaignNamesProvider = (projectId: string, ids: string[]) => Promis
  */
 @Injectable()
 export class ActivityRegistry {
-  private readonly upcoming = new Map<UpcomingKind, UpcomingProvider>();
+  private readonly upcoming: { [K in UpcomingKind]?: UpcomingProvider<K> } = {};
   private campaignNames: CampaignNamesProvider | null = null;
 
-  registerUpcoming(kind: UpcomingKind, provider: UpcomingProvider): void {
-    this.upcoming.set(kind, provider);
+  registerUpcoming<K extends UpcomingKind>(kind: K, provider: UpcomingProvider<K>): void {
+    (this.upcoming as Record<K, UpcomingProvider<K>>)[kind] = provider;
   }
 
   registerCampaignNames(provider: CampaignNamesProvider): void {
     this.campaignNames = provider;
   }
 
-  async upcomingOf(kind: UpcomingKind, projectId: string): Promise<UpcomingItem[]> {
-    const provider = this.upcoming.get(kind);
+  async upcomingOf<K extends UpcomingKind>(kind: K, projectId: string): Promise<Array<UpcomingKinds[K]>> {
+    const provider = this.upcoming[kind] as UpcomingProvider<K> | undefined;
     return provider ? provider(projectId) : [];
   }
 

@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
-import { ActivityRegistry, UpcomingItem } from '../activity/activity.registry';
+import { ActivityRegistry, UpcomingCampaign } from '../activity/activity.registry';
 
 /** How many upcoming campaigns `/activity/upcoming` lists (soonest first). */
 const UPCOMING_LIMIT = 100;
@@ -20,9 +20,9 @@ export class CampaignsActivity implements OnModuleInit {
     this.activity.registerCampaignNames((projectId, ids) => this.names(projectId, ids));
   }
 
-  private scheduled(projectId: string): Promise<UpcomingItem[]> {
+  private scheduled(projectId: string): Promise<UpcomingCampaign[]> {
     return this.dataSource.query(
-      `SELECT id::text AS id, name, subject, type, to_char(scheduled_for AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "dueAt"
+      `SELECT id::text AS id, name, subject, to_char(scheduled_for AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "scheduledFor"
          FROM campaigns WHERE project_id = $1 AND status = 'SCHEDULED' AND scheduled_for IS NOT NULL
         ORDER BY scheduled_for, id LIMIT $2`,
       [projectId, UPCOMING_LIMIT],

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ActivityRegistry, UpcomingItem } from '../activity/activity.registry';
+import { ActivityRegistry, UpcomingExecution } from '../activity/activity.registry';
 
 /** How many waiting executions `/activity/upcoming` lists (soonest due first). */
 const UPCOMING_LIMIT = 100;
@@ -21,9 +21,9 @@ export class WorkflowsActivity implements OnModuleInit {
     this.activity.registerUpcoming('executions', (projectId) => this.waiting(projectId));
   }
 
-  private waiting(projectId: string): Promise<UpcomingItem[]> {
+  private waiting(projectId: string): Promise<UpcomingExecution[]> {
     return this.dataSource.query(
-      `SELECT x.id::text AS id, w.name, x.workflow_id::text AS "workflowId", x.contact_id AS "contactId", x.wait_event AS "waitingFor",
+      `SELECT x.id::text AS id, x.workflow_id::text AS "workflowId", w.name AS "workflowName", x.contact_id AS "contactId",
               to_char(x.wake_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "dueAt"
          FROM workflow_executions x JOIN workflows w ON w.id = x.workflow_id
         WHERE x.project_id = $1 AND x.status = 'WAITING'

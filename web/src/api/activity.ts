@@ -14,11 +14,19 @@ export interface ActivityItem {
   eventName?: string;
   data: Record<string, unknown> | null;
 }
-export interface UpcomingItem {
+export interface UpcomingCampaign {
   id: string;
-  name?: string;
-  dueAt: string;
-  [key: string]: unknown;
+  name: string;
+  subject: string;
+  scheduledFor: string;
+}
+export interface UpcomingExecution {
+  id: string;
+  workflowId: string;
+  workflowName: string;
+  contact: { id: string; email: string } | null;
+  /** Null for a wait without timeout. */
+  dueAt: string | null;
 }
 
 export const ACTIVITY_TYPES = ['email.sent', 'email.delivery', 'email.open', 'email.click', 'email.bounce', 'email.complaint', 'email.received', 'event'];
@@ -44,7 +52,7 @@ export function useActivityTypes() {
 export function useUpcoming() {
   const api = useApi();
   const projectId = useProjectId();
-  return useQuery({ queryKey: qk.p(projectId, 'activity', 'upcoming'), queryFn: () => api.get<{ campaigns: UpcomingItem[]; executions: UpcomingItem[] }>('/activity/upcoming'), refetchInterval: 30_000 });
+  return useQuery({ queryKey: qk.p(projectId, 'activity', 'upcoming'), queryFn: () => api.get<{ campaigns: UpcomingCampaign[]; executions: UpcomingExecution[] }>('/activity/upcoming'), refetchInterval: 30_000 });
 }
 
 export function useActivityStats() {

@@ -1,7 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { ActivityPage, ActivityStats } from '../activity.service';
-import type { UpcomingItem } from '../activity.registry';
+import type { ActivityStats } from '../activity.service';
+import type { UpcomingCampaign } from '../activity.registry';
 import { ACTIVITY_TYPES, activityTypeOf, ActivityType } from '../activity.types';
+
+/** `{id, email}` of a contact, or null. */
+const CONTACT_SCHEMA = {
+  type: 'object',
+  nullable: true,
+  properties: { id: { type: 'string', description: 'Contact id' }, email: { type: 'string', description: 'Email address' } },
+} as const;
 
 export class ActivityItem {
   @ApiProperty({ description: 'Identifier (UUID) of the underlying event', type: String })
@@ -10,12 +17,7 @@ export class ActivityItem {
   type!: ActivityType;
   @ApiProperty({ description: 'When it happened (ISO 8601)', type: String })
   createdAt!: string;
-  @ApiProperty({
-    description: 'The contact; null when there is none (or it was deleted)',
-    type: 'object',
-    nullable: true,
-    properties: { id: { type: 'string', description: 'Contact id' }, email: { type: 'string', description: 'Email address' } },
-  })
+  @ApiProperty({ description: 'The contact; null when there is none (or it was deleted)', ...CONTACT_SCHEMA })
   contact!: { id: string; email: string } | null;
   @ApiPropertyOptional({ description: 'Email (UUID), on email.* activity', type: String })
   emailId?: string;
@@ -27,16 +29,6 @@ export class ActivityItem {
   eventName?: string;
   @ApiProperty({ description: 'The event data as stored (email.* events: emailId, subject, from, templateId, campaignId; email.click adds link, email.bounce bounceType)', type: 'object', additionalProperties: true })
   data!: Record<string, unknown>;
-}
-
-/** A cursor list without `total` (the feed never counts). */
-export class ActivityPageSchema implements ActivityPage {
-  @ApiProperty({ description: 'Activity, newest first', type: () => [ActivityItem] })
-  data!: ActivityItem[];
-  @ApiProperty({ description: 'Pass as `cursor` to get the next page; null on the last page', type: String, nullable: true })
-  cursor!: string | null;
-  @ApiProperty({ description: 'Whether another page follows', type: Boolean })
-  hasMore!: boolean;
 }
 
 export class ActivityStatsSchema implements ActivityStats {
@@ -58,31 +50,35 @@ export class ActivityStatsSchema implements ActivityStats {
   events!: number;
 }
 
-/** An upcoming item (UpcomingItem): the fields every provider gives; each adds its own (named in the list's description). */
-const upcomingItem = (id: string, name: string, dueAt: string, dueAtNullable = false) => ({
-  type: 'object' as const,
-  required: ['id', 'dueAt'],
-  additionalProperties: true,
-  properties: {
-    id: { type: 'string', description: id },
-    name: { type: 'string', description: name },
-    dueAt: { type: 'string', nullable: dueAtNullable, description: dueAt },
-  },
-});
+export class UpcomingCampaignSchema implements UpcomingCampaign {
+  @ApiProperty({ description: 'Campaign (UUID)', type: String })
+  id!: string;
+  @ApiProperty({ description: 'Campaign name', type: String })
+  name!: string;
+  @ApiProperty({ description: 'Subject (Liquid source)', type: String })
+  subject!: string;
+  @ApiProperty({ description: 'When it sends (ISO 8601)', type: String })
+  scheduledFor!: string;
+}
+
+export class UpcomingExecutionSchema {
+  @ApiProperty({ description: 'Execution (UUID)', type: String })
+  id!: string;
+  @ApiProperty({ description: 'Workflow (UUID)', type: String })
+  workflowId!: string;
+  @ApiProperty({ description: 'Workflow name', type: String })
+  workflowName!: string;
+  @ApiProperty({ description: 'The contact the execution runs for; null if it no longer exists', ...CONTACT_SCHEMA })
+  contact!: { id: string; email: string } | null;
+  @ApiProperty({ description: "When the wait ends (ISO 8601): a DELAY's end or a WAIT_FOR_EVENT's timeout; null for a wait without timeout (listed last)", type: String, nullable: true })
+  dueAt!: string | null;
+}
 
 export class UpcomingSchema {
-  @ApiProperty({
-    description: 'SCHEDULED campaigns, soonest first; each also carries subject and type',
-    type: 'array',
-    items: upcomingItem('Campaign (UUID)', 'Campaign name', 'When it sends (ISO 8601)'),
-  })
-  campaigns!: UpcomingItem[];
-  @ApiProperty({
-    description: 'WAITING workflow executions, soonest due first; each also carries workflowId, contactId and waitingFor (the awaited event, or null)',
-    type: 'array',
-    items: upcomingItem('Execution (UUID)', 'Workflow name', "When the wait ends (ISO 8601): a DELAY's end or a WAIT_FOR_EVENT's timeout; null for a wait without timeout (listed last)", true),
-  })
-  executions!: UpcomingItem[];
+  @ApiProperty({ description: 'SCHEDULED campaigns, soonest first (at most 100)', type: () => [UpcomingCampaignSchema] })
+  campaigns!: UpcomingCampaignSchema[];
+  @ApiProperty({ description: 'WAITING workflow executions, soonest due first (at most 100)', type: () => [UpcomingExecutionSchema] })
+  executions!: UpcomingExecutionSchema[];
 }
 
 export interface ActivityRow {

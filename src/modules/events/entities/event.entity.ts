@@ -9,11 +9,14 @@ import { Project } from '../../projects/entities/project.entity';
  * (`events_project_created_idx (project_id, created_at DESC, id DESC)`,
  * `events_contact_created_idx (contact_id, created_at DESC)`) and an INCLUDE list
  * (`events_project_name_created_contact_idx (project_id, name, created_at) INCLUDE (contact_id)`,
- * which also serves the lists by name, newest first, scanned backwards).
+ * which also serves the lists by name, newest first, scanned backwards), and an expression with a
+ * predicate (`events_project_campaign_created_idx (project_id, (data->>'campaignId'), created_at
+ * DESC, id DESC) WHERE data->>'campaignId' IS NOT NULL`: the activity feed of one campaign).
  */
 @Index('events_project_created_idx', { synchronize: false })
 @Index('events_contact_created_idx', { synchronize: false })
 @Index('events_project_name_created_contact_idx', { synchronize: false })
+@Index('events_project_campaign_created_idx', { synchronize: false })
 export class EventRecord {
   @PrimaryGeneratedColumn('uuid') id: string;
   @ForeignKey(() => Project, { name: 'events_project_id_fkey', onDelete: 'CASCADE' })

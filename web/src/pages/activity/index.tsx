@@ -108,12 +108,14 @@ function Upcoming() {
         <ul>
           {campaigns.map((c) => (
             <li key={c.id}>
-              {formatDate(c.dueAt)}: campaign <Link to={projectPath(projectId, 'campaigns', c.id)}>{c.name ?? c.id}</Link>
+              {formatDate(c.scheduledFor)}: campaign <Link to={projectPath(projectId, 'campaigns', c.id)}>{c.name}</Link> ({c.subject})
             </li>
           ))}
           {executions.map((x) => (
             <li key={x.id}>
-              {formatDate(x.dueAt)}: workflow step resumes{typeof x.workflowId === 'string' ? <> in <Link to={projectPath(projectId, 'workflows', x.workflowId, 'executions', x.id)}>{x.name ?? 'a workflow'}</Link></> : ` (${x.name ?? x.id})`}
+              {x.dueAt ? `${formatDate(x.dueAt)}: workflow step resumes` : 'Waiting for an event'} in{' '}
+              <Link to={projectPath(projectId, 'workflows', x.workflowId, 'executions', x.id)}>{x.workflowName}</Link>
+              {x.contact && <> for {x.contact.email}</>}
             </li>
           ))}
         </ul>
