@@ -2,6 +2,7 @@ import type { Journey } from '../harness';
 import { accountJourney } from './account';
 import { campaignsJourney } from './campaigns';
 import { contactsJourney } from './contacts';
+import { corsJourney } from './cors';
 import { domainsJourney } from './domains';
 import { recoveryJourney } from './recovery';
 import { segmentsJourney } from './segments';
@@ -13,4 +14,4 @@ import { workflowsJourney } from './workflows';
  * The journeys, in order: each may rely on the state the earlier ones left (the signed-in user,
  * the project, its domain, template and contacts). Add a journey by appending it here.
  */
-export const JOURNEYS: Journey[] = [accountJourney, recoveryJourney, domainsJourney, templatesJourney, contactsJourney, settingsJourney, segmentsJourney, campaignsJourney, workflowsJourney];
+export const JOURNEYS: Journey[] = [accountJourney, recoveryJourney, domainsJourney, templatesJourney, contactsJourney, settingsJourney, segmentsJourney, campaignsJourney, workflowsJourney, corsJourney];
