@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiRequest } from './client';
 import { qk } from './queryKeys';
-import type { Member, Project, ProjectWithKeys, PublicConfig, Role, User } from './types';
+import type { Member, Project, ProjectSettings, ProjectWithKeys, PublicConfig, Role, User } from './types';
 
 /** Account-level calls (no project header). */
 export const accountApi = {
@@ -18,7 +18,7 @@ export const accountApi = {
   projects: () => apiRequest<Project[]>('/users/@me/projects'),
   project: (id: string) => apiRequest<Project>(`/users/@me/projects/${encodeURIComponent(id)}`),
   createProject: (name: string) => apiRequest<ProjectWithKeys>('/users/@me/projects', { method: 'POST', body: { name } }),
-  updateProject: (id: string, body: Partial<Pick<Project, 'name' | 'tracking' | 'language'>> & { disabled?: false }) =>
+  updateProject: (id: string, body: ProjectSettings & { disabled?: false }) =>
     apiRequest<Project>(`/users/@me/projects/${encodeURIComponent(id)}`, { method: 'PATCH', body }),
   deleteProject: (id: string) => apiRequest<void>(`/users/@me/projects/${encodeURIComponent(id)}`, { method: 'DELETE' }),
   regenerateKeys: (id: string) => apiRequest<ProjectWithKeys>(`/users/@me/projects/${encodeURIComponent(id)}/regenerate-keys`, { method: 'POST', body: {} }),

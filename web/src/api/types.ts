@@ -19,10 +19,15 @@ export interface Project {
   disabledReason: string | null;
   tracking: TrackingMode;
   language: string;
+  /** Sender of sends that name none (neither `from` nor a template's sender). */
+  defaultFrom: { email: string; name: string | null } | null;
   role?: Role;
   createdAt: string;
   updatedAt: string;
 }
+
+/** What PATCH /users/@me/projects/:id changes; each is optional, and `defaultFrom: null` clears the sender. */
+export type ProjectSettings = Partial<Pick<Project, 'name' | 'tracking' | 'language' | 'defaultFrom'>>;
 
 /** Project creation and key rotation answer the keys in full, once. */
 export interface ProjectWithKeys extends Project {

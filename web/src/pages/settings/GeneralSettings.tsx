@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { accountApi, useProject } from '../../api/account';
 import { qk } from '../../api/queryKeys';
-import type { Project, TrackingMode } from '../../api/types';
+import type { Project, ProjectSettings, TrackingMode } from '../../api/types';
 import { Button } from '../../components/Button';
 import { ConfirmButton } from '../../components/Dialogs';
 import { ErrorMessage } from '../../components/ErrorMessage';
@@ -28,11 +28,20 @@ const TRACKING: { value: TrackingMode; label: string }[] = [
   { value: 'DISABLED', label: 'Do not track opens and clicks' },
 ];
 
-function SettingsForm({ project }: { project: Project }) {
+/** The form's sender fields as the API's `defaultFrom`: no address clears it. */
+function defaultFromOf(v: Record<string, string>): Project['defaultFrom'] {
+  const email = (v.defaultFromEmail ?? '').trim();
+  return email ? { email, name: (v.defaultFromName ?? '').trim() || null } : null;
+}
+
+const sameSender = (a: Project['defaultFrom'], b: Project['defaultFrom']) =>
+  a?.email.toLowerCase() === b?.email.toLowerCase() && (a?.name ?? null) === (b?.name ?? null);
+
+export function SettingsForm({ project }: { project: Project }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const save = useApiMutation({
-    mutationFn: (body: Partial<Pick<Project, 'name' | 'tracking' | 'language'>>) => accountApi.updateProject(project.id, body),
+    mutationFn: (body: ProjectSettings) => accountApi.updateProject(project.id, body),
     onSuccess: (updated) => {
       queryClient.setQueryData(qk.project(project.id), updated);
       void queryClient.invalidateQueries({ queryKey: qk.projects });
@@ -51,7 +60,14 @@ function SettingsForm({ project }: { project: Project }) {
         onSubmit={(e) => {
           e.preventDefault();
           const v = formValues(e.currentTarget);
-          void save.submit({ name: (v.name ?? '').trim(), tracking: v.tracking as TrackingMode, language: v.language });
+          const defaultFrom = defaultFromOf(v);
+          // Sent only when changed: a sender whose domain was deleted since must not block saving the rest.
+          void save.submit({
+            name: (v.name ?? '').trim(),
+            tracking: v.tracking as TrackingMode,
+            language: v.language,
+            ...(sameSender(defaultFrom, project.defaultFrom) ? {} : { defaultFrom }),
+          });
         }}
         noValidate
       >
@@ -78,7 +94,26 @@ function SettingsForm({ project }: { project: Project }) {
             </option>
           ))}
         </SelectField>
-        <ErrorMessage error={save.error} fields={['name', 'tracking', 'language']} title="Could not save" />
+        <TextField
+          label="Default sender address"
+          name="defaultFromEmail"
+          type="email"
+          defaultValue={project.defaultFrom?.email ?? ''}
+          maxLength={320}
+          placeholder="hello@your-verified-domain.com"
+          disabled={readOnly}
+          error={fieldError(save.error, 'defaultFrom.email')}
+          hint="Sends that name no sender (no from, no template, as Plunk's SDK sends) come from it. On a verified domain of this project; leave it empty to refuse such sends."
+        />
+        <TextField
+          label="Default sender name"
+          name="defaultFromName"
+          defaultValue={project.defaultFrom?.name ?? ''}
+          maxLength={200}
+          disabled={readOnly}
+          error={fieldError(save.error, 'defaultFrom.name')}
+        />
+        <ErrorMessage error={save.error} fields={['name', 'tracking', 'language', 'defaultFrom']} title="Could not save" />
         {save.isSuccess && <Notice>Saved.</Notice>}
         <Button type="submit" variant="primary" pending={save.isPending} pendingLabel="Saving…" disabled={readOnly}>
           Save settings
