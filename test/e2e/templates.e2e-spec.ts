@@ -72,10 +72,23 @@ describe('templates', () => {
     expect(dup.body.id).not.toBe(t.id);
 
     const usage = await s.api.get(`/templates/${t.id}/usage`).expect(200);
-    expect(usage.body).toEqual({ campaigns: [], workflowSteps: [] });
+    expect(usage.body).toEqual({ segments: [], campaigns: [], workflows: [] });
 
     await s.api.delete(`/templates/${t.id}`).expect(204, '');
     await s.api.get(`/templates/${t.id}`).expect(404);
+  });
+
+  it('reports usage as the other usage endpoints do: {segments, campaigns, workflows: [{id, name, stepId}]}', async () => {
+    const { body: t } = await create({ ...valid, name: 'Used' }).expect(201);
+    const wf = (await s.api.post('/workflows', { name: 'Onboarding', eventName: 'signup' }).expect(201)).body;
+    const stepIds: string[] = [];
+    for (const name of ['first', 'second']) stepIds.push((await s.api.post(`/workflows/${wf.id}/steps`, { type: 'SEND_EMAIL', name, config: { templateId: t.id } }).expect(201)).body.id);
+    const usage = await s.api.get(`/templates/${t.id}/usage`).expect(200);
+    expect(usage.body).toEqual({
+      segments: [],
+      campaigns: [],
+      workflows: [...stepIds].sort().map((stepId) => ({ id: wf.id, name: 'Onboarding', stepId })),
+    });
   });
 
   it("hides other projects' templates and treats malformed ids as not found", async () => {

@@ -493,7 +493,7 @@ describe('workflows', () => {
     await step(s.api, wf.id, 'CONDITION', { field: 'data.usageScore', operator: 'gt', value: 3 });
     await step(s.api, wf.id, 'UPDATE_CONTACT', { updates: { usageTier: 'a' } });
     const templateUsage = await s.api.get(`/templates/${tpl}/usage`).expect(200);
-    expect(templateUsage.body.workflowSteps).toEqual([{ id: send, workflowId: wf.id, workflowName: 'wf usage.trigger' }]);
+    expect(templateUsage.body).toEqual({ segments: [], campaigns: [], workflows: [{ id: wf.id, name: 'wf usage.trigger', stepId: send }] });
     const me = { id: wf.id, name: 'wf usage.trigger' };
     expect((await s.api.get('/events/usage.trigger/usage').expect(200)).body.workflows).toEqual([me]);
     expect((await s.api.get('/events/usage.wait/usage').expect(200)).body.workflows).toEqual([me]);

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { Template, TemplateType } from '../entities/template.entity';
+import { ReferencesResponse } from '../../../platform/usage/usage-response';
 
 export class TemplateResponse {
   @ApiProperty({ description: 'Identifier (UUID)', type: String })
@@ -58,9 +59,5 @@ export class TemplatePage {
   totalPages!: number;
 }
 
-export class TemplateUsageResponse {
-  @ApiProperty({ description: "Campaigns using the template", type: "array", items: { type: "object", properties: { id: { type: "string" }, name: { type: "string" }, status: { type: "string", nullable: true } } } })
-  campaigns!: Array<{ id: string; name: string; status: string | null }>;
-  @ApiProperty({ description: "Workflow steps using the template", type: "array", items: { type: "object", properties: { id: { type: "string" }, workflowId: { type: "string" }, workflowName: { type: "string", nullable: true } } } })
-  workflowSteps!: Array<{ id: string; workflowId: string; workflowName: string | null }>;
-}
+/** `GET /templates/:id/usage`: the usage endpoints' one shape (workflows listed per SEND_EMAIL step). */
+export class TemplateUsageResponse extends ReferencesResponse {}

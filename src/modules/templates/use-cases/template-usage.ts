@@ -2,6 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { SetupProbes } from '../../../platform/usage/setup-probes.registry';
+import { referencesOf } from '../../../platform/usage/usage-response';
 import { UsageRegistry } from '../../../platform/usage/usage.registry';
 import { SENDER_DOMAIN_MATCHES } from '../../domains/sender-domain';
 import type { TemplateUsageResponse } from '../dto/template.response';
@@ -36,10 +37,6 @@ export class TemplateUsage implements OnModuleInit {
   }
 
   async of(projectId: string, templateId: string): Promise<TemplateUsageResponse> {
-    const refs = await this.usage.find(projectId, { kind: 'template', id: templateId });
-    return {
-      campaigns: refs.campaigns.map((c) => ({ id: c.id, name: c.name, status: c.status ?? null })),
-      workflowSteps: refs.workflows.map((w) => ({ id: w.stepId ?? w.id, workflowId: w.id, workflowName: w.name })),
-    };
+    return referencesOf(await this.usage.find(projectId, { kind: 'template', id: templateId }), { steps: true });
   }
 }
