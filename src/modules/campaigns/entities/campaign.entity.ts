@@ -54,6 +54,8 @@ export class Campaign {
   @Column('int', { default: 0 }) bouncedCount: number;
   @Column('int', { default: 0 }) complainedCount: number;
   @Column('int', { default: 0 }) failedCount: number;
+  /** Emails interrupted during their hand-over (may or may not have arrived); `resend-uncertain` sends them again. */
+  @Column('int', { default: 0 }) uncertainCount: number;
   @Column('int', { default: 0 }) skippedCount: number;
   @Column('jsonb', { default: {} }) skipped: Record<string, number>;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;

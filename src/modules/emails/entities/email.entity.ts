@@ -5,7 +5,7 @@ import { Template, type TemplateType } from '../../templates/entities/template.e
 import { EmailContent } from './email-content.entity';
 
 /** Persisted values (renaming one strands the rows that carry it). */
-export type EmailStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'bounced' | 'complained' | 'failed' | 'skipped';
+export type EmailStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'bounced' | 'complained' | 'failed' | 'skipped' | 'uncertain';
 export type EmailType = TemplateType;
 
 /** One recipient message. Written (status `queued`) before its job is enqueued. */

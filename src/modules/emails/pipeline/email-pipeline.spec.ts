@@ -1,30 +1,60 @@
 import type { AppConfig } from '../../../config/config';
 import type { DeliveryFeedbackService } from '../inbound/delivery-feedback.service';
-import type { EmailTransport, OutgoingMessage, TransportResult } from '../transports/email-transport';
+import type { EmailTransport, OutgoingMessage, TransportLane, TransportResult } from '../transports/email-transport';
 import type { EmailEvents } from './email-events';
 import { EmailPipeline } from './email-pipeline';
 import type { EmailStatusStore, LoadedEmail } from './email-status';
 import type { MessageBuilder } from './message-builder';
 
-/** A transport whose hand-overs stay open until the test resolves them. */
-function gatedTransport(handoverSlots?: number) {
+/**
+ * A connection-based transport whose connections open and whose hand-overs finish only when the
+ * test says so; `slots` connections at most (like the SMTP pool).
+ */
+function gatedTransport(slots?: number) {
   const pending: Array<{ message: OutgoingMessage; accept: () => void }> = [];
+  const connecting: Array<() => void> = [];
+  let lent = 0;
+  const waiting: Array<() => void> = [];
+  const lane = (): TransportLane => ({
+    send: (message) =>
+      new Promise<TransportResult>((resolve) =>
+        pending.push({
+          message,
+          accept: () => {
+            resolve({ providerMessageId: '250 ok', delivered: true });
+            lent--;
+            waiting.shift()?.();
+          },
+        }),
+      ),
+    release: () => {
+      lent--;
+      waiting.shift()?.();
+    },
+  });
   const transport: EmailTransport = {
     kind: 'smtp',
     signsWithOwnDkim: true,
-    handoverSlots,
+    ready: slots
+      ? async () => {
+          while (lent >= slots) await new Promise<void>((resolve) => waiting.push(resolve));
+          lent++;
+          await new Promise<void>((resolve) => connecting.push(resolve));
+          return lane();
+        }
+      : undefined,
     send: (message) =>
       new Promise<TransportResult>((resolve) => pending.push({ message, accept: () => resolve({ providerMessageId: '250 ok', delivered: false }) })),
     check: async () => ({}),
     close: async () => undefined,
   };
-  return { transport, pending };
+  return { transport, pending, connecting };
 }
 
 const loaded = (id: string): LoadedEmail =>
   ({ id, projectId: 'p', contactId: null, templateId: null, campaignId: null, type: 'TRANSACTIONAL', fromAddress: 'a@example.com', toAddress: `${id}@example.com`, toName: null, variables: null, status: 'queued', queuedAt: new Date(), leaseActive: false }) as unknown as LoadedEmail;
 
-function pipeline(transport: EmailTransport) {
+function pipeline(transport: EmailTransport, overrides: Partial<Record<keyof EmailStatusStore, unknown>> = {}) {
   const claimed: string[] = [];
   const store = {
     load: async (id: string) => loaded(id),
@@ -33,6 +63,7 @@ function pipeline(transport: EmailTransport) {
       return true;
     },
     markSent: async () => ({ recorded: true }),
+    ...overrides,
   } as unknown as EmailStatusStore;
   const builder = {
     build: async (email: LoadedEmail) => ({
@@ -54,16 +85,27 @@ async function reaches(count: () => number, n: number): Promise<number> {
   return count();
 }
 
-describe('EmailPipeline hand-over slots', () => {
-  it('claims an email only once one of the transport slots is free, so one waiting for a connection stays queued', async () => {
-    const { transport, pending } = gatedTransport(2);
+describe('EmailPipeline hand-over', () => {
+  it('claims an email only once the transport lends a ready connection, so one waiting for a connection stays queued', async () => {
+    const { transport, pending, connecting } = gatedTransport(2);
     const { pipeline: p, claimed } = pipeline(transport);
     const done = Promise.all(['e1', 'e2', 'e3', 'e4'].map((id) => p.deliver(id, { isLast: false })));
+    // Two connections opening: nothing claimed while they connect (a crash now loses nothing).
+    expect(await reaches(() => connecting.length, 2)).toBe(2);
+    expect(claimed).toHaveLength(0);
+    connecting[0]();
+    expect(await reaches(() => claimed.length, 1)).toBe(1);
+    connecting[1]();
     expect(await reaches(() => claimed.length, 2)).toBe(2);
     expect(pending).toHaveLength(2);
     pending[0].accept();
+    expect(await reaches(() => connecting.length, 3)).toBe(3);
+    expect(claimed).toHaveLength(2);
+    connecting[2]();
     expect(await reaches(() => claimed.length, 3)).toBe(3);
     pending[1].accept();
+    expect(await reaches(() => connecting.length, 4)).toBe(4);
+    connecting[3]();
     expect(await reaches(() => pending.length, 4)).toBe(4);
     pending[2].accept();
     pending[3].accept();
@@ -71,12 +113,42 @@ describe('EmailPipeline hand-over slots', () => {
     expect(new Set(claimed)).toEqual(new Set(['e1', 'e2', 'e3', 'e4']));
   });
 
-  it('without a bound, claims every email it works on at once (up to SEND_CONCURRENCY)', async () => {
+  it('without connections, claims every email it works on at once (up to SEND_CONCURRENCY)', async () => {
     const { transport, pending } = gatedTransport(undefined);
     const { pipeline: p, claimed } = pipeline(transport);
     const done = Promise.all(['e1', 'e2', 'e3', 'e4'].map((id) => p.deliver(id, { isLast: false })));
     expect(await reaches(() => claimed.length, 4)).toBe(4);
     pending.forEach((h) => h.accept());
     await done;
+  });
+
+  it('retries the outcome write through an outage, never the hand-over', async () => {
+    const { transport, pending } = gatedTransport(undefined);
+    let writes = 0;
+    const { pipeline: p } = pipeline(transport, {
+      markSent: async () => {
+        if (++writes < 3) throw new Error('Connection terminated unexpectedly');
+        return { recorded: true };
+      },
+    });
+    const done = p.deliver('e1', { isLast: false });
+    expect(await reaches(() => pending.length, 1)).toBe(1);
+    pending[0].accept();
+    await done;
+    expect([writes, pending.length]).toEqual([3, 1]);
+  });
+
+  it('marks an email whose hand-over was interrupted uncertain, and does not hand it over again', async () => {
+    const { transport, pending } = gatedTransport(undefined);
+    const uncertain: string[] = [];
+    const { pipeline: p, claimed } = pipeline(transport, {
+      load: async (id: string) => ({ ...loaded(id), status: 'sending', leaseActive: false }),
+      markUncertain: async (id: string) => {
+        uncertain.push(id);
+        return true;
+      },
+    });
+    await p.deliver('e1', { isLast: false });
+    expect({ uncertain, claimed, pending: pending.length }).toEqual({ uncertain: ['e1'], claimed: [], pending: 0 });
   });
 });

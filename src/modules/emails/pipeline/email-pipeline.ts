@@ -7,12 +7,14 @@ import { logger } from '../../../platform/logging/logger';
 import { appMetrics } from '../../../platform/metrics/metrics';
 import type { EmailStatus } from '../entities/email.entity';
 import { SEND_LIMITS } from '../send/send-request';
-import { EMAIL_TRANSPORT, EmailTransport, TransportError, TransportResult } from '../transports/email-transport';
+import { EMAIL_TRANSPORT, EmailTransport, TransportError, TransportLane, TransportResult } from '../transports/email-transport';
 import { composeMime } from './compose-mime';
 import { DeliveryFeedbackService } from '../inbound/delivery-feedback.service';
 import { EmailEvents } from './email-events';
 import { EmailStatusStore, LoadedEmail } from './email-status';
 import { MessageBuilder, UnbuildableEmailError } from './message-builder';
+
+type HandOver = 'lost' | { result: TransportResult } | { error: unknown; claimed: boolean };
 
 /** Another worker holds the email's lease; the job is retried after the backoff. */
 export class LeaseHeldError extends Error {
@@ -22,19 +24,24 @@ export class LeaseHeldError extends Error {
 }
 
 const INTERRUPTED =
-  'interrupted while being handed to the transport (worker stopped); not resent because the transport may already have accepted it';
+  'interrupted while being handed to the transport (worker stopped or outage); not resent because the transport may already have accepted it';
+
+/** How long a worker keeps retrying the write of an outcome the transport already gave (an outage). */
+const OUTCOME_WRITE_MS = 15 * 60_000;
 
 /**
  * Sends one email: load → build (render, headers, DKIM) → claim → hand to the transport →
  * record the outcome and emit events. Idempotent per email id: a job that finds the email
  * already past `queued` does nothing.
  *
- * Crash safety. The row moves to `sending` (with a lease) only just before the hand-over (with a
- * pooled transport, once one of its connections is free), and the outcome is written right after it. A crash inside that window leaves the email `sending`;
- * when its lease has run out, a retry marks it `failed` instead of sending again. So the email
- * is sent at most once: the price is that a crash between the transport accepting the message
- * and our write reports as `failed` an email that was in fact sent (a window of milliseconds).
- * Everything before the claim (rendering, composing) may run any number of times.
+ * Crash safety (docs/reliability.md). The row moves to `sending` (with a lease) only just before
+ * the hand-over: with a connection-based transport, once it holds a connected, authenticated
+ * session (`ready`). The outcome is written right after; when the database is unreachable then,
+ * the write is retried (never the hand-over) until it lands. A crash inside the hand-over leaves
+ * the email `sending`; when its lease has run out, a retry marks it `uncertain` (it may or may not
+ * have arrived) instead of sending again. So an email is handed over at most once by itself;
+ * `POST /campaigns/:id/resend-uncertain` is the user's explicit at-least-once choice. Everything
+ * before the claim (rendering, composing, connecting) may run any number of times.
  */
 @Injectable()
 export class EmailPipeline {
@@ -42,8 +49,6 @@ export class EmailPipeline {
   private inFlight = 0;
   /** `SEND_CONCURRENCY`: emails this process works on at once, from single and grouped jobs alike. */
   private readonly slots: ConcurrencyLimit;
-  /** The transport's hand-over slots (`handoverSlots`), held from the claim to the transport's answer. */
-  private readonly handovers?: ConcurrencyLimit;
 
   constructor(
     @InjectConfig() config: AppConfig,
@@ -54,7 +59,6 @@ export class EmailPipeline {
     private readonly feedback: DeliveryFeedbackService,
   ) {
     this.slots = new ConcurrencyLimit(config.email.sendConcurrency);
-    if (transport.handoverSlots) this.handovers = new ConcurrencyLimit(transport.handoverSlots);
   }
 
   deliver(emailId: string, attempt: { isLast: boolean }): Promise<void> {
@@ -66,7 +70,7 @@ export class EmailPipeline {
     if (!email) return;
     if (email.status === 'sending') {
       if (email.leaseActive) throw new LeaseHeldError(emailId);
-      if (await this.store.markFailed(emailId, INTERRUPTED, ['sending'])) this.count('failed');
+      if (await this.store.markUncertain(emailId, INTERRUPTED)) this.count('uncertain');
       return;
     }
     if (email.status !== 'queued') return;
@@ -98,29 +102,41 @@ export class EmailPipeline {
     }
     const outcome = await this.handOver(email, message.subject, message.messageId, raw);
     if (outcome === 'lost') return;
-    if ('error' in outcome) await this.onTransportError(email, message.subject, outcome.error, attempt);
+    if ('error' in outcome && !outcome.claimed) await this.onConnectError(email, outcome.error, attempt);
+    else if ('error' in outcome) await this.onTransportError(email, message.subject, outcome.error, attempt);
     else await this.recordSent(email, message.subject, message.messageId, outcome.result);
   }
 
   /**
-   * Claims the email and gives it to the transport, inside one of the transport's hand-over
-   * slots when it has them: an email waiting for a pooled connection is not claimed yet, so a
-   * crash while it waits leaves it `queued` for a retry, and only the hand-over itself is the
-   * at-most-once window. 'lost': another worker claimed it (or its status moved on).
+   * Claims the email and gives it to the transport. A connection-based transport first lends a
+   * ready connection (`ready`): an email waiting for one is not claimed yet, so a crash while it
+   * waits leaves it `queued` for a retry, and only the hand-over itself is the at-most-once
+   * window. 'lost': another worker claimed it (or its status moved on).
    */
-  private async handOver(email: LoadedEmail, subject: string, messageId: string, raw: Buffer): Promise<'lost' | { result: TransportResult } | { error: unknown }> {
-    const claimAndSend = async (): Promise<'lost' | { result: TransportResult } | { error: unknown }> => {
-      if (!(await this.store.claim(email.id, subject, messageId))) return 'lost';
-      this.inFlight += 1;
-      try {
-        return { result: await this.transport.send({ emailId: email.id, envelope: { from: email.fromAddress, to: [email.toAddress] }, raw, messageId }) };
-      } catch (error) {
-        return { error };
-      } finally {
-        this.inFlight -= 1;
-      }
-    };
-    return this.handovers ? this.handovers.run(claimAndSend) : claimAndSend();
+  private async handOver(email: LoadedEmail, subject: string, messageId: string, raw: Buffer): Promise<HandOver> {
+    let lane: TransportLane | undefined;
+    try {
+      lane = await this.transport.ready?.();
+    } catch (error) {
+      // No connection: nothing was claimed, the email stays `queued` for the job's retry.
+      return { error, claimed: false };
+    }
+    let claimed = false;
+    try {
+      claimed = await this.store.claim(email.id, subject, messageId);
+    } finally {
+      if (!claimed) lane?.release();
+    }
+    if (!claimed) return 'lost';
+    this.inFlight += 1;
+    try {
+      const message = { emailId: email.id, envelope: { from: email.fromAddress, to: [email.toAddress] }, raw, messageId };
+      return { result: await (lane ? lane.send(message) : this.transport.send(message)) };
+    } catch (error) {
+      return { error, claimed: true };
+    } finally {
+      this.inFlight -= 1;
+    }
   }
 
   /**
@@ -147,10 +163,17 @@ export class EmailPipeline {
     while (this.inFlight > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
   }
 
+  /** The transport could not open a connection: the email was never claimed, a retry may send it. */
+  private async onConnectError(email: LoadedEmail, err: unknown, attempt: { isLast: boolean }): Promise<void> {
+    const failure = err instanceof TransportError ? err : new TransportError(err instanceof Error ? err.message : String(err), false);
+    if (!attempt.isLast) throw failure;
+    if (await this.store.markFailed(email.id, `gave up after repeated temporary failures: ${failure.message}`, ['queued'])) this.count('failed');
+  }
+
   private async onTransportError(email: LoadedEmail, subject: string, err: unknown, attempt: { isLast: boolean }): Promise<void> {
     const failure = err instanceof TransportError ? err : new TransportError(err instanceof Error ? err.message : String(err), false);
     if (failure.permanent) {
-      if (await this.store.markBounced(email.id, failure.message)) {
+      if (await this.persist(email.id, () => this.store.markBounced(email.id, failure.message))) {
         this.count('bounced');
         appMetrics.feedback('bounce', 'Permanent');
         await this.emit(email, subject, ['email.bounce'], { bounceType: 'Permanent' });
@@ -160,32 +183,44 @@ export class EmailPipeline {
       return;
     }
     if (attempt.isLast) {
-      if (await this.store.markFailed(email.id, `gave up after repeated temporary failures: ${failure.message}`, ['sending'])) this.count('failed');
+      if (await this.persist(email.id, () => this.store.markFailed(email.id, `gave up after repeated temporary failures: ${failure.message}`, ['sending']))) this.count('failed');
       return;
     }
     // Nothing was accepted: back to queued so the retry (BullMQ backoff) can claim it again.
-    await this.store.release(email.id, failure.message);
+    await this.persist(email.id, () => this.store.release(email.id, failure.message));
     throw failure;
   }
 
   /**
    * The transport accepted the message: status and `email.sent` (+ `email.delivery`) events are
-   * one statement. The write is retried in place, since a retry of the job must not resend.
+   * one statement, written through `persist` (a retry of the job must not resend).
    */
   private async recordSent(email: LoadedEmail, subject: string, messageId: string, result: TransportResult): Promise<void> {
     const events = this.events.payloads(email, subject, result.delivered ? ['email.sent', 'email.delivery'] : ['email.sent']);
+    const { recorded } = await this.persist(email.id, () =>
+      this.store.markSent(email.id, { subject, messageId, providerMessageId: result.providerMessageId, delivered: result.delivered, events }),
+    );
+    if (recorded) {
+      this.count(result.delivered ? 'delivered' : 'sent');
+      appMetrics.handover(this.transport.kind, (Date.now() - email.queuedAt.getTime()) / 1000);
+    }
+  }
+
+  /**
+   * The write of an outcome the transport already gave: retried in place with backoff (up to 5 s
+   * apart) for as long as the database stays unreachable, up to `OUTCOME_WRITE_MS`. Handing the
+   * message over again is never the answer; a write that lands after the lease ran out still
+   * counts (`markSent` also takes an `uncertain` email).
+   */
+  private async persist<T>(emailId: string, write: () => Promise<T>): Promise<T> {
+    const giveUpAt = Date.now() + OUTCOME_WRITE_MS;
     for (let i = 0; ; i++) {
       try {
-        const { recorded } = await this.store.markSent(email.id, { subject, messageId, providerMessageId: result.providerMessageId, delivered: result.delivered, events });
-        if (recorded) {
-          this.count(result.delivered ? 'delivered' : 'sent');
-          appMetrics.handover(this.transport.kind, (Date.now() - email.queuedAt.getTime()) / 1000);
-        }
-        return;
+        return await write();
       } catch (err) {
-        if (i >= 4) throw err;
-        this.log.warn({ err, emailId: email.id }, 'recording a sent email failed; retrying');
-        await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** i));
+        if (Date.now() >= giveUpAt) throw err;
+        if (i === 0 || i % 20 === 0) this.log.warn({ err, emailId }, 'recording the outcome of a hand-over failed; retrying the write');
+        await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 250 * 2 ** i)));
       }
     }
   }

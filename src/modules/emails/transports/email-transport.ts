@@ -13,8 +13,14 @@ export interface OutgoingMessage {
 export interface TransportResult {
   /** The provider's id for the message (SES MessageId, SMTP queue reply), when it gives one. */
   providerMessageId: string | null;
-  /** True when handing over already means delivered (the outbox); otherwise only "sent". */
+  /** True when handing over already means delivered (the outbox; SMTP: the receiving server's 250); otherwise only "sent" (SES: until SNS reports it). */
   delivered: boolean;
+}
+
+/** A ready connection of a transport, lent for one message; `send` gives it back, `release` without sending. */
+export interface TransportLane {
+  send(message: OutgoingMessage): Promise<TransportResult>;
+  release(): void;
 }
 
 export interface EmailTransport {
@@ -23,11 +29,13 @@ export interface EmailTransport {
   readonly signsWithOwnDkim: boolean;
   send(message: OutgoingMessage): Promise<TransportResult>;
   /**
-   * Messages the transport works on at once (SMTP: its pooled connections), when it has such a
-   * bound. The pipeline claims an email only once one of these is free, so an email waiting for
-   * a connection is still `queued` and a crash leaves it to a retry; unset: no bound.
+   * For a transport that works over connections (SMTP): resolves with one that is ready to take
+   * a message (connected, authenticated), waiting while all of its pool is busy. The pipeline
+   * claims an email only once it holds a ready lane, so an email waiting for a connection is
+   * still `queued` and a crash or an outage then leaves it to a retry. Unset: `send` is the
+   * hand-over itself.
    */
-  readonly handoverSlots?: number;
+  ready?(): Promise<TransportLane>;
   /**
    * The provider's own sending rate limit in messages per second, when it has one we can read
    * (SES: the account's MaxSendRate); undefined when it has none or cannot tell.

@@ -7,13 +7,13 @@ import type { EmailTransport, OutgoingMessage, TransportResult } from './email-t
 export class OutboxTransport implements EmailTransport {
   readonly kind = 'outbox' as const;
   readonly signsWithOwnDkim = true;
-  private ready: Promise<unknown> | undefined;
+  private dirReady: Promise<unknown> | undefined;
 
   constructor(private readonly dir: string) {}
 
   async send(message: OutgoingMessage): Promise<TransportResult> {
-    this.ready ??= mkdir(this.dir, { recursive: true });
-    await this.ready;
+    this.dirReady ??= mkdir(this.dir, { recursive: true });
+    await this.dirReady;
     // Written under a temporary name and renamed, so readers never see half a message.
     const tmp = join(this.dir, `.${message.emailId}.tmp`);
     await writeFile(tmp, message.raw);

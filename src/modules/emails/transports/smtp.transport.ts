@@ -1,5 +1,5 @@
-import { createTransport, type Transporter } from 'nodemailer';
-import { EmailTransport, OutgoingMessage, TransportError, TransportResult } from './email-transport';
+import { EmailTransport, OutgoingMessage, TransportError, TransportLane, TransportResult } from './email-transport';
+import { SmtpConnectionPool, SmtpLane } from './smtp-connection-pool';
 
 interface SmtpFailure {
   message?: string;
@@ -16,51 +16,61 @@ export function classifySmtpError(err: unknown): TransportError {
   return new TransportError(message, code !== undefined && code >= 500 && code < 600, code);
 }
 
-/** Pooled SMTP client for `SMTP_URL` (`smtp://` with STARTTLS when offered, `smtps://` for implicit TLS). */
+/**
+ * Pooled SMTP client for `SMTP_URL` (`smtp://` with STARTTLS when offered, `smtps://` for implicit
+ * TLS). The receiving server's acceptance (250) is the delivery (`delivered: true`): a later bounce
+ * report (DSN) turns it into a bounce.
+ */
 export class SmtpTransport implements EmailTransport {
   readonly kind = 'smtp' as const;
   readonly signsWithOwnDkim = true;
-  private readonly transporter: Transporter;
-  /** One message at a time per pooled connection. */
-  readonly handoverSlots: number;
+  private readonly pool: SmtpConnectionPool;
 
   constructor(url: string, poolSize: number) {
-    this.handoverSlots = poolSize;
-    this.transporter = createTransport({
-      url,
-      pool: true,
-      maxConnections: poolSize,
-      maxMessages: 1000,
-      connectionTimeout: 15_000,
-      greetingTimeout: 15_000,
-      socketTimeout: 60_000,
-      disableFileAccess: true,
-      disableUrlAccess: true,
-    } as never);
-    // The raw message already carries our Message-ID, but nodemailer does not read headers out of
-    // raw content: without this the pool would generate (and log) a random one for every message.
-    this.transporter.use('stream', (mail, done) => {
-      const messageId = (mail.data as { messageId?: string }).messageId;
-      if (messageId) mail.message.setHeader('Message-ID', messageId);
-      done();
-    });
+    this.pool = new SmtpConnectionPool({ url, size: poolSize, maxMessages: 1000, connectionTimeoutMs: 15_000, socketTimeoutMs: 60_000 });
+  }
+
+  /** A connected, authenticated session: the pipeline claims the email only once it has one. */
+  async ready(): Promise<TransportLane> {
+    let lane: SmtpLane;
+    try {
+      lane = await this.pool.acquire();
+    } catch (err) {
+      throw classifyConnectError(err);
+    }
+    return {
+      send: async (message) => {
+        try {
+          const info = await lane.send(message.envelope, message.raw);
+          lane.release();
+          return { providerMessageId: info.response ? info.response.slice(0, 500) : null, delivered: true };
+        } catch (err) {
+          const failure = classifySmtpError(err);
+          // A refused message leaves the session usable; a network failure does not.
+          lane.release(failure.responseCode === undefined);
+          throw failure;
+        }
+      },
+      release: () => lane.release(),
+    };
   }
 
   async send(message: OutgoingMessage): Promise<TransportResult> {
-    try {
-      const info = (await this.transporter.sendMail({ envelope: message.envelope, raw: message.raw, messageId: message.messageId })) as { response?: string };
-      return { providerMessageId: info.response ? info.response.slice(0, 500) : null, delivered: false };
-    } catch (err) {
-      throw classifySmtpError(err);
-    }
+    return (await this.ready()).send(message);
   }
 
   async check(): Promise<Record<string, unknown>> {
-    await this.transporter.verify();
+    await this.pool.verify();
     return { transport: 'smtp' };
   }
 
   async close(): Promise<void> {
-    this.transporter.close();
+    this.pool.close();
   }
+}
+
+/** Opening a session failed: always temporary (nothing was handed over), even a 5xx to EHLO or AUTH. */
+function classifyConnectError(err: unknown): TransportError {
+  const failure = classifySmtpError(err);
+  return new TransportError(`could not open an SMTP session: ${failure.message}`, false, failure.responseCode);
 }
