@@ -1,4 +1,4 @@
-import { parseSendRequest } from './send-request';
+import { parseSendRequest, recipientVariables } from './send-request';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const fields = (body: unknown) => {
@@ -56,5 +56,26 @@ describe('parseSendRequest', () => {
     const ok = parseSendRequest({ to: 'x@y.io', attachments: [{ ...one, content: `${b64('hello')}\n`, disposition: 'inline', contentId: 'logo' }] });
     expect(ok.request!.attachments).toEqual([{ filename: 'a.txt', content: b64('hello'), contentType: 'text/plain', contentId: 'logo', disposition: 'inline' }]);
     expect(ok.request!.attachmentBytes).toBe(5);
+  });
+
+  it('reads the body type: html or markdown, nothing else', () => {
+    expect(parseSendRequest({ to: 'x@y.io', type: 'markdown' }).request!.type).toBe('markdown');
+    expect(parseSendRequest({ to: 'x@y.io', type: 'html' }).request!.type).toBe('html');
+    expect(parseSendRequest({ to: 'x@y.io' }).request!.type).toBeUndefined();
+    expect(fields({ to: 'x@y.io', type: 'Markdown' })).toEqual(['type:invalid_enum_value']);
+    expect(fields({ to: 'x@y.io', type: ['markdown'] })).toEqual(['type:invalid_type']);
+  });
+});
+
+describe('recipientVariables', () => {
+  const req = (data?: Record<string, unknown>) => parseSendRequest({ to: 'x@y.io', data }).request!;
+  const john = { email: 'john@y.io', name: 'John Smith' };
+
+  it("adds the recipient's name over a stored one; a name in the request's data wins", () => {
+    expect(recipientVariables(req(), john, { plan: 'pro', name: 'stored' })).toEqual({ plan: 'pro', name: 'John Smith' });
+    expect(recipientVariables(req({ name: 'Johnny' }), john, { name: 'Johnny' })).toEqual({ name: 'Johnny' });
+    expect(recipientVariables(req({ name: { value: 'J.', persistent: false } }), john, { name: 'J.' })).toEqual({ name: 'J.' });
+    expect(recipientVariables(req({ name: null }), john, {})).toEqual({ name: 'John Smith' });
+    expect(recipientVariables(req(), { email: 'anon@y.io', name: null }, { name: 'stored' })).toEqual({ name: 'stored' });
   });
 });
