@@ -63,8 +63,13 @@ describe('workflow WEBHOOK step (WEBHOOK_ALLOW_PRIVATE=true)', () => {
     expect(Math.abs(Number(ts) - Date.now() / 1000)).toBeLessThan(60);
     const expected = `sha256=${createHmac('sha256', secret).update(`${ts}.${req.text}`).digest('hex')}`;
     expect(req.headers['x-signature']).toBe(expected);
-    expect(req.json).toMatchObject({ contact: { email: 'hook@example.com', data: { plan: 'pro' } }, workflow: {}, execution: { workflowId: wf }, event: { plan: 'pro' } });
     const ex = await finished(api, wf);
+    expect(req.json).toEqual({
+      contact: { id: ex.contactId, email: 'hook@example.com', subscribed: true, data: { plan: 'pro' } },
+      workflow: { id: wf, name: 'hook.signed' },
+      execution: { id: ex.id, context: {} },
+      event: { plan: 'pro' },
+    });
     expect(ex.status).toBe('COMPLETED');
     expect(ex.steps[1]).toMatchObject({ type: 'WEBHOOK', status: 'COMPLETED', output: { status: 200, body: '{"received":true}' } });
     // The delivery and the step's outcome count in /metrics as they happen.
@@ -73,6 +78,23 @@ describe('workflow WEBHOOK step (WEBHOOK_ALLOW_PRIVATE=true)', () => {
       return series.every((name) => metricValue(text, name) > metricValue(before, name)) ? text : undefined;
     });
     expect(series.map((name) => metricValue(after, name) - metricValue(before, name))).toEqual([1, 1, 1]);
+  });
+
+  it("sends the default body {contact, workflow: {id, name}, execution: {id, context}, event}; in Liquid `workflow` stays the execution's context", async () => {
+    hooks.respond('/default', { status: 200 });
+    const wf = await webhookWorkflow(api, 'hook.default', { url: hooks.url('/default'), method: 'POST', headers: { 'X-Source': '{{workflow.source}}', 'X-Execution': '{{execution.id}}' } });
+    const contactId = (await api.post('/contacts', { email: 'default@example.com' }).expect(201)).body.id;
+    const started = (await api.post(`/workflows/${wf}/executions`, { contactId, context: { source: 'manual', n: 2 } }).expect(201)).body;
+    const req = await hooks.waitForRequest((r) => r.path === '/default');
+    expect(req.json).toEqual({
+      contact: { id: contactId, email: 'default@example.com', subscribed: true, data: {} },
+      workflow: { id: wf, name: 'hook.default' },
+      execution: { id: started.id, context: { source: 'manual', n: 2 } },
+      event: {},
+    });
+    expect(req.headers['x-source']).toBe('manual');
+    expect(req.headers['x-execution']).toBe(started.id);
+    expect((await finished(api, wf)).status).toBe('COMPLETED');
   });
 
   it('retries 5xx with backoff, then succeeds; 4xx fails at once', async () => {

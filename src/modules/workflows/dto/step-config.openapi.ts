@@ -74,7 +74,7 @@ const CONFIGS: Record<StepType, SchemaObject> = {
       headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Extra request headers; values are rendered, no CR/LF' },
       body: {
         oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }],
-        description: 'Request body, rendered; default `{contact, workflow, execution, event}`',
+        description: 'Request body, rendered; default `{contact: {id, email, subscribed, data}, workflow: {id, name}, execution: {id, context}, event}` (in Liquid, `workflow.<key>` is the execution context)',
       },
     },
   },

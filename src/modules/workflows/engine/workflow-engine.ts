@@ -444,8 +444,11 @@ export class WorkflowEngine {
         case 'WEBHOOK': {
           const contact = await this.contact(ex);
           const project = await this.projects.findById(ex.project_id);
+          const workflow = await this.workflows.findOne(ex.project_id, ex.workflow_id);
           // The request's wait (up to its timeout and retries) holds no slot: it is not this process's work.
-          return await this.slots.outside(() => this.webhooks.run(step, { ...ex, contact }, project.webhookSecret, this.config.webhookAllowPrivate));
+          return await this.slots.outside(() =>
+            this.webhooks.run(step, { ...ex, workflowName: workflow.name, contact }, project.webhookSecret, this.config.webhookAllowPrivate),
+          );
         }
       }
     } catch (err) {

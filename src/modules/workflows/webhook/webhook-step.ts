@@ -12,6 +12,8 @@ export const WEBHOOK_RETRY_DELAYS_MS = [1_000, 2_000, 4_000];
 export interface WebhookScope {
   id: string;
   workflow_id: string;
+  /** The workflow's name as it is now (a rename makes no new version). */
+  workflowName: string;
   contact: Contact;
   context: Record<string, unknown>;
   event: Record<string, unknown>;
@@ -39,12 +41,15 @@ export class WebhookStep implements OnApplicationShutdown {
   async run(step: GraphStep, scope: WebhookScope, secret: string, allowPrivate: boolean): Promise<StepOutcome> {
     const c = step.config;
     const contact = { id: scope.contact.id, email: scope.contact.email, subscribed: scope.contact.subscribed, data: scope.contact.data };
-    const execution = { id: scope.id, workflowId: scope.workflow_id };
-    const vars = { ...scope.contact.data, contact, event: scope.event, workflow: scope.context, execution };
+    const execution = { id: scope.id, context: scope.context };
+    // decisions.md: in Liquid `workflow.<key>` is the execution context (as in CONDITION and SEND_EMAIL);
+    // the default body names the workflow itself, so a receiver can tell which one called.
+    const vars = { ...scope.contact.data, contact, event: scope.event, workflow: scope.context, execution: { ...execution, workflowId: scope.workflow_id } };
     const method = (c.method as string | undefined) ?? 'POST';
     const url = String(await renderDeep(c.url, vars));
     const headers = (await renderDeep(c.headers ?? {}, vars)) as Record<string, string>;
-    const rawBody = c.body === undefined ? { contact, workflow: scope.context, execution, event: scope.event } : await renderDeep(c.body, vars);
+    const rawBody =
+      c.body === undefined ? { contact, workflow: { id: scope.workflow_id, name: scope.workflowName }, execution, event: scope.event } : await renderDeep(c.body, vars);
     const body = method === 'GET' ? null : typeof rawBody === 'string' ? rawBody : JSON.stringify(rawBody);
     const client = this.client(allowPrivate);
 
