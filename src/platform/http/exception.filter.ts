@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { logger } from '../logging/logger';
 import { AppError, ShortBadRequest } from './app-error';
 import { dataLimitMessage, sqlState } from '../database/pg-errors';
+import { isServiceUnavailable } from '../database/unavailable';
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'BAD_REQUEST',
@@ -16,6 +17,7 @@ const CODE_BY_STATUS: Record<number, string> = {
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'VALIDATION_ERROR',
   429: 'RATE_LIMIT_EXCEEDED',
+  503: 'SERVICE_UNAVAILABLE',
 };
 
 interface Rendered {
@@ -78,12 +80,30 @@ function fromDatabaseError(error: unknown): Rendered | undefined {
   };
 }
 
+/** Seconds a client should wait before retrying while a backing service is unreachable. */
+const OUTAGE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * PostgreSQL or Redis unreachable: 503 with Retry-After, never 500. Every write runs in one
+ * transaction (or one statement), so a request cut off by the outage wrote nothing or all.
+ */
+function fromOutage(error: unknown): Rendered | undefined {
+  if (!isServiceUnavailable(error)) return undefined;
+  return {
+    status: 503,
+    code: 'SERVICE_UNAVAILABLE',
+    message: 'The service is temporarily unavailable (its database or queue cannot be reached); retry shortly',
+    extra: {},
+    headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) },
+  };
+}
+
 function render(exception: unknown): Rendered | undefined {
   if (exception instanceof AppError) {
     const { details, errors, suggestion, headers } = exception.extra;
     return { status: exception.statusCode, code: exception.code, message: exception.message, extra: { errors, details, suggestion }, headers };
   }
-  const middleware = fromMiddlewareError(exception) ?? fromDatabaseError(exception);
+  const middleware = fromMiddlewareError(exception) ?? fromDatabaseError(exception) ?? fromOutage(exception);
   if (middleware) return middleware;
   if (isHttpException(exception)) {
     const status = exception.getStatus();
@@ -110,6 +130,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       return;
     }
     let rendered = render(exception);
+    if (rendered?.status === 503) logger('http').warn({ err: exception, requestId: req.id, method: req.method, path: req.path }, 'a backing service is unreachable');
     if (!rendered) {
       logger('http').error({ err: exception, requestId: req.id, method: req.method, path: req.path }, 'unhandled error');
       rendered = { status: 500, code: 'INTERNAL_SERVER_ERROR', message: 'An unexpected error occurred', extra: {} };

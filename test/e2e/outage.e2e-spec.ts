@@ -1,0 +1,164 @@
+import type { EventEmitter } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import request from 'supertest';
+import { createProject, createServicesDatabase, TEST_MODE, waitFor } from '../support/app';
+import { freePort, spawnService, type SpawnedService } from '../support/service-process';
+import { SmtpReceiver } from '../support/smtp-receiver';
+import { TcpProxy } from '../support/tcp-proxy';
+
+const RECIPIENTS = 300;
+const OUTAGE_MS = 12_000;
+
+/**
+ * A PostgreSQL outage (and, with Redis, a Redis outage) in the production topology: a ROLE=api
+ * and a ROLE=worker process reach the machine's PostgreSQL (and Redis) through a loopback proxy
+ * the test cuts. While it is cut, API requests answer 503 SERVICE_UNAVAILABLE with Retry-After
+ * (never 500), a request is written whole or not at all, and a campaign sending to a real SMTP
+ * receiver loses nothing: an email handed over during the outage is recorded `sent` once the
+ * database is back (never `failed`, never sent twice). The embedded test mode runs it with the
+ * queues in PostgreSQL, the services mode with them in Redis.
+ */
+describe('outage of PostgreSQL and Redis', () => {
+  jest.setTimeout(600_000);
+
+  it('answers 503 with Retry-After during the outage, writes nothing by halves, and loses no campaign email', async () => {
+    const smtp = await SmtpReceiver.start();
+    (smtp as unknown as { server: EventEmitter }).server.on('error', () => undefined);
+    const database = await createServicesDatabase();
+    const pg = await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL(database.url).port || 5432) });
+    const redis = TEST_MODE === 'services' ? await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379').port || 6379) }) : null;
+    const proxiedDb = new URL(database.url);
+    proxiedDb.port = String(pg.port);
+    const dirs = [mkdtempSync(join(tmpdir(), 'mailroom-outage-api-')), mkdtempSync(join(tmpdir(), 'mailroom-outage-worker-'))];
+    const [apiPort, workerPort] = [await freePort(), await freePort()];
+    const base = `http://127.0.0.1:${apiPort}`;
+    const shared: Record<string, string> = {
+      DATABASE_URL: proxiedDb.toString(),
+      ...(redis ? { REDIS_URL: `redis://127.0.0.1:${redis.port}`, REDIS_PREFIX: `mrtest:${process.pid}:${randomBytes(4).toString('hex')}` } : {}),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'error',
+      APP_SECRET: randomBytes(32).toString('hex'),
+      EMAIL_TRANSPORT: 'smtp',
+      SMTP_URL: smtp.url,
+      DOMAIN_VERIFICATION: 'off',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      SEND_RATE_PER_SECOND: '30',
+    };
+    const services: SpawnedService[] = [];
+    const ready = async (url: string, service: SpawnedService) =>
+      waitFor(
+        async () => {
+          if (service.child.exitCode !== null) throw new Error(`service exited: ${service.stderr()}${service.stdout().slice(-2000)}`);
+          return (await request(url).get('/health/ready').then((r) => r.status === 200, () => false)) ? true : undefined;
+        },
+        120_000,
+        100,
+      );
+    try {
+      services.push(spawnService({ ...shared, ROLE: 'api', PORT: String(apiPort), DATA_DIR: dirs[0] }));
+      await ready(base, services[0]);
+      services.push(spawnService({ ...shared, ROLE: 'worker', PORT: String(workerPort), DATA_DIR: dirs[1] }));
+      await ready(`http://127.0.0.1:${workerPort}`, services[1]);
+
+      const project = await createProject(base);
+      const api = (method: 'get' | 'post', path: string) => request(base)[method](path).set('Authorization', `Bearer ${project.secretKey}`);
+      const csv = ['email', ...Array.from({ length: RECIPIENTS }, (_, i) => `r${i}@outage.example`)].join('\n');
+      const upload = await api('post', '/contacts/import').attach('file', Buffer.from(csv), { filename: 'r.csv', contentType: 'text/csv' }).expect(202);
+      await waitFor(async () => ((await api('get', `/contacts/import/${upload.body.jobId as string}`).expect(200)).body.status === 'completed' ? true : undefined), 120_000, 200);
+      const created = await api('post', '/campaigns')
+        .send({ name: 'Outage', subject: 'Outage {{email}}', body: '<p>Hello {{email}}</p>', from: 'news@example.com', audienceType: 'ALL', type: 'MARKETING' })
+        .expect(201);
+      const campaignId: string = created.body.data.id;
+      await api('post', `/campaigns/${campaignId}/send`).expect(200);
+      await smtp.waitForCount(RECIPIENTS / 5, 120_000);
+
+      // Keyed sends racing the cut: each is written whole or not at all.
+      const racing = Array.from({ length: 40 }, (_, i) =>
+        api('post', '/v1/send')
+          .set('Idempotency-Key', `race-${i}`)
+          .send({ to: [`race${i}a@example.org`, `race${i}b@example.org`], from: 'hello@acme.test', subject: 'Race', body: 'b' })
+          .then(
+            (r) => r.status,
+            () => 0,
+          ),
+      );
+      await new Promise((r) => setTimeout(r, 20));
+      await pg.cut();
+      await redis?.cut();
+      const cutAt = Date.now();
+      const statuses = await Promise.all(racing);
+
+      // During the outage: 503 + Retry-After for key-authenticated reads and writes, readiness 503, liveness 200.
+      for (const [method, path, body] of [
+        ['get', '/contacts', undefined],
+        ['post', '/v1/track', { email: 'during@example.org', event: 'outage' }],
+        ['post', '/v1/send', { to: 'during@example.org', from: 'hello@acme.test', subject: 'S', body: 'b' }],
+      ] as const) {
+        const res = await api(method, path).send(body as object | undefined);
+        expect([path, res.status, res.body.error?.code, res.headers['retry-after']]).toEqual([path, 503, 'SERVICE_UNAVAILABLE', '5']);
+      }
+      expect((await request(base).get('/health/ready')).status).toBe(503);
+      expect((await request(base).get('/health')).status).toBe(200);
+      expect(statuses.every((s) => s === 200 || s === 503)).toBe(true);
+
+      await new Promise((r) => setTimeout(r, Math.max(0, OUTAGE_MS - (Date.now() - cutAt))));
+      await redis?.restore();
+      await pg.restore();
+      await waitFor(async () => ((await api('get', '/contacts').then((r) => r.status)) === 200 ? true : undefined), 60_000, 250);
+
+      const final = await waitFor(
+        async () => {
+          const c = (await api('get', `/campaigns/${campaignId}`)).body;
+          return c.status === 'SENT' ? c : undefined;
+        },
+        300_000,
+        1_000,
+      );
+      await smtp.waitForCount(RECIPIENTS, 60_000);
+
+      const client = new Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        const rows = (await client.query(`SELECT to_address, status FROM emails WHERE campaign_id = $1`, [campaignId])).rows as Array<{ to_address: string; status: string }>;
+        const perRecipient = new Map<string, number>();
+        for (const m of smtp.messages) for (const to of m.envelope.to) perRecipient.set(to, (perRecipient.get(to) ?? 0) + 1);
+        const received = [...Array(RECIPIENTS).keys()].filter((i) => perRecipient.has(`r${i}@outage.example`)).length;
+        const duplicates = [...perRecipient.values()].filter((n) => n > 1).length;
+        const byStatus: Record<string, number> = {};
+        for (const r of rows) byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
+        const raced = (await client.query(`SELECT to_address FROM emails WHERE project_id = $1 AND to_address LIKE 'race%'`, [project.id])).rows as Array<{ to_address: string }>;
+        const racedSet = new Set(raced.map((r) => r.to_address));
+        const halves = statuses.map((_, i) => [racedSet.has(`race${i}a@example.org`), racedSet.has(`race${i}b@example.org`)]).filter(([a, b]) => a !== b).length;
+        const answered200Missing = statuses.filter((s, i) => s === 200 && !racedSet.has(`race${i}a@example.org`)).length;
+        process.stdout.write(
+          `outage (${TEST_MODE}): ${OUTAGE_MS} ms; campaign rows ${JSON.stringify(byStatus)}, received ${received}/${RECIPIENTS}, duplicates ${duplicates}; ` +
+            `racing sends ${statuses.filter((s) => s === 200).length} × 200, ${statuses.filter((s) => s === 503).length} × 503, half-written ${halves}\n`,
+        );
+        expect(final).toMatchObject({ status: 'SENT' });
+        expect({ received, duplicates, halves, answered200Missing }).toEqual({ received: RECIPIENTS, duplicates: 0, halves: 0, answered200Missing: 0 });
+        expect(byStatus.failed ?? 0).toBe(0);
+        expect(byStatus.uncertain ?? 0).toBe(0);
+        expect((byStatus.sent ?? 0) + (byStatus.delivered ?? 0)).toBe(RECIPIENTS);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      for (const service of services) {
+        if (service.child.exitCode === null) {
+          service.child.kill('SIGINT');
+          await Promise.race([service.exited, new Promise((r) => setTimeout(r, 30_000))]);
+          if (service.child.exitCode === null) service.child.kill('SIGKILL');
+        }
+      }
+      await pg.close();
+      await redis?.close();
+      await smtp.close();
+      await database.drop();
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
