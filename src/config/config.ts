@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
 
 export type Role = 'all' | 'api' | 'worker';
@@ -62,6 +63,12 @@ export interface AppConfig {
   /** Image uploads go to S3-compatible storage when `S3_BUCKET` is set, else under `$DATA_DIR/uploads`. */
   s3?: { bucket: string; region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /**
+   * `TRUST_PROXY`: whose `X-Forwarded-For` names the client (`req.ip`, the login throttle): a hop
+   * count (0, the default: nobody's, the peer is the client) or proxy addresses, CIDR ranges and
+   * Express's named ranges (`loopback`, `linklocal`, `uniquelocal`). Express's `trust proxy`.
+   */
+  trustProxy: number | string[];
   /** `METRICS_TOKEN`: when set, `GET /metrics` needs `Authorization: Bearer <token>`. */
   metricsToken?: string;
   /** Prefix for Redis keys and BullMQ queues, so several deployments (or test runs) can share one Redis. */
@@ -136,6 +143,31 @@ function dnsServers(env: Env): string[] {
   return servers;
 }
 
+const NAMED_PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** `TRUST_PROXY`: a hop count, or comma-separated proxy addresses and ranges (see `AppConfig.trustProxy`). */
+function trustProxy(env: Env): number | string[] {
+  const raw = str(env, 'TRUST_PROXY');
+  if (raw === undefined) return 0;
+  if (/^\d+$/.test(raw)) return int(env, 'TRUST_PROXY', 0, 0, 64);
+  const entries = raw.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address, prefix, extra] = entry.split('/');
+    // Zone ids (fe80::1%eth0) are not addresses Express's proxy-addr can compile.
+    const family = address.includes('%') ? 0 : isIP(address);
+    const validPrefix = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+    if (!(NAMED_PROXY_RANGES.has(entry) || (family !== 0 && validPrefix && extra === undefined))) {
+      throw new ConfigError(
+        `TRUST_PROXY must be a hop count (0 to 64) or comma-separated proxy addresses, CIDR ranges, loopback, linklocal or uniquelocal (got "${entry}" in "${raw}")`,
+      );
+    }
+  }
+  return entries;
+}
+
+/** The value docker/compose.yml once defaulted to: published, so it signs nothing. */
+const PUBLISHED_SECRETS = new Set(['change-me-to-at-least-32-random-characters']);
+
 /** Reads `$DATA_DIR/secret`, creating it once with 32 random bytes when absent. */
 function loadOrCreateSecret(dataDir: string): string {
   const file = join(dataDir, 'secret');
@@ -200,6 +232,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (appSecret !== undefined && appSecret.length < 32) {
     throw new ConfigError('APP_SECRET must be at least 32 characters');
   }
+  if (appSecret !== undefined && PUBLISHED_SECRETS.has(appSecret)) {
+    throw new ConfigError('APP_SECRET is the published example value; set your own, e.g. the output of openssl rand -hex 32');
+  }
   const snsHosts = str(env, 'SNS_CERT_HOSTS');
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   const processes = int(env, 'PROCESSES', 1, 1, 64);
@@ -253,6 +288,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     stripePriceId: str(env, 'STRIPE_PRICE_ID'),
     stripeApiUrl: url(env, 'STRIPE_API_URL', ['http:', 'https:']),
     s3: s3Config(env),
+    trustProxy: trustProxy(env),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     redisPrefix: str(env, 'REDIS_PREFIX') ?? 'mailroom',
     metricsToken,

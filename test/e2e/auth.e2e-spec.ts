@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import request from 'supertest';
 import { startTestApp, TestApp } from '../support/app';
-import { useFixture, waitFor } from '../support/session';
+import { useFixture, waitFor, whiteBox } from '../support/session';
 
 const PASSWORD = 'correct horse battery';
 
@@ -154,6 +154,73 @@ describe('auth', () => {
     expect(config.body).toMatchObject({ signupDisabled: false, emailTransport: 'outbox', billing: false, oauthProviders: [] });
   });
 
+  describe('login CSRF: a page on another site cannot sign the browser in', () => {
+    const EVIL = 'https://evil.example';
+    const setsCookie = (res: request.Response) => [res.headers['set-cookie'] ?? []].flat().some((c) => c.startsWith('mailroom_session='));
+
+    it('refuses cross-site form posts to login and signup: 403, no cookie, nothing written', async () => {
+      const email = uniqueEmail('csrf');
+      await request(app.http).post('/auth/signup').set('X-Requested-With', 'XMLHttpRequest').send({ email, password: PASSWORD }).expect(201);
+      const attempts = [
+        // What an HTML <form> on another site can send: urlencoded, multipart or text/plain, Origin of that site (or none).
+        request(app.http).post('/auth/login').set('Origin', EVIL).type('form').send({ email, password: PASSWORD }),
+        request(app.http).post('/auth/login').type('form').send({ email, password: PASSWORD }),
+        request(app.http).post('/auth/login').set('Origin', EVIL).set('Content-Type', 'text/plain').send(JSON.stringify({ email, password: PASSWORD })),
+        request(app.http).post('/auth/login').set('Origin', EVIL).field('email', email).field('password', PASSWORD),
+        request(app.http).post('/auth/login').set('Origin', 'null').type('form').send({ email, password: PASSWORD }),
+      ];
+      for (const attempt of attempts) {
+        const res = await attempt;
+        expect({ status: res.status, code: res.body.error?.code, cookie: setsCookie(res) }).toEqual({ status: 403, code: 'FORBIDDEN', cookie: false });
+      }
+      const attacker = uniqueEmail('attacker');
+      const signup = await request(app.http).post('/auth/signup').set('Origin', EVIL).type('form').send({ email: attacker, password: PASSWORD });
+      expect({ status: signup.status, cookie: setsCookie(signup) }).toEqual({ status: 403, cookie: false });
+      // Nothing was written: the address is still free.
+      await request(app.http).post('/auth/signup').set('X-Requested-With', 'XMLHttpRequest').send({ email: attacker, password: PASSWORD }).expect(201);
+    });
+
+    it('accepts the dashboard (X-Requested-With), JSON clients and form posts from its own origin', async () => {
+      const email = uniqueEmail('csrf-ok');
+      const dashboard = await request(app.http).post('/auth/signup').set('X-Requested-With', 'XMLHttpRequest').set('Origin', 'http://mailroom.test').send({ email, password: PASSWORD }).expect(201);
+      expect(setsCookie(dashboard)).toBe(true);
+      // A cross-site page cannot send application/json without a CORS preflight, which /auth never grants.
+      expect(setsCookie(await request(app.http).post('/auth/login').send({ email, password: PASSWORD }).expect(200))).toBe(true);
+      const sameOrigin = await request(app.http).post('/auth/login').set('Origin', 'http://mailroom.test').type('form').send({ email, password: PASSWORD }).expect(200);
+      expect(setsCookie(sameOrigin)).toBe(true);
+    });
+  });
+
+  it('never reflects a rejected password or token in the 422', async () => {
+    const secrets = ['hunter2', 'x'.repeat(300) + 'TAIL', 'kept-out-of-errors'.repeat(20)];
+    const bodies = (secret: string): Array<[string, object, string]> => [
+      ['/auth/signup', { email: uniqueEmail('echo'), password: secret }, 'password'],
+      ['/auth/login', { email: uniqueEmail('echo'), password: secret }, 'password'],
+      ['/auth/reset-password', { token: 'x', password: secret }, 'password'],
+      ['/auth/reset-password', { token: secret.repeat(2), password: 'long enough password' }, 'token'],
+      ['/auth/verify-email', { token: secret.repeat(2) }, 'token'],
+      ['/auth/signup', { email: uniqueEmail('echo'), password: [secret] }, 'password'],
+    ];
+    for (const secret of secrets) {
+      for (const [path, body, field] of bodies(secret)) {
+        const res = await request(app.http).post(path).set('X-Requested-With', 'XMLHttpRequest').send(body);
+        expect(res.text).not.toContain(secret.slice(0, 7));
+        // A token of an acceptable length is looked up: 400, unknown token.
+        if (field === 'token' && secret.length * 2 <= 256) {
+          expect(res.status).toBe(400);
+          continue;
+        }
+        expect(res.status).toBe(422);
+        expect(res.body.error.errors.map((e: { field: string }) => e.field)).toContain(field);
+        for (const item of res.body.error.errors) if (item.field === 'password' || item.field === 'token') expect(item).not.toHaveProperty('received');
+      }
+    }
+    // Other fields still show what was received.
+    const email = await request(app.http).post('/auth/signup').send({ email: 'not-an-email', password: 'short' }).expect(422);
+    expect(email.body.error.errors.find((e: { field: string }) => e.field === 'email')).toMatchObject({ received: 'not-an-email' });
+    expect(email.text).not.toContain('short"');
+  });
+
   it('needs a session for /users/@me', async () => {
     const res = await request(app.http).get('/users/@me').expect(401);
     expect(res.body.error.code).toBe('UNAUTHORIZED');
@@ -161,20 +228,137 @@ describe('auth', () => {
   });
 });
 
-describe('auth: login attempt limits', () => {
+/** A login from `ip` (an X-Forwarded-For the app may or may not believe, per TRUST_PROXY). */
+const loginFrom = (app: TestApp, ip: string, email: string, password: string) =>
+  request(app.http).post('/auth/login').set('X-Forwarded-For', ip).send({ email, password });
+
+const sessionIps = async (app: TestApp, email: string): Promise<string[]> =>
+  // White-box: no endpoint shows the address a session was opened from.
+  (await whiteBox(app).query<{ ip: string }>(`SELECT s.ip FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.email = $1 ORDER BY s.created_at`, [email])).map((r) => r.ip);
+
+const randomIp = () => `203.0.${Math.floor(Math.random() * 250) + 1}.${Math.floor(Math.random() * 250) + 1}`;
+
+describe('auth: failed logins, no proxy trusted (the default)', () => {
   const app = useFixture(() => startTestApp(), (a) => a.close());
 
-  it('locks an account after 10 failures for a while, with Retry-After', async () => {
-    const email = uniqueEmail('brute');
+  it('takes the peer for the client whatever X-Forwarded-For says', async () => {
+    const email = uniqueEmail('peer');
+    await request(app.http).post('/auth/signup').set('X-Forwarded-For', '203.0.113.9').send({ email, password: PASSWORD }).expect(201);
+    await loginFrom(app, '198.51.100.1, 203.0.113.9', email, PASSWORD).expect(200);
+    expect(await sessionIps(app, email)).toEqual(['127.0.0.1', '127.0.0.1']);
+  });
+
+  it('a loopback client rotating X-Forwarded-For is still one source and meets the 429 (password spraying)', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 31 && !statuses.includes(429); i++) {
+      const res = await loginFrom(app, randomIp(), uniqueEmail('spray'), 'wrong guess ' + i);
+      statuses.push(res.status);
+      if (res.status === 429) {
+        expect(res.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+        expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      }
+    }
+    expect(statuses).toContain(429);
+    expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+  });
+});
+
+describe('auth: failed logins behind a trusted proxy (TRUST_PROXY=127.0.0.1)', () => {
+  const app = useFixture(() => startTestApp({ TRUST_PROXY: '127.0.0.1' }), (a) => a.close());
+
+  it('takes the client from X-Forwarded-For: the address the proxy appended', async () => {
+    const email = uniqueEmail('proxied');
     await request(app.http).post('/auth/signup').send({ email, password: PASSWORD }).expect(201);
-    for (let i = 0; i < 10; i++) await request(app.http).post('/auth/login').send({ email, password: 'wrong guess ' + i }).expect(401);
-    const locked = await request(app.http).post('/auth/login').send({ email, password: PASSWORD }).expect(429);
-    expect(locked.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
-    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(60);
-    // Other accounts are unaffected.
-    const other = uniqueEmail('fine');
-    await request(app.http).post('/auth/signup').send({ email: other, password: PASSWORD }).expect(201);
-    await request(app.http).post('/auth/login').send({ email: other, password: PASSWORD }).expect(200);
+    await loginFrom(app, '198.51.100.1, 203.0.113.9', email, PASSWORD).expect(200);
+    expect(await sessionIps(app, email)).toEqual(['127.0.0.1', '203.0.113.9']);
+  });
+
+  it('slows the source that hammers an account without locking out the owner elsewhere', async () => {
+    const email = uniqueEmail('target');
+    await request(app.http).post('/auth/signup').send({ email, password: PASSWORD }).expect(201);
+    const attacker = randomIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 12 && !statuses.includes(429); i++) statuses.push((await loginFrom(app, attacker, email, 'wrong guess ' + i)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    // While the delay runs, even the right password from that source is refused: no oracle.
+    const held = await loginFrom(app, attacker, email, PASSWORD).expect(429);
+    expect(held.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+    expect(Number(held.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // The owner, from another address, signs in while the attacker keeps hammering.
+    const owner = '198.51.100.77';
+    const [hammering, ownLogin] = await Promise.all([
+      (async () => {
+        const seen: number[] = [];
+        for (let i = 0; i < 8; i++) seen.push((await loginFrom(app, attacker, email, 'more guesses ' + i)).status);
+        return seen;
+      })(),
+      loginFrom(app, owner, email, PASSWORD),
+    ]);
+    expect(ownLogin.status).toBe(200);
+    expect(hammering).toContain(429);
+    expect(hammering.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+    await loginFrom(app, owner, email, PASSWORD).expect(200);
+    // Another source guessing at the same account has its own allowance.
+    await loginFrom(app, randomIp(), email, 'other guess').expect(401);
+  });
+
+  it('never locks the owner out, however many sources fail at the account', async () => {
+    const email = uniqueEmail('besieged');
+    await request(app.http).post('/auth/signup').send({ email, password: PASSWORD }).expect(201);
+    // 15 failures at the account, from three sources (one account lock used to follow the 10th).
+    for (const attacker of [randomIp(), randomIp(), randomIp()]) {
+      for (let i = 0; i < 5; i++) await loginFrom(app, attacker, email, 'wrong guess ' + i).expect(401);
+    }
+    await loginFrom(app, '198.51.100.78', email, PASSWORD).expect(200);
+  });
+
+  it('lets the owner who mistyped sign in, and start afresh', async () => {
+    const email = uniqueEmail('typo');
+    await request(app.http).post('/auth/signup').send({ email, password: PASSWORD }).expect(201);
+    const home = randomIp();
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 4; i++) await loginFrom(app, home, email, `typo ${round} ${i}`).expect(401);
+      await loginFrom(app, home, email, PASSWORD).expect(200);
+    }
+  });
+
+  it('makes each further wait longer than the last', async () => {
+    const email = uniqueEmail('growing');
+    await request(app.http).post('/auth/signup').send({ email, password: PASSWORD }).expect(201);
+    const attacker = randomIp();
+    for (let i = 0; i < 5; i++) await loginFrom(app, attacker, email, 'wrong guess ' + i).expect(401);
+    const waits: number[] = [];
+    for (let round = 0; round < 2; round++) {
+      const held = await loginFrom(app, attacker, email, 'too soon').expect(429);
+      waits.push(Number(held.headers['retry-after']));
+      await new Promise((r) => setTimeout(r, waits[round] * 1000 + 150));
+      await loginFrom(app, attacker, email, 'after the wait ' + round).expect(401);
+    }
+    const last = await loginFrom(app, attacker, email, 'too soon').expect(429);
+    waits.push(Number(last.headers['retry-after']));
+    expect(waits[0]).toBeGreaterThanOrEqual(1);
+    expect(waits[1]).toBeGreaterThan(waits[0]);
+    expect(waits[2]).toBeGreaterThan(waits[1]);
+  });
+
+  it('slows one source trying many accounts, not the others', async () => {
+    const sprayer = randomIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 31 && !statuses.includes(429); i++) statuses.push((await loginFrom(app, sprayer, uniqueEmail('spray'), 'Summer2025!')).status);
+    expect(statuses).toEqual([...Array(30).fill(401), 429]);
+    await loginFrom(app, randomIp(), uniqueEmail('spray'), 'Summer2025!').expect(401);
+  });
+});
+
+describe('auth: TRUST_PROXY as a hop count', () => {
+  const app = useFixture(() => startTestApp({ TRUST_PROXY: '1' }), (a) => a.close());
+
+  it('believes one hop: the last X-Forwarded-For entry, not what the client wrote before it', async () => {
+    const email = uniqueEmail('hop');
+    await request(app.http).post('/auth/signup').send({ email, password: PASSWORD }).expect(201);
+    await loginFrom(app, '10.9.8.7, 203.0.113.50', email, PASSWORD).expect(200);
+    await loginFrom(app, '203.0.113.51', email, PASSWORD).expect(200);
+    expect(await sessionIps(app, email)).toEqual(['127.0.0.1', '203.0.113.50', '203.0.113.51']);
   });
 });
 

@@ -3,8 +3,8 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { invalidApiKey, unauthorized } from '../../platform/http/app-error';
-import { ACCESS_KEY, AccessKind } from './auth.decorators';
-import { csrfRejected } from './auth.errors';
+import { ACCESS_KEY, AccessKind, SETS_SESSION_KEY } from './auth.decorators';
+import { csrfRejected, signInCsrfRejected } from './auth.errors';
 import type { Principal } from './principal';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -50,9 +50,12 @@ export class AccessGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const kind = this.reflector.getAllAndOverride<AccessKind | undefined>(ACCESS_KEY, [context.getHandler(), context.getClass()]);
-    if (kind === 'public') return true;
     if (!kind) throw unauthorized('This route declares no access rule');
     const req = context.switchToHttp().getRequest<Request>();
+    if (kind === 'public') {
+      if (this.reflector.getAllAndOverride<boolean | undefined>(SETS_SESSION_KEY, [context.getHandler(), context.getClass()])) this.checkCsrf(req, true);
+      return true;
+    }
     if (kind === 'session') {
       await this.session.canActivate(context);
       this.checkCsrf(req);
@@ -71,12 +74,18 @@ export class AccessGuard implements CanActivate {
     return true;
   }
 
-  /** Cookie-authenticated writes must prove they come from script on our origin. */
-  private checkCsrf(req: Request): void {
+  /**
+   * Cookie-authenticated writes, and the routes that set the cookie, must prove they come from
+   * script on our origin: a header or a same-origin `Origin` that no cross-site form can send.
+   * `json`: JSON also proves it there (login, signup), as a page on another origin can send it
+   * only after a CORS preflight, which no cookie route grants.
+   */
+  private checkCsrf(req: Request, json = false): void {
     if (SAFE_METHODS.has(req.method)) return;
     if (req.header('x-requested-with')) return;
+    if (json && req.is('application/json')) return;
     const origin = req.header('origin');
     if (origin && origin === new URL(this.publicUrl).origin) return;
-    throw csrfRejected();
+    throw json ? signInCsrfRejected() : csrfRejected();
   }
 }

@@ -5,7 +5,7 @@ import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
 import { AppError, notFound } from '../../platform/http/app-error';
 import { resetPasswordForm, resultPage, verifyEmailForm } from './auth-pages';
-import { CurrentPrincipal, Public, Session } from './auth.decorators';
+import { CurrentPrincipal, Public, Session, SetsSession } from './auth.decorators';
 import { AuthService } from './auth.service';
 import { CredentialsDto } from './dto/credentials.dto';
 import { EmailDto } from './dto/email.dto';
@@ -47,6 +47,7 @@ export class AuthController {
   ) {}
 
   @Public()
+  @SetsSession()
   @Post('auth/signup')
   @ApiJson(201, UserResponse, 'The new user; the session cookie is set')
   async signup(@Body() dto: CredentialsDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UserResponse> {
@@ -56,6 +57,7 @@ export class AuthController {
   }
 
   @Public()
+  @SetsSession()
   @Post('auth/login')
   @HttpCode(200)
   @ApiJson(200, UserResponse, 'The user; the session cookie is set')

@@ -1,4 +1,4 @@
-import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { Request } from 'express';
 import { unauthorized } from '../../platform/http/app-error';
 import type { Principal } from './principal';
@@ -6,6 +6,14 @@ import type { Principal } from './principal';
 // The access decorators are HTTP conventions (platform/http/access.ts); modules take them from here.
 export { ACCESS_KEY, Public, PublicOrSecretKey, SecretKey, Session } from '../../platform/http/access';
 export type { AccessKind } from '../../platform/http/access';
+
+export const SETS_SESSION_KEY = 'mailroom:sets-session';
+
+/**
+ * A public route that signs the browser in (login, signup): it takes the CSRF rule of cookie
+ * writes, so a form on another site cannot put the victim in the attacker's account (login CSRF).
+ */
+export const SetsSession = () => SetMetadata(SETS_SESSION_KEY, true);
 
 export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => {
   const principal = ctx.switchToHttp().getRequest<Request>().user as Principal | undefined;

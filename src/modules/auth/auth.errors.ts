@@ -7,5 +7,9 @@ export const csrfRejected = () =>
   forbidden('Cookie-authenticated writes need the X-Requested-With header or a same-origin Origin', {
     suggestion: 'Send X-Requested-With: XMLHttpRequest, or use an API key for server-to-server calls.',
   });
+export const signInCsrfRejected = () =>
+  forbidden('Sign-in and sign-up need a JSON body, the X-Requested-With header or a same-origin Origin', {
+    suggestion: 'Send the credentials as JSON (Content-Type: application/json), as the dashboard does; cross-site form posts are refused.',
+  });
 export const invalidToken = () =>
   badRequest('This link is invalid, already used or expired', { suggestion: 'Request a new email and use its link.' });

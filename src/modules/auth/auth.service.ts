@@ -51,13 +51,10 @@ export class AuthService {
 
   /** A new session token on every login (the presented one is revoked), so a planted token is useless after it. */
   async login(email: string, password: string, client: ClientInfo): Promise<{ user: User; token: string }> {
-    await this.throttle.assertAllowed(email, client.ip);
+    await this.throttle.begin(email, client.ip);
     const user = await this.users.verifyCredentials(email, password);
-    if (!user) {
-      await this.throttle.recordFailure(email, client.ip);
-      throw invalidCredentials();
-    }
-    await this.throttle.recordSuccess(email);
+    if (!user) throw invalidCredentials();
+    await this.throttle.succeeded(email, client.ip);
     if (client.currentToken) await this.sessions.revokeToken(client.currentToken);
     const { token } = await this.sessions.create(user.id, client.ip, client.userAgent);
     return { user, token };

@@ -1,42 +1,96 @@
 import { Injectable } from '@nestjs/common';
+import ipaddr from 'ipaddr.js';
 import { sha256Hex } from '../../platform/crypto';
 import { CounterStore } from '../../platform/http/rate-limit/counter-store';
 import { rateLimitExceeded } from '../../platform/http/rate-limit/rate-limit.errors';
 
-const WINDOW_MS = 15 * 60 * 1000;
-/** Failed logins per account, and per client IP (higher: offices share addresses), per window. */
-export const MAX_FAILURES_PER_ACCOUNT = 10;
-export const MAX_FAILURES_PER_IP = 50;
+/**
+ * How one scope's attempts are slowed: its first `free` attempts go one after another; after the
+ * `free`-th the next waits BASE_DELAY_MS, doubled after each further one, at most MAX_DELAY_MS.
+ * The count starts at the scope's first attempt and lasts `windowMs`.
+ */
+interface Pace {
+  name: 'source' | 'account';
+  free: number;
+  windowMs: number;
+}
 
-/** Guessing limits on the shared counter store, so they hold across processes. */
+const BASE_DELAY_MS = 2_000;
+const MAX_DELAY_MS = 15 * 60 * 1000;
+
+/** Attempts from one source at one account since its last successful login (it clears them). */
+export const ACCOUNT_PACE: Pace = { name: 'account', free: 5, windowMs: 24 * 3600 * 1000 };
+/** Attempts from one source at any account, successful ones included (higher: offices share addresses). */
+export const SOURCE_PACE: Pace = { name: 'source', free: 30, windowMs: 3600 * 1000 };
+
+/** The wait after a scope's `attempt`-th attempt (1-based) before it may try again. */
+export function delayAfter(pace: Pace, attempt: number): number {
+  if (attempt < pace.free) return 0;
+  return Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** Math.min(attempt - pace.free, 30));
+}
+
+/**
+ * The source a throttle counts: the client address (`req.ip`, as TRUST_PROXY decides), an IPv6
+ * client by its /64 (one host commonly holds the whole prefix), an IPv4-mapped one as IPv4.
+ */
+export function sourceOf(ip: string | undefined): string {
+  if (!ip || !ipaddr.isValid(ip)) return 'unknown';
+  const address = ipaddr.process(ip);
+  if (address.kind() === 'ipv4') return address.toString();
+  const prefix = ipaddr.IPv6.networkAddressFromCIDR(`${address.toNormalizedString()}/64`);
+  return `${prefix.toString()}/64`;
+}
+
+/**
+ * Password guessing is slowed, never locked: every scope is keyed by the source, so the owner
+ * signing in from elsewhere is not held up by an attacker hammering their account. Two scopes:
+ * (source, account) and (source). While a scope's delay runs, attempts answer 429 with
+ * Retry-After without checking the password (no oracle); the delay is claimed on the shared
+ * counter store before the password is checked, so parallel attempts cannot slip through it.
+ * The counters are shared across processes (Redis, else PostgreSQL; memory in embedded mode).
+ */
 @Injectable()
 export class LoginThrottle {
   constructor(private readonly counters: CounterStore) {}
 
-  private keys(email: string, ip: string | undefined) {
+  private scopes(email: string, ip: string | undefined) {
+    const source = sourceOf(ip);
     // Emails are hashed so counter keys never carry personal data into Redis.
-    return { account: `login:acct:${sha256Hex(email.trim().toLowerCase())}`, ip: `login:ip:${ip ?? 'unknown'}` };
-  }
-
-  async assertAllowed(email: string, ip: string | undefined): Promise<void> {
-    const keys = this.keys(email, ip);
-    const [account, byIp] = await Promise.all([this.counters.peek(keys.account), this.counters.peek(keys.ip)]);
-    const blocked = [
-      account && account.count >= MAX_FAILURES_PER_ACCOUNT ? account.resetMs : 0,
-      byIp && byIp.count >= MAX_FAILURES_PER_IP ? byIp.resetMs : 0,
+    const account = sha256Hex(email.trim().toLowerCase());
+    return [
+      { pace: ACCOUNT_PACE, key: `login:account:${source}:${account}` },
+      { pace: SOURCE_PACE, key: `login:source:${source}` },
     ];
-    const waitMs = Math.max(...blocked);
-    if (waitMs > 0) {
-      throw rateLimitExceeded({ 'Retry-After': String(Math.max(1, Math.ceil(waitMs / 1000))) }, 'Too many failed login attempts; try again later');
-    }
   }
 
-  async recordFailure(email: string, ip: string | undefined): Promise<void> {
-    const keys = this.keys(email, ip);
-    await Promise.all([this.counters.hit(keys.account, WINDOW_MS), this.counters.hit(keys.ip, WINDOW_MS)]);
+  /** Counts this attempt and claims the wait after it; throws 429 while a wait runs. */
+  async begin(email: string, ip: string | undefined): Promise<void> {
+    const scopes = this.scopes(email, ip);
+    const gates = await Promise.all(scopes.map((scope) => this.counters.peek(`${scope.key}:wait`)));
+    refuseWhile(gates.map((gate) => gate?.resetMs ?? 0));
+    const attempts = await Promise.all(scopes.map((scope) => this.counters.hit(scope.key, scope.pace.windowMs)));
+    const claims = await Promise.all(
+      scopes.map(async (scope, i) => {
+        const delayMs = delayAfter(scope.pace, attempts[i].count);
+        if (delayMs === 0) return 0;
+        const gate = await this.counters.hit(`${scope.key}:wait`, delayMs);
+        // Another attempt of this scope claimed the wait first: this one is over the pace.
+        return gate.count > 1 ? gate.resetMs : 0;
+      }),
+    );
+    refuseWhile(claims);
   }
 
-  async recordSuccess(email: string): Promise<void> {
-    await this.counters.clear(this.keys(email, undefined).account);
+  /** The owner proved the password from this source: its attempts at the account start over. */
+  async succeeded(email: string, ip: string | undefined): Promise<void> {
+    const [account] = this.scopes(email, ip);
+    await Promise.all([this.counters.clear(account.key), this.counters.clear(`${account.key}:wait`)]);
+  }
+}
+
+function refuseWhile(waitsMs: number[]): void {
+  const waitMs = Math.max(0, ...waitsMs);
+  if (waitMs > 0) {
+    throw rateLimitExceeded({ 'Retry-After': String(Math.max(1, Math.ceil(waitMs / 1000))) }, 'Too many login attempts from this address; wait for Retry-After seconds');
   }
 }

@@ -19,7 +19,8 @@ const DEFAULT_BODY_LIMIT = '1mb';
 export function configureHttp(app: INestApplication, config: AppConfig): void {
   const express = app as NestExpressApplication;
   express.disable('x-powered-by');
-  express.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // TRUST_PROXY: whose X-Forwarded-For names the client in req.ip (default: nobody's).
+  express.set('trust proxy', config.trustProxy);
   express.use(requestIdMiddleware);
   express.use(accessLogMiddleware);
   express.use(httpMetricsMiddleware);

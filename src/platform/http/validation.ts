@@ -39,11 +39,20 @@ export function toFieldErrors(errors: ValidationError[], prefix = ''): FieldErro
       // class-validator reports constraints in reverse declaration order; required-ness wins.
       const [name, message] = constraints.find(([n]) => n === 'isDefined') ?? constraints[constraints.length - 1];
       const code = (error.contexts?.[name]?.code as string | undefined) ?? CODE_BY_CONSTRAINT[name] ?? 'invalid';
-      items.push({ field, message, code, received: error.value === undefined ? undefined : summarize(error.value) });
+      items.push({ field, message, code, received: error.value === undefined || isSecretField(field) ? undefined : summarize(error.value) });
     }
     if (error.children?.length) items.push(...toFieldErrors(error.children, field));
   }
   return items;
+}
+
+/** Fields whose value is never echoed back in `received` (nor anywhere else). */
+const SECRET_FIELD = /password|passphrase|passwd|secret|token|key/i;
+
+/** Whether a field (dotted path) names a secret: its last segment says password, secret, token or key. */
+export function isSecretField(field: string): boolean {
+  const last = field.replace(/(\[\d+\])+$/, '').split('.').pop() ?? field;
+  return SECRET_FIELD.test(last);
 }
 
 /** A received value short enough for an error item: long strings cut, objects and arrays named. */

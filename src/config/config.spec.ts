@@ -1,0 +1,36 @@
+import { tmpdir } from 'node:os';
+import { ConfigError, loadConfig } from './config';
+
+const load = (env: Record<string, string>) => loadConfig({ DATA_DIR: tmpdir(), APP_SECRET: 'x'.repeat(32), ...env });
+
+describe('loadConfig: TRUST_PROXY', () => {
+  it('trusts no proxy by default', () => {
+    expect(load({}).trustProxy).toBe(0);
+    expect(load({ TRUST_PROXY: '' }).trustProxy).toBe(0);
+  });
+
+  it('takes a hop count', () => {
+    expect(load({ TRUST_PROXY: '0' }).trustProxy).toBe(0);
+    expect(load({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+  });
+
+  it('takes comma-separated addresses, CIDR ranges and the named ranges', () => {
+    expect(load({ TRUST_PROXY: '127.0.0.1' }).trustProxy).toEqual(['127.0.0.1']);
+    expect(load({ TRUST_PROXY: ' 10.0.0.0/8 , ::1, fd00::/8,loopback, uniquelocal ' }).trustProxy).toEqual(['10.0.0.0/8', '::1', 'fd00::/8', 'loopback', 'uniquelocal']);
+  });
+
+  it.each(['true', 'yes', '-1', '1.5', '300.1.1.1', '10.0.0.0/33', '::1/129', '127.0.0.1,,10.0.0.1', 'proxy.example.com', '127.1', '65', 'fe80::1%eth0'])(
+    'rejects %j with one line naming the variable',
+    (value) => {
+      expect(() => load({ TRUST_PROXY: value })).toThrow(ConfigError);
+      expect(() => load({ TRUST_PROXY: value })).toThrow(/^TRUST_PROXY /);
+    },
+  );
+});
+
+describe('loadConfig: APP_SECRET', () => {
+  it('refuses the example value that docker/compose.yml used to default to', () => {
+    expect(() => load({ APP_SECRET: 'change-me-to-at-least-32-random-characters' })).toThrow(ConfigError);
+    expect(() => load({ APP_SECRET: 'change-me-to-at-least-32-random-characters' })).toThrow(/^APP_SECRET /);
+  });
+});
