@@ -191,6 +191,14 @@ describe('auth', () => {
     });
   });
 
+  it('documents the 403 of cross-site posts and the 429 with Retry-After in /docs/openapi.json', async () => {
+    const doc = (await request(app.http).get('/docs/openapi.json').expect(200)).body;
+    expect(Object.keys(doc.paths['/auth/signup'].post.responses)).toContain('403');
+    const login = doc.paths['/auth/login'].post.responses;
+    expect(Object.keys(login)).toEqual(expect.arrayContaining(['200', '403', '429']));
+    expect(login['429'].headers).toHaveProperty('Retry-After');
+  });
+
   it('never reflects a rejected password or token in the 422', async () => {
     const secrets = ['hunter2', 'x'.repeat(300) + 'TAIL', 'kept-out-of-errors'.repeat(20)];
     const bodies = (secret: string): Array<[string, object, string]> => [

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Header, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { CookieOptions, Request, Response } from 'express';
 import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
@@ -16,6 +16,15 @@ import type { Principal } from './principal';
 import { SESSION_COOKIE, SessionsService } from './sessions.service';
 import { UsersService } from './users.service';
 import { ApiHtml, ApiJson, ApiSuccess } from '../../platform/http/openapi-responses';
+
+const ERROR_ENVELOPE = { $ref: '#/components/schemas/ErrorEnvelope' };
+/** Login CSRF: what the guard answers a cross-site form post to the routes that set the cookie. */
+const ApiSignInCsrf = () =>
+  ApiResponse({
+    status: 403,
+    description: 'Not JSON, without X-Requested-With, from another origin (a cross-site form post): no cookie is set',
+    schema: ERROR_ENVELOPE,
+  });
 
 const ACCEPTED = { success: true, message: 'If an account exists for this address, an email is on its way.' } as const;
 
@@ -50,6 +59,7 @@ export class AuthController {
   @SetsSession()
   @Post('auth/signup')
   @ApiJson(201, UserResponse, 'The new user; the session cookie is set')
+  @ApiSignInCsrf()
   async signup(@Body() dto: CredentialsDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UserResponse> {
     const { user, token } = await this.auth.signup(dto.email, dto.password, { ip: req.ip, userAgent: req.header('user-agent') });
     res.cookie(SESSION_COOKIE, token, this.cookieOptions());
@@ -61,6 +71,13 @@ export class AuthController {
   @Post('auth/login')
   @HttpCode(200)
   @ApiJson(200, UserResponse, 'The user; the session cookie is set')
+  @ApiSignInCsrf()
+  @ApiResponse({
+    status: 429,
+    description: 'This client address is waiting out the delay after failed attempts (at this account, or at any); the password was not checked',
+    headers: { 'Retry-After': { description: 'Seconds until the next attempt is taken', schema: { type: 'integer' } } },
+    schema: ERROR_ENVELOPE,
+  })
   async login(@Body() dto: CredentialsDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UserResponse> {
     const { user, token } = await this.auth.login(dto.email, dto.password, {
       ip: req.ip,
