@@ -61,15 +61,17 @@ describe('POST /v1/send through SMTP', () => {
     expect(parsed.text).toContain('Hello <Ann>, tier gold, Ann');
 
     const row = await settled(emailId);
-    expect(row).toMatchObject({ status: 'sent', subject: 'Hi <Ann> & free', attempts: 1, type: 'TRANSACTIONAL', message_id: `<${emailId}@acme.test>` });
+    // With the SMTP transport the receiving server's 250 is the delivery (docs/api.md, "Delivery").
+    expect(row).toMatchObject({ status: 'delivered', subject: 'Hi <Ann> & free', attempts: 1, type: 'TRANSACTIONAL', message_id: `<${emailId}@acme.test>` });
     expect(row.sent_at).toBeTruthy();
+    expect(row.delivered_at).toBeTruthy();
     expect(row.provider_message_id).toContain('queued as');
     const events = await waitFor(async () => {
       const list = await eventsOf(emailId);
       return list.length ? list : undefined;
     });
-    expect(events.map((e) => e.name)).toEqual(['email.sent']);
-    expect(events[0].data).toEqual({ emailId, subject: 'Hi <Ann> & free', from: 'hello@acme.test', templateId: null, campaignId: null });
+    expect(events.map((e) => e.name)).toEqual(['email.sent', 'email.delivery']);
+    for (const event of events) expect(event.data).toEqual({ emailId, subject: 'Hi <Ann> & free', from: 'hello@acme.test', templateId: null, campaignId: null });
     expect(events[0].contactId).toBe(res.body.data.emails[0].contact.id);
   });
 
@@ -224,7 +226,7 @@ describe('POST /v1/send through SMTP', () => {
     smtp.refuse('later@example.org', 451, 1);
     const res = await send({ to: 'later@example.org', from: 'hello@acme.test', subject: 'Retry', body: '<p>r</p>' }).expect(200);
     const row = await settled(res.body.data.emails[0].email);
-    expect(row).toMatchObject({ status: 'sent', attempts: 2 });
+    expect(row).toMatchObject({ status: 'delivered', attempts: 2 });
     expect(smtp.to('later@example.org')).toHaveLength(1);
   });
 
@@ -235,9 +237,9 @@ describe('POST /v1/send through SMTP', () => {
     const ids: string[] = res.body.data.emails.map((e: { email: string }) => e.email);
     const rows = await Promise.all(ids.map((id) => settled(id)));
     expect(rows.map((r) => [r.status, r.attempts])).toEqual([
-      ['sent', 1],
-      ['sent', 2],
-      ['sent', 1],
+      ['delivered', 1],
+      ['delivered', 2],
+      ['delivered', 1],
     ]);
     for (const address of to) expect(smtp.to(address)).toHaveLength(1);
     const queue = s.app.runtime.app.get<Queue<JobPayloads['email-send']>>(getQueueToken(QUEUES.emailSend));

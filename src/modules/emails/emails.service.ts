@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { StatementRunner } from '../../platform/database/statement-runner';
 import type { Email } from './entities/email.entity';
 import { EmailQueue } from './pipeline/email-queue';
+import { EmailStatusStore } from './pipeline/email-status';
 import type { SendRequest } from './send/send-request';
 import type { SendResult } from './send/send.response';
 import { insertContentsAndEmails, NewEmailContent, NewEmailRecipient, NewEmails } from './use-cases/email-writer';
@@ -23,7 +24,20 @@ export class EmailsService {
     private readonly sendEmails: SendEmails,
     private readonly emailQueue: EmailQueue,
     private readonly statements: StatementRunner,
+    private readonly status: EmailStatusStore,
   ) {}
+
+  /** A campaign's `uncertain` emails queued and sent again (the user's at-least-once choice); returns how many. */
+  async resendUncertain(projectId: string, campaignId: string): Promise<number> {
+    const emails = await this.status.requeueUncertain(projectId, campaignId);
+    for (const type of new Set(emails.map((e) => e.type))) {
+      await this.emailQueue.enqueueOrLeaveForSweep(
+        emails.filter((e) => e.type === type).map((e) => e.id),
+        type,
+      );
+    }
+    return emails.length;
+  }
 
 
   send(projectId: string, req: SendRequest, claim?: IdempotencyClaim): Promise<SendResult> {

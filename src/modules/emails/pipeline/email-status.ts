@@ -307,6 +307,20 @@ export class EmailStatusStore {
     return affectedCount(rows) > 0;
   }
 
+  /**
+   * uncertain → queued for a campaign's emails: the user's explicit choice to send again what may
+   * already have arrived (at-least-once). Returns the emails put back, for their jobs.
+   */
+  async requeueUncertain(projectId: string, campaignId: string): Promise<Array<{ id: string; type: EmailType }>> {
+    return returnedRows<{ id: string; type: EmailType }>(
+      await this.dataSource.query(
+        `UPDATE emails SET status = 'queued', error = NULL, lease_until = NULL, updated_at = now()
+          WHERE project_id = $1 AND campaign_id = $2 AND status = 'uncertain' RETURNING id, type`,
+        [projectId, campaignId],
+      ),
+    );
+  }
+
   /** Terminal failure: retries exhausted, unrenderable, or too big. */
   async markFailed(emailId: string, error: string, from: EmailStatus[] = ['queued', 'sending']): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(

@@ -45,10 +45,9 @@ export class SmtpTransport implements EmailTransport {
           lane.release();
           return { providerMessageId: info.response ? info.response.slice(0, 500) : null, delivered: true };
         } catch (err) {
-          const failure = classifySmtpError(err);
-          // A refused message leaves the session usable; a network failure does not.
-          lane.release(failure.responseCode === undefined);
-          throw failure;
+          // The session is dropped: after a refusal it is mid-transaction, after a network error gone.
+          lane.release(true);
+          throw classifySmtpError(err);
         }
       },
       release: () => lane.release(),
