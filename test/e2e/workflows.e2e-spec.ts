@@ -381,8 +381,8 @@ describe('workflows', () => {
     await settled(s.api, wf.id, exA, ['WAITING']);
     await settled(s.api, wf.id, exB, ['WAITING']);
     // Both are upcoming, due in a day, with the workflow's name; another project sees neither.
-    const upcoming = (await s.api.get('/activity/upcoming').expect(200)).body.executions as Array<{ id: string; name: string; workflowId: string; dueAt: string }>;
-    for (const id of [exA, exB]) expect(upcoming).toContainEqual(expect.objectContaining({ id, name: 'wf delay.me', workflowId: wf.id }));
+    const upcoming = (await s.api.get('/activity/upcoming').expect(200)).body.executions as Array<{ id: string; workflowName: string; workflowId: string; dueAt: string }>;
+    for (const id of [exA, exB]) expect(upcoming).toContainEqual(expect.objectContaining({ id, workflowName: 'wf delay.me', workflowId: wf.id }));
     const dueIn = Date.parse(upcoming.find((u) => u.id === exA)!.dueAt) - Date.now();
     expect(dueIn).toBeGreaterThan(86_400_000 - 120_000);
     expect(dueIn).toBeLessThanOrEqual(86_400_000);
