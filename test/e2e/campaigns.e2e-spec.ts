@@ -70,6 +70,41 @@ describe('campaigns', () => {
       expect(bad.body.error.code).toBe('BAD_REQUEST');
     });
 
+    it('lists as a cursor list with limit/cursor (Plunk clients), total on the first page; page/pageSize keep the offset list; both at once are 422', async () => {
+      const q = await s.newProject();
+      for (const name of ['Alpha', 'beta', 'Gamma']) await create(q, { name });
+      const first = (await q.api.get('/campaigns?limit=2').expect(200)).body;
+      expect(Object.keys(first).sort()).toEqual(['cursor', 'data', 'hasMore', 'total']);
+      expect(first).toMatchObject({ hasMore: true, total: 3 });
+      expect(first.data.map((c: { name: string }) => c.name)).toEqual(['Gamma', 'beta']);
+      const second = (await q.api.get(`/campaigns?limit=2&cursor=${first.cursor}`).expect(200)).body;
+      expect(second).toEqual({ data: [expect.objectContaining({ name: 'Alpha', status: 'DRAFT', totalRecipients: 0 })], cursor: null, hasMore: false, total: 0 });
+      // The cursor keeps the order it started with; filters and search apply as on the offset list.
+      const byName = (await q.api.get('/campaigns?limit=1&sort=name&dir=asc').expect(200)).body;
+      expect(byName.data.map((c: { name: string }) => c.name)).toEqual(['Alpha']);
+      const names: string[] = [];
+      for (let cursor: string | null = byName.cursor; cursor; ) {
+        const page: { data: Array<{ name: string }>; cursor: string | null } = (await q.api.get(`/campaigns?limit=1&cursor=${cursor}`).expect(200)).body;
+        names.push(...page.data.map((c) => c.name));
+        cursor = page.cursor;
+      }
+      expect(names).toEqual(['beta', 'Gamma']);
+      expect((await q.api.get('/campaigns?cursor=&limit=5&status=SENT').expect(200)).body).toEqual({ data: [], cursor: null, hasMore: false, total: 0 });
+      expect((await q.api.get('/campaigns?limit=5&search=gam').expect(200)).body).toMatchObject({ total: 1, data: [expect.objectContaining({ name: 'Gamma' })] });
+      expect((await q.api.get('/campaigns?limit=500').expect(200)).body.data).toHaveLength(3);
+      expect((await p.api.get('/campaigns?limit=100').expect(200)).body.data.some((c: { name: string }) => c.name === 'Gamma')).toBe(false);
+      expect((await q.api.get('/campaigns?page=1&pageSize=2').expect(200)).body).toMatchObject({ page: 1, pageSize: 2, total: 3, totalPages: 2 });
+      for (const query of ['limit=2&page=1', `cursor=${first.cursor}&pageSize=2`, 'limit=0', 'limit=x']) {
+        expect({ query, body: (await q.api.get(`/campaigns?${query}`).expect(422)).body.error.code }).toEqual({ query, body: 'VALIDATION_ERROR' });
+      }
+      expect((await q.api.get('/campaigns?cursor=garbage!').expect(400)).body.error.code).toBe('BAD_REQUEST');
+      // The OpenAPI document shows both forms.
+      const doc = (await s.anonymous.get('/docs/openapi.json').expect(200)).body;
+      const op = doc.paths['/campaigns'].get;
+      expect(op.parameters.map((x: { name: string }) => x.name)).toEqual(expect.arrayContaining(['page', 'pageSize', 'limit', 'cursor']));
+      expect(op.responses['200'].content['application/json'].schema.oneOf).toHaveLength(2);
+    });
+
     it('replaces with PUT, duplicates, deletes', async () => {
       const c = await create(p);
       const put = await p.api.put(`/campaigns/${c.id as string}`, campaignBody({ name: 'Renamed', type: 'TRANSACTIONAL' })).expect(200);
@@ -113,10 +148,39 @@ describe('campaigns', () => {
       await s.db.query(`INSERT INTO contacts (project_id, email, subscribed) VALUES ($1, 'broken-address', true)`, [p.project.id]);
     });
 
-    it('shows a DRAFT audience as it would be now, skipped by reason', async () => {
+    const ZERO_STATS = {
+      totalRecipients: 0,
+      sentCount: 0,
+      deliveredCount: 0,
+      openedCount: 0,
+      clickedCount: 0,
+      bouncedCount: 0,
+      complainedCount: 0,
+      unsubscribedCount: 0,
+      skippedCount: 0,
+      skipped: {},
+      openRate: 0,
+      clickRate: 0,
+      bounceRate: 0,
+    };
+
+    // A test send changes none of them either (see 'sends a test copy').
+    it('shows a DRAFT or SCHEDULED campaign with zero stats (no audience is fixed yet); the audience preview counts it as it would be now', async () => {
       const c = await create(p);
-      const stats = (await p.api.get(`/campaigns/${c.id as string}/stats`).expect(200)).body;
-      expect(stats).toMatchObject({ totalRecipients: 5, skippedCount: 3, skipped: { unsubscribed: 1, suppressed: 1, invalid_email: 1 }, sentCount: 0, openRate: 0 });
+      const id = c.id as string;
+      expect((await p.api.get(`/campaigns/${id}/stats`).expect(200)).body).toEqual(ZERO_STATS);
+      expect((await p.api.get(`/campaigns/${id}`).expect(200)).body).toMatchObject({ totalRecipients: 0, sentCount: 0, skippedCount: 0 });
+      expect((await p.api.get(`/campaigns/${id}/audience-preview`).expect(200)).body).toEqual({
+        totalRecipients: 5,
+        skippedCount: 3,
+        skipped: { unsubscribed: 1, suppressed: 1, invalid_email: 1 },
+      });
+      await p.api.post(`/campaigns/${id}/send`, { scheduledFor: new Date(Date.now() + 3600_000).toISOString() }).expect(200);
+      expect((await p.api.get(`/campaigns/${id}/stats`).expect(200)).body).toEqual(ZERO_STATS);
+      expect((await p.api.get(`/campaigns/${id}/audience-preview`).expect(200)).body.totalRecipients).toBe(5);
+      await p.api.post(`/campaigns/${id}/cancel`).expect(200);
+      const other = await s.newProject();
+      await other.api.get(`/campaigns/${id}/audience-preview`).expect(404);
     });
 
     it('sends MARKETING to subscribed, non-suppressed contacts once each, personalised, bulk, with footer and one-click', async () => {
@@ -170,7 +234,7 @@ describe('campaigns', () => {
       const segment = await q.api.post('/segments', { name: 'Pro', condition: tree }).expect(201);
       const seg = await create(q, { name: 'Seg', type: 'TRANSACTIONAL', subject: 'seg-{{plan}}', audienceType: 'SEGMENT', segmentId: segment.body.id });
       const filtered = await create(q, { name: 'Filt', type: 'TRANSACTIONAL', subject: 'filt-{{plan}}', audienceType: 'FILTERED', audienceCondition: { logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'free' }] }] } });
-      expect((await q.api.get(`/campaigns/${seg.id as string}/stats`).expect(200)).body.totalRecipients).toBe(2);
+      expect((await q.api.get(`/campaigns/${seg.id as string}/audience-preview`).expect(200)).body.totalRecipients).toBe(2);
       await q.api.post(`/campaigns/${seg.id as string}/send`).expect(200);
       await q.api.post(`/campaigns/${filtered.id as string}/send`).expect(200);
       await untilStatus(q, seg.id as string, 'SENT');
@@ -290,6 +354,11 @@ describe('campaigns', () => {
       expect(bigCancel()).toBe(settled);
       const stats = (await q.api.get(`/campaigns/${id}/stats`).expect(200)).body;
       expect(stats.sentCount).toBeLessThan(3000);
+      // Every contact of the fixed audience is accounted for: sent, or skipped as cancelled.
+      expect(stats.totalRecipients).toBe(3000);
+      expect(stats.skipped.cancelled).toBeGreaterThan(0);
+      expect(stats.sentCount + stats.skippedCount).toBe(3000);
+      expect(stats.skippedCount).toBe(stats.skipped.cancelled);
       const [rows] = await s.db.query<{ queued: number }>(`SELECT count(*) FILTER (WHERE status IN ('queued')) ::int AS queued FROM emails WHERE campaign_id = $1`, [id]);
       expect(rows.queued).toBe(0);
       await q.api.post(`/campaigns/${id}/send`).expect(409);
@@ -307,7 +376,7 @@ describe('campaigns', () => {
       expect(msg.parsed!.headers.get('x-test')).toBe('true');
       expect(await q.read.contacts()).toHaveLength(0);
       expect(await statusOf(q, id)).toBe('DRAFT');
-      expect((await q.api.get(`/campaigns/${id}/stats`).expect(200)).body.sentCount).toBe(0);
+      expect((await q.api.get(`/campaigns/${id}/stats`).expect(200)).body).toEqual(ZERO_STATS);
     });
   });
 
@@ -337,6 +406,28 @@ describe('campaigns', () => {
       for (const m of slow.messages) for (const to of m.envelope.to.filter((a) => a.endsWith('@example.org'))) perRecipient.set(to, (perRecipient.get(to) ?? 0) + 1);
       expect(perRecipient.size).toBe(80);
       expect([...perRecipient.values()].every((n) => n === 1)).toBe(true);
+    });
+
+    it('cancels while most of the audience is not yet written: the rest counts in totalRecipients, skipped as cancelled (or for its own reason)', async () => {
+      const q = await b.newProject();
+      await b.db.query(`INSERT INTO contacts (project_id, email, subscribed) SELECT $1, 'rest' || g || '@example.org', true FROM generate_series(1, 60) g`, [q.project.id]);
+      await b.db.query(`INSERT INTO contacts (project_id, email, subscribed) SELECT $1, 'off' || g || '@example.org', false FROM generate_series(1, 5) g`, [q.project.id]);
+      const c = await create(q, { name: 'Cut short', subject: 'cut-short' });
+      const id = c.id as string;
+      await q.api.post(`/campaigns/${id}/send`).expect(200);
+      await waitFor(async () => ((await q.api.get(`/campaigns/${id}/stats`).expect(200)).body.sentCount > 0 ? true : undefined), 30_000, 20);
+      expect((await q.api.post(`/campaigns/${id}/cancel`).expect(200)).body.status).toBe('CANCELLED');
+      const stats = await waitFor(async () => {
+        const st = (await q.api.get(`/campaigns/${id}/stats`).expect(200)).body;
+        const [{ n }] = (await b.db.query(`SELECT count(*)::int AS n FROM emails WHERE campaign_id = $1 AND status IN ('queued', 'sending')`, [id])) as Array<{ n: number }>;
+        return n === 0 ? st : undefined;
+      }, 30_000);
+      expect(stats.totalRecipients).toBe(65);
+      expect(stats.skipped.unsubscribed).toBe(5);
+      expect(stats.skipped.cancelled).toBeGreaterThan(0);
+      expect(stats.sentCount + stats.skipped.cancelled).toBe(60);
+      expect(stats.skippedCount).toBe(stats.skipped.cancelled + 5);
+      expect(slow.messages.filter((m) => m.parsed?.subject === 'cut-short')).toHaveLength(stats.sentCount);
     });
   });
 

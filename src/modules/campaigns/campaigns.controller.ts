@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ApiEnvelope, ApiJson, ApiNoContent } from '../../platform/http/openapi-responses';
 import { CurrentProject, SecretKey } from '../auth/auth.decorators';
 import { CampaignsService } from './campaigns.service';
-import { CampaignPage, CampaignResponse, CampaignSendResponse, CampaignStats, CampaignTestResponse, toCampaignResponse } from './dto/campaign.response';
+import { CampaignAudiencePreview, CampaignCursorPage, CampaignPage, CampaignResponse, CampaignSendResponse, CampaignStats, CampaignTestResponse, toCampaignResponse } from './dto/campaign.response';
 import { CreateCampaignDto } from './dto/create-campaign.dto';
 import { ListCampaignsQuery } from './dto/list-campaigns.query';
 import { SendCampaignDto, TestCampaignDto } from './dto/send-campaign.dto';
@@ -15,8 +15,13 @@ export class CampaignsController {
 
   @SecretKey()
   @Get()
-  @ApiJson(200, CampaignPage, 'A page of campaigns')
-  list(@CurrentProject() projectId: string, @Query() query: ListCampaignsQuery): Promise<CampaignPage> {
+  @ApiExtraModels(CampaignPage, CampaignCursorPage)
+  @ApiJson(
+    200,
+    { oneOf: [{ $ref: getSchemaPath(CampaignPage) }, { $ref: getSchemaPath(CampaignCursorPage) }] },
+    'A page of campaigns: the offset list (page/pageSize, the default), or the cursor list when limit or cursor is given',
+  )
+  list(@CurrentProject() projectId: string, @Query() query: ListCampaignsQuery): Promise<CampaignPage | CampaignCursorPage> {
     return this.campaigns.list(projectId, query);
   }
 
@@ -82,8 +87,15 @@ export class CampaignsController {
 
   @SecretKey()
   @Get(':id/stats')
-  @ApiJson(200, CampaignStats, 'Current counts and rates; before sending, the audience as it would be fixed now')
+  @ApiJson(200, CampaignStats, 'Current counts and rates of the fixed audience; all 0 in DRAFT and SCHEDULED')
   stats(@CurrentProject() projectId: string, @Param('id') id: string): Promise<CampaignStats> {
     return this.campaigns.stats(projectId, id);
+  }
+
+  @SecretKey()
+  @Get(':id/audience-preview')
+  @ApiJson(200, CampaignAudiencePreview, 'The audience as it would be fixed if sending started now, with who would be skipped (nothing is written)')
+  audiencePreview(@CurrentProject() projectId: string, @Param('id') id: string): Promise<CampaignAudiencePreview> {
+    return this.campaigns.audiencePreview(projectId, id);
   }
 }

@@ -13,3 +13,11 @@ export const wrongCampaignStatus = (action: string, status: string) => conflict(
 export const unknownStatusFilter = (value: string) => badRequest(`Unrecognised campaign status: ${value}`, { details: { allowed: ['DRAFT', 'SCHEDULED', 'SENDING', 'SENT', 'CANCELLED'] } });
 
 export const unparseableScheduledFor = () => badRequest('scheduledFor is not a date', { suggestion: 'Send an ISO 8601 date-time, e.g. 2030-01-01T09:00:00Z, or omit it to send now.' });
+
+/** `limit`/`cursor` (cursor list) together with `page`/`pageSize` (offset list): one item per parameter of the second pair given. */
+export const mixedPagination = (query: { page?: unknown; pageSize?: unknown }) =>
+  validationError(
+    (['page', 'pageSize'] as const)
+      .filter((field) => query[field] !== undefined)
+      .map((field): FieldError => ({ field, message: `${field} cannot be combined with limit or cursor: use page/pageSize (offset list) or limit/cursor (cursor list)`, code: 'invalid_combination', received: query[field] })),
+  );

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager, Repository } from 'typeorm';
+import { empty } from '../../platform/database/sql-fragment';
 import type { BillingService } from '../billing/billing.service';
 import type { DomainsService } from '../domains/domains.service';
 import type { AudienceEmails } from '../emails/use-cases/insert-audience-emails';
@@ -26,12 +27,15 @@ function cancelAgainstDeadlock(deadlocks: number) {
   } as unknown as DataSource;
   let failures = deadlocks;
   const audienceEmails = {
+    // The part of the audience not yet written, counted under the campaign's lock.
+    preview: jest.fn(async () => ({ total: 0, skipped: {}, unskipped: 0 })),
     cancelQueued: jest.fn(async () => {
       if (failures-- > 0) throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
     }),
   } as unknown as AudienceEmails;
+  const audience = { condition: jest.fn(async () => empty) } as unknown as CampaignAudience;
   const campaigns = { findOneBy: jest.fn(async () => ({ id: CAMPAIGN, projectId: PROJECT, status: 'SENDING' }) as Campaign) } as unknown as Repository<Campaign>;
-  const service = new CampaignsService(campaigns, dataSource, {} as DomainsService, {} as CampaignAudience, audienceEmails, {} as BillingService);
+  const service = new CampaignsService(campaigns, dataSource, {} as DomainsService, audience, audienceEmails, {} as BillingService);
   return { service, dataSource, audienceEmails, committed: () => committed };
 }
 

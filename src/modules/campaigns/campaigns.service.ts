@@ -11,21 +11,21 @@ import {
   campaignFieldInvalid,
   campaignNotFound,
   missingCampaignFields,
-  unknownStatusFilter,
   unparseableScheduledFor,
   wrongCampaignStatus,
 } from './campaigns.errors';
-import { CampaignCounters, CampaignPage, CampaignSendResponse, CampaignStats, countersOf, toCampaignResponse } from './dto/campaign.response';
+import { CampaignAudiencePreview, CampaignCounters, CampaignCursorPage, CampaignPage, CampaignSendResponse, CampaignStats, countersOf } from './dto/campaign.response';
 import type { CreateCampaignDto } from './dto/create-campaign.dto';
-import { CAMPAIGN_SORTS, CampaignSort, ListCampaignsQuery, MAX_PAGE_SIZE } from './dto/list-campaigns.query';
-import { Campaign, CAMPAIGN_STATUSES, CampaignStatus } from './entities/campaign.entity';
+import type { ListCampaignsQuery } from './dto/list-campaigns.query';
+import { Campaign, CampaignStatus } from './entities/campaign.entity';
 import { CampaignAudience } from './engine/campaign-audience';
 import { campaignContent } from './engine/campaign-content';
+import { addSkippedSql } from './sql/campaign-counters.sql';
+import { listCampaigns } from './use-cases/list-campaigns';
 import { returnedRows } from '../../platform/database/query-results';
 import { retryOnConflict } from '../../platform/database/pg-errors';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 
-const SORT_COLUMNS: Record<CampaignSort, string> = { name: 'lower(k.name)', createdAt: 'k.created_at', updatedAt: 'k.updated_at' };
 const REQUIRED = ['name', 'subject', 'body', 'from', 'audienceType'] as const;
 const EDITABLE: CampaignStatus[] = ['DRAFT', 'SCHEDULED'];
 /** A new campaign's state and counters (as the table's defaults, but on the returned entity too). */
@@ -79,22 +79,9 @@ export class CampaignsService {
     return this.findOne(projectId, id);
   }
 
-  async list(projectId: string, query: ListCampaignsQuery): Promise<CampaignPage> {
-    if (query.status !== undefined && !(CAMPAIGN_STATUSES as readonly string[]).includes(query.status)) throw unknownStatusFilter(query.status);
-    const page = query.page ?? 1;
-    const pageSize = Math.min(query.pageSize ?? 20, MAX_PAGE_SIZE);
-    const sort: CampaignSort = (CAMPAIGN_SORTS as readonly string[]).includes(query.sort ?? '') ? (query.sort as CampaignSort) : 'createdAt';
-    const dir = query.dir?.toLowerCase() === 'asc' ? 'ASC' : 'DESC';
-    const qb = this.campaigns.createQueryBuilder('k').where('k.project_id = :projectId', { projectId });
-    if (query.status) qb.andWhere('k.status = :status', { status: query.status });
-    const search = query.search?.trim();
-    if (search) {
-      const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      qb.andWhere(`(k.name ILIKE :pattern OR k.subject ILIKE :pattern OR k.from_address ILIKE :pattern)`, { pattern });
-    }
-    qb.orderBy(SORT_COLUMNS[sort], dir).addOrderBy('k.id', dir).offset((page - 1) * pageSize).limit(pageSize);
-    const [rows, total] = await qb.getManyAndCount();
-    return { data: rows.map(toCampaignResponse), page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
+  /** The offset list (`page`/`pageSize`), or the cursor list (`limit`/`cursor`). */
+  list(projectId: string, query: ListCampaignsQuery): Promise<CampaignPage | CampaignCursorPage> {
+    return listCampaigns(this.campaigns, projectId, query);
   }
 
   /** The campaign of this project; another project's id, or a malformed one, is simply not found. */
@@ -180,14 +167,39 @@ export class CampaignsService {
    * wrote nothing, so it runs again (`retryOnConflict`) instead of answering 500.
    */
   async cancel(projectId: string, id: string): Promise<Campaign> {
-    await this.findOne(projectId, id);
+    const campaign = await this.findOne(projectId, id);
+    // Built before the row lock (it may read segments); a campaign the tick made SENDING since builds it under the lock.
+    let condition = campaign.status === 'SENDING' ? await this.audience.condition(projectId, campaign) : null;
     await retryOnConflict(() => this.dataSource.transaction(async (em: EntityManager) => {
-      const [row] = (await em.query(`SELECT status FROM campaigns WHERE id = $1 AND project_id = $2 FOR UPDATE`, [id, projectId])) as Array<{ status: CampaignStatus }>;
+      const [row] = (await em.query(
+        `SELECT status, audience_done, audience_fixed_at::text AS fixed_at, cursor_created_at::text AS cursor_created_at, cursor_id
+           FROM campaigns WHERE id = $1 AND project_id = $2 FOR UPDATE`,
+        [id, projectId],
+      )) as Array<{ status: CampaignStatus; audience_done: boolean; fixed_at: string; cursor_created_at: string | null; cursor_id: string | null }>;
       if (!row) throw campaignNotFound();
       if (row.status === 'SCHEDULED') {
         await em.query(`UPDATE campaigns SET status = 'DRAFT', scheduled_for = NULL, updated_at = now() WHERE id = $1`, [id]);
       } else if (row.status === 'SENDING') {
-        await em.query(`UPDATE campaigns SET status = 'CANCELLED', completed_at = now(), updated_at = now() WHERE id = $1`, [id]);
+        // The part of the fixed audience the engine has not written yet is counted now (the lock keeps
+        // the engine from writing more): each contact of it is skipped, as `cancelled` unless it had
+        // its own reason, so the stats account for every contact of the fixed audience.
+        const unwritten = row.audience_done
+          ? { total: 0, skipped: {} }
+          : await this.audienceEmails
+              .preview(projectId, campaign.type, (condition ??= await this.audience.condition(projectId, campaign)), {
+                em,
+                fixedAt: row.fixed_at,
+                after: row.cursor_id && row.cursor_created_at ? { createdAt: row.cursor_created_at, id: row.cursor_id } : null,
+              })
+              .then((rest) => ({ total: rest.total, skipped: rest.unskipped > 0 ? { ...rest.skipped, cancelled: rest.unskipped } : rest.skipped }));
+        await em.query(
+          `UPDATE campaigns k
+              SET status = 'CANCELLED', completed_at = now(), updated_at = now(), audience_done = true,
+                  total_recipients = k.total_recipients + $2, skipped_count = k.skipped_count + $2, skipped = ${addSkippedSql(3)}
+            WHERE k.id = $1`,
+          [id, unwritten.total, JSON.stringify(unwritten.skipped)],
+        );
+        // The queued emails become skipped `cancelled`; the counters' trigger adds them.
         await this.audienceEmails.cancelQueued(em, id);
       } else {
         throw wrongCampaignStatus('cancel', row.status);
@@ -211,14 +223,20 @@ export class CampaignsService {
     return { ...preview, skippedCount: Object.values(preview.skipped).reduce((a, b) => a + (b ?? 0), 0) };
   }
 
-  /** Counters from the campaign row; a DRAFT (or SCHEDULED) shows its audience as it would be fixed now. */
+  /**
+   * Counters from the campaign row. A DRAFT or SCHEDULED campaign has no fixed audience yet: every
+   * count is 0 (decisions.md), whatever its row holds; `audiencePreview` answers "who would get it".
+   */
   async stats(projectId: string, id: string): Promise<CampaignStats> {
     const c = await this.findOne(projectId, id);
-    if (c.status === 'DRAFT' || c.status === 'SCHEDULED') {
-      const now = await this.audienceNow(projectId, c);
-      return { ...statsOf({ ...DRAFT_STATE, totalRecipients: now.total, skippedCount: now.skippedCount, skipped: now.skipped as Record<string, number> }), unsubscribedCount: 0 };
-    }
+    if (EDITABLE.includes(c.status)) return { ...statsOf(DRAFT_STATE), unsubscribedCount: 0 };
     return { ...statsOf(c), unsubscribedCount: await this.audienceEmails.unsubscribedAfterSend(projectId, c.id) };
+  }
+
+  /** The audience as it would be fixed if sending started now: its size and who would be skipped, by reason (nothing written). */
+  async audiencePreview(projectId: string, id: string): Promise<CampaignAudiencePreview> {
+    const now = await this.audienceNow(projectId, await this.findOne(projectId, id));
+    return { totalRecipients: now.total, skippedCount: now.skippedCount, skipped: now.skipped };
   }
 
   /** Required fields (one 422 naming each missing one), then Liquid, audience, and the sender domain (403). */

@@ -66,11 +66,19 @@ export interface CampaignStats {
   bounceRate: number;
 }
 
+/** `GET /campaigns/:id/audience-preview`: who would get a DRAFT or SCHEDULED campaign if it were sent now. */
+export interface CampaignAudiencePreview {
+  totalRecipients: number;
+  skippedCount: number;
+  skipped: Record<string, number>;
+}
+
 export const SKIP_REASONS: Record<string, string> = {
   unsubscribed: 'unsubscribed',
   suppressed: 'on the suppression list (bounced or complained)',
   invalid_email: 'invalid address',
   render_error: 'the body could not be rendered for them',
+  cancelled: 'not sent: the campaign was cancelled',
 };
 
 /** Sending progresses by itself: these statuses are polled every second. */
@@ -95,6 +103,15 @@ export function useCampaign(campaignId: string | undefined) {
     queryFn: () => api.get<Campaign>(`/campaigns/${encodeURIComponent(campaignId!)}`),
     enabled: Boolean(campaignId),
     refetchInterval: (q) => (isLive(q.state.data?.status) ? 1000 : false),
+  });
+}
+
+export function useCampaignAudiencePreview(campaignId: string) {
+  const api = useApi();
+  const projectId = useProjectId();
+  return useQuery({
+    queryKey: qk.p(projectId, 'campaigns', 'one', campaignId, 'audience-preview'),
+    queryFn: () => api.get<CampaignAudiencePreview>(`/campaigns/${encodeURIComponent(campaignId)}/audience-preview`),
   });
 }
 

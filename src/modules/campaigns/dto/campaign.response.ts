@@ -20,7 +20,7 @@ export class CampaignResponse extends PickType(TemplateResponse, ['id', 'name', 
   segmentId!: string | null;
   @ApiProperty({ description: 'When a SCHEDULED campaign sends (ISO 8601); null when not scheduled', type: String, nullable: true })
   scheduledFor!: string | null;
-  @ApiProperty({ description: 'Contacts in the audience, fixed when sending starts (skipped ones included); 0 before', type: 'integer' })
+  @ApiProperty({ description: 'Contacts in the audience, fixed when sending starts (skipped ones included); 0 in DRAFT and SCHEDULED', type: 'integer' })
   totalRecipients!: number;
   @ApiProperty({ description: 'Emails handed to the transport', type: 'integer' })
   sentCount!: number;
@@ -32,7 +32,7 @@ export class CampaignResponse extends PickType(TemplateResponse, ['id', 'name', 
   clickedCount!: number;
   @ApiProperty({ description: 'Emails that bounced', type: 'integer' })
   bouncedCount!: number;
-  @ApiProperty({ description: 'Audience contacts not sent to (unsubscribed, suppressed, invalid address, render error); see GET /campaigns/:id/stats', type: 'integer' })
+  @ApiProperty({ description: 'Audience contacts not sent to (unsubscribed, suppressed, invalid address, render error, cancelled); see GET /campaigns/:id/stats', type: 'integer' })
   skippedCount!: number;
   @ApiProperty({ description: 'When sending started (ISO 8601); null before', type: String, nullable: true })
   sentAt!: string | null;
@@ -78,6 +78,18 @@ export class CampaignPage extends OmitType(TemplatePage, ['data'] as const) {
   data!: CampaignResponse[];
 }
 
+/** The cursor-list fields, as on every cursor list, around campaigns (`GET /campaigns?limit&cursor`). */
+export class CampaignCursorPage {
+  @ApiProperty({ description: 'Campaigns of this page', type: () => [CampaignResponse] })
+  data!: CampaignResponse[];
+  @ApiProperty({ description: 'Pass as `cursor` to get the next page; null on the last page', type: String, nullable: true })
+  cursor!: string | null;
+  @ApiProperty({ description: 'Whether another page follows', type: Boolean })
+  hasMore!: boolean;
+  @ApiProperty({ description: 'Campaigns matching the filters, counted on the first page only (0 on later pages)', type: 'integer' })
+  total!: number;
+}
+
 export class CampaignSendSummary extends PickType(CampaignResponse, ['id', 'name', 'scheduledFor'] as const) {
   @ApiProperty({ description: 'SENDING (sending now) or SCHEDULED (sends at scheduledFor)', enum: CAMPAIGN_STATUSES })
   status!: CampaignStatus;
@@ -99,14 +111,17 @@ export class CampaignTestResponse {
   emailId!: string;
 }
 
-/** Counts are unique recipients; rates are fractions (0 to 1) of deliveredCount, 0 when nothing was delivered. */
+/**
+ * Counts are unique recipients; rates are fractions (0 to 1) of deliveredCount, 0 when nothing was
+ * delivered. A DRAFT or SCHEDULED campaign has no fixed audience yet: every count is 0.
+ */
 export class CampaignStats extends PickType(CampaignResponse, ['totalRecipients', 'sentCount', 'deliveredCount', 'openedCount', 'clickedCount', 'bouncedCount', 'skippedCount'] as const) {
   @ApiProperty({ description: 'Recipients who marked the email as spam', type: 'integer' })
   complainedCount!: number;
   @ApiProperty({ description: 'Recipients who unsubscribed after their email left', type: 'integer' })
   unsubscribedCount!: number;
   @ApiProperty({
-    description: 'skippedCount by reason: unsubscribed, suppressed, invalid_email, render_error (before sending: the audience as it would be fixed now)',
+    description: 'skippedCount by reason: unsubscribed, suppressed, invalid_email, render_error, cancelled (not yet sent when the campaign was cancelled)',
     type: 'object',
     additionalProperties: { type: 'integer' },
   })
@@ -117,4 +132,10 @@ export class CampaignStats extends PickType(CampaignResponse, ['totalRecipients'
   clickRate!: number;
   @ApiProperty({ description: 'bouncedCount / deliveredCount', type: Number })
   bounceRate!: number;
+}
+
+/** `GET /campaigns/:id/audience-preview`: the audience if sending started now (nothing is fixed or written). */
+export class CampaignAudiencePreview extends PickType(CampaignStats, ['totalRecipients', 'skippedCount'] as const) {
+  @ApiProperty({ description: 'skippedCount by reason: unsubscribed, suppressed, invalid_email', type: 'object', additionalProperties: { type: 'integer' } })
+  skipped!: Partial<Record<string, number>>;
 }

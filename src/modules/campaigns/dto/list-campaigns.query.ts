@@ -7,11 +7,16 @@ export const CAMPAIGN_SORTS = ['name', 'createdAt', 'updatedAt'] as const;
 export type CampaignSort = (typeof CAMPAIGN_SORTS)[number];
 export const MAX_PAGE_SIZE = 100;
 
+/** `page`/`pageSize` ask for the offset list, `limit`/`cursor` for the cursor list (never both: 422). */
 export class ListCampaignsQuery {
-  @ApiPropertyOptional({ description: `Page number, 1-${MAX_PAGE} (default 1)`, type: Number })
+  @ApiPropertyOptional({ description: 'Cursor list: page size, 1-100 (default 20; larger values are clamped). Not with page/pageSize', type: 'integer' })
+  @IsOptional() limit?: string;
+  @ApiPropertyOptional({ description: 'Cursor list: `cursor` of the previous page (it keeps that page\'s sort). Not with page/pageSize', type: String })
+  @IsOptional() @IsString() @MaxLength(2048) cursor?: string;
+  @ApiPropertyOptional({ description: `Offset list: page number, 1-${MAX_PAGE} (default 1)`, type: Number })
   @IsOptional() @QueryInt() @IsInt() @Min(1) @Max(MAX_PAGE) page?: number;
   /** Larger values are clamped to MAX_PAGE_SIZE rather than refused. */
-  @ApiPropertyOptional({ description: `Page size, 1-${MAX_PAGE_SIZE} (default 20; larger values are clamped)`, type: Number })
+  @ApiPropertyOptional({ description: `Offset list: page size, 1-${MAX_PAGE_SIZE} (default 20; larger values are clamped)`, type: Number })
   @IsOptional() @QueryInt() @IsInt() @Min(1) pageSize?: number;
   /** Checked by the service: an unrecognised status is the spec's 400, not a 422. */
   @ApiPropertyOptional({ description: 'Only campaigns in this status', enum: CAMPAIGN_STATUSES })

@@ -12,6 +12,7 @@ import { ProjectsService } from '../../projects/projects.service';
 import { Campaign } from '../entities/campaign.entity';
 import { CampaignAudience } from './campaign-audience';
 import { campaignContent } from './campaign-content';
+import { addSkippedSql } from '../sql/campaign-counters.sql';
 import { returnedRows } from '../../../platform/database/query-results';
 
 /** How long a worker owns a campaign's fan-out before another may take it over. */
@@ -202,7 +203,7 @@ export class CampaignEngine implements OnApplicationShutdown {
         `UPDATE campaigns k
             SET cursor_created_at = coalesce($2::timestamptz, k.cursor_created_at), cursor_id = coalesce($3, k.cursor_id), audience_done = $4,
                 total_recipients = k.total_recipients + $5, skipped_count = k.skipped_count + $6,
-                skipped = k.skipped || coalesce((SELECT jsonb_object_agg(s.key, s.value::int + coalesce((k.skipped->>s.key)::int, 0)) FROM jsonb_each_text($7::jsonb) s), '{}'::jsonb),
+                skipped = ${addSkippedSql(7)},
                 updated_at = now()
           WHERE k.id = $1`,
         [c.id, result.last?.createdAt ?? null, result.last?.id ?? null, result.last === null, result.inserted, skippedTotal, JSON.stringify(result.skipped)],

@@ -135,20 +135,34 @@ export class AudienceEmails {
     };
   }
 
-  /** The audience as it would be fixed now: its size and who would be skipped, by reason (one aggregate, nothing written). */
-  async preview(projectId: string, type: EmailType, condition: Fragment): Promise<{ total: number; skipped: Partial<Record<AudienceSkipReason, number>> }> {
+  /**
+   * The audience as it would be fixed now: its size and who would be skipped, by reason (one
+   * aggregate, nothing written). With `rest`, only the part of an audience fixed at `fixedAt` that
+   * lies after `after` (what `insertBatch` has not written yet), counted in the caller's transaction.
+   */
+  async preview(
+    projectId: string,
+    type: EmailType,
+    condition: Fragment,
+    rest?: { em: EntityManager; fixedAt: string; after: AudienceCursor | null },
+  ): Promise<{ total: number; skipped: Partial<Record<AudienceSkipReason, number>>; unskipped: number }> {
+    const bounds = rest
+      ? sql`AND c.created_at <= ${rest.fixedAt}::timestamptz ${rest.after ? sql`AND (c.created_at, c.id) > (${rest.after.createdAt}::timestamptz, ${rest.after.id})` : empty}`
+      : empty;
     const query = sql`
       SELECT reason, count(*)::int AS n
-        FROM (SELECT ${skipReasonSql(type)} AS reason FROM contacts c WHERE c.project_id = ${projectId} AND (${condition})) a
+        FROM (SELECT ${skipReasonSql(type)} AS reason FROM contacts c WHERE c.project_id = ${projectId} ${bounds} AND (${condition})) a
        GROUP BY reason`;
-    const rows = (await this.dataSource.query(query.text, query.values)) as Array<{ reason: AudienceSkipReason | null; n: number }>;
+    const rows = (await (rest?.em ?? this.dataSource.manager).query(query.text, query.values)) as Array<{ reason: AudienceSkipReason | null; n: number }>;
     const skipped: Partial<Record<AudienceSkipReason, number>> = {};
     let total = 0;
+    let unskipped = 0;
     for (const row of rows) {
       total += row.n;
       if (row.reason) skipped[row.reason] = row.n;
+      else unskipped = row.n;
     }
-    return { total, skipped };
+    return { total, skipped, unskipped };
   }
 
   /** How many of the campaign's recipients unsubscribed after their email left (unsubscribes come through contact links, with no email id). */

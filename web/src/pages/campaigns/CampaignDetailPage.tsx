@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { type Campaign, type CampaignStats, isLive, SKIP_REASONS, useCampaign, useCampaignStats } from '../../api/campaigns';
+import { type Campaign, type CampaignAudiencePreview, type CampaignStats, isLive, SKIP_REASONS, useCampaign, useCampaignAudiencePreview, useCampaignStats } from '../../api/campaigns';
 import { qk } from '../../api/queryKeys';
 import { useSegment } from '../../api/segments';
 import { Button } from '../../components/Button';
@@ -174,71 +174,88 @@ function Audience({ campaign }: { campaign: Campaign }) {
   );
 }
 
+/** A DRAFT or SCHEDULED campaign has no statistics yet (its audience is fixed when sending starts): it shows who would get it now. */
 function Stats({ campaign }: { campaign: Campaign }) {
+  return campaign.status === 'DRAFT' || campaign.status === 'SCHEDULED' ? <AudienceNow campaign={campaign} /> : <SentStats campaign={campaign} />;
+}
+
+function AudienceNow({ campaign }: { campaign: Campaign }) {
+  const preview = useCampaignAudiencePreview(campaign.id);
+  if (preview.isPending) return <Loading label="Counting the audience…" />;
+  if (preview.isError) return <ErrorMessage error={preview.error} title="Could not count the audience" />;
+  const p: CampaignAudiencePreview = preview.data;
+  return (
+    <section className="panel" aria-label="Audience now">
+      <h2>Audience if sent now</h2>
+      <p>
+        <strong>{formatNumber(p.totalRecipients - p.skippedCount)}</strong> of {formatNumber(p.totalRecipients)} contacts would get it; {formatNumber(p.skippedCount)} skipped.
+      </p>
+      <SkipReasons skipped={p.skipped} />
+    </section>
+  );
+}
+
+function SentStats({ campaign }: { campaign: Campaign }) {
   const stats = useCampaignStats(campaign.id, campaign.status);
-  const draft = campaign.status === 'DRAFT' || campaign.status === 'SCHEDULED';
   if (stats.isPending) return <Loading label="Loading statistics…" />;
   if (stats.isError) return <ErrorMessage error={stats.error} title="Could not load statistics" />;
   const st: CampaignStats = stats.data;
-  const reasons = Object.entries(st.skipped ?? {}).filter(([, n]) => n > 0);
   return (
-    <section className="panel" aria-label={draft ? 'Audience now' : 'Statistics'}>
-      <h2>{draft ? 'Audience if sent now' : 'Statistics'}</h2>
-      {draft ? (
-        <p>
-          <strong>{formatNumber(st.totalRecipients - st.skippedCount)}</strong> of {formatNumber(st.totalRecipients)} contacts would get it; {formatNumber(st.skippedCount)} skipped.
-        </p>
-      ) : (
-        <>
-          {campaign.status === 'SENDING' && <ProgressBar label="Sending" value={st.sentCount + st.skippedCount} max={Math.max(1, st.totalRecipients)} detail={`${formatNumber(st.sentCount)} of ${formatNumber(st.totalRecipients)} sent`} />}
-          <dl className="stat-grid">
-            {(
-              [
-                ['Recipients', st.totalRecipients],
-                ['Sent', st.sentCount],
-                ['Delivered', st.deliveredCount],
-                ['Opened', st.openedCount],
-                ['Clicked', st.clickedCount],
-                ['Bounced', st.bouncedCount],
-                ['Complaints', st.complainedCount],
-                ['Unsubscribed', st.unsubscribedCount],
-                ['Skipped', st.skippedCount],
-              ] as const
-            ).map(([label, n]) => (
-              <div key={label}>
-                <dt>{label}</dt>
-                <dd>{formatNumber(n)}</dd>
-              </div>
-            ))}
-            <div>
-              <dt>Open rate</dt>
-              <dd>{formatPercent(st.openRate)}</dd>
-            </div>
-            <div>
-              <dt>Click rate</dt>
-              <dd>{formatPercent(st.clickRate)}</dd>
-            </div>
-            <div>
-              <dt>Bounce rate</dt>
-              <dd>{formatPercent(st.bounceRate)}</dd>
-            </div>
-          </dl>
-          {isLive(campaign.status) && <p className="muted">Updating every second.</p>}
-        </>
-      )}
-      {reasons.length > 0 && (
-        <>
-          <h3>Skipped</h3>
-          <ul aria-label="Skipped contacts by reason">
-            {reasons.map(([reason, n]) => (
-              <li key={reason}>
-                {formatNumber(n)} {SKIP_REASONS[reason] ?? reason}
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
+    <section className="panel" aria-label="Statistics">
+      <h2>Statistics</h2>
+      {campaign.status === 'SENDING' && <ProgressBar label="Sending" value={st.sentCount + st.skippedCount} max={Math.max(1, st.totalRecipients)} detail={`${formatNumber(st.sentCount)} of ${formatNumber(st.totalRecipients)} sent`} />}
+      <dl className="stat-grid">
+        {(
+          [
+            ['Recipients', st.totalRecipients],
+            ['Sent', st.sentCount],
+            ['Delivered', st.deliveredCount],
+            ['Opened', st.openedCount],
+            ['Clicked', st.clickedCount],
+            ['Bounced', st.bouncedCount],
+            ['Complaints', st.complainedCount],
+            ['Unsubscribed', st.unsubscribedCount],
+            ['Skipped', st.skippedCount],
+          ] as const
+        ).map(([label, n]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{formatNumber(n)}</dd>
+          </div>
+        ))}
+        <div>
+          <dt>Open rate</dt>
+          <dd>{formatPercent(st.openRate)}</dd>
+        </div>
+        <div>
+          <dt>Click rate</dt>
+          <dd>{formatPercent(st.clickRate)}</dd>
+        </div>
+        <div>
+          <dt>Bounce rate</dt>
+          <dd>{formatPercent(st.bounceRate)}</dd>
+        </div>
+      </dl>
+      {isLive(campaign.status) && <p className="muted">Updating every second.</p>}
+      <SkipReasons skipped={st.skipped} />
     </section>
+  );
+}
+
+function SkipReasons({ skipped }: { skipped: Record<string, number> | undefined }) {
+  const reasons = Object.entries(skipped ?? {}).filter(([, n]) => n > 0);
+  if (reasons.length === 0) return null;
+  return (
+    <>
+      <h3>Skipped</h3>
+      <ul aria-label="Skipped contacts by reason">
+        {reasons.map(([reason, n]) => (
+          <li key={reason}>
+            {formatNumber(n)} {SKIP_REASONS[reason] ?? reason}
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 
