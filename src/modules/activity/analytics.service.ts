@@ -33,6 +33,8 @@ export interface CampaignStats {
   bouncedCount: number;
   complainedCount: number;
   skippedCount: number;
+  failedCount: number;
+  uncertainCount: number;
   openRate: number;
   clickRate: number;
   bounceRate: number;
@@ -101,6 +103,8 @@ export class AnalyticsService {
         bouncedCount: r.bounced,
         complainedCount: r.complained,
         skippedCount: r.skipped,
+        failedCount: r.failed,
+        uncertainCount: r.uncertain,
         openRate: rate(r.opened, r.delivered),
         clickRate: rate(r.clicked, r.delivered),
         bounceRate: rate(r.bounced, r.delivered),

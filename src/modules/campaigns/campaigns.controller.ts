@@ -3,7 +3,17 @@ import { ApiExtraModels, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ApiEnvelope, ApiJson, ApiNoContent } from '../../platform/http/openapi-responses';
 import { CurrentProject, SecretKey } from '../auth/auth.decorators';
 import { CampaignsService } from './campaigns.service';
-import { CampaignAudiencePreview, CampaignCursorPage, CampaignPage, CampaignResponse, CampaignSendResponse, CampaignStats, CampaignTestResponse, toCampaignResponse } from './dto/campaign.response';
+import {
+  CampaignAudiencePreview,
+  CampaignCursorPage,
+  CampaignPage,
+  CampaignResponse,
+  CampaignSendResponse,
+  CampaignStats,
+  CampaignTestResponse,
+  ResendUncertainResponse,
+  toCampaignResponse,
+} from './dto/campaign.response';
 import { CreateCampaignDto } from './dto/create-campaign.dto';
 import { ListCampaignsQuery } from './dto/list-campaigns.query';
 import { SendCampaignDto, TestCampaignDto } from './dto/send-campaign.dto';
@@ -75,6 +85,18 @@ export class CampaignsController {
   @ApiJson(200, CampaignResponse, 'The campaign: a SCHEDULED one is back in DRAFT, a SENDING one CANCELLED (any other status is 409)')
   async cancel(@CurrentProject() projectId: string, @Param('id') id: string): Promise<CampaignResponse> {
     return toCampaignResponse(await this.campaigns.cancel(projectId, id));
+  }
+
+  @SecretKey()
+  @Post(':id/resend-uncertain')
+  @HttpCode(200)
+  @ApiJson(
+    200,
+    ResendUncertainResponse,
+    "Queues the campaign's uncertain emails (interrupted during their hand-over; they may already have arrived) to be sent again: an explicit at-least-once choice. SENDING or SENT only, else 409",
+  )
+  resendUncertain(@CurrentProject() projectId: string, @Param('id') id: string): Promise<ResendUncertainResponse> {
+    return this.campaigns.resendUncertain(projectId, id);
   }
 
   @SecretKey()

@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager, Repository } from 'typeorm';
 import { empty } from '../../platform/database/sql-fragment';
+import type { EmailsService } from '../emails/emails.service';
 import type { BillingService } from '../billing/billing.service';
 import type { DomainsService } from '../domains/domains.service';
 import type { AudienceEmails } from '../emails/use-cases/insert-audience-emails';
@@ -35,7 +36,7 @@ function cancelAgainstDeadlock(deadlocks: number) {
   } as unknown as AudienceEmails;
   const audience = { condition: jest.fn(async () => empty) } as unknown as CampaignAudience;
   const campaigns = { findOneBy: jest.fn(async () => ({ id: CAMPAIGN, projectId: PROJECT, status: 'SENDING' }) as Campaign) } as unknown as Repository<Campaign>;
-  const service = new CampaignsService(campaigns, dataSource, {} as DomainsService, audience, audienceEmails, {} as BillingService);
+  const service = new CampaignsService(campaigns, dataSource, {} as DomainsService, audience, audienceEmails, {} as BillingService, {} as EmailsService);
   return { service, dataSource, audienceEmails, committed: () => committed };
 }
 

@@ -6,6 +6,7 @@ import type { FieldError } from '../../platform/http/app-error';
 import { BillingService } from '../billing/billing.service';
 import { DomainsService } from '../domains/domains.service';
 import { AudienceEmails } from '../emails/use-cases/insert-audience-emails';
+import { EmailsService } from '../emails/emails.service';
 import { liquidProblems } from '../templates/templates.errors';
 import {
   campaignFieldInvalid,
@@ -40,6 +41,7 @@ const DRAFT_STATE = {
   bouncedCount: 0,
   complainedCount: 0,
   failedCount: 0,
+  uncertainCount: 0,
   skippedCount: 0,
   skipped: {},
 };
@@ -57,6 +59,7 @@ export class CampaignsService {
     private readonly audience: CampaignAudience,
     private readonly audienceEmails: AudienceEmails,
     private readonly billing: BillingService,
+    private readonly emails: EmailsService,
   ) {}
 
   async create(projectId: string, dto: CreateCampaignDto): Promise<Campaign> {
@@ -206,6 +209,17 @@ export class CampaignsService {
       }
     }));
     return this.findOne(projectId, id);
+  }
+
+  /**
+   * The user's explicit at-least-once choice: the campaign's `uncertain` emails (interrupted during
+   * their hand-over, so they may already have arrived) are queued and sent again. A CANCELLED
+   * campaign sends nothing more (409); DRAFT and SCHEDULED have no emails yet (409).
+   */
+  async resendUncertain(projectId: string, id: string): Promise<{ success: true; requeued: number }> {
+    const campaign = await this.findOne(projectId, id);
+    if (campaign.status !== 'SENDING' && campaign.status !== 'SENT') throw wrongCampaignStatus('resend-uncertain', campaign.status);
+    return { success: true, requeued: await this.emails.resendUncertain(projectId, campaign.id) };
   }
 
   /** One copy to `email`: `[Test] ` subject, `X-Test: true`, no contact, counted nowhere. */

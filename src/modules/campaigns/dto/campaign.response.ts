@@ -34,6 +34,13 @@ export class CampaignResponse extends PickType(TemplateResponse, ['id', 'name', 
   bouncedCount!: number;
   @ApiProperty({ description: 'Audience contacts not sent to (unsubscribed, suppressed, invalid address, render error, cancelled); see GET /campaigns/:id/stats', type: 'integer' })
   skippedCount!: number;
+  @ApiProperty({ description: 'Emails that failed for good (retries exhausted, a message that could not be built or was too big)', type: 'integer' })
+  failedCount!: number;
+  @ApiProperty({
+    description: 'Emails interrupted during their hand-over to the transport (a crash or an outage): they may or may not have arrived, and are not sent again unless POST /campaigns/:id/resend-uncertain asks',
+    type: 'integer',
+  })
+  uncertainCount!: number;
   @ApiProperty({ description: 'When sending started (ISO 8601); null before', type: String, nullable: true })
   sentAt!: string | null;
 }
@@ -41,11 +48,14 @@ export class CampaignResponse extends PickType(TemplateResponse, ['id', 'name', 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** The recipient counters a campaign response and its stats both show. */
-export type CampaignCounters = Pick<Campaign, 'totalRecipients' | 'sentCount' | 'deliveredCount' | 'openedCount' | 'clickedCount' | 'bouncedCount' | 'skippedCount'>;
+export type CampaignCounters = Pick<
+  Campaign,
+  'totalRecipients' | 'sentCount' | 'deliveredCount' | 'openedCount' | 'clickedCount' | 'bouncedCount' | 'skippedCount' | 'failedCount' | 'uncertainCount'
+>;
 
 export function countersOf(c: CampaignCounters): CampaignCounters {
-  const { totalRecipients, sentCount, deliveredCount, openedCount, clickedCount, bouncedCount, skippedCount } = c;
-  return { totalRecipients, sentCount, deliveredCount, openedCount, clickedCount, bouncedCount, skippedCount };
+  const { totalRecipients, sentCount, deliveredCount, openedCount, clickedCount, bouncedCount, skippedCount, failedCount, uncertainCount } = c;
+  return { totalRecipients, sentCount, deliveredCount, openedCount, clickedCount, bouncedCount, skippedCount, failedCount, uncertainCount };
 }
 
 export function toCampaignResponse(c: Campaign): CampaignResponse {
@@ -104,6 +114,13 @@ export class CampaignSendResponse {
   message!: string;
 }
 
+export class ResendUncertainResponse {
+  @ApiProperty({ type: Boolean, enum: [true] })
+  success!: true;
+  @ApiProperty({ description: "The campaign's uncertain emails queued to be sent again (0 when there were none)", type: 'integer' })
+  requeued!: number;
+}
+
 export class CampaignTestResponse {
   @ApiProperty({ type: Boolean, enum: [true] })
   success!: true;
@@ -115,7 +132,17 @@ export class CampaignTestResponse {
  * Counts are unique recipients; rates are fractions (0 to 1) of deliveredCount, 0 when nothing was
  * delivered. A DRAFT or SCHEDULED campaign has no fixed audience yet: every count is 0.
  */
-export class CampaignStats extends PickType(CampaignResponse, ['totalRecipients', 'sentCount', 'deliveredCount', 'openedCount', 'clickedCount', 'bouncedCount', 'skippedCount'] as const) {
+export class CampaignStats extends PickType(CampaignResponse, [
+  'totalRecipients',
+  'sentCount',
+  'deliveredCount',
+  'openedCount',
+  'clickedCount',
+  'bouncedCount',
+  'skippedCount',
+  'failedCount',
+  'uncertainCount',
+] as const) {
   @ApiProperty({ description: 'Recipients who marked the email as spam', type: 'integer' })
   complainedCount!: number;
   @ApiProperty({ description: 'Recipients who unsubscribed after their email left', type: 'integer' })

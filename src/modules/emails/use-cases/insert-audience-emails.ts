@@ -71,6 +71,8 @@ export interface CampaignEmailTotals {
   bounced: number;
   complained: number;
   skipped: number;
+  failed: number;
+  uncertain: number;
 }
 
 @Injectable()
@@ -191,7 +193,8 @@ export class AudienceEmails {
     return this.dataSource.query(
       `SELECT campaign_id AS id, count(*)::int AS total, count(sent_at)::int AS sent, count(delivered_at)::int AS delivered,
               count(opened_at)::int AS opened, count(clicked_at)::int AS clicked, count(bounced_at)::int AS bounced,
-              count(complained_at)::int AS complained, count(*) FILTER (WHERE status = 'skipped')::int AS skipped
+              count(complained_at)::int AS complained, count(*) FILTER (WHERE status = 'skipped')::int AS skipped,
+              count(*) FILTER (WHERE status = 'failed')::int AS failed, count(*) FILTER (WHERE status = 'uncertain')::int AS uncertain
        FROM emails WHERE project_id = $1 AND campaign_id IS NOT NULL AND created_at >= $2 AND created_at <= $3
        GROUP BY campaign_id ORDER BY max(created_at) DESC, campaign_id LIMIT $4`,
       [projectId, range.from.toISOString(), range.to.toISOString(), limit],
