@@ -30,6 +30,8 @@ export interface Campaign {
   clickedCount: number;
   bouncedCount: number;
   skippedCount: number;
+  failedCount: number;
+  uncertainCount: number;
   projectId: string;
   sentAt: string | null;
   createdAt: string;
@@ -60,6 +62,9 @@ export interface CampaignStats {
   complainedCount: number;
   unsubscribedCount: number;
   skippedCount: number;
+  failedCount: number;
+  /** Interrupted during their hand-over: they may or may not have arrived; sent again only by resend-uncertain. */
+  uncertainCount: number;
   skipped: Record<string, number>;
   openRate: number;
   clickRate: number;

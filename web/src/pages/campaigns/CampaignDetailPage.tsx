@@ -216,6 +216,8 @@ function SentStats({ campaign }: { campaign: Campaign }) {
             ['Complaints', st.complainedCount],
             ['Unsubscribed', st.unsubscribedCount],
             ['Skipped', st.skippedCount],
+            ['Failed', st.failedCount],
+            ['Uncertain', st.uncertainCount],
           ] as const
         ).map(([label, n]) => (
           <div key={label}>
@@ -237,8 +239,35 @@ function SentStats({ campaign }: { campaign: Campaign }) {
         </div>
       </dl>
       {isLive(campaign.status) && <p className="muted">Updating every second.</p>}
+      {st.uncertainCount > 0 && <ResendUncertain campaign={campaign} count={st.uncertainCount} />}
       <SkipReasons skipped={st.skipped} />
     </section>
+  );
+}
+
+/** The user's explicit at-least-once choice for emails interrupted during their hand-over. */
+export function ResendUncertain({ campaign, count }: { campaign: Campaign; count: number }) {
+  const projectId = useProjectId();
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return (
+    <div className="notice" role="status">
+      <p>
+        <strong>{formatNumber(count)} uncertain:</strong> {count === 1 ? 'one email was' : `${formatNumber(count)} emails were`} interrupted while being handed to the mail
+        server (a crash or an outage). They may or may not have arrived, so they are not sent again unless you ask.
+      </p>
+      <ConfirmButton
+        label="Send uncertain again"
+        title="Send the uncertain emails again?"
+        description={`Recipients who did receive the first copy will get a second one. ${formatNumber(count)} email${count === 1 ? '' : 's'} will be queued.`}
+        confirmLabel="Send again"
+        variant="primary"
+        onConfirm={async () => {
+          await api.post<{ success: boolean; requeued: number }>(`/campaigns/${campaign.id}/resend-uncertain`, {});
+          await queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'campaigns') });
+        }}
+      />
+    </div>
   );
 }
 

@@ -1,0 +1,40 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Campaign } from '../../api/campaigns';
+import { ResendUncertain } from './CampaignDetailPage';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const campaign = { id: 'c1', name: 'News', status: 'SENT' } as Campaign;
+
+describe('campaign page: uncertain emails', () => {
+  it('explains them and sends them again only after a confirmation', async () => {
+    const calls: Array<{ url: string; method: string }> = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init: RequestInit) => {
+        calls.push({ url: String(url), method: String(init.method) });
+        return new Response(JSON.stringify({ success: true, requeued: 3 }), { status: 200, headers: { 'Content-Type': 'application/json' } });
+      }),
+    );
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter initialEntries={['/p/p1/campaigns/c1']}>
+          <Routes>
+            <Route path="/p/:projectId/campaigns/:id" element={<ResendUncertain campaign={campaign} count={3} />} />
+          </Routes>
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    expect(screen.getByRole('status').textContent).toContain('may or may not have arrived');
+    fireEvent.click(screen.getByRole('button', { name: 'Send uncertain again' }));
+    expect(calls).toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Send again' }));
+    await waitFor(() => expect(calls).toEqual([{ url: expect.stringContaining('/campaigns/c1/resend-uncertain'), method: 'POST' }]));
+  });
+});
