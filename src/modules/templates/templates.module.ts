@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainsModule } from '../domains/domains.module';
 import { Template } from './entities/template.entity';
-import { TemplateRenderer } from './rendering/template-renderer';
+import { RenderPool } from './rendering/render-pool';
 import { TemplatesController } from './templates.controller';
 import { TemplatesService } from './templates.service';
 import { TemplateUsage } from './use-cases/template-usage';
@@ -10,7 +10,8 @@ import { TemplateUsage } from './use-cases/template-usage';
 @Module({
   imports: [TypeOrmModule.forFeature([Template]), DomainsModule],
   controllers: [TemplatesController],
-  providers: [TemplatesService, TemplateRenderer, TemplateUsage],
-  exports: [TemplatesService, TemplateRenderer],
+  // One renderer pool per process (docs/rendering.md): its processes start on first use and stop with the application.
+  providers: [TemplatesService, TemplateUsage, { provide: RenderPool, useFactory: () => new RenderPool() }],
+  exports: [TemplatesService, RenderPool],
 })
 export class TemplatesModule {}

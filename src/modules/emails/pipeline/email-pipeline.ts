@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { LiquidError } from 'liquidjs';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { ConcurrencyLimit } from '../../../platform/batching/concurrency-limit';
@@ -12,6 +11,7 @@ import { composeMime } from './compose-mime';
 import { DeliveryFeedbackService } from '../inbound/delivery-feedback.service';
 import { EmailEvents } from './email-events';
 import { EmailStatusStore, LoadedEmail } from './email-status';
+import { RenderFailedError } from '../../templates/rendering/render-pool';
 import { MessageBuilder, UnbuildableEmailError } from './message-builder';
 
 type HandOver = 'lost' | { result: TransportResult } | { error: unknown; claimed: boolean };
@@ -79,12 +79,17 @@ export class EmailPipeline {
     try {
       built = await this.builder.build(email, { ownDkim: this.transport.signsWithOwnDkim });
     } catch (err) {
-      // A campaign contact whose data the template cannot render is skipped; the campaign goes on.
-      if (err instanceof LiquidError && email.campaignId) {
+      // A template that fails to render (an error, its time or memory bound) fails for good, never retried:
+      // a campaign contact is skipped (the campaign goes on), any other email fails with render_error.
+      if (err instanceof RenderFailedError && email.campaignId) {
         if (await this.store.markSkipped(emailId, 'render_error')) this.count('skipped');
         return;
       }
-      if (err instanceof LiquidError || err instanceof UnbuildableEmailError || attempt.isLast) {
+      if (err instanceof RenderFailedError) {
+        if (await this.store.markFailed(emailId, `render_error: ${err.message}`.slice(0, 1000))) this.count('failed');
+        return;
+      }
+      if (err instanceof UnbuildableEmailError || attempt.isLast) {
         if (await this.store.markFailed(emailId, `could not build the message: ${(err as Error).message}`.slice(0, 1000))) this.count('failed');
         return;
       }

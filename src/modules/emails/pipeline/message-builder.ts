@@ -2,10 +2,9 @@ import { LRUCache } from 'lru-cache';
 import { Injectable } from '@nestjs/common';
 import { ContactsService } from '../../contacts/contacts.service';
 import { DomainsService } from '../../domains/domains.service';
-import { TemplateRenderer } from '../../templates/rendering/template-renderer';
+import { RenderPool } from '../../templates/rendering/render-pool';
 import type { ComposeInput, DkimKey } from './compose-mime';
 import { domainOf } from './compose-mime';
-import { markdownToHtml } from './markdown';
 import type { LoadedEmail } from './email-status';
 import { ProjectCache } from './project-cache';
 import { RecipientLinksService } from '../links/recipient-links.service';
@@ -30,7 +29,7 @@ export class MessageBuilder {
   private readonly dkimCache = new LRUCache<string, { key: DkimKey | null }>({ max: 10_000, ttl: DKIM_CACHE_MS });
 
   constructor(
-    private readonly renderer: TemplateRenderer,
+    private readonly renderer: RenderPool,
     private readonly contacts: ContactsService,
     private readonly domains: DomainsService,
     private readonly projects: ProjectCache,
@@ -63,12 +62,10 @@ export class MessageBuilder {
       };
     }
 
-    // 3. Render subject and HTML (account mail arrives final; a markdown body is converted once rendered), then the plain-text part.
-    const rendered = content.liquid
-      ? this.renderer.renderSource({ subject: content.subject, body: content.body }, variables)
-      : { subject: content.subject, html: content.body };
-    let html = content.markdown ? markdownToHtml(rendered.html) : rendered.html;
-    let text = content.text ?? this.renderer.toText(html);
+    // 3. Render subject and HTML (account mail arrives final; a markdown body is converted once rendered), then the plain-text part:
+    //    one job in the renderer process, off this event loop and bounded (docs/rendering.md); a template that fails throws RenderFailedError.
+    const rendered = await this.renderer.renderEmail({ subject: content.subject, body: content.body, liquid: content.liquid, markdown: content.markdown, text: content.text, variables });
+    let { html, text } = rendered;
 
     // 4. The unsubscribe footer (MARKETING), then the open pixel and click redirects when tracking is on.
     if (project && email.contactId) ({ html, text } = this.links.footer(project, { id: email.contactId, data: variables }, email.type, { html, text }));

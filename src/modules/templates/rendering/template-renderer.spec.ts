@@ -1,4 +1,4 @@
-import { checkLiquidSyntax, nullishOperator } from './liquid-engine';
+import { checkLiquidSyntax, literalRangeProblem, MAX_LITERAL_ITERATIONS, nullishOperator, textEngine } from './liquid-engine';
 import { cleanSubject, TemplateRenderer } from './template-renderer';
 
 describe('TemplateRenderer', () => {
@@ -48,6 +48,18 @@ describe('TemplateRenderer', () => {
     expect(checkLiquidSyntax('line one\nline two {% if x %}\nthree')).toEqual({ line: 2, message: expect.stringContaining('not closed') });
     expect(checkLiquidSyntax('{% include "/etc/passwd" %}')).not.toBeNull();
     expect(checkLiquidSyntax('\n\n{{ a | nosuchfilter }}')?.line).toBe(3);
+  });
+
+  it('refuses huge literal ranges (anywhere in the markup) and literal loops whose nesting multiplies past the bound', () => {
+    expect(checkLiquidSyntax('a\n{% for i in (1..60000000) %}{% endfor %}')).toEqual({ line: 2, tooLarge: true, message: expect.stringContaining('(1..60000000) has 60000000 items') });
+    expect(checkLiquidSyntax('{{ (0..100000) | join }}', textEngine)?.tooLarge).toBe(true);
+    expect(checkLiquidSyntax(`{% assign r = (1..${MAX_LITERAL_ITERATIONS}) %}`)).toBeNull();
+    expect(literalRangeProblem('{% for a in (1..1000) %}{% for b in ( 1 .. 1000 ) limit: 2 %}{% endfor %}{% endfor %}')).toEqual({ line: 1, tooLarge: true, message: expect.stringContaining('1000000 times') });
+    expect(literalRangeProblem('{% tablerow a in (1..400) %}{% for b in (1..400) %}{% endfor %}{% endtablerow %}')?.tooLarge).toBe(true);
+    // Siblings do not multiply; loops over data are not counted; strings, comments and raw text are not markup.
+    expect(literalRangeProblem('{% for a in (1..1000) %}{% endfor %}{% for b in (1..1000) %}{% for c in (1..50) %}{% endfor %}{% endfor %}')).toBeNull();
+    expect(literalRangeProblem('{% for a in (1..1000) %}{% for b in items %}{% for c in (1..n) %}{% endfor %}{% endfor %}{% endfor %}')).toBeNull();
+    expect(literalRangeProblem('{{ "(1..60000000)" }} (1..60000000) {% comment %}{% for i in (1..60000000) %}{% endcomment %}{% raw %}{{ (1..60000000) }}{% endraw %}')).toBeNull();
   });
 
   it('makes a readable plain-text part from the HTML', () => {

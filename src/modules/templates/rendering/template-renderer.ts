@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { performance } from 'node:perf_hooks';
 import { compile as compileHtmlToText } from 'html-to-text';
 import type { Template } from 'liquidjs';
-import { htmlEngine, textEngine } from './liquid-engine';
+import { htmlEngine, LIQUID_LIMITS, textEngine } from './liquid-engine';
 import { LruCache } from './lru-cache';
 
 export interface TemplateSource {
@@ -43,8 +43,9 @@ const toPlainText = compileHtmlToText({
  * Compiles subject and body once per distinct source and renders them per recipient.
  * Cached by a digest of the source: a template's digest changes exactly when an update
  * (new `updatedAt`) changes its text, and inline `/v1/send` content shares the same cache.
+ * The service renders in the renderer process (`RenderPool`, docs/rendering.md), never on the
+ * API's event loop; this class is what that process runs.
  */
-@Injectable()
 export class TemplateRenderer {
   private readonly cache = new LruCache<string, CompiledTemplate>(CACHE_SIZE);
   private readonly recentTexts: Array<{ html: string; text: string }> = [];
@@ -60,16 +61,20 @@ export class TemplateRenderer {
     return compiled;
   }
 
-  /** `variables` are exposed at the top level and again as `data` (for `data["first name"]`). */
-  render(compiled: CompiledTemplate, variables: Record<string, unknown>): RenderedContent {
+  /**
+   * `variables` are exposed at the top level and again as `data` (for `data["first name"]`).
+   * Subject and body share one time budget (ms): liquidjs's render limit, checked between nodes.
+   */
+  render(compiled: CompiledTemplate, variables: Record<string, unknown>, budgetMs: number = LIQUID_LIMITS.renderLimit): RenderedContent {
     const scope = { ...variables, data: variables };
-    const subject = textEngine.renderSync(compiled.subject, scope) as string;
-    const html = htmlEngine.renderSync(compiled.body, scope) as string;
+    const started = performance.now();
+    const subject = textEngine.renderSync(compiled.subject, scope, { renderLimit: budgetMs }) as string;
+    const html = htmlEngine.renderSync(compiled.body, scope, { renderLimit: Math.max(1, budgetMs - (performance.now() - started)) }) as string;
     return { subject: cleanSubject(subject), html };
   }
 
-  renderSource(source: TemplateSource, variables: Record<string, unknown>): RenderedContent {
-    return this.render(this.compile(source), variables);
+  renderSource(source: TemplateSource, variables: Record<string, unknown>, budgetMs?: number): RenderedContent {
+    return this.render(this.compile(source), variables, budgetMs);
   }
 
   /** The text/plain alternative generated from the rendered HTML. */

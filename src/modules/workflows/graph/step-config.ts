@@ -2,6 +2,7 @@ import type { FieldError } from '../../../platform/http/app-error';
 import type { StepType } from '../entities/workflow-step.entity';
 import { CONDITION_OPERATORS, conditionFieldProblem, operatorNeedsValue } from './condition';
 import { isUuid } from '../../../platform/http/parse-uuid.pipe';
+import { checkLiquidSyntax, textEngine } from '../../templates/rendering/liquid-engine';
 
 export const DELAY_UNITS = { minutes: 60, hours: 3600, days: 86_400 } as const;
 export const MAX_DELAY_SECONDS = 365 * 86_400;
@@ -97,6 +98,13 @@ export function checkStepConfig(type: StepType, raw: unknown): Checked {
           fail('headers', 'invalid_type', 'headers must be an object of header names to string values without CR/LF');
       }
       if (raw.body !== undefined && typeof raw.body !== 'string' && !isObject(raw.body)) fail('body', 'invalid_type', 'body must be a string or an object');
+      // The strings the step renders are Liquid, checked as a template's are (syntax, huge literal ranges).
+      for (const [key, value] of [['url', raw.url], ['headers', isObject(raw.headers) ? raw.headers : undefined], ['body', raw.body]] as const) {
+        for (const [path, source] of liquidStrings(value, key)) {
+          const problem = checkLiquidSyntax(source, textEngine);
+          if (problem) fail(path, 'invalid_template', `${problem.tooLarge ? 'Template loops too large' : 'Invalid template syntax'}${problem.line ? ` on line ${problem.line}` : ''}: ${problem.message}`);
+        }
+      }
       break;
     }
     case 'UPDATE_CONTACT': {
@@ -112,6 +120,18 @@ export function checkStepConfig(type: StepType, raw: unknown): Checked {
       break;
   }
   return { config, problems };
+}
+
+/** The strings of a JSON value that the WEBHOOK step renders (those with `{{` or `{%`), with their paths (`body.items.0`). */
+function liquidStrings(value: unknown, path: string, out: Array<[string, string]> = []): Array<[string, string]> {
+  if (typeof value === 'string') {
+    if (value.includes('{{') || value.includes('{%')) out.push([path, value]);
+  } else if (Array.isArray(value)) {
+    value.forEach((v, i) => liquidStrings(v, `${path}.${i}`, out));
+  } else if (isObject(value)) {
+    for (const [k, v] of Object.entries(value)) liquidStrings(v, `${path}.${k}`, out);
+  }
+  return out;
 }
 
 export function delaySeconds(config: Record<string, unknown>): number {

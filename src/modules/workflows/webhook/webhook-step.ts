@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type { Contact } from '../../contacts/entities/contact.entity';
-import { textEngine } from '../../templates/rendering/liquid-engine';
+import { RenderFailedError, RenderPool } from '../../templates/rendering/render-pool';
 import { appMetrics } from '../../../platform/metrics/metrics';
 import type { StepOutcome } from '../engine/workflow-engine';
 import type { GraphStep } from '../graph/workflow-graph';
@@ -21,13 +21,27 @@ export interface WebhookScope {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Renders `{{var}}` in every string of a JSON value (keys stay as written). */
-async function renderDeep(value: unknown, vars: Record<string, unknown>): Promise<unknown> {
-  if (typeof value === 'string') return value.includes('{{') || value.includes('{%') ? textEngine.parseAndRender(value, vars) : value;
-  if (Array.isArray(value)) return Promise.all(value.map((v) => renderDeep(v, vars)));
+const isLiquid = (value: string) => value.includes('{{') || value.includes('{%');
+
+/** The Liquid strings of a JSON value, in the order `fillStrings` puts their renderings back. */
+function liquidStrings(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') {
+    if (isLiquid(value)) out.push(value);
+  } else if (Array.isArray(value)) {
+    for (const v of value) liquidStrings(v, out);
+  } else if (value !== null && typeof value === 'object') {
+    for (const v of Object.values(value)) liquidStrings(v, out);
+  }
+  return out;
+}
+
+/** `value` with each Liquid string replaced by the next of `rendered` (keys stay as written). */
+function fillStrings(value: unknown, rendered: string[]): unknown {
+  if (typeof value === 'string') return isLiquid(value) ? rendered.shift() : value;
+  if (Array.isArray(value)) return value.map((v) => fillStrings(v, rendered));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = await renderDeep(v, vars);
+    for (const [k, v] of Object.entries(value)) out[k] = fillStrings(v, rendered);
     return out;
   }
   return value;
@@ -38,6 +52,8 @@ async function renderDeep(value: unknown, vars: Record<string, unknown>): Promis
 export class WebhookStep implements OnApplicationShutdown {
   private readonly clients = new Map<boolean, WebhookClient>();
 
+  constructor(private readonly renderer: RenderPool) {}
+
   async run(step: GraphStep, scope: WebhookScope, secret: string, allowPrivate: boolean): Promise<StepOutcome> {
     const c = step.config;
     const contact = { id: scope.contact.id, email: scope.contact.email, subscribed: scope.contact.subscribed, data: scope.contact.data };
@@ -46,10 +62,18 @@ export class WebhookStep implements OnApplicationShutdown {
     // the default body names the workflow itself, so a receiver can tell which one called.
     const vars = { ...scope.contact.data, contact, event: scope.event, workflow: scope.context, execution: { ...execution, workflowId: scope.workflow_id } };
     const method = (c.method as string | undefined) ?? 'POST';
-    const url = String(await renderDeep(c.url, vars));
-    const headers = (await renderDeep(c.headers ?? {}, vars)) as Record<string, string>;
-    const rawBody =
-      c.body === undefined ? { contact, workflow: { id: scope.workflow_id, name: scope.workflowName }, execution, event: scope.event } : await renderDeep(c.body, vars);
+    // url, header values and body strings: one job in the renderer process (docs/rendering.md).
+    const templated = [c.url, c.headers ?? {}, c.body];
+    let rendered: string[];
+    try {
+      rendered = await this.renderer.renderStrings(liquidStrings(templated), vars);
+    } catch (err) {
+      if (!(err instanceof RenderFailedError)) throw err;
+      return { kind: 'end', execution: 'FAILED', status: 'FAILED', output: null, error: `render_error: ${err.message}`, exitReason: null };
+    }
+    const [renderedUrl, headers, renderedBody] = fillStrings(templated, rendered) as [unknown, Record<string, string>, unknown];
+    const url = String(renderedUrl);
+    const rawBody = c.body === undefined ? { contact, workflow: { id: scope.workflow_id, name: scope.workflowName }, execution, event: scope.event } : renderedBody;
     const body = method === 'GET' ? null : typeof rawBody === 'string' ? rawBody : JSON.stringify(rawBody);
     const client = this.client(allowPrivate);
 

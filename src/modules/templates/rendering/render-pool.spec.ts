@@ -1,0 +1,99 @@
+import { markdownToHtml } from '../../emails/pipeline/markdown';
+import { RenderFailedError, RendererUnavailableError, RenderPool } from './render-pool';
+import { TemplateRenderer } from './template-renderer';
+
+/** Real renderer processes (forked from the sources through SWC), with small bounds so the hostile cases are quick. */
+describe('RenderPool', () => {
+  const inThread = new TemplateRenderer();
+  const email = (body: string, variables: Record<string, unknown> = {}, extra: { subject?: string; markdown?: boolean; text?: string | null; liquid?: boolean } = {}) => ({
+    subject: extra.subject ?? 'Hi {{ name }}',
+    body,
+    liquid: extra.liquid ?? true,
+    markdown: extra.markdown ?? false,
+    text: extra.text ?? null,
+    variables,
+  });
+  /** n x n empty iterations, checked by liquidjs between nodes. */
+  const SPIN = '{% for i in (1..n) %}{% for j in (1..n) %}{% endfor %}{% endfor %}';
+  /** Output no liquidjs counter sees (unescaped): n copies of s. */
+  const GROW = '<p>{% for i in (1..n) %}{{ s | raw }}{% endfor %}</p>';
+  const big = { n: 2_000, s: 'x'.repeat(200_000) };
+
+  let pool: RenderPool;
+  afterEach(() => pool?.onApplicationShutdown());
+
+  it('renders exactly as the in-thread renderer does: subject, escaped HTML, text part, markdown, given text, plain content', async () => {
+    pool = new RenderPool({ processes: 1 });
+    const vars = { name: '<Ann>', items: ['a', 'b'], profile: { tier: 'gold' } };
+    const body = '<h1>Hello {{ name }}</h1><p>{% for i in items %}{{ i | upcase }},{% endfor %} {{ profile.tier ?? "basic" }} <a href="https://x.test/a">link</a></p>';
+    const expected = inThread.renderSource({ subject: 'Hi {{ name }}', body }, vars);
+    await expect(pool.renderEmail(email(body, vars))).resolves.toEqual({ ...expected, text: inThread.toText(expected.html) });
+
+    const md = inThread.renderSource({ subject: 'Hi {{ name }}', body: '# Title {{ name }}\n\n* one\n* two' }, vars);
+    const mdHtml = markdownToHtml(md.html);
+    await expect(pool.renderEmail(email('# Title {{ name }}\n\n* one\n* two', vars, { markdown: true }))).resolves.toEqual({ subject: md.subject, html: mdHtml, text: inThread.toText(mdHtml) });
+    await expect(pool.renderEmail(email('<p>{{ name }}</p>', vars, { text: 'given text' }))).resolves.toMatchObject({ html: '<p>&lt;Ann&gt;</p>', text: 'given text' });
+    await expect(pool.renderEmail(email('<p>{{ name }}</p>', vars, { liquid: false, subject: 'Raw {{ x }}' }))).resolves.toMatchObject({ subject: 'Raw {{ x }}', html: '<p>{{ name }}</p>' });
+    await expect(pool.renderStrings(['https://x.test/{{ id }}', '{{ name }}'], { id: 7, name: '<b>' })).resolves.toEqual(['https://x.test/7', '<b>']);
+  });
+
+  it("fails a template's own error with RenderFailedError naming it", async () => {
+    pool = new RenderPool({ processes: 1 });
+    // A source saved before its checks (or from elsewhere) that does not parse.
+    const err = await pool.renderEmail(email('<p>{% if n %}open</p>', { n: 1 })).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RenderFailedError);
+    expect((err as Error).message).toMatch(/not closed/);
+    const limit = await pool.renderEmail(email('{% for i in (1..n) %}{% endfor %}', { n: 60_000_000 })).catch((e: unknown) => e);
+    expect(limit).toBeInstanceOf(RenderFailedError);
+    expect((limit as Error).message).toMatch(/too much memory/);
+  });
+
+  it("stops a render at liquidjs's time budget (subject and body together), without killing the renderer", async () => {
+    pool = new RenderPool({ processes: 1, renderMs: 300 });
+    const started = Date.now();
+    const err = await pool.renderEmail(email(SPIN, { n: 5_000 }, { subject: SPIN })).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/ran out of time: over 300 ms/);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(pool.stats.replaced).toBe(0);
+  });
+
+  it('kills a render past its wall-clock bound and replaces the renderer; the next render works', async () => {
+    pool = new RenderPool({ processes: 1, renderMs: 60_000, wallMs: 500 });
+    await pool.renderEmail(email('warm'));
+    const started = Date.now();
+    const err = await pool.renderEmail(email(SPIN, { n: 20_000 })).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RenderFailedError);
+    expect((err as Error).message).toMatch(/wall-clock/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(pool.stats.replaced).toBe(1);
+    await expect(pool.renderEmail(email('<p>{{ name }}</p>', { name: 'after' }))).resolves.toMatchObject({ html: '<p>after</p>' });
+  });
+
+  it('a render that outgrows the heap bound kills its renderer only; it is replaced and the next render works', async () => {
+    pool = new RenderPool({ processes: 1, heapMb: 64 });
+    const err = await pool.renderEmail(email(GROW, big)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RenderFailedError);
+    expect((err as Error).message).toMatch(/ran out of memory: over the renderer's 64 MB heap/);
+    expect(pool.stats.replaced).toBe(1);
+    await expect(pool.renderEmail(email('<p>{{ name }}</p>', { name: 'after' }))).resolves.toMatchObject({ html: '<p>after</p>' });
+  });
+
+  it('batches concurrent renders; a culprit in a batch fails alone and every other email gets its own content', async () => {
+    pool = new RenderPool({ processes: 1, heapMb: 64, wallMs: 3_000, renderMs: 60_000 });
+    await pool.renderEmail(email('warm'));
+    const jobs = Array.from({ length: 24 }, (_, i) => (i === 5 ? email(GROW, big) : i === 17 ? email(SPIN, { n: 20_000 }) : email('<p>{{ i }}</p>', { i, name: `n${i}` })));
+    const settled = await Promise.allSettled(jobs.map((job) => pool.renderEmail(job)));
+    settled.forEach((s, i) => {
+      if (i === 5) expect((s as PromiseRejectedResult).reason.message).toMatch(/memory/);
+      else if (i === 17) expect((s as PromiseRejectedResult).reason.message).toMatch(/wall-clock/);
+      else expect(s).toEqual({ status: 'fulfilled', value: { subject: `Hi n${i}`, html: `<p>${i}</p>`, text: String(i) } });
+    });
+  });
+
+  it('refuses work once stopped (RendererUnavailableError: retried, not a render_error)', async () => {
+    pool = new RenderPool({ processes: 1 });
+    await pool.renderEmail(email('warm'));
+    pool.onApplicationShutdown();
+    await expect(pool.renderEmail(email('x'))).rejects.toBeInstanceOf(RendererUnavailableError);
+  });
+});
