@@ -1,6 +1,6 @@
 // Builds dist/ (app, migrations and the web dashboard) when it is missing or older than the
 // sources; used by `npm start` and `npm run migration:*`, so neither runs yesterday's build.
-const { execSync } = require('node:child_process');
+const { execFileSync, execSync } = require('node:child_process');
 const { existsSync, readdirSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 
@@ -37,14 +37,32 @@ function isWebBuilt() {
   return isCurrent('dist/web/index.html', ['web/src', 'web/public', 'web/index.html', 'web/vite.config.mts']);
 }
 
+/**
+ * The embedded database's template for the installed PGlite (src/platform/database/embedded-template.ts),
+ * which a first start unpacks instead of running initdb. Missing after a PGlite upgrade, or after a
+ * `nest build` on its own; only the embedded mode (no DATABASE_URL) uses it.
+ */
+function hasEmbeddedTemplate() {
+  const module = join(root, 'dist', 'platform', 'database', 'embedded-template.js');
+  if (!existsSync(module)) return true; // a build from before templates, which would not use one
+  return existsSync(require(module).embeddedTemplatePath(root));
+}
+
 function buildIfStale() {
   if (!isBuilt()) {
     // `nest build` empties dist/, so the full build (which ends with the web app) runs.
     console.log('Building Mailroom…');
     execSync('npm run build', { cwd: root, stdio: 'inherit' });
-  } else if (!isWebBuilt()) {
+    return;
+  }
+  if (!isWebBuilt()) {
     console.log('Building the Mailroom dashboard…');
     execSync('npm run build:web', { cwd: root, stdio: 'inherit' });
+  }
+  if (!process.env.DATABASE_URL && !hasEmbeddedTemplate()) {
+    // A process of its own: it runs initdb, whose memory goes back to the OS when it exits.
+    console.log('Making the embedded database template…');
+    execFileSync(process.execPath, [join(root, 'dist', 'platform', 'database', 'embedded-template-cli.js')], { cwd: root, stdio: 'inherit' });
   }
 }
 

@@ -1,17 +1,7 @@
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
+import { projectRoot } from './project-root';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
-
-function projectRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json'))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('package.json not found above ' + __dirname);
-    dir = parent;
-  }
-  return dir;
-}
 
 /** Compiled builds load `dist/migrations/*.js`; ts-jest and ts-node load the sources. */
 export function migrationsGlob(): string {

@@ -1,9 +1,11 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketHandler, PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { logger } from '../logging/logger';
+import { embeddedTemplatePath, restoreEmbeddedTemplate } from './embedded-template';
 
 /** Schema that BullMQ's PostgreSQL backend lives in (persisted name: renaming it strands queued jobs). */
 export const QUEUE_SCHEMA = 'bullmq';
@@ -184,15 +186,35 @@ export interface EmbeddedPostgresOptions {
 }
 
 /**
+ * The database directory `<dataDir>/db`, made from the build's template on a first start, so the
+ * service opens it like a restart instead of running initdb (embedded-template.ts). Without a
+ * template for the installed PGlite, PGlite initialises the empty directory itself.
+ */
+function prepareDatabaseDirectory(dataDir: string): string {
+  const dbPath = join(dataDir, 'db');
+  const log = logger('embedded-db');
+  const template = embeddedTemplatePath();
+  let restored = false;
+  try {
+    restored = restoreEmbeddedTemplate(dbPath, template);
+  } catch (err) {
+    log.error({ err, template }, 'the embedded database template could not be unpacked');
+  }
+  if (restored) {
+    log.info({ template }, 'new embedded database made from the build\'s template');
+  } else if (!existsSync(join(dbPath, 'PG_VERSION'))) {
+    log.warn({ template }, 'no embedded database template for this PGlite (`npm run build` makes it): running initdb in this process, which peaks near 800 MB once');
+  }
+  mkdirSync(dbPath, { recursive: true, mode: 0o700 });
+  return dbPath;
+}
+
+/**
  * Starts PGlite with its data in `<dataDir>/db` and serves it on a loopback port, so TypeORM and
  * BullMQ use the ordinary `pg` driver. `dataDir` undefined keeps the database in memory (tests).
  */
 export async function startEmbeddedPostgres(dataDir: string | undefined, options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
-  let dbPath: string | undefined;
-  if (dataDir) {
-    dbPath = join(dataDir, 'db');
-    mkdirSync(dbPath, { recursive: true });
-  }
+  const dbPath = dataDir ? prepareDatabaseDirectory(dataDir) : undefined;
   const db = await PGlite.create({
     dataDir: dbPath,
     extensions: { pg_trgm },
