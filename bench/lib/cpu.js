@@ -63,10 +63,32 @@ function cpuReading(sources) {
   };
 }
 
+/** The live renderer processes (docs/rendering.md) that `parentPids` forked. */
+function rendererPids(parentPids) {
+  const parents = new Set(parentPids.map(String));
+  const pids = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = statFields(entry);
+    if (!stat || !parents.has(stat.fields[1])) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('render-child')) pids.push(Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return pids;
+}
+
+/** CPU milliseconds of the renderer processes `parentPids` forked (those alive now). */
+function rendererCpuMs(parentPids) {
+  return rendererPids(parentPids).reduce((sum, pid) => sum + processCpuMs(pid), 0);
+}
+
 /** This process's CPU milliseconds (user + system). */
 function ownCpuMs() {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
 }
 
-module.exports = { processCpuMs, postgresCpuMs, cpuReading, ownCpuMs };
+module.exports = { processCpuMs, postgresCpuMs, cpuReading, ownCpuMs, rendererPids, rendererCpuMs };

@@ -1,5 +1,5 @@
 import { ChildProcess, fork } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, getPriority, setPriority } from 'node:os';
 import { extname, join } from 'node:path';
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Batcher } from '../../../platform/batching/batcher';
@@ -33,6 +33,8 @@ export interface RenderPoolOptions {
   idleMs: number;
   /** How long a renderer may take to start. */
   startMs: number;
+  /** Added to the renderers' nice value: under CPU contention the API's process runs first. */
+  niceIncrement: number;
 }
 
 export const RENDER_POOL_DEFAULTS: RenderPoolOptions = {
@@ -43,6 +45,7 @@ export const RENDER_POOL_DEFAULTS: RenderPoolOptions = {
   batchMax: 32,
   idleMs: 60_000,
   startMs: 60_000,
+  niceIncrement: 10,
 };
 
 /** The renderer's entry beside this file: `.js` in dist/, `.ts` from the sources (Jest, `node -r ts-register`), loaded through SWC. */
@@ -173,6 +176,13 @@ class Renderer {
     });
     this.child = child;
     this.stderr = '';
+    if (child.pid !== undefined && this.options.niceIncrement > 0) {
+      try {
+        setPriority(child.pid, Math.min(19, getPriority() + this.options.niceIncrement));
+      } catch {
+        // Not permitted on this platform: the renderer runs at the service's priority.
+      }
+    }
     child.stderr!.setEncoding('utf8');
     child.stderr!.on('data', (chunk: string) => {
       if (this.child === child) this.stderr = (this.stderr + chunk).slice(-STDERR_TAIL);
@@ -235,7 +245,7 @@ class Renderer {
 @Injectable()
 export class RenderPool implements OnApplicationShutdown {
   private readonly log = logger('render-pool');
-  private readonly options: RenderPoolOptions;
+  readonly options: RenderPoolOptions;
   private readonly renderers: Renderer[];
   private readonly batcher: Batcher<RenderJob, RenderOutcome>;
   readonly stats = { replaced: 0 };
