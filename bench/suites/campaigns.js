@@ -15,7 +15,7 @@ const { databaseUrlOf } = require('../lib/database-url');
 const { REDIS_URL, projectApi } = require('../lib/app');
 const { _internals: sendSuite } = require('./send');
 const { availableParallelism } = require('node:os');
-const { cpuReading, ownCpuMs, postgresCpuMs, processCpuMs } = require('../lib/cpu');
+const { cpuReading, ownCpuMs, postgresCpuMs, processCpuMs, rendererCpuMs, rendererPids } = require('../lib/cpu');
 
 const POOL_SIZE = Number(process.env.BENCH_SMTP_POOL_SIZE || 10);
 // BENCH_CAMPAIGN_WORKERS: ROLE=worker processes beside the API in services mode (1).
@@ -78,6 +78,9 @@ async function throughput(ctx, deployment, receiver, n, limit) {
       await seed(db, project.id, n, 'user');
       const campaign = (await call('POST', '/campaigns', campaignBody('bench'))).data;
       const sampler = rssSampler([app.pid, ...app.workerPids]);
+      // The renderer processes the warm-up started (docs/rendering.md): their memory and CPU count too.
+      const renderers = rendererPids([app.pid, ...app.workerPids]);
+      const rendererSampler = rssSampler(renderers);
       const cpuSources = campaignCpuSources(app, mode, workers);
       const cpu0 = cpuReading(cpuSources);
       receiver.reset();
@@ -88,6 +91,7 @@ async function throughput(ctx, deployment, receiver, n, limit) {
       await receiver.waitFor(n, 1_800_000);
       const seconds = (Date.now() - t0) / 1000;
       const peak = sampler.stop();
+      const rendererPeak = rendererSampler.stop();
       const cpu = cpuReading(cpuSources).since(cpu0);
       const rate = n / seconds;
       ctx.log(`${label}: ${n} campaign emails received in ${seconds.toFixed(1)} s; first after ${firstMs} ms`);
@@ -95,6 +99,7 @@ async function throughput(ctx, deployment, receiver, n, limit) {
       rows.push(row('campaign share of nodemailer-alone limit', label, Math.round((rate / limit) * 100), '%', { min: 70 }));
       rows.push(row('POST /campaigns/:id/send → first message received', label, firstMs, 'ms', { max: 1000 }));
       [...peak.values()].forEach((bytes, i) => rows.push(row(`peak RSS, ${i === 0 ? (workers ? 'api' : 'service') : `worker ${i}`} process`, label, Math.round(bytes / 1048576), 'MB', { max: 300 })));
+      [...rendererPeak.values()].forEach((bytes, i) => rows.push(row(`peak RSS, renderer process ${i + 1}`, label, Math.round(bytes / 1048576), 'MB')));
       rows.push(...cpuRows(row, label, cpu, n, seconds));
       const stats = await call('GET', `/campaigns/${campaign.id}/stats`);
       rows.push(row('campaign stats sentCount = recipients', label, stats.sentCount, 'count', { min: n }));
@@ -114,6 +119,7 @@ const hundredths = (ms) => Math.round(ms * 100) / 100;
 function campaignCpuSources(app, mode, workers) {
   const sources = { [workers ? 'api' : 'service']: () => processCpuMs(app.pid) };
   app.workerPids.forEach((pid, i) => (sources[`worker ${i + 1}`] = () => processCpuMs(pid)));
+  sources['renderer processes'] = () => rendererCpuMs([app.pid, ...app.workerPids]);
   if (mode === 'services') sources.PostgreSQL = postgresCpuMs;
   sources['receiver (bench process)'] = ownCpuMs;
   return sources;
