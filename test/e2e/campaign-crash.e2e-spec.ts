@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createProject, createServicesDatabase, startTestApp, TEST_MODE, waitFor } from '../support/app';
-import { freePort, spawnService } from '../support/service-process';
+import { freePort, modeEnv, spawnReady } from '../support/service-process';
 import { SmtpReceiver } from '../support/smtp-receiver';
 
 const RECIPIENTS = 2_000;
@@ -50,23 +50,9 @@ describe('campaign crash safety', () => {
       RATE_LIMIT_PER_MINUTE: '100000',
       SEND_LEASE_SECONDS: String(SEND_LEASE_SECONDS),
       EMAIL_SWEEP_INTERVAL_MS: String(EMAIL_SWEEP_INTERVAL_MS),
-      ...(database
-        ? { DATABASE_URL: database.url, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `mrtest:${process.pid}:${randomBytes(4).toString('hex')}` }
-        : {}),
+      ...modeEnv(database),
     };
-    const start = async () => {
-      const service = spawnService(env);
-      await waitFor(
-        async () => {
-          if (service.child.exitCode !== null) throw new Error(`service exited: ${service.stderr()}${service.stdout().slice(-2000)}`);
-          const ok = await request(base).get('/health/ready').then((r) => r.status === 200, () => false);
-          return ok ? true : undefined;
-        },
-        120_000,
-        100,
-      );
-      return service;
-    };
+    const start = () => spawnReady(env, base);
     const kills: Array<{ atMs: number; received: number }> = [];
     let service = await start();
     try {

@@ -7,7 +7,7 @@ import request from 'supertest';
 import type { App } from 'supertest/types';
 import { DataSource } from 'typeorm';
 import { createProject, createServicesDatabase, startTestApp, TEST_MODE } from '../support/app';
-import { freePort, spawnService, SpawnedService } from '../support/service-process';
+import { freePort, modeEnv, SpawnedService, spawnReady } from '../support/service-process';
 import { ApiClient, apiClient, bearer, useSession, waitFor } from '../support/session';
 
 /*
@@ -205,22 +205,9 @@ describe('hostile templates in a service process with the heap bound, across a r
       APP_SECRET: randomBytes(32).toString('hex'),
       EMAIL_TRANSPORT: 'outbox',
       DOMAIN_VERIFICATION: 'off',
-      ...(database
-        ? { DATABASE_URL: database.url, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `mrtest:${process.pid}:${randomBytes(4).toString('hex')}` }
-        : {}),
+      ...modeEnv(database),
     };
-    const start = async (extra: Record<string, string> = {}) => {
-      const service = spawnService({ ...env, ...extra, NODE_OPTIONS: '--max-old-space-size=256' });
-      await waitFor(
-        async () => {
-          if (service.child.exitCode !== null) throw new Error(`service exited: ${service.stderr()}${service.stdout().slice(-2000)}`);
-          return (await request(base).get('/health/ready').then((r) => r.status === 200, () => false)) ? true : undefined;
-        },
-        120_000,
-        100,
-      );
-      return service;
-    };
+    const start = (extra: Record<string, string> = {}) => spawnReady({ ...env, ...extra, NODE_OPTIONS: '--max-old-space-size=256' }, base);
     const alive = (service: SpawnedService) => expect({ exitCode: service.child.exitCode, signal: service.child.signalCode }).toEqual({ exitCode: null, signal: null });
     /** Waits until this process has failed `count` emails (its `mailroom_emails_total`), failing at once if it dies. */
     const untilFailed = (service: SpawnedService, count: number) =>

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createProject, createServicesDatabase, startTestApp, TEST_MODE, waitFor } from '../support/app';
-import { freePort, spawnService } from '../support/service-process';
+import { freePort, modeEnv, spawnReady } from '../support/service-process';
 import { useSession } from '../support/session';
 
 /**
@@ -78,22 +78,9 @@ describe('Idempotency-Key across a SIGKILL', () => {
       DOMAIN_VERIFICATION: 'off',
       RATE_LIMIT_PER_MINUTE: '100000',
       // The api process of the production topology: requests only, no sending (rows are what count).
-      ...(database
-        ? { ROLE: 'api', DATABASE_URL: database.url, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `mrtest:${process.pid}:${randomBytes(4).toString('hex')}` }
-        : {}),
+      ...(database ? { ROLE: 'api', ...modeEnv(database) } : {}),
     };
-    const start = async () => {
-      const service = spawnService(env);
-      await waitFor(
-        async () => {
-          if (service.child.exitCode !== null) throw new Error(`service exited: ${service.stderr()}${service.stdout().slice(-2000)}`);
-          return (await request(base).get('/health/ready').then((r) => r.status === 200, () => false)) ? true : undefined;
-        },
-        120_000,
-        100,
-      );
-      return service;
-    };
+    const start = () => spawnReady(env, base);
     let service = await start();
     try {
       const project = await createProject(base);

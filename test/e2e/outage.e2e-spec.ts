@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
 import { createProject, createServicesDatabase, TEST_MODE, waitFor } from '../support/app';
-import { freePort, spawnService, type SpawnedService } from '../support/service-process';
+import { freePort, type SpawnedService, spawnReady } from '../support/service-process';
 import { SmtpReceiver } from '../support/smtp-receiver';
 import { TcpProxy } from '../support/tcp-proxy';
 
@@ -49,20 +49,9 @@ describe('outage of PostgreSQL and Redis', () => {
       SEND_RATE_PER_SECOND: '30',
     };
     const services: SpawnedService[] = [];
-    const ready = async (url: string, service: SpawnedService) =>
-      waitFor(
-        async () => {
-          if (service.child.exitCode !== null) throw new Error(`service exited: ${service.stderr()}${service.stdout().slice(-2000)}`);
-          return (await request(url).get('/health/ready').then((r) => r.status === 200, () => false)) ? true : undefined;
-        },
-        120_000,
-        100,
-      );
     try {
-      services.push(spawnService({ ...shared, ROLE: 'api', PORT: String(apiPort), DATA_DIR: dirs[0] }));
-      await ready(base, services[0]);
-      services.push(spawnService({ ...shared, ROLE: 'worker', PORT: String(workerPort), DATA_DIR: dirs[1] }));
-      await ready(`http://127.0.0.1:${workerPort}`, services[1]);
+      services.push(await spawnReady({ ...shared, ROLE: 'api', PORT: String(apiPort), DATA_DIR: dirs[0] }, base));
+      services.push(await spawnReady({ ...shared, ROLE: 'worker', PORT: String(workerPort), DATA_DIR: dirs[1] }, `http://127.0.0.1:${workerPort}`));
 
       const project = await createProject(base);
       const api = (method: 'get' | 'post', path: string) => request(base)[method](path).set('Authorization', `Bearer ${project.secretKey}`);

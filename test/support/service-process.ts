@@ -88,3 +88,29 @@ export async function withApiAndWorker(databaseUrl: string, run: (bases: { api: 
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * What a spawned service needs for the test mode: in services mode a database's URL, Redis and a
+ * fresh Redis prefix; in embedded mode nothing (its data directory holds the database).
+ */
+export function modeEnv(database: { url: string } | null): Record<string, string> {
+  return database ? { DATABASE_URL: database.url, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `mrtest:${process.pid}:${randomBytes(4).toString('hex')}` } : {};
+}
+
+/** Spawns the service and resolves once `base`'s `/health/ready` answers 200; fails at once if it exits first. */
+export async function spawnReady(env: Record<string, string>, base: string): Promise<SpawnedService> {
+  const service = spawnService(env);
+  await waitFor(
+    async () => {
+      if (service.child.exitCode !== null) throw new Error(`service exited: ${service.stderr()}${service.stdout().slice(-2000)}`);
+      const ready = await fetch(`${base}/health/ready`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+      return ready ? true : undefined;
+    },
+    120_000,
+    100,
+  );
+  return service;
+}
