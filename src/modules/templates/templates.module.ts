@@ -3,6 +3,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainsModule } from '../domains/domains.module';
 import { Template } from './entities/template.entity';
 import { RenderPool } from './rendering/render-pool';
+import type { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
 import { TemplatesController } from './templates.controller';
 import { TemplatesService } from './templates.service';
 import { TemplateUsage } from './use-cases/template-usage';
@@ -11,7 +13,7 @@ import { TemplateUsage } from './use-cases/template-usage';
   imports: [TypeOrmModule.forFeature([Template]), DomainsModule],
   controllers: [TemplatesController],
   // One renderer pool per process (docs/rendering.md): its processes start on first use and stop with the application.
-  providers: [TemplatesService, TemplateUsage, { provide: RenderPool, useFactory: () => new RenderPool() }],
+  providers: [TemplatesService, TemplateUsage, { provide: RenderPool, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new RenderPool({}, config.role !== 'api') }],
   exports: [TemplatesService, RenderPool],
 })
 export class TemplatesModule {}

@@ -1,7 +1,7 @@
 import { ChildProcess, fork } from 'node:child_process';
 import { availableParallelism, getPriority, setPriority } from 'node:os';
 import { extname, join } from 'node:path';
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Batcher } from '../../../platform/batching/batcher';
 import { logger } from '../../../platform/logging/logger';
 import type { BatchRequest, ChildMessage } from './render-child';
@@ -131,6 +131,15 @@ class Renderer {
     }
   }
 
+  /** Starts the process ahead of the first render (it still stops after `idleMs` without one). */
+  warm(): Promise<void> {
+    if (this.closed || this.child) return Promise.resolve();
+    return this.started().then((child) => {
+      if (this.inUse || this.child !== child || this.idleTimer) return;
+      this.idleTimer = setTimeout(() => this.stop(), this.options.idleMs).unref();
+    });
+  }
+
   close(): void {
     this.closed = true;
     if (this.idleTimer) clearTimeout(this.idleTimer);
@@ -243,14 +252,17 @@ class Renderer {
  * Processes start on first use; the pool is stopped with the application.
  */
 @Injectable()
-export class RenderPool implements OnApplicationShutdown {
+export class RenderPool implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = logger('render-pool');
   readonly options: RenderPoolOptions;
   private readonly renderers: Renderer[];
   private readonly batcher: Batcher<RenderJob, RenderOutcome>;
   readonly stats = { replaced: 0 };
 
-  constructor(options: Partial<RenderPoolOptions> = {}) {
+  constructor(
+    options: Partial<RenderPoolOptions> = {},
+    private readonly warmOnStart = false,
+  ) {
     this.options = { ...RENDER_POOL_DEFAULTS, ...options };
     this.renderers = Array.from({ length: this.options.processes }, () => new Renderer(this.options, (reason) => this.replaced(reason)));
     this.batcher = new Batcher<RenderJob, RenderOutcome>({
@@ -270,6 +282,16 @@ export class RenderPool implements OnApplicationShutdown {
   async renderStrings(sources: string[], variables: Record<string, unknown>): Promise<string[]> {
     if (sources.length === 0) return [];
     return (await this.run({ kind: 'strings', sources, variables })) as string[];
+  }
+
+  /**
+   * Processes that send email start a renderer with the application, so the first emails do not
+   * wait for one to start together (a cold start held them back and then let them go at once,
+   * past the `SEND_RATE_PER_SECOND` spread). Not awaited: a failure is the first render's to report.
+   */
+  onApplicationBootstrap(): void {
+    if (!this.warmOnStart) return;
+    this.renderers[0]?.warm().catch((err: unknown) => this.log.warn({ err }, 'starting a renderer ahead of the first render failed'));
   }
 
   onApplicationShutdown(): void {
