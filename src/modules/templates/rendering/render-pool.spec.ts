@@ -70,7 +70,7 @@ describe('RenderPool', () => {
   });
 
   it('a render that outgrows the heap bound kills its renderer only; it is replaced and the next render works', async () => {
-    pool = new RenderPool({ processes: 1, heapMb: 64 });
+    pool = new RenderPool({ processes: 1, heapMb: 64, wallMs: 60_000 });
     const err = await pool.renderEmail(email(GROW, big)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RenderFailedError);
     expect((err as Error).message).toMatch(/ran out of memory: over the renderer's 64 MB heap/);
@@ -79,7 +79,7 @@ describe('RenderPool', () => {
   });
 
   it('batches concurrent renders; a culprit in a batch fails alone and every other email gets its own content', async () => {
-    pool = new RenderPool({ processes: 1, heapMb: 64, wallMs: 3_000, renderMs: 60_000 });
+    pool = new RenderPool({ processes: 1, heapMb: 64, wallMs: 8_000, renderMs: 60_000 });
     await pool.renderEmail(email('warm'));
     const jobs = Array.from({ length: 24 }, (_, i) => (i === 5 ? email(GROW, big) : i === 17 ? email(SPIN, { n: 20_000 }) : email('<p>{{ i }}</p>', { i, name: `n${i}` })));
     const settled = await Promise.allSettled(jobs.map((job) => pool.renderEmail(job)));
