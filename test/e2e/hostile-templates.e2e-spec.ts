@@ -1,10 +1,10 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance, PerformanceObserver } from 'node:perf_hooks';
 import request from 'supertest';
-import type { App } from 'supertest/types';
 import { DataSource } from 'typeorm';
 import { createProject, createServicesDatabase, startTestApp, TEST_MODE } from '../support/app';
 import { freePort, modeEnv, SpawnedService, spawnReady } from '../support/service-process';
@@ -12,11 +12,15 @@ import { ApiClient, apiClient, bearer, useSession, waitFor } from '../support/se
 
 /*
  * Issue 36 item 5: no template, however hostile, may take more than a bounded share of a process.
- * Renders run in a separate renderer process with its own heap bound and a wall-clock bound per
- * email (docs/rendering.md): the API's event loop stays free (`/health` answers within 200 ms
- * throughout), the process stays alive, and a render that fails, times out or runs out of memory
- * fails its email with `render_error` instead of retrying it. The obvious cases (huge literal
- * ranges) are refused at save time.
+ * Renders run in separate renderer processes with their own heap bound and a wall-clock bound per
+ * email (docs/rendering.md): the API's event loop stays free, the process stays alive, and a render
+ * that fails, times out or runs out of memory fails its email with `render_error` instead of being
+ * retried. The obvious cases (huge literal ranges) are refused at save time.
+ *
+ * /health is polled from a process of its own throughout. The last test runs the service as its own
+ * process, as `npm start` does in services mode, and holds every answer to 200 ms through the
+ * reproductions and a restart; the others run the app inside this (Jest) process, see
+ * `expectResponsiveInTestProcess`.
  *
  * White-box: an email's status and error (no endpoint shows an email's delivery state).
  */
@@ -37,43 +41,87 @@ const HOSTILE = {
   outputGrowth: { body: '<p>{% for i in (1..n) %}{{ s | raw }}{% endfor %}</p>', data: { n: oneOff(20_000), s: oneOff('x'.repeat(20_000)) } },
 };
 
-/** Polls `GET /health` back to back (25 ms apart) until stopped; the slowest answer and any failure. */
-function watchHealth(target: App | string) {
-  let running = true;
-  let max = 0;
-  let count = 0;
-  const failures: string[] = [];
-  const began = performance.now();
-  const slow: string[] = [];
-  const gcs: string[] = [];
-  const observer = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) if (e.duration > 50) gcs.push(`${Math.round(e.startTime - began)}+${Math.round(e.duration)}`);
+/**
+ * The poller, a process of its own so that this (Jest) process's pauses do not count: `GET /health`
+ * back to back, 25 ms apart, until told to stop; then every latency (ms) and failure.
+ */
+const POLLER = `
+const http = require('node:http');
+const { performance } = require('node:perf_hooks');
+let running = true;
+const latencies = [];
+const failures = [];
+process.on('message', () => (running = false));
+const poll = () => new Promise((resolve) => {
+  const req = http.get(process.env.HEALTH_URL, { agent: false, timeout: 10000 }, (res) => {
+    res.resume();
+    res.on('end', () => (res.statusCode === 200 ? resolve() : (failures.push('status ' + res.statusCode), resolve())));
   });
-  observer.observe({ entryTypes: ['gc'] });
-  const loop = (async () => {
-    while (running) {
-      const started = performance.now();
-      try {
-        const res = await request(target).get('/health').timeout(10_000);
-        if (res.status !== 200) failures.push(`status ${res.status}`);
-      } catch (err) {
-        failures.push((err as Error).message);
-      }
-      max = Math.max(max, performance.now() - started);
-      if (performance.now() - started > 50) slow.push(`${Math.round(started - began)}+${Math.round(performance.now() - started)}`);
-      count++;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  })();
+  req.on('timeout', () => req.destroy(new Error('no answer within 10 s')));
+  req.on('error', (err) => (failures.push(err.message), resolve()));
+});
+(async () => {
+  await poll();
+  failures.length = 0;
+  process.send({ ready: true });
+  while (running) {
+    const started = performance.now();
+    await poll();
+    latencies.push(performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  process.send({ latencies, failures }, () => process.exit(0));
+})();
+`;
+
+interface HealthSeen {
+  maxMs: number;
+  count: number;
+  /** Polls slower than the budget. */
+  over: number;
+  failures: string[];
+}
+
+/** Starts polling `base`'s `/health` (resolves once the poller has had a first answer); `stop()` gives what it saw. */
+async function watchHealth(base: string): Promise<{ stop(): Promise<HealthSeen> }> {
+  const poller = spawn(process.execPath, ['-e', POLLER], { env: { PATH: process.env.PATH ?? '', HEALTH_URL: `${base}/health` }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const next = () =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      poller.once('message', (m) => resolve(m as Record<string, unknown>));
+      poller.once('exit', (code) => reject(new Error(`the /health poller exited (${code})`)));
+    });
+  await next();
   return {
     async stop() {
-      running = false;
-      await loop;
-      observer.disconnect();
-      if (process.env.DEBUG_HEALTH) process.stdout.write(`health: max ${Math.round(max)} ms over ${count} polls; slow: ${slow.join(' ')}; gc: ${gcs.join(' ')}\n`);
-      return { maxMs: Math.round(max), count, failures };
+      const done = next();
+      poller.send('stop');
+      const { latencies, failures } = (await done) as { latencies: number[]; failures: string[] };
+      const maxMs = Math.round(Math.max(0, ...latencies));
+      const over = latencies.filter((ms) => ms >= HEALTH_BUDGET_MS).length;
+      if (process.env.DEBUG_HEALTH) process.stdout.write(`health: max ${maxMs} ms over ${latencies.length} polls, ${over} at ${HEALTH_BUDGET_MS} ms or more\n`);
+      return { maxMs, count: latencies.length, over, failures };
     },
   };
+}
+
+/**
+ * In the test process (the app shares it with Jest and, embedded, the database: ~1.5 GB resident,
+ * whose collections and forks pause it for 50-200 ms on this loaded two-core machine): no answer
+ * takes 1 s, and at most 1% take 200 ms or more. A render on this event loop, as before, held
+ * every answer for 1-2 s per recipient. The service-process test holds every answer to 200 ms.
+ */
+function expectResponsiveInTestProcess(seen: HealthSeen) {
+  expect(seen.failures).toEqual([]);
+  expect(seen.count).toBeGreaterThan(2);
+  expect(seen.maxMs).toBeLessThan(1_000);
+  expect(seen.over).toBeLessThanOrEqual(Math.floor(seen.count / 100));
+}
+
+/** In a service process: every answer within the budget. */
+function expectResponsive(seen: HealthSeen) {
+  expect(seen.failures).toEqual([]);
+  expect(seen.count).toBeGreaterThan(2);
+  expect(seen.maxMs).toBeLessThan(HEALTH_BUDGET_MS);
 }
 
 async function sendHostile(api: ApiClient, tag: string, hostile: { body: string; data: Record<string, unknown> }): Promise<string[]> {
@@ -85,6 +133,7 @@ async function sendHostile(api: ApiClient, tag: string, hostile: { body: string;
 
 describe('hostile templates', () => {
   const s = useSession({ EMAIL_TRANSPORT: 'outbox', DOMAIN_VERIFICATION: 'off' });
+  const appUrl = () => `http://127.0.0.1:${(s.app.runtime.app.getHttpServer().address() as AddressInfo).port}`;
 
   // One ordinary email first: the renderer process is started (its cold start is no template's doing).
   beforeAll(async () => {
@@ -138,34 +187,28 @@ describe('hostile templates', () => {
     await s.api.post('/templates', { name: 'Small', subject: 'Hi', body: '{% for i in (1..10) %}{% for j in (1..100) %}.{% endfor %}{% endfor %}{% for k in (1..n) %}{% endfor %}', from: 'hello@example.com' }).expect(201);
   });
 
-  it(`a range bound from data (1..60,000,000) to ${RECIPIENTS} recipients: /health stays under ${HEALTH_BUDGET_MS} ms, every email fails with render_error`, async () => {
-    const health = watchHealth(s.http);
+  it(`a range bound from data (1..60,000,000) to ${RECIPIENTS} recipients: /health stays responsive, every email fails with render_error`, async () => {
+    const health = await watchHealth(appUrl());
     const ids = await sendHostile(s.api, 'range', HOSTILE.rangeFromData);
     await Promise.all(ids.map((id) => s.db.emailSettled(id, undefined, 60_000)));
-    const { maxMs, count, failures } = await health.stop();
-    expect(failures).toEqual([]);
-    expect(count).toBeGreaterThan(2);
-    expect(maxMs).toBeLessThan(HEALTH_BUDGET_MS);
+    expectResponsiveInTestProcess(await health.stop());
     await failedWithRenderError(ids, 1_000);
   });
 
-  it(`a render spinning to its time limit, to ${RECIPIENTS} recipients: /health stays under ${HEALTH_BUDGET_MS} ms, every email fails with render_error`, async () => {
-    const health = watchHealth(s.http);
+  it(`a render spinning to its time limit, to ${RECIPIENTS} recipients: /health stays responsive, every email fails with render_error`, async () => {
+    const health = await watchHealth(appUrl());
     const ids = await sendHostile(s.api, 'spin', HOSTILE.spinner);
     await Promise.all(ids.map((id) => s.db.emailSettled(id, undefined, 90_000)));
-    const { maxMs, failures } = await health.stop();
-    expect(failures).toEqual([]);
-    expect(maxMs).toBeLessThan(HEALTH_BUDGET_MS);
+    expectResponsiveInTestProcess(await health.stop());
     const rows = await failedWithRenderError(ids, 1_000);
     expect(rows[0].error).toMatch(/time/);
   });
 
-  // Each of these renders costs its renderer, and starting the next one forks this process, which
-  // holds Jest and the embedded database besides the app (~1.5 GB resident): 50-180 ms per fork on
-  // this machine, where a service process (~300 MB) forks in ~10-40 ms. So here /health is held to
-  // 1 s; the service-process test below holds the same emails to 200 ms.
+  // Each of these renders costs its renderer, and starting the next one forks the app's process
+  // (here Jest's, ~1.5 GB resident: 50-180 ms per fork on this machine; a service process of ~300 MB
+  // forks in ~10-40 ms).
   it('output that outgrows the renderer heap fails with render_error; the renderer is replaced and the next email renders', async () => {
-    const health = watchHealth(s.http);
+    const health = await watchHealth(appUrl());
     const ids = await sendHostile(s.api, 'grow', HOSTILE.outputGrowth);
     const rows = await failedWithRenderError(ids, 120_000);
     // The renderer's heap bound ends it, or, when a loaded machine slows the collector thrashing
@@ -174,9 +217,7 @@ describe('hostile templates', () => {
     const fine = await s.api.post('/v1/send', { to: 'fine@example.com', from: 'hello@example.com', subject: 'Hi {{ who }}', body: '<p>{% for i in (1..3) %}{{ i }}{% endfor %} {{ who }}</p>', data: { who: oneOff('Ann') } }).expect(200);
     const row = await s.db.emailSettled(fine.body.data.emails[0].email as string, undefined, 60_000);
     expect(row).toMatchObject({ status: 'delivered', subject: 'Hi Ann' });
-    const { maxMs, failures } = await health.stop();
-    expect(failures).toEqual([]);
-    expect(maxMs).toBeLessThan(1_000);
+    expectResponsiveInTestProcess(await health.stop());
   }, 300_000);
 
   it('a campaign skips the contacts whose data makes its render fail (render_error), and sends the others', async () => {
@@ -250,13 +291,15 @@ describe('hostile templates in a service process with the heap bound, across a r
       // One ordinary email first: the renderer process is started and the send path is warm.
       await api.post('/v1/send', { to: 'warm@example.com', from: 'hello@example.com', subject: 'Warm', body: '<p>{{ email }}</p>' }).expect(200);
       await waitFor(async () => ((await request(base).get('/metrics').expect(200)).text.includes('mailroom_emails_total{status="delivered"') ? true : undefined), 60_000, 100);
-      const health = watchHealth(base);
-      ids.push(...(await sendHostile(api, 'range', HOSTILE.rangeFromData)), ...(await sendHostile(api, 'grow', HOSTILE.outputGrowth)));
-      expect(await untilFailed(service, 2 * RECIPIENTS)).toBe(2 * RECIPIENTS);
+      const health = await watchHealth(base);
+      ids.push(
+        ...(await sendHostile(api, 'range', HOSTILE.rangeFromData)),
+        ...(await sendHostile(api, 'spin', HOSTILE.spinner)),
+        ...(await sendHostile(api, 'grow', HOSTILE.outputGrowth)),
+      );
+      expect(await untilFailed(service, 3 * RECIPIENTS)).toBe(3 * RECIPIENTS);
       alive(service);
-      let seen = await health.stop();
-      expect(seen.failures).toEqual([]);
-      expect(seen.maxMs).toBeLessThan(HEALTH_BUDGET_MS);
+      expectResponsive(await health.stop());
       service.child.kill('SIGTERM');
       await service.exited;
 
@@ -271,12 +314,10 @@ describe('hostile templates in a service process with the heap bound, across a r
       // shows ~50-250 ms pauses on this loaded two-core machine with or without hostile emails; the
       // hostile renders (an out-of-memory renderer every ~1.5 s) go on for 15-20 s after it.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
-      const again = watchHealth(base);
+      const again = await watchHealth(base);
       expect(await untilFailed(service, 2 * RECIPIENTS)).toBe(2 * RECIPIENTS);
       alive(service);
-      seen = await again.stop();
-      expect(seen.failures).toEqual([]);
-      expect(seen.maxMs).toBeLessThan(HEALTH_BUDGET_MS);
+      expectResponsive(await again.stop());
       service.child.kill('SIGTERM');
       await service.exited;
 
@@ -284,7 +325,7 @@ describe('hostile templates in a service process with the heap bound, across a r
       const inspect = await startTestApp({ ...env, PORT: '0', ROLE: 'api' }, { persistent: true, dataDir });
       try {
         const rows = (await inspect.runtime.app.get(DataSource).query(`SELECT id, status, error FROM emails WHERE id = ANY($1::uuid[])`, [ids])) as Array<{ status: string; error: string | null }>;
-        expect(rows).toHaveLength(4 * RECIPIENTS);
+        expect(rows).toHaveLength(5 * RECIPIENTS);
         for (const row of rows) expect(row).toMatchObject({ status: 'failed', error: expect.stringMatching(/^render_error: /) });
       } finally {
         await inspect.close();
