@@ -38,4 +38,8 @@ process.on('message', (request: BatchRequest) => {
 
 // The parent went away (stopped, or killed): nothing is left to render for.
 process.on('disconnect', () => process.exit(0));
+// A renderer lives and dies with its parent: a Ctrl-C in a terminal (the whole process group) or a
+// service manager's SIGTERM to every process of the service must not end a render that is in
+// flight while the parent drains; the parent stops its renderers when it stops.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => undefined);
 send({ ready: true });

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { markdownToHtml } from '../../emails/pipeline/markdown';
 import { RenderFailedError, RendererUnavailableError, RenderPool } from './render-pool';
 import { TemplateRenderer } from './template-renderer';
@@ -15,6 +16,9 @@ describe('RenderPool', () => {
   });
   /** n x n empty iterations, checked by liquidjs between nodes. */
   const SPIN = '{% for i in (1..n) %}{% for j in (1..n) %}{% endfor %}{% endfor %}';
+  /** A billion iterations over an array given in data: no liquidjs memory count, only its time check (or the wall clock) ends it. */
+  const FOREVER = '{% for a in xs %}{% for b in xs %}{% for c in xs %}{% endfor %}{% endfor %}{% endfor %}';
+  const xs = Array.from({ length: 1_000 }, (_, i) => i);
   /** Output no liquidjs counter sees (unescaped): n copies of s. */
   const GROW = '<p>{% for i in (1..n) %}{{ s | raw }}{% endfor %}</p>';
   const big = { n: 2_000, s: 'x'.repeat(200_000) };
@@ -61,7 +65,7 @@ describe('RenderPool', () => {
     pool = new RenderPool({ processes: 1, renderMs: 60_000, wallMs: 500 });
     await pool.renderEmail(email('warm'));
     const started = Date.now();
-    const err = await pool.renderEmail(email(SPIN, { n: 20_000 })).catch((e: unknown) => e);
+    const err = await pool.renderEmail(email(FOREVER, { xs })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RenderFailedError);
     expect((err as Error).message).toMatch(/wall-clock/);
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -81,13 +85,36 @@ describe('RenderPool', () => {
   it('batches concurrent renders; a culprit in a batch fails alone and every other email gets its own content', async () => {
     pool = new RenderPool({ processes: 1, heapMb: 64, wallMs: 8_000, renderMs: 60_000 });
     await pool.renderEmail(email('warm'));
-    const jobs = Array.from({ length: 24 }, (_, i) => (i === 5 ? email(GROW, big) : i === 17 ? email(SPIN, { n: 20_000 }) : email('<p>{{ i }}</p>', { i, name: `n${i}` })));
+    const jobs = Array.from({ length: 24 }, (_, i) => (i === 5 ? email(GROW, big) : i === 17 ? email(FOREVER, { xs }) : email('<p>{{ i }}</p>', { i, name: `n${i}` })));
     const settled = await Promise.allSettled(jobs.map((job) => pool.renderEmail(job)));
     settled.forEach((s, i) => {
       if (i === 5) expect((s as PromiseRejectedResult).reason.message).toMatch(/memory/);
       else if (i === 17) expect((s as PromiseRejectedResult).reason.message).toMatch(/wall-clock/);
       else expect(s).toEqual({ status: 'fulfilled', value: { subject: `Hi n${i}`, html: `<p>${i}</p>`, text: String(i) } });
     });
+  });
+
+  it('a renderer outlives SIGINT and SIGTERM sent to the whole process group (Ctrl-C, a service manager): its parent stops it', async () => {
+    pool = new RenderPool({ processes: 1 });
+    await pool.renderEmail(email('warm'));
+    const renderers = readdirSync('/proc').filter((pid) => {
+      try {
+        return /^\d+$/.test(pid) && readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1] === String(process.pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('render-child');
+      } catch {
+        return false;
+      }
+    });
+    expect(renderers).toHaveLength(1);
+    const pid = Number(renderers[0]);
+    const slow = pool.renderEmail(email('{% for i in (1..n) %}{% for j in (1..n) %}{% endfor %}{% endfor %}done', { n: 1_000 }));
+    process.kill(pid, 'SIGINT');
+    process.kill(pid, 'SIGTERM');
+    await expect(slow).resolves.toMatchObject({ html: 'done' });
+    expect(() => process.kill(pid, 0)).not.toThrow();
+    expect(pool.stats.replaced).toBe(0);
+    pool.onApplicationShutdown();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(() => process.kill(pid, 0)).toThrow();
   });
 
   it('refuses work once stopped (RendererUnavailableError: retried, not a render_error)', async () => {
