@@ -257,7 +257,7 @@ describe('hostile templates', () => {
 describe('hostile templates in a service process with the heap bound, across a restart', () => {
   jest.setTimeout(600_000);
 
-  it('stays alive and answers /health within 200 ms; queued hostile emails fail with render_error after a restart', async () => {
+  it('stays alive and answers /health without a freeze; queued hostile emails fail with render_error after a restart', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-hostile-'));
     const database = TEST_MODE === 'services' ? await createServicesDatabase() : null;
     const port = await freePort();
