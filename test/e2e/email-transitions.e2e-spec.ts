@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { EmailStatusStore } from '../../src/modules/emails/pipeline/email-status';
 import { useSession, whiteBox } from '../support/session';
 
@@ -37,7 +38,12 @@ describe('email transitions', () => {
     });
     try {
       const outcome = { subject: 'S', messageId: '<m@example.com>', providerMessageId: null, delivered: false, events: [] };
-      expect(await Promise.all([store.claim(backlog[100], 'S', '<a@example.com>'), store.claim(backlog[101], 'S', '<b@example.com>')])).toEqual([true, true]);
+      const tokens = [randomUUID(), randomUUID()];
+      expect(await Promise.all([store.claim(backlog[100], 'S', '<a@example.com>', tokens[0]), store.claim(backlog[101], 'S', '<b@example.com>', tokens[1])])).toEqual([true, true]);
+      // Only the claim's own token takes it back.
+      expect(await store.unclaim(backlog[101], tokens[0])).toBe(false);
+      expect(await store.unclaim(backlog[101], tokens[1])).toBe(true);
+      expect(await store.unclaim(backlog[101], tokens[1])).toBe(false);
       expect((await Promise.all([store.markSent(backlog[0], outcome), store.markSent(backlog[1], outcome)])).map((r) => r.recorded)).toEqual([true, true]);
       expect(await store.markBounced(backlog[2], '550 no such user')).toBe(true);
       expect(await store.markFailed(backlog[3], 'gave up')).toBe(true);
@@ -55,7 +61,7 @@ describe('email transitions', () => {
     }
     // The transitions did what they say.
     const statuses = await box.query<{ id: string; status: string }>(`SELECT id, status FROM emails WHERE id = ANY($1::uuid[])`, [
-      [backlog[0], backlog[2], backlog[3], backlog[4], backlog[100], backlog[200]],
+      [backlog[0], backlog[2], backlog[3], backlog[4], backlog[100], backlog[101], backlog[200]],
     ]);
     expect(Object.fromEntries(statuses.map((r) => [r.id, r.status]))).toEqual({
       [backlog[0]]: 'sent',
@@ -63,6 +69,7 @@ describe('email transitions', () => {
       [backlog[3]]: 'failed',
       [backlog[4]]: 'queued',
       [backlog[100]]: 'sending',
+      [backlog[101]]: 'queued',
       [backlog[200]]: 'skipped',
     });
   });

@@ -55,6 +55,8 @@ export class Email {
   @Column('text', { nullable: true }) error: string | null;
   @Column('int', { default: 0 }) attempts: number;
   @Column('timestamptz', { nullable: true }) leaseUntil: Date | null;
+  /** Written by each claim (queued → sending): lets the claiming worker take back its own claim when nothing was handed over. */
+  @Column('uuid', { nullable: true }) claimToken: string | null;
   @Column('boolean', { default: false }) trackOpens: boolean;
   @Column('boolean', { default: false }) trackClicks: boolean;
   @Column('timestamptz', { default: () => 'now()' }) createdAt: Date;

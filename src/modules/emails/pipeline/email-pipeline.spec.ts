@@ -151,4 +151,37 @@ describe('EmailPipeline hand-over', () => {
     await p.deliver('e1', { isLast: false });
     expect({ uncertain, claimed, pending: pending.length }).toEqual({ uncertain: ['e1'], claimed: [], pending: 0 });
   });
+
+  it('takes back its own claim when the claim lost its answer (it may have committed), hands nothing over, and leaves the email for a retry', async () => {
+    const { transport, pending, connecting } = gatedTransport(1);
+    const tokens: string[] = [];
+    const unclaims: Array<[string, string]> = [];
+    let unclaimTries = 0;
+    const { pipeline: p } = pipeline(transport, {
+      claim: async (_id: string, _subject: string, _messageId: string, token: string) => {
+        tokens.push(token);
+        throw new Error('Connection terminated unexpectedly');
+      },
+      // The database still unreachable for the first take-back: retried until it lands.
+      unclaim: async (id: string, token: string) => {
+        if (++unclaimTries < 2) throw new Error('connect ECONNREFUSED');
+        unclaims.push([id, token]);
+        return true;
+      },
+    });
+    const first = p.deliver('e1', { isLast: false }).then(
+      () => 'resolved',
+      (err: Error) => err.constructor.name,
+    );
+    expect(await reaches(() => connecting.length, 1)).toBe(1);
+    connecting[0]();
+    expect(await first).toBe('TransportError');
+    expect({ unclaims, pending: pending.length }).toEqual({ unclaims: [['e1', tokens[0]]], pending: 0 });
+    // The connection went back to the pool: the next email gets it.
+    const next = p.deliver('e2', { isLast: false }).catch(() => undefined);
+    expect(await reaches(() => connecting.length, 2)).toBe(2);
+    connecting[1]();
+    await next;
+    expect(new Set(tokens).size).toBe(2);
+  });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
@@ -126,13 +127,22 @@ export class EmailPipeline {
       // No connection: nothing was claimed, the email stays `queued` for the job's retry.
       return { error, claimed: false };
     }
-    let claimed = false;
+    const token = randomUUID();
+    let claimed: boolean;
     try {
-      claimed = await this.store.claim(email.id, subject, messageId);
-    } finally {
-      if (!claimed) lane?.release();
+      claimed = await this.store.claim(email.id, subject, messageId, token);
+    } catch (error) {
+      lane?.release();
+      // The claim's answer was lost (say, the connection dropped): it may have committed. Nothing
+      // was handed over, so this claim, if it landed, is taken back once the database answers;
+      // the email is `queued` for the job's retry instead of `uncertain` when its lease runs out.
+      await this.persist(email.id, () => this.store.unclaim(email.id, token));
+      return { error, claimed: false };
     }
-    if (!claimed) return 'lost';
+    if (!claimed) {
+      lane?.release();
+      return 'lost';
+    }
     this.inFlight += 1;
     try {
       const message = { emailId: email.id, envelope: { from: email.fromAddress, to: [email.toAddress] }, raw, messageId };

@@ -63,8 +63,8 @@ const LOAD_SQL = `SELECT e.id, e.project_id, e.contact_id, e.template_id, e.camp
         WHERE e.id = ANY($1::uuid[])`;
 
 const CLAIM_SQL = `UPDATE emails e SET status = 'sending', subject = v.subject, message_id = v.message_id, attempts = e.attempts + 1,
-                lease_until = now() + make_interval(secs => $2), updated_at = now()
-           FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, subject text, message_id text)
+                lease_until = now() + make_interval(secs => $2), claim_token = v.token, updated_at = now()
+           FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, subject text, message_id text, token uuid)
           WHERE e.id = ANY($3::uuid[]) AND e.id = v.id AND ${statusGuard("e.status = 'queued'")} RETURNING e.id`;
 
 const MARK_SENT_SQL = `WITH v AS (
@@ -195,7 +195,7 @@ export class EmailStatusStore {
 
   /** Concurrent workers share round trips for the per-email reads and writes (adaptive batches). */
   private readonly loads = new Batcher<string, LoadedEmail | null>({ runBatch: (ids) => this.loadMany(ids), max: 200 });
-  private readonly claims = new Batcher<{ id: string; subject: string; messageId: string }, boolean>({ runBatch: (items) => this.claimMany(items), max: 200 });
+  private readonly claims = new Batcher<{ id: string; subject: string; messageId: string; token: string }, boolean>({ runBatch: (items) => this.claimMany(items), max: 200 });
   private readonly sents = new Batcher<{ id: string; outcome: SentOutcome }, SentRecord>({ runBatch: (items) => this.markSentMany(items), max: 200 });
 
   load(emailId: string): Promise<LoadedEmail | null> {
@@ -208,16 +208,35 @@ export class EmailStatusStore {
     return ids.map((id) => byId.get(id) ?? null);
   }
 
-  /** queued → sending with a lease; false when another worker got there first or it is no longer queued. */
-  claim(emailId: string, subject: string, messageId: string): Promise<boolean> {
-    return this.claims.run({ id: emailId, subject, messageId });
+  /**
+   * queued → sending with a lease and the claim's own `token`; false when another worker got there
+   * first or it is no longer queued.
+   */
+  claim(emailId: string, subject: string, messageId: string, token: string): Promise<boolean> {
+    return this.claims.run({ id: emailId, subject, messageId, token });
   }
 
-  private async claimMany(items: Array<{ id: string; subject: string; messageId: string }>): Promise<boolean[]> {
+  /**
+   * sending → queued, only while the claim is still the one written with `token`: the claiming
+   * worker takes back a claim whose statement lost its answer (it may have committed) before
+   * anything was handed over. True when it was put back.
+   */
+  async unclaim(emailId: string, token: string): Promise<boolean> {
+    const rows = returnedRows<{ id: string }>(
+      await this.dataSource.query(
+        `UPDATE emails SET status = 'queued', lease_until = NULL, claim_token = NULL, updated_at = now()
+          WHERE id = $1 AND claim_token = $2 AND ${statusGuard("status = 'sending'")} RETURNING id`,
+        [emailId, token],
+      ),
+    );
+    return rows.length > 0;
+  }
+
+  private async claimMany(items: Array<{ id: string; subject: string; messageId: string; token: string }>): Promise<boolean[]> {
     const { unique, winners } = firstOfEachId(items);
     const rows = returnedRows<{ id: string }>(
       await this.dataSource.query(CLAIM_SQL, [
-        JSON.stringify(unique.map((i) => ({ id: i.id, subject: i.subject, message_id: i.messageId }))),
+        JSON.stringify(unique.map((i) => ({ id: i.id, subject: i.subject, message_id: i.messageId, token: i.token }))),
         // How long a worker may hold an email between claiming it and recording the outcome.
         this.config.email.sendLeaseSeconds,
         unique.map((i) => i.id),
