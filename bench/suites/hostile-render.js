@@ -1,0 +1,109 @@
+'use strict';
+// Issue 36 item 5: hostile templates must not stall the service. `/health` is polled back to back
+// (25 ms apart, from this process) while the service is idle (the baseline, same run, same
+// process) and then while it works through the issue's reproductions, each sent to 10 recipients:
+// a range bound from data (1..60,000,000), a render spinning to its time limit, and output that
+// outgrows the renderer's heap. Every one of those 30 emails must fail with render_error and the
+// process stay up; the figure is /health's worst answer during them, against 200 ms, beside the
+// idle baseline's.
+const http = require('node:http');
+const { performance } = require('node:perf_hooks');
+
+const RECIPIENTS = 10;
+const oneOff = (value) => ({ value, persistent: false });
+const HOSTILE = {
+  range: { body: '<p>{% for i in (1..n) %}{% endfor %}</p>', data: { n: oneOff(60_000_000) } },
+  spin: {
+    body: '<p>{% for a in xs %}{% for b in xs %}{% for c in xs %}{% endfor %}{% endfor %}{% endfor %}</p>',
+    data: { xs: oneOff(Array.from({ length: 1_000 }, (_, i) => i)) },
+  },
+  grow: { body: '<p>{% for i in (1..n) %}{{ s | raw }}{% endfor %}</p>', data: { n: oneOff(20_000), s: oneOff('x'.repeat(20_000)) } },
+};
+
+function get(url) {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent: false, timeout: 30_000 }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString() }));
+    });
+    req.on('timeout', () => req.destroy(new Error('no answer within 30 s')));
+    req.on('error', reject);
+  });
+}
+
+async function post(url, key, body) {
+  const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (res.status !== 200) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** Polls `/health` until `until()` resolves; every latency in ms. */
+async function pollHealth(base, until) {
+  const latencies = [];
+  let done = false;
+  const finished = until().finally(() => (done = true));
+  while (!done) {
+    const t0 = performance.now();
+    const res = await get(`${base}/health`);
+    if (res.status !== 200) throw new Error(`/health answered ${res.status}`);
+    latencies.push(performance.now() - t0);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  await finished;
+  return latencies;
+}
+
+const failedEmails = (metrics) =>
+  metrics
+    .split('\n')
+    .filter((line) => line.startsWith('mailroom_emails_total{') && line.includes('status="failed"'))
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+
+const summary = (ms) => {
+  const sorted = [...ms].sort((a, b) => a - b);
+  return { max: Math.round(sorted[sorted.length - 1]), p99: Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))]) };
+};
+
+/** @param {import('../lib').Ctx} ctx */
+async function run(ctx) {
+  const { startApp, createProject, row, sleep } = ctx;
+  const rows = [];
+  for (const mode of ctx.modes) {
+    const app = await startApp({ mode, env: { EMAIL_TRANSPORT: 'outbox', DOMAIN_VERIFICATION: 'off' } });
+    try {
+      const project = await createProject(app.url);
+      await post(`${app.url}/v1/send`, project.secretKey, { to: 'warm@example.com', from: 'hello@example.com', subject: 'Warm', body: '<p>{{ email }}</p>' });
+      await sleep(2_000);
+      const idle = summary(await pollHealth(app.url, () => sleep(ctx.quick ? 3_000 : 8_000)));
+      const before = failedEmails((await get(`${app.url}/metrics`)).text);
+      const started = Date.now();
+      const during = summary(
+        await pollHealth(app.url, async () => {
+          for (const [tag, hostile] of Object.entries(HOSTILE)) {
+            const to = Array.from({ length: RECIPIENTS }, (_, i) => `${tag}-${i}@example.com`);
+            await post(`${app.url}/v1/send`, project.secretKey, { to, from: 'hello@example.com', subject: `Hostile ${tag}`, body: hostile.body, data: hostile.data });
+          }
+          for (;;) {
+            if (app.child.exitCode !== null || app.child.signalCode !== null) throw new Error('the service died');
+            if (failedEmails((await get(`${app.url}/metrics`)).text) - before >= 3 * RECIPIENTS) return;
+            if (Date.now() - started > 300_000) throw new Error('the hostile emails did not all fail within 300 s');
+            await sleep(250);
+          }
+        }),
+      );
+      const alive = app.child.exitCode === null && app.child.signalCode === null;
+      ctx.log(`${mode}: idle ${JSON.stringify(idle)}, during ${JSON.stringify(during)} over ${Math.round((Date.now() - started) / 1000)} s`);
+      rows.push(row('/health worst answer, idle (baseline)', mode, idle.max, 'ms'));
+      rows.push(row('/health worst answer during 30 hostile renders', mode, during.max, 'ms', { max: 200 }));
+      rows.push(row('/health p99 during 30 hostile renders', mode, during.p99, 'ms'));
+      rows.push(row('  ratio worst answer during / idle', mode, Math.round((during.max / Math.max(1, idle.max)) * 100) / 100, 'x'));
+      rows.push(row('hostile emails failed with render_error, service alive', mode, alive ? 3 * RECIPIENTS : 0, 'emails', { min: 3 * RECIPIENTS }));
+    } finally {
+      await app.stop();
+    }
+  }
+  return rows;
+}
+
+module.exports = { run };
