@@ -1,7 +1,7 @@
 /**
  * Whether an error means a backing service (PostgreSQL, Redis) is unreachable or refusing
  * connections right now, rather than a fault of the request or of our code: the answer to such a
- * request is 503 with `Retry-After`, never 500 (docs/reliability.md, "Outages").
+ * request is 503 with `Retry-After`, never 500 (docs/operations.md, "Reliability").
  */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
 

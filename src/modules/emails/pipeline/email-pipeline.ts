@@ -35,7 +35,7 @@ const OUTCOME_WRITE_MS = 15 * 60_000;
  * record the outcome and emit events. Idempotent per email id: a job that finds the email
  * already past `queued` does nothing.
  *
- * Crash safety (docs/reliability.md). The row moves to `sending` (with a lease) only just before
+ * Crash safety (docs/operations.md, "Reliability"). The row moves to `sending` (with a lease) only just before
  * the hand-over: with a connection-based transport, once it holds a connected, authenticated
  * session (`ready`). The outcome is written right after; when the database is unreachable then,
  * the write is retried (never the hand-over) until it lands. A crash inside the hand-over leaves

@@ -27,7 +27,7 @@ export interface SmtpPoolOptions {
  * Pooled SMTP sessions that are lent only once they are ready: connected, TLS negotiated,
  * authenticated. The pipeline claims an email only when it holds a ready session, so a crash
  * or an outage while a connection is being opened leaves the email `queued` (retried), and the
- * at-most-once window is the message's own hand-over (docs/reliability.md).
+ * at-most-once window is the message's own hand-over (docs/operations.md, "Reliability").
  */
 export class SmtpConnectionPool {
   private readonly idle: Session[] = [];
