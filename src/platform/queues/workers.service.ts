@@ -17,6 +17,15 @@ export interface ConfiguresWorker {
   configureWorker(worker: Worker): Promise<void> | void;
 }
 
+/** The host's worker, or none when @nestjs/bullmq did not register one (its getter throws then). */
+function registered(host: WorkerHost): Worker[] {
+  try {
+    return [host.worker];
+  } catch {
+    return [];
+  }
+}
+
 function configuresWorker(host: WorkerHost): host is WorkerHost & ConfiguresWorker {
   return typeof (host as Partial<ConfiguresWorker>).configureWorker === 'function';
 }
@@ -52,12 +61,14 @@ export class WorkersService implements OnApplicationBootstrap, BeforeApplication
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.runsWorkers) return;
     const hosts = this.hosts();
+    // Every worker's connection reports its errors (a dropped database connection, say) here, also
+    // in a process that runs none: an error event without a listener is an "Unhandled error".
+    for (const worker of hosts.flatMap((host) => registered(host))) worker.on('error', (err) => this.log.error({ err, queue: worker.name }, 'worker error'));
+    if (!this.runsWorkers) return;
     for (const host of hosts) if (configuresWorker(host)) await host.configureWorker(host.worker);
     this.started = hosts.map((host) => host.worker);
     for (const worker of this.started) {
-      worker.on('error', (err) => this.log.error({ err, queue: worker.name }, 'worker error'));
       worker.on('failed', (job, err) => this.log.warn({ err, queue: worker.name, jobId: job?.id, attempts: job?.attemptsMade }, 'job failed'));
       worker.on('completed', (job) => appMetrics.job(worker.name, 'completed', jobSeconds(job)));
       worker.on('failed', (job) => appMetrics.job(worker.name, 'failed', job ? jobSeconds(job) : undefined));
