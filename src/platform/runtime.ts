@@ -19,6 +19,8 @@ export interface Runtime {
 export interface RuntimeOptions {
   /** Embedded mode only: keep the database in memory instead of `$DATA_DIR/db` (tests). */
   inMemoryDatabase?: boolean;
+  /** With `inMemoryDatabase`: the archive to start the database from (tests pass one already migrated). */
+  inMemoryImage?: Blob;
 }
 
 /** Starts the database (embedded when DATABASE_URL is unset), migrates, and builds the Nest app. */
@@ -27,7 +29,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   let embedded: EmbeddedPostgres | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres(options.inMemoryDatabase ? undefined : config.dataDir, { sharedBuffersMb: config.embeddedDbBuffersMb });
+    embedded = await startEmbeddedPostgres(options.inMemoryDatabase ? undefined : config.dataDir, { sharedBuffersMb: config.embeddedDbBuffersMb, image: options.inMemoryImage });
     databaseUrl = embedded.url;
   }
   try {

@@ -7,6 +7,7 @@ import request from 'supertest';
 import type { App } from 'supertest/types';
 import { AppConfig, loadConfig } from '../../src/config/config';
 import { createRuntime, Runtime } from '../../src/platform/runtime';
+import { migratedImage } from './migrated-image';
 
 /**
  * `npm test` runs every suite on the embedded database with queues in it; `npm run test:services`
@@ -71,7 +72,9 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
     baseEnv.REDIS_PREFIX = `mrtest:${process.pid}:${randomBytes(4).toString('hex')}`;
   }
   const config = loadConfig({ ...baseEnv, ...env });
-  const runtime = await createRuntime(config, { inMemoryDatabase: !options.persistent });
+  const inMemoryDatabase = !options.persistent;
+  const inMemoryImage = inMemoryDatabase && TEST_MODE === 'embedded' ? await migratedImage() : undefined;
+  const runtime = await createRuntime(config, { inMemoryDatabase, inMemoryImage });
   await runtime.app.listen(0, '127.0.0.1');
   const http = runtime.app.getHttpServer() as App;
   return {
