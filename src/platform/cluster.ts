@@ -2,9 +2,11 @@ import cluster, { type Worker } from 'node:cluster';
 import { logger } from './logging/logger';
 import { reportMetricsToPrimary, serveClusterMetrics } from './metrics/cluster-metrics';
 
-/** A process that dies sooner than this after its start counts as a failed start. */
-const MIN_HEALTHY_UPTIME_MS = 10_000;
-/** Failed starts in a row after which the primary gives up instead of restarting in a loop. */
+/**
+ * Failed starts in a row after which the primary gives up instead of restarting in a loop. A
+ * process that exits before it listens (node:cluster's `listening`: it started, migrated and
+ * serves) is a failed start, however long its start took; one that listened resets the count.
+ */
 const MAX_FAILED_STARTS = 5;
 /** How long the primary waits for its processes after forwarding a stop signal (the processes' own drain limit is 25 s). */
 const STOP_TIMEOUT_MS = 30_000;
@@ -19,6 +21,7 @@ const STOP_TIMEOUT_MS = 30_000;
 export function runClusterPrimary(processes: number): void {
   const log = logger('cluster');
   const startedAt = new Map<number, number>();
+  const listened = new Set<number>();
   let failedStarts = 0;
   let stopping = false;
   let exitCode = 0;
@@ -28,15 +31,18 @@ export function runClusterPrimary(processes: number): void {
     startedAt.set(worker.id, Date.now());
   };
 
+  cluster.on('listening', (worker: Worker) => listened.add(worker.id));
+
   cluster.on('exit', (worker: Worker, code: number | null, signal: string | null) => {
     const uptime = Date.now() - (startedAt.get(worker.id) ?? Date.now());
+    const served = listened.delete(worker.id);
     startedAt.delete(worker.id);
     if (stopping) {
       if (code) exitCode = Math.max(exitCode, code);
       if (startedAt.size === 0) process.exit(exitCode);
       return;
     }
-    failedStarts = uptime < MIN_HEALTHY_UPTIME_MS ? failedStarts + 1 : 0;
+    failedStarts = served ? 0 : failedStarts + 1;
     if (failedStarts >= MAX_FAILED_STARTS) {
       log.fatal({ child: worker.process.pid, code, signal, failedStarts }, 'service processes keep failing to start; stopping');
       stop('startup failures', 1);
