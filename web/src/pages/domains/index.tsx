@@ -137,7 +137,7 @@ function DomainsPage() {
   return (
     <>
       <PageHeader title="Domains" description="Send from your own domain: add it, publish the DNS records, verify." />
-      {config.data?.domainVerification === 'off' && (
+      {config.data?.domainVerification === false && (
         <p className="banner banner-info">This server is set to treat every domain as verified (DOMAIN_VERIFICATION=off); the records are still what a real deployment needs.</p>
       )}
       <AddDomain />
