@@ -12,17 +12,6 @@ export interface TemplateListParams {
   dir?: 'asc' | 'desc';
 }
 
-export interface TemplateInput {
-  name: string;
-  description?: string;
-  subject: string;
-  body: string;
-  from: string;
-  fromName?: string;
-  replyTo?: string;
-  type: EmailType;
-}
-
 export function useTemplateList(params: TemplateListParams) {
   const api = useApi();
   const projectId = useProjectId();
