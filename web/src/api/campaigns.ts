@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useApi, useProjectId } from '../lib/project';
 import { qk } from './queryKeys';
 import type { EmailType, OffsetList } from './types';
-import type { FilterTree } from '../pages/segments/filterTree';
+import type { ApiFilterTree, FilterTree } from '../pages/segments/filterTree';
 
 export type CampaignStatus = 'DRAFT' | 'SCHEDULED' | 'SENDING' | 'SENT' | 'CANCELLED';
 export type AudienceType = 'ALL' | 'SEGMENT' | 'FILTERED';
@@ -49,7 +49,7 @@ export interface CampaignInput {
   type: EmailType;
   audienceType: AudienceType;
   segmentId?: string | null;
-  audienceCondition?: FilterTree | null;
+  audienceCondition?: ApiFilterTree | null;
 }
 
 export interface CampaignStats {
