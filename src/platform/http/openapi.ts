@@ -1,5 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import { DiscoveryService } from '@nestjs/core';
+import { DiscoveryService, ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { AppConfig } from '../../config/config';
 import { ACCESS_KEY, AccessKind, SESSION_COOKIE } from './access';
@@ -14,7 +14,8 @@ const SECURITY_BY_ACCESS: Record<AccessKind, Record<string, string[]>[]> = {
 /** `Controller_method` → the route's declared access, read from the same metadata the guard uses. */
 function accessByOperation(app: INestApplication): Map<string, AccessKind> {
   const map = new Map<string, AccessKind>();
-  for (const wrapper of app.get(DiscoveryService).getControllers()) {
+  // Built here rather than injected: in preview mode (openapi types) no provider is instantiated.
+  for (const wrapper of new DiscoveryService(app.get(ModulesContainer)).getControllers()) {
     const type = wrapper.metatype as (new (...args: never[]) => unknown) | undefined;
     if (!type?.prototype) continue;
     const classAccess = Reflect.getMetadata(ACCESS_KEY, type) as AccessKind | undefined;
@@ -88,30 +89,35 @@ function applyErrorEnvelope(document: OpenAPIObject): void {
 }
 
 /**
+ * The API's OpenAPI document, generated from the controllers' metadata. Needs no instantiated
+ * provider, so `openapi-cli.ts` builds it from an app created in Nest's preview mode.
+ */
+export function buildOpenApiDocument(app: INestApplication, config: Pick<AppConfig, 'publicUrl'>): OpenAPIObject {
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Mailroom API')
+      .setDescription('Self-hostable email sending and audience service. Authenticate with `Authorization: Bearer sk_…` (secret key), or with the dashboard session cookie plus `X-Project-Id`.')
+      .setVersion('1')
+      .addServer(config.publicUrl)
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Secret key `sk_…` (or the public key `pk_…` on /v1/track)' }, 'secret-key')
+      .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'Dashboard session (send `X-Project-Id` on project routes)' }, 'session')
+      .build(),
+    { operationIdFactory: (controllerKey, methodKey) => `${controllerKey}_${methodKey}` },
+  );
+  applySecurity(document, accessByOperation(app));
+  applyErrorEnvelope(document);
+  return document;
+}
+
+/**
  * `GET /docs` (Swagger UI, assets from the local swagger-ui-dist package, so it works offline)
- * and `GET /docs/openapi.json`, generated from the controllers. Built lazily on the first
- * request and then cached, so it costs nothing at start.
+ * and `GET /docs/openapi.json`. Built lazily on the first request and then cached, so it costs
+ * nothing at start.
  */
 export function configureOpenApi(app: INestApplication, config: AppConfig): void {
   let document: OpenAPIObject | undefined;
-  const build = (): OpenAPIObject => {
-    document ??= SwaggerModule.createDocument(
-      app,
-      new DocumentBuilder()
-        .setTitle('Mailroom API')
-        .setDescription('Self-hostable email sending and audience service. Authenticate with `Authorization: Bearer sk_…` (secret key), or with the dashboard session cookie plus `X-Project-Id`.')
-        .setVersion('1')
-        .addServer(config.publicUrl)
-        .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Secret key `sk_…` (or the public key `pk_…` on /v1/track)' }, 'secret-key')
-        .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'Dashboard session (send `X-Project-Id` on project routes)' }, 'session')
-        .build(),
-      { operationIdFactory: (controllerKey, methodKey) => `${controllerKey}_${methodKey}` },
-    );
-    applySecurity(document, accessByOperation(app));
-    applyErrorEnvelope(document);
-    return document;
-  };
-  SwaggerModule.setup('docs', app, build, {
+  SwaggerModule.setup('docs', app, () => (document ??= buildOpenApiDocument(app, config)), {
     jsonDocumentUrl: 'docs/openapi.json',
     raw: ['json'],
     customSiteTitle: 'Mailroom API',

@@ -1,33 +1,34 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiRequest } from './client';
+import { accountClient as api, authClient as auth, data } from './client';
 import { qk } from './queryKeys';
-import type { Member, Project, ProjectSettings, ProjectWithKeys, PublicConfig, Role, User } from './types';
+import type { AssignableRole, ProjectSettings, ProjectWithKeys } from './types';
+
+const project = (id: string) => ({ params: { path: { id } } });
 
 /** Account-level calls (no project header). */
 export const accountApi = {
-  me: () => apiRequest<User>('/users/@me'),
-  config: () => apiRequest<PublicConfig>('/config'),
-  signup: (body: { email: string; password: string }) => apiRequest<User>('/auth/signup', { method: 'POST', body, redirectOn401: false }),
-  login: (body: { email: string; password: string }) => apiRequest<User>('/auth/login', { method: 'POST', body, redirectOn401: false }),
-  logout: () => apiRequest<{ success: true }>('/auth/logout', { method: 'POST', body: {}, redirectOn401: false }),
-  verifyEmail: (token: string) => apiRequest<User>('/auth/verify-email', { method: 'POST', body: { token }, redirectOn401: false }),
-  requestVerification: (email: string) => apiRequest<unknown>('/auth/request-verification', { method: 'POST', body: { email }, redirectOn401: false }),
-  requestPasswordReset: (email: string) => apiRequest<unknown>('/auth/request-password-reset', { method: 'POST', body: { email }, redirectOn401: false }),
-  resetPassword: (body: { token: string; password: string }) => apiRequest<{ success: true }>('/auth/reset-password', { method: 'POST', body, redirectOn401: false }),
+  me: () => data(api.GET('/users/@me')),
+  config: () => data(api.GET('/config')),
+  signup: (body: { email: string; password: string }) => data(auth.POST('/auth/signup', { body })),
+  login: (body: { email: string; password: string }) => data(auth.POST('/auth/login', { body })),
+  logout: () => data(auth.POST('/auth/logout')),
+  verifyEmail: (token: string) => data(auth.POST('/auth/verify-email', { body: { token } })),
+  requestVerification: (email: string) => data(auth.POST('/auth/request-verification', { body: { email } })),
+  requestPasswordReset: (email: string) => data(auth.POST('/auth/request-password-reset', { body: { email } })),
+  resetPassword: (body: { token: string; password: string }) => data(auth.POST('/auth/reset-password', { body })),
 
-  projects: () => apiRequest<Project[]>('/users/@me/projects'),
-  project: (id: string) => apiRequest<Project>(`/users/@me/projects/${encodeURIComponent(id)}`),
-  createProject: (name: string) => apiRequest<ProjectWithKeys>('/users/@me/projects', { method: 'POST', body: { name } }),
-  updateProject: (id: string, body: ProjectSettings & { disabled?: false }) =>
-    apiRequest<Project>(`/users/@me/projects/${encodeURIComponent(id)}`, { method: 'PATCH', body }),
-  deleteProject: (id: string) => apiRequest<void>(`/users/@me/projects/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-  regenerateKeys: (id: string) => apiRequest<ProjectWithKeys>(`/users/@me/projects/${encodeURIComponent(id)}/regenerate-keys`, { method: 'POST', body: {} }),
+  projects: () => data(api.GET('/users/@me/projects')),
+  project: (id: string) => data(api.GET('/users/@me/projects/{id}', project(id))),
+  createProject: async (name: string) => (await data(api.POST('/users/@me/projects', { body: { name } }))) as ProjectWithKeys,
+  updateProject: (id: string, body: ProjectSettings) => data(api.PATCH('/users/@me/projects/{id}', { ...project(id), body })),
+  deleteProject: (id: string) => data(api.DELETE('/users/@me/projects/{id}', project(id))),
+  regenerateKeys: async (id: string) => (await data(api.POST('/users/@me/projects/{id}/regenerate-keys', project(id)))) as ProjectWithKeys,
 
-  members: (projectId: string) => apiRequest<Member[]>(`/projects/${encodeURIComponent(projectId)}/members`),
-  addMember: (projectId: string, body: { email: string; role: Role }) => apiRequest<Member>(`/projects/${encodeURIComponent(projectId)}/members`, { method: 'POST', body }),
-  updateMember: (projectId: string, userId: string, role: Role) =>
-    apiRequest<Member>(`/projects/${encodeURIComponent(projectId)}/members/${encodeURIComponent(userId)}`, { method: 'PATCH', body: { role } }),
-  removeMember: (projectId: string, userId: string) => apiRequest<void>(`/projects/${encodeURIComponent(projectId)}/members/${encodeURIComponent(userId)}`, { method: 'DELETE' }),
+  members: (projectId: string) => data(api.GET('/projects/{id}/members', project(projectId))),
+  addMember: (projectId: string, body: { email: string; role: AssignableRole }) => data(api.POST('/projects/{id}/members', { ...project(projectId), body })),
+  updateMember: (projectId: string, userId: string, role: AssignableRole) =>
+    data(api.PATCH('/projects/{id}/members/{userId}', { params: { path: { id: projectId, userId } }, body: { role } })),
+  removeMember: (projectId: string, userId: string) => data(api.DELETE('/projects/{id}/members/{userId}', { params: { path: { id: projectId, userId } } })),
 };
 
 /** The signed-in user; a 401 here sends the browser to the login page (client.ts). */

@@ -1,33 +1,12 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useApi, useProjectId } from '../lib/project';
+import { data } from './client';
 import { qk } from './queryKeys';
-import type { CursorList } from './types';
+import type { components } from './schema';
 
-export interface ActivityItem {
-  id: string;
-  type: string;
-  createdAt: string;
-  contact: { id: string; email: string } | null;
-  emailId?: string;
-  campaignId?: string;
-  subject?: string;
-  eventName?: string;
-  data: Record<string, unknown> | null;
-}
-export interface UpcomingCampaign {
-  id: string;
-  name: string;
-  subject: string;
-  scheduledFor: string;
-}
-export interface UpcomingExecution {
-  id: string;
-  workflowId: string;
-  workflowName: string;
-  contact: { id: string; email: string } | null;
-  /** Null for a wait without timeout. */
-  dueAt: string | null;
-}
+export type ActivityItem = components['schemas']['ActivityItem'];
+export type UpcomingCampaign = components['schemas']['UpcomingCampaignSchema'];
+export type UpcomingExecution = components['schemas']['UpcomingExecutionSchema'];
 
 export const ACTIVITY_TYPES = ['email.sent', 'email.delivery', 'email.open', 'email.click', 'email.bounce', 'email.complaint', 'email.received', 'event'];
 
@@ -36,7 +15,7 @@ export function useActivity(types: string) {
   const projectId = useProjectId();
   return useInfiniteQuery({
     queryKey: qk.p(projectId, 'activity', 'feed', types),
-    queryFn: ({ pageParam, signal }) => api.get<CursorList<ActivityItem>>('/activity', { types, limit: 50, cursor: pageParam }, signal),
+    queryFn: ({ pageParam, signal }) => data(api.GET('/activity', { params: { query: { types, limit: 50, cursor: pageParam } }, signal })),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => (last.hasMore && last.cursor ? last.cursor : undefined),
     refetchInterval: 15_000,
@@ -46,13 +25,13 @@ export function useActivity(types: string) {
 export function useActivityTypes() {
   const api = useApi();
   const projectId = useProjectId();
-  return useQuery({ queryKey: qk.p(projectId, 'activity', 'types'), queryFn: () => api.get<{ types: string[] }>('/activity/types') });
+  return useQuery({ queryKey: qk.p(projectId, 'activity', 'types'), queryFn: () => data(api.GET('/activity/types')) });
 }
 
 export function useUpcoming() {
   const api = useApi();
   const projectId = useProjectId();
-  return useQuery({ queryKey: qk.p(projectId, 'activity', 'upcoming'), queryFn: () => api.get<{ campaigns: UpcomingCampaign[]; executions: UpcomingExecution[] }>('/activity/upcoming'), refetchInterval: 30_000 });
+  return useQuery({ queryKey: qk.p(projectId, 'activity', 'upcoming'), queryFn: () => data(api.GET('/activity/upcoming')), refetchInterval: 30_000 });
 }
 
 export function useActivityStats() {
@@ -60,6 +39,6 @@ export function useActivityStats() {
   const projectId = useProjectId();
   return useQuery({
     queryKey: qk.p(projectId, 'activity', 'stats'),
-    queryFn: () => api.get<{ sent: number; delivered: number; opened: number; clicked: number; bounced: number; complained: number; received: number; events: number }>('/activity/stats'),
+    queryFn: () => data(api.GET('/activity/stats')),
   });
 }

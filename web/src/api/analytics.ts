@@ -1,22 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { useApi, useProjectId } from '../lib/project';
+import { data } from './client';
 import { qk } from './queryKeys';
+import type { components } from './schema';
 
-export interface TimeseriesPoint {
-  date: string;
-  sent: number;
-  delivered: number;
-  opened: number;
-  clicked: number;
-  bounced: number;
-}
+export type TimeseriesPoint = components['schemas']['TimeseriesPointSchema'];
 
 export function useTimeseries(params: { from?: string; to?: string; interval: 'day' | 'hour' }) {
   const api = useApi();
   const projectId = useProjectId();
   return useQuery({
     queryKey: qk.p(projectId, 'analytics', 'timeseries', params),
-    queryFn: ({ signal }) => api.get<{ interval: string; data: TimeseriesPoint[] }>('/analytics/timeseries', params, signal),
+    queryFn: ({ signal }) => data(api.GET('/analytics/timeseries', { params: { query: params }, signal })),
     placeholderData: (previous) => previous,
   });
 }
@@ -24,11 +19,11 @@ export function useTimeseries(params: { from?: string; to?: string; interval: 'd
 export function useTopCampaigns(metric: 'opens' | 'clicks' | 'sent') {
   const api = useApi();
   const projectId = useProjectId();
-  return useQuery({ queryKey: qk.p(projectId, 'analytics', 'top-campaigns', metric), queryFn: () => api.get<{ data: { id: string; name: string; value: number }[] }>('/analytics/top-campaigns', { metric, limit: 10 }) });
+  return useQuery({ queryKey: qk.p(projectId, 'analytics', 'top-campaigns', metric), queryFn: () => data(api.GET('/analytics/top-campaigns', { params: { query: { metric, limit: 10 } } })) });
 }
 
 export function useTopEvents() {
   const api = useApi();
   const projectId = useProjectId();
-  return useQuery({ queryKey: qk.p(projectId, 'analytics', 'top-events'), queryFn: () => api.get<{ data: { name: string; count: number }[] }>('/analytics/top-events', { limit: 10 }) });
+  return useQuery({ queryKey: qk.p(projectId, 'analytics', 'top-events'), queryFn: () => data(api.GET('/analytics/top-events', { params: { query: { limit: 10 } } })) });
 }

@@ -1,82 +1,21 @@
 import { useQuery } from '@tanstack/react-query';
 import { useApi, useProjectId } from '../lib/project';
+import { data } from './client';
 import { qk } from './queryKeys';
-import type { EmailType, OffsetList } from './types';
-import type { FilterTree } from '../pages/segments/filterTree';
+import type { components } from './schema';
 
-export type CampaignStatus = 'DRAFT' | 'SCHEDULED' | 'SENDING' | 'SENT' | 'CANCELLED';
-export type AudienceType = 'ALL' | 'SEGMENT' | 'FILTERED';
+export type CampaignStatus = Campaign['status'];
+export type AudienceType = Campaign['audienceType'];
 export const CAMPAIGN_STATUSES: CampaignStatus[] = ['DRAFT', 'SCHEDULED', 'SENDING', 'SENT', 'CANCELLED'];
 
-export interface Campaign {
-  id: string;
-  name: string;
-  description: string | null;
-  subject: string;
-  body: string;
-  from: string;
-  fromName: string | null;
-  replyTo: string | null;
-  type: EmailType;
-  status: CampaignStatus;
-  audienceType: AudienceType;
-  audienceCondition: FilterTree | null;
-  segmentId: string | null;
-  scheduledFor: string | null;
-  totalRecipients: number;
-  sentCount: number;
-  deliveredCount: number;
-  openedCount: number;
-  clickedCount: number;
-  bouncedCount: number;
-  skippedCount: number;
-  failedCount: number;
-  uncertainCount: number;
-  projectId: string;
-  sentAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type Campaign = components['schemas']['CampaignResponse'];
 
-export interface CampaignInput {
-  name: string;
-  description?: string;
-  subject: string;
-  body: string;
-  from: string;
-  fromName?: string;
-  replyTo?: string;
-  type: EmailType;
-  audienceType: AudienceType;
-  segmentId?: string | null;
-  audienceCondition?: FilterTree | null;
-}
+/** What a campaign is created and replaced (PUT) with. */
+export type CampaignInput = components['schemas']['CreateCampaignDto'];
 
-export interface CampaignStats {
-  totalRecipients: number;
-  sentCount: number;
-  deliveredCount: number;
-  openedCount: number;
-  clickedCount: number;
-  bouncedCount: number;
-  complainedCount: number;
-  unsubscribedCount: number;
-  skippedCount: number;
-  failedCount: number;
-  /** Interrupted during their hand-over: they may or may not have arrived; sent again only by resend-uncertain. */
-  uncertainCount: number;
-  skipped: Record<string, number>;
-  openRate: number;
-  clickRate: number;
-  bounceRate: number;
-}
-
+export type CampaignStats = components['schemas']['CampaignStats'];
 /** `GET /campaigns/:id/audience-preview`: who would get a DRAFT or SCHEDULED campaign if it were sent now. */
-export interface CampaignAudiencePreview {
-  totalRecipients: number;
-  skippedCount: number;
-  skipped: Record<string, number>;
-}
+export type CampaignAudiencePreview = components['schemas']['CampaignAudiencePreview'];
 
 export const SKIP_REASONS: Record<string, string> = {
   unsubscribed: 'unsubscribed',
@@ -94,7 +33,9 @@ export function useCampaignList(params: { page: number; status?: CampaignStatus 
   const projectId = useProjectId();
   return useQuery({
     queryKey: qk.p(projectId, 'campaigns', 'list', params),
-    queryFn: ({ signal }) => api.get<OffsetList<Campaign>>('/campaigns', { ...params, pageSize: 20, sort: 'createdAt', dir: 'desc' }, signal),
+    // Asked by page, the list answers its offset form (CampaignPage), not the cursor one.
+    queryFn: async ({ signal }) =>
+      (await data(api.GET('/campaigns', { params: { query: { ...params, status: params.status || undefined, pageSize: 20, sort: 'createdAt', dir: 'desc' } }, signal }))) as components['schemas']['CampaignPage'],
     placeholderData: (previous) => previous,
     refetchInterval: (q) => (q.state.data?.data.some((c) => c.status === 'SENDING') ? 2000 : false),
   });
@@ -105,7 +46,7 @@ export function useCampaign(campaignId: string | undefined) {
   const projectId = useProjectId();
   return useQuery({
     queryKey: qk.p(projectId, 'campaigns', 'one', campaignId),
-    queryFn: () => api.get<Campaign>(`/campaigns/${encodeURIComponent(campaignId!)}`),
+    queryFn: () => data(api.GET('/campaigns/{id}', { params: { path: { id: campaignId! } } })),
     enabled: Boolean(campaignId),
     refetchInterval: (q) => (isLive(q.state.data?.status) ? 1000 : false),
   });
@@ -116,7 +57,7 @@ export function useCampaignAudiencePreview(campaignId: string) {
   const projectId = useProjectId();
   return useQuery({
     queryKey: qk.p(projectId, 'campaigns', 'one', campaignId, 'audience-preview'),
-    queryFn: () => api.get<CampaignAudiencePreview>(`/campaigns/${encodeURIComponent(campaignId)}/audience-preview`),
+    queryFn: () => data(api.GET('/campaigns/{id}/audience-preview', { params: { path: { id: campaignId } } })),
   });
 }
 
@@ -125,7 +66,7 @@ export function useCampaignStats(campaignId: string, status: CampaignStatus) {
   const projectId = useProjectId();
   return useQuery({
     queryKey: qk.p(projectId, 'campaigns', 'one', campaignId, 'stats', status),
-    queryFn: () => api.get<CampaignStats>(`/campaigns/${encodeURIComponent(campaignId)}/stats`),
+    queryFn: () => data(api.GET('/campaigns/{id}/stats', { params: { path: { id: campaignId } } })),
     refetchInterval: isLive(status) ? 1000 : false,
   });
 }

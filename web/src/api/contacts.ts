@@ -1,8 +1,16 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useApi, useProjectId } from '../lib/project';
-import { apiRequest } from './client';
+import { data, projectApi } from './client';
 import { qk } from './queryKeys';
-import type { BulkJob, Contact, ContactEvent, CursorList, FieldDescriptor, ImportJob } from './types';
+import type { ImportJobResponse } from './types';
+
+/** One refused row of an import (the document types `errors` only as objects). */
+export interface ImportRowError {
+  row: number;
+  email: string;
+  reason: string;
+}
+export type ImportJob = Omit<ImportJobResponse, 'errors'> & { errors: ImportRowError[] };
 
 export type ContactSort = 'createdAt' | 'email';
 export interface ContactListParams {
@@ -20,7 +28,11 @@ export function useContactList(params: ContactListParams) {
   const projectId = useProjectId();
   return useInfiniteQuery({
     queryKey: qk.p(projectId, 'contacts', 'list', params),
-    queryFn: ({ pageParam, signal }) => api.get<CursorList<Contact>>('/contacts', { ...params, limit: CONTACTS_PAGE_SIZE, cursor: pageParam }, signal),
+    queryFn: ({ pageParam, signal }) => {
+      const { subscribed, ...rest } = params;
+      const query = { ...rest, subscribed: subscribed && subscribed === 'true', limit: CONTACTS_PAGE_SIZE, cursor: pageParam };
+      return data(api.GET('/contacts', { params: { query }, signal }));
+    },
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => (last.hasMore && last.cursor ? last.cursor : undefined),
     // While a new search or filter loads, the previous rows stay (no flash of "Loading").
@@ -31,7 +43,7 @@ export function useContactList(params: ContactListParams) {
 export function useContact(contactId: string) {
   const api = useApi();
   const projectId = useProjectId();
-  return useQuery({ queryKey: qk.p(projectId, 'contacts', 'one', contactId), queryFn: () => api.get<Contact>(`/contacts/${encodeURIComponent(contactId)}`) });
+  return useQuery({ queryKey: qk.p(projectId, 'contacts', 'one', contactId), queryFn: () => data(api.GET('/contacts/{id}', { params: { path: { id: contactId } } })) });
 }
 
 /** A contact's events, newest first, older pages on demand. */
@@ -40,7 +52,7 @@ export function useContactEvents(contactId: string) {
   const projectId = useProjectId();
   return useInfiniteQuery({
     queryKey: qk.p(projectId, 'contacts', 'events', contactId),
-    queryFn: ({ pageParam, signal }) => api.get<CursorList<ContactEvent>>(`/events/contact/${encodeURIComponent(contactId)}`, { limit: 25, cursor: pageParam }, signal),
+    queryFn: ({ pageParam, signal }) => data(api.GET('/events/contact/{contactId}', { params: { path: { contactId }, query: { limit: 25, cursor: pageParam } }, signal })),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => (last.hasMore && last.cursor ? last.cursor : undefined),
   });
@@ -49,7 +61,7 @@ export function useContactEvents(contactId: string) {
 export function useContactFields() {
   const api = useApi();
   const projectId = useProjectId();
-  return useQuery({ queryKey: qk.p(projectId, 'contacts', 'fields'), queryFn: () => api.get<{ fields: FieldDescriptor[] }>('/contacts/fields') });
+  return useQuery({ queryKey: qk.p(projectId, 'contacts', 'fields'), queryFn: () => data(api.GET('/contacts/fields')) });
 }
 
 const finished = (status: string | undefined) => status === 'completed' || status === 'failed';
@@ -60,7 +72,7 @@ export function useImportJob(jobId: string | undefined) {
   const projectId = useProjectId();
   return useQuery({
     queryKey: qk.p(projectId, 'contacts', 'import', jobId),
-    queryFn: () => api.get<ImportJob>(`/contacts/import/${encodeURIComponent(jobId!)}`),
+    queryFn: async () => (await data(api.GET('/contacts/import/{jobId}', { params: { path: { jobId: jobId! } } }))) as unknown as ImportJob,
     enabled: Boolean(jobId),
     refetchInterval: (query) => (finished(query.state.data?.status) ? false : 500),
   });
@@ -72,7 +84,7 @@ export function useBulkJob(jobId: string | undefined) {
   const projectId = useProjectId();
   return useQuery({
     queryKey: qk.p(projectId, 'contacts', 'bulk', jobId),
-    queryFn: () => api.get<BulkJob>(`/contacts/bulk/${encodeURIComponent(jobId!)}`),
+    queryFn: () => data(api.GET('/contacts/bulk/{jobId}', { params: { path: { jobId: jobId! } } })),
     enabled: Boolean(jobId),
     refetchInterval: (query) => (finished(query.state.data?.status) ? false : 500),
   });
@@ -85,7 +97,8 @@ export function isJobFinished(job: { status: string } | undefined): boolean {
 export function uploadContactsCsv(projectId: string, file: File) {
   const form = new FormData();
   form.append('file', file);
-  return apiRequest<{ jobId: string; status: string }>('/contacts/import', { method: 'POST', body: form, projectId });
+  // Multipart: openapi-fetch sends FormData as it is (the browser sets the boundary).
+  return data(projectApi(projectId).POST('/contacts/import', { body: form as never }));
 }
 
 export type BulkOperation = 'subscribe' | 'unsubscribe' | 'delete';

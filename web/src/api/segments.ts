@@ -1,46 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { useApi, useProjectId } from '../lib/project';
+import { data } from './client';
 import { qk } from './queryKeys';
-import type { Contact } from './types';
-import type { FilterTree } from '../pages/segments/filterTree';
+import type { components } from './schema';
 
-export type SegmentType = 'DYNAMIC' | 'STATIC';
-
-export interface Segment {
-  id: string;
-  name: string;
-  description: string | null;
-  type: SegmentType;
-  condition: FilterTree | null;
-  trackMembership: boolean;
-  memberCount: number;
-  projectId: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface SegmentInput {
-  name: string;
-  description?: string;
-  type?: SegmentType;
-  condition?: FilterTree;
-  trackMembership?: boolean;
-}
-
-export interface SegmentMembers {
-  data: Contact[];
-  total: number;
-  page: number;
-  pageSize: number;
-  totalPages: number;
-}
+export type Segment = components['schemas']['SegmentResponse'];
+export type SegmentType = Segment['type'];
 
 export function useSegments() {
   const api = useApi();
   const projectId = useProjectId();
   return useQuery({
     queryKey: qk.p(projectId, 'segments', 'list'),
-    queryFn: ({ signal }) => api.get<Segment[]>('/segments', undefined, signal),
+    queryFn: ({ signal }) => data(api.GET('/segments', { signal })),
   });
 }
 
@@ -49,7 +21,7 @@ export function useSegment(segmentId: string | undefined) {
   const projectId = useProjectId();
   return useQuery({
     queryKey: qk.p(projectId, 'segments', 'one', segmentId),
-    queryFn: () => api.get<Segment>(`/segments/${encodeURIComponent(segmentId!)}`),
+    queryFn: () => data(api.GET('/segments/{id}', { params: { path: { id: segmentId! } } })),
     enabled: Boolean(segmentId),
   });
 }
@@ -59,7 +31,7 @@ export function useSegmentMembers(segmentId: string, page: number, pageSize = 25
   const projectId = useProjectId();
   return useQuery({
     queryKey: qk.p(projectId, 'segments', 'members', segmentId, page),
-    queryFn: ({ signal }) => api.get<SegmentMembers>(`/segments/${encodeURIComponent(segmentId)}/contacts`, { page, pageSize }, signal),
+    queryFn: ({ signal }) => data(api.GET('/segments/{id}/contacts', { params: { path: { id: segmentId }, query: { page, pageSize } }, signal })),
     placeholderData: (previous) => previous,
   });
 }
@@ -70,9 +42,8 @@ export function useEventNames() {
   return useQuery({
     queryKey: qk.p(projectId, 'events', 'names'),
     queryFn: async () => {
-      const r = await api.get<unknown>('/events/names');
-      const list = Array.isArray(r) ? r : ((r as { names?: unknown[]; data?: unknown[] }).names ?? (r as { data?: unknown[] }).data ?? []);
-      return list.map((n) => (typeof n === 'string' ? n : String((n as { name?: string }).name ?? ''))).filter(Boolean);
+      const { names = [] } = await data(api.GET('/events/names'));
+      return names.map((n) => n.name ?? '').filter(Boolean);
     },
   });
 }

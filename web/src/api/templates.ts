@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useApi, useProjectId } from '../lib/project';
+import { data } from './client';
 import { qk } from './queryKeys';
 import type { EmailType, OffsetList, Template } from './types';
 
@@ -11,23 +12,12 @@ export interface TemplateListParams {
   dir?: 'asc' | 'desc';
 }
 
-export interface TemplateInput {
-  name: string;
-  description?: string;
-  subject: string;
-  body: string;
-  from: string;
-  fromName?: string;
-  replyTo?: string;
-  type: EmailType;
-}
-
 export function useTemplateList(params: TemplateListParams) {
   const api = useApi();
   const projectId = useProjectId();
   return useQuery({
     queryKey: qk.p(projectId, 'templates', 'list', params),
-    queryFn: ({ signal }) => api.get<OffsetList<Template>>('/templates', { ...params, pageSize: 20 }, signal),
+    queryFn: async ({ signal }) => (await data(api.GET('/templates', { params: { query: { ...params, type: params.type || undefined, pageSize: 20 } }, signal }))) as OffsetList<Template>,
     placeholderData: (previous) => previous,
   });
 }
@@ -37,7 +27,7 @@ export function useTemplate(templateId: string | undefined) {
   const projectId = useProjectId();
   return useQuery({
     queryKey: qk.p(projectId, 'templates', 'one', templateId),
-    queryFn: () => api.get<Template>(`/templates/${encodeURIComponent(templateId!)}`),
+    queryFn: async () => (await data(api.GET('/templates/{id}', { params: { path: { id: templateId! } } }))) as Template,
     enabled: Boolean(templateId),
   });
 }

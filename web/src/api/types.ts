@@ -1,47 +1,30 @@
-/** Wire shapes of the API (api-spec.md + decisions.md). Timestamps are ISO 8601 strings. */
+import type { components, operations } from './schema';
 
-export interface User {
-  id: string;
-  email: string;
-  emailVerified: boolean;
-  createdAt: string;
-}
+/**
+ * Names for the wire shapes the dashboard uses, all generated from the service's OpenAPI
+ * document (`schema.d.ts`). Timestamps are ISO 8601 strings.
+ */
+type Schemas = components['schemas'];
+/** The JSON answer of an operation's 200 (or 201). */
+export type Answer<Op extends keyof operations> = operations[Op]['responses'] extends infer R
+  ? R extends { 200: { content: { 'application/json': infer T } } }
+    ? T
+    : R extends { 201: { content: { 'application/json': infer T } } }
+      ? T
+      : never
+  : never;
 
-export type Role = 'OWNER' | 'ADMIN' | 'MEMBER';
-export type TrackingMode = 'ENABLED' | 'DISABLED' | 'MARKETING_ONLY';
-
-export interface Project {
-  id: string;
-  name: string;
-  publicPrefix: string;
-  secretPrefix: string;
-  disabled: boolean;
-  disabledReason: string | null;
-  tracking: TrackingMode;
-  language: string;
-  /** Sender of sends that name none (neither `from` nor a template's sender). */
-  defaultFrom: { email: string; name: string | null } | null;
-  role?: Role;
-  createdAt: string;
-  updatedAt: string;
-}
-
+export type User = Schemas['UserResponse'];
+export type Role = Schemas['MemberResponse']['role'];
+export type TrackingMode = NonNullable<Schemas['UpdateProjectDto']['tracking']>;
+export type Project = Schemas['ProjectResponse'];
 /** What PATCH /users/@me/projects/:id changes; each is optional, and `defaultFrom: null` clears the sender. */
-export type ProjectSettings = Partial<Pick<Project, 'name' | 'tracking' | 'language' | 'defaultFrom'>>;
-
+export type ProjectSettings = Schemas['UpdateProjectDto'];
 /** Project creation and key rotation answer the keys in full, once. */
-export interface ProjectWithKeys extends Project {
-  public: string;
-  secret: string;
-  webhookSecret?: string;
-}
-
-export interface Member {
-  userId: string;
-  email: string;
-  role: Role;
-  createdAt: string;
-}
+export type ProjectWithKeys = Project & { public: string; secret: string };
+export type Member = Schemas['MemberResponse'];
+/** The roles a member can be given (there is one owner, the project's creator). */
+export type AssignableRole = Schemas['UpdateMemberDto']['role'];
 
 export interface CursorList<T> {
   data: T[];
@@ -58,111 +41,15 @@ export interface OffsetList<T> {
   totalPages: number;
 }
 
-export interface Contact {
-  id: string;
-  email: string;
-  subscribed: boolean;
-  data: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface ContactEvent {
-  id: string;
-  name: string;
-  contactId?: string;
-  data?: Record<string, unknown> | null;
-  createdAt: string;
-}
-
-export interface FieldDescriptor {
-  field: string;
-  type: 'string' | 'number' | 'boolean' | 'date';
-  isCustom: boolean;
-  coverage: number;
-}
-
-export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed';
-
-export interface ImportJob {
-  jobId: string;
-  status: JobStatus;
-  totalRows: number;
-  processedRows: number;
-  imported: number;
-  updated: number;
-  skipped: number;
-  errors: { row: number; email: string; reason: string }[];
-  failureReason?: string | null;
-}
-
-export interface BulkJob {
-  jobId: string;
-  operation: string;
-  status: JobStatus;
-  progress: number;
-  totalRequested: number;
-  successCount: number;
-  unchangedCount: number;
-  failureCount: number;
-  errors: { contactId: string; error: string }[];
-}
-
-export type EmailType = 'TRANSACTIONAL' | 'MARKETING' | 'HEADLESS';
-
-export interface Template {
-  id: string;
-  name: string;
-  description: string | null;
-  subject: string;
-  body: string;
-  from: string;
-  fromName: string | null;
-  replyTo: string | null;
-  type: EmailType;
-  projectId: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface DnsRecord {
-  type: string;
-  name: string;
-  value: string;
-  priority?: number;
-  required: boolean;
-  purpose: string;
-  status: 'pending' | 'verified';
-}
-
-export interface Domain {
-  id: string;
-  domain: string;
-  status: 'pending' | 'verified';
-  verified: boolean;
-  records: DnsRecord[];
-  createdAt: string;
-  verifiedAt: string | null;
-}
-
-export interface PublicConfig {
-  signupEnabled: boolean;
-  billing: boolean;
-  transport: string;
-  tracking: boolean;
-  uploads: boolean;
-  domainVerification?: string;
-  publicUrl?: string;
-}
-
-export interface SetupState {
-  hasDomain: boolean;
-  hasVerifiedDomain: boolean;
-  hasContacts: boolean;
-  hasTemplates: boolean;
-  hasSentEmail: boolean;
-  hasEvents: boolean;
-  hasTeamMembers: boolean;
-  completed: boolean;
-  [key: string]: boolean;
-}
+export type Contact = Schemas['ContactResponse'];
+export type ContactEvent = Schemas['EventResponse'];
+export type FieldDescriptor = NonNullable<Answer<'ContactFieldsController_list'>['fields']>[number];
+export type ImportJobResponse = Schemas['ImportJobResponse'];
+export type BulkJob = Schemas['BulkJobResponse'];
+export type EmailType = NonNullable<Schemas['CreateTemplateDto']['type']>;
+/** The document types `type` only as a string; the service answers one of EmailType's values. */
+export type Template = Omit<Schemas['TemplateResponse'], 'type'> & { type: EmailType };
+export type DnsRecord = Schemas['DomainRecordResponse'];
+export type Domain = Schemas['DomainResponse'];
+export type PublicConfig = Answer<'PublicConfigController_get'>;
+export type SetupState = Answer<'MembersController_getSetupState'>;

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useParams } from 'react-router';
-import { apiClient, type ApiClient } from '../api/client';
+import { projectApi, type ProjectApi } from '../api/client';
 
 /** The project of the current page (`/app/p/:projectId/...`). */
 export function useProjectId(): string {
@@ -10,9 +10,9 @@ export function useProjectId(): string {
 }
 
 /** The API client bound to the current project (sends X-Project-Id). */
-export function useApi(): ApiClient {
+export function useApi(): ProjectApi {
   const projectId = useProjectId();
-  return useMemo(() => apiClient(projectId), [projectId]);
+  return useMemo(() => projectApi(projectId), [projectId]);
 }
 
 /** Path inside the current project: `projectPath(id, 'contacts')` → `/p/<id>/contacts`. */

@@ -68,7 +68,7 @@ export default function ActivitySection() {
                   <Badge tone={a.type === 'email.bounce' || a.type === 'email.complaint' ? 'bad' : a.type === 'event' ? 'info' : 'neutral'}>{LABELS[a.type] ?? a.type}</Badge>
                   {a.eventName && <code> {a.eventName}</code>}
                 </td>
-                <td>{a.contact ? <Link to={projectPath(projectId, 'contacts', a.contact.id)}>{a.contact.email}</Link> : '—'}</td>
+                <td>{a.contact?.id ? <Link to={projectPath(projectId, 'contacts', a.contact.id)}>{a.contact.email}</Link> : '—'}</td>
                 <td>
                   {a.subject && <span>{a.subject}</span>}
                   {a.campaignId && (

@@ -1,8 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent } from 'react';
 import { accountApi, useMe, usePublicConfig } from '../../api/account';
-import { BILLING_CATEGORIES, type BillingCategory, billingPath, type BillingLimits, useBillingConsumption, useBillingLimits } from '../../api/billing';
-import { apiRequest } from '../../api/client';
+import { BILLING_CATEGORIES, billingApi, type BillingCategory, type BillingLimits, useBillingConsumption, useBillingLimits } from '../../api/billing';
 import { qk } from '../../api/queryKeys';
 import { Button } from '../../components/Button';
 import { ErrorMessage } from '../../components/ErrorMessage';
@@ -70,13 +69,13 @@ function LimitsForm({ limits, canEdit }: { limits: BillingLimits; canEdit: boole
   const projectId = useProjectId();
   const queryClient = useQueryClient();
   const save = useApiMutation({
-    mutationFn: (body: Record<string, number | null | string>) => apiRequest<BillingLimits>(billingPath(projectId, 'billing-limits'), { method: 'PUT', body }),
+    mutationFn: (body: Record<BillingCategory, number | null | string>) => billingApi.updateLimits(projectId, body),
     onSuccess: (data) => queryClient.setQueryData(qk.p(projectId, 'billing', 'limits'), data),
   });
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
-    void save.submit(Object.fromEntries(BILLING_CATEGORIES.map((c) => [c, parseLimit(String(f.get(c) ?? ''))])));
+    void save.submit(Object.fromEntries(BILLING_CATEGORIES.map((c) => [c, parseLimit(String(f.get(c) ?? ''))])) as Record<BillingCategory, number | null | string>);
   };
   return (
     <form className="panel" onSubmit={onSubmit} noValidate aria-label="Monthly limits">
@@ -110,7 +109,7 @@ function LimitsForm({ limits, canEdit }: { limits: BillingLimits; canEdit: boole
 
 function Subscription({ projectId, canEdit }: { projectId: string; canEdit: boolean }) {
   const go = useApiMutation({
-    mutationFn: (what: 'checkout' | 'billing-portal') => apiRequest<{ url: string }>(billingPath(projectId, what), { method: 'POST', body: {} }),
+    mutationFn: (what: 'checkout' | 'billing-portal') => (what === 'checkout' ? billingApi.checkout(projectId) : billingApi.portal(projectId)),
     onSuccess: (r) => {
       window.location.assign(r.url);
     },

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { type Campaign, type CampaignAudiencePreview, type CampaignStats, isLive, SKIP_REASONS, useCampaign, useCampaignAudiencePreview, useCampaignStats } from '../../api/campaigns';
+import { data } from '../../api/client';
 import { qk } from '../../api/queryKeys';
 import { useSegment } from '../../api/segments';
 import { Button } from '../../components/Button';
@@ -37,18 +38,18 @@ function Detail({ campaign }: { campaign: Campaign }) {
   const invalidate = () => queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'campaigns') });
   const [when, setWhen] = useState('');
   const send = useApiMutation({
-    mutationFn: (scheduledFor: string | null) => api.post<{ success: boolean; data: { status: string; scheduledFor: string | null }; message: string }>(`/campaigns/${campaign.id}/send`, scheduledFor ? { scheduledFor } : {}),
+    mutationFn: (scheduledFor: string | null) => data(api.POST('/campaigns/{id}/send', { params: { path: { id: campaign.id } }, body: scheduledFor ? { scheduledFor } : {} })),
     onSuccess: invalidate,
   });
-  const cancel = useApiMutation({ mutationFn: () => api.post<Campaign>(`/campaigns/${campaign.id}/cancel`, {}), onSuccess: invalidate });
+  const cancel = useApiMutation({ mutationFn: () => data(api.POST('/campaigns/{id}/cancel', { params: { path: { id: campaign.id } } })), onSuccess: invalidate });
   const duplicate = useApiMutation({
-    mutationFn: () => api.post<Campaign>(`/campaigns/${campaign.id}/duplicate`, {}),
+    mutationFn: () => data(api.POST('/campaigns/{id}/duplicate', { params: { path: { id: campaign.id } } })),
     onSuccess: (copy) => {
       void invalidate();
       navigate(projectPath(projectId, 'campaigns', copy.id, 'edit'));
     },
   });
-  const test = useApiMutation({ mutationFn: (email: string) => api.post<unknown>(`/campaigns/${campaign.id}/test`, { email }) });
+  const test = useApiMutation({ mutationFn: (email: string) => data(api.POST('/campaigns/{id}/test', { params: { path: { id: campaign.id } }, body: { email } })) });
   const s = campaign.status;
   const canEdit = s === 'DRAFT' || s === 'SCHEDULED';
   const onSchedule = (e: FormEvent) => {
@@ -81,7 +82,7 @@ function Detail({ campaign }: { campaign: Campaign }) {
                 description={s === 'SENT' ? 'The emails already sent stay sent; the campaign and its statistics go.' : 'The draft is deleted.'}
                 confirmLabel="Delete campaign"
                 onConfirm={async () => {
-                  await api.del(`/campaigns/${campaign.id}`);
+                  await data(api.DELETE('/campaigns/{id}', { params: { path: { id: campaign.id } } }));
                   await invalidate();
                   navigate(projectPath(projectId, 'campaigns'));
                 }}
@@ -263,7 +264,7 @@ export function ResendUncertain({ campaign, count }: { campaign: Campaign; count
         confirmLabel="Send again"
         variant="primary"
         onConfirm={async () => {
-          await api.post<{ success: boolean; requeued: number }>(`/campaigns/${campaign.id}/resend-uncertain`, {});
+          await data(api.POST('/campaigns/{id}/resend-uncertain', { params: { path: { id: campaign.id } } }));
           await queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'campaigns') });
         }}
       />

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { type AudienceType, type Campaign, type CampaignInput, useCampaign } from '../../api/campaigns';
+import { data } from '../../api/client';
 import { qk } from '../../api/queryKeys';
 import { useSegments } from '../../api/segments';
 import { EMAIL_TYPES, useTemplateList } from '../../api/templates';
@@ -68,7 +69,7 @@ function Editor({ campaign }: { campaign?: Campaign }) {
   }, [campaign]);
 
   const save = useApiMutation({
-    mutationFn: async (body: CampaignInput) => (campaign ? api.put<Campaign>(`/campaigns/${campaign.id}`, body) : (await api.post<{ success: true; data: Campaign }>('/campaigns', body)).data),
+    mutationFn: async (body: CampaignInput) => (campaign ? data(api.PUT('/campaigns/{id}', { params: { path: { id: campaign.id } }, body })) : (await data(api.POST('/campaigns', { body }))).data),
     onSuccess: (saved) => {
       void queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'campaigns') });
       navigate(projectPath(projectId, 'campaigns', saved.id));

@@ -17,8 +17,8 @@ describe('campaign page: uncertain emails', () => {
     const calls: Array<{ url: string; method: string }> = [];
     vi.stubGlobal(
       'fetch',
-      vi.fn(async (url: string, init: RequestInit) => {
-        calls.push({ url: String(url), method: String(init.method) });
+      vi.fn(async (request: Request) => {
+        calls.push({ url: request.url, method: request.method });
         return new Response(JSON.stringify({ success: true, requeued: 3 }), { status: 200, headers: { 'Content-Type': 'application/json' } });
       }),
     );

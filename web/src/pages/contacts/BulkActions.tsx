@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { data } from '../../api/client';
 import { type BulkOperation, isJobFinished, useBulkJob } from '../../api/contacts';
 import { qk } from '../../api/queryKeys';
 import { Button } from '../../components/Button';
@@ -23,8 +24,10 @@ export function BulkActions({ selected, onFinished, onDismiss }: { selected: str
   const queryClient = useQueryClient();
   const [job, setJob] = useState<{ id: string; operation: BulkOperation } | null>(null);
   const start = useApiMutation({
-    mutationFn: ({ operation, ids }: { operation: BulkOperation; ids: string[] }) => api.post<{ jobId: string }>(`/contacts/bulk-${operation}`, { contactIds: ids }),
-    onSuccess: (answer, vars) => setJob({ id: answer.jobId, operation: vars.operation }),
+    mutationFn: ({ operation, ids }: { operation: BulkOperation; ids: string[] }) => data(api.POST(`/contacts/bulk-${operation}`, { body: { contactIds: ids } })),
+    onSuccess: (answer, vars) => {
+      if (answer.jobId) setJob({ id: answer.jobId, operation: vars.operation });
+    },
   });
   const status = useBulkJob(job?.id);
   const finished = isJobFinished(status.data);

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { data } from '../../api/client';
 import { useContact, useContactEvents } from '../../api/contacts';
 import { ApiError } from '../../api/errors';
 import { qk } from '../../api/queryKeys';
@@ -22,7 +23,7 @@ function EditContact({ contact }: { contact: Contact }) {
   const queryClient = useQueryClient();
   const [dataError, setDataError] = useState<string>();
   const save = useApiMutation({
-    mutationFn: (body: Partial<Pick<Contact, 'email' | 'subscribed' | 'data'>>) => api.patch<Contact>(`/contacts/${contact.id}`, body),
+    mutationFn: (body: Partial<Pick<Contact, 'email' | 'subscribed' | 'data'>>) => data(api.PATCH('/contacts/{id}', { params: { path: { id: contact.id } }, body })),
     onSuccess: (updated) => {
       queryClient.setQueryData(qk.p(projectId, 'contacts', 'one', contact.id), updated);
       void queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'contacts') });
@@ -156,7 +157,7 @@ export default function ContactDetailPage() {
             description="The contact and its events are removed for good. This cannot be undone."
             confirmLabel="Delete"
             onConfirm={async () => {
-              await api.del(`/contacts/${c.id}`);
+              await data(api.DELETE('/contacts/{id}', { params: { path: { id: c.id } } }));
               queryClient.removeQueries({ queryKey: qk.p(projectId, 'contacts', 'one', c.id) });
               await queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'contacts') });
               navigate(projectPath(projectId, 'contacts'));

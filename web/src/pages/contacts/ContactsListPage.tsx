@@ -2,9 +2,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useUrlParams } from '../../lib/useUrlParams';
+import { data } from '../../api/client';
 import { type ContactListParams, type ContactSort, useContactList } from '../../api/contacts';
 import { qk } from '../../api/queryKeys';
-import type { Contact } from '../../api/types';
 import { Button } from '../../components/Button';
 import { Modal } from '../../components/Dialogs';
 import { ErrorMessage } from '../../components/ErrorMessage';
@@ -35,7 +35,7 @@ function AddContact() {
   const [open, setOpen] = useState(false);
   const [dataError, setDataError] = useState<string>();
   const create = useApiMutation({
-    mutationFn: (body: { email: string; subscribed: boolean; data: Record<string, unknown> }) => api.post<Contact>('/contacts', body),
+    mutationFn: (body: { email: string; subscribed: boolean; data: Record<string, unknown> }) => data(api.POST('/contacts', { body })),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'contacts') });
       setOpen(false);

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { isJobFinished, uploadContactsCsv, useImportJob } from '../../api/contacts';
 import { ApiError } from '../../api/errors';
 import { qk } from '../../api/queryKeys';
-import type { ImportJob } from '../../api/types';
+import type { ImportJob } from '../../api/contacts';
 import { Button } from '../../components/Button';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { TextField } from '../../components/Fields';

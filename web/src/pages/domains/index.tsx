@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Route, Routes } from 'react-router';
 import { usePublicConfig } from '../../api/account';
+import { data } from '../../api/client';
 import { useDomains } from '../../api/domains';
 import { ApiError } from '../../api/errors';
 import { qk } from '../../api/queryKeys';
@@ -26,7 +27,7 @@ function AddDomain() {
   const projectId = useProjectId();
   const queryClient = useQueryClient();
   const add = useApiMutation({
-    mutationFn: (domain: string) => api.post<Domain>('/domains', { domain }),
+    mutationFn: (domain: string) => data(api.POST('/domains', { body: { domain } })),
     onSuccess: (created) => queryClient.setQueryData<Domain[]>(qk.p(projectId, 'domains'), (list) => [created, ...(list ?? []).filter((d) => d.id !== created.id)]),
   });
   // 409: the name was added already (by this or another project): it belongs at the field.
@@ -55,7 +56,7 @@ function DomainCard({ domain }: { domain: Domain }) {
   const projectId = useProjectId();
   const queryClient = useQueryClient();
   const replace = (next: Domain) => queryClient.setQueryData<Domain[]>(qk.p(projectId, 'domains'), (list) => (list ?? []).map((d) => (d.id === next.id ? next : d)));
-  const verify = useApiMutation({ mutationFn: () => api.get<Domain>(`/domains/${domain.id}/verify`), onSuccess: replace });
+  const verify = useApiMutation({ mutationFn: () => data(api.GET('/domains/{id}/verify', { params: { path: { id: domain.id } } })), onSuccess: replace });
   const pendingRequired = domain.records.filter((r) => r.required && r.status !== 'verified').length;
   return (
     <section className="panel" aria-label={`Domain ${domain.domain}`}>
@@ -79,7 +80,7 @@ function DomainCard({ domain }: { domain: Domain }) {
             description="You will not be able to send from it any more. Templates and unsent campaigns that use it must change their sender first."
             confirmLabel="Remove domain"
             onConfirm={async () => {
-              await api.del(`/domains/${domain.id}`);
+              await data(api.DELETE('/domains/{id}', { params: { path: { id: domain.id } } }));
               queryClient.setQueryData<Domain[]>(qk.p(projectId, 'domains'), (list) => (list ?? []).filter((d) => d.id !== domain.id));
             }}
           />
@@ -137,7 +138,7 @@ function DomainsPage() {
   return (
     <>
       <PageHeader title="Domains" description="Send from your own domain: add it, publish the DNS records, verify." />
-      {config.data?.domainVerification === 'off' && (
+      {config.data?.domainVerification === false && (
         <p className="banner banner-info">This server is set to treat every domain as verified (DOMAIN_VERIFICATION=off); the records are still what a real deployment needs.</p>
       )}
       <AddDomain />

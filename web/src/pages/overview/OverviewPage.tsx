@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useProject } from '../../api/account';
+import { data } from '../../api/client';
 import { qk } from '../../api/queryKeys';
 import type { SetupState } from '../../api/types';
 import { Badge, PageHeader } from '../../components/Feedback';
@@ -20,7 +21,7 @@ export default function OverviewPage() {
   const projectId = useProjectId();
   const api = useApi();
   const project = useProject(projectId);
-  const setup = useQuery({ queryKey: qk.p(projectId, 'setup-state'), queryFn: () => api.get<SetupState>(`/projects/${projectId}/setup-state`) });
+  const setup = useQuery({ queryKey: qk.p(projectId, 'setup-state'), queryFn: () => data(api.GET('/projects/{id}/setup-state', { params: { path: { id: projectId } } })) });
   return (
     <>
       <PageHeader title={project.data?.name ?? 'Overview'} description="Getting this project ready to send." />

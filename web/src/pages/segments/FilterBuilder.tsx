@@ -40,7 +40,7 @@ export function useFieldChoices(excludeSegmentId?: string): FieldChoices {
   const types: FieldTypes = {};
   const dataFields: string[] = [];
   for (const f of fields.data?.fields ?? []) {
-    if (f.field.startsWith('data.')) {
+    if (f.field?.startsWith('data.') && f.type) {
       types[f.field] = f.type;
       dataFields.push(f.field);
     }

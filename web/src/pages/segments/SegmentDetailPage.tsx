@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { qk } from '../../api/queryKeys';
+import { data } from '../../api/client';
 import { type Segment, useSegment, useSegmentMembers } from '../../api/segments';
 import { Button } from '../../components/Button';
 import { ConfirmButton } from '../../components/Dialogs';
@@ -39,7 +40,7 @@ function Detail({ segment }: { segment: Segment }) {
   const queryClient = useQueryClient();
   const refreshAll = () => queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'segments') });
   const compute = useApiMutation({
-    mutationFn: () => api.post<{ memberCount: number; entered?: number; exited?: number }>(`/segments/${segment.id}/${segment.trackMembership ? 'compute' : 'refresh'}`, {}),
+    mutationFn: () => data(api.POST(segment.trackMembership ? '/segments/{id}/compute' : '/segments/{id}/refresh', { params: { path: { id: segment.id } } })),
     onSuccess: () => refreshAll(),
   });
   return (
@@ -58,7 +59,7 @@ function Detail({ segment }: { segment: Segment }) {
               description="The contacts stay; campaigns and filters that use this segment must be changed first."
               confirmLabel="Delete segment"
               onConfirm={async () => {
-                await api.del(`/segments/${segment.id}`);
+                await data(api.DELETE('/segments/{id}', { params: { path: { id: segment.id } } }));
                 await refreshAll();
                 navigate(projectPath(projectId, 'segments'));
               }}
@@ -83,7 +84,7 @@ function Detail({ segment }: { segment: Segment }) {
             {compute.data && (
               <span role="status">
                 {formatNumber(compute.data.memberCount)} members
-                {compute.data.entered !== undefined && ` · ${compute.data.entered} entered, ${compute.data.exited ?? 0} left`}
+                {'entered' in compute.data && ` · ${compute.data.entered} entered, ${compute.data.exited} left`}
               </span>
             )}
           </div>
@@ -108,11 +109,11 @@ function StaticMembersForm({ segment, onChanged }: { segment: Segment; onChanged
     setFileNote(found.length ? `${found.length} addresses read from ${file.name}${found.length > 1000 ? ': send at most 1,000 at once' : ''}.` : `No email address found in ${file.name}.`);
   };
   const add = useApiMutation({
-    mutationFn: (body: { emails: string[]; createMissing: boolean }) => api.post<{ added: number; alreadyMembers: number; created: number; notFound: string[] }>(`/segments/${segment.id}/members`, body),
+    mutationFn: (body: { emails: string[]; createMissing: boolean }) => data(api.POST('/segments/{id}/members', { params: { path: { id: segment.id } }, body })),
     onSuccess: onChanged,
   });
   const remove = useApiMutation({
-    mutationFn: (body: { emails: string[] }) => api.del<{ removed: number }>(`/segments/${segment.id}/members`, body),
+    mutationFn: (body: { emails: string[] }) => data(api.DELETE('/segments/{id}/members', { params: { path: { id: segment.id } }, body })),
     onSuccess: onChanged,
   });
   const m = mode === 'add' ? add : remove;
@@ -161,7 +162,7 @@ function Members({ segment, onChanged }: { segment: Segment; onChanged: () => vo
   const api = useApi();
   const [page, setPage] = useState(1);
   const members = useSegmentMembers(segment.id, page);
-  const removeOne = useApiMutation({ mutationFn: (email: string) => api.del(`/segments/${segment.id}/members`, { emails: [email] }), onSuccess: onChanged });
+  const removeOne = useApiMutation({ mutationFn: (email: string) => data(api.DELETE('/segments/{id}/members', { params: { path: { id: segment.id } }, body: { emails: [email] } })), onSuccess: onChanged });
   return (
     <section className="panel">
       <h2>Members{segment.type === 'DYNAMIC' && <span className="muted"> (live)</span>}</h2>

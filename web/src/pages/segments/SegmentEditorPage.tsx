@@ -2,6 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { qk } from '../../api/queryKeys';
+import { data } from '../../api/client';
+import type { components } from '../../api/schema';
 import { type Segment, type SegmentType, useSegment } from '../../api/segments';
 import { Button } from '../../components/Button';
 import { ErrorMessage } from '../../components/ErrorMessage';
@@ -13,6 +15,8 @@ import { projectPath, useApi, useProjectId } from '../../lib/project';
 import { FilterBuilder, useFieldChoices } from './FilterBuilder';
 import { emptyTree, type FilterTree, fromApiTree, problems, toApiTree } from './filterTree';
 import { type LiveCount, liveCountMessage, useLiveCount } from './useLiveCount';
+
+type CreateSegmentDto = components['schemas']['CreateSegmentDto'];
 
 export function LiveCountView({ count, what = 'contacts match' }: { count: LiveCount; what?: string }) {
   return (
@@ -52,7 +56,7 @@ function Editor({ segment }: { segment?: Segment }) {
   const ready = type === 'DYNAMIC' && problems(tree).length === 0;
   const count = useLiveCount(ready ? toApiTree(tree, choices.types) : null);
   const save = useApiMutation({
-    mutationFn: (body: Record<string, unknown>) => (segment ? api.patch<Segment>(`/segments/${segment.id}`, body) : api.post<Segment>('/segments', body)),
+    mutationFn: (body: CreateSegmentDto) => (segment ? data(api.PATCH('/segments/{id}', { params: { path: { id: segment.id } }, body })) : data(api.POST('/segments', { body }))),
     onSuccess: (saved) => {
       void queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'segments') });
       navigate(projectPath(projectId, 'segments', saved.id));
@@ -64,7 +68,7 @@ function Editor({ segment }: { segment?: Segment }) {
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
-    const body: Record<string, unknown> = { name: String(form.get('name') ?? '').trim(), description: String(form.get('description') ?? '').trim() || undefined };
+    const body: CreateSegmentDto = { name: String(form.get('name') ?? '').trim(), description: String(form.get('description') ?? '').trim() || undefined };
     if (!segment) body.type = type;
     if (type === 'DYNAMIC') {
       body.condition = toApiTree(tree, choices.types);

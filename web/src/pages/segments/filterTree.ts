@@ -6,6 +6,7 @@
  * by its path of indices: `[1]` is the second top-level group, `[1, 0]` the first group of the
  * second group's nested `conditions`.
  */
+import type { components } from '../../api/schema';
 export type Logic = 'AND' | 'OR';
 export type Unit = 'minutes' | 'hours' | 'days' | 'weeks';
 
@@ -207,15 +208,19 @@ function coerce(f: Filter, types: FieldTypes): unknown {
   return typeof v === 'string' ? v.trim() : v;
 }
 
+export type ApiFilterTree = components['schemas']['FilterTreeSchema'];
+type ApiFilter = components['schemas']['FilterSchema'];
+
 /** The tree as the API takes it: values typed by field, no value/unit where the operator takes none, empty nested trees dropped. */
-export function toApiTree(tree: FilterTree, types: FieldTypes = {}): FilterTree {
+export function toApiTree(tree: FilterTree, types: FieldTypes = {}): ApiFilterTree {
   return {
     logic: tree.logic,
     groups: tree.groups.map((g) => {
-      const out: FilterGroup = {
+      const out: components['schemas']['FilterGroupSchema'] = {
         filters: g.filters.map((f) => {
-          const filter: Filter = { field: f.field, operator: f.operator };
-          if (needsValue(f.operator)) filter.value = coerce(f, types);
+          // Operators and values go as the builder holds them: one the API refuses comes back as a 422 at `condition`.
+          const filter: ApiFilter = { field: f.field, operator: f.operator as ApiFilter['operator'] };
+          if (needsValue(f.operator)) filter.value = coerce(f, types) as ApiFilter['value'];
           if (needsUnit(f.operator)) filter.unit = f.unit ?? 'days';
           return filter;
         }),

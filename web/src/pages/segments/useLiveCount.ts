@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
+import { data } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { useApi } from '../../lib/project';
 import { useDebounced } from '../../lib/useDebounced';
-import type { FilterTree } from './filterTree';
+import type { ApiFilterTree } from './filterTree';
 
 export type LiveCount = { state: 'idle' } | { state: 'counting'; last?: number } | { state: 'done'; count: number } | { state: 'error'; error: unknown };
 
@@ -11,7 +12,7 @@ export type LiveCount = { state: 'idle' } | { state: 'counting'; last?: number }
  * `POST /segments/preview` (counted by the server, nothing saved). `tree` is null while the
  * builder has problems: nothing is asked.
  */
-export function useLiveCount(tree: FilterTree | null): LiveCount {
+export function useLiveCount(tree: ApiFilterTree | null): LiveCount {
   const api = useApi();
   const text = useDebounced(tree ? JSON.stringify(tree) : '', 500);
   // The last answer and the tree text it answers; "counting" is derived (no state set in the effect body).
@@ -20,9 +21,9 @@ export function useLiveCount(tree: FilterTree | null): LiveCount {
 
   useEffect(() => {
     if (!text) return;
-    const condition = JSON.parse(text) as FilterTree;
+    const condition = JSON.parse(text) as ApiFilterTree;
     const mine = ++seq.current;
-    api.post<{ memberCount: number }>('/segments/preview', { condition }).then(
+    data(api.POST('/segments/preview', { body: { condition } })).then(
       (r) => mine === seq.current && setAnswer({ text, count: r.memberCount }),
       (error: unknown) => mine === seq.current && setAnswer({ text, error }),
     );

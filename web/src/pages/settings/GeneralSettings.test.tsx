@@ -32,8 +32,8 @@ function renderForm(answer: (body: Record<string, unknown>) => Response, initial
   const sent: Array<Record<string, unknown>> = [];
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (_url: string, init: RequestInit) => {
-      const body = JSON.parse(String(init.body)) as Record<string, unknown>;
+    vi.fn(async (request: Request) => {
+      const body = (await request.json()) as Record<string, unknown>;
       sent.push(body);
       return answer(body);
     }),

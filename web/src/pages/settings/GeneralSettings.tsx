@@ -29,13 +29,13 @@ const TRACKING: { value: TrackingMode; label: string }[] = [
 ];
 
 /** The form's sender fields as the API's `defaultFrom`: no address clears it. */
-function defaultFromOf(v: Record<string, string>): Project['defaultFrom'] {
+function defaultFromOf(v: Record<string, string>): NonNullable<ProjectSettings['defaultFrom']> | null {
   const email = (v.defaultFromEmail ?? '').trim();
   return email ? { email, name: (v.defaultFromName ?? '').trim() || null } : null;
 }
 
 const sameSender = (a: Project['defaultFrom'], b: Project['defaultFrom']) =>
-  a?.email.toLowerCase() === b?.email.toLowerCase() && (a?.name ?? null) === (b?.name ?? null);
+  a?.email?.toLowerCase() === b?.email?.toLowerCase() && (a?.name ?? null) === (b?.name ?? null);
 
 export function SettingsForm({ project }: { project: Project }) {
   const queryClient = useQueryClient();
@@ -65,7 +65,7 @@ export function SettingsForm({ project }: { project: Project }) {
           void save.submit({
             name: (v.name ?? '').trim(),
             tracking: v.tracking as TrackingMode,
-            language: v.language,
+            language: v.language as ProjectSettings['language'],
             ...(sameSender(defaultFrom, project.defaultFrom) ? {} : { defaultFrom }),
           });
         }}

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { accountApi, useMe, useProject } from '../../api/account';
 import { ApiError } from '../../api/errors';
 import { qk } from '../../api/queryKeys';
-import type { Member, Role } from '../../api/types';
+import type { AssignableRole, Member, Role } from '../../api/types';
 import { Button } from '../../components/Button';
 import { ConfirmButton } from '../../components/Dialogs';
 import { ErrorMessage } from '../../components/ErrorMessage';
@@ -23,7 +23,7 @@ function RoleSelect({ member, disabled }: { member: Member; disabled: boolean })
   const projectId = useProjectId();
   const queryClient = useQueryClient();
   const change = useApiMutation({
-    mutationFn: (role: Role) => accountApi.updateMember(projectId, member.userId, role),
+    mutationFn: (role: AssignableRole) => accountApi.updateMember(projectId, member.userId, role),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'members') }),
   });
   return (
@@ -32,7 +32,7 @@ function RoleSelect({ member, disabled }: { member: Member; disabled: boolean })
         aria-label={`Role of ${member.email}`}
         value={member.role}
         disabled={disabled || change.isPending}
-        onChange={(e) => void change.submit(e.target.value as Role)}
+        onChange={(e) => void change.submit(e.target.value as AssignableRole)}
       >
         <option value="ADMIN">Admin</option>
         <option value="MEMBER">Member</option>
@@ -49,7 +49,7 @@ export default function MembersSettings() {
   const queryClient = useQueryClient();
   const members = useQuery({ queryKey: qk.p(projectId, 'members'), queryFn: () => accountApi.members(projectId) });
   const add = useApiMutation({
-    mutationFn: (body: { email: string; role: Role }) => accountApi.addMember(projectId, body),
+    mutationFn: (body: { email: string; role: AssignableRole }) => accountApi.addMember(projectId, body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'members') }),
   });
   const canManage = project.data?.role === 'OWNER' || project.data?.role === 'ADMIN';
@@ -69,7 +69,7 @@ export default function MembersSettings() {
             e.preventDefault();
             const form = e.currentTarget;
             const v = formValues(form);
-            void add.submit({ email: (v.email ?? '').trim(), role: v.role as Role }).then((m) => m && form.reset());
+            void add.submit({ email: (v.email ?? '').trim(), role: v.role as AssignableRole }).then((m) => m && form.reset());
           }}
           noValidate
         >

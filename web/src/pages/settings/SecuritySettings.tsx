@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../api/client';
+import { accountClient, data } from '../../api/client';
 import { qk } from '../../api/queryKeys';
 import { Badge, EmptyState } from '../../components/Feedback';
 import { QueryView } from '../../components/QueryView';
 import { formatDate, formatNumber, formatPercent } from '../../lib/format';
 import { useProjectId } from '../../lib/project';
 
+/** The document describes this answer loosely (every field optional, suspensions untyped): what the service sends. */
 interface SecurityState {
   disabled: boolean;
   disabledReason: string | null;
@@ -40,7 +41,10 @@ function RateMeter({ label, rate, limit, count }: { label: string; rate: number;
 
 export default function SecuritySettings() {
   const projectId = useProjectId();
-  const security = useQuery({ queryKey: qk.p(projectId, 'security'), queryFn: () => apiRequest<SecurityState>(`/users/@me/projects/${projectId}/security`) });
+  const security = useQuery({
+    queryKey: qk.p(projectId, 'security'),
+    queryFn: async () => (await data(accountClient.GET('/users/@me/projects/{id}/security', { params: { path: { id: projectId } } }))) as SecurityState,
+  });
   return (
     <QueryView query={security} title="Could not load the security state">
       {(s) => (

@@ -5,8 +5,9 @@ import { useMe } from '../../api/account';
 import { useDomains } from '../../api/domains';
 import { ApiError } from '../../api/errors';
 import { qk } from '../../api/queryKeys';
-import { EMAIL_TYPES, type TemplateInput, useTemplate } from '../../api/templates';
-import type { Contact, CursorList, EmailType, Template } from '../../api/types';
+import { data } from '../../api/client';
+import { EMAIL_TYPES, useTemplate } from '../../api/templates';
+import type { EmailType, Template } from '../../api/types';
 import { Button } from '../../components/Button';
 import HtmlLiquidEditor from '../../components/HtmlLiquidEditor';
 import { ConfirmButton } from '../../components/Dialogs';
@@ -96,16 +97,20 @@ function SendTest({ template, sampleText }: { template: Template; sampleText: st
   const send = useApiMutation({
     mutationFn: (recipient: string) => {
       const sample = parseJsonObject(sampleText);
-      const data = 'value' in sample ? oneOffData(sample.value) : {};
+      const sampleData = 'value' in sample ? oneOffData(sample.value) : {};
       // Inline content (transactional): a test reaches the address whatever its subscription.
-      return api.post<{ success: boolean; data: { emails: { email: string }[]; skipped?: { to: string; reason: string }[] } }>('/v1/send', {
-        to: recipient,
-        from: template.fromName ? { name: template.fromName, email: template.from } : template.from,
-        subject: `[Test] ${template.subject}`,
-        body: template.body,
-        ...(template.replyTo ? { reply: template.replyTo } : {}),
-        data,
-      });
+      return data(
+        api.POST('/v1/send', {
+          body: {
+            to: recipient,
+            from: template.fromName ? { name: template.fromName, email: template.from } : template.from,
+            subject: `[Test] ${template.subject}`,
+            body: template.body,
+            ...(template.replyTo ? { reply: template.replyTo } : {}),
+            data: sampleData,
+          },
+        }),
+      );
     },
   });
   const recipient = to ?? me.data?.email ?? '';
@@ -156,7 +161,7 @@ function Editor({ template }: { template?: Template }) {
   const save = useApiMutation({
     mutationFn: (d: Draft) => {
       const optional = (v: string) => (v.trim() ? v.trim() : template ? null : undefined);
-      const body: Record<string, unknown> = {
+      const body = {
         name: d.name.trim(),
         subject: d.subject,
         body: d.body,
@@ -166,7 +171,7 @@ function Editor({ template }: { template?: Template }) {
         fromName: optional(d.fromName),
         replyTo: optional(d.replyTo),
       };
-      return template ? api.patch<Template>(`/templates/${template.id}`, body) : api.post<Template>('/templates', body as unknown as TemplateInput);
+      return template ? data(api.PATCH('/templates/{id}', { params: { path: { id: template.id } }, body })) : data(api.POST('/templates', { body }));
     },
     onSuccess: (saved) => {
       queryClient.setQueryData(qk.p(projectId, 'templates', 'one', saved.id), saved);
@@ -175,14 +180,14 @@ function Editor({ template }: { template?: Template }) {
     },
   });
   const duplicate = useApiMutation({
-    mutationFn: () => api.post<Template>(`/templates/${template!.id}/duplicate`),
+    mutationFn: () => data(api.POST('/templates/{id}/duplicate', { params: { path: { id: template!.id } } })),
     onSuccess: (copy) => {
       void queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'templates', 'list') });
       navigate(projectPath(projectId, 'templates', copy.id));
     },
   });
   const loadContact = useApiMutation({
-    mutationFn: (email: string) => api.get<CursorList<Contact>>('/contacts', { search: email, limit: 1 }),
+    mutationFn: (email: string) => data(api.GET('/contacts', { params: { query: { search: email, limit: 1 } } })),
     onSuccess: (page) => {
       const found = page.data[0];
       if (!found) return;
@@ -220,7 +225,7 @@ function Editor({ template }: { template?: Template }) {
                 description="Campaigns and workflow steps that use it stop working. This cannot be undone."
                 confirmLabel="Delete template"
                 onConfirm={async () => {
-                  await api.del(`/templates/${template.id}`);
+                  await data(api.DELETE('/templates/{id}', { params: { path: { id: template.id } } }));
                   await queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'templates') });
                   navigate(projectPath(projectId, 'templates'));
                 }}
