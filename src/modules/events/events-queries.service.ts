@@ -113,6 +113,22 @@ export class EventsQueriesService {
   }
 
   /**
+   * The `email.*` events about one email (`data.emailId`), oldest first. They belong to the email's
+   * contact and follow the email's creation, so `events_contact_created_idx` reads only that
+   * contact's events since then (a deleted contact's events went with it).
+   */
+  async ofEmail(projectId: string, email: { id: string; contactId: string | null; createdAt: Date }): Promise<Array<{ name: string; data: Record<string, unknown>; createdAt: string }>> {
+    const rows: Array<{ name: string; data: Record<string, unknown>; created_at: Date }> = await this.dataSource.query(
+      `SELECT name, data, created_at FROM events
+        WHERE ${email.contactId === null ? 'contact_id IS NULL' : 'contact_id = $4'} AND created_at >= $3 AND project_id = $1
+          AND name LIKE 'email.%' AND data->>'emailId' = $2
+        ORDER BY created_at, seq`,
+      email.contactId === null ? [projectId, email.id, email.createdAt] : [projectId, email.id, email.createdAt, email.contactId],
+    );
+    return rows.map((r) => ({ name: r.name, data: r.data, createdAt: new Date(r.created_at).toISOString() }));
+  }
+
+  /**
    * One keyset page of the project's events, newest first (`created_at`, `id`), each with its
    * contact's address: the event list and the activity feed. `total` counts the whole filter on
    * the first page when asked (0 otherwise).
