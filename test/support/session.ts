@@ -79,6 +79,10 @@ export interface EmailView {
   error: string | null;
   skipReason: string | null;
   bounceType: string | null;
+  messageId: string | null;
+  providerMessageId: string | null;
+  trackOpens: boolean;
+  trackClicks: boolean;
   attempts: number;
   openCount: number;
   clickCount: number;

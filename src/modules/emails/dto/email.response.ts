@@ -40,6 +40,14 @@ export class EmailResponse {
   skipReason!: string | null;
   @ApiProperty({ description: 'Permanent or Transient, on a bounce', type: String, nullable: true })
   bounceType!: string | null;
+  @ApiProperty({ description: 'The Message-ID header, `<id@sender-domain>`; null until the message is built', type: String, nullable: true })
+  messageId!: string | null;
+  @ApiProperty({ description: "The transport's id for the message (SES MessageId, the SMTP server's answer); null until handed over", type: String, nullable: true })
+  providerMessageId!: string | null;
+  @ApiProperty({ description: 'Whether opens are tracked (a pixel is added)', type: Boolean })
+  trackOpens!: boolean;
+  @ApiProperty({ description: 'Whether clicks are tracked (links are rewritten)', type: Boolean })
+  trackClicks!: boolean;
   @ApiProperty({ description: 'Hand-over attempts so far', type: 'integer' })
   attempts!: number;
   @ApiProperty({ description: 'Opens recorded', type: 'integer' })
@@ -66,7 +74,7 @@ export class EmailDetailResponse extends EmailResponse {
 
 /** The `emails` columns an `EmailResponse` is made of (alias `e`). */
 export const EMAIL_RESPONSE_COLUMNS = `e.id, e.status, e.type, e.from_address, e.to_address, e.subject, e.campaign_id, e.template_id, e.contact_id,
-  e.workflow_execution_id, e.error, e.bounce_type, e.attempts, e.open_count, e.click_count, e.created_at, e.updated_at, e.sent_at,
+  e.workflow_execution_id, e.error, e.bounce_type, e.message_id, e.provider_message_id, e.track_opens, e.track_clicks, e.attempts, e.open_count, e.click_count, e.created_at, e.updated_at, e.sent_at,
   e.delivered_at, e.opened_at, e.clicked_at, e.bounced_at, e.complained_at, e.failed_at`;
 
 export interface EmailRow {
@@ -82,6 +90,10 @@ export interface EmailRow {
   workflow_execution_id: string | null;
   error: string | null;
   bounce_type: string | null;
+  message_id: string | null;
+  provider_message_id: string | null;
+  track_opens: boolean;
+  track_clicks: boolean;
   attempts: number;
   open_count: number;
   click_count: number;
@@ -115,6 +127,10 @@ export function toEmailResponse(row: EmailRow): EmailResponse {
     error: skipped ? null : row.error,
     skipReason: skipped ? row.error : null,
     bounceType: row.bounce_type,
+    messageId: row.message_id,
+    providerMessageId: row.provider_message_id,
+    trackOpens: row.track_opens,
+    trackClicks: row.track_clicks,
     attempts: row.attempts,
     openCount: row.open_count,
     clickCount: row.click_count,
