@@ -54,6 +54,23 @@ describe('emails API: GET /v1/emails and /v1/emails/:id', () => {
     expect([...times].sort()).toEqual(times);
   });
 
+  it("names the workflow execution whose SEND_EMAIL step queued the email", async () => {
+    const template = await s.api.post('/templates', { name: 'Welcome', subject: 'Welcome', body: '<p>Hi</p>', from: 'hello@acme.test', type: 'TRANSACTIONAL' }).expect(201);
+    const wf = await s.api.post('/workflows', { name: 'Onboarding', eventName: 'signed.up' }).expect(201);
+    const sendStep = await s.api.post(`/workflows/${wf.body.id as string}/steps`, { type: 'SEND_EMAIL', config: { templateId: template.body.id } }).expect(201);
+    await s.api.post(`/workflows/${wf.body.id as string}/transitions`, { fromStepId: wf.body.steps[0].id, toStepId: sendStep.body.id }).expect(201);
+    await s.api.patch(`/workflows/${wf.body.id as string}`, { enabled: true }).expect(200);
+    await s.api.post('/v1/track', { email: 'flow@example.com', event: 'signed.up' }).expect(200);
+    const execution = await eventually(async () => {
+      const res = await s.api.get(`/workflows/${wf.body.id as string}/executions`).expect(200);
+      const done = await s.api.get(`/workflows/${wf.body.id as string}/executions/${res.body.data[0].id as string}`).expect(200);
+      expect(done.body.status).toBe('COMPLETED');
+      return done.body;
+    });
+    const emailId = execution.steps[1].output.emailId as string;
+    expect(await s.read.emailSettled(emailId)).toMatchObject({ workflowExecutionId: execution.id, templateId: template.body.id, to: 'flow@example.com' });
+  });
+
   it('reads the same with the dashboard session', async () => {
     const id = await send(s, 'dash@example.com');
     await s.read.emailSettled(id);

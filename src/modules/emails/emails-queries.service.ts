@@ -1,14 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { clampLimit, CursorPage, cursorPage, decodeCursor } from '../../platform/http/pagination';
+import { clampLimit, CursorPage, cursorPage, decodeCursor, PG_TIMESTAMP } from '../../platform/http/pagination';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 import { EventsQueriesService } from '../events/events-queries.service';
 import { EmailDetailResponse, EMAIL_RESPONSE_COLUMNS, EmailResponse, EmailRow, toEmailResponse } from './dto/email.response';
 import type { ListEmailsQuery } from './dto/list-emails.query';
 import { emailNotFound } from './emails.errors';
-
-const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/;
 
 /**
  * Reads of a project's emails (`GET /v1/emails`, `GET /v1/emails/:id`). The list is newest

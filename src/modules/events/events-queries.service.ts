@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { clampLimit, CursorPage, cursorPage, decodeCursor } from '../../platform/http/pagination';
+import { clampLimit, CursorPage, cursorPage, decodeCursor, PG_TIMESTAMP } from '../../platform/http/pagination';
 import { isContactId } from '../contacts/contact-id';
 import { ContactDirectory } from './contact-directory';
 import { SetupProbes } from '../../platform/usage/setup-probes.registry';
@@ -13,7 +13,6 @@ import { eventContactNotFound, eventNameNotFound, reservedEventNotDeletable } fr
 import { isReservedEventName } from './reserved-names';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 
-const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/;
 const EVENT_NAME = /^[^\u0000-\u001f\u007f]{1,200}$/;
 
 export interface EventNameStats {
