@@ -162,7 +162,7 @@ describe('contacts', () => {
         await record.release();
       }
       await s.api.get(`/contacts/${victim}`).expect(404);
-      expect((await s.db.email(email.id))?.contact_id).toBeNull();
+      expect((await s.read.email(email.id))?.contactId).toBeNull();
     });
   });
 

@@ -5,8 +5,8 @@ import { SmtpReceiver } from '../support/smtp-receiver';
 /*
  * The project's `defaultFrom`: the sender of a send that names none, as Plunk's Node SDK README
  * call (`plunk.emails.send({ to, subject, body })`) does. Domain verification is on, through the
- * test DNS server, so the rule "on a verified domain of the project" is exercised. White-box: the
- * emails count for "nothing stored" (no endpoint lists emails).
+ * test DNS server, so the rule "on a verified domain of the project" is exercised. "Nothing
+ * stored" is read through the API (`total` of GET /v1/emails).
  */
 describe('project defaultFrom', () => {
   const dns = useFixture(() => TestDnsServer.start(), (d) => d.close());
@@ -14,8 +14,7 @@ describe('project defaultFrom', () => {
   const s = useSession(() => ({ ...dns.env(), EMAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url, DOMAIN_VERIFICATION: 'dns' }));
   const patch = (body: unknown) => s.dashboard.patch(`/users/@me/projects/${s.project.id}`, body);
   const project = async () => (await s.dashboard.get(`/users/@me/projects/${s.project.id}`).expect(200)).body;
-  const emailCount = async () =>
-    (await s.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM emails WHERE project_id = $1`, [s.project.id]))[0].n;
+  const emailCount = async () => (await s.api.get('/v1/emails', { limit: 1 }).expect(200)).body.total as number;
   const sdkCall = (to: string) => s.api.post('/v1/send', { to, subject: 'Welcome', body: '<p>Hi {{name ?? "there"}}</p>' });
 
   beforeAll(async () => {

@@ -3,8 +3,8 @@ import { ProjectSession, useFixture, useSession } from '../support/session';
 import { SesServer } from '../support/ses-server';
 import { ses, startSnsTestKit } from '../support/sns';
 
-// White-box: the provider message ids of the sent emails, which SNS notifications must name; no
-// endpoint shows an email. Security, projects and sends go through the API.
+// Security, projects, sends and emails (the provider message ids SNS notifications must name) go
+// through the API.
 describe('sending reputation: security endpoints, automatic suspension, re-enable', () => {
   const kit = useFixture(() => startSnsTestKit(), (k) => k.close());
   const sesServer = useFixture(() => SesServer.start(), (server) => server.close());
@@ -31,11 +31,8 @@ describe('sending reputation: security endpoints, automatic suspension, re-enabl
     expect(ids).toHaveLength(105);
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const rows = await s.db.query<{ id: string; to_address: string; provider_message_id: string | null; status: string }>(
-        `SELECT id, to_address, provider_message_id, status FROM emails WHERE id = ANY($1) ORDER BY to_address`,
-        [ids],
-      );
-      sent = rows.filter((r) => r.status === 'sent' && r.provider_message_id).map((r) => ({ id: r.id, to: r.to_address, messageId: r.provider_message_id! }));
+      const rows = (await s.read.emails()).filter((e) => ids.includes(e.id)).sort((a, b) => (a.to < b.to ? -1 : a.to > b.to ? 1 : 0));
+      sent = rows.filter((r) => r.status === 'sent' && r.providerMessageId).map((r) => ({ id: r.id, to: r.to, messageId: r.providerMessageId! }));
       const pending = rows.filter((r) => r.status === 'queued' || r.status === 'sending').length;
       // Every email handed over; or (queue hiccups aside) enough of them once the deadline passes.
       if (pending === 0 || (Date.now() > deadline && sent.length >= 100)) break;

@@ -7,9 +7,8 @@ import { SmtpReceiver } from '../support/smtp-receiver';
 const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
 
 /*
- * White-box: an email's row (status, attempts, message ids, tracking flags: no endpoint shows an
- * email), the emails count for "nothing stored", the queue's jobs, and a project disabled for
- * reputation (no endpoint disables one). Contacts and events are read through the API.
+ * White-box: the queue's jobs, and a project disabled for reputation (no endpoint disables one).
+ * Emails, contacts and events are read through the API.
  */
 describe('POST /v1/send through SMTP', () => {
   const smtp = useFixture(() => SmtpReceiver.start(), (r) => r.close());
@@ -19,10 +18,10 @@ describe('POST /v1/send through SMTP', () => {
     if (key) req.set('Idempotency-Key', key);
     return req.send(body as object);
   };
-  const emailRow = (id: string) => s.db.email(id);
-  const settled = (id: string) => s.db.emailSettled(id);
+  const email = (id: string) => s.read.email(id);
+  const settled = (id: string) => s.read.emailSettled(id);
   const counts = async () => {
-    const [{ emails }] = await s.db.query<{ emails: number }>(`SELECT count(*)::int AS emails FROM emails WHERE project_id = $1`, [s.project.id]);
+    const emails = (await s.api.get('/v1/emails', { limit: 1 }).expect(200)).body.total as number;
     return { emails, contacts: await s.read.contactCount() };
   };
   const eventsOf = (emailId: string) => s.read.emailEvents(emailId);
@@ -62,10 +61,10 @@ describe('POST /v1/send through SMTP', () => {
 
     const row = await settled(emailId);
     // With the SMTP transport the receiving server's 250 is the delivery (docs/api.md, "Delivery").
-    expect(row).toMatchObject({ status: 'delivered', subject: 'Hi <Ann> & free', attempts: 1, type: 'TRANSACTIONAL', message_id: `<${emailId}@acme.test>` });
-    expect(row.sent_at).toBeTruthy();
-    expect(row.delivered_at).toBeTruthy();
-    expect(row.provider_message_id).toContain('queued as');
+    expect(row).toMatchObject({ status: 'delivered', subject: 'Hi <Ann> & free', attempts: 1, type: 'TRANSACTIONAL', messageId: `<${emailId}@acme.test>` });
+    expect(row.sentAt).toBeTruthy();
+    expect(row.deliveredAt).toBeTruthy();
+    expect(row.providerMessageId).toContain('queued as');
     const events = await waitFor(async () => {
       const list = await eventsOf(emailId);
       return list.length ? list : undefined;
@@ -163,7 +162,7 @@ describe('POST /v1/send through SMTP', () => {
     expect(msg.parsed!.from!.value[0]).toEqual({ name: 'Billing', address: 'billing@acme.test' });
     expect(msg.parsed!.replyTo!.value[0].address).toBe('billing-help@acme.test');
     const row = await settled(res.body.data.emails[0].email);
-    expect(row.template_id).toBe(tpl.body.id);
+    expect(row.templateId).toBe(tpl.body.id);
     const events = await waitFor(async () => ((await eventsOf(row.id)).length ? eventsOf(row.id) : undefined));
     expect(events[0].data.templateId).toBe(tpl.body.id);
 
@@ -254,7 +253,7 @@ describe('POST /v1/send through SMTP', () => {
     const res = await send({ to: 'gone@example.org', from: 'hello@acme.test', subject: 'Bounce', body: '<p>b</p>' }).expect(200);
     const emailId = res.body.data.emails[0].email;
     const row = await settled(emailId);
-    expect(row).toMatchObject({ status: 'bounced', bounce_type: 'Permanent', attempts: 1 });
+    expect(row).toMatchObject({ status: 'bounced', bounceType: 'Permanent', attempts: 1 });
     expect(row.error).toMatch(/Mailbox unavailable/);
     const events = await waitFor(async () => ((await eventsOf(emailId)).length ? eventsOf(emailId) : undefined));
     expect(events.map((e) => e.name)).toEqual(['email.bounce']);
@@ -265,8 +264,8 @@ describe('POST /v1/send through SMTP', () => {
   it('applies the tracking override and the project mode', async () => {
     const on = await send({ to: 't1@example.org', from: 'hello@acme.test', subject: 's', body: 'b' }).expect(200);
     const off = await send({ to: 't2@example.org', from: 'hello@acme.test', subject: 's', body: 'b', tracking: false }).expect(200);
-    expect(await emailRow(on.body.data.emails[0].email)).toMatchObject({ track_opens: true, track_clicks: true });
-    expect(await emailRow(off.body.data.emails[0].email)).toMatchObject({ track_opens: false, track_clicks: false });
+    expect(await email(on.body.data.emails[0].email)).toMatchObject({ trackOpens: true, trackClicks: true });
+    expect(await email(off.body.data.emails[0].email)).toMatchObject({ trackOpens: false, trackClicks: false });
   });
 
   it('refuses a repeated Idempotency-Key with 409 and sends once', async () => {

@@ -1,16 +1,16 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { createTemplate, send, waitUntilSent } from '../support/deliverability';
-import { ProjectSession, Session, useFixture, useSession, waitFor } from '../support/session';
+import { createTemplate, send } from '../support/deliverability';
+import { ProjectSession, useFixture, useSession, waitFor } from '../support/session';
 import { SesServer } from '../support/ses-server';
 import { SmtpReceiver } from '../support/smtp-receiver';
 import { ses, SnsEnvelope, startSnsTestKit } from '../support/sns';
 
 /*
- * White-box: an email's row (status, bounce and complaint marks, provider message id: no endpoint
- * shows an email) and a test-only trigger that injects a database failure. Contacts, events,
- * suppressions (as skipped sends) and consumption are read through the API.
+ * White-box: a test-only trigger that injects a database failure. Emails (status, bounce and
+ * complaint marks, provider message id), contacts, events, suppressions (as skipped sends) and
+ * consumption are read through the API.
  */
-const emailRow = async (s: Session, id: string) => (await s.db.email(id))!;
+const emailRow = async (s: ProjectSession, id: string) => (await s.read.email(id))!;
 const subscribed = async (p: ProjectSession, contactId: string) => (await p.read.contact(contactId))!.subscribed;
 /** The project's events of that name, oldest first. */
 const eventsNamed = async (p: ProjectSession, name: string) => (await p.read.events({ name })).reverse();
@@ -33,9 +33,9 @@ describe('SNS notifications (/webhooks/sns)', () => {
   async function sentEmail(to: string, extra: Record<string, unknown> = {}) {
     const body = await send(s.app, s.project, { to, subject: 'Hi', body: '<p>Hello</p>', from: 'sender@example.com', subscribed: true, ...extra });
     const id: string = body.data.emails[0].email;
-    const row = await waitUntilSent(s.app, id);
-    expect(row.provider_message_id).toBeTruthy();
-    return { id, contactId: body.data.emails[0].contact.id as string, messageId: row.provider_message_id as string };
+    const row = await s.read.emailSettled(id, ['sent', 'delivered'], 15_000);
+    expect(row.providerMessageId).toBeTruthy();
+    return { id, contactId: body.data.emails[0].contact.id as string, messageId: row.providerMessageId as string };
   }
 
   /** A counter's value in /metrics (0 when absent): the registry is per process, so tests compare before and after. */
@@ -103,8 +103,8 @@ describe('SNS notifications (/webhooks/sns)', () => {
 
     const row = await emailRow(s, sent.id);
     expect(row.status).toBe('bounced');
-    expect(row.bounce_type).toBe('Permanent');
-    expect(row.bounced_at).toBeTruthy();
+    expect(row.bounceType).toBe('Permanent');
+    expect(row.bouncedAt).toBeTruthy();
     const [bounce] = await s.read.emailEvents(sent.id, 'email.bounce');
     expect(bounce.data).toMatchObject({ emailId: sent.id, subject: 'Hi', from: 'sender@example.com', templateId: null, campaignId: null, bounceType: 'Permanent' });
     expect(bounce.contactId).toBe(sent.contactId);
@@ -136,7 +136,7 @@ describe('SNS notifications (/webhooks/sns)', () => {
     expect(complaints).toHaveLength(1);
     expect(complaints[0].data).toMatchObject({ emailId: sent.id, subject: 'Hi', from: 'sender@example.com' });
     const row = await emailRow(s, sent.id);
-    expect(row.complained_at).toBeTruthy();
+    expect(row.complainedAt).toBeTruthy();
     expect(row.status).toBe('complained');
     expect(await subscribed(s, sent.contactId)).toBe(false);
     const unsubscribed = await s.read.events({ name: 'contact.unsubscribed', contactId: sent.contactId });
@@ -183,7 +183,7 @@ describe('SNS notifications (/webhooks/sns)', () => {
     expect(bounces[0].data.bounceType).toBe('Transient');
     const row = await emailRow(s, sent.id);
     expect(row.status).not.toBe('bounced');
-    expect(row.bounced_at).toBeNull();
+    expect(row.bouncedAt).toBeNull();
     expect(await subscribed(s, sent.contactId)).toBe(true);
     const res = await send(s.app, s.project, { to: 'soft@example.net', template: marketing });
     expect(res.data.skipped).toEqual([]);
@@ -195,7 +195,7 @@ describe('SNS notifications (/webhooks/sns)', () => {
     await post(kit.notification(ses.delivery(sent.messageId, 'delivered@example.net'))).expect(200);
     const row = await emailRow(s, sent.id);
     expect(row.status).toBe('delivered');
-    expect(row.delivered_at).toBeTruthy();
+    expect(row.deliveredAt).toBeTruthy();
     await post(kit.notification(ses.delivery(sent.messageId, 'delivered@example.net'))).expect(200);
     const deliveries = await s.read.emailEvents(sent.id, 'email.delivery');
     expect(deliveries).toHaveLength(1);
@@ -258,7 +258,7 @@ describe('send-time bounces (SMTP 5xx)', () => {
       const r = await emailRow(s, emailId);
       return r.status === 'bounced' ? r : undefined;
     });
-    expect(row.bounce_type).toBe('Permanent');
+    expect(row.bounceType).toBe('Permanent');
     await waitFor(async () => ((await subscribed(s, contactId)) ? undefined : true));
     expect((await eventsNamed(s, 'contact.unsubscribed')).map((e) => e.data.reason)).toEqual(['bounce']);
     expect(await eventsNamed(s, 'email.bounce')).toHaveLength(1);

@@ -1,14 +1,14 @@
 import { EmailPipeline } from '../../src/modules/emails/pipeline/email-pipeline';
 import { TestApp } from '../support/app';
-import { createTemplate, db, emailRow, send } from '../support/deliverability';
+import { createTemplate, db, send } from '../support/deliverability';
 import { useSession } from '../support/session';
 
 /**
  * Skips decided when the pipeline takes a queued email, from the state at that moment: a
  * project suspended since, an address suppressed or unsubscribed since (MARKETING).
- * White-box: the pipeline is run by hand (ROLE=api has no worker), email rows are read directly
- * (no endpoint shows an email), a project is disabled and an address suppressed directly (no
- * endpoint does either).
+ * White-box: the pipeline is run by hand (ROLE=api has no worker), a project is disabled and an
+ * address suppressed directly (no endpoint does either). Emails are read through the API (a
+ * skipped email's reason is its `skipReason`).
  */
 describe('queued mail whose project or address changed before sending', () => {
   // ROLE=api runs no workers, so the email stays queued until the test runs the pipeline itself.
@@ -19,22 +19,22 @@ describe('queued mail whose project or address changed before sending', () => {
   });
 
   it('skips mail of a since suspended project with the reason project_disabled, and sends it while the project is enabled', async () => {
-    const project = (await s.newProject()).project;
+    const owner = await s.newProject();
+    const project = owner.project;
     const body = { to: 'reader@example.org', from: 'me@example.com', subject: 'Hello', body: '<p>Hi</p>' };
     const queuedThenSuspended = (await send(app, project, body)).data.emails[0].email as string;
     const queuedWhileEnabled = (await send(app, project, body)).data.emails[0].email as string;
-    expect((await emailRow(app, queuedThenSuspended)).status).toBe('queued');
+    expect((await owner.read.email(queuedThenSuspended))!.status).toBe('queued');
 
     const pipeline = app.runtime.app.get(EmailPipeline);
     await pipeline.deliver(queuedWhileEnabled, { isLast: false });
-    expect((await emailRow(app, queuedWhileEnabled)).status).toBe('delivered');
+    expect((await owner.read.email(queuedWhileEnabled))!.status).toBe('delivered');
 
     await db(app).query(`UPDATE projects SET disabled = true, disabled_reason = 'EMAIL_REPUTATION' WHERE id = $1`, [project.id]);
     // The pipeline caches a project for up to 5 s.
     await new Promise((resolve) => setTimeout(resolve, 5_100));
     await pipeline.deliver(queuedThenSuspended, { isLast: false });
-    const [row] = await db(app).query(`SELECT status, error FROM emails WHERE id = $1`, [queuedThenSuspended]);
-    expect(row).toEqual({ status: 'skipped', error: 'project_disabled' });
+    expect(await owner.read.email(queuedThenSuspended)).toMatchObject({ status: 'skipped', skipReason: 'project_disabled' });
   });
 
   it('skips a newly suppressed or unsubscribed address (MARKETING), sends TRANSACTIONAL mail to it anyway', async () => {
@@ -54,11 +54,10 @@ describe('queued mail whose project or address changed before sending', () => {
 
     const pipeline = app.runtime.app.get(EmailPipeline);
     for (const id of [toSuppressed, toUnsubscribed, toStillIn, transactional]) await pipeline.deliver(id, { isLast: false });
-    const rows: Array<{ id: string; status: string; error: string | null }> = await db(app).query(`SELECT id, status, error FROM emails WHERE project_id = $1`, [project.id]);
-    const byId = new Map(rows.map((r) => [r.id, { status: r.status, error: r.error }]));
-    expect(byId.get(toSuppressed)).toEqual({ status: 'skipped', error: 'suppressed' });
-    expect(byId.get(toUnsubscribed)).toEqual({ status: 'skipped', error: 'unsubscribed' });
-    expect(byId.get(toStillIn)).toEqual({ status: 'delivered', error: null });
-    expect(byId.get(transactional)).toEqual({ status: 'delivered', error: null });
+    const byId = new Map((await other.read.emails()).map((e) => [e.id, { status: e.status, error: e.error, skipReason: e.skipReason }]));
+    expect(byId.get(toSuppressed)).toEqual({ status: 'skipped', error: null, skipReason: 'suppressed' });
+    expect(byId.get(toUnsubscribed)).toEqual({ status: 'skipped', error: null, skipReason: 'unsubscribed' });
+    expect(byId.get(toStillIn)).toEqual({ status: 'delivered', error: null, skipReason: null });
+    expect(byId.get(transactional)).toEqual({ status: 'delivered', error: null, skipReason: null });
   });
 });

@@ -3,11 +3,10 @@ import { eventually, outboxMessage, pathOf, send } from '../support/deliverabili
 import { useSession } from '../support/session';
 import { signToken } from '../../src/modules/emails/links/signed-token';
 
-// White-box: an email's open and click counters and timestamps (no endpoint shows an email).
-// Events are read through the API.
+// Emails (open and click counters and timestamps) and events are read through the API.
 describe('open and click tracking', () => {
   const s = useSession({ PUBLIC_URL: 'https://mail.example.test' });
-  const emailRow = async (id: string) => (await s.db.email(id))!;
+  const email = async (id: string) => (await s.read.email(id))!;
 
   const html = `<html><body><h1>Hi</h1>
 <a href="https://example.com/pricing?plan=pro&amp;ref=mail">Pricing</a>
@@ -45,13 +44,13 @@ describe('open and click tracking', () => {
     expect(res.headers['content-type']).toBe('image/gif');
     expect(res.headers['cache-control']).toContain('no-store');
     expect(res.body.length).toBeGreaterThan(30);
-    const first = await emailRow(emailId);
-    expect(first.open_count).toBe(1);
-    expect(first.opened_at).toBeTruthy();
+    const first = await email(emailId);
+    expect(first.openCount).toBe(1);
+    expect(first.openedAt).toBeTruthy();
     await s.anonymous.get(pixel).expect(200);
-    const second = await emailRow(emailId);
-    expect(second.open_count).toBe(2);
-    expect(new Date(second.opened_at!).getTime()).toBe(new Date(first.opened_at!).getTime());
+    const second = await email(emailId);
+    expect(second.openCount).toBe(2);
+    expect(new Date(second.openedAt!).getTime()).toBe(new Date(first.openedAt!).getTime());
     const opens = await s.read.emailEvents(emailId, 'email.open');
     expect(opens).toHaveLength(2);
     expect(opens[0].data).toEqual({ emailId, subject: 'Tracked', from: 'news@example.com', templateId: null, campaignId: null });
@@ -63,13 +62,13 @@ describe('open and click tracking', () => {
     const link = pathOf(clickLinks(message.parsed.html as string)[0]);
     // A link scanner's HEAD is answered but not counted.
     await request(s.http).head(link).expect(302);
-    expect((await emailRow(emailId)).click_count).toBe(0);
+    expect((await email(emailId)).clickCount).toBe(0);
     const res = await s.anonymous.get(link).expect(302);
     expect(res.headers.location).toBe('https://example.com/pricing?plan=pro&ref=mail');
     await s.anonymous.get(link).expect(302);
-    const row = await emailRow(emailId);
-    expect(row.click_count).toBe(2);
-    expect(row.clicked_at).toBeTruthy();
+    const clicked = await email(emailId);
+    expect(clicked.clickCount).toBe(2);
+    expect(clicked.clickedAt).toBeTruthy();
     const clicks = await s.read.emailEvents(emailId, 'email.click');
     expect(clicks).toHaveLength(2);
     expect(clicks[0].data).toEqual({ emailId, subject: 'Tracked', from: 'news@example.com', templateId: null, campaignId: null, link: 'https://example.com/pricing?plan=pro&ref=mail' });
@@ -94,7 +93,7 @@ describe('open and click tracking', () => {
     const pixel = pathOf(pixels(message.parsed.html as string)[0]);
     await s.anonymous.get(`/t/c/${pixel.slice('/t/o/'.length, -4)}`).expect(404);
     await s.anonymous.get(`/t/o/${token}.gif`).expect(404);
-    expect((await emailRow(emailId)).click_count).toBe(0);
+    expect((await email(emailId)).clickCount).toBe(0);
   });
 
   it('honours the per-send override and the project mode', async () => {

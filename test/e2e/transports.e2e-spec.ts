@@ -8,9 +8,9 @@ import { Session, useFixture, useSession, waitFor } from '../support/session';
 import { SesServer, SesServerOptions } from '../support/ses-server';
 
 /*
- * White-box reads: an email's status, provider message id, attempts and sent_at (no endpoint shows
- * an email's delivery state); the sweep test writes email rows without jobs, a state the API
- * cannot produce (an enqueue that failed after commit).
+ * Emails (status, provider message id, attempts, sent_at) are read through the API. White-box:
+ * the sweep test writes email rows without jobs, a state the API cannot produce (an enqueue that
+ * failed after commit), and account mail, which belongs to no project, is read from its row.
  */
 
 /** An app sending through the SES-compatible endpoint (started with `options`). */
@@ -34,8 +34,8 @@ describe('outbox transport (default)', () => {
     expect(parsed.subject).toBe('Outbox 7');
     expect(parsed.html).toContain('n=7');
     expect(parsed.headers.get('x-mailroom-email-id')).toBe(emailId);
-    const row = await s.db.emailSettled(emailId, ['delivered']);
-    expect(row.delivered_at).toBeTruthy();
+    const row = await s.read.emailSettled(emailId, ['delivered']);
+    expect(row.deliveredAt).toBeTruthy();
     const events = await waitFor(async () => {
       const list = await s.read.emailEvents(emailId);
       return list.length === 2 ? list : undefined;
@@ -45,7 +45,7 @@ describe('outbox transport (default)', () => {
 
   it('the sweep sends an email left queued without a job, once, and leaves recent ones to their jobs', async () => {
     const res = await s.api.post('/v1/send').send({ to: 'first@example.org', from: 'me@example.com', subject: 'S', body: 'b' }).expect(200);
-    const sent = await s.db.emailSettled(res.body.data.emails[0].email, ['delivered']);
+    const sent = await s.read.emailSettled(res.body.data.emails[0].email, ['delivered']);
     // Rows written without a job, as when the enqueue after commit fails: one stranded for 3
     // minutes, one just written (still inside the 2 minutes its job gets).
     const copy = (to: string, age: string) =>
@@ -58,12 +58,12 @@ describe('outbox transport (default)', () => {
     const [[stranded], [recent]] = await Promise.all([copy('stranded@example.org', '3 minutes'), copy('recent@example.org', '0 minutes')]);
     const sweeper = s.app.runtime.app.get(EmailSweeper);
     await sweeper.sweep();
-    await s.db.emailSettled(stranded.id, ['delivered']);
+    await s.read.emailSettled(stranded.id, ['delivered']);
     await sweeper.sweep(); // the email's job id is its id: a second sweep adds nothing
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(existsSync(join(s.app.dataDir, 'outbox', `${stranded.id}.eml`))).toBe(true);
-    expect((await s.db.email(stranded.id))!.attempts).toBe(1);
-    expect((await s.db.email(recent.id))!.status).toBe('queued');
+    expect((await s.read.email(stranded.id))!.attempts).toBe(1);
+    expect((await s.read.email(recent.id))!.status).toBe('queued');
   });
 
   it('sends account mail (signup verification) through the pipeline from SYSTEM_FROM, with no project', async () => {
@@ -96,9 +96,9 @@ describe('ses transport (SES-compatible endpoint on loopback)', () => {
       })
       .expect(200);
     const emailId = res.body.data.emails[0].email;
-    const row = await fixture.s.db.emailSettled(emailId, ['sent']);
+    const row = await fixture.s.read.emailSettled(emailId, ['sent']);
     const stored = await waitFor(async () => (await fixture.ses.emails()).find((e) => e.subject === 'Via SES y'));
-    expect(row.provider_message_id).toBe(stored.messageId);
+    expect(row.providerMessageId).toBe(stored.messageId);
     expect(stored.destination.to).toEqual(['ses@example.org']);
     expect(stored.from).toContain('ses-sender@example.com');
     expect(stored.body.html).toContain('x=y');
@@ -138,15 +138,15 @@ async function sendSpreadMs(s: Session, count: number, status: 'sent' | 'deliver
   // One email first, so the measured ones do not wait together for the renderer process to start
   // (the service starts it at boot; from TypeScript sources on a loaded machine that takes seconds).
   const warm = await s.api.post('/v1/send', { to: 'warm-up@example.org', from: 'me@example.com', subject: 's', body: 'b' }).expect(200);
-  await s.db.emailSettled(warm.body.data.emails[0].email as string, [status], 60_000);
+  await s.read.emailSettled(warm.body.data.emails[0].email as string, [status], 60_000);
   const to = Array.from({ length: count }, (_, i) => `spread${i}@example.org`);
   const res = await s.api.post('/v1/send', { to, from: 'me@example.com', subject: 's', body: 'b' }).expect(200);
   const ids: string[] = res.body.data.emails.map((e: { email: string }) => e.email);
   const rows = await waitFor(async () => {
-    const list = await s.db.query<{ sent_at: Date }>(`SELECT sent_at FROM emails WHERE id = ANY($1::uuid[]) AND status = $2`, [ids, status]);
+    const list = (await s.read.emails({ status })).filter((e) => ids.includes(e.id));
     return list.length === ids.length ? list : undefined;
   }, 30_000);
-  const times = rows.map((r) => new Date(r.sent_at).getTime());
+  const times = rows.map((r) => new Date(r.sentAt!).getTime());
   return Math.max(...times) - Math.min(...times);
 }
 

@@ -188,8 +188,9 @@ describe('workflows', () => {
       ['SEND_EMAIL', 'COMPLETED'],
     ]);
     const emailId = done.steps[1].output.emailId;
-    const email = await s.db.emailSettled(emailId);
+    const email = await s.read.emailSettled(emailId);
     expect(email.status).toBe('delivered');
+    // White-box: the stored Liquid source and render variables (internals no endpoint shows).
     const [{ body }] = await s.db.dataSource.query(`SELECT c.body, e.subject FROM emails e JOIN email_contents c ON c.id = e.content_id WHERE e.id = $1`, [emailId]);
     expect(body).toContain('{{firstName}}');
     expect(email.subject).toBe('Hi Ada');

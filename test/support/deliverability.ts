@@ -5,7 +5,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { TestApp, TestProject } from './app';
 import { eventually, waitFor } from './wait';
-import { EmailRow, whiteBox } from './session';
+import { whiteBox } from './session';
 
 /** Helpers shared by the deliverability suites (tracking, unsubscribe, SNS, reputation). */
 
@@ -49,17 +49,6 @@ export async function outboxMessage(app: TestApp, emailId: string): Promise<Outb
     parsed,
     header: (name) => parsed.headerLines.find((h) => h.key === name.toLowerCase())?.line.replace(/^[^:]+:\s*/, '').replace(/\r?\n\s+/g, ' '),
   };
-}
-
-export type { EmailRow };
-
-export function emailRow(app: TestApp, id: string): Promise<EmailRow> {
-  return whiteBox(app).email(id) as Promise<EmailRow>;
-}
-
-/** Waits until the pipeline has handed the email to the transport. */
-export function waitUntilSent(app: TestApp, id: string): Promise<EmailRow> {
-  return whiteBox(app).emailSettled(id, ['sent', 'delivered'], 15_000);
 }
 
 /** Path and query of an absolute URL found in mail (the app listens on another port than PUBLIC_URL's). */

@@ -64,6 +64,42 @@ export interface EventView {
   createdAt: string;
 }
 
+/** An email as `GET /v1/emails/:id` shows it (the list's items have no `events`). */
+export interface EmailView {
+  id: string;
+  status: string;
+  type: string;
+  from: string;
+  to: string;
+  subject: string | null;
+  campaignId: string | null;
+  templateId: string | null;
+  contactId: string | null;
+  workflowExecutionId: string | null;
+  error: string | null;
+  skipReason: string | null;
+  bounceType: string | null;
+  messageId: string | null;
+  providerMessageId: string | null;
+  trackOpens: boolean;
+  trackClicks: boolean;
+  attempts: number;
+  openCount: number;
+  clickCount: number;
+  createdAt: string;
+  updatedAt: string;
+  sentAt: string | null;
+  deliveredAt: string | null;
+  openedAt: string | null;
+  clickedAt: string | null;
+  bouncedAt: string | null;
+  complainedAt: string | null;
+  failedAt: string | null;
+  events: Array<{ name: string; createdAt: string; data: Record<string, unknown> }>;
+}
+
+export const SETTLED_EMAIL_STATUSES = ['sent', 'delivered', 'bounced', 'failed', 'skipped'];
+
 /** State as the API shows it to the project's secret key (every read asserts a 200). */
 export interface ApiReads {
   /** The contact with exactly this email (normalised by the caller), or undefined. */
@@ -80,6 +116,12 @@ export interface ApiReads {
   events(filter?: { name?: string; contactId?: string }): Promise<EventView[]>;
   /** The events about one email (`data.emailId`), optionally of one name, oldest first. */
   emailEvents(emailId: string, name?: string): Promise<EventView[]>;
+  /** GET /v1/emails/:id; undefined on 404. */
+  email(id: string): Promise<EmailView | undefined>;
+  /** Every email of the project matching the filter, newest first (GET /v1/emails, every page). */
+  emails(filter?: { status?: string; campaignId?: string; contactId?: string }): Promise<Array<Omit<EmailView, 'events'>>>;
+  /** Waits until GET /v1/emails/:id shows one of `statuses` (default: any settled status) and returns the email. */
+  emailSettled(id: string, statuses?: string[], timeoutMs?: number): Promise<EmailView>;
 }
 
 export function apiReads(api: ApiClient): ApiReads {
@@ -94,6 +136,12 @@ export function apiReads(api: ApiClient): ApiReads {
     return out;
   };
   const contacts = (search?: string) => allPages<ContactView>('/contacts', search === undefined ? {} : { search });
+  const email = async (id: string): Promise<EmailView | undefined> => {
+    const res = await api.get(`/v1/emails/${id}`);
+    if (res.status === 404) return undefined;
+    if (res.status !== 200) throw new Error(`GET /v1/emails/${id} answered ${res.status}: ${JSON.stringify(res.body)}`);
+    return res.body as EmailView;
+  };
   return {
     contacts,
     contactByEmail: async (email) => (await contacts(email)).find((c) => c.email === email),
@@ -107,6 +155,13 @@ export function apiReads(api: ApiClient): ApiReads {
     eventsOf: (contactId) => allPages<EventView>(`/events/contact/${contactId}`, {}),
     events: (filter = {}) => allPages<EventView>('/events', filter),
     emailEvents: async (emailId, name) => (await allPages<EventView>('/events', name === undefined ? {} : { name })).filter((e) => e.data.emailId === emailId).reverse(),
+    email,
+    emails: (filter = {}) => allPages<Omit<EmailView, 'events'>>('/v1/emails', filter),
+    emailSettled: (id, statuses = SETTLED_EMAIL_STATUSES, timeoutMs = 30_000) =>
+      waitFor(async () => {
+        const found = await email(id);
+        return found && statuses.includes(found.status) ? found : undefined;
+      }, timeoutMs),
   };
 }
 
@@ -138,8 +193,6 @@ export interface EmailRow {
   complained_at: Date | null;
   [column: string]: unknown;
 }
-
-export const SETTLED_EMAIL_STATUSES = ['sent', 'delivered', 'bounced', 'failed', 'skipped'];
 
 /**
  * White-box access to the database, for state no endpoint shows (an email's delivery state and

@@ -1,4 +1,4 @@
-const CONTACT_ID = /^cnt_[0-9a-f]{32}$/;
+export const CONTACT_ID = /^cnt_[0-9a-f]{32}$/;
 
 /** Path and body ids are checked before any query: a malformed id is simply not found. */
 export function isContactId(value: unknown): value is string {

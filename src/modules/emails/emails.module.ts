@@ -11,6 +11,8 @@ import { ProjectsModule } from '../projects/projects.module';
 import { TemplatesModule } from '../templates/templates.module';
 import { EmailsController } from './emails.controller';
 import { EmailsService } from './emails.service';
+import { EmailsQueriesController } from './emails-queries.controller';
+import { EmailsQueriesService } from './emails-queries.service';
 import { EmailContent } from './entities/email-content.entity';
 import { Email } from './entities/email.entity';
 import { SnsMessageRecord } from './entities/sns-message.entity';
@@ -51,9 +53,10 @@ import { AudienceEmails } from './use-cases/insert-audience-emails';
     EventsModule,
     BillingModule,
   ],
-  controllers: [EmailsController, TrackingController, RecipientLinksController, SnsController],
+  controllers: [EmailsController, EmailsQueriesController, TrackingController, RecipientLinksController, SnsController],
   providers: [
     EmailsService,
+    EmailsQueriesService,
     SendEmails,
     EmailQueue,
     EmailStatusStore,

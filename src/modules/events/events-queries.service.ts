@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { clampLimit, CursorPage, cursorPage, decodeCursor } from '../../platform/http/pagination';
+import { clampLimit, CursorPage, cursorPage, decodeCursor, PG_TIMESTAMP } from '../../platform/http/pagination';
 import { isContactId } from '../contacts/contact-id';
 import { ContactDirectory } from './contact-directory';
 import { SetupProbes } from '../../platform/usage/setup-probes.registry';
@@ -13,7 +13,6 @@ import { eventContactNotFound, eventNameNotFound, reservedEventNotDeletable } fr
 import { isReservedEventName } from './reserved-names';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 
-const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/;
 const EVENT_NAME = /^[^\u0000-\u001f\u007f]{1,200}$/;
 
 export interface EventNameStats {
@@ -110,6 +109,22 @@ export class EventsQueriesService {
     if (isReservedEventName(name)) throw reservedEventNotDeletable(name);
     const result: [unknown[], number] = await this.dataSource.query(`DELETE FROM events WHERE project_id = $1 AND name = $2`, [projectId, name]);
     if (!result[1]) throw eventNameNotFound(name);
+  }
+
+  /**
+   * The `email.*` events about one email (`data.emailId`), oldest first. They belong to the email's
+   * contact and follow the email's creation, so `events_contact_created_idx` reads only that
+   * contact's events since then (a deleted contact's events went with it).
+   */
+  async ofEmail(projectId: string, email: { id: string; contactId: string | null; createdAt: Date }): Promise<Array<{ name: string; data: Record<string, unknown>; createdAt: string }>> {
+    const rows: Array<{ name: string; data: Record<string, unknown>; created_at: Date }> = await this.dataSource.query(
+      `SELECT name, data, created_at FROM events
+        WHERE ${email.contactId === null ? 'contact_id IS NULL' : 'contact_id = $4'} AND created_at >= $3 AND project_id = $1
+          AND name LIKE 'email.%' AND data->>'emailId' = $2
+        ORDER BY created_at, seq`,
+      email.contactId === null ? [projectId, email.id, email.createdAt] : [projectId, email.id, email.createdAt, email.contactId],
+    );
+    return rows.map((r) => ({ name: r.name, data: r.data, createdAt: new Date(r.created_at).toISOString() }));
   }
 
   /**

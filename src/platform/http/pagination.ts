@@ -40,6 +40,9 @@ export function parsePositiveInt(raw: unknown, field: string, fallback: number, 
 
 export const clampLimit = (raw: unknown): number => parsePositiveInt(raw, 'limit', CURSOR_DEFAULT_LIMIT, CURSOR_MAX_LIMIT);
 
+/** A timestamp as PostgreSQL prints it (`created_at::text`, full precision): the sort value keyset cursors carry. */
+export const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/;
+
 /** Cursors are opaque to clients: base64url JSON of whatever the list needs to resume. */
 export function encodeCursor(state: Record<string, unknown>): string {
   return Buffer.from(JSON.stringify(state), 'utf8').toString('base64url');

@@ -1,5 +1,5 @@
 import type { Repository, SelectQueryBuilder } from 'typeorm';
-import { clampLimit, CursorPage, cursorPage, decodeCursor, OffsetPage, offsetPage } from '../../../platform/http/pagination';
+import { clampLimit, CursorPage, cursorPage, decodeCursor, OffsetPage, offsetPage, PG_TIMESTAMP } from '../../../platform/http/pagination';
 import { isUuid } from '../../../platform/http/parse-uuid.pipe';
 import { mixedPagination, unknownStatusFilter } from '../campaigns.errors';
 import { CampaignResponse, toCampaignResponse } from '../dto/campaign.response';
@@ -10,7 +10,6 @@ import { Campaign, CAMPAIGN_STATUSES } from '../entities/campaign.entity';
 const SORT_COLUMNS: Record<CampaignSort, string> = { name: 'lower(k.name)', createdAt: 'k.created_at', updatedAt: 'k.updated_at' };
 const CURSOR_VALUES: Record<CampaignSort, string> = { name: 'lower(k.name)', createdAt: 'k.created_at::text', updatedAt: 'k.updated_at::text' };
 const CURSOR_CASTS: Record<CampaignSort, string> = { name: '', createdAt: '::timestamptz', updatedAt: '::timestamptz' };
-const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/;
 
 type Dir = 'asc' | 'desc';
 

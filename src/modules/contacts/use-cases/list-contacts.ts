@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { clampLimit, CursorPage, cursorPage, decodeCursor } from '../../../platform/http/pagination';
+import { clampLimit, CursorPage, cursorPage, decodeCursor, PG_TIMESTAMP } from '../../../platform/http/pagination';
 import { isContactId } from '../contact-id';
 import { ContactResponse, CONTACT_COLUMNS, ContactRow, fromContactRow, toContactResponse } from '../dto/contact.response';
 import type { ListContactsQuery } from '../dto/list-contacts.query';
@@ -14,8 +14,6 @@ interface ContactsCursor extends Record<string, unknown> {
   v: string;
   id: string;
 }
-
-const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/;
 
 const escapeLike = (value: string): string => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 

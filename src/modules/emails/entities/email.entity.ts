@@ -5,7 +5,8 @@ import { Template, type TemplateType } from '../../templates/entities/template.e
 import { EmailContent } from './email-content.entity';
 
 /** Persisted values (renaming one strands the rows that carry it). */
-export type EmailStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'bounced' | 'complained' | 'failed' | 'skipped' | 'uncertain';
+export const EMAIL_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'bounced', 'complained', 'failed', 'skipped', 'uncertain'] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 export type EmailType = TemplateType;
 
 /** One recipient message. Written (status `queued`) before its job is enqueued. */
@@ -21,10 +22,12 @@ export type EmailType = TemplateType;
 @Index('emails_campaign_unfinished_idx', ['campaignId'], { where: "campaign_id IS NOT NULL AND status IN ('queued', 'sending')" })
 /**
  * Descending keys, which TypeORM cannot declare, left to the migrations:
- * `emails_project_created_idx (project_id, created_at DESC, id)`, `emails_contact_created_idx (contact_id, created_at DESC)`.
+ * `emails_project_created_idx (project_id, created_at DESC, id)`, `emails_contact_created_idx (contact_id, created_at DESC)`,
+ * `emails_project_status_created_idx (project_id, status, created_at DESC, id)` (`GET /v1/emails?status=`).
  */
 @Index('emails_project_created_idx', { synchronize: false })
 @Index('emails_contact_created_idx', { synchronize: false })
+@Index('emails_project_status_created_idx', { synchronize: false })
 export class Email {
   @PrimaryGeneratedColumn('uuid') id: string;
   /** Null for account mail (verification, password reset), which belongs to no project. */
@@ -38,6 +41,8 @@ export class Email {
   @Column('uuid', { nullable: true })
   templateId: string | null;
   @Column('uuid', { nullable: true }) campaignId: string | null;
+  /** The workflow execution whose SEND_EMAIL step queued the email. */
+  @Column('uuid', { nullable: true }) workflowExecutionId: string | null;
   @ForeignKey(() => EmailContent, { name: 'emails_content_id_fkey', onDelete: 'CASCADE' })
   @Column('uuid', { nullable: true })
   contentId: string | null;

@@ -32,6 +32,7 @@ export interface NewEmails {
   projectId: string | null;
   templateId: string | null;
   campaignId?: string | null;
+  workflowExecutionId?: string | null;
   type: EmailType;
   fromAddress: string;
   trackOpens: boolean;
@@ -79,6 +80,7 @@ export async function insertContentsAndEmails(statements: StatementRunner, em: E
         contact_id: r.contactId,
         template_id: e.templateId,
         campaign_id: e.campaignId ?? null,
+        workflow_execution_id: e.workflowExecutionId ?? null,
         content_id: contentId,
         type: e.type,
         from_address: e.fromAddress,
@@ -103,11 +105,11 @@ const INSERT_CONTENTS_AND_EMAILS_SQL = `WITH content AS (
                                             markdown boolean, text text, from_name text, reply_to text, headers jsonb, attachments jsonb)
   RETURNING id
 )
-INSERT INTO emails (id, project_id, contact_id, template_id, campaign_id, content_id, type, from_address,
+INSERT INTO emails (id, project_id, contact_id, template_id, campaign_id, workflow_execution_id, content_id, type, from_address,
                     to_address, to_name, variables, track_opens, track_clicks)
-SELECT r.id, r.project_id, r.contact_id, r.template_id, r.campaign_id, r.content_id, r.type, r.from_address,
+SELECT r.id, r.project_id, r.contact_id, r.template_id, r.campaign_id, r.workflow_execution_id, r.content_id, r.type, r.from_address,
        r.to_address, r.to_name, r.variables, r.track_opens, r.track_clicks
-  FROM jsonb_to_recordset($2::jsonb) AS r(id uuid, project_id uuid, contact_id text, template_id uuid, campaign_id uuid, content_id uuid,
-                                          type text, from_address text, to_address text, to_name text, variables jsonb,
+  FROM jsonb_to_recordset($2::jsonb) AS r(id uuid, project_id uuid, contact_id text, template_id uuid, campaign_id uuid,
+                                          workflow_execution_id uuid, content_id uuid, type text, from_address text, to_address text, to_name text, variables jsonb,
                                           track_opens boolean, track_clicks boolean)
  WHERE (SELECT count(*) FROM content) >= 0`;

@@ -480,7 +480,7 @@ export class WorkflowEngine {
         await this.billing.consume(em, ex.project_id, 'workflows', 1);
         emailIds = await this.emails.queue(
           { projectId: ex.project_id, templateId: template.id, subject: template.subject, body: template.body, fromName: template.fromName, replyTo: template.replyTo },
-          { projectId: ex.project_id, templateId: template.id, type: template.type, fromAddress: template.fromAddress, trackOpens: track, trackClicks: track },
+          { projectId: ex.project_id, templateId: template.id, workflowExecutionId: ex.id, type: template.type, fromAddress: template.fromAddress, trackOpens: track, trackClicks: track },
           [{ contactId: contact.id, toAddress: contact.email, toName: null, variables }],
           em,
         );
