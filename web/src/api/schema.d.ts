@@ -854,6 +854,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/emails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["EmailsQueriesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/emails/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["EmailsQueriesController_findOne"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/@me/projects/{id}/billing-limits": {
         parameters: {
             query?: never;
@@ -1995,6 +2027,144 @@ export interface components {
             skipped: components["schemas"]["SkippedRecipient"][];
             /** @description When the request was accepted */
             timestamp: string;
+        };
+        EmailResponse: {
+            /** @description Identifier (UUID), as in `/v1/send`'s answer and the events' `data.emailId` */
+            id: string;
+            /**
+             * @description queued → sending → sent | delivered | bounced | complained | failed; skipped (never sent: see skipReason); uncertain (interrupted while being handed to the transport)
+             * @enum {string}
+             */
+            status: "queued" | "sending" | "sent" | "delivered" | "bounced" | "complained" | "failed" | "skipped" | "uncertain";
+            /** @description TRANSACTIONAL, MARKETING or HEADLESS */
+            type: string;
+            /** @description Sender address */
+            from: string;
+            /** @description Recipient address */
+            to: string;
+            /** @description The rendered subject; null until the message is built */
+            subject: string | null;
+            /** @description Campaign (UUID) of a campaign email */
+            campaignId: string | null;
+            /** @description Template (UUID) it was made from */
+            templateId: string | null;
+            /** @description Recipient contact; null once the contact is deleted */
+            contactId: string | null;
+            /** @description Workflow execution (UUID) whose SEND_EMAIL step queued it */
+            workflowExecutionId: string | null;
+            /** @description Why sending failed (or the last temporary failure while it is retried) */
+            error: string | null;
+            /** @description Why a skipped email was not sent: suppressed, unsubscribed, project_disabled, render_error, … */
+            skipReason: string | null;
+            /** @description Permanent or Transient, on a bounce */
+            bounceType: string | null;
+            /** @description The Message-ID header, `<id@sender-domain>`; null until the message is built */
+            messageId: string | null;
+            /** @description The transport's id for the message (SES MessageId, the SMTP server's answer); null until handed over */
+            providerMessageId: string | null;
+            /** @description Whether opens are tracked (a pixel is added) */
+            trackOpens: boolean;
+            /** @description Whether clicks are tracked (links are rewritten) */
+            trackClicks: boolean;
+            /** @description Hand-over attempts so far */
+            attempts: number;
+            /** @description Opens recorded */
+            openCount: number;
+            /** @description Clicks recorded */
+            clickCount: number;
+            /** @description When it was queued (ISO 8601) */
+            createdAt: string;
+            /** @description Last change of the record (ISO 8601) */
+            updatedAt: string;
+            /** @description Handed to the transport (ISO 8601); null until then */
+            sentAt: string | null;
+            /** @description Delivery confirmed (ISO 8601); null until then */
+            deliveredAt: string | null;
+            /** @description First open (ISO 8601); null until then */
+            openedAt: string | null;
+            /** @description First click (ISO 8601); null until then */
+            clickedAt: string | null;
+            /** @description Bounced (ISO 8601); null until then */
+            bouncedAt: string | null;
+            /** @description Complaint received (ISO 8601); null until then */
+            complainedAt: string | null;
+            /** @description Failed for good (ISO 8601); null until then */
+            failedAt: string | null;
+        };
+        EmailEventResponse: {
+            /** @description email.sent, email.delivery, email.open, email.click, email.bounce or email.complaint */
+            name: string;
+            /** @description When it happened (ISO 8601) */
+            createdAt: string;
+            /** @description The event data as stored (emailId, subject, from, templateId, campaignId; email.click adds link, email.bounce bounceType) */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        EmailDetailResponse: {
+            /** @description Identifier (UUID), as in `/v1/send`'s answer and the events' `data.emailId` */
+            id: string;
+            /**
+             * @description queued → sending → sent | delivered | bounced | complained | failed; skipped (never sent: see skipReason); uncertain (interrupted while being handed to the transport)
+             * @enum {string}
+             */
+            status: "queued" | "sending" | "sent" | "delivered" | "bounced" | "complained" | "failed" | "skipped" | "uncertain";
+            /** @description TRANSACTIONAL, MARKETING or HEADLESS */
+            type: string;
+            /** @description Sender address */
+            from: string;
+            /** @description Recipient address */
+            to: string;
+            /** @description The rendered subject; null until the message is built */
+            subject: string | null;
+            /** @description Campaign (UUID) of a campaign email */
+            campaignId: string | null;
+            /** @description Template (UUID) it was made from */
+            templateId: string | null;
+            /** @description Recipient contact; null once the contact is deleted */
+            contactId: string | null;
+            /** @description Workflow execution (UUID) whose SEND_EMAIL step queued it */
+            workflowExecutionId: string | null;
+            /** @description Why sending failed (or the last temporary failure while it is retried) */
+            error: string | null;
+            /** @description Why a skipped email was not sent: suppressed, unsubscribed, project_disabled, render_error, … */
+            skipReason: string | null;
+            /** @description Permanent or Transient, on a bounce */
+            bounceType: string | null;
+            /** @description The Message-ID header, `<id@sender-domain>`; null until the message is built */
+            messageId: string | null;
+            /** @description The transport's id for the message (SES MessageId, the SMTP server's answer); null until handed over */
+            providerMessageId: string | null;
+            /** @description Whether opens are tracked (a pixel is added) */
+            trackOpens: boolean;
+            /** @description Whether clicks are tracked (links are rewritten) */
+            trackClicks: boolean;
+            /** @description Hand-over attempts so far */
+            attempts: number;
+            /** @description Opens recorded */
+            openCount: number;
+            /** @description Clicks recorded */
+            clickCount: number;
+            /** @description When it was queued (ISO 8601) */
+            createdAt: string;
+            /** @description Last change of the record (ISO 8601) */
+            updatedAt: string;
+            /** @description Handed to the transport (ISO 8601); null until then */
+            sentAt: string | null;
+            /** @description Delivery confirmed (ISO 8601); null until then */
+            deliveredAt: string | null;
+            /** @description First open (ISO 8601); null until then */
+            openedAt: string | null;
+            /** @description First click (ISO 8601); null until then */
+            clickedAt: string | null;
+            /** @description Bounced (ISO 8601); null until then */
+            bouncedAt: string | null;
+            /** @description Complaint received (ISO 8601); null until then */
+            complainedAt: string | null;
+            /** @description Failed for good (ISO 8601); null until then */
+            failedAt: string | null;
+            /** @description Its email.* events, oldest first */
+            events: components["schemas"]["EmailEventResponse"][];
         };
         CategoryLimitSchema: {
             /** @description Monthly cap; null when there is none */
@@ -5637,6 +5807,85 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["SendResult"];
                     };
+                };
+            };
+            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    EmailsQueriesController_list: {
+        parameters: {
+            query?: {
+                /** @description Only emails in this status */
+                status?: "queued" | "sending" | "sent" | "delivered" | "bounced" | "complained" | "failed" | "skipped" | "uncertain";
+                /** @description Only this campaign's emails (campaign id) */
+                campaignId?: string;
+                /** @description Only this contact's emails (contact id, cnt_…) */
+                contactId?: string;
+                /** @description Page size, 1-100 (default 20; larger values are clamped) */
+                limit?: number;
+                /** @description Cursor from the previous page (`cursor` of the response) */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project's emails, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EmailResponse"][];
+                        /** @description Pass as `cursor` to get the next page; null on the last page */
+                        cursor: string | null;
+                        /** @description Whether another page follows */
+                        hasMore: boolean;
+                        /** @description Total matching items, counted on the first page only (0 on later pages) */
+                        total: number;
+                    };
+                };
+            };
+            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    EmailsQueriesController_findOne: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The email with its events; another project's email is a 404 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailDetailResponse"];
                 };
             };
             /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
