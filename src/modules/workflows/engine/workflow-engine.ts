@@ -17,10 +17,8 @@ import { trackingFor } from '../../emails/use-cases/send-emails';
 import { ProjectsService } from '../../projects/projects.service';
 import { TemplatesService } from '../../templates/templates.service';
 import type { Contact } from '../../contacts/entities/contact.entity';
-import { ACTIVE_STATUSES, type ExecutionStatus } from '../entities/workflow-execution.entity';
+import { ACTIVE_STATUSES, type ExecutionStatus, type ExecutionStepRecord, type ExecutionStepStatus } from '../entities/workflow-execution.entity';
 import type { StepType } from '../entities/workflow-step.entity';
-import type { ExecutionStepResponse } from '../dto/workflow.response';
-import type { ExecutionStepStatus } from '../entities/workflow-execution-step.entity';
 import type { WaitOutcome } from '../entities/workflow-transition.entity';
 import { delaySeconds } from '../graph/step-config';
 import { Exit, GraphStep, nextStepId, stepOf, WorkflowGraph } from '../graph/workflow-graph';
@@ -148,7 +146,7 @@ export interface StartPlan {
   /** The step records to insert as rows, when the execution goes on (RUNNING or WAITING); empty when the plan ends it. */
   records: Array<Record<string, unknown>>;
   /** When the plan ends it (COMPLETED, EXITED, FAILED): its records, written in the execution's row (`WorkflowExecution.records`). */
-  ended_records: ExecutionStepResponse[] | null;
+  ended_records: ExecutionStepRecord[] | null;
 }
 
 /** What the insert of planned starts answers, per workflow: how many started, and the ids of those that go on (a job, a timer). */
