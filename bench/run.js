@@ -1,16 +1,19 @@
 #!/usr/bin/env node
 'use strict';
-// `npm run bench [-- <suite>... ] [--modes=embedded,services] [--quick] [--strict]`
+// `npm run bench [-- <suite>... ] [--modes=embedded,services] [--quick] [--strict] [--markdown] [--from=<results.json>]`
 // Runs bench/suites/*.js (or the named ones) and prints one table of figures. See bench/README.md.
-const { mkdirSync, readdirSync, writeFileSync } = require('node:fs');
+// `--markdown` prints the table in Markdown (the form of bench/README.md's table); `--from=` prints
+// a saved bench/results/*.json instead of running anything.
+const { mkdirSync, readFileSync, readdirSync, writeFileSync } = require('node:fs');
 const { basename, join } = require('node:path');
-const lib = require('./lib');
 
 function parseArgs(argv) {
-  const args = { suites: [], modes: undefined, quick: false, strict: false };
+  const args = { suites: [], modes: undefined, quick: false, strict: false, markdown: false, from: undefined };
   for (const arg of argv) {
     if (arg === '--quick') args.quick = true;
     else if (arg === '--strict') args.strict = true;
+    else if (arg === '--markdown') args.markdown = true;
+    else if (arg.startsWith('--from=')) args.from = arg.slice(7);
     else if (arg.startsWith('--modes=')) args.modes = arg.slice(8).split(',').filter(Boolean);
     else if (arg.startsWith('-')) throw new Error(`unknown option ${arg}`);
     else args.suites.push(arg.replace(/\.js$/, ''));
@@ -35,8 +38,48 @@ function printTable(rows) {
   for (const c of cells) console.log(line(c));
 }
 
+/** `1234.5` → `1,235`; keeps format()'s precision for small values. */
+function formatGrouped(value) {
+  const text = format(value);
+  return typeof value === 'number' && Number.isFinite(value) && Math.abs(value) >= 1000 ? Number(text).toLocaleString('en-US') : text;
+}
+
+function withUnit(value, unit) {
+  const text = formatGrouped(value);
+  return unit && typeof value === 'number' ? `${text} ${unit}` : text;
+}
+
+/** Markdown cells: `|` escaped, newlines flattened. */
+function cell(text) {
+  return String(text ?? '').replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ').trim();
+}
+
+/** The table as bench/README.md shows it; `date` is the run's, unless a row carries its own. */
+function printMarkdown(rows, date) {
+  console.log('| suite | metric | mode | value | baseline (same run) | target | date |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of rows) {
+    const baseline = r.baseline === undefined ? '' : withUnit(r.baseline, r.baselineUnit ?? r.unit);
+    const target = r.target ? `${r.target}${r.ok === false ? ' (missed)' : ''}` : r.ok === false ? 'missed' : '';
+    const cells = [r.suite, r.metric, r.mode ?? '', withUnit(r.value, r.unit), baseline, target, r.date ?? date ?? ''];
+    console.log(`| ${cells.map(cell).join(' | ')} |`);
+  }
+}
+
+function printRows(rows, args, at) {
+  if (args.markdown) printMarkdown(rows, at ? String(at).slice(0, 10) : undefined);
+  else printTable(rows);
+}
+
 async function main() {
   const args = parseArgs(process.argv.slice(2));
+  if (args.from) {
+    const saved = JSON.parse(readFileSync(args.from, 'utf8'));
+    const rows = (saved.rows ?? []).filter((r) => args.suites.length === 0 || args.suites.includes(r.suite));
+    printRows(rows, args, saved.at);
+    return;
+  }
+  const lib = require('./lib');
   const suitesDir = join(__dirname, 'suites');
   const available = readdirSync(suitesDir).filter((f) => f.endsWith('.js')).map((f) => basename(f, '.js')).sort();
   const selected = args.suites.length ? args.suites : available;
@@ -75,14 +118,22 @@ async function main() {
     process.stderr.write(`bench: ${name} done in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
   }
 
-  console.log('');
-  printTable(rows);
+  const at = new Date().toISOString();
   const misses = rows.filter((r) => r.ok === false).length;
-  console.log(`\n${rows.length} figures, ${misses} below target, ${failed} suites failed`);
+  const summary = `${rows.length} figures, ${misses} below target, ${failed} suites failed`;
+  if (args.markdown) {
+    // stdout is the Markdown table alone, so `npm run bench -- --markdown > table.md` works.
+    printRows(rows, args, at);
+    process.stderr.write(`bench: ${summary}\n`);
+  } else {
+    console.log('');
+    printRows(rows, args, at);
+    console.log(`\n${summary}`);
+  }
   try {
     const dir = join(__dirname, 'results');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ at: new Date().toISOString(), node: process.version, rows }, null, 2));
+    writeFileSync(join(dir, `${at.replace(/[:.]/g, '-')}.json`), JSON.stringify({ at, node: process.version, rows }, null, 2));
   } catch {
     // results are a convenience; the table is the output
   }

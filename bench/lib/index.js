@@ -7,11 +7,16 @@ const { measure, percentile } = require('./measure');
 
 /**
  * One row of the table. `target` is { max } or { min } (or a free string, then pass `ok` yourself).
+ * The last argument is `ok`, or `{ ok?, baseline?, baselineUnit? }`: `baseline` is the value of
+ * the baseline measured in the same run (in `baselineUnit`, default `unit`), for rows that are
+ * read against one (a share, a ratio, a figure beside its floor).
  * row('cold start', 'embedded', 1234, 'ms', { max: 5000 })
+ * row('POST /v1/track req/s', 'services', 2100, 'req/s', { min: 1500 }, { baseline: 3900 })
  */
-function row(metric, mode, value, unit, target, ok) {
+function row(metric, mode, value, unit, target, okOrOptions) {
+  const options = okOrOptions !== null && typeof okOrOptions === 'object' ? okOrOptions : { ok: okOrOptions };
   let targetText = '';
-  let pass = ok;
+  let pass = options.ok;
   if (target && typeof target === 'object') {
     if (target.max !== undefined) {
       targetText = `<= ${target.max}`;
@@ -23,7 +28,12 @@ function row(metric, mode, value, unit, target, ok) {
   } else if (typeof target === 'string') {
     targetText = target;
   }
-  return { metric, mode, value, unit, target: targetText, ok: pass };
+  const result = { metric, mode, value, unit, target: targetText, ok: pass };
+  if (options.baseline !== undefined) {
+    result.baseline = options.baseline;
+    if (options.baselineUnit !== undefined && options.baselineUnit !== unit) result.baselineUnit = options.baselineUnit;
+  }
+  return result;
 }
 
 /**

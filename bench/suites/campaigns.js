@@ -95,8 +95,8 @@ async function throughput(ctx, deployment, receiver, n, limit) {
       const cpu = cpuReading(cpuSources).since(cpu0);
       const rate = n / seconds;
       ctx.log(`${label}: ${n} campaign emails received in ${seconds.toFixed(1)} s; first after ${firstMs} ms`);
-      rows.push(row(`campaign ${n} recipients → received by SMTP, emails/s`, label, Math.round(rate), 'emails/s'));
-      rows.push(row('campaign share of nodemailer-alone limit', label, Math.round((rate / limit) * 100), '%', { min: 70 }));
+      rows.push(row(`campaign ${n} recipients → received by SMTP, emails/s`, label, Math.round(rate), 'emails/s', undefined, { baseline: Math.round(limit) }));
+      rows.push(row('campaign share of nodemailer-alone limit', label, Math.round((rate / limit) * 100), '%', { min: 70 }, { baseline: Math.round(limit), baselineUnit: 'emails/s' }));
       rows.push(row('POST /campaigns/:id/send → first message received', label, firstMs, 'ms', { max: 1000 }));
       [...peak.values()].forEach((bytes, i) => rows.push(row(`peak RSS, ${i === 0 ? (workers ? 'api' : 'service') : `worker ${i}`} process`, label, Math.round(bytes / 1048576), 'MB', { max: 300 })));
       [...rendererPeak.values()].forEach((bytes, i) => rows.push(row(`peak RSS, renderer process ${i + 1}`, label, Math.round(bytes / 1048576), 'MB')));

@@ -38,7 +38,7 @@ async function run(ctx) {
       if (tracked.non2xx || tracked.errors) ctx.log(`${label}: ${tracked.non2xx} non-2xx, ${tracked.errors} errors ${JSON.stringify(tracked.statusCodes)}`);
       const target = mode === 'services' ? { min: 1500 } : undefined;
       rows.push(row('GET /v1/ping req/s @50 conns (baseline)', label, Math.round(pinged.rps), 'req/s'));
-      rows.push(row('POST /v1/track req/s @50 conns', label, Math.round(tracked.rps), 'req/s', target));
+      rows.push(row('POST /v1/track req/s @50 conns', label, Math.round(tracked.rps), 'req/s', target, { baseline: Math.round(pinged.rps) }));
       rows.push(row('POST /v1/track p50 @50 conns', label, tracked.p50, 'ms'));
       rows.push(row('POST /v1/track p99 @50 conns', label, tracked.p99, 'ms', mode === 'services' ? { max: 100 } : undefined));
       rows.push(row('POST /v1/track non-2xx', label, tracked.non2xx + tracked.errors, 'count', { max: 0 }));

@@ -100,7 +100,7 @@ async function run(ctx) {
         const withWf = median(withRps);
         ctx.log(`${mode}: track medians ${Math.round(none)} → ${Math.round(withWf)} req/s; ${started}/${expected} executions finished, at most ${finishedAfter.toFixed(1)} s after a load`);
         rows.push(row(`/v1/track req/s @50 conns, no workflow listening (median of ${rounds})`, mode, Math.round(none), 'req/s'));
-        rows.push(row(`/v1/track req/s @50 conns, 5 workflows listening (median of ${rounds})`, mode, Math.round(withWf), 'req/s', { min: Math.round(none * 0.8) }));
+        rows.push(row(`/v1/track req/s @50 conns, 5 workflows listening (median of ${rounds})`, mode, Math.round(withWf), 'req/s', { min: Math.round(none * 0.8) }, { baseline: Math.round(none) }));
         rows.push(row('executions started and finished / expected (5 per tracked event)', mode, `${started}/${expected}`, '', 'all', started === expected));
         rows.push(row('seconds after a load until every execution finished (worst round)', mode, Number(finishedAfter.toFixed(1)), 's'));
         if (process.env.BENCH_WORKFLOWS_ONLY === 'track') continue;

@@ -3,7 +3,7 @@ import { badRequest } from '../../platform/http/app-error';
 export type Interval = 'hour' | 'day';
 
 const DAY_MS = 24 * 3600_000;
-/** decisions.md: `from`/`to` default to the last 30 days. */
+/** docs/decisions.md#activity-and-analytics: `from`/`to` default to the last 30 days. */
 export const DEFAULT_RANGE_MS = 30 * DAY_MS;
 /** Hour buckets over more than a year would be 8,760+ points: refused. */
 export const MAX_HOURLY_RANGE_MS = 366 * DAY_MS;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-/** A SCHEDULED campaign (decisions.md, `/activity/upcoming`). */
+/** A SCHEDULED campaign (docs/decisions.md#activity-and-analytics, `/activity/upcoming`). */
 export interface UpcomingCampaign {
   id: string;
   name: string;

@@ -1,4 +1,4 @@
-/** decisions.md's activity types: the email lifecycle names as stored, and `event` for tracked events. */
+/** Activity types (docs/decisions.md#activity-and-analytics): the email lifecycle names as stored, and `event` for tracked events. */
 export const EMAIL_ACTIVITY_TYPES = ['email.sent', 'email.delivery', 'email.open', 'email.click', 'email.bounce', 'email.complaint', 'email.received'] as const;
 export const ACTIVITY_TYPES = [...EMAIL_ACTIVITY_TYPES, 'event'] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];

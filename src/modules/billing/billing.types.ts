@@ -2,7 +2,7 @@
 export const BILLING_CATEGORIES = ['workflows', 'campaigns', 'transactional', 'inbound'] as const;
 export type BillingCategory = (typeof BILLING_CATEGORIES)[number];
 
-/** decisions.md: a category is "warning" from 80% of its cap. */
+/** docs/decisions.md#billing-security-uploads: a category is "warning" from 80% of its cap. */
 export const WARNING_RATIO = 0.8;
 
 export interface CategoryLimit {

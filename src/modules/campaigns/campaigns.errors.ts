@@ -2,7 +2,7 @@ import { badRequest, conflict, FieldError, notFound, validationError } from '../
 
 export const campaignNotFound = () => notFound('Campaign');
 
-/** One 422 item per missing required field (decisions.md "Campaigns"). */
+/** One 422 item per missing required field (docs/decisions.md#campaigns). */
 export const missingCampaignFields = (fields: string[]) =>
   validationError(fields.map((field): FieldError => ({ field, message: `${field} is required`, code: 'required' })));
 

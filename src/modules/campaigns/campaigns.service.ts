@@ -239,7 +239,7 @@ export class CampaignsService {
 
   /**
    * Counters from the campaign row. A DRAFT or SCHEDULED campaign has no fixed audience yet: every
-   * count is 0 (decisions.md), whatever its row holds; `audiencePreview` answers "who would get it".
+   * count is 0 (docs/decisions.md#campaigns), whatever its row holds; `audiencePreview` answers "who would get it".
    */
   async stats(projectId: string, id: string): Promise<CampaignStats> {
     const c = await this.findOne(projectId, id);
@@ -288,7 +288,7 @@ const SENT_RETURNING = 'RETURNING id, name, status, scheduled_for AS "scheduledF
 
 type Counters = CampaignCounters & Pick<Campaign, 'complainedCount' | 'skipped'>;
 
-/** decisions.md's stats shape from the counters; rates are fractions of `deliveredCount` (0 when none). */
+/** The stats shape (docs/decisions.md#campaigns) from the counters; rates are fractions of `deliveredCount` (0 when none). */
 function statsOf(c: Counters): Omit<CampaignStats, 'unsubscribedCount'> {
   return {
     ...countersOf(c),

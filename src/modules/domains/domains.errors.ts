@@ -2,7 +2,7 @@ import { AppError, conflict, notFound, validationError } from '../../platform/ht
 
 export const domainNotFound = () => notFound('Domain');
 
-/** decisions.md: 403 with code DOMAIN_NOT_VERIFIED (deliberately not the spec's INTERNAL_SERVER_ERROR body code). */
+/** docs/decisions.md#general: 403 with code DOMAIN_NOT_VERIFIED (deliberately not Plunk's INTERNAL_SERVER_ERROR body code). */
 export const domainNotVerified = (domain: string) =>
   new AppError(403, 'DOMAIN_NOT_VERIFIED', `The sender domain ${domain} is not a verified domain of this project`, {
     details: { domain },

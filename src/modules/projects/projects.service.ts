@@ -28,7 +28,7 @@ class KeyLookupFailed extends Error {
   }
 }
 
-/** Signs workflow WEBHOOK requests: `whsec_` + 64 hex (decisions.md). */
+/** Signs workflow WEBHOOK requests: `whsec_` + 64 hex (docs/decisions.md#workflows). */
 const newWebhookSecret = (): string => `whsec_${randomHex(32)}`;
 
 @Injectable()

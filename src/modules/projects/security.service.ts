@@ -9,7 +9,7 @@ import { isUuid } from '../../platform/http/parse-uuid.pipe';
 
 const log = logger('reputation');
 
-/** decisions.md "Billing, security, uploads". */
+/** The reputation rule: docs/decisions.md#billing-security-uploads. */
 export const REPUTATION_THRESHOLDS = { windowDays: 30, minimumEmails: 100, bounceRate: 0.1, complaintRate: 0.005 } as const;
 /** Persisted in `projects.disabled_reason` and `project_suspensions.reason`. */
 export const EMAIL_REPUTATION = 'EMAIL_REPUTATION';

@@ -1,5 +1,5 @@
 /**
- * decisions.md: lowercase, trim, drop characters other than ASCII word characters, spaces and
+ * docs/decisions.md#events: lowercase, trim, drop characters other than ASCII word characters, spaces and
  * hyphens, runs of spaces to one hyphen, collapse hyphens, trim hyphens ("VIP Customers" → `vip-customers`).
  */
 export function segmentSlug(name: string): string {

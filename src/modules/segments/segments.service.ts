@@ -97,7 +97,7 @@ export class SegmentsService {
     if (dto.name !== undefined) changes.name = dto.name;
     if (dto.description !== undefined) changes.description = dto.description;
     if (dto.trackMembership !== undefined) changes.trackMembership = dto.trackMembership;
-    // STATIC segments ignore a condition (decisions.md), on update as on create.
+    // STATIC segments ignore a condition (docs/decisions.md#segments-and-filters), on update as on create.
     if (dto.condition !== undefined && segment.type === 'DYNAMIC') {
       if (!isObject(dto.condition)) throw conditionNotObject(summarize(dto.condition));
       changes.condition = await this.audience.validateTree(projectId, dto.condition, { selfId: segment.id });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-/** The accepted image types (decisions.md), by the type detected from the bytes. */
+/** The accepted image types (docs/decisions.md#billing-security-uploads), by the type detected from the bytes. */
 export const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
 
 const KEY = /^img_[0-9a-f]{32}\.(png|jpg|gif|webp)$/;

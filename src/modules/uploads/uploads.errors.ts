@@ -1,6 +1,6 @@
 import { AppError, badRequest, notFound } from '../../platform/http/app-error';
 
-/** decisions.md: at most 5 MB (413 above). */
+/** docs/decisions.md#billing-security-uploads: at most 5 MB (413 above). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 export const missingImage = () => badRequest('Send the image as the multipart part "file"');

@@ -13,7 +13,7 @@ import { executionAlreadyActive, executionNotActive, executionNotFound } from '.
 import { WorkflowsService } from './workflows.service';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 
-/** decisions.md: a manual start's `context` is at most 64 KB (as JSON). */
+/** docs/decisions.md#workflows: a manual start's `context` is at most 64 KB (as JSON). */
 export const MAX_CONTEXT_BYTES = 64 * 1024;
 
 /** Starting executions by hand, reading and cancelling them. */

@@ -21,7 +21,7 @@ export function referencesOf(refs: UsageRefs, options: { steps?: boolean } = {})
 
 const REFERENCE = { id: { type: 'string', description: 'Id of the referencing record' }, name: { type: 'string', description: 'Its name' } } as const;
 
-/** decisions.md's usage shape: `{segments: [{id, name}], campaigns: [{id, name}], workflows: [{id, name, stepId?}]}`. */
+/** The usage shape (docs/decisions.md#billing-security-uploads): `{segments: [{id, name}], campaigns: [{id, name}], workflows: [{id, name, stepId?}]}`. */
 export class ReferencesResponse implements References {
   @ApiProperty({ description: 'Segments whose filters reference it', type: 'array', items: { type: 'object', required: ['id', 'name'], properties: REFERENCE } })
   segments!: Array<{ id: string; name: string }>;

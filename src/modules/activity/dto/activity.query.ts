@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { ACTIVITY_TYPES } from '../activity.types';
 
-/** Query values stay strings here: the service answers bad ones with decisions.md's 400. */
+/** Query values stay strings here: the service answers bad ones with 400 (docs/decisions.md#activity-and-analytics). */
 export class ListActivityQuery {
   @ApiPropertyOptional({ description: `Comma-separated activity types (${ACTIVITY_TYPES.join(', ')}); an unknown one is a 400`, type: String })
   @IsOptional() @IsString() @MaxLength(400) types?: string;

@@ -7,7 +7,7 @@ import { AUDIENCE_TYPES, type AudienceType } from '../entities/campaign.entity';
 /**
  * Create and full replacement (`PUT`): a template's message fields (same rules) plus the
  * audience. Required fields are optional here on purpose: the service names every missing one in
- * a single 422 (decisions.md), while a malformed value is its own item.
+ * a single 422 (docs/decisions.md#campaigns), while a malformed value is its own item.
  */
 export class CreateCampaignDto extends CreateTemplateDto {
   @ApiPropertyOptional({ description: 'Required. ALL contacts, SEGMENT (needs segmentId) or FILTERED (needs audienceCondition)', enum: AUDIENCE_TYPES })

@@ -13,7 +13,7 @@ export interface EmailEventRow {
   to_address: string;
 }
 
-/** The payload decisions.md fixes for every `email.*` event; callers add `link`, `bounceType`, … */
+/** The payload docs/decisions.md#events fixes for every `email.*` event; callers add `link`, `bounceType`, … */
 export function emailEventData(email: EmailEventRow): Record<string, unknown> {
   return { emailId: email.id, subject: email.subject, from: email.from_address, templateId: email.template_id, campaignId: email.campaign_id };
 }

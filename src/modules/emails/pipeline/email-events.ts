@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { EventsService } from '../../events/events.service';
 import type { LoadedEmail } from './email-status';
 
-/** Persisted event names (decisions.md "Events"). */
+/** Persisted event names (docs/decisions.md#events). */
 export type EmailEventName = 'email.sent' | 'email.delivery' | 'email.bounce';
 
-/** Emits the pipeline's `email.*` events with the decisions.md payload; account mail (no project) emits none. */
+/** Emits the pipeline's `email.*` events with the payload of docs/decisions.md#events; account mail (no project) emits none. */
 @Injectable()
 export class EmailEvents {
   constructor(private readonly events: EventsService) {}

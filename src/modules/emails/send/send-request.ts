@@ -4,7 +4,7 @@ import { nearMissErrors } from '../../../platform/http/validation';
 import type { StoredAttachment } from '../entities/email-content.entity';
 
 /**
- * The `/v1/send` body (decisions.md "Sending" wire names), checked field by field so that
+ * The `/v1/send` body (docs/decisions.md#sending wire names), checked field by field so that
  * every problem becomes its own 422 item and nothing is written for a rejected request.
  * `to` and `from` take several shapes, which class-validator DTOs cannot express.
  */

@@ -167,7 +167,7 @@ export class SendEmails {
       const all = items.flatMap(({ projectId, req, send }) => req.to.map((to) => ({ projectId, type: send.type, input: contactInput(req, to) })));
       const contacts = await this.contacts.upsertBatchIn(all, em);
       afterCommit = contacts.afterCommit;
-      // decisions.md: MARKETING and HEADLESS mail respects unsubscription and suppression; TRANSACTIONAL ignores both.
+      // docs/decisions.md#sending: MARKETING and HEADLESS mail respects unsubscription and suppression; TRANSACTIONAL ignores both.
       const suppressed = await this.suppression.suppressedAmong(
         all.flatMap(({ projectId, type }, k) => (respectsSubscription(type) ? [{ projectId, email: contacts.results[k].contact.email }] : [])),
         em,

@@ -27,7 +27,7 @@ import { WebhookStep } from '../webhook/webhook-step';
 import { ConditionEvaluator } from './condition-evaluator';
 import { WorkflowQueue } from './workflow-queue';
 
-/** decisions.md: an execution that runs more than 1,000 steps FAILS (a loop in the graph). */
+/** docs/decisions.md#workflows: an execution that runs more than 1,000 steps FAILS (a loop in the graph). */
 export const MAX_STEPS_PER_EXECUTION = 1_000;
 
 /**

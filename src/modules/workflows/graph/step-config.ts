@@ -21,7 +21,7 @@ interface Checked {
 }
 
 /**
- * Validates a step's config against its type (decisions.md "Workflows") and returns it with
+ * Validates a step's config against its type (docs/decisions.md#workflows) and returns it with
  * only the known keys. Checks that need the database (a template of the project) are the
  * service's. Unknown keys are refused, so a config never carries something the engine ignores.
  */

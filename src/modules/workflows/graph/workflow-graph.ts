@@ -46,7 +46,7 @@ export interface TransitionInput {
 }
 
 /**
- * The branch rules of decisions.md for a new transition: CONDITION needs `branch` yes|no,
+ * The branch rules of docs/decisions.md#workflows for a new transition: CONDITION needs `branch` yes|no,
  * WAIT_FOR_EVENT needs `waitOutcome` EVENT|TIMEOUT, other steps take neither; nothing leads
  * into the TRIGGER step, and EXIT has no way out. Returns the 422 problems (empty when fine).
  */

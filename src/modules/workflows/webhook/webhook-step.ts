@@ -6,7 +6,7 @@ import type { StepOutcome } from '../engine/workflow-engine';
 import type { GraphStep } from '../graph/workflow-graph';
 import { WebhookClient, WebhookRefused, WebhookResponse } from './webhook-client';
 
-/** decisions.md: 5xx and timeouts are retried 3 times with backoff, then FAILED; 4xx fails at once. */
+/** docs/decisions.md#workflows: 5xx and timeouts are retried 3 times with backoff, then FAILED; 4xx fails at once. */
 export const WEBHOOK_RETRY_DELAYS_MS = [1_000, 2_000, 4_000];
 
 export interface WebhookScope {
@@ -58,7 +58,7 @@ export class WebhookStep implements OnApplicationShutdown {
     const c = step.config;
     const contact = { id: scope.contact.id, email: scope.contact.email, subscribed: scope.contact.subscribed, data: scope.contact.data };
     const execution = { id: scope.id, context: scope.context };
-    // decisions.md: in Liquid `workflow.<key>` is the execution context (as in CONDITION and SEND_EMAIL);
+    // docs/decisions.md#workflows: in Liquid `workflow.<key>` is the execution context (as in CONDITION and SEND_EMAIL);
     // the default body names the workflow itself, so a receiver can tell which one called.
     const vars = { ...scope.contact.data, contact, event: scope.event, workflow: scope.context, execution: { ...execution, workflowId: scope.workflow_id } };
     const method = (c.method as string | undefined) ?? 'POST';

@@ -37,7 +37,7 @@ export function isValidEmail(email: string): boolean {
   return isEmail(email);
 }
 
-/** Emails are stored trimmed and lowercased (decisions.md). */
+/** Emails are stored trimmed and lowercased (docs/decisions.md#general). */
 export function normalizeEmail(raw: string): string {
   return raw.trim().toLowerCase();
 }
