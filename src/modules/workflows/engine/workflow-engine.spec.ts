@@ -1,6 +1,18 @@
 import type { StepType } from '../entities/workflow-step.entity';
 import type { WorkflowGraph } from '../graph/workflow-graph';
-import { StartPlan, WorkflowEngine } from './workflow-engine';
+import { ExecutionsStore } from './executions.store';
+import type { StepExecutor } from './step-executor';
+import { StartPlan, StepScheduler } from './step-scheduler';
+import { ConditionStep } from './steps/condition.step';
+import { DelayStep } from './steps/delay.step';
+import { ExitStep } from './steps/exit.step';
+import { SendEmailStep } from './steps/send-email.step';
+import { StepExecutors } from './steps/step-executors';
+import { TriggerStep } from './steps/trigger.step';
+import { UpdateContactStep } from './steps/update-contact.step';
+import { WaitForEventStep } from './steps/wait-for-event.step';
+import { WebhookStep } from './steps/webhook.step';
+import { WorkflowEngine } from './workflow-engine';
 
 /** A chain of steps s0 → s1 → … of the given types. */
 function chain(...types: StepType[]): WorkflowGraph {
@@ -10,11 +22,29 @@ function chain(...types: StepType[]): WorkflowGraph {
   };
 }
 
+const none = {} as never;
+
+/** The module's executors; those with effects have no services here (a job of their own runs them, never these tests). */
+const moduleExecutors = (overrides: StepExecutor[] = []): StepExecutors => {
+  const all: StepExecutor[] = [
+    new TriggerStep(),
+    new DelayStep(),
+    new WaitForEventStep(),
+    new ExitStep(),
+    new ConditionStep(none),
+    new UpdateContactStep(none),
+    new SendEmailStep(none, none, none, none, none, none, none),
+    new WebhookStep(none, none, none, none, none),
+  ];
+  return new StepExecutors([...all.filter((e) => !overrides.some((o) => o.type === e.type)), ...overrides]);
+};
+
 /**
- * The engine over an execution row kept in memory: ADVANCE moves it like the SQL does (only
- * when it is RUNNING at the expected step number), WAKE resumes a due wait.
+ * The engine (with its store, scheduler and executors) over an execution row kept in memory:
+ * ADVANCE moves it like the SQL does (only when it is RUNNING at the expected step number),
+ * WAKE resumes a due wait.
  */
-function engine(graph: WorkflowGraph, opts: { failAdvanceAt?: number; status?: string; stepsRun?: number } = {}) {
+function engine(graph: WorkflowGraph, opts: { failAdvanceAt?: number; status?: string; stepsRun?: number; executors?: StepExecutor[] } = {}) {
   const row = {
     id: 'x1',
     project_id: 'p',
@@ -29,17 +59,17 @@ function engine(graph: WorkflowGraph, opts: { failAdvanceAt?: number; status?: s
     wake_at: opts.status === 'WAITING' ? new Date() : null,
     wait_outcome: null,
   };
-  const advances: Array<{ seq: number; stepType: string | null; status: string }> = [];
+  const advances: Array<{ seq: number; stepType: string | null; status: string; error?: string }> = [];
   const wakeStatements: string[] = [];
   const statements = {
     run: async (sql: string, params: unknown[]) => {
       if (sql.includes('INSERT INTO workflow_execution_steps')) {
         const moved: Array<{ id: string }> = [];
-        for (const r of JSON.parse(params[0] as string) as Array<{ seq: number; status: string; next: string | null; type: string | null }>) {
+        for (const r of JSON.parse(params[0] as string) as Array<{ seq: number; status: string; next: string | null; type: string | null; error: string | null }>) {
           if (r.seq === opts.failAdvanceAt) throw new Error('connection lost');
           if (row.status !== 'RUNNING' || row.steps_run !== r.seq) continue;
           Object.assign(row, { steps_run: r.seq + 1, status: r.status, current_step_id: r.next ?? row.current_step_id });
-          advances.push({ seq: r.seq, stepType: r.type, status: r.status });
+          advances.push({ seq: r.seq, stepType: r.type, status: r.status, ...(r.error ? { error: r.error } : {}) });
           moved.push({ id: row.id });
         }
         return moved;
@@ -57,8 +87,9 @@ function engine(graph: WorkflowGraph, opts: { failAdvanceAt?: number; status?: s
   const queue = { steps: jest.fn(async () => undefined), groupedSteps: jest.fn(async () => undefined), stepsOrLeaveForSweep: jest.fn(async () => undefined), wakes: jest.fn(async () => undefined) };
   const dataSource = { query: async () => [{ ...row }] };
   const workflows = { graph: async () => graph };
-  const none = {} as never;
-  const subject = new WorkflowEngine(dataSource as never, { workflowConcurrency: 4 } as never, workflows as never, queue as never, none, none, none, none, none, none, none, none, statements as never);
+  const executors = moduleExecutors(opts.executors);
+  const store = new ExecutionsStore(dataSource as never, statements as never);
+  const subject = new WorkflowEngine({ workflowConcurrency: 4 } as never, workflows as never, store, new StepScheduler(executors, queue as never), executors);
   return { subject, row, advances, queue, wakeStatements };
 }
 
@@ -147,7 +178,7 @@ describe('WorkflowEngine: an event starts executions already where their control
       plans.push(...given);
       return n ? [{ workflow_id: 'w', n, ids: given[0].status === 'RUNNING' || given[0].status === 'WAITING' ? Array.from({ length: n }, (_, i) => `x${i}`) : [] }] : [];
     });
-    const records = plans[0].records.map((r) => [r.seq, r.type, r.step_status]);
+    const records = plans[0].records.map((r: Record<string, unknown>) => [r.seq, r.type, r.step_status]);
     return { ...e, plan: plans[0], records };
   }
 
