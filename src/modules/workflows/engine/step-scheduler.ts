@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { StepRef } from '../../../platform/queues/queues';
-import { ACTIVE_STATUSES, type ExecutionStatus, type ExecutionStepRecord, type ExecutionStepStatus } from '../entities/workflow-execution.entity';
+import { ACTIVE_STATUSES, type ExecutionStatus, type ExecutionStepStatus } from '../entities/workflow-execution.entity';
 import type { StepType } from '../entities/workflow-step.entity';
 import type { WaitOutcome } from '../entities/workflow-transition.entity';
 import { GraphStep, nextStepId, stepOf, WorkflowGraph } from '../graph/workflow-graph';
-import type { AdvanceRow, WakeRow } from './executions.store';
+import type { AdvanceRow, StartPlan, Started, WakeRow } from './executions.store';
 import { ExecutionRow, MAX_STEPS_PER_EXECUTION, Reached, StepOutcome } from './step-executor';
 import { StepExecutors } from './steps/step-executors';
 import { WorkflowQueue } from './workflow-queue';
@@ -25,34 +25,6 @@ export interface Move {
 export interface Resume {
   row: WakeRow;
   onward: Reached | null;
-}
-
-/**
- * Where a new execution of one workflow version stands once its control steps have run (the
- * TRIGGER and what follows it up to a wait, an end or a step with effects), with the records of
- * those steps: control steps read nothing of the execution, so every execution an event starts
- * of that version is inserted in this state (`WorkflowTriggers`).
- */
-export interface StartPlan {
-  workflow_id: string;
-  version: number;
-  status: ExecutionStatus;
-  current_step_id: string | null;
-  steps_run: number;
-  exit_reason: string | null;
-  wait_seconds: number | null;
-  wait_event: string | null;
-  /** The step records to insert as rows, when the execution goes on (RUNNING or WAITING); empty when the plan ends it. */
-  records: Array<Record<string, unknown>>;
-  /** When the plan ends it (COMPLETED, EXITED, FAILED): its records, written in the execution's row (`WorkflowExecution.records`). */
-  ended_records: ExecutionStepRecord[] | null;
-}
-
-/** What the insert of planned starts answers, per workflow: how many started, and the ids of those that go on (a job, a timer). */
-export interface Started {
-  workflow_id: string;
-  n: number;
-  ids: string[];
 }
 
 /**

@@ -1,8 +1,12 @@
 import type { StepType } from '../entities/workflow-step.entity';
 import type { WorkflowGraph } from '../graph/workflow-graph';
-import { ExecutionsStore } from './executions.store';
-import type { StepExecutor } from './step-executor';
-import { StartPlan, StepScheduler } from './step-scheduler';
+import { HttpException } from '@nestjs/common';
+import { notFound } from '../../../platform/http/app-error';
+import { BillingLimitExceeded } from '../../billing/billing.errors';
+import { ContactGone } from './errors';
+import { ExecutionsStore, StartPlan } from './executions.store';
+import type { StepExecutor, StepOutcome } from './step-executor';
+import { StepScheduler } from './step-scheduler';
 import { ConditionStep } from './steps/condition.step';
 import { DelayStep } from './steps/delay.step';
 import { ExitStep } from './steps/exit.step';
@@ -85,7 +89,21 @@ function engine(graph: WorkflowGraph, opts: { failAdvanceAt?: number; status?: s
     },
   };
   const queue = { steps: jest.fn(async () => undefined), groupedSteps: jest.fn(async () => undefined), stepsOrLeaveForSweep: jest.fn(async () => undefined), wakes: jest.fn(async () => undefined) };
-  const dataSource = { query: async () => [{ ...row }] };
+  const dataSource = {
+    query: async () => [{ ...row }],
+    // A transaction rolls the row and its records back when its callback throws.
+    transaction: async (work: (em: unknown) => Promise<unknown>) => {
+      const saved = { ...row };
+      const recorded = advances.length;
+      try {
+        return await work({});
+      } catch (err) {
+        Object.assign(row, saved);
+        advances.length = recorded;
+        throw err;
+      }
+    },
+  };
   const workflows = { graph: async () => graph };
   const executors = moduleExecutors(opts.executors);
   const store = new ExecutionsStore(dataSource as never, statements as never);
@@ -229,5 +247,54 @@ describe('WorkflowEngine: an event starts executions already where their control
     const { queue } = await start(chain('TRIGGER', 'DELAY', 'SEND_EMAIL'), 0);
     expect(queue.wakes).not.toHaveBeenCalled();
     expect(queue.groupedSteps).toHaveBeenCalledWith([]);
+  });
+});
+
+describe('WorkflowEngine: what a step with effects throws', () => {
+  /** An execution at a SEND_EMAIL step whose executor does `run`. */
+  const at = (run: () => Promise<StepOutcome>) =>
+    engine(chain('SEND_EMAIL', 'EXIT'), { executors: [{ type: 'SEND_EMAIL', control: false, execute: run }] });
+
+  it('a step refused (its contact gone) or a 4xx of a service it calls FAILS the execution with the message', async () => {
+    for (const [err, message] of [
+      [new ContactGone(), 'the contact no longer exists'],
+      [notFound('Template'), 'Template not found'],
+    ] as const) {
+      const { subject, row, advances } = at(async () => Promise.reject(err));
+      await subject.runStep('x1', 0);
+      expect(advances).toEqual([{ seq: 0, stepType: 'SEND_EMAIL', status: 'FAILED', error: message }]);
+      expect(row.status).toBe('FAILED');
+    }
+  });
+
+  it('any other error fails the job (its retries apply), the execution left where it was', async () => {
+    for (const err of [new Error('connection lost'), new HttpException('unavailable', 503)]) {
+      const { subject, row, advances } = at(async () => Promise.reject(err));
+      await expect(subject.runStep('x1', 0)).rejects.toBe(err);
+      expect(advances).toEqual([]);
+      expect(row).toMatchObject({ status: 'RUNNING', steps_run: 0 });
+    }
+  });
+
+  it('a billing limit met inside the commit FAILS the step, nothing of its writes kept; another error in it fails the job', async () => {
+    const writing = (err: Error) => at(async () => ({ kind: 'next', status: 'COMPLETED', output: null, exit: null, write: () => Promise.reject(err) }));
+    const over = writing(new BillingLimitExceeded('workflows', 10, 10, 1));
+    await over.subject.runStep('x1', 0);
+    expect(over.advances).toEqual([
+      { seq: 0, stepType: 'SEND_EMAIL', status: 'FAILED', error: "BILLING_LIMIT_EXCEEDED: This would exceed the project's monthly workflows email limit" },
+    ]);
+
+    const broken = writing(new Error('disk full'));
+    await expect(broken.subject.runStep('x1', 0)).rejects.toThrow('disk full');
+    expect(broken.advances).toEqual([]);
+    expect(broken.row).toMatchObject({ status: 'RUNNING', steps_run: 0 });
+  });
+
+  it('a step type without an executor FAILS the execution', async () => {
+    const graph = chain('SEND_EMAIL');
+    (graph.steps[0] as { type: string }).type = 'TELEPORT';
+    const { subject, advances } = engine(graph);
+    await subject.runStep('x1', 0);
+    expect(advances).toEqual([{ seq: 0, stepType: 'TELEPORT', status: 'FAILED', error: 'unknown step type TELEPORT' }]);
   });
 });

@@ -10,9 +10,9 @@ import type { ExecutionStatus } from '../entities/workflow-execution.entity';
 import { GraphStep, stepOf, WorkflowGraph } from '../graph/workflow-graph';
 import { WorkflowsService } from '../workflows.service';
 import { StepRefused } from './errors';
-import { ExecutionsStore } from './executions.store';
+import { ExecutionsStore, StartPlan, Started } from './executions.store';
 import { ExecutionRow, failed, MAX_STEPS_PER_EXECUTION, Reached, StepOutcome } from './step-executor';
-import { Move, refOf, StartPlan, Started, StepScheduler } from './step-scheduler';
+import { Move, refOf, StepScheduler } from './step-scheduler';
 import { StepExecutors } from './steps/step-executors';
 
 /**
