@@ -8,7 +8,7 @@ import { ContactDirectory } from '../events/contact-directory';
 import { EventPageFilter, EventsQueriesService } from '../events/events-queries.service';
 import { parseRange } from './activity-range';
 import { ActivityRegistry, UpcomingCampaign } from './activity.registry';
-import { ACTIVITY_TYPES, activityTypeOf, ActivityType, EMAIL_ACTIVITY_TYPES, METRIC_NAMES } from './activity.types';
+import { ACTIVITY_TYPES, activityTypeOf, ActivityStats, ActivityType, EMAIL_ACTIVITY_TYPES, METRIC_NAMES } from './activity.types';
 import { ActivityItem, toActivityItem, UpcomingExecutionSchema } from './dto/activity-item.response';
 import type { ListActivityQuery, RangeQuery, RecentCountQuery } from './dto/activity.query';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
@@ -16,8 +16,6 @@ import { isUuid } from '../../platform/http/parse-uuid.pipe';
 /** `/activity/recent-count?minutes`: default one hour, at most a week (larger values are clamped). */
 const RECENT_DEFAULT_MINUTES = 60;
 const RECENT_MAX_MINUTES = 7 * 24 * 60;
-
-export type ActivityStats = Record<keyof typeof METRIC_NAMES | 'events', number>;
 
 /**
  * The activity feed is the project's events table (the pipeline, tracking and inbound mail store

@@ -16,3 +16,6 @@ export const METRIC_NAMES = {
   complained: 'email.complaint',
   received: 'email.received',
 } as const;
+
+/** `/activity/stats`: each counter of `METRIC_NAMES`, and all events. */
+export type ActivityStats = Record<keyof typeof METRIC_NAMES | 'events', number>;

@@ -6,6 +6,7 @@ import { offsetPage, OffsetPage, parseOffsetQuery } from '../../platform/http/pa
 import { ContactsService } from '../contacts/contacts.service';
 import type { StartExecutionDto } from './dto/workflow.dto';
 import { ExecutionResponse, toExecutionResponse, toExecutionStepResponse } from './dto/workflow.response';
+import { ExecutionsStore } from './engine/executions.store';
 import { WorkflowQueue } from './engine/workflow-queue';
 import { WorkflowExecutionStep } from './entities/workflow-execution-step.entity';
 import { EXECUTION_STATUSES, ExecutionStatus, WorkflowExecution } from './entities/workflow-execution.entity';
@@ -24,6 +25,7 @@ export class ExecutionsService {
     private readonly workflows: WorkflowsService,
     private readonly contacts: ContactsService,
     private readonly queue: WorkflowQueue,
+    private readonly store: ExecutionsStore,
   ) {}
 
   /** `POST /workflows/:id/executions`: whether or not the workflow is enabled; 409 while the contact has an active one. */
@@ -35,18 +37,11 @@ export class ExecutionsService {
     }
     const contact = await this.contacts.findById(projectId, dto.contactId);
     if (!contact) throw validationError([{ field: 'contactId', code: 'not_found', message: 'contactId is not a contact of this project', received: dto.contactId }]);
-    const rows: Array<{ id: string }> = await this.dataSource.query(
-      `INSERT INTO workflow_executions (project_id, workflow_id, version, contact_id, context, current_step_id)
-       SELECT w.project_id, w.id, w.version, $3, $4::jsonb, (SELECT s.id FROM workflow_steps s WHERE s.workflow_id = w.id AND s.type = 'TRIGGER')
-         FROM workflows w WHERE w.id = $1 AND w.project_id = $2
-       ON CONFLICT DO NOTHING
-       RETURNING id`,
-      [workflow.id, projectId, contact.id, JSON.stringify(context)],
-    );
-    if (rows.length === 0) throw executionAlreadyActive();
+    const id = await this.store.insertManual(projectId, workflow.id, contact.id, context);
+    if (id === null) throw executionAlreadyActive();
     // The execution as started: read before its first step job can move it on.
-    const started = await this.get(projectId, workflowId, rows[0].id);
-    await this.queue.stepsOrLeaveForSweep([{ executionId: rows[0].id, seq: 0 }]);
+    const started = await this.get(projectId, workflowId, id);
+    await this.queue.stepsOrLeaveForSweep([{ executionId: id, seq: 0 }]);
     return started;
   }
 
@@ -78,30 +73,13 @@ export class ExecutionsService {
   /** Stops an active execution; a pending DELAY or WAIT then finds it CANCELLED and never resumes. */
   async cancel(projectId: string, workflowId: string, executionId: string): Promise<void> {
     const execution = await this.find(projectId, workflowId, executionId);
-    const cancelled = await this.cancelWhere(projectId, workflowId, [execution.id]);
+    const cancelled = await this.store.cancel(projectId, workflowId, [execution.id]);
     if (cancelled === 0) throw executionNotActive();
   }
 
   async cancelAll(projectId: string, workflowId: string): Promise<{ cancelled: number }> {
     const workflow = await this.workflows.findOne(projectId, workflowId);
-    return { cancelled: await this.cancelWhere(projectId, workflow.id, null) };
-  }
-
-  private async cancelWhere(projectId: string, workflowId: string, ids: string[] | null): Promise<number> {
-    return this.dataSource.transaction(async (em) => {
-      const [rows]: [Array<{ id: string }>, number] = await em.query(
-        `UPDATE workflow_executions SET status = 'CANCELLED', completed_at = now(), updated_at = now(), wake_at = NULL, wait_event = NULL
-          WHERE project_id = $1 AND workflow_id = $2 AND status IN ('RUNNING', 'WAITING') AND ($3::uuid[] IS NULL OR id = ANY($3::uuid[]))
-          RETURNING id`,
-        [projectId, workflowId, ids],
-      );
-      if (rows.length) {
-        await em.query(`UPDATE workflow_execution_steps SET status = 'CANCELLED', completed_at = now() WHERE execution_id = ANY($1::uuid[]) AND status = 'WAITING'`, [
-          rows.map((r) => r.id),
-        ]);
-      }
-      return rows.length;
-    });
+    return { cancelled: await this.store.cancel(projectId, workflow.id, null) };
   }
 
   private async find(projectId: string, workflowId: string, executionId: string): Promise<WorkflowExecution> {

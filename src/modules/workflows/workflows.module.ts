@@ -10,6 +10,18 @@ import { EventConsumerRegistry } from '../events/outbox/event-consumers';
 import { ProjectsModule } from '../projects/projects.module';
 import { TemplatesModule } from '../templates/templates.module';
 import { ConditionEvaluator } from './engine/condition-evaluator';
+import { ExecutionsStore } from './engine/executions.store';
+import { STEP_EXECUTORS } from './engine/step-executor';
+import { StepScheduler } from './engine/step-scheduler';
+import { ConditionStep } from './engine/steps/condition.step';
+import { DelayStep } from './engine/steps/delay.step';
+import { ExitStep } from './engine/steps/exit.step';
+import { SendEmailStep } from './engine/steps/send-email.step';
+import { StepExecutors } from './engine/steps/step-executors';
+import { TriggerStep } from './engine/steps/trigger.step';
+import { UpdateContactStep } from './engine/steps/update-contact.step';
+import { WaitForEventStep } from './engine/steps/wait-for-event.step';
+import { WebhookStep } from './engine/steps/webhook.step';
 import { WorkflowEngine } from './engine/workflow-engine';
 import { WorkflowQueue } from './engine/workflow-queue';
 import { WorkflowStepProcessor } from './engine/workflow-step.processor';
@@ -22,13 +34,15 @@ import { WorkflowTransition } from './entities/workflow-transition.entity';
 import { WorkflowVersion } from './entities/workflow-version.entity';
 import { Workflow } from './entities/workflow.entity';
 import { ExecutionsService } from './executions.service';
-import { WebhookStep } from './webhook/webhook-step';
 import { WorkflowFields } from './workflow-fields';
 import { WorkflowsController } from './workflows.controller';
 import { WorkflowsService } from './workflows.service';
 import { WorkflowsUsage } from './workflows.usage';
 import { WorkflowsActivity } from './workflows.activity';
 import { ActivityModule } from '../activity/activity.module';
+
+/** One executor per step type (`StepExecutors` refuses to start without one for each). */
+const STEP_EXECUTOR_CLASSES = [TriggerStep, SendEmailStep, DelayStep, WaitForEventStep, ConditionStep, WebhookStep, UpdateContactStep, ExitStep];
 
 @Module({
   imports: [
@@ -48,12 +62,16 @@ import { ActivityModule } from '../activity/activity.module';
     ExecutionsService,
     WorkflowFields,
     WorkflowQueue,
+    ExecutionsStore,
+    StepScheduler,
+    ...STEP_EXECUTOR_CLASSES,
+    { provide: STEP_EXECUTORS, useFactory: (...executors: unknown[]) => executors, inject: STEP_EXECUTOR_CLASSES },
+    StepExecutors,
     WorkflowEngine,
     WorkflowStepProcessor,
     WorkflowSweeper,
     WorkflowTriggers,
     ConditionEvaluator,
-    WebhookStep,
     WorkflowsUsage,
     WorkflowsActivity,
   ],

@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { ActivityStats } from '../activity.service';
 import type { UpcomingCampaign } from '../activity.registry';
-import { ACTIVITY_TYPES, activityTypeOf, ActivityType } from '../activity.types';
+import { ACTIVITY_TYPES, activityTypeOf, type ActivityStats, ActivityType } from '../activity.types';
 
 /** `{id, email}` of a contact, or null. */
 const CONTACT_SCHEMA = {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PickType } from '@nestjs/swagger';
 import { TemplatePage, TemplateResponse } from '../../templates/dto/template.response';
-import type { ExecutionStepStatus, WorkflowExecutionStep } from '../entities/workflow-execution-step.entity';
-import { EXECUTION_STATUSES, type ExecutionStatus, type WorkflowExecution } from '../entities/workflow-execution.entity';
+import type { WorkflowExecutionStep } from '../entities/workflow-execution-step.entity';
+import { EXECUTION_STATUSES, type ExecutionStatus, type ExecutionStepRecord, type ExecutionStepStatus, type WorkflowExecution } from '../entities/workflow-execution.entity';
 import { STEP_TYPES, type StepType, type WorkflowStep } from '../entities/workflow-step.entity';
 import type { Branch, WaitOutcome, WorkflowTransition } from '../entities/workflow-transition.entity';
 import { TRIGGER_TYPES, type TriggerType, type Workflow } from '../entities/workflow.entity';
@@ -85,7 +85,7 @@ export class WorkflowPage extends OmitType(TemplatePage, ['data'] as const) {
   data!: WorkflowResponse[];
 }
 
-export class ExecutionStepResponse {
+export class ExecutionStepResponse implements ExecutionStepRecord {
   @ApiProperty({ description: 'The workflow step run (UUID)', type: String })
   stepId!: string;
   @ApiProperty({ description: 'Its type', enum: STEP_TYPES })

@@ -1,6 +1,22 @@
 import type { StepType } from '../entities/workflow-step.entity';
 import type { WorkflowGraph } from '../graph/workflow-graph';
-import { StartPlan, WorkflowEngine } from './workflow-engine';
+import { HttpException } from '@nestjs/common';
+import { notFound } from '../../../platform/http/app-error';
+import { BillingLimitExceeded } from '../../billing/billing.errors';
+import { ContactGone } from './errors';
+import { ExecutionsStore, StartPlan } from './executions.store';
+import type { StepExecutor, StepOutcome } from './step-executor';
+import { StepScheduler } from './step-scheduler';
+import { ConditionStep } from './steps/condition.step';
+import { DelayStep } from './steps/delay.step';
+import { ExitStep } from './steps/exit.step';
+import { SendEmailStep } from './steps/send-email.step';
+import { StepExecutors } from './steps/step-executors';
+import { TriggerStep } from './steps/trigger.step';
+import { UpdateContactStep } from './steps/update-contact.step';
+import { WaitForEventStep } from './steps/wait-for-event.step';
+import { WebhookStep } from './steps/webhook.step';
+import { WorkflowEngine } from './workflow-engine';
 
 /** A chain of steps s0 → s1 → … of the given types. */
 function chain(...types: StepType[]): WorkflowGraph {
@@ -10,11 +26,29 @@ function chain(...types: StepType[]): WorkflowGraph {
   };
 }
 
+const none = {} as never;
+
+/** The module's executors; those with effects have no services here (a job of their own runs them, never these tests). */
+const moduleExecutors = (overrides: StepExecutor[] = []): StepExecutors => {
+  const all: StepExecutor[] = [
+    new TriggerStep(),
+    new DelayStep(),
+    new WaitForEventStep(),
+    new ExitStep(),
+    new ConditionStep(none),
+    new UpdateContactStep(none),
+    new SendEmailStep(none, none, none, none, none, none, none),
+    new WebhookStep(none, none, none, none, none),
+  ];
+  return new StepExecutors([...all.filter((e) => !overrides.some((o) => o.type === e.type)), ...overrides]);
+};
+
 /**
- * The engine over an execution row kept in memory: ADVANCE moves it like the SQL does (only
- * when it is RUNNING at the expected step number), WAKE resumes a due wait.
+ * The engine (with its store, scheduler and executors) over an execution row kept in memory:
+ * ADVANCE moves it like the SQL does (only when it is RUNNING at the expected step number),
+ * WAKE resumes a due wait.
  */
-function engine(graph: WorkflowGraph, opts: { failAdvanceAt?: number; status?: string; stepsRun?: number } = {}) {
+function engine(graph: WorkflowGraph, opts: { failAdvanceAt?: number; status?: string; stepsRun?: number; executors?: StepExecutor[] } = {}) {
   const row = {
     id: 'x1',
     project_id: 'p',
@@ -29,17 +63,17 @@ function engine(graph: WorkflowGraph, opts: { failAdvanceAt?: number; status?: s
     wake_at: opts.status === 'WAITING' ? new Date() : null,
     wait_outcome: null,
   };
-  const advances: Array<{ seq: number; stepType: string | null; status: string }> = [];
+  const advances: Array<{ seq: number; stepType: string | null; status: string; error?: string }> = [];
   const wakeStatements: string[] = [];
   const statements = {
     run: async (sql: string, params: unknown[]) => {
       if (sql.includes('INSERT INTO workflow_execution_steps')) {
         const moved: Array<{ id: string }> = [];
-        for (const r of JSON.parse(params[0] as string) as Array<{ seq: number; status: string; next: string | null; type: string | null }>) {
+        for (const r of JSON.parse(params[0] as string) as Array<{ seq: number; status: string; next: string | null; type: string | null; error: string | null }>) {
           if (r.seq === opts.failAdvanceAt) throw new Error('connection lost');
           if (row.status !== 'RUNNING' || row.steps_run !== r.seq) continue;
           Object.assign(row, { steps_run: r.seq + 1, status: r.status, current_step_id: r.next ?? row.current_step_id });
-          advances.push({ seq: r.seq, stepType: r.type, status: r.status });
+          advances.push({ seq: r.seq, stepType: r.type, status: r.status, ...(r.error ? { error: r.error } : {}) });
           moved.push({ id: row.id });
         }
         return moved;
@@ -55,10 +89,25 @@ function engine(graph: WorkflowGraph, opts: { failAdvanceAt?: number; status?: s
     },
   };
   const queue = { steps: jest.fn(async () => undefined), groupedSteps: jest.fn(async () => undefined), stepsOrLeaveForSweep: jest.fn(async () => undefined), wakes: jest.fn(async () => undefined) };
-  const dataSource = { query: async () => [{ ...row }] };
+  const dataSource = {
+    query: async () => [{ ...row }],
+    // A transaction rolls the row and its records back when its callback throws.
+    transaction: async (work: (em: unknown) => Promise<unknown>) => {
+      const saved = { ...row };
+      const recorded = advances.length;
+      try {
+        return await work({});
+      } catch (err) {
+        Object.assign(row, saved);
+        advances.length = recorded;
+        throw err;
+      }
+    },
+  };
   const workflows = { graph: async () => graph };
-  const none = {} as never;
-  const subject = new WorkflowEngine(dataSource as never, { workflowConcurrency: 4 } as never, workflows as never, queue as never, none, none, none, none, none, none, none, none, statements as never);
+  const executors = moduleExecutors(opts.executors);
+  const store = new ExecutionsStore(dataSource as never, statements as never);
+  const subject = new WorkflowEngine({ workflowConcurrency: 4 } as never, workflows as never, store, new StepScheduler(executors, queue as never), executors);
   return { subject, row, advances, queue, wakeStatements };
 }
 
@@ -147,7 +196,7 @@ describe('WorkflowEngine: an event starts executions already where their control
       plans.push(...given);
       return n ? [{ workflow_id: 'w', n, ids: given[0].status === 'RUNNING' || given[0].status === 'WAITING' ? Array.from({ length: n }, (_, i) => `x${i}`) : [] }] : [];
     });
-    const records = plans[0].records.map((r) => [r.seq, r.type, r.step_status]);
+    const records = plans[0].records.map((r: Record<string, unknown>) => [r.seq, r.type, r.step_status]);
     return { ...e, plan: plans[0], records };
   }
 
@@ -198,5 +247,54 @@ describe('WorkflowEngine: an event starts executions already where their control
     const { queue } = await start(chain('TRIGGER', 'DELAY', 'SEND_EMAIL'), 0);
     expect(queue.wakes).not.toHaveBeenCalled();
     expect(queue.groupedSteps).toHaveBeenCalledWith([]);
+  });
+});
+
+describe('WorkflowEngine: what a step with effects throws', () => {
+  /** An execution at a SEND_EMAIL step whose executor does `run`. */
+  const at = (run: () => Promise<StepOutcome>) =>
+    engine(chain('SEND_EMAIL', 'EXIT'), { executors: [{ type: 'SEND_EMAIL', control: false, execute: run }] });
+
+  it('a step refused (its contact gone) or a 4xx of a service it calls FAILS the execution with the message', async () => {
+    for (const [err, message] of [
+      [new ContactGone(), 'the contact no longer exists'],
+      [notFound('Template'), 'Template not found'],
+    ] as const) {
+      const { subject, row, advances } = at(async () => Promise.reject(err));
+      await subject.runStep('x1', 0);
+      expect(advances).toEqual([{ seq: 0, stepType: 'SEND_EMAIL', status: 'FAILED', error: message }]);
+      expect(row.status).toBe('FAILED');
+    }
+  });
+
+  it('any other error fails the job (its retries apply), the execution left where it was', async () => {
+    for (const err of [new Error('connection lost'), new HttpException('unavailable', 503)]) {
+      const { subject, row, advances } = at(async () => Promise.reject(err));
+      await expect(subject.runStep('x1', 0)).rejects.toBe(err);
+      expect(advances).toEqual([]);
+      expect(row).toMatchObject({ status: 'RUNNING', steps_run: 0 });
+    }
+  });
+
+  it('a billing limit met inside the commit FAILS the step, nothing of its writes kept; another error in it fails the job', async () => {
+    const writing = (err: Error) => at(async () => ({ kind: 'next', status: 'COMPLETED', output: null, exit: null, write: () => Promise.reject(err) }));
+    const over = writing(new BillingLimitExceeded('workflows', 10, 10, 1));
+    await over.subject.runStep('x1', 0);
+    expect(over.advances).toEqual([
+      { seq: 0, stepType: 'SEND_EMAIL', status: 'FAILED', error: "BILLING_LIMIT_EXCEEDED: This would exceed the project's monthly workflows email limit" },
+    ]);
+
+    const broken = writing(new Error('disk full'));
+    await expect(broken.subject.runStep('x1', 0)).rejects.toThrow('disk full');
+    expect(broken.advances).toEqual([]);
+    expect(broken.row).toMatchObject({ status: 'RUNNING', steps_run: 0 });
+  });
+
+  it('a step type without an executor FAILS the execution', async () => {
+    const graph = chain('SEND_EMAIL');
+    (graph.steps[0] as { type: string }).type = 'TELEPORT';
+    const { subject, advances } = engine(graph);
+    await subject.runStep('x1', 0);
+    expect(advances).toEqual([{ seq: 0, stepType: 'TELEPORT', status: 'FAILED', error: 'unknown step type TELEPORT' }]);
   });
 });

@@ -1,13 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Interval } from '@nestjs/schedule';
-import { DataSource } from 'typeorm';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
+import { ExecutionsStore } from './executions.store';
 import { WorkflowQueue } from './workflow-queue';
-
-const BATCH = 1_000;
 
 /**
  * The database is the source of truth: a WAITING execution past its due time (its delayed job
@@ -21,7 +18,7 @@ export class WorkflowSweeper {
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly store: ExecutionsStore,
     private readonly queue: WorkflowQueue,
   ) {}
 
@@ -31,15 +28,11 @@ export class WorkflowSweeper {
     this.running = true;
     try {
       const bucket = Math.floor(Date.now() / 60_000);
-      const due: Array<{ id: string; steps_run: number }> = await this.dataSource.query(
-        `SELECT id, steps_run FROM workflow_executions WHERE status = 'WAITING' AND wake_at <= now() - interval '5 seconds' ORDER BY wake_at LIMIT ${BATCH}`,
-      );
-      await this.queue.wakes(due.map((r) => ({ executionId: r.id, seq: r.steps_run })), `s${bucket}`);
-      const stale: Array<{ id: string; steps_run: number }> = await this.dataSource.query(
-        `SELECT id, steps_run FROM workflow_executions WHERE status = 'RUNNING' AND updated_at <= now() - interval '2 minutes' ORDER BY updated_at LIMIT ${BATCH}`,
-      );
+      const due = await this.store.overdueWaits();
+      await this.queue.wakes(due, `s${bucket}`);
+      const stale = await this.store.staleRuns();
       // A fresh job id (not `<id>.<seq>`, which may be a finished job kept for inspection).
-      await this.queue.reruns(stale.map((r) => ({ executionId: r.id, seq: r.steps_run })), `r${bucket}`);
+      await this.queue.reruns(stale, `r${bucket}`);
       if (due.length || stale.length) this.log.info({ due: due.length, stale: stale.length }, 'swept workflow executions');
     } catch (err) {
       this.log.warn({ err }, 'workflow sweep failed');

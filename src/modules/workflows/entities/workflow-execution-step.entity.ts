@@ -1,9 +1,6 @@
 import { Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
-import { WorkflowExecution } from './workflow-execution.entity';
+import { type ExecutionStepStatus, WorkflowExecution } from './workflow-execution.entity';
 import type { StepType } from './workflow-step.entity';
-
-/** Persisted values of a step record's status. */
-export type ExecutionStepStatus = 'COMPLETED' | 'SKIPPED' | 'WAITING' | 'FAILED' | 'CANCELLED';
 
 @Entity('workflow_execution_steps')
 export class WorkflowExecutionStep {

@@ -1,13 +1,27 @@
 import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { Contact } from '../../contacts/entities/contact.entity';
 import { Workflow } from './workflow.entity';
+import type { StepType } from './workflow-step.entity';
 import type { WaitOutcome } from './workflow-transition.entity';
-import type { ExecutionStepResponse } from '../dto/workflow.response';
 
 /** Persisted values: renaming one strands the executions that carry it. */
 export const EXECUTION_STATUSES = ['RUNNING', 'WAITING', 'COMPLETED', 'EXITED', 'FAILED', 'CANCELLED'] as const;
 export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
 export const ACTIVE_STATUSES: ExecutionStatus[] = ['RUNNING', 'WAITING'];
+
+/** Persisted values of a step record's status. */
+export type ExecutionStepStatus = 'COMPLETED' | 'SKIPPED' | 'WAITING' | 'FAILED' | 'CANCELLED';
+
+/** A step record as the API shows it (`ExecutionStepResponse`), the shape `records` keeps. */
+export interface ExecutionStepRecord {
+  stepId: string;
+  type: StepType;
+  status: ExecutionStepStatus;
+  startedAt: string;
+  completedAt: string | null;
+  output: unknown;
+  error: string | null;
+}
 
 @Entity('workflow_executions')
 /**
@@ -56,5 +70,5 @@ export class WorkflowExecution {
    * control steps led to an end), as the API shows them; it never changes again, so they are
    * written here instead of as `workflow_execution_steps` rows. Null otherwise: records are rows.
    */
-  @Column('jsonb', { nullable: true }) records: ExecutionStepResponse[] | null;
+  @Column('jsonb', { nullable: true }) records: ExecutionStepRecord[] | null;
 }

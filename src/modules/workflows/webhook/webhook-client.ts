@@ -24,6 +24,13 @@ export interface WebhookResponse {
 /** Not retried: the address is refused, the URL is bad, or a redirect leads nowhere allowed. */
 export class WebhookRefused extends Error {}
 
+/** The attempt took longer than `WEBHOOK_TIMEOUT_MS` (retried like a 5xx). */
+export class WebhookTimedOut extends Error {
+  constructor(options?: ErrorOptions) {
+    super(`no answer within ${WEBHOOK_TIMEOUT_MS} ms`, options);
+  }
+}
+
 /** `X-Signature` value: `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the project's webhook secret. */
 export function webhookSignature(secret: string, timestamp: number, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
@@ -61,6 +68,17 @@ export class WebhookClient {
   constructor(private readonly allowPrivate: boolean) {}
 
   async send(req: WebhookRequest): Promise<WebhookResponse> {
+    const signal = AbortSignal.timeout(WEBHOOK_TIMEOUT_MS);
+    try {
+      return await this.sendWithin(req, signal);
+    } catch (err) {
+      // The timeout aborts the request or the reading of its answer, whichever it falls in.
+      if (signal.aborted && !(err instanceof WebhookRefused)) throw new WebhookTimedOut({ cause: err });
+      throw err;
+    }
+  }
+
+  private async sendWithin(req: WebhookRequest, signal: AbortSignal): Promise<WebhookResponse> {
     const timestamp = Math.floor(Date.now() / 1000);
     const raw = req.body ?? '';
     const headers: Record<string, string> = {
@@ -73,7 +91,6 @@ export class WebhookClient {
     let url = this.checkUrl(req.url);
     let method = req.method;
     let body: string | null = req.body;
-    const signal = AbortSignal.timeout(WEBHOOK_TIMEOUT_MS);
     for (let hop = 0; ; hop++) {
       let response;
       try {

@@ -1,10 +1,16 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import type { Contact } from '../../contacts/entities/contact.entity';
-import { RenderFailedError, RenderPool } from '../../templates/rendering/render-pool';
-import { appMetrics } from '../../../platform/metrics/metrics';
-import type { StepOutcome } from '../engine/workflow-engine';
-import type { GraphStep } from '../graph/workflow-graph';
-import { WebhookClient, WebhookRefused, WebhookResponse } from './webhook-client';
+import type { AppConfig } from '../../../../config/config';
+import { InjectConfig } from '../../../../config/config.module';
+import { appMetrics } from '../../../../platform/metrics/metrics';
+import { ContactsService } from '../../../contacts/contacts.service';
+import type { Contact } from '../../../contacts/entities/contact.entity';
+import { ProjectsService } from '../../../projects/projects.service';
+import { RenderFailedError, RenderPool } from '../../../templates/rendering/render-pool';
+import type { GraphStep } from '../../graph/workflow-graph';
+import { WebhookClient, WebhookRefused, WebhookResponse, WebhookTimedOut } from '../../webhook/webhook-client';
+import { WorkflowsService } from '../../workflows.service';
+import type { StepContext, StepExecutor, StepOutcome } from '../step-executor';
+import { executionContact } from './execution-contact';
 
 /** docs/decisions.md#workflows: 5xx and timeouts are retried 3 times with backoff, then FAILED; 4xx fails at once. */
 export const WEBHOOK_RETRY_DELAYS_MS = [1_000, 2_000, 4_000];
@@ -49,12 +55,28 @@ function fillStrings(value: unknown, rendered: string[]): unknown {
 
 /** The WEBHOOK step: renders url, header values and body, sends them signed, and retries 5xx and timeouts. */
 @Injectable()
-export class WebhookStep implements OnApplicationShutdown {
+export class WebhookStep implements StepExecutor, OnApplicationShutdown {
+  readonly type = 'WEBHOOK';
+  readonly control = false;
   private readonly clients = new Map<boolean, WebhookClient>();
 
-  constructor(private readonly renderer: RenderPool) {}
+  constructor(
+    private readonly renderer: RenderPool,
+    @InjectConfig() private readonly config: AppConfig,
+    private readonly contacts: ContactsService,
+    private readonly projects: ProjectsService,
+    private readonly workflows: WorkflowsService,
+  ) {}
 
-  async run(step: GraphStep, scope: WebhookScope, secret: string, allowPrivate: boolean): Promise<StepOutcome> {
+  async execute({ step, ex, outside }: StepContext): Promise<StepOutcome> {
+    const contact = await executionContact(this.contacts, ex);
+    const project = await this.projects.findById(ex.project_id);
+    const workflow = await this.workflows.findOne(ex.project_id, ex.workflow_id);
+    // The request's wait (up to its timeout and retries) holds no slot: it is not this process's work.
+    return outside(() => this.run(step, { ...ex, workflowName: workflow.name, contact }, project.webhookSecret, this.config.webhookAllowPrivate));
+  }
+
+  private async run(step: GraphStep, scope: WebhookScope, secret: string, allowPrivate: boolean): Promise<StepOutcome> {
     const c = step.config;
     const contact = { id: scope.contact.id, email: scope.contact.email, subscribed: scope.contact.subscribed, data: scope.contact.data };
     const execution = { id: scope.id, context: scope.context };
@@ -91,7 +113,7 @@ export class WebhookStep implements OnApplicationShutdown {
           appMetrics.webhook('refused');
           return { kind: 'end', execution: 'FAILED', status: 'FAILED', output: { attempts: attempt + 1 }, error: `webhook refused: ${err.message}`, exitReason: null };
         }
-        const timeout = (err as Error).name === 'TimeoutError' || (err as Error).name === 'AbortError';
+        const timeout = err instanceof WebhookTimedOut;
         appMetrics.webhook(timeout ? 'timeout' : 'error');
         last = null;
         lastError = timeout ? 'webhook timed out after 10 s' : `webhook request failed: ${(err as Error).message}`;

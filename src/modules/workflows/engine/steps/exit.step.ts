@@ -1,0 +1,13 @@
+import { Injectable } from '@nestjs/common';
+import type { StepContext, StepExecutor, StepOutcome } from '../step-executor';
+
+/** EXIT: the execution ends EXITED, with the step's reason. */
+@Injectable()
+export class ExitStep implements StepExecutor {
+  readonly type = 'EXIT';
+  readonly control = true;
+
+  async execute({ step }: StepContext): Promise<StepOutcome> {
+    return { kind: 'end', execution: 'EXITED', status: 'COMPLETED', output: null, error: null, exitReason: (step.config.reason as string | undefined) ?? null };
+  }
+}
