@@ -1,8 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
+import { Fragment, raw, sql } from '../../../platform/database/sql-fragment';
 import type { StatementRunner } from '../../../platform/database/statement-runner';
 import type { StoredAttachment } from '../entities/email-content.entity';
 import type { EmailType } from '../entities/email.entity';
+
+/**
+ * The one `INSERT INTO email_contents` and the one `INSERT INTO emails` of the code base: every
+ * writer (recipients in hand as JSON rows, an audience as a SELECT over contacts) hands its rows
+ * to these builders, in these columns' order.
+ */
+const CONTENT_COLUMNS = 'id, project_id, template_id, subject, body, liquid, markdown, text, from_name, reply_to, headers, attachments';
+const EMAIL_COLUMNS = 'id, project_id, contact_id, template_id, campaign_id, content_id, type, from_address, to_address, to_name, variables, status, error, track_opens, track_clicks';
+
+/** `INSERT INTO email_contents` of `rows`, a SELECT of `CONTENT_COLUMNS` in order. */
+export const insertContentsSql = (rows: Fragment): Fragment => sql`INSERT INTO email_contents (${raw(CONTENT_COLUMNS)}) ${rows}`;
+
+/** `INSERT INTO emails` of `rows`, a SELECT of `EMAIL_COLUMNS` in order (status `queued`, or `skipped` with its reason in `error`). */
+export const insertEmailsSql = (rows: Fragment): Fragment => sql`INSERT INTO emails (${raw(EMAIL_COLUMNS)}) ${rows}`;
 
 export interface NewEmailContent {
   projectId: string | null;
@@ -45,11 +60,53 @@ export interface NewContentAndEmails {
   recipients: NewEmailRecipient[];
 }
 
+const CONTENT_ROWS = insertContentsSql(
+  raw(`SELECT c.id, c.project_id, c.template_id, c.subject, c.body, c.liquid, c.markdown, c.text, c.from_name, c.reply_to, c.headers, c.attachments
+    FROM jsonb_to_recordset($1::jsonb) AS c(id uuid, project_id uuid, template_id uuid, subject text, body text, liquid boolean,
+                                            markdown boolean, text text, from_name text, reply_to text, headers jsonb, attachments jsonb)`),
+).text;
+
+/** Content rows and their email rows in one statement of fixed text, prepared once (the rows travel as two JSON parameters). */
+const INSERT_CONTENTS_AND_EMAILS_SQL = `WITH content AS (${CONTENT_ROWS} RETURNING id)
+${
+  insertEmailsSql(
+    raw(`SELECT r.id, r.project_id, r.contact_id, r.template_id, r.campaign_id, r.content_id, r.type, r.from_address,
+       r.to_address, r.to_name, r.variables, 'queued', NULL, r.track_opens, r.track_clicks
+  FROM jsonb_to_recordset($2::jsonb) AS r(id uuid, project_id uuid, contact_id text, template_id uuid, campaign_id uuid, content_id uuid,
+                                          type text, from_address text, to_address text, to_name text, variables jsonb,
+                                          track_opens boolean, track_clicks boolean)
+ WHERE (SELECT count(*) FROM content) >= 0`),
+  ).text
+}`;
+
+function contentRow(id: string, c: NewEmailContent): Record<string, unknown> {
+  return {
+    id,
+    project_id: c.projectId,
+    template_id: c.templateId,
+    subject: c.subject,
+    body: c.body,
+    liquid: c.liquid ?? true,
+    markdown: c.markdown ?? false,
+    text: c.text ?? null,
+    from_name: c.fromName,
+    reply_to: c.replyTo,
+    headers: c.headers ?? {},
+    attachments: c.attachments ?? [],
+  };
+}
+
+/** One content row alone (a campaign's, shared by all its emails); returns its id. */
+export async function insertContent(statements: StatementRunner, em: EntityManager, content: NewEmailContent): Promise<string> {
+  const id = randomUUID();
+  await statements.run(CONTENT_ROWS, [JSON.stringify([contentRow(id, content)])], em);
+  return id;
+}
+
 /**
  * Every content row and every email row of these requests (one, or send requests sharing a
- * transaction) in one statement of fixed text, prepared once (the rows travel as two JSON
- * parameters). Ids are made here; returns per request its email ids in recipient order (a
- * request without recipients writes nothing and gets `[]`).
+ * transaction) in one statement. Ids are made here; returns per request its email ids in
+ * recipient order (a request without recipients writes nothing and gets `[]`).
  */
 export async function insertContentsAndEmails(statements: StatementRunner, em: EntityManager, requests: NewContentAndEmails[]): Promise<string[][]> {
   const contents: Array<Record<string, unknown>> = [];
@@ -57,20 +114,7 @@ export async function insertContentsAndEmails(statements: StatementRunner, em: E
   const ids = requests.map(({ content: c, emails: e, recipients }) => {
     if (recipients.length === 0) return [];
     const contentId = randomUUID();
-    contents.push({
-      id: contentId,
-      project_id: c.projectId,
-      template_id: c.templateId,
-      subject: c.subject,
-      body: c.body,
-      liquid: c.liquid ?? true,
-      markdown: c.markdown ?? false,
-      text: c.text ?? null,
-      from_name: c.fromName,
-      reply_to: c.replyTo,
-      headers: c.headers ?? {},
-      attachments: c.attachments ?? [],
-    });
+    contents.push(contentRow(contentId, c));
     return recipients.map((r) => {
       const id = randomUUID();
       emails.push({
@@ -95,19 +139,3 @@ export async function insertContentsAndEmails(statements: StatementRunner, em: E
   await statements.run(INSERT_CONTENTS_AND_EMAILS_SQL, [JSON.stringify(contents), JSON.stringify(emails)], em);
   return ids;
 }
-
-const INSERT_CONTENTS_AND_EMAILS_SQL = `WITH content AS (
-  INSERT INTO email_contents (id, project_id, template_id, subject, body, liquid, markdown, text, from_name, reply_to, headers, attachments)
-  SELECT c.id, c.project_id, c.template_id, c.subject, c.body, c.liquid, c.markdown, c.text, c.from_name, c.reply_to, c.headers, c.attachments
-    FROM jsonb_to_recordset($1::jsonb) AS c(id uuid, project_id uuid, template_id uuid, subject text, body text, liquid boolean,
-                                            markdown boolean, text text, from_name text, reply_to text, headers jsonb, attachments jsonb)
-  RETURNING id
-)
-INSERT INTO emails (id, project_id, contact_id, template_id, campaign_id, content_id, type, from_address,
-                    to_address, to_name, variables, track_opens, track_clicks)
-SELECT r.id, r.project_id, r.contact_id, r.template_id, r.campaign_id, r.content_id, r.type, r.from_address,
-       r.to_address, r.to_name, r.variables, r.track_opens, r.track_clicks
-  FROM jsonb_to_recordset($2::jsonb) AS r(id uuid, project_id uuid, contact_id text, template_id uuid, campaign_id uuid, content_id uuid,
-                                          type text, from_address text, to_address text, to_name text, variables jsonb,
-                                          track_opens boolean, track_clicks boolean)
- WHERE (SELECT count(*) FROM content) >= 0`;

@@ -58,7 +58,7 @@ function engine(graph: WorkflowGraph, opts: { failAdvanceAt?: number; status?: s
   const dataSource = { query: async () => [{ ...row }] };
   const workflows = { graph: async () => graph };
   const none = {} as never;
-  const subject = new WorkflowEngine(dataSource as never, { workflowConcurrency: 4 } as never, workflows as never, queue as never, none, none, none, none, none, none, none, none, statements as never);
+  const subject = new WorkflowEngine(dataSource as never, { workflowConcurrency: 4 } as never, workflows as never, queue as never, none, none, none, none, none, none, none, statements as never);
   return { subject, row, advances, queue, wakeStatements };
 }
 

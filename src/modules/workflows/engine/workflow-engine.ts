@@ -10,10 +10,7 @@ import { StatementRunner } from '../../../platform/database/statement-runner';
 import { appMetrics } from '../../../platform/metrics/metrics';
 import { BillingService } from '../../billing/billing.service';
 import { ContactsService } from '../../contacts/contacts.service';
-import { EmailsService } from '../../emails/emails.service';
-import { SuppressionService } from '../../emails/suppression/suppression.service';
-import { skipReason } from '../../emails/suppression/suppression.types';
-import { trackingFor } from '../../emails/use-cases/send-emails';
+import { EmailQueueFacade, emailIds as queuedIds } from '../../emails/email-queue.facade';
 import { ProjectsService } from '../../projects/projects.service';
 import { TemplatesService } from '../../templates/templates.service';
 import type { Contact } from '../../contacts/entities/contact.entity';
@@ -192,8 +189,7 @@ export class WorkflowEngine {
     private readonly queue: WorkflowQueue,
     private readonly contacts: ContactsService,
     private readonly templates: TemplatesService,
-    private readonly emails: EmailsService,
-    private readonly suppression: SuppressionService,
+    private readonly emails: EmailQueueFacade,
     private readonly projects: ProjectsService,
     private readonly webhooks: WebhookStep,
     private readonly conditions: ConditionEvaluator,
@@ -464,11 +460,8 @@ export class WorkflowEngine {
   private async sendEmail(step: GraphStep, ex: ExecutionRow): Promise<StepOutcome> {
     const template = await this.templates.findOne(ex.project_id, step.config.templateId as string);
     const contact = await this.contact(ex);
-    const suppressed = (await this.suppression.suppressedAmong([{ projectId: ex.project_id, email: contact.email }])).size > 0;
-    const reason = skipReason(template.type, { suppressed, subscribed: contact.subscribed });
+    const reason = await this.emails.skipReasonFor(ex.project_id, template.type, contact);
     if (reason) return { kind: 'next', status: 'SKIPPED', output: { skipped: reason }, exit: null };
-    const project = await this.projects.findById(ex.project_id);
-    const track = trackingFor(project.tracking, template.type, undefined);
     const variables = { ...contact.data, event: ex.event, workflow: ex.context };
     let emailIds: string[] = [];
     return {
@@ -478,11 +471,13 @@ export class WorkflowEngine {
       exit: null,
       write: async (em) => {
         await this.billing.consume(em, ex.project_id, 'workflows', 1);
-        emailIds = await this.emails.queue(
-          { projectId: ex.project_id, templateId: template.id, subject: template.subject, body: template.body, fromName: template.fromName, replyTo: template.replyTo },
-          { projectId: ex.project_id, templateId: template.id, type: template.type, fromAddress: template.fromAddress, trackOpens: track, trackClicks: track },
-          [{ contactId: contact.id, toAddress: contact.email, toName: null, variables }],
-          em,
+        emailIds = queuedIds(
+          await this.emails.queueForRecipients(
+            ex.project_id,
+            { type: template.type, fromAddress: template.fromAddress, content: { templateId: template.id, subject: template.subject, body: template.body, fromName: template.fromName, replyTo: template.replyTo } },
+            [{ contactId: contact.id, email: contact.email, name: null, subscribed: contact.subscribed, variables }],
+            em,
+          ),
         );
         await em.query(`UPDATE workflow_execution_steps SET output = output || jsonb_build_object('emailId', $3::text) WHERE execution_id = $1 AND seq = $2`, [
           ex.id,
