@@ -12,7 +12,7 @@ import { insertContent, insertContentsAndEmails, insertEmailsSql, NewEmailConten
 import { SuppressionService, suppressionKey } from './suppression/suppression.service';
 
 /** Whether opens and clicks are tracked: the per-send override wins over the project's mode. */
-export function trackingFor(mode: TrackingMode, type: EmailType, override: boolean | undefined): boolean {
+function trackingFor(mode: TrackingMode, type: EmailType, override: boolean | undefined): boolean {
   if (override !== undefined) return override;
   if (mode === 'DISABLED') return false;
   if (mode === 'MARKETING_ONLY') return type === 'MARKETING';
