@@ -126,19 +126,17 @@ export class EmailQueueFacade {
     const outcomes = requests.map(({ projectId, send, recipients }) =>
       recipients.map((r) => skipReason(send.type, { email: r.email, suppressed: suppressed.has(suppressionKey(projectId, r.email)), subscribed: r.subscribed })),
     );
-    const rows = await Promise.all(
-      requests.map(async ({ projectId, send, recipients }, i) => {
-        const track = await this.tracks(projectId, send);
-        const templateId = send.content.templateId;
-        return {
-          content: { ...send.content, projectId },
-          emails: { projectId, templateId, campaignId: send.campaignId ?? null, type: send.type, fromAddress: send.fromAddress, trackOpens: track, trackClicks: track },
-          recipients: recipients
-            .filter((_, j) => outcomes[i][j] === null)
-            .map((r) => ({ contactId: r.contactId, toAddress: r.email, toName: r.name, variables: r.variables })),
-        };
-      }),
-    );
+    const rows = [];
+    for (const [i, { projectId, send, recipients }] of requests.entries()) {
+      const track = await this.tracks(projectId, send, em);
+      rows.push({
+        content: { ...send.content, projectId },
+        emails: { projectId, templateId: send.content.templateId, campaignId: send.campaignId ?? null, type: send.type, fromAddress: send.fromAddress, trackOpens: track, trackClicks: track },
+        recipients: recipients
+          .filter((_, j) => outcomes[i][j] === null)
+          .map((r) => ({ contactId: r.contactId, toAddress: r.email, toName: r.name, variables: r.variables })),
+      });
+    }
     const ids = await insertContentsAndEmails(this.statements, em, rows);
     return outcomes.map((reasons, i) => {
       let next = 0;
@@ -160,7 +158,7 @@ export class EmailQueueFacade {
    * pipeline then reads a group's contact data with its one load statement.
    */
   async queueForAudience(projectId: string, em: EntityManager, b: AudienceBatch): Promise<AudienceBatchResult> {
-    const track = await this.tracks(projectId, b);
+    const track = await this.tracks(projectId, b, em);
     const after = b.after ? sql`AND (c.created_at, c.id) > (${b.after.createdAt}::timestamptz, ${b.after.id})` : empty;
     const insert = insertEmailsSql(sql`
         SELECT gen_random_uuid(), ${projectId}::uuid, batch.id, NULL::uuid, ${b.campaignId}::uuid, ${b.contentId}::uuid, ${b.type}, ${b.fromAddress},
@@ -211,8 +209,9 @@ export class EmailQueueFacade {
     return this.queue.enqueue(emailIds, type);
   }
 
-  private async tracks(projectId: string, send: EmailSend): Promise<boolean> {
-    return trackingFor((await this.projects.get(projectId)).tracking, send.type, send.tracking);
+  /** Read in the caller's transaction on a cache miss: nothing here may wait on a second connection while it is open. */
+  private async tracks(projectId: string, send: EmailSend, em: EntityManager): Promise<boolean> {
+    return trackingFor((await this.projects.get(projectId, em)).tracking, send.type, send.tracking);
   }
 }
 
