@@ -6,12 +6,11 @@ import { ActivityService } from './activity.service';
 import { AnalyticsController } from './analytics.controller';
 import { AnalyticsService } from './analytics.service';
 import { EventCountHourly } from './entities/event-count-hourly.entity';
-import { EmailsModule } from '../emails/emails.module';
 import { EventsModule } from '../events/events.module';
 
 /** Exports `ActivityRegistry`: the campaigns and workflows modules register their upcoming items and campaign names there. */
 @Module({
-  imports: [TypeOrmModule.forFeature([EventCountHourly]), EventsModule, EmailsModule],
+  imports: [TypeOrmModule.forFeature([EventCountHourly]), EventsModule],
   controllers: [ActivityController, AnalyticsController],
   providers: [ActivityService, AnalyticsService, ActivityRegistry],
   exports: [ActivityRegistry],

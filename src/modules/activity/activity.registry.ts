@@ -27,18 +27,45 @@ export type UpcomingKind = keyof UpcomingKinds;
 export type UpcomingProvider<K extends UpcomingKind> = (projectId: string) => Promise<Array<UpcomingKinds[K]>>;
 export type CampaignNamesProvider = (projectId: string, ids: string[]) => Promise<Map<string, string>>;
 
+/** What `/analytics/top-campaigns` ranks by (wire values). */
+export const CAMPAIGN_EMAIL_METRICS = ['sent', 'opens', 'clicks'] as const;
+export type CampaignEmailMetric = (typeof CAMPAIGN_EMAIL_METRICS)[number];
+
+/** Counters of one campaign's emails created in a range. */
+export interface CampaignEmailTotals {
+  id: string;
+  total: number;
+  sent: number;
+  delivered: number;
+  opened: number;
+  clicked: number;
+  bounced: number;
+  complained: number;
+  skipped: number;
+  failed: number;
+  uncertain: number;
+}
+
+/** The campaigns module's numbers over its emails, for analytics. */
+export interface CampaignEmailsProvider {
+  top(projectId: string, metric: CampaignEmailMetric, range: { from: Date; to: Date }, limit: number): Promise<Array<{ id: string; value: number }>>;
+  totals(projectId: string, range: { from: Date; to: Date }, limit: number): Promise<CampaignEmailTotals[]>;
+}
+
 /**
  * Where the modules that own campaigns and workflows plug their data into activity and
  * analytics, so this module never reads their tables:
  * - `registerUpcoming('campaigns', p => scheduled campaigns of p)`,
  * - `registerUpcoming('executions', p => waiting executions of p)`,
- * - `registerCampaignNames((p, ids) => Map id → name)`, for top campaigns and campaign stats.
+ * - `registerCampaignNames((p, ids) => Map id → name)`, for top campaigns and campaign stats,
+ * - `registerCampaignEmails({top, totals})`, the numbers of campaigns' emails.
  * Each provider must filter by the project id it is given.
  */
 @Injectable()
 export class ActivityRegistry {
   private readonly upcoming: { [K in UpcomingKind]?: UpcomingProvider<K> } = {};
   private campaignNames: CampaignNamesProvider | null = null;
+  private campaignEmails: CampaignEmailsProvider | null = null;
 
   registerUpcoming<K extends UpcomingKind>(kind: K, provider: UpcomingProvider<K>): void {
     (this.upcoming as Record<K, UpcomingProvider<K>>)[kind] = provider;
@@ -46,6 +73,19 @@ export class ActivityRegistry {
 
   registerCampaignNames(provider: CampaignNamesProvider): void {
     this.campaignNames = provider;
+  }
+
+  registerCampaignEmails(provider: CampaignEmailsProvider): void {
+    this.campaignEmails = provider;
+  }
+
+  /** Campaigns ranked by `metric` (none without a campaigns module). */
+  async topCampaigns(projectId: string, metric: CampaignEmailMetric, range: { from: Date; to: Date }, limit: number): Promise<Array<{ id: string; value: number }>> {
+    return this.campaignEmails ? this.campaignEmails.top(projectId, metric, range, limit) : [];
+  }
+
+  async campaignTotals(projectId: string, range: { from: Date; to: Date }, limit: number): Promise<CampaignEmailTotals[]> {
+    return this.campaignEmails ? this.campaignEmails.totals(projectId, range, limit) : [];
   }
 
   async upcomingOf<K extends UpcomingKind>(kind: K, projectId: string): Promise<Array<UpcomingKinds[K]>> {

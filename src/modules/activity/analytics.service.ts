@@ -4,8 +4,7 @@ import { DataSource } from 'typeorm';
 import { badRequest } from '../../platform/http/app-error';
 import { parsePositiveInt } from '../../platform/http/pagination';
 import { parseInterval, parseRange } from './activity-range';
-import { ActivityRegistry } from './activity.registry';
-import { AudienceEmails, CAMPAIGN_EMAIL_METRICS, CampaignEmailMetric } from '../emails/use-cases/insert-audience-emails';
+import { ActivityRegistry, CAMPAIGN_EMAIL_METRICS, CampaignEmailMetric } from './activity.registry';
 import { EMAIL_ACTIVITY_TYPES, METRIC_NAMES } from './activity.types';
 import type { RangeQuery, TimeseriesQuery, TopCampaignsQuery, TopEventsQuery } from './dto/activity.query';
 
@@ -40,13 +39,12 @@ export interface CampaignStats {
   bounceRate: number;
 }
 
-/** Campaign numbers come from the emails module (`AudienceEmails`, over the rows' `campaign_id`); every other series from the hourly rollup. */
+/** Campaign numbers come from the campaigns module (through the registry, over its emails); every other series from the hourly rollup. */
 @Injectable()
 export class AnalyticsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly registry: ActivityRegistry,
-    private readonly campaignEmails: AudienceEmails,
   ) {}
 
   /** Every bucket from `from`'s bucket to `to`'s is present, zeros included; buckets are UTC. */
@@ -78,17 +76,17 @@ export class AnalyticsService {
 
   async topCampaigns(projectId: string, query: TopCampaignsQuery): Promise<{ data: Array<{ id: string; name: string | null; value: number }> }> {
     const metric = (query.metric ?? 'opens') as CampaignEmailMetric;
-    if (!Object.hasOwn(CAMPAIGN_EMAIL_METRICS, metric)) throw badRequest('metric must be opens, clicks or sent', { details: { received: query.metric } });
+    if (!(CAMPAIGN_EMAIL_METRICS as readonly string[]).includes(metric)) throw badRequest('metric must be opens, clicks or sent', { details: { received: query.metric } });
     const range = parseRange(query);
     const limit = parsePositiveInt(query.limit, 'limit', TOP_DEFAULT, TOP_MAX);
-    const rows = await this.campaignEmails.topCampaigns(projectId, metric, range, limit);
+    const rows = await this.registry.topCampaigns(projectId, metric, range, limit);
     const names = await this.registry.namesOf(projectId, rows.map((r) => r.id));
     return { data: rows.map((r) => ({ id: r.id, name: names.get(r.id) ?? null, value: r.value })) };
   }
 
   async campaignStats(projectId: string, query: RangeQuery & { limit?: string }): Promise<{ data: CampaignStats[] }> {
     const limit = parsePositiveInt(query.limit, 'limit', TOP_MAX, TOP_MAX);
-    const rows = await this.campaignEmails.campaignTotals(projectId, parseRange(query), limit);
+    const rows = await this.registry.campaignTotals(projectId, parseRange(query), limit);
     const names = await this.registry.namesOf(projectId, rows.map((r) => r.id));
     const rate = (n: number, d: number) => (d === 0 ? 0 : Math.round((n / d) * 10000) / 10000);
     return {

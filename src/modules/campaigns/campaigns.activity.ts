@@ -3,21 +3,27 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 import { ActivityRegistry, UpcomingCampaign } from '../activity/activity.registry';
+import { CampaignsRepository } from './campaigns.repository';
 
 /** How many upcoming campaigns `/activity/upcoming` lists (soonest first). */
 const UPCOMING_LIMIT = 100;
 
-/** Campaigns' part of activity and analytics: scheduled campaigns as upcoming items, and campaign names. */
+/** Campaigns' part of activity and analytics: scheduled campaigns as upcoming items, campaign names, and the numbers of their emails. */
 @Injectable()
 export class CampaignsActivity implements OnModuleInit {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly activity: ActivityRegistry,
+    private readonly repository: CampaignsRepository,
   ) {}
 
   onModuleInit(): void {
     this.activity.registerUpcoming('campaigns', (projectId) => this.scheduled(projectId));
     this.activity.registerCampaignNames((projectId, ids) => this.names(projectId, ids));
+    this.activity.registerCampaignEmails({
+      top: (projectId, metric, range, limit) => this.repository.topCampaigns(projectId, metric, range, limit),
+      totals: (projectId, range, limit) => this.repository.campaignTotals(projectId, range, limit),
+    });
   }
 
   private scheduled(projectId: string): Promise<UpcomingCampaign[]> {

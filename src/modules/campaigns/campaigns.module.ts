@@ -7,6 +7,7 @@ import { ProjectsModule } from '../projects/projects.module';
 import { SegmentsModule } from '../segments/segments.module';
 import { CampaignsController } from './campaigns.controller';
 import { CampaignsService } from './campaigns.service';
+import { CampaignsRepository } from './campaigns.repository';
 import { CampaignAudience } from './engine/campaign-audience';
 import { CampaignEngine } from './engine/campaign-engine';
 import { Campaign } from './entities/campaign.entity';
@@ -17,7 +18,7 @@ import { ActivityModule } from '../activity/activity.module';
 @Module({
   imports: [TypeOrmModule.forFeature([Campaign]), EmailsModule, DomainsModule, ProjectsModule, SegmentsModule, ActivityModule, BillingModule],
   controllers: [CampaignsController],
-  providers: [CampaignsService, CampaignAudience, CampaignEngine, CampaignsUsage, CampaignsActivity],
+  providers: [CampaignsService, CampaignsRepository, CampaignAudience, CampaignEngine, CampaignsUsage, CampaignsActivity],
   exports: [CampaignsService],
 })
 export class CampaignsModule {}

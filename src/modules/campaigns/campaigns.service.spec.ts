@@ -1,9 +1,10 @@
 import type { DataSource, EntityManager, Repository } from 'typeorm';
 import { empty } from '../../platform/database/sql-fragment';
 import type { EmailsService } from '../emails/emails.service';
+import type { EmailQueueFacade } from '../emails/email-queue.facade';
 import type { BillingService } from '../billing/billing.service';
 import type { DomainsService } from '../domains/domains.service';
-import type { AudienceEmails } from '../emails/use-cases/insert-audience-emails';
+import type { CampaignsRepository } from './campaigns.repository';
 import { CampaignsService } from './campaigns.service';
 import type { CampaignAudience } from './engine/campaign-audience';
 import type { Campaign } from './entities/campaign.entity';
@@ -27,25 +28,27 @@ function cancelAgainstDeadlock(deadlocks: number) {
     }),
   } as unknown as DataSource;
   let failures = deadlocks;
-  const audienceEmails = {
+  const repository = {
     // The part of the audience not yet written, counted under the campaign's lock.
     preview: jest.fn(async () => ({ total: 0, skipped: {}, unskipped: 0 })),
+  } as unknown as CampaignsRepository;
+  const emails = {
     cancelQueued: jest.fn(async () => {
       if (failures-- > 0) throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
     }),
-  } as unknown as AudienceEmails;
+  } as unknown as EmailsService;
   const audience = { condition: jest.fn(async () => empty) } as unknown as CampaignAudience;
   const campaigns = { findOneBy: jest.fn(async () => ({ id: CAMPAIGN, projectId: PROJECT, status: 'SENDING' }) as Campaign) } as unknown as Repository<Campaign>;
-  const service = new CampaignsService(campaigns, dataSource, {} as DomainsService, audience, audienceEmails, {} as BillingService, {} as EmailsService);
-  return { service, dataSource, audienceEmails, committed: () => committed };
+  const service = new CampaignsService(campaigns, dataSource, {} as DomainsService, audience, repository, {} as BillingService, emails, {} as EmailQueueFacade);
+  return { service, dataSource, emails, committed: () => committed };
 }
 
 describe('CampaignsService.cancel', () => {
   it('runs the cancel again when the database aborts it as a deadlock victim', async () => {
-    const { service, dataSource, audienceEmails, committed } = cancelAgainstDeadlock(1);
+    const { service, dataSource, emails, committed } = cancelAgainstDeadlock(1);
     await expect(service.cancel(PROJECT, CAMPAIGN)).resolves.toMatchObject({ id: CAMPAIGN });
     expect(dataSource.transaction).toHaveBeenCalledTimes(2);
-    expect(audienceEmails.cancelQueued).toHaveBeenCalledTimes(2);
+    expect(emails.cancelQueued).toHaveBeenCalledTimes(2);
     expect(committed()).toBe(1);
   });
 

@@ -5,8 +5,9 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import type { FieldError } from '../../platform/http/app-error';
 import { BillingService } from '../billing/billing.service';
 import { DomainsService } from '../domains/domains.service';
-import { AudienceEmails } from '../emails/use-cases/insert-audience-emails';
+import { EmailQueueFacade } from '../emails/email-queue.facade';
 import { EmailsService } from '../emails/emails.service';
+import { CampaignsRepository } from './campaigns.repository';
 import { liquidProblems } from '../templates/templates.errors';
 import {
   campaignFieldInvalid,
@@ -57,9 +58,10 @@ export class CampaignsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly domains: DomainsService,
     private readonly audience: CampaignAudience,
-    private readonly audienceEmails: AudienceEmails,
+    private readonly repository: CampaignsRepository,
     private readonly billing: BillingService,
     private readonly emails: EmailsService,
+    private readonly emailQueue: EmailQueueFacade,
   ) {}
 
   async create(projectId: string, dto: CreateCampaignDto): Promise<Campaign> {
@@ -188,7 +190,7 @@ export class CampaignsService {
         // its own reason, so the stats account for every contact of the fixed audience.
         const unwritten = row.audience_done
           ? { total: 0, skipped: {} }
-          : await this.audienceEmails
+          : await this.repository
               .preview(projectId, campaign.type, (condition ??= await this.audience.condition(projectId, campaign)), {
                 em,
                 fixedAt: row.fixed_at,
@@ -203,7 +205,7 @@ export class CampaignsService {
           [id, unwritten.total, JSON.stringify(unwritten.skipped)],
         );
         // The queued emails become skipped `cancelled`; the counters' trigger adds them.
-        await this.audienceEmails.cancelQueued(em, id);
+        await this.emails.cancelQueued(em, projectId, id);
       } else {
         throw wrongCampaignStatus('cancel', row.status);
       }
@@ -227,13 +229,17 @@ export class CampaignsService {
     const campaign = await this.findOne(projectId, id);
     await this.domains.assertSenderAllowed(projectId, campaign.fromAddress);
     const content = campaignContent(campaign, { test: true });
-    const emailId = await this.audienceEmails.sendTest(projectId, content, email.trim().toLowerCase(), campaign.fromAddress);
-    return { success: true, emailId };
+    // TRANSACTIONAL, so the address's subscription state cannot skip it; no contact, no campaign id (no statistic), untracked.
+    const [outcome] = await this.emailQueue.queueForRecipients(projectId, { type: 'TRANSACTIONAL', fromAddress: campaign.fromAddress, tracking: false, content }, [
+      { contactId: null, email: email.trim().toLowerCase(), name: null, subscribed: true, variables: {} },
+    ]);
+    if ('skipped' in outcome) throw campaignFieldInvalid([{ field: 'email', code: 'invalid', message: `email cannot be sent to (${outcome.skipped})` }]);
+    return { success: true, emailId: outcome.emailId };
   }
 
   /** The audience as it would be fixed now: its size and who would be skipped, by reason. */
   private async audienceNow(projectId: string, c: Campaign) {
-    const preview = await this.audienceEmails.preview(projectId, c.type, await this.audience.condition(projectId, c));
+    const preview = await this.repository.preview(projectId, c.type, await this.audience.condition(projectId, c));
     return { ...preview, skippedCount: Object.values(preview.skipped).reduce((a, b) => a + (b ?? 0), 0) };
   }
 
@@ -244,7 +250,7 @@ export class CampaignsService {
   async stats(projectId: string, id: string): Promise<CampaignStats> {
     const c = await this.findOne(projectId, id);
     if (EDITABLE.includes(c.status)) return { ...statsOf(DRAFT_STATE), unsubscribedCount: 0 };
-    return { ...statsOf(c), unsubscribedCount: await this.audienceEmails.unsubscribedAfterSend(projectId, c.id) };
+    return { ...statsOf(c), unsubscribedCount: await this.repository.unsubscribedAfterSend(projectId, c.id) };
   }
 
   /** The audience as it would be fixed if sending started now: its size and who would be skipped, by reason (nothing written). */

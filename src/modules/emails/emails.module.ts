@@ -40,7 +40,7 @@ import { EMAIL_TRANSPORT, EmailTransport } from './transports/email-transport';
 import { sendRateProvider } from './transports/send-rate.provider';
 import { emailTransportProvider } from './transports/transport.provider';
 import { SendEmails } from './use-cases/send-emails';
-import { AudienceEmails } from './use-cases/insert-audience-emails';
+import { EmailQueueFacade } from './email-queue.facade';
 
 @Module({
   imports: [
@@ -77,9 +77,9 @@ import { AudienceEmails } from './use-cases/insert-audience-emails';
     SesNotificationsService,
     SnsService,
     SnsCertificates,
-    AudienceEmails,
+    EmailQueueFacade,
   ],
-  exports: [EmailsService, PipelineSystemMailer, SuppressionService, RecipientLinksService, TrackingService, DeliveryFeedbackService, AudienceEmails],
+  exports: [EmailsService, EmailQueueFacade, PipelineSystemMailer, SuppressionService, RecipientLinksService, TrackingService, DeliveryFeedbackService],
 })
 export class EmailsModule implements OnModuleInit, OnApplicationShutdown {
   constructor(

@@ -87,8 +87,9 @@ export class ProjectsService {
     return { project, keys };
   }
 
-  async findById(projectId: string): Promise<Project> {
-    const project = await this.projects.findOneBy({ id: projectId });
+  /** With `manager`, read in the caller's transaction (the embedded database serves one transaction at a time). */
+  async findById(projectId: string, manager?: EntityManager): Promise<Project> {
+    const project = await (manager ? manager.getRepository(Project) : this.projects).findOneBy({ id: projectId });
     if (!project) throw projectNotFound();
     return project;
   }

@@ -1,4 +1,4 @@
-import type { NewEmailContent } from '../../emails/use-cases/email-writer';
+import type { EmailContentInput } from '../../emails/email-queue.facade';
 import type { Campaign } from '../entities/campaign.entity';
 
 /**
@@ -6,12 +6,11 @@ import type { Campaign } from '../entities/campaign.entity';
  * source) and rendered per contact. MARKETING mail is bulk mail (`Precedence: bulk`; the
  * pipeline adds the footer and one-click unsubscribe). A test copy is marked and prefixed.
  */
-export function campaignContent(c: Campaign, opts: { test: boolean }): NewEmailContent {
+export function campaignContent(c: Campaign, opts: { test: boolean }): EmailContentInput {
   const headers: Record<string, string> = {};
   if (c.type === 'MARKETING') headers.Precedence = 'bulk';
   if (opts.test) headers['X-Test'] = 'true';
   return {
-    projectId: c.projectId,
     templateId: c.templateId,
     subject: opts.test ? `[Test] ${c.subject}` : c.subject,
     body: c.body,

@@ -5,10 +5,9 @@ import { DataSource, EntityManager, Repository } from 'typeorm';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
-import { AudienceCursor, AudienceEmails } from '../../emails/use-cases/insert-audience-emails';
-import { trackingFor } from '../../emails/use-cases/send-emails';
+import { AudienceCursor, EmailQueueFacade } from '../../emails/email-queue.facade';
 import { BillingService } from '../../billing/billing.service';
-import { ProjectsService } from '../../projects/projects.service';
+import { CampaignsRepository } from '../campaigns.repository';
 import { Campaign } from '../entities/campaign.entity';
 import { CampaignAudience } from './campaign-audience';
 import { campaignContent } from './campaign-content';
@@ -54,9 +53,9 @@ export class CampaignEngine implements OnApplicationShutdown {
     @InjectConfig() private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(Campaign) private readonly campaigns: Repository<Campaign>,
-    private readonly emails: AudienceEmails,
+    private readonly emails: EmailQueueFacade,
+    private readonly repository: CampaignsRepository,
     private readonly audience: CampaignAudience,
-    private readonly projects: ProjectsService,
     private readonly billing: BillingService,
   ) {}
 
@@ -135,8 +134,6 @@ export class CampaignEngine implements OnApplicationShutdown {
       let done = campaign.audience_done;
       if (!done) {
         const contentId = campaign.content_id ?? (await this.createContent(entity));
-        const project = await this.projects.findById(entity.projectId);
-        const track = trackingFor(project.tracking, entity.type, undefined);
         const condition = await this.audience.condition(entity.projectId, entity);
         let after: AudienceCursor | null = campaign.cursor_id && campaign.cursor_created_at ? { createdAt: campaign.cursor_created_at, id: campaign.cursor_id } : null;
         const deadline = Date.now() + TICK_BUDGET_MS;
@@ -146,22 +143,22 @@ export class CampaignEngine implements OnApplicationShutdown {
         const { batchSize, maxQueued } = this.config.campaigns;
         const carried = this.carried.get(entity.id);
         this.carried.delete(entity.id);
-        let backlog = carried && carried.cursorId === campaign.cursor_id ? carried.backlog : await this.emails.backlog(entity.id, maxQueued);
+        let backlog = carried && carried.cursorId === campaign.cursor_id ? carried.backlog : await this.repository.backlog(entity.projectId, entity.id, maxQueued);
         const fits = () => backlog + batchSize <= Math.max(maxQueued, batchSize);
         while (!done && !this.stopped && Date.now() < deadline && fits()) {
-          const batch = await this.materialiseBatch(entity, { contentId, track, condition, fixedAt: campaign.fixed_at, after });
+          const batch = await this.materialiseBatch(entity, { contentId, condition, fixedAt: campaign.fixed_at, after });
           if (batch === 'stopped') return false;
           if (batch.last === null) done = true;
           after = batch.last;
           backlog += batch.queuedIds.length;
-          await this.emails.enqueue(batch.queuedIds, entity.type);
+          await this.emails.enqueueGrouped(batch.queuedIds, entity.type, { bulk: true });
         }
         if (!done && !this.stopped && Date.now() >= deadline && fits()) {
           this.carried.set(entity.id, { cursorId: after?.id ?? null, backlog });
           return true;
         }
       }
-      if (done && (await this.emails.backlog(entity.id, 1)) === 0) {
+      if (done && (await this.repository.backlog(entity.projectId, entity.id, 1)) === 0) {
         await this.dataSource.query(`UPDATE campaigns SET status = 'SENT', completed_at = now(), updated_at = now() WHERE id = $1 AND status = 'SENDING'`, [entity.id]);
       }
       return false;
@@ -177,20 +174,17 @@ export class CampaignEngine implements OnApplicationShutdown {
    */
   private async materialiseBatch(
     c: Campaign,
-    b: { contentId: string; track: boolean; condition: Awaited<ReturnType<CampaignAudience['condition']>>; fixedAt: string; after: AudienceCursor | null },
+    b: { contentId: string; condition: Awaited<ReturnType<CampaignAudience['condition']>>; fixedAt: string; after: AudienceCursor | null },
   ) {
     return this.dataSource.transaction(async (em: EntityManager) => {
       // Serialises with cancel: a cancelled campaign writes nothing more.
       const [lock] = (await em.query(`SELECT status FROM campaigns WHERE id = $1 FOR UPDATE`, [c.id])) as Array<{ status: string }>;
       if (lock?.status !== 'SENDING') return 'stopped' as const;
-      const result = await this.emails.insertBatch(em, {
-        projectId: c.projectId,
+      const result = await this.emails.queueForAudience(c.projectId, em, {
         campaignId: c.id,
         contentId: b.contentId,
         type: c.type,
         fromAddress: c.fromAddress,
-        trackOpens: b.track,
-        trackClicks: b.track,
         condition: b.condition,
         fixedAt: b.fixedAt,
         after: b.after,
@@ -217,7 +211,7 @@ export class CampaignEngine implements OnApplicationShutdown {
     return this.dataSource.transaction(async (em) => {
       const [row] = (await em.query(`SELECT content_id FROM campaigns WHERE id = $1 FOR UPDATE`, [c.id])) as Array<{ content_id: string | null }>;
       if (row?.content_id) return row.content_id;
-      const id = await this.emails.createContent(campaignContent(c, { test: false }), em);
+      const id = await this.emails.createContent(c.projectId, campaignContent(c, { test: false }), em);
       await em.query(`UPDATE campaigns SET content_id = $2 WHERE id = $1`, [c.id, id]);
       return id;
     });

@@ -46,7 +46,17 @@ export class Campaign {
   /** The campaign's one email_contents row (its sources, compiled once), made when sending starts. */
   @Column('uuid', { nullable: true }) contentId: string | null;
   @Column('timestamptz', { nullable: true }) engineLeaseUntil: Date | null;
+  /** The fixed audience written so far, skipped contacts included: added by the engine with each batch (and by a cancel for the unwritten rest). */
   @Column('int', { default: 0 }) totalRecipients: number;
+  /**
+   * sentCount … uncertainCount, and skippedCount/skipped beyond what a batch wrote skipped: kept by the
+   * database, not by src/. The trigger `emails_campaign_counters` (AFTER UPDATE ON emails, per
+   * statement; function `campaign_counters_on_email_update`, migrations/1763707000000-Campaigns.ts,
+   * uncertain added in 1763717000000-UncertainEmails.ts) adds, per campaign, the emails whose
+   * sent_at/delivered_at/opened_at/clicked_at/bounced_at/complained_at became set, and those that
+   * became failed, skipped (by `error` as the reason in `skipped`) or uncertain (minus those that
+   * left uncertain). Rows inserted already skipped (the engine's batches) are counted by the engine.
+   */
   @Column('int', { default: 0 }) sentCount: number;
   @Column('int', { default: 0 }) deliveredCount: number;
   @Column('int', { default: 0 }) openedCount: number;

@@ -9,7 +9,7 @@ import { insertEventsSql } from '../../events/events-insert.sql';
 import { EventRow, fromEventRow, StoredEvent } from '../../events/events.types';
 import { Batcher } from '../../../platform/batching/batcher';
 import { affectedCount, returnedRows } from '../../../platform/database/query-results';
-import { SUBSCRIPTION_TYPES } from '../suppression/suppression.types';
+import { SUBSCRIPTION_TYPES, suppressedSql } from '../recipient-policy';
 import { Counts, ReputationCounts } from '../../projects/reputation-counts';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
@@ -52,10 +52,8 @@ export const statusGuard = (condition: string): string => `(CASE WHEN ${conditio
 const LOAD_SQL = `SELECT e.id, e.project_id, e.contact_id, e.template_id, e.campaign_id, e.type, e.from_address, e.to_address, e.to_name,
               e.variables, e.status, e.created_at, (e.lease_until IS NOT NULL AND e.lease_until > now()) AS lease_active,
               e.track_opens, e.track_clicks, e.content_id,
-              -- What the skip rule (skipReason) needs, for the mail that respects subscriptions.
-              CASE WHEN e.type = ANY($2::text[]) THEN EXISTS (
-                SELECT 1 FROM suppressions s WHERE s.project_id = e.project_id AND s.email = lower(btrim(e.to_address))
-              ) ELSE false END AS suppressed,
+              -- What the recipient policy (skipReason) needs, for the mail that respects subscriptions.
+              CASE WHEN e.type = ANY($2::text[]) THEN ${suppressedSql({ projectId: 'e.project_id', email: 'lower(btrim(e.to_address))' })} ELSE false END AS suppressed,
               CASE WHEN e.type = ANY($2::text[]) THEN ${contactSubscribedSql('e.project_id', 'lower(btrim(e.to_address))')} END AS contact_subscribed,
               c.subject AS c_subject, c.body AS c_body, c.liquid AS c_liquid, c.markdown AS c_markdown, c.text AS c_text, c.from_name AS c_from_name,
               c.reply_to AS c_reply_to, c.headers AS c_headers, c.attachments AS c_attachments
@@ -356,6 +354,15 @@ export class EmailStatusStore {
       [emailId, reason],
     );
     return affectedCount(rows) > 0;
+  }
+
+  /** queued → skipped for every still-queued email of a campaign (its cancel), in the caller's transaction: nothing more of it leaves (the claim needs `queued`). */
+  async skipQueuedOfCampaign(em: EntityManager, projectId: string, campaignId: string, reason: string): Promise<void> {
+    await em.query(`UPDATE emails SET status = 'skipped', error = $3, updated_at = now() WHERE project_id = $1 AND campaign_id = $2 AND status = 'queued'`, [
+      projectId,
+      campaignId,
+      reason,
+    ]);
   }
 
   /** sending → queued after a temporary failure: nothing was accepted, so the retry may send. */

@@ -8,7 +8,7 @@ import { domainOf } from './compose-mime';
 import type { LoadedEmail } from './email-status';
 import { ProjectCache } from './project-cache';
 import { RecipientLinksService } from '../links/recipient-links.service';
-import { skipReason } from '../suppression/suppression.types';
+import { skipReason } from '../recipient-policy';
 import { TrackingService } from '../tracking/tracking.service';
 
 export type BuildResult = { kind: 'skip'; reason: string } | { kind: 'message'; message: ComposeInput };
@@ -43,10 +43,10 @@ export class MessageBuilder {
     const project = email.projectId ? await this.projects.get(email.projectId) : null;
 
     // 1. Skip checks: a suspended project sends nothing more, even mail queued before the
-    //    suspension; MARKETING/HEADLESS mail skips unsubscribed or suppressed addresses.
+    //    suspension; then the recipient policy (recipient-policy.ts), as when the email was written.
     if (project?.disabled) return { kind: 'skip', reason: 'project_disabled' };
     //    (The address's state was read with the email, in the load's one statement.)
-    const skip = project ? skipReason(email.type, { suppressed: email.suppressed, subscribed: email.contactSubscribed ?? true }) : null;
+    const skip = project ? skipReason(email.type, { email: email.toAddress, suppressed: email.suppressed, subscribed: email.contactSubscribed ?? true }) : null;
     if (skip) return { kind: 'skip', reason: skip };
 
     // 2. Variables: the contact's data (snapshot taken at send time) plus the generated ones.

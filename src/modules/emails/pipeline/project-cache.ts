@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { Project } from '../../projects/entities/project.entity';
 import { ProjectsService } from '../../projects/projects.service';
 
@@ -12,10 +13,11 @@ export class ProjectCache {
 
   constructor(private readonly projects: ProjectsService) {}
 
-  async get(projectId: string): Promise<Project> {
+  /** With `manager`, a miss is read in the caller's transaction. */
+  async get(projectId: string, manager?: EntityManager): Promise<Project> {
     const hit = this.entries.get(projectId);
     if (hit) return hit;
-    const project = await this.projects.findById(projectId);
+    const project = await this.projects.findById(projectId, manager);
     this.entries.set(projectId, project);
     return project;
   }

@@ -1,6 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
-/** Reasons a recipient of a send got no email (persisted in nothing; wire values). */
-export type SkipReason = 'unsubscribed' | 'suppressed';
+import type { RecipientSkipReason } from '../recipient-policy';
+
+/**
+ * Reasons a recipient of a send got no email (wire values): the recipient policy's. `invalid_email`
+ * cannot occur here in practice (addresses are validated first, more strictly), so the document lists two.
+ */
+export type SkipReason = RecipientSkipReason;
 
 export class SkippedRecipient {
   @ApiProperty({ description: 'Recipient address', type: String })

@@ -5,6 +5,9 @@ import { SuppressionReason, SuppressionSource } from './suppression.types';
 
 const normalize = (email: string): string => email.trim().toLowerCase();
 
+/** The key `suppressedAmong` answers with for this (project, address). */
+export const suppressionKey = (projectId: string, email: string): string => `${projectId}/${normalize(email)}`;
+
 @Injectable()
 export class SuppressionService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -17,7 +20,7 @@ export class SuppressionService {
          JOIN unnest($1::uuid[], $2::text[]) AS x(project_id, email) ON s.project_id = x.project_id AND s.email = x.email`,
       [pairs.map((p) => p.projectId), pairs.map((p) => normalize(p.email))],
     );
-    return new Set(rows.map((r) => `${r.project_id}/${r.email}`));
+    return new Set(rows.map((r) => suppressionKey(r.project_id, r.email)));
   }
 
   /** Idempotent: the first reason recorded for an address is kept. Returns whether it was added now. */

@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { StatementRunner } from '../../../platform/database/statement-runner';
 import { SystemMailer, SystemMessage } from '../../../platform/mail/system-mailer';
-import { EmailsService } from '../emails.service';
+import { EmailQueue } from '../pipeline/email-queue';
+import { insertContentsAndEmails } from '../sql/insert-emails.sql';
 
 /** `SYSTEM_FROM` as address and display name ("Mailroom <no-reply@localhost>" or a bare address). */
 export function parseSystemFrom(value: string): { email: string; name: string | null } {
@@ -22,17 +26,23 @@ export class PipelineSystemMailer extends SystemMailer {
 
   constructor(
     @InjectConfig() config: AppConfig,
-    private readonly emails: EmailsService,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly statements: StatementRunner,
+    private readonly queue: EmailQueue,
   ) {
     super();
     this.from = parseSystemFrom(config.email.systemFrom);
   }
 
   async send(msg: SystemMessage): Promise<void> {
-    await this.emails.queue(
-      { projectId: null, templateId: null, subject: msg.subject, body: msg.html, text: msg.text, liquid: false, fromName: this.from.name, replyTo: null },
-      { projectId: null, templateId: null, type: 'TRANSACTIONAL', fromAddress: this.from.email, trackOpens: false, trackClicks: false },
-      [{ contactId: null, toAddress: msg.to.trim().toLowerCase(), toName: null, variables: null }],
-    );
+    // No project, so no recipient policy and no tracking: written here rather than through the project façade.
+    const [ids] = await insertContentsAndEmails(this.statements, this.dataSource.manager, [
+      {
+        content: { projectId: null, templateId: null, subject: msg.subject, body: msg.html, text: msg.text, liquid: false, fromName: this.from.name, replyTo: null },
+        emails: { projectId: null, templateId: null, type: 'TRANSACTIONAL', fromAddress: this.from.email, trackOpens: false, trackClicks: false },
+        recipients: [{ contactId: null, toAddress: msg.to.trim().toLowerCase(), toName: null, variables: null }],
+      },
+    ]);
+    await this.queue.enqueueOrLeaveForSweep(ids, 'TRANSACTIONAL');
   }
 }

@@ -2,44 +2,30 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Batcher } from '../../../platform/batching/batcher';
-import { StatementRunner } from '../../../platform/database/statement-runner';
 import { FieldError, validationError } from '../../../platform/http/app-error';
 import { ContactsService, normalizeEmail, UpsertContactInput } from '../../contacts/contacts.service';
 import { upsertKey } from '../../contacts/use-cases/upsert-contacts-batch.sql';
 import { DomainsService } from '../../domains/domains.service';
 import { BillingService } from '../../billing/billing.service';
-import type { TrackingMode } from '../../projects/entities/project.entity';
 import { projectDisabled } from '../../projects/projects.errors';
 import type { Template } from '../../templates/entities/template.entity';
 import { liquidProblems } from '../../templates/templates.errors';
 import { TemplatesService } from '../../templates/templates.service';
+import { EmailQueueFacade, emailIds, RecipientsRequest } from '../email-queue.facade';
 import type { EmailType } from '../entities/email.entity';
-import { EmailQueue } from '../pipeline/email-queue';
 import { ProjectCache } from '../pipeline/project-cache';
 import { Recipient, recipientVariables, SEND_LIMITS, SendRequest } from '../send/send-request';
 import type { SendResult, SkippedRecipient } from '../send/send.response';
-import { SuppressionService } from '../suppression/suppression.service';
-import { respectsSubscription, skipReason } from '../suppression/suppression.types';
-import { insertContentsAndEmails, NewEmailContent, NewEmailRecipient, NewEmails } from './email-writer';
 import { isRetryableConflict } from '../../../platform/database/pg-errors';
 import type { IdempotencyClaim } from '../../../platform/http/idempotency/idempotency-claim';
 import { idempotencyKeyReused } from '../../../platform/http/idempotency/idempotency.errors';
 import { IdempotencyService } from '../../../platform/http/idempotency/idempotency.service';
-
-/** Whether opens and clicks are tracked: the per-send override wins over the project's mode. */
-export function trackingFor(mode: TrackingMode, type: EmailType, override: boolean | undefined): boolean {
-  if (override !== undefined) return override;
-  if (mode === 'DISABLED') return false;
-  if (mode === 'MARKETING_ONLY') return type === 'MARKETING';
-  return true;
-}
 
 /** A validated request, ready to be written. */
 interface SendItem {
   projectId: string;
   req: SendRequest;
   send: ResolvedSend;
-  track: boolean;
   /** Its Idempotency-Key, claimed in the transaction that writes its emails. */
   claim?: IdempotencyClaim;
 }
@@ -59,12 +45,14 @@ const contactInput = (req: SendRequest, to: Recipient): UpsertContactInput => ({
   source: 'send',
 });
 
-function newEmails(projectId: string, req: SendRequest, send: ResolvedSend, track: boolean): { content: NewEmailContent; emails: NewEmails } {
-  const templateId = send.template?.id ?? null;
+/** The façade's request for one validated send (its recipients are added once the contacts are upserted). */
+function emailSend(req: SendRequest, send: ResolvedSend): RecipientsRequest['send'] {
   return {
+    type: send.type,
+    fromAddress: send.from.email,
+    tracking: req.tracking,
     content: {
-      projectId,
-      templateId,
+      templateId: send.template?.id ?? null,
       subject: send.subject,
       body: send.body,
       markdown: send.markdown,
@@ -73,7 +61,6 @@ function newEmails(projectId: string, req: SendRequest, send: ResolvedSend, trac
       headers: req.headers,
       attachments: req.attachments,
     },
-    emails: { projectId, templateId, type: send.type, fromAddress: send.from.email, trackOpens: track, trackClicks: track },
   };
 }
 
@@ -92,11 +79,10 @@ const FROM_REQUIRED =
   'from is required: give from, use a template with a sender, or set the project\'s defaultFrom ' +
   '(PATCH /users/@me/projects/:id {"defaultFrom": {"email": "hello@your-verified-domain", "name": "…"}}, or the dashboard\'s project settings)';
 
-function recipientsPerProject(requests: Array<{ emails: { projectId: string | null }; recipients: unknown[] }>): Map<string, number> {
+/** Emails written per project (what billing counts). */
+function emailsPerProject(items: Array<{ projectId: string; ids: string[] }>): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const { emails, recipients } of requests) {
-    if (emails.projectId) counts.set(emails.projectId, (counts.get(emails.projectId) ?? 0) + recipients.length);
-  }
+  for (const { projectId, ids } of items) counts.set(projectId, (counts.get(projectId) ?? 0) + ids.length);
   return counts;
 }
 
@@ -115,9 +101,7 @@ export class SendEmails {
     private readonly templates: TemplatesService,
     private readonly domains: DomainsService,
     private readonly contacts: ContactsService,
-    private readonly queue: EmailQueue,
-    private readonly suppression: SuppressionService,
-    private readonly statements: StatementRunner,
+    private readonly emails: EmailQueueFacade,
     private readonly billing: BillingService,
     private readonly idempotency: IdempotencyService,
   ) {}
@@ -143,11 +127,10 @@ export class SendEmails {
     if (project.disabled) throw projectDisabled(project.disabledReason);
     const send = await this.resolve(projectId, req);
     await this.domains.assertSenderAllowed(projectId, send.from.email);
-    const track = trackingFor(project.tracking, send.type, req.tracking);
 
-    const written = await this.batcher.run({ projectId, req, send, track, claim });
+    const written = await this.batcher.run({ projectId, req, send, claim });
     if ('keyTaken' in written) throw idempotencyKeyReused(claim!.key, await this.idempotency.find(projectId, claim!.key));
-    await this.queue.enqueueOrLeaveForSweep(written.ids, send.type);
+    await this.emails.enqueueGrouped(written.ids, send.type);
     return { emails: written.emails, skipped: written.skipped, timestamp: written.timestamp };
   }
 
@@ -164,35 +147,35 @@ export class SendEmails {
       const claimed = await this.idempotency.claimIn(em, keyed.map((item) => item.claim!));
       const refused = new Set(keyed.filter((_, i) => !claimed[i]));
       const items = batch.filter((item) => !refused.has(item));
-      const all = items.flatMap(({ projectId, req, send }) => req.to.map((to) => ({ projectId, type: send.type, input: contactInput(req, to) })));
+      const all = items.flatMap(({ projectId, req }) => req.to.map((to) => ({ projectId, input: contactInput(req, to) })));
       const contacts = await this.contacts.upsertBatchIn(all, em);
       afterCommit = contacts.afterCommit;
-      // docs/decisions.md#sending: MARKETING and HEADLESS mail respects unsubscription and suppression; TRANSACTIONAL ignores both.
-      const suppressed = await this.suppression.suppressedAmong(
-        all.flatMap(({ projectId, type }, k) => (respectsSubscription(type) ? [{ projectId, email: contacts.results[k].contact.email }] : [])),
-        em,
-      );
       let next = 0;
-      const requests = items.map(({ projectId, req, send, track }) => {
-        const recipients: NewEmailRecipient[] = [];
-        const skipped: SkippedRecipient[] = [];
-        for (const to of req.to) {
+      const requests = items.map(({ projectId, req, send }) => ({
+        projectId,
+        send: emailSend(req, send),
+        recipients: req.to.map((to) => {
           const { contact, variables } = contacts.results[next++];
-          const reason = skipReason(send.type, { suppressed: suppressed.has(upsertKey({ projectId, email: contact.email })), subscribed: contact.subscribed });
-          if (reason) skipped.push({ to: to.email, reason });
-          else recipients.push({ contactId: contact.id, toAddress: contact.email, toName: to.name, variables: recipientVariables(req, to, variables) });
-        }
-        return { ...newEmails(projectId, req, send, track), recipients, skipped };
-      });
-      const ids = await insertContentsAndEmails(this.statements, em, requests);
+          return { contactId: contact.id, email: contact.email, name: to.name, subscribed: contact.subscribed, variables: recipientVariables(req, to, variables) };
+        }),
+      }));
+      const outcomes = await this.emails.queueForRecipientsIn(em, requests);
+      const ids = outcomes.map(emailIds);
       // Counted in this transaction: over the cap it throws 402 and nothing of the batch is written.
       // Last, so the project's usage row stays locked only from here to the commit: concurrent
       // batches (other processes' included) wait on it for that long and no longer.
-      for (const [projectId, count] of recipientsPerProject(requests)) await this.billing.consume(em, projectId, 'transactional', count);
+      for (const [projectId, count] of emailsPerProject(items.map(({ projectId }, i) => ({ projectId, ids: ids[i] })))) {
+        await this.billing.consume(em, projectId, 'transactional', count);
+      }
       const timestamp = new Date().toISOString();
       const results = new Map<SendItem, Written>();
-      for (const [i, { recipients, skipped }] of requests.entries()) {
-        const emails = recipients.map((r, j) => ({ contact: { id: r.contactId!, email: r.toAddress }, email: ids[i][j] }));
+      for (const [i, { recipients }] of requests.entries()) {
+        const emails: SendResult['emails'] = [];
+        const skipped: SkippedRecipient[] = [];
+        for (const [j, outcome] of outcomes[i].entries()) {
+          if ('skipped' in outcome) skipped.push({ to: items[i].req.to[j].email, reason: outcome.skipped });
+          else emails.push({ contact: { id: recipients[j].contactId!, email: recipients[j].email }, email: outcome.emailId });
+        }
         const claim = items[i].claim;
         if (claim) await this.idempotency.recordIn(em, claim, 200, { success: true, data: { emails, skipped, timestamp } });
         results.set(items[i], { emails, skipped, timestamp, ids: ids[i] });

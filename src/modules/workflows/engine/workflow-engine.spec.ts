@@ -37,7 +37,7 @@ const moduleExecutors = (overrides: StepExecutor[] = []): StepExecutors => {
     new ExitStep(),
     new ConditionStep(none),
     new UpdateContactStep(none),
-    new SendEmailStep(none, none, none, none, none, none, none),
+    new SendEmailStep(none, none, none, none, none),
     new WebhookStep(none, none, none, none, none),
   ];
   return new StepExecutors([...all.filter((e) => !overrides.some((o) => o.type === e.type)), ...overrides]);

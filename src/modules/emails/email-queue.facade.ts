@@ -1,0 +1,221 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { empty, Fragment, sql } from '../../platform/database/sql-fragment';
+import { StatementRunner } from '../../platform/database/statement-runner';
+import type { TrackingMode } from '../projects/entities/project.entity';
+import type { EmailType } from './entities/email.entity';
+import { EmailQueue } from './pipeline/email-queue';
+import { ProjectCache } from './pipeline/project-cache';
+import { RecipientSkipReason, respectsSubscription, skipReason, skipReasonSql } from './recipient-policy';
+import { insertContent, insertContentsAndEmails, insertEmailsSql, NewEmailContent } from './sql/insert-emails.sql';
+import { SuppressionService, suppressionKey } from './suppression/suppression.service';
+
+/** Whether opens and clicks are tracked: the per-send override wins over the project's mode. */
+function trackingFor(mode: TrackingMode, type: EmailType, override: boolean | undefined): boolean {
+  if (override !== undefined) return override;
+  if (mode === 'DISABLED') return false;
+  if (mode === 'MARKETING_ONLY') return type === 'MARKETING';
+  return true;
+}
+
+/** A project's content row as a caller gives it (the façade adds the project). */
+export type EmailContentInput = Omit<NewEmailContent, 'projectId' | 'liquid'>;
+
+/** What every email of one send shares, whoever asks for it (`/v1/send`, a workflow step, a campaign). */
+export interface EmailSend {
+  type: EmailType;
+  fromAddress: string;
+  /** Per-send override of the project's tracking mode (`/v1/send`'s `tracking`); omitted, the mode decides. */
+  tracking?: boolean;
+  campaignId?: string | null;
+  /** The workflow execution whose SEND_EMAIL step sends it (`GET /v1/emails` shows it). */
+  workflowExecutionId?: string | null;
+}
+
+/** A recipient in hand: the contact (if any), and what the recipient policy needs of it. */
+export interface EmailRecipient {
+  contactId: string | null;
+  email: string;
+  name: string | null;
+  /** A recipient with no contact (a test copy) counts as subscribed. */
+  subscribed: boolean;
+  /** Render-time variables; null makes the pipeline read the contact's data when it sends. */
+  variables: Record<string, unknown> | null;
+}
+
+export interface RecipientsRequest {
+  projectId: string;
+  send: EmailSend & { content: EmailContentInput };
+  recipients: EmailRecipient[];
+}
+
+/** Per recipient, in order: its email id, or why it gets none. */
+export type RecipientOutcome = { emailId: string } | { skipped: RecipientSkipReason };
+
+/** Keyset position in an audience: `createdAt` is PostgreSQL's text of the timestamp (full precision). */
+export interface AudienceCursor {
+  createdAt: string;
+  id: string;
+}
+
+export interface AudienceBatch extends EmailSend {
+  campaignId: string;
+  /** The content row every email of the audience shares (`createContent`). */
+  contentId: string;
+  /** Which contacts (alias `c`) belong to the audience, e.g. the segments engine's condition. */
+  condition: Fragment;
+  /** Only contacts created up to this instant (PostgreSQL text of a timestamptz): the audience fixed at start. */
+  fixedAt: string;
+  after: AudienceCursor | null;
+  limit: number;
+}
+
+/** Persisted in `emails.error` of a campaign's `skipped` rows (campaign stats group by it). */
+export type AudienceSkipReason = RecipientSkipReason | 'render_error' | 'cancelled';
+
+export interface AudienceBatchResult {
+  /** Rows written now (a row that already existed for the contact is not written again). */
+  inserted: number;
+  /** Email ids written `queued`, to enqueue after the commit (`enqueueGrouped`, bulk). */
+  queuedIds: string[];
+  skipped: Partial<Record<AudienceSkipReason, number>>;
+  /** The last contact of the batch, null when the audience is exhausted. */
+  last: AudienceCursor | null;
+}
+
+/**
+ * The one door for email: whoever needs emails of a project written asks here, with recipients
+ * in hand (`queueForRecipients`) or an audience as a SQL condition (`queueForAudience`). The
+ * façade applies the recipient policy (`recipient-policy.ts`), decides tracking from the
+ * project's mode (as the pipeline reads it, cached for a few seconds) and writes through the one
+ * statement builder (`sql/insert-emails.sql.ts`).
+ */
+@Injectable()
+export class EmailQueueFacade {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly statements: StatementRunner,
+    private readonly queue: EmailQueue,
+    private readonly projects: ProjectCache,
+    private readonly suppression: SuppressionService,
+  ) {}
+
+  /** Why this project's send of `type` to this recipient would be skipped, or null (reads the suppression list). */
+  async skipReasonFor(projectId: string, type: EmailType, recipient: Pick<EmailRecipient, 'email' | 'subscribed'>, em?: EntityManager): Promise<RecipientSkipReason | null> {
+    const suppressed = respectsSubscription(type) && (await this.suppression.suppressedAmong([{ projectId, email: recipient.email }], em)).size > 0;
+    return skipReason(type, { email: recipient.email, suppressed, subscribed: recipient.subscribed });
+  }
+
+  /**
+   * One content row and a `queued` email per recipient the policy lets through. Inside a caller's
+   * transaction (`em`) the caller enqueues after its commit (`enqueue`); otherwise the rows are
+   * written and enqueued here (the sweep enqueues anything a crash left behind).
+   */
+  async queueForRecipients(projectId: string, send: RecipientsRequest['send'], recipients: EmailRecipient[], em?: EntityManager): Promise<RecipientOutcome[]> {
+    const [outcomes] = await this.queueForRecipientsIn(em ?? this.dataSource.manager, [{ projectId, send, recipients }]);
+    if (!em) await this.enqueueGrouped(emailIds(outcomes), send.type);
+    return outcomes;
+  }
+
+  /** Several requests (concurrent `/v1/send` requests sharing a transaction) in one suppression query and one insert. */
+  async queueForRecipientsIn(em: EntityManager, requests: RecipientsRequest[]): Promise<RecipientOutcome[][]> {
+    // docs/decisions.md#sending: MARKETING and HEADLESS mail respects unsubscription and suppression; TRANSACTIONAL ignores both.
+    const suppressed = await this.suppression.suppressedAmong(
+      requests.flatMap(({ projectId, send, recipients }) => (respectsSubscription(send.type) ? recipients.map((r) => ({ projectId, email: r.email })) : [])),
+      em,
+    );
+    const outcomes = requests.map(({ projectId, send, recipients }) =>
+      recipients.map((r) => skipReason(send.type, { email: r.email, suppressed: suppressed.has(suppressionKey(projectId, r.email)), subscribed: r.subscribed })),
+    );
+    const rows = [];
+    for (const [i, { projectId, send, recipients }] of requests.entries()) {
+      const track = await this.tracks(projectId, send, em);
+      rows.push({
+        content: { ...send.content, projectId },
+        emails: { projectId, templateId: send.content.templateId, campaignId: send.campaignId ?? null, workflowExecutionId: send.workflowExecutionId ?? null, type: send.type, fromAddress: send.fromAddress, trackOpens: track, trackClicks: track },
+        recipients: recipients
+          .filter((_, j) => outcomes[i][j] === null)
+          .map((r) => ({ contactId: r.contactId, toAddress: r.email, toName: r.name, variables: r.variables })),
+      });
+    }
+    const ids = await insertContentsAndEmails(this.statements, em, rows);
+    return outcomes.map((reasons, i) => {
+      let next = 0;
+      return reasons.map((reason): RecipientOutcome => (reason ? { skipped: reason } : { emailId: ids[i][next++] }));
+    });
+  }
+
+  /** An audience's one content row (its Liquid sources and headers), shared by all its emails. */
+  createContent(projectId: string, content: EmailContentInput, em: EntityManager): Promise<string> {
+    return insertContent(this.statements, em, { ...content, projectId });
+  }
+
+  /**
+   * One keyset batch of an audience as email rows, set-based (one `INSERT … SELECT`), in the
+   * caller's transaction (with its checkpoint). Rows are unique per (campaign, contact)
+   * (`emails_campaign_contact_key`), so running a batch twice writes nothing twice. Contacts the
+   * policy skips are written `skipped` with their reason, so the audience and what was dropped
+   * stay visible. The contact's data is copied into `variables` in the same statement: the
+   * pipeline then reads a group's contact data with its one load statement.
+   */
+  async queueForAudience(projectId: string, em: EntityManager, b: AudienceBatch): Promise<AudienceBatchResult> {
+    const track = await this.tracks(projectId, b, em);
+    const after = b.after ? sql`AND (c.created_at, c.id) > (${b.after.createdAt}::timestamptz, ${b.after.id})` : empty;
+    const insert = insertEmailsSql(sql`
+        SELECT gen_random_uuid(), ${projectId}::uuid, batch.id, NULL::uuid, ${b.campaignId}::uuid, NULL::uuid, ${b.contentId}::uuid, ${b.type}, ${b.fromAddress},
+               batch.email, NULL, batch.data, CASE WHEN batch.reason IS NULL THEN 'queued' ELSE 'skipped' END, batch.reason, ${track}, ${track}
+          FROM batch
+        ON CONFLICT (campaign_id, contact_id) WHERE campaign_id IS NOT NULL DO NOTHING
+        RETURNING id, status, error`);
+    const query = sql`
+      WITH batch AS (
+        SELECT c.id, c.email, c.data, c.created_at, ${skipReasonSql(b.type)} AS reason
+          FROM contacts c
+         WHERE c.project_id = ${projectId} AND c.created_at <= ${b.fixedAt}::timestamptz ${after} AND (${b.condition})
+         ORDER BY c.created_at, c.id
+         LIMIT ${b.limit}
+      ), ins AS (${insert}), last AS (
+        SELECT created_at::text AS created_at, id FROM batch ORDER BY batch.created_at DESC, batch.id DESC LIMIT 1
+      )
+      SELECT (SELECT count(*)::int FROM ins) AS inserted,
+             (SELECT coalesce(json_agg(id), '[]'::json) FROM ins WHERE status = 'queued') AS queued_ids,
+             (SELECT coalesce(json_object_agg(error, n), '{}'::json) FROM (SELECT error, count(*)::int AS n FROM ins WHERE status = 'skipped' GROUP BY error) s) AS skipped,
+             (SELECT created_at FROM last) AS last_created_at, (SELECT id FROM last) AS last_id`;
+    // Not a prepared statement: its text varies with the audience condition.
+    const [row] = (await em.query(query.text, query.values)) as Array<{
+      inserted: number;
+      queued_ids: string[];
+      skipped: AudienceBatchResult['skipped'];
+      last_created_at: string | null;
+      last_id: string | null;
+    }>;
+    return {
+      inserted: row.inserted,
+      queuedIds: row.queued_ids,
+      skipped: row.skipped,
+      last: row.last_id && row.last_created_at ? { createdAt: row.last_created_at, id: row.last_id } : null,
+    };
+  }
+
+  /**
+   * Committed rows to the send queue in grouped jobs (`bulk`: behind transactional mail whatever
+   * the type, as campaigns are); a failed enqueue is left to the sweep.
+   */
+  enqueueGrouped(emailIds: string[], type: EmailType, opts: { bulk?: boolean } = {}): Promise<void> {
+    return this.queue.enqueueOrLeaveForSweep(emailIds, type, opts);
+  }
+
+  /** Committed rows, one job per email (job id = email id). */
+  enqueue(emailIds: string[], type: EmailType): Promise<void> {
+    return this.queue.enqueue(emailIds, type);
+  }
+
+  /** Read in the caller's transaction on a cache miss: nothing here may wait on a second connection while it is open. */
+  private async tracks(projectId: string, send: EmailSend, em: EntityManager): Promise<boolean> {
+    return trackingFor((await this.projects.get(projectId, em)).tracking, send.type, send.tracking);
+  }
+}
+
+/** The email ids of these outcomes, in order. */
+export const emailIds = (outcomes: RecipientOutcome[]): string[] => outcomes.flatMap((o) => ('emailId' in o ? [o.emailId] : []));

@@ -1,0 +1,61 @@
+import { Fragment, raw, sql } from '../../platform/database/sql-fragment';
+import type { EmailType } from './entities/email.entity';
+
+/**
+ * Who gets an email of a type: the one rule, in TS (for recipients in hand: `/v1/send`, workflow
+ * steps, the send-time re-check) and in SQL (for audiences: campaign fan-out and previews),
+ * side by side. `recipient-policy.spec.ts` runs one table of cases through both.
+ *
+ * Reasons in precedence order (the first that applies is reported): an address that cannot be
+ * mailed, then suppression (the stronger, address-level signal), then unsubscription. Persisted in
+ * `emails.error` of `skipped` rows (campaign stats group by it).
+ */
+export type RecipientSkipReason = 'invalid_email' | 'suppressed' | 'unsubscribed';
+
+/** The types that respect unsubscription and suppression (also a SQL parameter); TRANSACTIONAL ignores both. */
+export const SUBSCRIPTION_TYPES: readonly EmailType[] = ['MARKETING', 'HEADLESS'];
+
+export const respectsSubscription = (type: EmailType): boolean => SUBSCRIPTION_TYPES.includes(type);
+
+/** A loose address check (contacts written before stricter validation, or imported); the API's own checks are stricter. */
+const VALID_ADDRESS = '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$';
+const validAddress = new RegExp(VALID_ADDRESS);
+
+/** What the rule needs to know of a recipient. */
+export interface RecipientFacts {
+  email: string;
+  /** The address is on the project's suppression list. */
+  suppressed: boolean;
+  subscribed: boolean;
+}
+
+/** Why a send of `type` to this recipient is skipped, or null. */
+export function skipReason(type: EmailType, r: RecipientFacts): RecipientSkipReason | null {
+  if (!validAddress.test(r.email)) return 'invalid_email';
+  if (!respectsSubscription(type)) return null;
+  if (r.suppressed) return 'suppressed';
+  return r.subscribed ? null : 'unsubscribed';
+}
+
+/** The same facts as SQL expressions of the caller's statement (trusted text, never input). */
+export interface RecipientColumns {
+  projectId: string;
+  /** The normalized address (as stored on contacts and suppressions). */
+  email: string;
+  subscribed: string;
+}
+
+/** A contacts row aliased `c`: what audiences are made of. */
+export const CONTACT_COLUMNS: RecipientColumns = { projectId: 'c.project_id', email: 'c.email', subscribed: 'c.subscribed' };
+
+/** True when the address is on its project's suppression list (one probe of the primary key). */
+export const suppressedSql = (r: Pick<RecipientColumns, 'projectId' | 'email'>): string =>
+  `EXISTS (SELECT 1 FROM suppressions s WHERE s.project_id = ${r.projectId} AND s.email = ${r.email})`;
+
+/** `skipReason` in SQL: the reason as text, or NULL. */
+export function skipReasonSql(type: EmailType, r: RecipientColumns = CONTACT_COLUMNS): Fragment {
+  const invalid = sql`WHEN ${raw(r.email)} !~ ${VALID_ADDRESS} THEN 'invalid_email'`;
+  return respectsSubscription(type)
+    ? sql`CASE ${invalid} WHEN ${raw(suppressedSql(r))} THEN 'suppressed' WHEN NOT ${raw(r.subscribed)} THEN 'unsubscribed' END`
+    : sql`CASE ${invalid} END`;
+}
