@@ -103,8 +103,26 @@ export class EmailQueueFacade {
 
   /** Why this project's send of `type` to this recipient would be skipped, or null (reads the suppression list). */
   async skipReasonFor(projectId: string, type: EmailType, recipient: Pick<EmailRecipient, 'email' | 'subscribed'>, em?: EntityManager): Promise<RecipientSkipReason | null> {
-    const suppressed = respectsSubscription(type) && (await this.suppression.suppressedAmong([{ projectId, email: recipient.email }], em)).size > 0;
-    return skipReason(type, { email: recipient.email, suppressed, subscribed: recipient.subscribed });
+    const [[reason]] = await this.skipReasons([{ projectId, type, recipients: [recipient] }], em);
+    return reason;
+  }
+
+  /**
+   * The recipient policy over several requests' recipients, with one suppression query for all of
+   * them: per request, per recipient, its skip reason or null.
+   */
+  private async skipReasons(
+    requests: Array<{ projectId: string; type: EmailType; recipients: Array<Pick<EmailRecipient, 'email' | 'subscribed'>> }>,
+    em?: EntityManager,
+  ): Promise<Array<Array<RecipientSkipReason | null>>> {
+    // docs/decisions.md#sending: MARKETING and HEADLESS mail respects unsubscription and suppression; TRANSACTIONAL ignores both.
+    const suppressed = await this.suppression.suppressedAmong(
+      requests.flatMap(({ projectId, type, recipients }) => (respectsSubscription(type) ? recipients.map((r) => ({ projectId, email: r.email })) : [])),
+      em,
+    );
+    return requests.map(({ projectId, type, recipients }) =>
+      recipients.map((r) => skipReason(type, { email: r.email, suppressed: suppressed.has(suppressionKey(projectId, r.email)), subscribed: r.subscribed })),
+    );
   }
 
   /**
@@ -120,13 +138,9 @@ export class EmailQueueFacade {
 
   /** Several requests (concurrent `/v1/send` requests sharing a transaction) in one suppression query and one insert. */
   async queueForRecipientsIn(em: EntityManager, requests: RecipientsRequest[]): Promise<RecipientOutcome[][]> {
-    // docs/decisions.md#sending: MARKETING and HEADLESS mail respects unsubscription and suppression; TRANSACTIONAL ignores both.
-    const suppressed = await this.suppression.suppressedAmong(
-      requests.flatMap(({ projectId, send, recipients }) => (respectsSubscription(send.type) ? recipients.map((r) => ({ projectId, email: r.email })) : [])),
+    const outcomes = await this.skipReasons(
+      requests.map(({ projectId, send, recipients }) => ({ projectId, type: send.type, recipients })),
       em,
-    );
-    const outcomes = requests.map(({ projectId, send, recipients }) =>
-      recipients.map((r) => skipReason(send.type, { email: r.email, suppressed: suppressed.has(suppressionKey(projectId, r.email)), subscribed: r.subscribed })),
     );
     const rows = [];
     for (const [i, { projectId, send, recipients }] of requests.entries()) {
