@@ -6,6 +6,7 @@ import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
 import { AudienceCursor, EmailQueueFacade } from '../../emails/email-queue.facade';
+import { BillingLimitExceeded } from '../../billing/billing.errors';
 import { BillingService } from '../../billing/billing.service';
 import { CampaignsRepository } from '../campaigns.repository';
 import { Campaign } from '../entities/campaign.entity';
@@ -106,7 +107,7 @@ export class CampaignEngine implements OnApplicationShutdown {
    * more written) and goes on once the limit is raised or the month turns; said once a minute.
    */
   private onAdvanceError(row: CampaignRow, err: unknown): void {
-    if ((err as { code?: string }).code !== 'BILLING_LIMIT_EXCEEDED') {
+    if (!(err instanceof BillingLimitExceeded)) {
       this.log.error({ err, campaignId: row.id }, 'advancing a campaign failed; the next tick retries');
       return;
     }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { logger } from '../../../platform/logging/logger';
+import { BillingLimitExceeded } from '../../billing/billing.errors';
 import { BillingService } from '../../billing/billing.service';
 import { ContactsService } from '../../contacts/contacts.service';
 import { DomainsService } from '../../domains/domains.service';
@@ -100,7 +101,7 @@ export class SesNotificationsService {
           await this.events.record(projectId, { contactId: contact?.id ?? null, name: 'email.received', data }, em);
         });
       } catch (err) {
-        if ((err as { code?: string }).code !== 'BILLING_LIMIT_EXCEEDED') throw err;
+        if (!(err instanceof BillingLimitExceeded)) throw err;
         log.warn({ projectId, messageId: n.mail?.messageId }, 'inbound mail over the monthly inbound limit: not recorded');
       }
     }
