@@ -5,11 +5,11 @@ import { empty, Fragment, sql } from '../../platform/database/sql-fragment';
 import { StatementRunner } from '../../platform/database/statement-runner';
 import type { TrackingMode } from '../projects/entities/project.entity';
 import type { EmailType } from './entities/email.entity';
-import { EmailQueue } from './pipeline/email-queue';
-import { ProjectCache } from './pipeline/project-cache';
+import { EmailQueue } from './engine/email-queue';
+import { ProjectCache } from './engine/project-cache';
 import { RecipientSkipReason, respectsSubscription, skipReason, skipReasonSql } from './recipient-policy';
 import { insertContent, insertContentsAndEmails, insertEmailsSql, NewEmailContent } from './sql/insert-emails.sql';
-import { SuppressionService, suppressionKey } from './suppression/suppression.service';
+import { SuppressionService, suppressionKey } from '../deliverability/suppression/suppression.service';
 
 /** Whether opens and clicks are tracked: the per-send override wins over the project's mode. */
 function trackingFor(mode: TrackingMode, type: EmailType, override: boolean | undefined): boolean {

@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { SetupProbes } from '../../../platform/usage/setup-probes.registry';
+import { SetupProbes } from '../../platform/usage/setup-probes.registry';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { StoredAttachment } from '../entities/email-content.entity';
-import type { EmailStatus, EmailType } from '../entities/email.entity';
-import { contactSubscribedSql } from '../../contacts/contacts.sql';
-import { insertEventsSql } from '../../events/events-insert.sql';
-import { EventRow, fromEventRow, StoredEvent } from '../../events/events.types';
-import { Batcher } from '../../../platform/batching/batcher';
-import { affectedCount, returnedRows } from '../../../platform/database/query-results';
-import { SUBSCRIPTION_TYPES, suppressedSql } from '../recipient-policy';
-import { Counts, ReputationCounts } from '../../projects/reputation-counts';
-import type { AppConfig } from '../../../config/config';
-import { InjectConfig } from '../../../config/config.module';
+import type { StoredAttachment } from './entities/email-content.entity';
+import type { EmailStatus, EmailType } from './entities/email.entity';
+import { contactSubscribedSql } from '../contacts/contacts.sql';
+import { insertEventsSql } from '../events/events-insert.sql';
+import { EventRow, fromEventRow, StoredEvent } from '../events/events.types';
+import { Batcher } from '../../platform/batching/batcher';
+import { affectedCount, returnedRows } from '../../platform/database/query-results';
+import { SUBSCRIPTION_TYPES, suppressedSql } from './recipient-policy';
+import { Counts, ReputationCounts } from '../projects/reputation-counts';
+import type { AppConfig } from '../../config/config';
+import { InjectConfig } from '../../config/config.module';
 
 /**
  * The events of the emails `sent` recorded (none for account mail, which has no project), in the

@@ -3,14 +3,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { logger } from '../../../platform/logging/logger';
 import { appMetrics } from '../../../platform/metrics/metrics';
-import { EMAIL_TRANSPORT, EmailTransport } from '../transports/email-transport';
+import { EMAIL_TRANSPORT, EmailTransport } from '../../emails/transports/email-transport';
 import { ContactsService } from '../../contacts/contacts.service';
 import { EventsService } from '../../events/events.service';
 import { SecurityService } from '../../projects/security.service';
-import { EmailStatusStore } from '../pipeline/email-status';
+import { EmailStatusStore } from '../../emails/email-status.store';
 import { SuppressionService } from '../suppression/suppression.service';
 import type { SuppressionSource } from '../suppression/suppression.types';
-import { EMAIL_EVENT_COLUMNS, emailEventData, EmailEventRow } from './email-event-data';
+import { EMAIL_EVENT_COLUMNS, emailEventData, EmailEventRow } from '../../emails/email-event-data';
 import { isUuid } from '../../../platform/http/parse-uuid.pipe';
 
 const log = logger('feedback');

@@ -5,7 +5,7 @@ import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
 import { EventsService } from '../../events/events.service';
-import { emailEventData, EmailEventRow, EMAIL_EVENT_COLUMNS } from '../inbound/email-event-data';
+import { emailEventData, EmailEventRow, EMAIL_EVENT_COLUMNS } from '../../emails/email-event-data';
 import { instrumentHtml, isTrackableUrl } from './html-instrument';
 import { clickPath, openPixelPath, OWN_PATH_PREFIXES, readClickToken, readOpenToken } from './tracking-links';
 import { isUuid } from '../../../platform/http/parse-uuid.pipe';

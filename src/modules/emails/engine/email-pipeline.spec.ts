@@ -1,9 +1,9 @@
 import type { AppConfig } from '../../../config/config';
-import type { DeliveryFeedbackService } from '../inbound/delivery-feedback.service';
+import type { DeliveryFeedbackService } from '../../deliverability/inbound/delivery-feedback.service';
 import type { EmailTransport, OutgoingMessage, TransportLane, TransportResult } from '../transports/email-transport';
 import type { EmailEvents } from './email-events';
 import { EmailPipeline } from './email-pipeline';
-import type { EmailStatusStore, LoadedEmail } from './email-status';
+import type { EmailStatusStore, LoadedEmail } from '../email-status.store';
 import type { MessageBuilder } from './message-builder';
 
 /**

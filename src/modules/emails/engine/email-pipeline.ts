@@ -9,9 +9,9 @@ import type { EmailStatus } from '../entities/email.entity';
 import { SEND_LIMITS } from '../send/send-request';
 import { EMAIL_TRANSPORT, EmailTransport, TransportError, TransportLane, TransportResult } from '../transports/email-transport';
 import { composeMime } from './compose-mime';
-import { DeliveryFeedbackService } from '../inbound/delivery-feedback.service';
+import { DeliveryFeedbackService } from '../../deliverability/inbound/delivery-feedback.service';
 import { EmailEvents } from './email-events';
-import { EmailStatusStore, LoadedEmail } from './email-status';
+import { EmailStatusStore, LoadedEmail } from '../email-status.store';
 import { RenderFailedError } from '../../templates/rendering/render-pool';
 import { MessageBuilder, UnbuildableEmailError } from './message-builder';
 

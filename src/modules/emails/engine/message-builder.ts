@@ -5,11 +5,11 @@ import { DomainsService } from '../../domains/domains.service';
 import { RenderPool } from '../../templates/rendering/render-pool';
 import type { ComposeInput, DkimKey } from './compose-mime';
 import { domainOf } from './compose-mime';
-import type { LoadedEmail } from './email-status';
+import type { LoadedEmail } from '../email-status.store';
 import { ProjectCache } from './project-cache';
-import { RecipientLinksService } from '../links/recipient-links.service';
+import { RecipientLinksService } from '../../deliverability/links/recipient-links.service';
 import { skipReason } from '../recipient-policy';
-import { TrackingService } from '../tracking/tracking.service';
+import { TrackingService } from '../../deliverability/tracking/tracking.service';
 
 export type BuildResult = { kind: 'skip'; reason: string } | { kind: 'message'; message: ComposeInput };
 
