@@ -11,6 +11,7 @@ import { BillingModule } from './modules/billing/billing.module';
 import { CampaignsModule } from './modules/campaigns/campaigns.module';
 import { ContactsModule } from './modules/contacts/contacts.module';
 import { DomainsModule } from './modules/domains/domains.module';
+import { DeliverabilityModule } from './modules/deliverability/deliverability.module';
 import { EmailsModule } from './modules/emails/emails.module';
 import { VerifyModule } from './modules/verify/verify.module';
 import { WorkflowsModule } from './modules/workflows/workflows.module';
@@ -61,6 +62,7 @@ export class AppModule {
         TrackModule,
         TemplatesModule,
         EmailsModule,
+        DeliverabilityModule,
         BillingModule,
         ActivityModule,
         UploadsModule,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EmailStatusStore } from '../../src/modules/emails/pipeline/email-status';
+import { EmailStatusStore } from '../../src/modules/emails/email-status.store';
 import { useSession, whiteBox } from '../support/session';
 
 /**

@@ -1,4 +1,4 @@
-import { EmailPipeline } from '../../src/modules/emails/pipeline/email-pipeline';
+import { EmailPipeline } from '../../src/modules/emails/engine/email-pipeline';
 import { TestApp } from '../support/app';
 import { createTemplate, db, send } from '../support/deliverability';
 import { useSession } from '../support/session';

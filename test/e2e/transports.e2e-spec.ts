@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
-import { EmailSweeper } from '../../src/modules/emails/pipeline/email-sweeper';
+import { EmailSweeper } from '../../src/modules/emails/worker/email-sweeper';
 import { addVerifiedDomain } from '../support/dns-server';
 import { useSmtpDnsSession } from '../support/mail-stack';
 import { Session, useFixture, useSession, waitFor } from '../support/session';

@@ -1,15 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { empty, Fragment, sql } from '../../platform/database/sql-fragment';
+import type { Fragment } from '../../platform/database/sql-fragment';
 import { StatementRunner } from '../../platform/database/statement-runner';
 import type { TrackingMode } from '../projects/entities/project.entity';
 import type { EmailType } from './entities/email.entity';
-import { EmailQueue } from './pipeline/email-queue';
-import { ProjectCache } from './pipeline/project-cache';
-import { RecipientSkipReason, respectsSubscription, skipReason, skipReasonSql } from './recipient-policy';
-import { insertContent, insertContentsAndEmails, insertEmailsSql, NewEmailContent } from './sql/insert-emails.sql';
-import { SuppressionService, suppressionKey } from './suppression/suppression.service';
+import { EmailQueue } from './engine/email-queue';
+import { ProjectCache } from './engine/project-cache';
+import { RecipientSkipReason, respectsSubscription, skipReason } from './recipient-policy';
+import { insertContent, insertContentsAndEmails, NewEmailContent } from './sql/insert-emails.sql';
+import { suppressionKey } from '../deliverability/suppression/suppressions.sql';
+import { EmailsRepository } from './emails.repository';
 
 /** Whether opens and clicks are tracked: the per-send override wins over the project's mode. */
 function trackingFor(mode: TrackingMode, type: EmailType, override: boolean | undefined): boolean {
@@ -98,7 +99,7 @@ export class EmailQueueFacade {
     private readonly statements: StatementRunner,
     private readonly queue: EmailQueue,
     private readonly projects: ProjectCache,
-    private readonly suppression: SuppressionService,
+    private readonly emails: EmailsRepository,
   ) {}
 
   /** Why this project's send of `type` to this recipient would be skipped, or null (reads the suppression list). */
@@ -116,7 +117,7 @@ export class EmailQueueFacade {
     em?: EntityManager,
   ): Promise<Array<Array<RecipientSkipReason | null>>> {
     // docs/decisions.md#sending: MARKETING and HEADLESS mail respects unsubscription and suppression; TRANSACTIONAL ignores both.
-    const suppressed = await this.suppression.suppressedAmong(
+    const suppressed = await this.emails.suppressedAmong(
       requests.flatMap(({ projectId, type, recipients }) => (respectsSubscription(type) ? recipients.map((r) => ({ projectId, email: r.email })) : [])),
       em,
     );
@@ -175,41 +176,7 @@ export class EmailQueueFacade {
    */
   async queueForAudience(projectId: string, em: EntityManager, b: AudienceBatch): Promise<AudienceBatchResult> {
     const track = await this.tracks(projectId, b, em);
-    const after = b.after ? sql`AND (c.created_at, c.id) > (${b.after.createdAt}::timestamptz, ${b.after.id})` : empty;
-    const insert = insertEmailsSql(sql`
-        SELECT gen_random_uuid(), ${projectId}::uuid, batch.id, NULL::uuid, ${b.campaignId}::uuid, NULL::uuid, ${b.contentId}::uuid, ${b.type}, ${b.fromAddress},
-               batch.email, NULL, batch.data, CASE WHEN batch.reason IS NULL THEN 'queued' ELSE 'skipped' END, batch.reason, ${track}, ${track}
-          FROM batch
-        ON CONFLICT (campaign_id, contact_id) WHERE campaign_id IS NOT NULL DO NOTHING
-        RETURNING id, status, error`);
-    const query = sql`
-      WITH batch AS (
-        SELECT c.id, c.email, c.data, c.created_at, ${skipReasonSql(b.type)} AS reason
-          FROM contacts c
-         WHERE c.project_id = ${projectId} AND c.created_at <= ${b.fixedAt}::timestamptz ${after} AND (${b.condition})
-         ORDER BY c.created_at, c.id
-         LIMIT ${b.limit}
-      ), ins AS (${insert}), last AS (
-        SELECT created_at::text AS created_at, id FROM batch ORDER BY batch.created_at DESC, batch.id DESC LIMIT 1
-      )
-      SELECT (SELECT count(*)::int FROM ins) AS inserted,
-             (SELECT coalesce(json_agg(id), '[]'::json) FROM ins WHERE status = 'queued') AS queued_ids,
-             (SELECT coalesce(json_object_agg(error, n), '{}'::json) FROM (SELECT error, count(*)::int AS n FROM ins WHERE status = 'skipped' GROUP BY error) s) AS skipped,
-             (SELECT created_at FROM last) AS last_created_at, (SELECT id FROM last) AS last_id`;
-    // Not a prepared statement: its text varies with the audience condition.
-    const [row] = (await em.query(query.text, query.values)) as Array<{
-      inserted: number;
-      queued_ids: string[];
-      skipped: AudienceBatchResult['skipped'];
-      last_created_at: string | null;
-      last_id: string | null;
-    }>;
-    return {
-      inserted: row.inserted,
-      queuedIds: row.queued_ids,
-      skipped: row.skipped,
-      last: row.last_id && row.last_created_at ? { createdAt: row.last_created_at, id: row.last_id } : null,
-    };
+    return this.emails.insertAudienceBatch(projectId, b, track, em);
   }
 
   /**

@@ -10,31 +10,21 @@ import { EventsModule } from '../events/events.module';
 import { ProjectsModule } from '../projects/projects.module';
 import { TemplatesModule } from '../templates/templates.module';
 import { EmailsController } from './emails.controller';
+import { EmailsRepository } from './emails.repository';
 import { EmailsService } from './emails.service';
 import { EmailsQueriesController } from './emails-queries.controller';
 import { EmailsQueriesService } from './emails-queries.service';
 import { EmailContent } from './entities/email-content.entity';
 import { Email } from './entities/email.entity';
-import { SnsMessageRecord } from './entities/sns-message.entity';
-import { Suppression } from './entities/suppression.entity';
-import { EmailEvents } from './pipeline/email-events';
-import { EmailPipeline } from './pipeline/email-pipeline';
-import { EmailQueue } from './pipeline/email-queue';
-import { EmailSendProcessor } from './pipeline/email-send.processor';
-import { EmailStatusStore } from './pipeline/email-status';
-import { EmailSweeper } from './pipeline/email-sweeper';
-import { DeliveryFeedbackService } from './inbound/delivery-feedback.service';
-import { SesNotificationsService } from './inbound/ses-notifications.service';
-import { SnsCertificates } from './inbound/sns-certificates';
-import { SnsController } from './inbound/sns.controller';
-import { SnsService } from './inbound/sns.service';
-import { RecipientLinksController } from './links/recipient-links.controller';
-import { RecipientLinksService } from './links/recipient-links.service';
-import { SuppressionService } from './suppression/suppression.service';
-import { TrackingController } from './tracking/tracking.controller';
-import { TrackingService } from './tracking/tracking.service';
-import { MessageBuilder } from './pipeline/message-builder';
-import { ProjectCache } from './pipeline/project-cache';
+import { EmailEvents } from './engine/email-events';
+import { EmailPipeline } from './engine/email-pipeline';
+import { EmailQueue } from './engine/email-queue';
+import { EmailSendProcessor } from './worker/email-send.processor';
+import { EmailStatusStore } from './email-status.store';
+import { EmailSweeper } from './worker/email-sweeper';
+import { MessageBuilder } from './engine/message-builder';
+import { SendTimeBounces } from './engine/send-time-bounces';
+import { ProjectCache } from './engine/project-cache';
 import { PipelineSystemMailer } from './system/pipeline-system-mailer';
 import { EMAIL_TRANSPORT, EmailTransport } from './transports/email-transport';
 import { sendRateProvider } from './transports/send-rate.provider';
@@ -44,7 +34,7 @@ import { EmailQueueFacade } from './email-queue.facade';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Email, EmailContent, Suppression, SnsMessageRecord]),
+    TypeOrmModule.forFeature([Email, EmailContent]),
     BullModule.registerQueue({ name: QUEUES.emailSend }),
     ProjectsModule,
     TemplatesModule,
@@ -53,7 +43,7 @@ import { EmailQueueFacade } from './email-queue.facade';
     EventsModule,
     BillingModule,
   ],
-  controllers: [EmailsController, EmailsQueriesController, TrackingController, RecipientLinksController, SnsController],
+  controllers: [EmailsController, EmailsQueriesController],
   providers: [
     EmailsService,
     EmailsQueriesService,
@@ -69,17 +59,12 @@ import { EmailQueueFacade } from './email-queue.facade';
     PipelineSystemMailer,
     emailTransportProvider,
     sendRateProvider,
-    // Deliverability: suppression, recipient links, tracking, SNS/SES feedback.
-    SuppressionService,
-    RecipientLinksService,
-    TrackingService,
-    DeliveryFeedbackService,
-    SesNotificationsService,
-    SnsService,
-    SnsCertificates,
     EmailQueueFacade,
+    EmailsRepository,
+    SendTimeBounces,
   ],
-  exports: [EmailsService, EmailQueueFacade, PipelineSystemMailer, SuppressionService, RecipientLinksService, TrackingService, DeliveryFeedbackService],
+  // EmailStatusStore, SendTimeBounces and the transport are for DeliverabilityModule (feedback and tracking write through the store).
+  exports: [EmailsService, EmailQueueFacade, PipelineSystemMailer, EmailStatusStore, SendTimeBounces, EMAIL_TRANSPORT],
 })
 export class EmailsModule implements OnModuleInit, OnApplicationShutdown {
   constructor(

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { Email } from './entities/email.entity';
 import type { AudienceSkipReason } from './email-queue.facade';
-import { EmailQueue } from './pipeline/email-queue';
-import { EmailStatusStore } from './pipeline/email-status';
+import { EmailsRepository } from './emails.repository';
+import { EmailQueue } from './engine/email-queue';
+import { EmailStatusStore } from './email-status.store';
 import type { SendRequest } from './send/send-request';
 import type { SendResult } from './send/send.response';
 import { SendEmails } from './use-cases/send-emails';
@@ -18,7 +18,7 @@ import type { IdempotencyClaim } from '../../platform/http/idempotency/idempoten
 @Injectable()
 export class EmailsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly emails: EmailsRepository,
     private readonly sendEmails: SendEmails,
     private readonly emailQueue: EmailQueue,
     private readonly status: EmailStatusStore,
@@ -49,7 +49,6 @@ export class EmailsService {
   /** The email of this project, or null (also for a malformed id). */
   async findById(projectId: string, id: string): Promise<Email | null> {
     if (!isUuid(id)) return null;
-    const rows = await this.dataSource.getRepository<Email>('Email').findOneBy({ projectId, id });
-    return rows ?? null;
+    return this.emails.findById(projectId, id);
   }
 }

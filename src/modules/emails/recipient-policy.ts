@@ -1,4 +1,5 @@
 import { Fragment, raw, sql } from '../../platform/database/sql-fragment';
+import { suppressedSql } from '../deliverability/suppression/suppressions.sql';
 import type { EmailType } from './entities/email.entity';
 
 /**
@@ -47,10 +48,6 @@ export interface RecipientColumns {
 
 /** A contacts row aliased `c`: what audiences are made of. */
 export const CONTACT_COLUMNS: RecipientColumns = { projectId: 'c.project_id', email: 'c.email', subscribed: 'c.subscribed' };
-
-/** True when the address is on its project's suppression list (one probe of the primary key). */
-export const suppressedSql = (r: Pick<RecipientColumns, 'projectId' | 'email'>): string =>
-  `EXISTS (SELECT 1 FROM suppressions s WHERE s.project_id = ${r.projectId} AND s.email = ${r.email})`;
 
 /** `skipReason` in SQL: the reason as text, or NULL. */
 export function skipReasonSql(type: EmailType, r: RecipientColumns = CONTACT_COLUMNS): Fragment {

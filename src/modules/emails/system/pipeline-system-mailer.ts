@@ -5,7 +5,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { StatementRunner } from '../../../platform/database/statement-runner';
 import { SystemMailer, SystemMessage } from '../../../platform/mail/system-mailer';
-import { EmailQueue } from '../pipeline/email-queue';
+import { EmailQueue } from '../engine/email-queue';
 import { insertContentsAndEmails } from '../sql/insert-emails.sql';
 
 /** `SYSTEM_FROM` as address and display name ("Mailroom <no-reply@localhost>" or a bare address). */

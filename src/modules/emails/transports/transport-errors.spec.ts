@@ -1,4 +1,4 @@
-import { sendLimiter } from '../pipeline/email-send.processor';
+import { sendLimiter } from '../worker/email-send.processor';
 import { classifySesError } from './ses.transport';
 import { classifySmtpError } from './smtp.transport';
 

@@ -13,7 +13,7 @@ import { liquidProblems } from '../../templates/templates.errors';
 import { TemplatesService } from '../../templates/templates.service';
 import { EmailQueueFacade, emailIds, RecipientsRequest } from '../email-queue.facade';
 import type { EmailType } from '../entities/email.entity';
-import { ProjectCache } from '../pipeline/project-cache';
+import { ProjectCache } from '../engine/project-cache';
 import { Recipient, recipientVariables, SEND_LIMITS, SendRequest } from '../send/send-request';
 import type { SendResult, SkippedRecipient } from '../send/send.response';
 import { isRetryableConflict } from '../../../platform/database/pg-errors';

@@ -7,8 +7,8 @@ import { QueueProcessor } from '../../../platform/queues/queue-processor.decorat
 import type { ConfiguresWorker } from '../../../platform/queues/workers.service';
 import { JobPayloads, QUEUES } from '../../../platform/queues/queues';
 import { SEND_RATE } from '../transports/send-rate.provider';
-import { EmailPipeline } from './email-pipeline';
-import { EmailQueue } from './email-queue';
+import { EmailPipeline } from '../engine/email-pipeline';
+import { EmailQueue } from '../engine/email-queue';
 
 /** The send rate (`SEND_RATE_PER_SECOND`, or the SES account's) as BullMQ's rate limit, one budget per queue across every worker process. */
 export function sendLimiter(ratePerSecond: number | undefined): WorkerOptions['limiter'] {

@@ -1,18 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { SetupProbes } from '../../../platform/usage/setup-probes.registry';
+import { SetupProbes } from '../../platform/usage/setup-probes.registry';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { StoredAttachment } from '../entities/email-content.entity';
-import type { EmailStatus, EmailType } from '../entities/email.entity';
-import { contactSubscribedSql } from '../../contacts/contacts.sql';
-import { insertEventsSql } from '../../events/events-insert.sql';
-import { EventRow, fromEventRow, StoredEvent } from '../../events/events.types';
-import { Batcher } from '../../../platform/batching/batcher';
-import { affectedCount, returnedRows } from '../../../platform/database/query-results';
-import { SUBSCRIPTION_TYPES, suppressedSql } from '../recipient-policy';
-import { Counts, ReputationCounts } from '../../projects/reputation-counts';
-import type { AppConfig } from '../../../config/config';
-import { InjectConfig } from '../../../config/config.module';
+import type { StoredAttachment } from './entities/email-content.entity';
+import type { EmailStatus, EmailType } from './entities/email.entity';
+import { contactSubscribedSql } from '../contacts/contacts.sql';
+import { insertEventsSql } from '../events/events-insert.sql';
+import { EventRow, fromEventRow, StoredEvent } from '../events/events.types';
+import { Batcher } from '../../platform/batching/batcher';
+import { affectedCount, returnedRows } from '../../platform/database/query-results';
+import { suppressedSql } from '../deliverability/suppression/suppressions.sql';
+import { SUBSCRIPTION_TYPES } from './recipient-policy';
+import { EMAIL_EVENT_COLUMNS, EmailEventRow } from './email-event-data';
+import { Counts, ReputationCounts } from '../projects/reputation-counts';
+import type { AppConfig } from '../../config/config';
+import { InjectConfig } from '../../config/config.module';
 
 /**
  * The events of the emails `sent` recorded (none for account mail, which has no project), in the
@@ -308,6 +310,39 @@ export class EmailStatusStore {
       [emailId, at],
     );
     return affectedCount(rows) > 0;
+  }
+
+  /**
+   * Project emails whose provider message id is one of these (one row per recipient). Across
+   * projects: a provider's notification names no project.
+   */
+  findByProviderMessageIdsAnyProject(providerIds: string[]): Promise<EmailEventRow[]> {
+    return this.dataSource.query(`SELECT ${EMAIL_EVENT_COLUMNS} FROM emails WHERE provider_message_id = ANY($1) AND project_id IS NOT NULL`, [providerIds]);
+  }
+
+  /** Project emails whose Message-ID header is one of these (as stored, with angle brackets); across projects, as above. */
+  findByMessageIdsAnyProject(messageIds: string[]): Promise<EmailEventRow[]> {
+    return this.dataSource.query(`SELECT ${EMAIL_EVENT_COLUMNS} FROM emails WHERE message_id = ANY($1) AND project_id IS NOT NULL`, [messageIds]);
+  }
+
+  /** A project email by id alone (a notification or a signed link carries only the id). */
+  async findByIdAnyProject(emailId: string): Promise<EmailEventRow | null> {
+    const rows: EmailEventRow[] = await this.dataSource.query(`SELECT ${EMAIL_EVENT_COLUMNS} FROM emails WHERE id = $1 AND project_id IS NOT NULL`, [emailId]);
+    return rows[0] ?? null;
+  }
+
+  /**
+   * An open or a click of a project email, by id alone (a signed tracking link carries only the
+   * id): the first sets the timestamp, the counter counts every one. The email's event columns,
+   * or null when no project email has this id.
+   */
+  async countHitAnyProject(emailId: string, kind: 'open' | 'click'): Promise<EmailEventRow | null> {
+    const statement =
+      kind === 'open'
+        ? `UPDATE emails SET open_count = open_count + 1, opened_at = COALESCE(opened_at, now()) WHERE id = $1 AND project_id IS NOT NULL RETURNING ${EMAIL_EVENT_COLUMNS}`
+        : `UPDATE emails SET click_count = click_count + 1, clicked_at = COALESCE(clicked_at, now()) WHERE id = $1 AND project_id IS NOT NULL RETURNING ${EMAIL_EVENT_COLUMNS}`;
+    const [rows] = (await this.dataSource.query(statement, [emailId])) as [EmailEventRow[], number];
+    return rows[0] ?? null;
   }
 
   /**

@@ -5,11 +5,13 @@ import { DomainsService } from '../../domains/domains.service';
 import { RenderPool } from '../../templates/rendering/render-pool';
 import type { ComposeInput, DkimKey } from './compose-mime';
 import { domainOf } from './compose-mime';
-import type { LoadedEmail } from './email-status';
+import type { LoadedEmail } from '../email-status.store';
 import { ProjectCache } from './project-cache';
-import { RecipientLinksService } from '../links/recipient-links.service';
+import type { AppConfig } from '../../../config/config';
+import { InjectConfig } from '../../../config/config.module';
+import { listUnsubscribeHeaders, recipientLinks, withRecipientFooter } from '../../deliverability/links/recipient-links';
+import { instrumentTracking } from '../../deliverability/tracking/instrument-tracking';
 import { skipReason } from '../recipient-policy';
-import { TrackingService } from '../tracking/tracking.service';
 
 export type BuildResult = { kind: 'skip'; reason: string } | { kind: 'message'; message: ComposeInput };
 
@@ -33,8 +35,7 @@ export class MessageBuilder {
     private readonly contacts: ContactsService,
     private readonly domains: DomainsService,
     private readonly projects: ProjectCache,
-    private readonly links: RecipientLinksService,
-    private readonly tracking: TrackingService,
+    @InjectConfig() private readonly config: AppConfig,
   ) {}
 
   async build(email: LoadedEmail, opts: { ownDkim: boolean }): Promise<BuildResult> {
@@ -57,7 +58,7 @@ export class MessageBuilder {
         ...variables,
         email: email.toAddress,
         id: email.contactId,
-        ...(project && email.contactId ? this.links.variables(project.id, { id: email.contactId }) : {}),
+        ...(project && email.contactId ? recipientLinks(this.config, project.id, { id: email.contactId }) : {}),
         locale: typeof variables.locale === 'string' && variables.locale ? variables.locale : (project?.language ?? 'en'),
       };
     }
@@ -68,12 +69,12 @@ export class MessageBuilder {
     let { html, text } = rendered;
 
     // 4. The unsubscribe footer (MARKETING), then the open pixel and click redirects when tracking is on.
-    if (project && email.contactId) ({ html, text } = this.links.footer(project, { id: email.contactId, data: variables }, email.type, { html, text }));
-    if (project) html = this.tracking.instrument(html, { emailId: email.id, projectId: project.id, opens: email.trackOpens, clicks: email.trackClicks });
+    if (project && email.contactId) ({ html, text } = withRecipientFooter(this.config, project, { id: email.contactId, data: variables }, email.type, { html, text }));
+    if (project) html = instrumentTracking(this.config, html, { emailId: email.id, projectId: project.id, opens: email.trackOpens, clicks: email.trackClicks });
 
     // 5. Headers: ours first, then the caller's custom headers override them case-insensitively.
     const headers: Record<string, string> = { 'X-Mailroom-Email-Id': email.id };
-    if (project && email.contactId) Object.assign(headers, this.links.headers(project.id, { id: email.contactId }, email.type));
+    if (project && email.contactId) Object.assign(headers, listUnsubscribeHeaders(this.config, project.id, { id: email.contactId }, email.type));
     if (content.replyTo) headers['Reply-To'] = content.replyTo;
     overrideHeaders(headers, content.headers);
 

@@ -6,28 +6,8 @@ import { notFound } from '../../../platform/http/app-error';
 import { isContactId } from '../../contacts/contact-id';
 import { ContactsService } from '../../contacts/contacts.service';
 import { ProjectsService } from '../../projects/projects.service';
-import type { EmailType } from '../suppression/suppression.types';
-import { instrumentHtml } from '../tracking/html-instrument';
-import { footerHtml, footerText } from './recipient-footer';
 import { PageKind, renderRecipientPage } from './recipient-pages';
-import { readRecipientToken, recipientToken } from './recipient-token';
-
-export interface RecipientLinks {
-  unsubscribeUrl: string;
-  subscribeUrl: string;
-  manageUrl: string;
-}
-
-export interface LinkContact {
-  id: string;
-  data?: Record<string, unknown> | null;
-}
-
-export interface FooterProject {
-  id: string;
-  name: string;
-  language: string;
-}
+import { readRecipientToken } from './recipient-token';
 
 /** Why a hosted page changed the subscription (the `contact.(un)subscribed` event's `reason`). */
 const PAGE_REASON: Record<PageKind, string> = { unsubscribe: 'unsubscribe_link', subscribe: 'subscribe_link', manage: 'preferences_page' };
@@ -39,27 +19,6 @@ export class RecipientLinksService {
     private readonly contacts: ContactsService,
     private readonly projects: ProjectsService,
   ) {}
-
-  /** Template variables `unsubscribeUrl`, `subscribeUrl`, `manageUrl` for one contact. */
-  variables(projectId: string, contact: LinkContact): RecipientLinks {
-    const token = recipientToken(this.config.appSecret, projectId, contact.id);
-    const base = this.config.publicUrl;
-    return { unsubscribeUrl: `${base}/u/${token}`, subscribeUrl: `${base}/s/${token}`, manageUrl: `${base}/m/${token}` };
-  }
-
-  /** RFC 2369 + RFC 8058 one-click headers on MARKETING and HEADLESS mail; none on TRANSACTIONAL. */
-  headers(projectId: string, contact: LinkContact, type: EmailType): Record<string, string> {
-    if (type !== 'MARKETING' && type !== 'HEADLESS') return {};
-    return { 'List-Unsubscribe': `<${this.variables(projectId, contact).unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
-  }
-
-  /** Appends the localized unsubscribe footer to MARKETING bodies; other types come back unchanged. */
-  footer(project: FooterProject, contact: LinkContact, type: EmailType, body: { html: string; text: string }): { html: string; text: string } {
-    if (type !== 'MARKETING') return body;
-    const links = this.variables(project.id, contact);
-    const input = { locale: resolveLocale(contact.data?.locale, project.language), projectName: project.name, ...links };
-    return { html: instrumentHtml(body.html, { beforeBodyEnd: footerHtml(input) }), text: body.text + footerText(input) };
-  }
 
   /** GET: shows the page for a signed token; never changes anything. */
   async page(kind: PageKind, token: string): Promise<string> {

@@ -1,15 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Cron, CronExpression } from '@nestjs/schedule';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import type { AppConfig } from '../../../config/config';
-import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
-import { runsOnWorkers } from '../../../platform/queues/worker-only';
-import { affectedCount } from '../../../platform/database/query-results';
 import { parseSesNotification } from './ses-notification';
 import { SesNotificationsService } from './ses-notifications.service';
 import { SnsCertificates } from './sns-certificates';
+import { SnsMessagesRepository } from './sns-messages.repository';
 import { malformedSnsMessage, snsCertificateRefused, snsCertificateUnavailable, snsConfirmationFailed, snsSignatureInvalid, snsSubscribeUrlRefused } from './sns.errors';
 import { parseSnsMessage, SnsMessage, verifySnsSignature } from './sns-message';
 
@@ -27,8 +21,7 @@ export interface SnsReceipt {
 @Injectable()
 export class SnsService {
   constructor(
-    @InjectConfig() private readonly config: AppConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly messages: SnsMessagesRepository,
     private readonly certificates: SnsCertificates,
     private readonly ses: SesNotificationsService,
   ) {}
@@ -44,12 +37,12 @@ export class SnsService {
     const subscribeUrl = message.Type === 'SubscriptionConfirmation' ? this.certificates.allowedUrl(message.SubscribeURL!) : null;
     if (message.Type === 'SubscriptionConfirmation' && !subscribeUrl) throw snsSubscribeUrlRefused();
 
-    if (!(await this.claim(message))) return { received: true, duplicate: true };
+    if (!(await this.messages.claim(message.MessageId, message.Type, message.TopicArn))) return { received: true, duplicate: true };
     try {
       await this.apply(message, subscribeUrl);
     } catch (error) {
       // Unclaim so SNS's retry of this MessageId is handled again.
-      await this.dataSource.query(`DELETE FROM sns_messages WHERE message_id = $1`, [message.MessageId]);
+      await this.messages.unclaim(message.MessageId);
       throw error;
     }
     return { received: true, duplicate: false };
@@ -72,20 +65,5 @@ export class SnsService {
       return;
     }
     await this.ses.handle(notification);
-  }
-
-  /** Replays older than SNS's longest retry window are no risk; the table stays small. */
-  @Cron(CronExpression.EVERY_DAY_AT_3AM)
-  async pruneSeenMessages(): Promise<void> {
-    if (!runsOnWorkers(this.config)) return;
-    await this.dataSource.query(`DELETE FROM sns_messages WHERE received_at < now() - interval '30 days'`);
-  }
-
-  private async claim(message: SnsMessage): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
-      `INSERT INTO sns_messages (message_id, type, topic_arn) VALUES ($1, $2, $3) ON CONFLICT (message_id) DO NOTHING RETURNING message_id`,
-      [message.MessageId, message.Type, message.TopicArn],
-    );
-    return affectedCount(rows) > 0;
   }
 }

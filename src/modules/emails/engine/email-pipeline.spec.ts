@@ -1,9 +1,9 @@
 import type { AppConfig } from '../../../config/config';
-import type { DeliveryFeedbackService } from '../inbound/delivery-feedback.service';
+import type { SendTimeBounces } from './send-time-bounces';
 import type { EmailTransport, OutgoingMessage, TransportLane, TransportResult } from '../transports/email-transport';
 import type { EmailEvents } from './email-events';
 import { EmailPipeline } from './email-pipeline';
-import type { EmailStatusStore, LoadedEmail } from './email-status';
+import type { EmailStatusStore, LoadedEmail } from '../email-status.store';
 import type { MessageBuilder } from './message-builder';
 
 /**
@@ -73,7 +73,7 @@ function pipeline(transport: EmailTransport, overrides: Partial<Record<keyof Ema
   } as unknown as MessageBuilder;
   const events = { payloads: () => [] } as unknown as EmailEvents;
   const config = { email: { sendConcurrency: 8 } } as AppConfig;
-  return { pipeline: new EmailPipeline(config, store, builder, transport, events, {} as DeliveryFeedbackService), claimed };
+  return { pipeline: new EmailPipeline(config, store, builder, transport, events, {} as SendTimeBounces), claimed };
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

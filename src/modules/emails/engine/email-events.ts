@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventsService } from '../../events/events.service';
-import type { LoadedEmail } from './email-status';
+import type { LoadedEmail } from '../email-status.store';
 
 /** Persisted event names (docs/decisions.md#events). */
 export type EmailEventName = 'email.sent' | 'email.delivery' | 'email.bounce';

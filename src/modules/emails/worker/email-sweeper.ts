@@ -4,8 +4,8 @@ import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
 import { PeriodicRound } from '../../../platform/queues/periodic-round';
 import { TEMPLATE_TYPES } from '../../templates/entities/template.entity';
-import { EmailQueue } from './email-queue';
-import { EmailStatusStore } from './email-status';
+import { EmailQueue } from '../engine/email-queue';
+import { EmailStatusStore } from '../email-status.store';
 
 const BATCH = 500;
 

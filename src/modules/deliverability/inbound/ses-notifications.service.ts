@@ -8,7 +8,7 @@ import { ContactsService } from '../../contacts/contacts.service';
 import { DomainsService } from '../../domains/domains.service';
 import { EventsService } from '../../events/events.service';
 import { DeliveryFeedbackService } from './delivery-feedback.service';
-import type { EmailEventRow } from './email-event-data';
+import type { EmailEventRow } from '../../emails/email-event-data';
 import { bareAddress, SesNotification, sesKind, sesTime } from './ses-notification';
 
 const log = logger('ses-notifications');

@@ -3,14 +3,15 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { logger } from '../../../platform/logging/logger';
 import { appMetrics } from '../../../platform/metrics/metrics';
-import { EMAIL_TRANSPORT, EmailTransport } from '../transports/email-transport';
+import { EMAIL_TRANSPORT, EmailTransport } from '../../emails/transports/email-transport';
 import { ContactsService } from '../../contacts/contacts.service';
 import { EventsService } from '../../events/events.service';
 import { SecurityService } from '../../projects/security.service';
-import { EmailStatusStore } from '../pipeline/email-status';
+import { EmailStatusStore } from '../../emails/email-status.store';
+import { SendTimeBounces } from '../../emails/engine/send-time-bounces';
 import { SuppressionService } from '../suppression/suppression.service';
 import type { SuppressionSource } from '../suppression/suppression.types';
-import { EMAIL_EVENT_COLUMNS, emailEventData, EmailEventRow } from './email-event-data';
+import { emailEventData, EmailEventRow } from '../../emails/email-event-data';
 import { isUuid } from '../../../platform/http/parse-uuid.pipe';
 
 const log = logger('feedback');
@@ -41,7 +42,10 @@ export class DeliveryFeedbackService {
     private readonly security: SecurityService,
     private readonly store: EmailStatusStore,
     @Inject(EMAIL_TRANSPORT) private readonly transport: EmailTransport,
-  ) {}
+    sendTimeBounces: SendTimeBounces,
+  ) {
+    sendTimeBounces.register((email) => this.bouncedAtSend(email));
+  }
 
   /**
    * Project emails for a provider's message id (one row per recipient); falls back to our own
@@ -50,21 +54,17 @@ export class DeliveryFeedbackService {
   async findByMessageIds(providerIds: string[], headerIds: string[]): Promise<EmailEventRow[]> {
     const provider = [...new Set(providerIds.filter(Boolean))];
     if (provider.length > 0) {
-      const rows: EmailEventRow[] = await this.dataSource.query(
-        `SELECT ${EMAIL_EVENT_COLUMNS} FROM emails WHERE provider_message_id = ANY($1) AND project_id IS NOT NULL`,
-        [provider],
-      );
+      const rows = await this.store.findByProviderMessageIdsAnyProject(provider);
       if (rows.length > 0) return rows;
     }
     const headers = [...new Set(headerIds.filter(Boolean).flatMap((id) => [id.replace(/^<|>$/g, ''), `<${id.replace(/^<|>$/g, '')}>`]))];
     if (headers.length === 0) return [];
-    return this.dataSource.query(`SELECT ${EMAIL_EVENT_COLUMNS} FROM emails WHERE message_id = ANY($1) AND project_id IS NOT NULL`, [headers]);
+    return this.store.findByMessageIdsAnyProject(headers);
   }
 
   async findById(emailId: string): Promise<EmailEventRow | null> {
     if (!isUuid(emailId)) return null;
-    const rows: EmailEventRow[] = await this.dataSource.query(`SELECT ${EMAIL_EVENT_COLUMNS} FROM emails WHERE id = $1 AND project_id IS NOT NULL`, [emailId]);
-    return rows[0] ?? null;
+    return this.store.findByIdAnyProject(emailId);
   }
 
   /**

@@ -9,11 +9,11 @@ import type { EmailStatus } from '../entities/email.entity';
 import { SEND_LIMITS } from '../send/send-request';
 import { EMAIL_TRANSPORT, EmailTransport, TransportError, TransportLane, TransportResult } from '../transports/email-transport';
 import { composeMime } from './compose-mime';
-import { DeliveryFeedbackService } from '../inbound/delivery-feedback.service';
 import { EmailEvents } from './email-events';
-import { EmailStatusStore, LoadedEmail } from './email-status';
+import { EmailStatusStore, LoadedEmail } from '../email-status.store';
 import { RenderFailedError } from '../../templates/rendering/render-pool';
 import { MessageBuilder, UnbuildableEmailError } from './message-builder';
+import { SendTimeBounces } from './send-time-bounces';
 
 type HandOver = 'lost' | { result: TransportResult } | { error: unknown; claimed: boolean };
 
@@ -57,7 +57,7 @@ export class EmailPipeline {
     private readonly builder: MessageBuilder,
     @Inject(EMAIL_TRANSPORT) private readonly transport: EmailTransport,
     private readonly events: EmailEvents,
-    private readonly feedback: DeliveryFeedbackService,
+    private readonly bounces: SendTimeBounces,
   ) {
     this.slots = new ConcurrencyLimit(config.email.sendConcurrency);
   }
@@ -193,7 +193,7 @@ export class EmailPipeline {
         appMetrics.feedback('bounce', 'Permanent');
         await this.emit(email, subject, ['email.bounce'], { bounceType: 'Permanent' });
         // Suppression, unsubscription and the reputation check, as for an SNS-reported bounce.
-        await this.feedback.bouncedAtSend(email).catch((err: unknown) => this.log.error({ err, emailId: email.id }, 'applying a send-time bounce failed'));
+        await this.bounces.bounced(email).catch((err: unknown) => this.log.error({ err, emailId: email.id }, 'applying a send-time bounce failed'));
       }
       return;
     }

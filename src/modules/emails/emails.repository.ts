@@ -1,0 +1,142 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { empty, Fragment, sql } from '../../platform/database/sql-fragment';
+import { suppressedAmongSql, suppressionKey } from '../deliverability/suppression/suppressions.sql';
+import { EMAIL_RESPONSE_COLUMNS, EmailRow } from './dto/email.response';
+import type { Email, EmailType } from './entities/email.entity';
+import { skipReasonSql } from './recipient-policy';
+import { insertEmailsSql } from './sql/insert-emails.sql';
+
+/** What an audience batch insert needs (`EmailQueueFacade`'s `AudienceBatch` gives it). */
+export interface AudienceInsert {
+  campaignId: string;
+  contentId: string;
+  type: EmailType;
+  fromAddress: string;
+  /** Which contacts (alias `c`) belong to the audience. */
+  condition: Fragment;
+  /** Only contacts created up to this instant (PostgreSQL text of a timestamptz). */
+  fixedAt: string;
+  after: { createdAt: string; id: string } | null;
+  limit: number;
+}
+
+export interface AudienceInsertResult {
+  inserted: number;
+  queuedIds: string[];
+  /** Rows written `skipped`, by reason. */
+  skipped: Record<string, number>;
+  last: { createdAt: string; id: string } | null;
+}
+
+export interface EmailListFilter {
+  status?: string;
+  campaignId?: string;
+  contactId?: string;
+}
+
+/**
+ * Reads of the `emails` table and the audience batch insert. Status changes are
+ * `EmailStatusStore`'s; inserts of recipients in hand are `sql/insert-emails.sql.ts`'s statements.
+ */
+@Injectable()
+export class EmailsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The email of this project, or null. */
+  findById(projectId: string, id: string): Promise<Email | null> {
+    return this.dataSource.getRepository<Email>('Email').findOneBy({ projectId, id });
+  }
+
+  /** One email of the project as the API shows it, or undefined. */
+  async findRow(projectId: string, id: string): Promise<EmailRow | undefined> {
+    const [row]: EmailRow[] = await this.dataSource.query(`SELECT ${EMAIL_RESPONSE_COLUMNS} FROM emails e WHERE e.project_id = $1 AND e.id = $2`, [projectId, id]);
+    return row;
+  }
+
+  /**
+   * One keyset page (newest first, then id) of the project's emails matching `filter`, `limit`
+   * rows at most; `total` counts the whole filter on the first page (no cursor), 0 on later ones.
+   */
+  async page(
+    projectId: string,
+    filter: EmailListFilter,
+    cursor: { v: string; id: string } | null,
+    limit: number,
+  ): Promise<{ rows: Array<EmailRow & { created_key: string }>; total: number }> {
+    const params: unknown[] = [projectId];
+    const filters = ['e.project_id = $1'];
+    const filterBy = (column: string, value: string | undefined) => {
+      if (value === undefined) return;
+      filters.push(`e.${column} = $${params.push(value)}`);
+    };
+    filterBy('status', filter.status);
+    filterBy('campaign_id', filter.campaignId);
+    filterBy('contact_id', filter.contactId);
+    const count = cursor ? Promise.resolve([{ total: 0 }]) : (this.dataSource.query(`SELECT count(*)::int AS total FROM emails e WHERE ${filters.join(' AND ')}`, [...params]) as Promise<Array<{ total: number }>>);
+    if (cursor) {
+      const [v, id] = [`$${params.push(cursor.v)}::timestamptz`, `$${params.push(cursor.id)}::uuid`];
+      filters.push(`e.created_at <= ${v} AND (e.created_at < ${v} OR e.id > ${id})`);
+    }
+    const rows: Array<EmailRow & { created_key: string }> = await this.dataSource.query(
+      `SELECT ${EMAIL_RESPONSE_COLUMNS}, e.created_at::text AS created_key FROM emails e
+        WHERE ${filters.join(' AND ')} ORDER BY e.created_at DESC, e.id LIMIT $${params.push(limit)}`,
+      params,
+    );
+    return { rows, total: (await count)[0].total };
+  }
+
+  /**
+   * Which of these (project, address) pairs are on their project's suppression list, in one
+   * statement (each pair names its project); keys are `suppressionKey(projectId, email)`.
+   */
+  async suppressedAmong(pairs: Array<{ projectId: string; email: string }>, manager?: EntityManager): Promise<Set<string>> {
+    if (pairs.length === 0) return new Set();
+    const query = suppressedAmongSql(pairs);
+    const rows: Array<{ project_id: string; email: string }> = await (manager ?? this.dataSource.manager).query(query.text, query.values);
+    return new Set(rows.map((r) => suppressionKey(r.project_id, r.email)));
+  }
+
+  /**
+   * One keyset batch of an audience as email rows, set-based (one `INSERT … SELECT`), in the
+   * caller's transaction: see `EmailQueueFacade.queueForAudience`.
+   */
+  async insertAudienceBatch(projectId: string, b: AudienceInsert, track: boolean, em: EntityManager): Promise<AudienceInsertResult> {
+    const after = b.after ? sql`AND (c.created_at, c.id) > (${b.after.createdAt}::timestamptz, ${b.after.id})` : empty;
+    const insert = insertEmailsSql(sql`
+        SELECT gen_random_uuid(), ${projectId}::uuid, batch.id, NULL::uuid, ${b.campaignId}::uuid, NULL::uuid, ${b.contentId}::uuid, ${b.type}, ${b.fromAddress},
+               batch.email, NULL, batch.data, CASE WHEN batch.reason IS NULL THEN 'queued' ELSE 'skipped' END, batch.reason, ${track}, ${track}
+          FROM batch
+        ON CONFLICT (campaign_id, contact_id) WHERE campaign_id IS NOT NULL DO NOTHING
+        RETURNING id, status, error`);
+    const query = sql`
+      WITH batch AS (
+        SELECT c.id, c.email, c.data, c.created_at, ${skipReasonSql(b.type)} AS reason
+          FROM contacts c
+         WHERE c.project_id = ${projectId} AND c.created_at <= ${b.fixedAt}::timestamptz ${after} AND (${b.condition})
+         ORDER BY c.created_at, c.id
+         LIMIT ${b.limit}
+      ), ins AS (${insert}), last AS (
+        SELECT created_at::text AS created_at, id FROM batch ORDER BY batch.created_at DESC, batch.id DESC LIMIT 1
+      )
+      SELECT (SELECT count(*)::int FROM ins) AS inserted,
+             (SELECT coalesce(json_agg(id), '[]'::json) FROM ins WHERE status = 'queued') AS queued_ids,
+             (SELECT coalesce(json_object_agg(error, n), '{}'::json) FROM (SELECT error, count(*)::int AS n FROM ins WHERE status = 'skipped' GROUP BY error) s) AS skipped,
+             (SELECT created_at FROM last) AS last_created_at, (SELECT id FROM last) AS last_id`;
+    // Not a prepared statement: its text varies with the audience condition.
+    const [row] = (await em.query(query.text, query.values)) as Array<{
+      inserted: number;
+      queued_ids: string[];
+      skipped: Record<string, number>;
+      last_created_at: string | null;
+      last_id: string | null;
+    }>;
+    return {
+      inserted: row.inserted,
+      queuedIds: row.queued_ids,
+      skipped: row.skipped,
+      last: row.last_id && row.last_created_at ? { createdAt: row.last_created_at, id: row.last_id } : null,
+    };
+  }
+}
