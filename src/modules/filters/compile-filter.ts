@@ -1,7 +1,7 @@
-import { Fragment, join, raw, sql } from '../../../platform/database/sql-fragment';
-import type { FieldType } from '../../contacts/data/field-types';
-import { contactEmailActivitySql } from '../../emails/contact-emails.sql';
-import { contactEventsSql } from '../../events/contact-events.sql';
+import { Fragment, join, raw, sql } from '../../platform/database/sql-fragment';
+import type { FieldType } from '../contacts/data/field-types';
+import { contactEmailActivitySql } from '../emails/contact-emails.sql';
+import { contactEventsSql } from '../events/contact-events.sql';
 import { asCount, comparisonType, TypedValue, typedValue } from './filter-values';
 import { canonicalOperator, FieldRef, Filter, FilterTree, Operator, parseField, UNITS, Unit } from './filter.types';
 import { FILTER_LIMITS, SegmentDefinition } from './validate-filter';

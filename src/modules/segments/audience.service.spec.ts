@@ -2,8 +2,8 @@ import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../../config/config';
 import type { ContactFieldsService } from '../contacts/contact-fields.service';
 import { AudienceService } from './audience.service';
-import type { FilterTree } from './filter/filter.types';
-import type { SegmentDefinition } from './filter/validate-filter';
+import type { FilterTree } from '../filters/filter.types';
+import type { SegmentDefinition } from '../filters/validate-filter';
 
 const PROJECT = '00000000-0000-4000-8000-000000000001';
 const SEGMENT = '00000000-0000-4000-8000-000000000002';

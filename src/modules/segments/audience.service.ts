@@ -7,9 +7,9 @@ import { Fragment, raw, sql } from '../../platform/database/sql-fragment';
 import { validationError } from '../../platform/http/app-error';
 import { ContactFieldsService } from '../contacts/contact-fields.service';
 import type { FieldType } from '../contacts/data/field-types';
-import { CompileContext, compileFilter, compileSingleFilter } from './filter/compile-filter';
-import { Filter, FilterTree, referencedDataKeys, referencedSegments } from './filter/filter.types';
-import { SegmentDefinition, validateFilterTree } from './filter/validate-filter';
+import { CompileContext, compileFilter, compileSingleFilter } from '../filters/compile-filter';
+import { Filter, FilterTree, referencedDataKeys, referencedSegments } from '../filters/filter.types';
+import { SegmentDefinition, validateFilterTree } from '../filters/validate-filter';
 import { invalidCondition, segmentTooSlow } from './segments.errors';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 

@@ -3,7 +3,7 @@ import { returnedRows } from '../../../platform/database/query-results';
 import { empty, sql } from '../../../platform/database/sql-fragment';
 import type { EventsService } from '../../events/events.service';
 import type { AudienceService } from '../audience.service';
-import type { SegmentDefinition } from '../filter/validate-filter';
+import type { SegmentDefinition } from '../../filters/validate-filter';
 import { segmentEventNames } from '../segment-slug';
 
 /** Contacts per batch: one statement inserts/deletes at most this many members (and emits their events). */
