@@ -1,3 +1,4 @@
+import { BulkJobsRepository } from './bulk-jobs.repository';
 import { BulkRunner } from './bulk-runner';
 import { BulkProcessor } from './bulk.processor';
 import { BulkService } from './bulk.service';
@@ -5,4 +6,4 @@ import { BulkService } from './bulk.service';
 export { BulkController } from './bulk.controller';
 
 /** Bulk jobs' providers, registered by ContactsModule. */
-export const BULK_PROVIDERS = [BulkService, BulkRunner, BulkProcessor];
+export const BULK_PROVIDERS = [BulkJobsRepository, BulkService, BulkRunner, BulkProcessor];

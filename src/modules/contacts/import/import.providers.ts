@@ -1,3 +1,4 @@
+import { ImportJobsRepository } from './import-jobs.repository';
 import { ImportRunner } from './import-runner';
 import { ImportProcessor } from './import.processor';
 import { ImportService } from './import.service';
@@ -5,4 +6,4 @@ import { ImportService } from './import.service';
 export { ImportController } from './import.controller';
 
 /** CSV import's providers, registered by ContactsModule. */
-export const IMPORT_PROVIDERS = [ImportService, ImportRunner, ImportProcessor];
+export const IMPORT_PROVIDERS = [ImportJobsRepository, ImportService, ImportRunner, ImportProcessor];
