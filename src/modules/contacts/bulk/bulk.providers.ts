@@ -1,6 +1,6 @@
 import { BulkJobsRepository } from './bulk-jobs.repository';
 import { BulkRunner } from './bulk-runner';
-import { BulkProcessor } from './bulk.processor';
+import { BulkProcessor } from '../worker/bulk.processor';
 import { BulkService } from './bulk.service';
 
 export { BulkController } from './bulk.controller';

@@ -1,6 +1,6 @@
 import { ImportJobsRepository } from './import-jobs.repository';
 import { ImportRunner } from './import-runner';
-import { ImportProcessor } from './import.processor';
+import { ImportProcessor } from '../worker/import.processor';
 import { ImportService } from './import.service';
 
 export { ImportController } from './import.controller';
