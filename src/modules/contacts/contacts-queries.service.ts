@@ -19,7 +19,7 @@ export class ContactsQueriesService {
   /** One keyset page of the project's contacts (`sql/list-contacts.sql.ts`). */
   async list(projectId: string, query: ListContactsQuery): Promise<CursorPage<ContactResponse>> {
     const statements = listContactsStatements(projectId, query);
-    const { rows, total } = await this.repository.listPage(statements);
+    const { rows, total } = await this.repository.listPage(projectId, statements);
     const { sort, dir } = statements;
     return cursorPage(
       rows,

@@ -114,8 +114,8 @@ export class ContactsRepository {
     return (manager ?? this.dataSource).query(`SELECT id, email FROM contacts WHERE project_id = $1 AND email = ANY($2::text[])`, [projectId, emails]);
   }
 
-  /** One keyset page of the contact list and, on a first page, the filtered total (`sql/list-contacts.sql.ts`). */
-  async listPage(statements: ListContactsStatements): Promise<{ rows: Array<ContactRow & { created_key: string }>; total: number }> {
+  /** One keyset page of the project's contacts and, on a first page, the filtered total (statements of `sql/list-contacts.sql.ts` for `projectId`). */
+  async listPage(projectId: string, statements: ListContactsStatements): Promise<{ rows: Array<ContactRow & { created_key: string }>; total: number }> {
     const [rows, countRows] = await Promise.all([
       this.dataSource.query(statements.page.text, statements.page.params) as Promise<Array<ContactRow & { created_key: string }>>,
       statements.count ? (this.dataSource.query(statements.count.text, statements.count.params) as Promise<Array<{ total: number }>>) : Promise.resolve([{ total: 0 }]),
