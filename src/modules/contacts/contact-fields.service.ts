@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { clampLimit, CursorPage, cursorPage, decodeCursor } from '../../platform/http/pagination';
+import { ContactFieldsRepository } from './contact-fields.repository';
+import { ContactsRepository } from './contacts.repository';
 import { fieldNotFound, standardFieldNotDeletable } from './contacts.errors';
 import type { JsonObject } from './data/data-patch';
 import { FieldTypeCache } from './data/field-type-cache';
@@ -50,13 +52,12 @@ export class ContactFieldsService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: ContactFieldsRepository,
+    private readonly contacts: ContactsRepository,
     private readonly usageRegistry: UsageRegistry,
     setup: SetupProbes,
   ) {
-    setup.register('hasContacts', async (projectId) => {
-      const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM contacts WHERE project_id = $1 LIMIT 1`, [projectId]);
-      return rows.length > 0;
-    });
+    setup.register('hasContacts', (projectId) => this.contacts.hasAny(projectId));
   }
 
   /** The typed keys of `values` whose type row may not exist yet (to write in the same statement). */
@@ -71,12 +72,7 @@ export class ContactFieldsService {
       for (const [key, type] of this.pendingTypes(projectId, values)) if (!first.has(key)) first.set(key, type);
     }
     if (first.size === 0) return;
-    await (manager ?? this.dataSource.manager).query(
-      `INSERT INTO contact_fields (project_id, key, type)
-       SELECT $1, k, t FROM unnest($2::text[], $3::text[]) AS x(k, t)
-       ON CONFLICT (project_id, key) DO NOTHING`,
-      [projectId, [...first.keys()], [...first.values()]],
-    );
+    await this.repository.insertTypes(projectId, [...first.keys()], [...first.values()], manager);
     this.cache.remember(projectId, [...first.keys()]);
   }
 
@@ -87,23 +83,8 @@ export class ContactFieldsService {
    * not one SQL column per key (which failed past about 1,660 keys).
    */
   async list(projectId: string): Promise<{ fields: FieldDescriptor[] }> {
-    const [custom, counts, totals] = await Promise.all([
-      this.keyTypes(projectId),
-      this.dataSource.query(
-        `WITH RECURSIVE walk(id, path, value) AS (
-           SELECT c.id, e.key, e.value FROM contacts c, jsonb_each(c.data) e
-            WHERE c.project_id = $1 AND jsonb_typeof(c.data) = 'object'
-           UNION ALL
-           SELECT w.id, w.path || '.' || e.key, e.value FROM walk w, jsonb_each(w.value) e
-            WHERE jsonb_typeof(w.value) = 'object'
-         )
-         SELECT path AS key, count(DISTINCT id)::int AS n FROM walk WHERE jsonb_typeof(value) <> 'null' GROUP BY path`,
-        [projectId],
-      ) as Promise<Array<{ key: string; n: number }>>,
-      this.dataSource.query(`SELECT count(*)::int AS total FROM contacts WHERE project_id = $1`, [projectId]) as Promise<Array<{ total: number }>>,
-    ]);
+    const [custom, { counts, total }] = await Promise.all([this.keyTypes(projectId), this.contacts.dataCoverage(projectId)]);
     const present = new Map(counts.map((c) => [c.key, c.n]));
-    const total = totals[0].total;
     const share = (n: number) => (total === 0 ? 0 : Math.round((n / total) * 10_000) / 10_000);
     return {
       fields: [
@@ -118,10 +99,7 @@ export class ContactFieldsService {
    * those among `keys`; with `manager`, read in the caller's transaction.
    */
   keyTypes(projectId: string, keys?: string[], manager?: EntityManager): Promise<Array<{ key: string; type: FieldType }>> {
-    const db = manager ?? this.dataSource.manager;
-    if (keys === undefined) return db.query(`SELECT key, type FROM contact_fields WHERE project_id = $1 ORDER BY key`, [projectId]);
-    if (keys.length === 0) return Promise.resolve([]);
-    return db.query(`SELECT key, type FROM contact_fields WHERE project_id = $1 AND key = ANY($2::text[]) ORDER BY key`, [projectId, keys]);
+    return this.repository.keyTypes(projectId, keys, manager);
   }
 
   /** Distinct values, most frequent first (ties by value), as a cursor list of `{value, count}`. */
@@ -132,21 +110,12 @@ export class ContactFieldsService {
     const limit = clampLimit(query.limit);
     const cursor = decodeCursor<{ o: number }>(query.cursor, (c) => Number.isInteger(c.o) && (c.o as number) >= 0);
     const offset = cursor?.o ?? 0;
-    const expr = field.kind === 'standard' ? `to_jsonb(${field.column})` : `data #> $2::text[]`;
-    const params: unknown[] = field.kind === 'standard' ? [projectId] : [projectId, field.path];
-    const where = `project_id = $1 AND coalesce(jsonb_typeof(${expr}), 'null') <> 'null'`;
-    const n = params.length;
-    const [rows, totals] = await Promise.all([
-      this.dataSource.query(
-        `SELECT ${expr} AS value, count(*)::int AS count FROM contacts WHERE ${where}
-         GROUP BY 1 ORDER BY 2 DESC, 1 ASC LIMIT $${n + 1} OFFSET $${n + 2}`,
-        [...params, limit + 1, offset],
-      ) as Promise<Array<{ value: unknown; count: number }>>,
-      cursor
-        ? Promise.resolve([{ total: 0 }])
-        : (this.dataSource.query(`SELECT count(DISTINCT ${expr})::int AS total FROM contacts WHERE ${where}`, params) as Promise<Array<{ total: number }>>),
-    ]);
-    return cursorPage(rows, limit, (r) => ({ value: r.value, count: r.count }), () => ({ o: offset + limit }), totals[0].total);
+    const { rows, total } = await this.contacts.distinctValues(projectId, field.kind === 'standard' ? { column: field.column } : { path: field.path }, {
+      limit: limit + 1,
+      offset,
+      withTotal: !cursor,
+    });
+    return cursorPage(rows, limit, (r) => ({ value: r.value, count: r.count }), () => ({ o: offset + limit }), total);
   }
 
   async usage(projectId: string, rawField: string): Promise<{ field: string } & References & { total: number }> {
@@ -165,26 +134,15 @@ export class ContactFieldsService {
     if (!field) throw fieldNotFound(rawField);
     if (field.kind === 'standard') throw standardFieldNotDeletable(rawField);
     const affected = await this.dataSource.transaction(async (em) => {
-      const updated: [unknown[], number] = await em.query(
-        `UPDATE contacts SET data = data #- $2::text[], updated_at = now()
-         WHERE project_id = $1 AND data #> $2::text[] IS NOT NULL`,
-        [projectId, field.path],
-      );
-      const deleted: [unknown[], number] = await em.query(
-        `DELETE FROM contact_fields WHERE project_id = $1 AND (key = $2 OR left(key, length($2) + 1) = $2 || '.')`,
-        [projectId, field.key],
-      );
-      return updated[1] + deleted[1];
+      const updated = await this.contacts.removeDataPath(projectId, field.path, em);
+      const deleted = await this.repository.removeKey(projectId, field.key, em);
+      return updated + deleted;
     });
     this.cache.forget(projectId);
     if (affected === 0) throw fieldNotFound(rawField);
   }
 
   private async isKnown(projectId: string, field: { key: string; path: string[] }): Promise<boolean> {
-    const rows = await this.dataSource.query(
-      `SELECT 1 FROM contact_fields WHERE project_id = $1 AND (key = $2 OR left(key, length($2) + 1) = $2 || '.') LIMIT 1`,
-      [projectId, field.key],
-    );
-    return rows.length > 0;
+    return this.repository.isKnown(projectId, field.key);
   }
 }

@@ -1,23 +1,33 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { ShortBadRequest } from '../../platform/http/app-error';
+import { CursorPage, cursorPage } from '../../platform/http/pagination';
+import { ContactsRepository } from './contacts.repository';
 import { ContactsService } from './contacts.service';
-import { ContactResponse, toContactResponse } from './dto/contact.response';
+import { ContactResponse, fromContactRow, toContactResponse } from './dto/contact.response';
 import type { CreateContactDto } from './dto/create-contact.dto';
 import type { ListContactsQuery } from './dto/list-contacts.query';
-import { listContacts } from './use-cases/list-contacts';
+import { listContactsStatements } from './sql/list-contacts.sql';
 
 /** The dashboard/API-facing flows of /contacts that shape responses around ContactsService. */
 @Injectable()
 export class ContactsQueriesService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: ContactsRepository,
     private readonly contacts: ContactsService,
   ) {}
 
-  list(projectId: string, query: ListContactsQuery) {
-    return listContacts(this.dataSource, projectId, query);
+  /** One keyset page of the project's contacts (`sql/list-contacts.sql.ts`). */
+  async list(projectId: string, query: ListContactsQuery): Promise<CursorPage<ContactResponse>> {
+    const statements = listContactsStatements(projectId, query);
+    const { rows, total } = await this.repository.listPage(projectId, statements);
+    const { sort, dir } = statements;
+    return cursorPage(
+      rows,
+      statements.limit,
+      (row) => toContactResponse(fromContactRow(row)),
+      (last) => ({ s: sort, d: dir, v: sort === 'email' ? last.email : last.created_key, id: last.id }),
+      total,
+    );
   }
 
   /** POST /contacts: upsert by email, new contacts subscribed unless told otherwise. */

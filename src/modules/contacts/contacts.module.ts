@@ -4,9 +4,11 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { QUEUES } from '../../platform/queues/queues';
 import { EventsModule } from '../events/events.module';
 import { ContactFieldsController } from './contact-fields.controller';
+import { ContactFieldsRepository } from './contact-fields.repository';
 import { ContactFieldsService } from './contact-fields.service';
 import { ContactsQueriesService } from './contacts-queries.service';
 import { ContactsController } from './contacts.controller';
+import { ContactsRepository } from './contacts.repository';
 import { ContactsService } from './contacts.service';
 import { BulkJob } from './entities/bulk-job.entity';
 import { ContactField } from './entities/contact-field.entity';
@@ -24,7 +26,7 @@ import { IMPORT_PROVIDERS, ImportController } from './import/import.providers';
   ],
   // ContactFieldsController first: its static paths must win over `/contacts/:id`.
   controllers: [ImportController, BulkController, ContactFieldsController, ContactsController],
-  providers: [ContactsService, ContactFieldsService, ContactsQueriesService, ...IMPORT_PROVIDERS, ...BULK_PROVIDERS],
+  providers: [ContactsRepository, ContactFieldsRepository, ContactsService, ContactFieldsService, ContactsQueriesService, ...IMPORT_PROVIDERS, ...BULK_PROVIDERS],
   exports: [ContactsService, ContactFieldsService],
 })
 export class ContactsModule {}

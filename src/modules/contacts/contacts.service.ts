@@ -1,8 +1,8 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { ContactsRepository } from './contacts.repository';
 import { ContactDirectory } from '../events/contact-directory';
-import { insertEventsSql } from '../events/events-insert.sql';
 import { EventsService } from '../events/events.service';
 import { EventRow, fromEventRow, StoredEvent } from '../events/events.types';
 import { CONTACT_SUBSCRIBED, CONTACT_UNSUBSCRIBED } from '../events/reserved-names';
@@ -10,12 +10,11 @@ import { isContactId } from './contact-id';
 import { ContactFieldsService } from './contact-fields.service';
 import { contactEmailTaken, contactNotFound, contactStillReferenced, dataNotStorable, isUnstorableText } from './contacts.errors';
 import { applyDataPatch, CompiledDataPatch, compileDataPatch, JsonObject, templateVariables } from './data/data-patch';
-import { CONTACT_COLUMNS, ContactRow, fromContactRow } from './dto/contact.response';
+import { ContactRow, fromContactRow } from './dto/contact.response';
 import type { Contact } from './entities/contact.entity';
-import { StatementRunner } from '../../platform/database/statement-runner';
-import { buildUpsertStatement, UpsertStatementInput } from './use-cases/upsert-contact.sql';
+import { buildUpsertStatement, UpsertStatementInput } from './sql/upsert-contact.sql';
 import { Batcher } from '../../platform/batching/batcher';
-import { buildUpsertBatchParams, rowsByItem, UPSERT_CONTACTS_BATCH_SQL, upsertKey } from './use-cases/upsert-contacts-batch.sql';
+import { buildUpsertBatchParams, rowsByItem, UPSERT_CONTACTS_BATCH_SQL, upsertKey } from './sql/upsert-contacts-batch.sql';
 import { isForeignKeyViolation, isRetryableConflict, isUniqueViolation, retryOnConflict } from '../../platform/database/pg-errors';
 
 /** Persisted in subscription events' `data.source`. */
@@ -66,7 +65,7 @@ export class ContactsService implements OnModuleInit {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly events: EventsService,
     private readonly fields: ContactFieldsService,
-    private readonly statements: StatementRunner,
+    private readonly repository: ContactsRepository,
     private readonly directory: ContactDirectory,
   ) {}
 
@@ -75,10 +74,7 @@ export class ContactsService implements OnModuleInit {
     this.directory.register({
       exists: async (projectId, contactId) => (await this.findById(projectId, contactId)) !== null,
       emailsOf: async (projectId, ids) => {
-        const rows: Array<{ id: string; email: string }> = await this.dataSource.query(
-          `SELECT id, email FROM contacts WHERE project_id = $1 AND id = ANY($2::text[])`,
-          [projectId, ids.filter(isContactId)],
-        );
+        const rows = await this.repository.emailsOf(projectId, ids.filter(isContactId));
         return new Map(rows.map((r) => [r.id, r.email]));
       },
     });
@@ -178,7 +174,7 @@ export class ContactsService implements OnModuleInit {
   /** Data the database cannot store (U+0000 in jsonb) is the caller's 422 on `data`. */
   private async runUpsert<R>(sql: string, params: unknown[], manager?: EntityManager): Promise<R[]> {
     try {
-      return await this.statements.run<R>(sql, params, manager);
+      return await this.repository.runUpsert<R>(sql, params, manager);
     } catch (error) {
       if (isUnstorableText(error)) throw dataNotStorable();
       throw error;
@@ -188,11 +184,8 @@ export class ContactsService implements OnModuleInit {
   /** Null when absent (also for a malformed id or another project's id). */
   async findById(projectId: string, id: string, manager?: EntityManager): Promise<Contact | null> {
     if (!isContactId(id)) return null;
-    const rows: ContactRow[] = await (manager ?? this.dataSource.manager).query(
-      `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE project_id = $1 AND id = $2`,
-      [projectId, id],
-    );
-    return rows[0] ? fromContactRow(rows[0]) : null;
+    const row = await this.repository.findById(projectId, id, manager);
+    return row ? fromContactRow(row) : null;
   }
 
   async getById(projectId: string, id: string): Promise<Contact> {
@@ -202,11 +195,8 @@ export class ContactsService implements OnModuleInit {
   }
 
   async findByEmail(projectId: string, email: string, manager?: EntityManager): Promise<Contact | null> {
-    const rows: ContactRow[] = await (manager ?? this.dataSource.manager).query(
-      `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE project_id = $1 AND email = $2`,
-      [projectId, normalizeEmail(email)],
-    );
-    return rows[0] ? fromContactRow(rows[0]) : null;
+    const row = await this.repository.findByEmail(projectId, normalizeEmail(email), manager);
+    return row ? fromContactRow(row) : null;
   }
 
   /** Sets the flag; a flip stores `contact.subscribed`/`contact.unsubscribed` in the same statement. 404 when absent. */
@@ -233,22 +223,15 @@ export class ContactsService implements OnModuleInit {
     const ids = [...new Set(contactIds.filter(isContactId))];
     const data: JsonObject = { source: meta.source ?? 'api' };
     if (meta.reason) data.reason = meta.reason;
-    const rows: Array<{ found: string[] | null; flipped: string[] | null; events: EventRow[] }> = await (
-      manager ?? this.dataSource.manager
-    ).query(
-      `WITH old AS (
-         SELECT id, subscribed FROM contacts WHERE project_id = $1 AND id = ANY($2::text[]) FOR UPDATE
-       ), up AS (
-         UPDATE contacts c SET subscribed = $3, updated_at = now()
-         FROM old WHERE c.id = old.id AND old.subscribed <> $3
-         RETURNING c.id
-       ), ev AS (${insertEventsSql({ projectId: '$1', contactId: 'up.id', name: '$4', data: '$5::jsonb' }, 'FROM up')})
-       SELECT (SELECT array_agg(id) FROM old) AS found, (SELECT array_agg(id) FROM up) AS flipped,
-              (SELECT coalesce(json_agg(ev), '[]'::json) FROM ev) AS events`,
-      [projectId, ids, subscribed, subscribed ? CONTACT_SUBSCRIBED : CONTACT_UNSUBSCRIBED, JSON.stringify(data)],
+    const row = await this.repository.setSubscribedMany(
+      projectId,
+      ids,
+      subscribed,
+      { name: subscribed ? CONTACT_SUBSCRIBED : CONTACT_UNSUBSCRIBED, data },
+      manager,
     );
-    const found = new Set(rows[0].found ?? []);
-    const flipped = new Set(rows[0].flipped ?? []);
+    const found = new Set(row.found ?? []);
+    const flipped = new Set(row.flipped ?? []);
     const unique = [...new Set(contactIds)];
     return {
       flipped: unique.filter((id) => flipped.has(id)),
@@ -262,32 +245,23 @@ export class ContactsService implements OnModuleInit {
     if (!isContactId(id)) throw contactNotFound();
     try {
       return await this.dataSource.transaction(async (em) => {
-        const rows: ContactRow[] = await em.query(`SELECT ${CONTACT_COLUMNS} FROM contacts WHERE project_id = $1 AND id = $2 FOR UPDATE`, [
-          projectId,
-          id,
-        ]);
-        if (!rows[0]) throw contactNotFound();
-        const current = fromContactRow(rows[0]);
+        const row = await this.repository.findForUpdate(projectId, id, em);
+        if (!row) throw contactNotFound();
+        const current = fromContactRow(row);
         const email = input.email === undefined ? current.email : normalizeEmail(input.email);
         if (email !== current.email) {
-          const taken = await em.query(`SELECT 1 FROM contacts WHERE project_id = $1 AND email = $2`, [projectId, email]);
-          if (taken.length > 0) throw contactEmailTaken(email);
+          if (await this.repository.emailTaken(projectId, email, em)) throw contactEmailTaken(email);
         }
         const { data, changedKeys } = applyDataPatch(current.data, input.data);
         const subscribed = input.subscribed ?? current.subscribed;
         const changed = email !== current.email || subscribed !== current.subscribed || changedKeys.length > 0;
         if (!changed) return current;
         await this.fields.register(projectId, [compileDataPatch(input.data).set], em);
-        // UPDATE … RETURNING comes back as [rows, affected].
-        const [updated]: [ContactRow[], number] = await em.query(
-          `UPDATE contacts SET email = $3, subscribed = $4, data = $5::jsonb, updated_at = now()
-           WHERE project_id = $1 AND id = $2 RETURNING ${CONTACT_COLUMNS}`,
-          [projectId, id, email, subscribed, JSON.stringify(data)],
-        );
+        const updated = await this.repository.update(projectId, id, { email, subscribed, data }, em);
         if (subscribed !== current.subscribed) {
           await this.events.record(projectId, { contactId: id, name: subscribed ? CONTACT_SUBSCRIBED : CONTACT_UNSUBSCRIBED, data: { source: 'api' } }, em);
         }
-        return fromContactRow(updated[0]);
+        return fromContactRow(updated);
       });
     } catch (error) {
       // Two concurrent PATCHes racing to the same email: the unique index decides.
@@ -299,22 +273,22 @@ export class ContactsService implements OnModuleInit {
 
   async remove(projectId: string, id: string): Promise<void> {
     if (!isContactId(id)) throw contactNotFound();
-    let result: [unknown[], number];
+    let removed: number;
     try {
       // Its cascade (emails' contact set to NULL) can meet a sent record of the contact's email in
       // the other lock order; the database aborts one of the two, and the delete runs again.
-      result = await retryOnConflict(() => this.dataSource.query(`DELETE FROM contacts WHERE project_id = $1 AND id = $2`, [projectId, id]));
+      removed = await retryOnConflict(() => this.repository.remove(projectId, id));
     } catch (error) {
       // A table added later that references contacts without ON DELETE: a clear 409, not a 500.
       if (isForeignKeyViolation(error)) throw contactStillReferenced((error as { table?: string }).table);
       throw error;
     }
-    if (!result[1]) throw contactNotFound();
+    if (!removed) throw contactNotFound();
   }
 
   /** The project's contacts with these addresses (already normalized), in one statement; addresses without a contact are absent. */
   async idsByEmail(projectId: string, emails: string[], manager?: EntityManager): Promise<Array<{ id: string; email: string }>> {
-    return (manager ?? this.dataSource).query(`SELECT id, email FROM contacts WHERE project_id = $1 AND email = ANY($2::text[])`, [projectId, emails]);
+    return this.repository.idsByEmail(projectId, emails, manager);
   }
 
   /** Case-insensitive existence check; found and notFound echo the caller's strings in order (Plunk's clients read plain strings). */

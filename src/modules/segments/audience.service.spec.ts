@@ -2,8 +2,9 @@ import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../../config/config';
 import type { ContactFieldsService } from '../contacts/contact-fields.service';
 import { AudienceService } from './audience.service';
-import type { FilterTree } from './filter/filter.types';
-import type { SegmentDefinition } from './filter/validate-filter';
+import type { SegmentsRepository } from './segments.repository';
+import type { FilterTree } from '../filters/filter.types';
+import type { SegmentDefinition } from '../filters/validate-filter';
 
 const PROJECT = '00000000-0000-4000-8000-000000000001';
 const SEGMENT = '00000000-0000-4000-8000-000000000002';
@@ -12,14 +13,12 @@ const tree = (...filters: Array<Record<string, unknown>>): FilterTree => ({ logi
 
 /** An AudienceService over a fake catalogue: the segments table and the project's key types. */
 function audienceOver(segments: SegmentDefinition[], keyTypes: Array<{ key: string; type: string }>) {
-  const query = jest.fn(async (text: string, params: unknown[]) => {
-    if (text.includes('id = ANY')) return segments.filter((s) => (params[1] as string[]).includes(s.id));
-    if (text.includes('FROM segments')) return segments.filter((s) => s.id === params[1]);
-    throw new Error(`unexpected query ${text}`);
-  });
-  const dataSource = { manager: { query } } as unknown as DataSource;
+  const repository = {
+    definition: jest.fn(async (_projectId: string, id: string) => segments.find((s) => s.id === id) ?? null),
+    definitions: jest.fn(async (_projectId: string, ids: string[]) => segments.filter((s) => ids.includes(s.id))),
+  } as unknown as SegmentsRepository;
   const fields = { keyTypes: jest.fn(async () => keyTypes) } as unknown as ContactFieldsService;
-  return new AudienceService(dataSource, { segments: { queryTimeoutMs: 1_000 } } as AppConfig, fields);
+  return new AudienceService({} as DataSource, repository, { segments: { queryTimeoutMs: 1_000 } } as AppConfig, fields);
 }
 
 describe('AudienceService.segmentAudience key', () => {

@@ -7,10 +7,12 @@ import { Fragment, raw, sql } from '../../platform/database/sql-fragment';
 import { validationError } from '../../platform/http/app-error';
 import { ContactFieldsService } from '../contacts/contact-fields.service';
 import type { FieldType } from '../contacts/data/field-types';
-import { CompileContext, compileFilter, compileSingleFilter } from './filter/compile-filter';
-import { Filter, FilterTree, referencedDataKeys, referencedSegments } from './filter/filter.types';
-import { SegmentDefinition, validateFilterTree } from './filter/validate-filter';
+import { CompileContext, compileFilter, compileSingleFilter } from '../filters/compile-filter';
+import { Filter, FilterTree, referencedDataKeys, referencedSegments } from '../filters/filter.types';
+import { SegmentDefinition, validateFilterTree } from '../filters/validate-filter';
+import { storedMemberSql } from './segment-members.sql';
 import { invalidCondition, segmentTooSlow } from './segments.errors';
+import { SegmentsRepository } from './segments.repository';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 
 /** Who a query selects: every contact, a segment's members, or an ad-hoc tree (campaign `audienceCondition`). */
@@ -27,6 +29,7 @@ const QUERY_CANCELED = '57014';
 export class AudienceService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly segments: SegmentsRepository,
     @InjectConfig() private readonly config: AppConfig,
     private readonly contactFields: ContactFieldsService,
   ) {}
@@ -77,7 +80,7 @@ export class AudienceService {
 
   private async compiledSegment(projectId: string, segment: SegmentDefinition, manager?: EntityManager): Promise<{ condition: Fragment; key: () => string }> {
     if (segment.type === 'STATIC') {
-      return { condition: sql`EXISTS (SELECT 1 FROM segment_members sm WHERE sm.segment_id = ${segment.id}::uuid AND sm.contact_id = c.id)`, key: () => `static:${segment.id}` };
+      return { condition: storedMemberSql(segment.id), key: () => `static:${segment.id}` };
     }
     const tree = segment.condition;
     if (!tree) return { condition: raw('FALSE'), key: () => `empty:${segment.id}` };
@@ -106,8 +109,7 @@ export class AudienceService {
   async count(projectId: string, audience: Audience, label = 'the audience'): Promise<number> {
     return this.withTimeout(label, async (em) => {
       const where = await this.audienceCondition(projectId, audience, em);
-      const [row] = await em.query(`SELECT count(*)::int AS n FROM contacts c WHERE ${where.text}`, where.values);
-      return row.n as number;
+      return this.segments.countAudience(projectId, where, em);
     });
   }
 
@@ -121,7 +123,7 @@ export class AudienceService {
     const timeoutMs = this.config.segments.queryTimeoutMs;
     try {
       return await this.dataSource.transaction(async (em) => {
-        await em.query(`SELECT set_config('statement_timeout', $1, true), set_config('jit', 'off', true)`, [`${timeoutMs}ms`]);
+        await this.segments.limitStatements(timeoutMs, em);
         return work(em);
       });
     } catch (err) {
@@ -132,21 +134,16 @@ export class AudienceService {
 
   async segmentDefinition(projectId: string, id: string, manager?: EntityManager): Promise<SegmentDefinition | null> {
     if (!isUuid(id)) return null;
-    const rows: SegmentDefinition[] = await (manager ?? this.dataSource.manager).query(
-      `SELECT id::text, name, type, condition FROM segments WHERE project_id = $1 AND id = $2`,
-      [projectId, id],
-    );
-    return rows[0] ?? null;
+    return this.segments.definition(projectId, id, manager);
   }
 
   /** The key types and the referenced segments (transitively, this project only) that compiling the trees needs. */
   async context(projectId: string, trees: FilterTree[], manager?: EntityManager): Promise<CompileContext> {
-    const db = manager ?? this.dataSource.manager;
     const segments = new Map<string, SegmentDefinition>();
     const keys = new Set(trees.flatMap(referencedDataKeys));
     let pending = [...new Set(trees.flatMap(referencedSegments))];
     for (let round = 0; pending.length > 0 && round < 20; round++) {
-      const rows: SegmentDefinition[] = await db.query(`SELECT id::text, name, type, condition FROM segments WHERE project_id = $1 AND id = ANY($2::uuid[])`, [projectId, pending]);
+      const rows = await this.segments.definitions(projectId, pending, manager);
       const next = new Set<string>();
       for (const row of rows) {
         segments.set(row.id, row);

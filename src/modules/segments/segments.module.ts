@@ -5,15 +5,17 @@ import { EventsModule } from '../events/events.module';
 import { AudienceService } from './audience.service';
 import { Segment } from './entities/segment.entity';
 import { SegmentMember } from './entities/segment-member.entity';
-import { SegmentRecomputeScheduler } from './segment-recompute.scheduler';
+import { SegmentRecomputeScheduler } from './worker/segment-recompute.scheduler';
+import { SegmentMembersRepository } from './segment-members.repository';
 import { SegmentsController } from './segments.controller';
+import { SegmentsRepository } from './segments.repository';
 import { SegmentsService } from './segments.service';
 import { SegmentsUsage } from './segments.usage';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Segment, SegmentMember]), ContactsModule, EventsModule],
   controllers: [SegmentsController],
-  providers: [AudienceService, SegmentsService, SegmentRecomputeScheduler, SegmentsUsage],
+  providers: [SegmentsRepository, SegmentMembersRepository, AudienceService, SegmentsService, SegmentRecomputeScheduler, SegmentsUsage],
   exports: [AudienceService, SegmentsService],
 })
 export class SegmentsModule {}

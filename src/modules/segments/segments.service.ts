@@ -15,7 +15,7 @@
  * - `filterCondition(projectId, {field, operator, value?, unit?}) → Fragment`: ONE filter, same
  *   semantics, for testing a single contact: `SELECT <fragment> AS ok FROM contacts c WHERE c.id = $1`.
  * - `withTimeout(label, em => …)`: a transaction with the segment statement timeout.
- * Pure functions (no database) in filter/: `compileFilter`, `compileSingleFilter`,
+ * Pure functions (no database) in `modules/filters/`: `compileFilter`, `compileSingleFilter`,
  * `validateFilterTree`, `parseField`, `canonicalOperator`, the operator tables.
  *
  * SegmentsService (this file): the `/segments` API, membership compute/refresh, and the
@@ -23,10 +23,10 @@
  */
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { offsetPage, OffsetPage, parseOffsetQuery } from '../../platform/http/pagination';
 import { ContactsService, normalizeEmail } from '../contacts/contacts.service';
-import { ContactResponse, ContactRow, fromContactRow, toContactResponse } from '../contacts/dto/contact.response';
+import { ContactResponse, fromContactRow, toContactResponse } from '../contacts/dto/contact.response';
 import { EventsService } from '../events/events.service';
 import { AudienceService } from './audience.service';
 import { CreateSegmentDto } from './dto/create-segment.dto';
@@ -34,10 +34,12 @@ import { AddMembersResponse, ComputeResponse, SegmentResponse, toSegmentResponse
 import { AddSegmentMembersDto, RemoveSegmentMembersDto } from './dto/segment-members.dto';
 import { UpdateSegmentDto } from './dto/update-segment.dto';
 import { Segment } from './entities/segment.entity';
-import type { FilterTree } from './filter/filter.types';
-import type { SegmentDefinition } from './filter/validate-filter';
+import type { FilterTree } from '../filters/filter.types';
+import type { SegmentDefinition } from '../filters/validate-filter';
 import { conditionNotObject, dynamicOnly, missingSegmentField, segmentInUse, segmentNotFound, staticOnly, typeImmutable } from './segments.errors';
 import { PageTotals, reconcileTotal } from './page-totals';
+import { SegmentMembersRepository } from './segment-members.repository';
+import { SegmentsRepository } from './segments.repository';
 import { computeMembership } from './use-cases/compute-membership';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 import { summarize } from '../../platform/http/validation';
@@ -49,6 +51,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export class SegmentsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: SegmentsRepository,
+    private readonly memberRows: SegmentMembersRepository,
     private readonly audience: AudienceService,
     private readonly contacts: ContactsService,
     private readonly events: EventsService,
@@ -67,10 +71,14 @@ export class SegmentsService {
     }
     // Counted before anything is written: a condition that fails (e.g. its timeout) leaves no segment behind.
     const memberCount = condition ? await this.audience.count(projectId, { tree: condition }, `segment "${dto.name}"`) : 0;
-    const repo = this.dataSource.getRepository(Segment);
-    const saved = await repo.save(
-      repo.create({ projectId, name: dto.name, description: dto.description ?? null, type, condition, trackMembership: dto.trackMembership ?? false, memberCount }),
-    );
+    const saved = await this.repository.create(projectId, {
+      name: dto.name,
+      description: dto.description ?? null,
+      type,
+      condition,
+      trackMembership: dto.trackMembership ?? false,
+      memberCount,
+    });
     return toSegmentResponse(saved);
   }
 
@@ -82,7 +90,7 @@ export class SegmentsService {
   }
 
   async list(projectId: string): Promise<SegmentResponse[]> {
-    const rows = await this.dataSource.getRepository(Segment).find({ where: { projectId }, order: { createdAt: 'DESC', id: 'DESC' } });
+    const rows = await this.repository.list(projectId);
     return rows.map(toSegmentResponse);
   }
 
@@ -104,10 +112,10 @@ export class SegmentsService {
       changes.memberCount = await this.audience.count(projectId, { tree: changes.condition }, `segment "${segment.name}" (${segment.id})`);
     }
     await this.dataSource.transaction(async (em) => {
-      await em.getRepository(Segment).update({ projectId, id: segment.id }, changes as Parameters<ReturnType<typeof em.getRepository<Segment>>['update']>[1]);
+      await this.repository.update(projectId, segment.id, changes, em);
       // Tracking switched off forgets the stored membership: switched on again, every member enters anew.
       if (segment.type === 'DYNAMIC' && segment.trackMembership && changes.trackMembership === false) {
-        await em.query(`DELETE FROM segment_members WHERE segment_id = $1`, [segment.id]);
+        await this.memberRows.clear(projectId, segment.id, em);
       }
     });
     return toSegmentResponse(await this.load(projectId, segment.id));
@@ -123,7 +131,7 @@ export class SegmentsService {
       campaigns: refs.campaigns.filter((c) => c.status === 'SCHEDULED' || c.status === 'SENDING').map(({ id, name }) => ({ id, name })),
     };
     if (uses.segments.length > 0 || uses.campaigns.length > 0) throw segmentInUse(uses);
-    await this.dataSource.getRepository(Segment).delete({ projectId, id: segment.id });
+    await this.repository.remove(projectId, segment.id);
   }
 
   /**
@@ -137,21 +145,13 @@ export class SegmentsService {
     const label = `segment "${segment.name}" (${segment.id})`;
     return this.audience.withTimeout(label, async (em) => {
       const { where, key } = await this.audience.segmentAudience(projectId, segment.id, em);
-      const n = where.values.length;
-      const rows: ContactRow[] = await em.query(
-        `SELECT c.id, c.project_id, c.email, c.subscribed, c.data, c.created_at, c.updated_at FROM contacts c WHERE ${where.text}
-         ORDER BY c.created_at DESC, c.id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
-        [...where.values, pageSize + 1, offset],
-      );
+      const rows = await this.repository.audiencePage(projectId, where, { limit: pageSize + 1, offset }, em);
       // A page that ends the list needs no count: its total is exact already.
       const ends = rows.length <= pageSize && (rows.length > 0 || offset === 0);
       const counted = ends
         ? 0
         : (this.totals.recent(segment.id, key) ??
-          (await this.totals.count(segment.id, key, async () => {
-            const [row] = await em.query(`SELECT count(*)::int AS total FROM contacts c WHERE ${where.text}`, where.values);
-            return row.total as number;
-          })));
+          (await this.totals.count(segment.id, key, () => this.repository.countAudience(projectId, where, em))));
       return offsetPage(
         rows.slice(0, pageSize).map((r) => toContactResponse(fromContactRow(r))),
         page,
@@ -187,10 +187,7 @@ export class SegmentsService {
         }
         notFound = [];
       }
-      const inserted: Array<{ contact_id: string }> = await em.query(
-        `INSERT INTO segment_members (segment_id, contact_id) SELECT $1::uuid, unnest($2::text[]) ON CONFLICT DO NOTHING RETURNING contact_id`,
-        [segment.id, ids],
-      );
+      const inserted = await this.memberRows.add(projectId, segment.id, ids, em);
       await this.storeCount(em, projectId, segment.id);
       return { added: inserted.length, alreadyMembers: ids.length - inserted.length, created, notFound };
     });
@@ -204,10 +201,12 @@ export class SegmentsService {
     const emails = [...new Set(dto.emails.map(normalizeEmail))];
     return this.dataSource.transaction(async (em) => {
       const contacts = await this.contacts.idsByEmail(projectId, emails, em);
-      const [, removed]: [unknown[], number] = await em.query(`DELETE FROM segment_members WHERE segment_id = $1 AND contact_id = ANY($2::text[])`, [
+      const removed = await this.memberRows.remove(
+        projectId,
         segment.id,
         contacts.map((c) => c.id),
-      ]);
+        em,
+      );
       await this.storeCount(em, projectId, segment.id);
       return { removed };
     });
@@ -219,7 +218,7 @@ export class SegmentsService {
     if (segment.type !== 'DYNAMIC') throw dynamicOnly();
     if (segment.trackMembership) {
       this.totals.forget(segment.id);
-      return computeMembership(this.audience, this.events, projectId, definitionOf(segment));
+      return computeMembership(this.computeDeps(), projectId, definitionOf(segment));
     }
     return { memberCount: await this.countNow(projectId, segment), entered: 0, exited: 0 };
   }
@@ -232,15 +231,12 @@ export class SegmentsService {
 
   /** One step of the background recompute: the segment after `afterId` (any project), or null at the end. */
   async recomputeNext(afterId: string | null): Promise<{ id: string; result: ComputeResponse } | null> {
-    const rows: Array<{ id: string; project_id: string }> = await this.dataSource.query(
-      `SELECT id::text, project_id::text FROM segments WHERE ($1::uuid IS NULL OR id > $1::uuid) ORDER BY id LIMIT 1`,
-      [afterId],
-    );
-    if (rows.length === 0) return null;
-    const segment = await this.load(rows[0].project_id, rows[0].id);
+    const next = await this.repository.nextAcrossProjects(afterId);
+    if (!next) return null;
+    const segment = await this.load(next.project_id, next.id);
     const result =
       segment.type === 'DYNAMIC' && segment.trackMembership
-        ? await computeMembership(this.audience, this.events, segment.projectId, definitionOf(segment))
+        ? await computeMembership(this.computeDeps(), segment.projectId, definitionOf(segment))
         : { memberCount: await this.countNow(segment.projectId, segment), entered: 0, exited: 0 };
     return { id: segment.id, result };
   }
@@ -249,21 +245,22 @@ export class SegmentsService {
   private async countNow(projectId: string, segment: Segment): Promise<number> {
     this.totals.forget(segment.id);
     const n = await this.audience.count(projectId, { segmentId: segment.id }, `segment "${segment.name}" (${segment.id})`);
-    await this.dataSource.query(`UPDATE segments SET member_count = $3 WHERE project_id = $1 AND id = $2`, [projectId, segment.id, n]);
+    await this.repository.storeMemberCount(projectId, segment.id, n);
     return n;
   }
 
-  private async storeCount(em: { query: DataSource['query'] }, projectId: string, segmentId: string): Promise<void> {
+  private async storeCount(em: EntityManager, projectId: string, segmentId: string): Promise<void> {
     this.totals.forget(segmentId);
-    await em.query(`UPDATE segments SET member_count = (SELECT count(*) FROM segment_members WHERE segment_id = $2), updated_at = updated_at WHERE project_id = $1 AND id = $2`, [
-      projectId,
-      segmentId,
-    ]);
+    await this.repository.storeStoredMemberCount(projectId, segmentId, em);
+  }
+
+  private computeDeps() {
+    return { audience: this.audience, events: this.events, members: this.memberRows, segments: this.repository };
   }
 
   private async load(projectId: string, id: string): Promise<Segment> {
     if (!isUuid(id)) throw segmentNotFound();
-    const segment = await this.dataSource.getRepository(Segment).findOne({ where: { projectId, id } });
+    const segment = await this.repository.findById(projectId, id);
     if (!segment) throw segmentNotFound();
     return segment;
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppError, type FieldError } from '../../../platform/http/app-error';
 import type { Fragment } from '../../../platform/database/sql-fragment';
 import { AudienceService } from '../../segments/audience.service';
-import type { FilterTree } from '../../segments/filter/filter.types';
+import type { FilterTree } from '../../filters/filter.types';
 import type { AudienceType } from '../entities/campaign.entity';
 
 export interface AudienceSpec {

@@ -30,14 +30,20 @@ function fakeDatabase(job: FakeJob, opts: { failUpsertOfBatch?: number } = {}) {
   /** Resolvers of upserts held open, by batch: the test decides when a batch's contacts are written. */
   const held = new Map<number, () => void>();
   let holdUpserts = false;
-  const dataSource = {
-    query: jest.fn(async (sql: string, params: unknown[]) => {
-      if (sql.startsWith('SELECT status, file, cursor_row')) return [{ status: job.status, file: job.file, cursor_row: job.cursor }];
-      if (sql.includes("SET status = 'processing'")) job.status = 'processing';
-      if (sql.includes("SET status = 'completed'")) log.push('completed');
-      if (sql.includes("SET status = 'failed'")) log.push(`failed: ${String(params[2])}`);
-      return [];
+  /** The job's row, as ImportJobsRepository reads and moves it. */
+  const jobs = {
+    forRun: jest.fn(async () => ({ status: job.status, file: job.file, cursor_row: job.cursor })),
+    start: jest.fn(async () => {
+      job.status = 'processing';
     }),
+    complete: jest.fn(async () => {
+      log.push('completed');
+    }),
+    fail: jest.fn(async (_projectId: string, _id: string, reason: string) => {
+      log.push(`failed: ${reason}`);
+    }),
+  };
+  const dataSource = {
     transaction: jest.fn(async (work: (manager: unknown) => Promise<unknown>) => {
       const n = ++batches;
       let cursorAfter: number | undefined;
@@ -72,6 +78,7 @@ function fakeDatabase(job: FakeJob, opts: { failUpsertOfBatch?: number } = {}) {
   };
   return {
     dataSource,
+    jobs,
     log,
     hold: () => (holdUpserts = true),
     release: (n: number) => held.get(n)?.(),
@@ -89,7 +96,7 @@ describe('ImportRunner batch pipeline', () => {
     const job: FakeJob = { status: 'queued', cursor: 1, file: csv(rows(IMPORT_BATCH_ROWS * 2 + 10)) };
     const db = fakeDatabase(job);
     db.hold();
-    const done = new ImportRunner(db.dataSource as never, POSTGRES).run('p', 'j');
+    const done = new ImportRunner(db.dataSource as never, db.jobs as never, POSTGRES).run('p', 'j');
     await until(() => db.isHeld(1) && db.isHeld(2));
     // Both batches are writing their contacts; neither has committed.
     expect(db.log).toEqual(['batch 1 upsert r0@x.test..r4999@x.test', 'batch 2 upsert r5000@x.test..r9999@x.test']);
@@ -114,7 +121,7 @@ describe('ImportRunner batch pipeline', () => {
     const job: FakeJob = { status: 'queued', cursor: 1, file: csv([...rows(IMPORT_BATCH_ROWS), 'r7@x.test,again', ...rows(5, 's')]) };
     const db = fakeDatabase(job);
     db.hold();
-    const done = new ImportRunner(db.dataSource as never, POSTGRES).run('p', 'j');
+    const done = new ImportRunner(db.dataSource as never, db.jobs as never, POSTGRES).run('p', 'j');
     await until(() => db.isHeld(1));
     for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
     expect(db.isHeld(2)).toBe(false);
@@ -128,7 +135,7 @@ describe('ImportRunner batch pipeline', () => {
   it('commits nothing after a batch that failed, and lets the batch beside it end before the attempt fails', async () => {
     const job: FakeJob = { status: 'queued', cursor: 1, file: csv(rows(IMPORT_BATCH_ROWS * 3)) };
     const db = fakeDatabase(job, { failUpsertOfBatch: 1 });
-    await expect(new ImportRunner(db.dataSource as never, POSTGRES).run('p', 'j')).rejects.toThrow('upsert 1 failed');
+    await expect(new ImportRunner(db.dataSource as never, db.jobs as never, POSTGRES).run('p', 'j')).rejects.toThrow('upsert 1 failed');
     expect(db.log.filter((l) => l.includes('committed'))).toEqual([]);
     // Batch 2 ran beside batch 1 and rolled back; batch 3 never started.
     expect(db.log).toEqual([
@@ -144,7 +151,7 @@ describe('ImportRunner batch pipeline', () => {
   it('stops quietly when another runner moved the job on, committing nothing', async () => {
     const job: FakeJob = { status: 'queued', cursor: 1, file: csv(rows(IMPORT_BATCH_ROWS * 2)) };
     const db = fakeDatabase(job);
-    const runner = new ImportRunner(db.dataSource as never, POSTGRES);
+    const runner = new ImportRunner(db.dataSource as never, db.jobs as never, POSTGRES);
     const original = db.dataSource.transaction.getMockImplementation()!;
     // Another runner committed the first batch while this one wrote it.
     db.dataSource.transaction.mockImplementationOnce(async (work) => {
@@ -197,7 +204,7 @@ describe('ImportRunner batch pipeline', () => {
   function importOnSerialisingDatabase(traits: DatabaseTraits) {
     const db = fakeDatabase({ status: 'queued', cursor: 1, file: csv(rows(IMPORT_BATCH_ROWS * 3)) });
     serialisingDatabase(db);
-    return { db, done: new ImportRunner(db.dataSource as never, traits).run('p', 'j') };
+    return { db, done: new ImportRunner(db.dataSource as never, db.jobs as never, traits).run('p', 'j') };
   }
 
   it('on the embedded database writes one batch at a time, so a batch never waits for one held behind it', async () => {

@@ -9,6 +9,7 @@ import { ImportBatch, ImportRowReader } from './csv/import-rows';
 import { writeImportBatch } from './import-batch.sql';
 import { appMetrics } from '../../../platform/metrics/metrics';
 import { DatabaseTraits } from '../../../platform/database/database-traits';
+import { ImportJobsRepository } from './import-jobs.repository';
 
 /** Rows per transaction: large enough for set-based speed, small enough for steady progress. */
 export const IMPORT_BATCH_ROWS = 5_000;
@@ -42,17 +43,14 @@ export class ImportRunner {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly jobs: ImportJobsRepository,
     traits: DatabaseTraits,
   ) {
     this.batchesInFlight = traits.concurrentTransactions ? BATCHES_IN_FLIGHT : 1;
   }
 
   async run(projectId: string, jobId: string): Promise<void> {
-    const rows: Array<{ status: string; file: Buffer | null; cursor_row: number }> = await this.dataSource.query(
-      `SELECT status, file, cursor_row FROM import_jobs WHERE id = $1 AND project_id = $2`,
-      [jobId, projectId],
-    );
-    const job = rows[0];
+    const job = await this.jobs.forRun(projectId, jobId);
     if (!job || job.status === 'completed' || job.status === 'failed') return;
     if (!job.file) {
       await this.fail(projectId, jobId, 'The uploaded file is no longer available');
@@ -64,11 +62,7 @@ export class ImportRunner {
     } catch {
       return this.fail(projectId, jobId, 'The file is not valid UTF-8 text');
     }
-    await this.dataSource.query(
-      `UPDATE import_jobs SET status = 'processing', total_rows = $3, started_at = coalesce(started_at, now())
-        WHERE id = $1 AND project_id = $2 AND status IN ('queued', 'processing')`,
-      [jobId, projectId, countDataRecords(text)],
-    );
+    await this.jobs.start(projectId, jobId, countDataRecords(text));
     try {
       await this.process(projectId, jobId, text, job.cursor_row);
     } catch (err) {
@@ -79,21 +73,13 @@ export class ImportRunner {
       if (limit) return this.fail(projectId, jobId, `The file's custom data passes a limit: ${limit}`);
       throw err;
     }
-    await this.dataSource.query(
-      `UPDATE import_jobs SET status = 'completed', finished_at = now(), file = NULL
-        WHERE id = $1 AND project_id = $2 AND status = 'processing'`,
-      [jobId, projectId],
-    );
+    await this.jobs.complete(projectId, jobId);
     log.info({ projectId, jobId }, 'import completed');
   }
 
   /** Marks the job failed for good (last attempt used up, or nothing left to retry). */
   async fail(projectId: string, jobId: string, reason: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE import_jobs SET status = 'failed', failure_reason = $3, finished_at = now(), file = NULL
-        WHERE id = $1 AND project_id = $2 AND status IN ('queued', 'processing')`,
-      [jobId, projectId, reason.slice(0, 500)],
-    );
+    await this.jobs.fail(projectId, jobId, reason.slice(0, 500));
   }
 
   private async process(projectId: string, jobId: string, text: string, startCursor: number): Promise<void> {

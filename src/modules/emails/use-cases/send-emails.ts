@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { Batcher } from '../../../platform/batching/batcher';
 import { FieldError, validationError } from '../../../platform/http/app-error';
 import { ContactsService, normalizeEmail, UpsertContactInput } from '../../contacts/contacts.service';
-import { upsertKey } from '../../contacts/use-cases/upsert-contacts-batch.sql';
+import { upsertKey } from '../../contacts/sql/upsert-contacts-batch.sql';
 import { DomainsService } from '../../domains/domains.service';
 import { BillingService } from '../../billing/billing.service';
 import { projectDisabled } from '../../projects/projects.errors';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { OPERATOR_ALIASES, OPERATORS, UNITS } from '../filter/filter.types';
-import { FILTER_LIMITS } from '../filter/validate-filter';
+import { OPERATOR_ALIASES, OPERATORS, UNITS } from '../../filters/filter.types';
+import { FILTER_LIMITS } from '../../filters/validate-filter';
 
 /**
  * The filter tree (segment `condition`, campaign `audienceCondition`) for the OpenAPI document.

@@ -2,7 +2,7 @@ import { ApiProperty, OmitType, PickType } from '@nestjs/swagger';
 import { ContactResponse } from '../../contacts/dto/contact.response';
 import { TemplatePage, TemplateResponse } from '../../templates/dto/template.response';
 import type { Segment, SegmentType } from '../entities/segment.entity';
-import type { FilterTree } from '../filter/filter.types';
+import type { FilterTree } from '../../filters/filter.types';
 import { FilterTreeSchema } from './filter-tree.openapi';
 
 /** id, name, description, projectId and the timestamps mean what they mean on a template. */

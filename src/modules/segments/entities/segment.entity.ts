@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { Project } from '../../projects/entities/project.entity';
-import type { FilterTree } from '../filter/filter.types';
+import type { FilterTree } from '../../filters/filter.types';
 
 /** Persisted values. */
 export type SegmentType = 'DYNAMIC' | 'STATIC';

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { sql } from '../../../platform/database/sql-fragment';
 import { ContactFieldsService } from '../../contacts/contact-fields.service';
 import type { FieldType } from '../../contacts/data/field-types';
-import { compileSingleFilter } from '../../segments/filter/compile-filter';
+import { compileSingleFilter } from '../../filters/compile-filter';
 import { Condition, toSegmentFilter } from '../graph/condition';
 
 /** Evaluates a CONDITION with the segment compiler (one statement), so both share one set of comparison rules. */

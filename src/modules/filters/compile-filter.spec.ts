@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import type { FieldType } from '../../contacts/data/field-types';
+import type { FieldType } from '../contacts/data/field-types';
 import { CompileContext, compileFilter, compileSingleFilter } from './compile-filter';
 import type { Filter, FilterTree } from './filter.types';
 import { SegmentDefinition, validateFilterTree } from './validate-filter';

@@ -2,7 +2,7 @@ import { WorkerHost } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
 import { QueueProcessor } from '../../../platform/queues/queue-processor.decorator';
 import { JobPayloads, QUEUES } from '../../../platform/queues/queues';
-import { ImportRunner } from './import-runner';
+import { ImportRunner } from '../import/import-runner';
 
 /** One import at a time per worker process: a batch already saturates the database. */
 @QueueProcessor(QUEUES.contactImport, { concurrency: 1 })

@@ -1,11 +1,10 @@
-import type { DataSource } from 'typeorm';
-import { clampLimit, CursorPage, cursorPage, decodeCursor, PG_TIMESTAMP } from '../../../platform/http/pagination';
+import { clampLimit, decodeCursor, PG_TIMESTAMP } from '../../../platform/http/pagination';
 import { isContactId } from '../contact-id';
-import { ContactResponse, CONTACT_COLUMNS, ContactRow, fromContactRow, toContactResponse } from '../dto/contact.response';
+import { CONTACT_COLUMNS } from '../dto/contact.response';
 import type { ListContactsQuery } from '../dto/list-contacts.query';
 
-type SortKey = 'email' | 'createdAt';
-type Dir = 'asc' | 'desc';
+export type SortKey = 'email' | 'createdAt';
+export type Dir = 'asc' | 'desc';
 
 interface ContactsCursor extends Record<string, unknown> {
   s: SortKey;
@@ -17,12 +16,22 @@ interface ContactsCursor extends Record<string, unknown> {
 
 const escapeLike = (value: string): string => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+export interface ListContactsStatements {
+  sort: SortKey;
+  dir: Dir;
+  limit: number;
+  /** The page: `limit + 1` rows with `created_key` (created_at as exact PostgreSQL text). */
+  page: { text: string; params: unknown[] };
+  /** The filtered total, on a first page only (later pages carry a cursor and need none). */
+  count: { text: string; params: unknown[] } | null;
+}
+
 /**
  * Keyset pagination over (email) or (created_at, id). A cursor carries its own sort and
  * direction, so later pages continue the order they started with. Search is a case-insensitive
  * substring of the email (emails are stored lowercased), served by the trigram index.
  */
-export async function listContacts(db: DataSource, projectId: string, query: ListContactsQuery): Promise<CursorPage<ContactResponse>> {
+export function listContactsStatements(projectId: string, query: ListContactsQuery): ListContactsStatements {
   const limit = clampLimit(query.limit);
   const cursor = decodeCursor<ContactsCursor>(
     query.cursor,
@@ -57,16 +66,11 @@ export async function listContacts(db: DataSource, projectId: string, query: Lis
   params.push(limit + 1);
   const pageSql = `SELECT ${CONTACT_COLUMNS}, created_at::text AS created_key FROM contacts
     WHERE ${filters.join(' AND ')} ORDER BY ${order} LIMIT $${params.length}`;
-
-  const [rows, countRows] = await Promise.all([
-    db.query(pageSql, params) as Promise<Array<ContactRow & { created_key: string }>>,
-    cursor ? Promise.resolve([{ total: 0 }]) : (db.query(`SELECT count(*)::int AS total FROM contacts WHERE ${countFilters.join(' AND ')}`, countParams) as Promise<Array<{ total: number }>>),
-  ]);
-  return cursorPage(
-    rows,
+  return {
+    sort,
+    dir,
     limit,
-    (row) => toContactResponse(fromContactRow(row)),
-    (last) => ({ s: sort, d: dir, v: sort === 'email' ? last.email : last.created_key, id: last.id }),
-    countRows[0].total,
-  );
+    page: { text: pageSql, params },
+    count: cursor ? null : { text: `SELECT count(*)::int AS total FROM contacts WHERE ${countFilters.join(' AND ')}`, params: countParams },
+  };
 }

@@ -1,12 +1,13 @@
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { AppConfig } from '../../config/config';
-import { InjectConfig } from '../../config/config.module';
-import { ADVISORY_LOCKS, withTryAdvisoryLock } from '../../platform/database/advisory-locks';
-import { logger } from '../../platform/logging/logger';
-import { PeriodicRound } from '../../platform/queues/periodic-round';
-import { SegmentsService } from './segments.service';
+import type { AppConfig } from '../../../config/config';
+import { InjectConfig } from '../../../config/config.module';
+import { ADVISORY_LOCKS, withTryAdvisoryLock } from '../../../platform/database/advisory-locks';
+import { logger } from '../../../platform/logging/logger';
+import { PeriodicRound } from '../../../platform/queues/periodic-round';
+import { SegmentsRepository } from '../segments.repository';
+import { SegmentsService } from '../segments.service';
 
 /** Arbitrary constant shared by every process: one background recompute at a time across the cluster. */
 
@@ -28,6 +29,7 @@ export class SegmentRecomputeScheduler implements OnApplicationBootstrap, OnAppl
     @InjectConfig() private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly segments: SegmentsService,
+    private readonly repository: SegmentsRepository,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -49,7 +51,7 @@ export class SegmentRecomputeScheduler implements OnApplicationBootstrap, OnAppl
           next = await this.segments.recomputeNext(afterId);
         } catch (err) {
           // recomputeNext failed on the segment after `afterId`: find its id and move past it.
-          const [row]: Array<{ id: string }> = await this.dataSource.query(`SELECT id::text FROM segments WHERE ($1::uuid IS NULL OR id > $1::uuid) ORDER BY id LIMIT 1`, [afterId]);
+          const row = await this.repository.nextAcrossProjects(afterId);
           this.log.warn({ err, segmentId: row?.id }, 'segment recompute failed');
           if (!row) break;
           afterId = row.id;

@@ -1,5 +1,5 @@
-import type { FieldError } from '../../../platform/http/app-error';
-import type { FieldType } from '../../contacts/data/field-types';
+import type { FieldError } from '../../platform/http/app-error';
+import type { FieldType } from '../contacts/data/field-types';
 import { asCount, comparisonType, typedValue } from './filter-values';
 import {
   canonicalOperator,

@@ -2,7 +2,7 @@ import { WorkerHost } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
 import { QueueProcessor } from '../../../platform/queues/queue-processor.decorator';
 import { JobPayloads, QUEUES } from '../../../platform/queues/queues';
-import { BulkRunner } from './bulk-runner';
+import { BulkRunner } from '../bulk/bulk-runner';
 
 @QueueProcessor(QUEUES.contactBulk)
 export class BulkProcessor extends WorkerHost {

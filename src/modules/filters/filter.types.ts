@@ -1,6 +1,6 @@
-import type { FieldType } from '../../contacts/data/field-types';
-import { isUuid } from '../../../platform/http/parse-uuid.pipe';
-import { EMAIL_ACTIVITIES, EmailActivity } from '../../emails/contact-emails.sql';
+import type { FieldType } from '../contacts/data/field-types';
+import { isUuid } from '../../platform/http/parse-uuid.pipe';
+import { EMAIL_ACTIVITIES, EmailActivity } from '../emails/contact-emails.sql';
 
 /** A filter tree as stored (segment `condition`, campaign `audienceCondition`). */
 export interface FilterTree {

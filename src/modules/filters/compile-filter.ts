@@ -1,7 +1,8 @@
-import { Fragment, join, raw, sql } from '../../../platform/database/sql-fragment';
-import type { FieldType } from '../../contacts/data/field-types';
-import { contactEmailActivitySql } from '../../emails/contact-emails.sql';
-import { contactEventsSql } from '../../events/contact-events.sql';
+import { Fragment, join, raw, sql } from '../../platform/database/sql-fragment';
+import type { FieldType } from '../contacts/data/field-types';
+import { contactEmailActivitySql } from '../emails/contact-emails.sql';
+import { contactEventsSql } from '../events/contact-events.sql';
+import { storedMemberSql } from '../segments/segment-members.sql';
 import { asCount, comparisonType, TypedValue, typedValue } from './filter-values';
 import { canonicalOperator, FieldRef, Filter, FilterTree, Operator, parseField, UNITS, Unit } from './filter.types';
 import { FILTER_LIMITS, SegmentDefinition } from './validate-filter';
@@ -98,7 +99,7 @@ class Compiler {
   private memberOf(id: string): Fragment {
     const def = this.ctx.segments.get(id);
     if (!def || this.visiting.includes(id)) return FALSE;
-    if (def.type === 'STATIC') return sql`EXISTS (SELECT 1 FROM segment_members sm WHERE sm.segment_id = ${id}::uuid AND sm.contact_id = c.id)`;
+    if (def.type === 'STATIC') return storedMemberSql(id);
     if (!def.condition) return FALSE;
     this.visiting.push(id);
     try {

@@ -1,0 +1,180 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { StatementRunner } from '../../platform/database/statement-runner';
+import { insertEventsSql } from '../events/events-insert.sql';
+import type { EventRow } from '../events/events.types';
+import type { JsonObject } from './data/data-patch';
+import { CONTACT_COLUMNS, ContactRow } from './dto/contact.response';
+import { ListContactsStatements } from './sql/list-contacts.sql';
+
+/** The `contacts` table: every statement ContactsService and the bulk runner run on it. */
+@Injectable()
+export class ContactsRepository {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly statements: StatementRunner,
+  ) {}
+
+  /** A prepared upsert statement (`sql/upsert-contact.sql.ts`, `sql/upsert-contacts-batch.sql.ts`), project id among its params. */
+  runUpsert<R>(statement: string, params: unknown[], manager?: EntityManager): Promise<R[]> {
+    return this.statements.run<R>(statement, params, manager);
+  }
+
+  async emailsOf(projectId: string, ids: string[]): Promise<Array<{ id: string; email: string }>> {
+    return this.dataSource.query(`SELECT id, email FROM contacts WHERE project_id = $1 AND id = ANY($2::text[])`, [projectId, ids]);
+  }
+
+  async findById(projectId: string, id: string, manager?: EntityManager): Promise<ContactRow | null> {
+    const rows: ContactRow[] = await (manager ?? this.dataSource.manager).query(`SELECT ${CONTACT_COLUMNS} FROM contacts WHERE project_id = $1 AND id = $2`, [
+      projectId,
+      id,
+    ]);
+    return rows[0] ?? null;
+  }
+
+  /** `email` already normalized. */
+  async findByEmail(projectId: string, email: string, manager?: EntityManager): Promise<ContactRow | null> {
+    const rows: ContactRow[] = await (manager ?? this.dataSource.manager).query(`SELECT ${CONTACT_COLUMNS} FROM contacts WHERE project_id = $1 AND email = $2`, [
+      projectId,
+      email,
+    ]);
+    return rows[0] ?? null;
+  }
+
+  /** The contact's row locked for the caller's transaction. */
+  async findForUpdate(projectId: string, id: string, manager: EntityManager): Promise<ContactRow | null> {
+    const rows: ContactRow[] = await manager.query(`SELECT ${CONTACT_COLUMNS} FROM contacts WHERE project_id = $1 AND id = $2 FOR UPDATE`, [projectId, id]);
+    return rows[0] ?? null;
+  }
+
+  async emailTaken(projectId: string, email: string, manager?: EntityManager): Promise<boolean> {
+    const taken: unknown[] = await (manager ?? this.dataSource.manager).query(`SELECT 1 FROM contacts WHERE project_id = $1 AND email = $2`, [projectId, email]);
+    return taken.length > 0;
+  }
+
+  async hasAny(projectId: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM contacts WHERE project_id = $1 LIMIT 1`, [projectId]);
+    return rows.length > 0;
+  }
+
+  async update(projectId: string, id: string, values: { email: string; subscribed: boolean; data: JsonObject }, manager?: EntityManager): Promise<ContactRow> {
+    // UPDATE … RETURNING comes back as [rows, affected].
+    const [updated]: [ContactRow[], number] = await (manager ?? this.dataSource.manager).query(
+      `UPDATE contacts SET email = $3, subscribed = $4, data = $5::jsonb, updated_at = now()
+       WHERE project_id = $1 AND id = $2 RETURNING ${CONTACT_COLUMNS}`,
+      [projectId, id, values.email, values.subscribed, JSON.stringify(values.data)],
+    );
+    return updated[0];
+  }
+
+  /**
+   * One statement: sets `subscribed` on the project's contacts among `ids` whose state differs and
+   * stores one event `eventName` per flip. Answers the ids found, the ids flipped and the events.
+   */
+  async setSubscribedMany(
+    projectId: string,
+    ids: string[],
+    subscribed: boolean,
+    event: { name: string; data: JsonObject },
+    manager?: EntityManager,
+  ): Promise<{ found: string[] | null; flipped: string[] | null; events: EventRow[] }> {
+    const rows: Array<{ found: string[] | null; flipped: string[] | null; events: EventRow[] }> = await (manager ?? this.dataSource.manager).query(
+      `WITH old AS (
+         SELECT id, subscribed FROM contacts WHERE project_id = $1 AND id = ANY($2::text[]) FOR UPDATE
+       ), up AS (
+         UPDATE contacts c SET subscribed = $3, updated_at = now()
+         FROM old WHERE c.id = old.id AND old.subscribed <> $3
+         RETURNING c.id
+       ), ev AS (${insertEventsSql({ projectId: '$1', contactId: 'up.id', name: '$4', data: '$5::jsonb' }, 'FROM up')})
+       SELECT (SELECT array_agg(id) FROM old) AS found, (SELECT array_agg(id) FROM up) AS flipped,
+              (SELECT coalesce(json_agg(ev), '[]'::json) FROM ev) AS events`,
+      [projectId, ids, subscribed, event.name, JSON.stringify(event.data)],
+    );
+    return rows[0];
+  }
+
+  /** Deletes one contact; answers how many rows went (0 or 1). */
+  async remove(projectId: string, id: string): Promise<number> {
+    const result: [unknown[], number] = await this.dataSource.query(`DELETE FROM contacts WHERE project_id = $1 AND id = $2`, [projectId, id]);
+    return result[1];
+  }
+
+  /** Deletes the project's contacts among `ids`; answers the ids deleted. */
+  async removeMany(projectId: string, ids: string[], manager?: EntityManager): Promise<string[]> {
+    const deleted: Array<{ id: string }> = await (manager ?? this.dataSource.manager).query(
+      `WITH gone AS (DELETE FROM contacts WHERE project_id = $1 AND id = ANY($2::text[]) RETURNING id) SELECT id FROM gone`,
+      [projectId, ids],
+    );
+    return deleted.map((row) => row.id);
+  }
+
+  /** The project's contacts with these addresses (already normalized); addresses without a contact are absent. */
+  idsByEmail(projectId: string, emails: string[], manager?: EntityManager): Promise<Array<{ id: string; email: string }>> {
+    return (manager ?? this.dataSource).query(`SELECT id, email FROM contacts WHERE project_id = $1 AND email = ANY($2::text[])`, [projectId, emails]);
+  }
+
+  /** One keyset page of the project's contacts and, on a first page, the filtered total (statements of `sql/list-contacts.sql.ts` for `projectId`). */
+  async listPage(projectId: string, statements: ListContactsStatements): Promise<{ rows: Array<ContactRow & { created_key: string }>; total: number }> {
+    const [rows, countRows] = await Promise.all([
+      this.dataSource.query(statements.page.text, statements.page.params) as Promise<Array<ContactRow & { created_key: string }>>,
+      statements.count ? (this.dataSource.query(statements.count.text, statements.count.params) as Promise<Array<{ total: number }>>) : Promise.resolve([{ total: 0 }]),
+    ]);
+    return { rows, total: countRows[0].total };
+  }
+
+  /** Key coverage of the project's contacts: per dotted `data` path, the contacts with a non-null value there, and the total. */
+  async dataCoverage(projectId: string): Promise<{ counts: Array<{ key: string; n: number }>; total: number }> {
+    const [counts, totals] = await Promise.all([
+      this.dataSource.query(
+        `WITH RECURSIVE walk(id, path, value) AS (
+           SELECT c.id, e.key, e.value FROM contacts c, jsonb_each(c.data) e
+            WHERE c.project_id = $1 AND jsonb_typeof(c.data) = 'object'
+           UNION ALL
+           SELECT w.id, w.path || '.' || e.key, e.value FROM walk w, jsonb_each(w.value) e
+            WHERE jsonb_typeof(w.value) = 'object'
+         )
+         SELECT path AS key, count(DISTINCT id)::int AS n FROM walk WHERE jsonb_typeof(value) <> 'null' GROUP BY path`,
+        [projectId],
+      ) as Promise<Array<{ key: string; n: number }>>,
+      this.dataSource.query(`SELECT count(*)::int AS total FROM contacts WHERE project_id = $1`, [projectId]) as Promise<Array<{ total: number }>>,
+    ]);
+    return { counts, total: totals[0].total };
+  }
+
+  /**
+   * Distinct values of a standard column (`column`, trusted) or a `data` path, most frequent
+   * first (ties by value), from `offset`; with `withTotal`, the number of distinct values too.
+   */
+  async distinctValues(
+    projectId: string,
+    field: { column: string } | { path: string[] },
+    page: { limit: number; offset: number; withTotal: boolean },
+  ): Promise<{ rows: Array<{ value: unknown; count: number }>; total: number }> {
+    const expr = 'column' in field ? `to_jsonb(${field.column})` : `data #> $2::text[]`;
+    const params: unknown[] = 'column' in field ? [projectId] : [projectId, field.path];
+    const where = `project_id = $1 AND coalesce(jsonb_typeof(${expr}), 'null') <> 'null'`;
+    const n = params.length;
+    const [rows, totals] = await Promise.all([
+      this.dataSource.query(
+        `SELECT ${expr} AS value, count(*)::int AS count FROM contacts WHERE ${where}
+         GROUP BY 1 ORDER BY 2 DESC, 1 ASC LIMIT $${n + 1} OFFSET $${n + 2}`,
+        [...params, page.limit, page.offset],
+      ) as Promise<Array<{ value: unknown; count: number }>>,
+      page.withTotal
+        ? (this.dataSource.query(`SELECT count(DISTINCT ${expr})::int AS total FROM contacts WHERE ${where}`, params) as Promise<Array<{ total: number }>>)
+        : Promise.resolve([{ total: 0 }]),
+    ]);
+    return { rows, total: totals[0].total };
+  }
+
+  /** Removes a `data` path from every contact of the project that has it, in the caller's transaction; answers how many changed. */
+  async removeDataPath(projectId: string, path: string[], manager: EntityManager): Promise<number> {
+    const updated: [unknown[], number] = await manager.query(
+      `UPDATE contacts SET data = data #- $2::text[], updated_at = now()
+       WHERE project_id = $1 AND data #> $2::text[] IS NOT NULL`,
+      [projectId, path],
+    );
+    return updated[1];
+  }
+}
