@@ -3,8 +3,8 @@ import { Interval } from '@nestjs/schedule';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
-import { ExecutionsStore } from './executions.store';
-import { WorkflowQueue } from './workflow-queue';
+import { ExecutionsStore } from '../engine/executions.store';
+import { WorkflowQueue } from '../engine/workflow-queue';
 
 /**
  * The database is the source of truth: a WAITING execution past its due time (its delayed job
