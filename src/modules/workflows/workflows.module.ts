@@ -37,6 +37,7 @@ import { ExecutionsService } from './executions.service';
 import { WorkflowFields } from './workflow-fields';
 import { WorkflowsController } from './workflows.controller';
 import { WorkflowsService } from './workflows.service';
+import { WorkflowsRepository } from './workflows.repository';
 import { WorkflowsUsage } from './workflows.usage';
 import { WorkflowsActivity } from './workflows.activity';
 import { ActivityModule } from '../activity/activity.module';
@@ -59,6 +60,7 @@ const STEP_EXECUTOR_CLASSES = [TriggerStep, SendEmailStep, DelayStep, WaitForEve
   controllers: [WorkflowsController],
   providers: [
     WorkflowsService,
+    WorkflowsRepository,
     ExecutionsService,
     WorkflowFields,
     WorkflowQueue,
