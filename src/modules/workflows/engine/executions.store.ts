@@ -309,6 +309,11 @@ export class ExecutionsStore {
     return rows.map((r) => ({ executionId: r.id, seq: r.steps_run }));
   }
 
+  /** A step recorded COMPLETED by its advance turns out SKIPPED with `output` (inside the step's commit). */
+  async recordSkipped(em: EntityManager, executionId: string, seq: number, output: unknown): Promise<void> {
+    await em.query(`UPDATE workflow_execution_steps SET status = 'SKIPPED', output = $3::jsonb WHERE execution_id = $1 AND seq = $2`, [executionId, seq, JSON.stringify(output)]);
+  }
+
   /** Adds the email a SEND_EMAIL step queued to its record's output (inside the step's commit). */
   async recordEmail(em: EntityManager, executionId: string, seq: number, emailId: string | null): Promise<void> {
     await em.query(`UPDATE workflow_execution_steps SET output = output || jsonb_build_object('emailId', $3::text) WHERE execution_id = $1 AND seq = $2`, [
