@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager, Repository } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { empty } from '../../platform/database/sql-fragment';
 import type { EmailsService } from '../emails/emails.service';
 import type { EmailQueueFacade } from '../emails/email-queue.facade';
@@ -19,7 +19,7 @@ const CAMPAIGN = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
  */
 function cancelAgainstDeadlock(deadlocks: number) {
   let committed = 0;
-  const em = { query: jest.fn(async (sql: string) => (sql.startsWith('SELECT status') ? [{ status: 'SENDING' }] : [])) } as unknown as EntityManager;
+  const em = {} as EntityManager;
   const dataSource = {
     transaction: jest.fn(async (work: (em: EntityManager) => Promise<unknown>) => {
       const result = await work(em);
@@ -31,6 +31,9 @@ function cancelAgainstDeadlock(deadlocks: number) {
   const repository = {
     // The part of the audience not yet written, counted under the campaign's lock.
     preview: jest.fn(async () => ({ total: 0, skipped: {}, unskipped: 0 })),
+    findOne: jest.fn(async () => ({ id: CAMPAIGN, projectId: PROJECT, status: 'SENDING' }) as Campaign),
+    lockForCancel: jest.fn(async () => ({ status: 'SENDING', audience_done: false, fixed_at: '2026-01-01 00:00:00+00', cursor_created_at: null, cursor_id: null })),
+    markCancelled: jest.fn(async () => undefined),
   } as unknown as CampaignsRepository;
   const emails = {
     cancelQueued: jest.fn(async () => {
@@ -38,8 +41,7 @@ function cancelAgainstDeadlock(deadlocks: number) {
     }),
   } as unknown as EmailsService;
   const audience = { condition: jest.fn(async () => empty) } as unknown as CampaignAudience;
-  const campaigns = { findOneBy: jest.fn(async () => ({ id: CAMPAIGN, projectId: PROJECT, status: 'SENDING' }) as Campaign) } as unknown as Repository<Campaign>;
-  const service = new CampaignsService(campaigns, dataSource, {} as DomainsService, audience, repository, {} as BillingService, emails, {} as EmailQueueFacade);
+  const service = new CampaignsService(dataSource, {} as DomainsService, audience, repository, {} as BillingService, emails, {} as EmailQueueFacade);
   return { service, dataSource, emails, committed: () => committed };
 }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { FieldError } from '../../platform/http/app-error';
 import { BillingService } from '../billing/billing.service';
@@ -13,20 +13,22 @@ import {
   campaignFieldInvalid,
   campaignNotFound,
   missingCampaignFields,
+  mixedPagination,
+  unknownStatusFilter,
   unparseableScheduledFor,
   wrongCampaignStatus,
 } from './campaigns.errors';
 import { CampaignAudiencePreview, CampaignCounters, CampaignCursorPage, CampaignPage, CampaignSendResponse, CampaignStats, countersOf } from './dto/campaign.response';
 import type { CreateCampaignDto } from './dto/create-campaign.dto';
-import type { ListCampaignsQuery } from './dto/list-campaigns.query';
-import { Campaign, CampaignStatus } from './entities/campaign.entity';
+import { CAMPAIGN_SORTS, CampaignSort, ListCampaignsQuery, MAX_PAGE_SIZE } from './dto/list-campaigns.query';
+import { Campaign, CAMPAIGN_STATUSES, CampaignStatus } from './entities/campaign.entity';
 import { CampaignAudience } from './engine/campaign-audience';
 import { campaignContent } from './engine/campaign-content';
-import { addSkippedSql } from './sql/campaign-counters.sql';
-import { listCampaigns } from './use-cases/list-campaigns';
-import { returnedRows } from '../../platform/database/query-results';
 import { retryOnConflict } from '../../platform/database/pg-errors';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
+import { clampLimit, cursorPage, decodeCursor, offsetPage, PG_TIMESTAMP } from '../../platform/http/pagination';
+import { CampaignListFilter } from './campaigns.repository';
+import { toCampaignResponse } from './dto/campaign.response';
 
 const REQUIRED = ['name', 'subject', 'body', 'from', 'audienceType'] as const;
 const EDITABLE: CampaignStatus[] = ['DRAFT', 'SCHEDULED'];
@@ -47,6 +49,16 @@ const DRAFT_STATE = {
   skipped: {},
 };
 
+interface CampaignsCursor extends Record<string, unknown> {
+  s: CampaignSort;
+  d: 'asc' | 'desc';
+  v: string;
+  id: string;
+}
+
+const sortOf = (query: ListCampaignsQuery): CampaignSort => ((CAMPAIGN_SORTS as readonly string[]).includes(query.sort ?? '') ? (query.sort as CampaignSort) : 'createdAt');
+const dirOf = (query: ListCampaignsQuery): 'asc' | 'desc' => (query.dir?.toLowerCase() === 'asc' ? 'asc' : 'desc');
+
 const blankToNull = (value: string | null | undefined): string | null => (value === undefined || value === null || value.trim() === '' ? null : value.trim());
 const rate = (n: number, of: number) => (of > 0 ? n / of : 0);
 
@@ -54,7 +66,6 @@ const rate = (n: number, of: number) => (of > 0 ? n / of : 0);
 @Injectable()
 export class CampaignsService {
   constructor(
-    @InjectRepository(Campaign) private readonly campaigns: Repository<Campaign>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly domains: DomainsService,
     private readonly audience: CampaignAudience,
@@ -66,7 +77,7 @@ export class CampaignsService {
 
   async create(projectId: string, dto: CreateCampaignDto): Promise<Campaign> {
     const fields = await this.checked(projectId, dto);
-    return this.campaigns.save(this.campaigns.create({ projectId, ...fields, ...DRAFT_STATE }));
+    return this.repository.insert(projectId, { ...fields, ...DRAFT_STATE });
   }
 
   /** `PUT`: full replacement, in DRAFT or SCHEDULED only (the status is re-checked in the write). */
@@ -74,25 +85,48 @@ export class CampaignsService {
     const current = await this.findOne(projectId, id);
     if (!EDITABLE.includes(current.status)) throw wrongCampaignStatus('edit', current.status);
     const fields = await this.checked(projectId, dto);
-    const result = await this.campaigns
-      .createQueryBuilder()
-      .update()
-      .set(fields as QueryDeepPartialEntity<Campaign>)
-      .where('id = :id AND project_id = :projectId AND status IN (:...editable)', { id, projectId, editable: EDITABLE })
-      .execute();
-    if (!result.affected) throw wrongCampaignStatus('edit', (await this.findOne(projectId, id)).status);
+    if (!(await this.repository.updateIn(projectId, id, EDITABLE, fields as QueryDeepPartialEntity<Campaign>))) throw wrongCampaignStatus('edit', (await this.findOne(projectId, id)).status);
     return this.findOne(projectId, id);
   }
 
-  /** The offset list (`page`/`pageSize`), or the cursor list (`limit`/`cursor`). */
-  list(projectId: string, query: ListCampaignsQuery): Promise<CampaignPage | CampaignCursorPage> {
-    return listCampaigns(this.campaigns, projectId, query);
+  /**
+   * `GET /campaigns`: `limit`/`cursor` (what Plunk's clients send) answer a cursor list, keyset over
+   * (sort value, id) with `total` on the first page; otherwise `page`/`pageSize` answer the offset
+   * list. Asking for both is 422. Filters, search and sort are the same in both.
+   */
+  async list(projectId: string, query: ListCampaignsQuery): Promise<CampaignPage | CampaignCursorPage> {
+    const byCursor = query.limit !== undefined || query.cursor !== undefined;
+    if (byCursor && (query.page !== undefined || query.pageSize !== undefined)) throw mixedPagination(query);
+    if (query.status !== undefined && !(CAMPAIGN_STATUSES as readonly string[]).includes(query.status)) throw unknownStatusFilter(query.status);
+    const filter: CampaignListFilter = { status: query.status, search: query.search, sort: sortOf(query), dir: dirOf(query) };
+    if (!byCursor) {
+      const page = query.page ?? 1;
+      const pageSize = Math.min(query.pageSize ?? 20, MAX_PAGE_SIZE);
+      const [rows, total] = await this.repository.listPage(projectId, filter, (page - 1) * pageSize, pageSize);
+      return offsetPage(rows.map(toCampaignResponse), page, pageSize, total);
+    }
+    // A cursor carries its own sort and direction, so later pages continue the order they started with.
+    const limit = clampLimit(query.limit);
+    const cursor = decodeCursor<CampaignsCursor>(
+      query.cursor,
+      (c) =>
+        (CAMPAIGN_SORTS as readonly unknown[]).includes(c.s) &&
+        (c.d === 'asc' || c.d === 'desc') &&
+        typeof c.v === 'string' &&
+        (c.s === 'name' || PG_TIMESTAMP.test(c.v)) &&
+        typeof c.id === 'string' &&
+        isUuid(c.id),
+    );
+    const sort = cursor?.s ?? filter.sort;
+    const dir = cursor?.d ?? filter.dir;
+    const { rows, total } = await this.repository.listAfter(projectId, { ...filter, sort, dir }, cursor ? { v: cursor.v, id: cursor.id } : null, limit + 1);
+    return cursorPage(rows, limit, (row) => toCampaignResponse(row.entity), (last) => ({ s: sort, d: dir, v: last.value, id: last.entity.id }), total);
   }
 
   /** The campaign of this project; another project's id, or a malformed one, is simply not found. */
   async findOne(projectId: string, id: string): Promise<Campaign> {
     if (!isUuid(id)) throw campaignNotFound();
-    const campaign = await this.campaigns.findOneBy({ projectId, id });
+    const campaign = await this.repository.findOne(projectId, id);
     if (!campaign) throw campaignNotFound();
     return campaign;
   }
@@ -100,18 +134,12 @@ export class CampaignsService {
   /** 409 while SCHEDULED or SENDING (the status is re-checked in the delete). */
   async remove(projectId: string, id: string): Promise<void> {
     const campaign = await this.findOne(projectId, id);
-    const result = await this.dataSource.query(`DELETE FROM campaigns WHERE id = $1 AND project_id = $2 AND status NOT IN ('SCHEDULED', 'SENDING') RETURNING id`, [
-      campaign.id,
-      projectId,
-    ]);
-    if (returnedRows(result).length === 0) throw wrongCampaignStatus('delete', (await this.findOne(projectId, id)).status);
+    if (!(await this.repository.deleteUnlessActive(projectId, campaign.id))) throw wrongCampaignStatus('delete', (await this.findOne(projectId, id)).status);
   }
 
   async duplicate(projectId: string, id: string): Promise<Campaign> {
     const c = await this.findOne(projectId, id);
-    return this.campaigns.save(
-      this.campaigns.create({
-        projectId,
+    return this.repository.insert(projectId, {
         name: `${c.name} (copy)`.slice(0, 200),
         description: c.description,
         subject: c.subject,
@@ -125,8 +153,7 @@ export class CampaignsService {
         audienceCondition: c.audienceCondition,
         templateId: c.templateId,
         ...DRAFT_STATE,
-      }),
-    );
+      });
   }
 
   /**
@@ -144,16 +171,7 @@ export class CampaignsService {
     const now = await this.audienceNow(projectId, campaign);
     await this.billing.assertAvailable(projectId, 'campaigns', now.total - now.skippedCount);
     const later = when !== null && when.getTime() > Date.now();
-    const rows = returnedRows<{ id: string; name: string; status: CampaignStatus; scheduledFor: Date | null }>(
-      await this.dataSource.query(
-        later
-          ? `UPDATE campaigns SET status = 'SCHEDULED', scheduled_for = $3, updated_at = now()
-              WHERE id = $1 AND project_id = $2 AND status IN ('DRAFT', 'SCHEDULED') ${SENT_RETURNING}`
-          : `UPDATE campaigns SET status = 'SENDING', scheduled_for = coalesce($3, scheduled_for), sent_at = now(), audience_fixed_at = now(), updated_at = now()
-              WHERE id = $1 AND project_id = $2 AND status IN ('DRAFT', 'SCHEDULED') ${SENT_RETURNING}`,
-        [campaign.id, projectId, when],
-      ),
-    );
+    const rows = await this.repository.markSendingOrScheduled(projectId, campaign.id, when, later);
     // Another request changed the status between the read above and this update.
     if (rows.length === 0) throw wrongCampaignStatus('send', (await this.findOne(projectId, id)).status);
     const [after] = rows;
@@ -176,14 +194,10 @@ export class CampaignsService {
     // Built before the row lock (it may read segments); a campaign the tick made SENDING since builds it under the lock.
     let condition = campaign.status === 'SENDING' ? await this.audience.condition(projectId, campaign) : null;
     await retryOnConflict(() => this.dataSource.transaction(async (em: EntityManager) => {
-      const [row] = (await em.query(
-        `SELECT status, audience_done, audience_fixed_at::text AS fixed_at, cursor_created_at::text AS cursor_created_at, cursor_id
-           FROM campaigns WHERE id = $1 AND project_id = $2 FOR UPDATE`,
-        [id, projectId],
-      )) as Array<{ status: CampaignStatus; audience_done: boolean; fixed_at: string; cursor_created_at: string | null; cursor_id: string | null }>;
+      const row = await this.repository.lockForCancel(projectId, id, em);
       if (!row) throw campaignNotFound();
       if (row.status === 'SCHEDULED') {
-        await em.query(`UPDATE campaigns SET status = 'DRAFT', scheduled_for = NULL, updated_at = now() WHERE id = $1`, [id]);
+        await this.repository.unschedule(projectId, id, em);
       } else if (row.status === 'SENDING') {
         // The part of the fixed audience the engine has not written yet is counted now (the lock keeps
         // the engine from writing more): each contact of it is skipped, as `cancelled` unless it had
@@ -197,13 +211,7 @@ export class CampaignsService {
                 after: row.cursor_id && row.cursor_created_at ? { createdAt: row.cursor_created_at, id: row.cursor_id } : null,
               })
               .then((rest) => ({ total: rest.total, skipped: rest.unskipped > 0 ? { ...rest.skipped, cancelled: rest.unskipped } : rest.skipped }));
-        await em.query(
-          `UPDATE campaigns k
-              SET status = 'CANCELLED', completed_at = now(), updated_at = now(), audience_done = true,
-                  total_recipients = k.total_recipients + $2, skipped_count = k.skipped_count + $2, skipped = ${addSkippedSql(3)}
-            WHERE k.id = $1`,
-          [id, unwritten.total, JSON.stringify(unwritten.skipped)],
-        );
+        await this.repository.markCancelled(projectId, id, unwritten, em);
         // The queued emails become skipped `cancelled`; the counters' trigger adds them.
         await this.emails.cancelQueued(em, projectId, id);
       } else {
@@ -288,9 +296,6 @@ export class CampaignsService {
     };
   }
 }
-
-/** What `send` answers with, straight from its UPDATE. */
-const SENT_RETURNING = 'RETURNING id, name, status, scheduled_for AS "scheduledFor"';
 
 type Counters = CampaignCounters & Pick<Campaign, 'complainedCount' | 'skipped'>;
 

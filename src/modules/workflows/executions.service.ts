@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { validationError } from '../../platform/http/app-error';
 import { offsetPage, OffsetPage, parseOffsetQuery } from '../../platform/http/pagination';
 import { ContactsService } from '../contacts/contacts.service';
@@ -8,7 +6,6 @@ import type { StartExecutionDto } from './dto/workflow.dto';
 import { ExecutionResponse, toExecutionResponse, toExecutionStepResponse } from './dto/workflow.response';
 import { ExecutionsStore } from './engine/executions.store';
 import { WorkflowQueue } from './engine/workflow-queue';
-import { WorkflowExecutionStep } from './entities/workflow-execution-step.entity';
 import { EXECUTION_STATUSES, ExecutionStatus, WorkflowExecution } from './entities/workflow-execution.entity';
 import { executionAlreadyActive, executionNotActive, executionNotFound } from './workflows.errors';
 import { WorkflowsService } from './workflows.service';
@@ -21,7 +18,6 @@ export const MAX_CONTEXT_BYTES = 64 * 1024;
 @Injectable()
 export class ExecutionsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly workflows: WorkflowsService,
     private readonly contacts: ContactsService,
     private readonly queue: WorkflowQueue,
@@ -52,12 +48,7 @@ export class ExecutionsService {
     if (status !== undefined && !(EXECUTION_STATUSES as readonly string[]).includes(status)) {
       throw validationError([{ field: 'status', code: 'invalid_enum_value', message: `status must be one of ${EXECUTION_STATUSES.join(', ')}`, received: query.status }]);
     }
-    const [rows, total] = await this.dataSource.getRepository(WorkflowExecution).findAndCount({
-      where: { projectId, workflowId: workflow.id, ...(status ? { status: status as ExecutionStatus } : {}) },
-      order: { startedAt: 'DESC', id: 'ASC' },
-      skip: offset,
-      take: pageSize,
-    });
+    const [rows, total] = await this.store.listPage(projectId, workflow.id, status as ExecutionStatus | undefined, offset, pageSize);
     return offsetPage(rows.map((e) => toExecutionResponse(e)), page, pageSize, total);
   }
 
@@ -66,7 +57,7 @@ export class ExecutionsService {
     // An execution that ended within its start holds its records in its row; others' are rows.
     const steps =
       execution.records ??
-      (await this.dataSource.getRepository(WorkflowExecutionStep).find({ where: { executionId: execution.id }, order: { seq: 'ASC' } })).map(toExecutionStepResponse);
+      (await this.store.stepRecordsOf(execution)).map(toExecutionStepResponse);
     return toExecutionResponse(execution, steps);
   }
 
@@ -85,7 +76,7 @@ export class ExecutionsService {
   private async find(projectId: string, workflowId: string, executionId: string): Promise<WorkflowExecution> {
     const workflow = await this.workflows.findOne(projectId, workflowId);
     if (!isUuid(executionId)) throw executionNotFound();
-    const execution = await this.dataSource.getRepository(WorkflowExecution).findOne({ where: { id: executionId, workflowId: workflow.id, projectId } });
+    const execution = await this.store.findOne(projectId, workflow.id, executionId);
     if (!execution) throw executionNotFound();
     return execution;
   }

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { ContactFieldsService } from '../contacts/contact-fields.service';
 import { inferFieldType } from '../contacts/data/field-types';
 import { EventsService } from '../events/events.service';
+import { ExecutionsStore } from './engine/executions.store';
+import { WorkflowsRepository } from './workflows.repository';
 
 export interface WorkflowField {
   field: string;
@@ -22,26 +22,24 @@ const SAMPLE = 1_000;
 @Injectable()
 export class WorkflowFields {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: WorkflowsRepository,
+    private readonly executions: ExecutionsStore,
     private readonly contactFields: ContactFieldsService,
     private readonly events: EventsService,
   ) {}
 
   async list(projectId: string): Promise<{ fields: WorkflowField[] }> {
     const contactKeys = await this.contactFields.keyTypes(projectId);
-    const triggers: Array<{ event_name: string }> = await this.dataSource.query(`SELECT DISTINCT event_name FROM workflows WHERE project_id = $1 AND event_name IS NOT NULL`, [projectId]);
-    const eventData = await this.events.recentData(projectId, triggers.map((t) => t.event_name), SAMPLE);
-    const contexts: Array<{ context: Record<string, unknown> }> = await this.dataSource.query(
-      `SELECT context FROM workflow_executions WHERE project_id = $1 AND context <> '{}'::jsonb ORDER BY started_at DESC LIMIT ${SAMPLE}`,
-      [projectId],
-    );
+    const triggers = await this.repository.triggerEventNames(projectId);
+    const eventData = await this.events.recentData(projectId, triggers, SAMPLE);
+    const contexts = await this.executions.recentContexts(projectId, SAMPLE);
     return {
       fields: [
         { field: 'contact.email', type: 'string', source: 'contact' },
         { field: 'contact.subscribed', type: 'boolean', source: 'contact' },
         ...contactKeys.map((k): WorkflowField => ({ field: `data.${k.key}`, type: k.type, source: 'contact' })),
         ...keysOf(eventData, 'event'),
-        ...keysOf(contexts.map((r) => r.context), 'workflow'),
+        ...keysOf(contexts, 'workflow'),
       ],
     };
   }

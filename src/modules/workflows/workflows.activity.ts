@@ -1,7 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { ActivityRegistry, UpcomingExecution } from '../activity/activity.registry';
+import { ExecutionsStore } from './engine/executions.store';
 
 /** How many waiting executions `/activity/upcoming` lists (soonest due first). */
 const UPCOMING_LIMIT = 100;
@@ -13,7 +12,7 @@ const UPCOMING_LIMIT = 100;
 @Injectable()
 export class WorkflowsActivity implements OnModuleInit {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly store: ExecutionsStore,
     private readonly activity: ActivityRegistry,
   ) {}
 
@@ -22,13 +21,6 @@ export class WorkflowsActivity implements OnModuleInit {
   }
 
   private waiting(projectId: string): Promise<UpcomingExecution[]> {
-    return this.dataSource.query(
-      `SELECT x.id::text AS id, x.workflow_id::text AS "workflowId", w.name AS "workflowName", x.contact_id AS "contactId",
-              to_char(x.wake_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "dueAt"
-         FROM workflow_executions x JOIN workflows w ON w.id = x.workflow_id
-        WHERE x.project_id = $1 AND x.status = 'WAITING'
-        ORDER BY x.wake_at NULLS LAST, x.id LIMIT $2`,
-      [projectId, UPCOMING_LIMIT],
-    );
+    return this.store.waiting(projectId, UPCOMING_LIMIT);
   }
 }

@@ -24,8 +24,8 @@ import { WaitForEventStep } from './engine/steps/wait-for-event.step';
 import { WebhookStep } from './engine/steps/webhook.step';
 import { WorkflowEngine } from './engine/workflow-engine';
 import { WorkflowQueue } from './engine/workflow-queue';
-import { WorkflowStepProcessor } from './engine/workflow-step.processor';
-import { WorkflowSweeper } from './engine/workflow-sweeper';
+import { WorkflowStepProcessor } from './worker/workflow-step.processor';
+import { WorkflowSweeper } from './worker/workflow-sweeper';
 import { WorkflowTriggers } from './engine/workflow-triggers';
 import { WorkflowExecutionStep } from './entities/workflow-execution-step.entity';
 import { WorkflowExecution } from './entities/workflow-execution.entity';
@@ -37,6 +37,7 @@ import { ExecutionsService } from './executions.service';
 import { WorkflowFields } from './workflow-fields';
 import { WorkflowsController } from './workflows.controller';
 import { WorkflowsService } from './workflows.service';
+import { WorkflowsRepository } from './workflows.repository';
 import { WorkflowsUsage } from './workflows.usage';
 import { WorkflowsActivity } from './workflows.activity';
 import { ActivityModule } from '../activity/activity.module';
@@ -59,6 +60,7 @@ const STEP_EXECUTOR_CLASSES = [TriggerStep, SendEmailStep, DelayStep, WaitForEve
   controllers: [WorkflowsController],
   providers: [
     WorkflowsService,
+    WorkflowsRepository,
     ExecutionsService,
     WorkflowFields,
     WorkflowQueue,

@@ -6,11 +6,11 @@ import { offsetPage, parseOffsetQuery } from '../../platform/http/pagination';
 import { TemplatesService } from '../templates/templates.service';
 import type { CreateStepDto, CreateTransitionDto, CreateWorkflowDto, UpdateStepDto, UpdateWorkflowDto } from './dto/workflow.dto';
 import { toStepResponse, toTransitionResponse, toWorkflowResponse, StepResponse, TransitionResponse, WorkflowPage, WorkflowResponse } from './dto/workflow.response';
-import { WorkflowExecution } from './entities/workflow-execution.entity';
+import { ExecutionsStore } from './engine/executions.store';
 import { StepType, WorkflowStep } from './entities/workflow-step.entity';
 import { WorkflowTransition } from './entities/workflow-transition.entity';
-import { WorkflowVersion } from './entities/workflow-version.entity';
 import { Workflow } from './entities/workflow.entity';
+import { WorkflowsRepository } from './workflows.repository';
 import { slotTaken, spliceTransitions, transitionProblems, WorkflowGraph } from './graph/workflow-graph';
 import { checkStepConfig } from './graph/step-config';
 import {
@@ -31,13 +31,15 @@ export class WorkflowsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly templates: TemplatesService,
+    private readonly repository: WorkflowsRepository,
+    private readonly executions: ExecutionsStore,
   ) {}
 
   async create(projectId: string, dto: CreateWorkflowDto): Promise<WorkflowResponse> {
     return this.dataSource.transaction(async (em) => {
-      const workflow = await em.save(
-        em.create(Workflow, {
-          projectId,
+      const workflow = await this.repository.insert(
+        projectId,
+        {
           name: dto.name.trim(),
           description: dto.description?.trim() || null,
           triggerType: 'EVENT',
@@ -45,9 +47,10 @@ export class WorkflowsService {
           enabled: false,
           allowReentry: dto.allowReentry ?? false,
           version: 1,
-        }),
+        },
+        em,
       );
-      await em.save(em.create(WorkflowStep, { workflowId: workflow.id, type: 'TRIGGER', name: 'Trigger', config: { eventName: workflow.eventName } }));
+      await this.repository.insertStepOfWorkflow(workflow.id, { type: 'TRIGGER', name: 'Trigger', config: { eventName: workflow.eventName } }, em);
       await this.writeVersion(em, workflow.id, 1);
       return this.load(em, projectId, workflow.id);
     });
@@ -55,17 +58,7 @@ export class WorkflowsService {
 
   async list(projectId: string, query: { page?: unknown; pageSize?: unknown }): Promise<WorkflowPage> {
     const { page, pageSize, offset } = parseOffsetQuery(query);
-    const [rows, total] = await this.dataSource.getRepository(Workflow).findAndCount({
-      where: { projectId },
-      order: { createdAt: 'DESC', id: 'ASC' },
-      skip: offset,
-      take: pageSize,
-    });
-    const ids = rows.map((w) => w.id);
-    const steps = ids.length ? await this.dataSource.getRepository(WorkflowStep).createQueryBuilder('s').where('s.workflow_id = ANY(:ids)', { ids }).orderBy('s.created_at').getMany() : [];
-    const transitions = ids.length
-      ? await this.dataSource.getRepository(WorkflowTransition).createQueryBuilder('t').where('t.workflow_id = ANY(:ids)', { ids }).orderBy('t.created_at').getMany()
-      : [];
+    const { rows, total, steps, transitions } = await this.repository.listPage(projectId, offset, pageSize);
     return offsetPage(
       rows.map((w) => toWorkflowResponse(w, steps.filter((s) => s.workflowId === w.id), transitions.filter((t) => t.workflowId === w.id))),
       page,
@@ -87,13 +80,10 @@ export class WorkflowsService {
       if (dto.triggerType !== undefined) patch.triggerType = dto.triggerType;
       if (dto.enabled !== undefined) patch.enabled = dto.enabled;
       if (dto.allowReentry !== undefined) patch.allowReentry = dto.allowReentry;
-      await em.update(Workflow, { id: workflow.id }, patch);
+      await this.repository.update(projectId, workflow.id, patch, em);
       if (eventName !== undefined && eventName.trim() !== workflow.eventName) {
-        await em.update(Workflow, { id: workflow.id }, { eventName: eventName.trim() });
-        await em.query(`UPDATE workflow_steps SET config = jsonb_build_object('eventName', $2::text) WHERE workflow_id = $1 AND type = 'TRIGGER'`, [
-          workflow.id,
-          eventName.trim(),
-        ]);
+        await this.repository.update(projectId, workflow.id, { eventName: eventName.trim() }, em);
+        await this.repository.setTriggerEventOfWorkflow(workflow.id, eventName.trim(), em);
         return true;
       }
       return false;
@@ -103,9 +93,9 @@ export class WorkflowsService {
   async remove(projectId: string, id: string): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       await this.lock(em, projectId, id);
-      const [{ count }] = await em.query(`SELECT count(*)::int AS count FROM workflow_executions WHERE workflow_id = $1 AND status IN ('RUNNING', 'WAITING')`, [id]);
+      const count = await this.executions.countActive(projectId, id, em);
       if (count > 0) throw workflowHasActiveExecutions(count);
-      await em.delete(Workflow, { id, projectId });
+      await this.repository.delete(projectId, id, em);
     });
   }
 
@@ -114,7 +104,7 @@ export class WorkflowsService {
     const config = await this.checkConfig(projectId, type, dto.config);
     let step!: WorkflowStep;
     await this.mutate(projectId, workflowId, async (em) => {
-      step = await em.save(em.create(WorkflowStep, { workflowId, type, name: dto.name?.trim() || null, config, position: dto.position ?? null }));
+      step = await this.repository.insertStepOfWorkflow(workflowId, { type, name: dto.name?.trim() || null, config, position: dto.position ?? null }, em);
       return true;
     });
     return toStepResponse(step);
@@ -130,7 +120,7 @@ export class WorkflowsService {
       }
       if (dto.name !== undefined) step.name = dto.name?.trim() || null;
       if (dto.position !== undefined) step.position = dto.position;
-      await em.save(step);
+      await this.repository.saveStep(step, em);
       return dto.config !== undefined;
     });
     return toStepResponse(step);
@@ -141,18 +131,18 @@ export class WorkflowsService {
       const step = await this.findStep(em, workflowId, stepId);
       if (step.type === 'TRIGGER') throw triggerStepUndeletable();
       if (splice) {
-        const transitions = await em.find(WorkflowTransition, { where: { workflowId } });
+        const transitions = await this.repository.unorderedTransitionsOfWorkflow(workflowId, em);
         const relinked = spliceTransitions(
           transitions.map((t) => ({ from: t.fromStepId, to: t.toStepId, branch: t.branch, waitOutcome: t.waitOutcome })),
           stepId,
         );
         if (relinked === null) throw cannotSplice();
-        await em.delete(WorkflowStep, { id: stepId, workflowId });
+        await this.repository.deleteStepOfWorkflow(workflowId, stepId, em);
         for (const t of relinked) {
-          await em.save(em.create(WorkflowTransition, { workflowId, fromStepId: t.from, toStepId: t.to, branch: t.branch, waitOutcome: t.waitOutcome }));
+          await this.repository.insertTransitionOfWorkflow(workflowId, { fromStepId: t.from, toStepId: t.to, branch: t.branch, waitOutcome: t.waitOutcome }, em);
         }
       } else {
-        await em.delete(WorkflowStep, { id: stepId, workflowId });
+        await this.repository.deleteStepOfWorkflow(workflowId, stepId, em);
       }
       return true;
     });
@@ -161,32 +151,34 @@ export class WorkflowsService {
   async addTransition(projectId: string, workflowId: string, dto: CreateTransitionDto): Promise<TransitionResponse> {
     let transition!: WorkflowTransition;
     await this.mutate(projectId, workflowId, async (em) => {
-      const steps = await em.query(`SELECT id, type FROM workflow_steps WHERE workflow_id = $1 AND id = ANY($2::uuid[])`, [
+      const steps = await this.repository.stepTypesOfWorkflow(
         workflowId,
         [dto.fromStepId, dto.toStepId].filter((s) => isUuid(s)),
-      ]);
-      const from = steps.find((s: { id: string }) => s.id === dto.fromStepId);
-      const to = steps.find((s: { id: string }) => s.id === dto.toStepId);
+        em,
+      );
+      const from = steps.find((s) => s.id === dto.fromStepId);
+      const to = steps.find((s) => s.id === dto.toStepId);
       const missing = [
         ...(from ? [] : [{ field: 'fromStepId', code: 'not_found', message: 'fromStepId is not a step of this workflow' }]),
         ...(to ? [] : [{ field: 'toStepId', code: 'not_found', message: 'toStepId is not a step of this workflow' }]),
       ];
-      if (missing.length) throw validationError(missing);
+      if (!from || !to) throw validationError(missing);
       const problems = transitionProblems({ fromType: from.type, toType: to.type, branch: dto.branch, waitOutcome: dto.waitOutcome });
       if (dto.fromStepId === dto.toStepId) problems.push({ field: 'toStepId', code: 'invalid_transition', message: 'a step cannot lead to itself' });
       if (problems.length) throw validationError(problems);
-      const existing = await em.find(WorkflowTransition, { where: { workflowId, fromStepId: from.id } });
+      const existing = await this.repository.unorderedTransitionsOfWorkflow(workflowId, em, from.id);
       if (slotTaken(existing, from.type, dto.branch, dto.waitOutcome)) {
         throw transitionSlotTaken(from.type === 'CONDITION' ? `a "${dto.branch}" branch` : from.type === 'WAIT_FOR_EVENT' ? `a ${dto.waitOutcome} outcome` : 'an outgoing transition');
       }
-      transition = await em.save(
-        em.create(WorkflowTransition, {
-          workflowId,
+      transition = await this.repository.insertTransitionOfWorkflow(
+        workflowId,
+        {
           fromStepId: from.id,
           toStepId: to.id,
           branch: (dto.branch as WorkflowTransition['branch']) ?? null,
           waitOutcome: (dto.waitOutcome as WorkflowTransition['waitOutcome']) ?? null,
-        }),
+        },
+        em,
       );
       return true;
     });
@@ -196,8 +188,7 @@ export class WorkflowsService {
   async removeTransition(projectId: string, workflowId: string, transitionId: string): Promise<void> {
     await this.mutate(projectId, workflowId, async (em) => {
       if (!isUuid(transitionId)) throw transitionNotFound();
-      const result = await em.delete(WorkflowTransition, { id: transitionId, workflowId });
-      if (!result.affected) throw transitionNotFound();
+      if (!(await this.repository.deleteTransitionOfWorkflow(workflowId, transitionId, em))) throw transitionNotFound();
       return true;
     });
   }
@@ -205,20 +196,16 @@ export class WorkflowsService {
   /** The workflow of this project, or 404 (also for a malformed id). */
   async findOne(projectId: string, id: string, manager: EntityManager = this.dataSource.manager): Promise<Workflow> {
     if (!isUuid(id)) throw workflowNotFound();
-    const workflow = await manager.findOne(Workflow, { where: { id, projectId } });
+    const workflow = await this.repository.findOne(projectId, id, manager);
     if (!workflow) throw workflowNotFound();
     return workflow;
   }
 
   /** The graph of a version; written with every change, so it exists for every version executions name. */
   async graph(workflowId: string, version: number): Promise<WorkflowGraph> {
-    const row = await this.dataSource.getRepository(WorkflowVersion).findOne({ where: { workflowId, version } });
-    if (!row) throw new Error(`workflow ${workflowId} has no version ${version}`);
-    return row.graph;
-  }
-
-  async activeCount(workflowId: string): Promise<number> {
-    return this.dataSource.getRepository(WorkflowExecution).count({ where: [{ workflowId, status: 'RUNNING' }, { workflowId, status: 'WAITING' }] });
+    const graph = await this.repository.graphAnyProject(workflowId, version);
+    if (!graph) throw new Error(`workflow ${workflowId} has no version ${version}`);
+    return graph;
   }
 
   /** With `em`, the template is read inside the caller's transaction (see TemplatesService.findOne). */
@@ -237,43 +224,33 @@ export class WorkflowsService {
     await this.dataSource.transaction(async (em) => {
       const workflow = await this.lock(em, projectId, id);
       if (await change(em, workflow)) {
-        const [rows] = await em.query(`UPDATE workflows SET version = version + 1, updated_at = now() WHERE id = $1 RETURNING version`, [id]);
-        await this.writeVersion(em, id, rows[0].version);
+        await this.writeVersion(em, id, await this.repository.bumpVersion(projectId, id, em));
       }
     });
   }
 
   private async lock(em: EntityManager, projectId: string, id: string): Promise<Workflow> {
     if (!isUuid(id)) throw workflowNotFound();
-    const workflow = await em.findOne(Workflow, { where: { id, projectId }, lock: { mode: 'pessimistic_write' } });
+    const workflow = await this.repository.findOneForUpdate(projectId, id, em);
     if (!workflow) throw workflowNotFound();
     return workflow;
   }
 
   private async findStep(em: EntityManager, workflowId: string, stepId: string): Promise<WorkflowStep> {
     if (!isUuid(stepId)) throw stepNotFound();
-    const step = await em.findOne(WorkflowStep, { where: { id: stepId, workflowId } });
+    const step = await this.repository.findStepOfWorkflow(workflowId, stepId, em);
     if (!step) throw stepNotFound();
     return step;
   }
 
   private async writeVersion(em: EntityManager, workflowId: string, version: number): Promise<void> {
-    await em.query(
-      `INSERT INTO workflow_versions (workflow_id, version, graph)
-       SELECT $1, $2, jsonb_build_object(
-         'steps', coalesce((SELECT jsonb_agg(jsonb_build_object('id', s.id, 'type', s.type, 'name', s.name, 'config', s.config) ORDER BY s.created_at)
-                              FROM workflow_steps s WHERE s.workflow_id = $1), '[]'::jsonb),
-         'transitions', coalesce((SELECT jsonb_agg(jsonb_build_object('from', t.from_step_id, 'to', t.to_step_id, 'branch', t.branch, 'waitOutcome', t.wait_outcome) ORDER BY t.created_at)
-                              FROM workflow_transitions t WHERE t.workflow_id = $1), '[]'::jsonb))
-       ON CONFLICT DO NOTHING`,
-      [workflowId, version],
-    );
+    await this.repository.writeVersionOfWorkflow(workflowId, version, em);
   }
 
   private async load(em: EntityManager, projectId: string, id: string): Promise<WorkflowResponse> {
     const workflow = await this.findOne(projectId, id, em);
-    const steps = await em.find(WorkflowStep, { where: { workflowId: id }, order: { createdAt: 'ASC', id: 'ASC' } });
-    const transitions = await em.find(WorkflowTransition, { where: { workflowId: id }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const steps = await this.repository.stepsOfWorkflow(id, em);
+    const transitions = await this.repository.transitionsOfWorkflow(id, em);
     return toWorkflowResponse(workflow, steps, transitions);
   }
 }

@@ -1,32 +1,27 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { Interval } from '@nestjs/schedule';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Repository } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
 import { AudienceCursor, EmailQueueFacade } from '../../emails/email-queue.facade';
 import { BillingLimitExceeded } from '../../billing/billing.errors';
 import { BillingService } from '../../billing/billing.service';
-import { CampaignsRepository } from '../campaigns.repository';
+import { CampaignsRepository, EngineCampaignRow } from '../campaigns.repository';
 import { Campaign } from '../entities/campaign.entity';
 import { CampaignAudience } from './campaign-audience';
 import { campaignContent } from './campaign-content';
-import { addSkippedSql } from '../sql/campaign-counters.sql';
-import { returnedRows } from '../../../platform/database/query-results';
 
 /** How long a worker owns a campaign's fan-out before another may take it over. */
 const LEASE_SECONDS = 30;
 /** A tick hands over batches for at most this long, then lets the next tick (and other campaigns) run. */
 const TICK_BUDGET_MS = 2_000;
 
-interface CampaignRow {
-  id: string;
-  project_id: string;
-}
+type CampaignRow = EngineCampaignRow;
 
 /**
- * The campaign send engine, on worker processes. Every 250 ms: scheduled campaigns whose
+ * The campaign send engine, called by `CampaignTick` (`worker/campaign-tick.ts`) every 250 ms on
+ * worker processes: scheduled campaigns whose
  * `scheduled_for` has passed become SENDING (the time is in the database, so a restart or a
  * lost job loses none); each SENDING campaign (one worker at a time, by lease) gets its audience
  * walked in keyset batches while fewer than `CAMPAIGN_BACKLOG` of its emails wait ahead of the
@@ -35,12 +30,12 @@ interface CampaignRow {
  * unfinished, the campaign is SENT.
  */
 @Injectable()
-export class CampaignEngine implements OnApplicationShutdown {
+export class CampaignEngine {
   private readonly log = logger('campaign-engine');
   /** When each campaign last logged its billing pause. */
   private readonly billingNotices = new Map<string, number>();
-  private running = false;
-  private stopped = false;
+  /** Set by the tick for the round under way: true once the process is stopping. */
+  private isStopped: () => boolean = () => false;
   /**
    * A campaign's backlog as this process left it when the time budget stopped it, with the
    * checkpoint it had reached: the tick that follows at once reuses it instead of counting up to
@@ -53,37 +48,26 @@ export class CampaignEngine implements OnApplicationShutdown {
   constructor(
     @InjectConfig() private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(Campaign) private readonly campaigns: Repository<Campaign>,
     private readonly emails: EmailQueueFacade,
     private readonly repository: CampaignsRepository,
     private readonly audience: CampaignAudience,
     private readonly billing: BillingService,
   ) {}
 
-  onApplicationShutdown(): void {
-    this.stopped = true;
+  private get stopped(): boolean {
+    return this.isStopped();
   }
 
-  @Interval(250)
-  async tick(): Promise<void> {
-    if (this.config.role === 'api' || this.running || this.stopped) return;
-    this.running = true;
+  /**
+   * One tick: due campaigns become SENDING, and each SENDING campaign without a live lease
+   * advances. True when a campaign was stopped only by the time budget: the caller goes on at
+   * once, not at the next interval. `stopped` tells that the process is stopping.
+   */
+  async tick(stopped: () => boolean = () => false): Promise<boolean> {
+    this.isStopped = stopped;
     let again = false;
     try {
-      // One statement per tick (an idle worker runs four a second): the campaigns it makes SENDING
-      // come from its RETURNING, as the scan of the same statement cannot see them yet.
-      const active = (await this.dataSource.query(
-        `WITH due AS (
-           UPDATE campaigns SET status = 'SENDING', sent_at = now(), audience_fixed_at = now(), updated_at = now()
-            WHERE status = 'SCHEDULED' AND scheduled_for <= now()
-           RETURNING id, project_id, engine_lease_until
-         )
-         SELECT id, project_id
-           FROM (SELECT id, project_id, engine_lease_until FROM due
-                 UNION ALL
-                 SELECT id, project_id, engine_lease_until FROM campaigns WHERE status = 'SENDING') c
-          WHERE c.engine_lease_until IS NULL OR c.engine_lease_until < now()`,
-      )) as CampaignRow[];
+      const active = await this.repository.startDueAndFindUnleasedAcrossProjects();
       for (const id of this.carried.keys()) if (!active.some((row) => row.id === id)) this.carried.delete(id);
       for (const row of active) {
         if (this.stopped) break;
@@ -95,11 +79,8 @@ export class CampaignEngine implements OnApplicationShutdown {
       }
     } catch (err) {
       this.log.warn({ err }, 'campaign tick failed');
-    } finally {
-      this.running = false;
     }
-    // A campaign stopped only by the time budget goes on at once, not at the next interval.
-    if (again && !this.stopped) setImmediate(() => void this.tick());
+    return again && !this.stopped;
   }
 
   /**
@@ -122,15 +103,10 @@ export class CampaignEngine implements OnApplicationShutdown {
    * True when the tick's time budget alone stopped it (more of its audience to write, room for it).
    */
   private async advance(row: CampaignRow): Promise<boolean> {
-    const [campaign] = (await this.dataSource.query(
-      `UPDATE campaigns SET engine_lease_until = now() + make_interval(secs => $2)
-        WHERE id = $1 AND status = 'SENDING' AND (engine_lease_until IS NULL OR engine_lease_until < now())
-        RETURNING id, audience_done, content_id, audience_fixed_at::text AS fixed_at, cursor_created_at::text AS cursor_created_at, cursor_id`,
-      [row.id, LEASE_SECONDS],
-    ).then(returnedRows)) as Array<{ id: string; audience_done: boolean; content_id: string | null; fixed_at: string; cursor_created_at: string | null; cursor_id: string | null }>;
+    const campaign = await this.repository.takeEngineLease(row.project_id, row.id, LEASE_SECONDS);
     if (!campaign) return false;
     try {
-      const entity = await this.campaigns.findOneBy({ id: row.id });
+      const entity = await this.repository.findOne(row.project_id, row.id);
       if (!entity) return false;
       let done = campaign.audience_done;
       if (!done) {
@@ -160,11 +136,11 @@ export class CampaignEngine implements OnApplicationShutdown {
         }
       }
       if (done && (await this.repository.backlog(entity.projectId, entity.id, 1)) === 0) {
-        await this.dataSource.query(`UPDATE campaigns SET status = 'SENT', completed_at = now(), updated_at = now() WHERE id = $1 AND status = 'SENDING'`, [entity.id]);
+        await this.repository.markSent(entity.projectId, entity.id);
       }
       return false;
     } finally {
-      await this.dataSource.query(`UPDATE campaigns SET engine_lease_until = NULL WHERE id = $1`, [row.id]);
+      await this.repository.releaseEngineLease(row.project_id, row.id);
     }
   }
 
@@ -179,8 +155,7 @@ export class CampaignEngine implements OnApplicationShutdown {
   ) {
     return this.dataSource.transaction(async (em: EntityManager) => {
       // Serialises with cancel: a cancelled campaign writes nothing more.
-      const [lock] = (await em.query(`SELECT status FROM campaigns WHERE id = $1 FOR UPDATE`, [c.id])) as Array<{ status: string }>;
-      if (lock?.status !== 'SENDING') return 'stopped' as const;
+      if ((await this.repository.lockStatus(c.projectId, c.id, em)) !== 'SENDING') return 'stopped' as const;
       const result = await this.emails.queueForAudience(c.projectId, em, {
         campaignId: c.id,
         contentId: b.contentId,
@@ -194,15 +169,7 @@ export class CampaignEngine implements OnApplicationShutdown {
       // The batch's emails count against the monthly limit in this transaction: over it, nothing of the batch is written.
       await this.billing.consume(em, c.projectId, 'campaigns', result.queuedIds.length);
       const skippedTotal = Object.values(result.skipped).reduce((a, n) => a + (n ?? 0), 0);
-      await em.query(
-        `UPDATE campaigns k
-            SET cursor_created_at = coalesce($2::timestamptz, k.cursor_created_at), cursor_id = coalesce($3, k.cursor_id), audience_done = $4,
-                total_recipients = k.total_recipients + $5, skipped_count = k.skipped_count + $6,
-                skipped = ${addSkippedSql(7)},
-                updated_at = now()
-          WHERE k.id = $1`,
-        [c.id, result.last?.createdAt ?? null, result.last?.id ?? null, result.last === null, result.inserted, skippedTotal, JSON.stringify(result.skipped)],
-      );
+      await this.repository.addBatch(c.projectId, c.id, { last: result.last, inserted: result.inserted, skippedTotal, skipped: result.skipped }, em);
       return result;
     });
   }
@@ -210,10 +177,10 @@ export class CampaignEngine implements OnApplicationShutdown {
   /** The campaign's content row, made once (a second worker racing here keeps the first). */
   private async createContent(c: Campaign): Promise<string> {
     return this.dataSource.transaction(async (em) => {
-      const [row] = (await em.query(`SELECT content_id FROM campaigns WHERE id = $1 FOR UPDATE`, [c.id])) as Array<{ content_id: string | null }>;
-      if (row?.content_id) return row.content_id;
+      const existing = await this.repository.lockContentId(c.projectId, c.id, em);
+      if (existing) return existing;
       const id = await this.emails.createContent(c.projectId, campaignContent(c, { test: false }), em);
-      await em.query(`UPDATE campaigns SET content_id = $2 WHERE id = $1`, [c.id, id]);
+      await this.repository.setContentId(c.projectId, c.id, id, em);
       return id;
     });
   }

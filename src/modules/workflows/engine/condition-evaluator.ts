@@ -1,17 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { sql } from '../../../platform/database/sql-fragment';
 import { ContactFieldsService } from '../../contacts/contact-fields.service';
 import type { FieldType } from '../../contacts/data/field-types';
 import { compileSingleFilter } from '../../filters/compile-filter';
 import { Condition, toSegmentFilter } from '../graph/condition';
+import { WorkflowsRepository } from '../workflows.repository';
 
 /** Evaluates a CONDITION with the segment compiler (one statement), so both share one set of comparison rules. */
 @Injectable()
 export class ConditionEvaluator {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: WorkflowsRepository,
     private readonly contactFields: ContactFieldsService,
   ) {}
 
@@ -23,11 +21,6 @@ export class ConditionEvaluator {
       for (const row of await this.contactFields.keyTypes(projectId, [filter.field.slice(5)])) fieldTypes.set(row.key, row.type);
     }
     const predicate = compileSingleFilter(projectId, filter, { fieldTypes, segments: new Map() });
-    const query =
-      source === 'contact'
-        ? sql`SELECT (${predicate}) AS result FROM contacts c WHERE c.project_id = ${projectId}::uuid AND c.id = ${contactId}`
-        : sql`SELECT (${predicate}) AS result FROM (SELECT ${JSON.stringify(source === 'event' ? scope.event : scope.workflow)}::jsonb AS data) c`;
-    const rows: Array<{ result: boolean }> = await this.dataSource.query(query.text, query.values);
-    return rows[0]?.result === true;
+    return this.repository.conditionHolds(projectId, predicate, source === 'contact' ? { contactId } : { data: source === 'event' ? scope.event : scope.workflow });
   }
 }

@@ -3,7 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { StatementRunner } from '../../../platform/database/statement-runner';
 import type { StepRef } from '../../../platform/queues/queues';
-import type { ExecutionStatus, ExecutionStepRecord } from '../entities/workflow-execution.entity';
+import type { UpcomingExecution } from '../../activity/activity.registry';
+import { WorkflowExecutionStep } from '../entities/workflow-execution-step.entity';
+import { ExecutionStatus, ExecutionStepRecord, WorkflowExecution } from '../entities/workflow-execution.entity';
 import type { ExecutionRow } from './step-executor';
 
 const LOAD_SQL = `SELECT id, project_id, workflow_id, version, contact_id, status, current_step_id, steps_run, context, event, wake_at, wait_outcome
@@ -307,6 +309,11 @@ export class ExecutionsStore {
     return rows.map((r) => ({ executionId: r.id, seq: r.steps_run }));
   }
 
+  /** A step recorded COMPLETED by its advance turns out SKIPPED with `output` (inside the step's commit). */
+  async recordSkipped(em: EntityManager, executionId: string, seq: number, output: unknown): Promise<void> {
+    await em.query(`UPDATE workflow_execution_steps SET status = 'SKIPPED', output = $3::jsonb WHERE execution_id = $1 AND seq = $2`, [executionId, seq, JSON.stringify(output)]);
+  }
+
   /** Adds the email a SEND_EMAIL step queued to its record's output (inside the step's commit). */
   async recordEmail(em: EntityManager, executionId: string, seq: number, emailId: string | null): Promise<void> {
     await em.query(`UPDATE workflow_execution_steps SET output = output || jsonb_build_object('emailId', $3::text) WHERE execution_id = $1 AND seq = $2`, [
@@ -314,5 +321,56 @@ export class ExecutionsStore {
       seq,
       emailId,
     ]);
+  }
+
+  // --- reads for the API, activity and the fields list -----------------------------------------
+
+  /** How many executions of the workflow are RUNNING or WAITING. */
+  async countActive(projectId: string, workflowId: string, manager?: EntityManager): Promise<number> {
+    const [{ count }] = await (manager ?? this.dataSource.manager).query(
+      `SELECT count(*)::int AS count FROM workflow_executions WHERE workflow_id = $1 AND project_id = $2 AND status IN ('RUNNING', 'WAITING')`,
+      [workflowId, projectId],
+    );
+    return count;
+  }
+
+  /** One page of the workflow's executions (newest first), optionally of one status, and the total. */
+  listPage(projectId: string, workflowId: string, status: ExecutionStatus | undefined, offset: number, take: number): Promise<[WorkflowExecution[], number]> {
+    return this.dataSource.getRepository(WorkflowExecution).findAndCount({
+      where: { projectId, workflowId, ...(status ? { status } : {}) },
+      order: { startedAt: 'DESC', id: 'ASC' },
+      skip: offset,
+      take,
+    });
+  }
+
+  findOne(projectId: string, workflowId: string, id: string): Promise<WorkflowExecution | null> {
+    return this.dataSource.getRepository(WorkflowExecution).findOne({ where: { id, workflowId, projectId } });
+  }
+
+  /** The step records of an execution found in its project (`findOne`), in order. */
+  stepRecordsOf(execution: Pick<WorkflowExecution, 'id'>): Promise<WorkflowExecutionStep[]> {
+    return this.dataSource.getRepository(WorkflowExecutionStep).find({ where: { executionId: execution.id }, order: { seq: 'ASC' } });
+  }
+
+  /** The contexts of the project's most recent executions that have one. */
+  async recentContexts(projectId: string, limit: number): Promise<Array<Record<string, unknown>>> {
+    const rows: Array<{ context: Record<string, unknown> }> = await this.dataSource.query(
+      `SELECT context FROM workflow_executions WHERE project_id = $1 AND context <> '{}'::jsonb ORDER BY started_at DESC LIMIT ${Number(limit)}`,
+      [projectId],
+    );
+    return rows.map((r) => r.context);
+  }
+
+  /** WAITING executions with their due time (null for a wait without timeout, listed last), soonest first. */
+  waiting(projectId: string, limit: number): Promise<UpcomingExecution[]> {
+    return this.dataSource.query(
+      `SELECT x.id::text AS id, x.workflow_id::text AS "workflowId", w.name AS "workflowName", x.contact_id AS "contactId",
+              to_char(x.wake_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "dueAt"
+         FROM workflow_executions x JOIN workflows w ON w.id = x.workflow_id
+        WHERE x.project_id = $1 AND x.status = 'WAITING'
+        ORDER BY x.wake_at NULLS LAST, x.id LIMIT $2`,
+      [projectId, limit],
+    );
   }
 }

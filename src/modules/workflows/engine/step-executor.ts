@@ -29,9 +29,19 @@ export interface Reached {
   graph: WorkflowGraph;
 }
 
-/** What running one step decided. `write` runs inside the commit (exactly once); its result runs after it. */
+/**
+ * What a step's `write` did inside the commit: `after` runs once it committed; `skipped` when the
+ * write found it had nothing to do and recorded the step SKIPPED instead (SEND_EMAIL whose
+ * recipient the email door's policy refuses).
+ */
+export interface StepWritten {
+  after: () => Promise<void>;
+  skipped?: boolean;
+}
+
+/** What running one step decided. `write` runs inside the commit (exactly once); its `after` runs after it. */
 export type StepOutcome =
-  | { kind: 'next'; status: 'COMPLETED' | 'SKIPPED'; output: unknown; exit: Exit; write?: (em: EntityManager) => Promise<() => Promise<void>> }
+  | { kind: 'next'; status: 'COMPLETED' | 'SKIPPED'; output: unknown; exit: Exit; write?: (em: EntityManager) => Promise<StepWritten> }
   | { kind: 'wait'; output: unknown; waitSeconds: number | null; waitEvent: string | null }
   | { kind: 'end'; execution: 'EXITED' | 'FAILED'; status: ExecutionStepStatus; output: unknown; error: string | null; exitReason: string | null };
 

@@ -11,7 +11,7 @@ import { GraphStep, stepOf, WorkflowGraph } from '../graph/workflow-graph';
 import { WorkflowsService } from '../workflows.service';
 import { StepRefused } from './errors';
 import { ExecutionsStore, StartPlan, Started } from './executions.store';
-import { ExecutionRow, failed, MAX_STEPS_PER_EXECUTION, Reached, StepOutcome } from './step-executor';
+import { ExecutionRow, failed, MAX_STEPS_PER_EXECUTION, Reached, StepOutcome, StepWritten } from './step-executor';
 import { Move, refOf, StepScheduler } from './step-scheduler';
 import { StepExecutors } from './steps/step-executors';
 
@@ -191,7 +191,7 @@ export class WorkflowEngine {
    */
   private async commit(ex: ExecutionRow, seq: number, step: GraphStep | null, outcome: StepOutcome, graph: WorkflowGraph, startedAt: Date): Promise<string | null> {
     const move = this.scheduler.move(ex, seq, step, outcome, graph, startedAt);
-    let committed: { after?: () => Promise<void> } | null;
+    let committed: Partial<StepWritten> | null;
     try {
       committed = await this.advance(move, outcome);
     } catch (err) {
@@ -202,15 +202,15 @@ export class WorkflowEngine {
       throw err;
     }
     if (!committed) return null;
-    if (step) appMetrics.workflowStep(step.type, move.stepStatus);
+    if (step) appMetrics.workflowStep(step.type, committed.skipped ? 'SKIPPED' : move.stepStatus);
     await committed.after?.();
     return move.status === 'RUNNING' ? move.next : null;
   }
 
   /** The move committed, with the step's own writes (SEND_EMAIL) in its transaction; null when another run got there first or it was cancelled. */
-  private async advance(move: Move, outcome: StepOutcome): Promise<{ after?: () => Promise<void> } | null> {
+  private async advance(move: Move, outcome: StepOutcome): Promise<Partial<StepWritten> | null> {
     const write = outcome.kind === 'next' ? outcome.write : undefined;
-    if (write) return this.store.advanceWith(move.row, write);
+    if (write) return (await this.store.advanceWith(move.row, write))?.after ?? null;
     return (await this.store.advance([move.row])).has(move.ex.id) ? {} : null;
   }
 

@@ -23,35 +23,41 @@ export class SendEmailStep implements StepExecutor {
     private readonly executions: ExecutionsStore,
   ) {}
 
+  /**
+   * The recipient policy is the email door's (`EmailQueueFacade`), applied in the step's commit:
+   * a recipient it refuses gets no email and costs nothing, and the step is recorded SKIPPED with
+   * the reason; the execution goes on either way.
+   */
   async execute({ step, ex }: StepContext): Promise<StepOutcome> {
     const template = await this.templates.findOne(ex.project_id, step.config.templateId as string);
     const contact = await executionContact(this.contacts, ex);
-    const reason = await this.emails.skipReasonFor(ex.project_id, template.type, contact);
-    if (reason) return { kind: 'next', status: 'SKIPPED', output: { skipped: reason }, exit: null };
     const variables = { ...contact.data, event: ex.event, workflow: ex.context };
-    let emailIds: string[] = [];
     return {
       kind: 'next',
       status: 'COMPLETED',
       output: { templateId: template.id },
       exit: null,
       write: async (em) => {
-        await this.billing.consume(em, ex.project_id, 'workflows', 1);
-        emailIds = queuedIds(
-          await this.emails.queueForRecipients(
-            ex.project_id,
-            {
-              type: template.type,
-              fromAddress: template.fromAddress,
-              workflowExecutionId: ex.id,
-              content: { templateId: template.id, subject: template.subject, body: template.body, fromName: template.fromName, replyTo: template.replyTo },
-            },
-            [{ contactId: contact.id, email: contact.email, name: null, subscribed: contact.subscribed, variables }],
-            em,
-          ),
+        const [outcome] = await this.emails.queueForRecipients(
+          ex.project_id,
+          {
+            type: template.type,
+            fromAddress: template.fromAddress,
+            workflowExecutionId: ex.id,
+            content: { templateId: template.id, subject: template.subject, body: template.body, fromName: template.fromName, replyTo: template.replyTo },
+          },
+          [{ contactId: contact.id, email: contact.email, name: null, subscribed: contact.subscribed, variables }],
+          em,
         );
+        if ('skipped' in outcome) {
+          await this.executions.recordSkipped(em, ex.id, ex.steps_run, { skipped: outcome.skipped });
+          return { after: () => Promise.resolve(), skipped: true };
+        }
+        // Over the monthly limit, this throws and nothing of the step is written (the engine FAILS it).
+        await this.billing.consume(em, ex.project_id, 'workflows', 1);
+        const emailIds = queuedIds([outcome]);
         await this.executions.recordEmail(em, ex.id, ex.steps_run, emailIds[0] ?? null);
-        return () => this.emails.enqueue(emailIds, template.type).catch((err: unknown) => this.log.warn({ err }, 'email enqueue failed; the email sweep sends it'));
+        return { after: () => this.emails.enqueue(emailIds, template.type).catch((err: unknown) => this.log.warn({ err }, 'email enqueue failed; the email sweep sends it')) };
       },
     };
   }

@@ -2,8 +2,8 @@ import { WorkerHost } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
 import { QueueProcessor } from '../../../platform/queues/queue-processor.decorator';
 import { JobPayloads, QUEUES } from '../../../platform/queues/queues';
-import { WorkflowEngine } from './workflow-engine';
-import { STEP_JOB_OPTIONS, WorkflowQueue } from './workflow-queue';
+import { WorkflowEngine } from '../engine/workflow-engine';
+import { STEP_JOB_OPTIONS, WorkflowQueue } from '../engine/workflow-queue';
 
 /** Thin: one engine call per job; after the last failed attempt the execution FAILS with the error. A group's failed steps go on alone; a group of wake-ups retries whole. */
 @QueueProcessor(QUEUES.workflowStep, { concurrency: 32 })
