@@ -102,12 +102,6 @@ export class EmailQueueFacade {
     private readonly emails: EmailsRepository,
   ) {}
 
-  /** Why this project's send of `type` to this recipient would be skipped, or null (reads the suppression list). */
-  async skipReasonFor(projectId: string, type: EmailType, recipient: Pick<EmailRecipient, 'email' | 'subscribed'>, em?: EntityManager): Promise<RecipientSkipReason | null> {
-    const [[reason]] = await this.skipReasons([{ projectId, type, recipients: [recipient] }], em);
-    return reason;
-  }
-
   /**
    * The recipient policy over several requests' recipients, with one suppression query for all of
    * them: per request, per recipient, its skip reason or null.
