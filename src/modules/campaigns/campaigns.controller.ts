@@ -87,7 +87,7 @@ export class CampaignsController {
   @SecretKey()
   @Post(':id/send')
   @ApiOperation({ summary: 'Send or schedule a campaign' })
-  @ApiErrors([400, 'scheduledFor is not a date'], 404, [409, 'The campaign is not DRAFT or SCHEDULED'], 422)
+  @ApiErrors([400, 'scheduledFor is not a date'], [403, 'The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED)'], 404, [409, 'The campaign is not DRAFT or SCHEDULED'], 422)
   @HttpCode(200)
   @ApiJson(200, CampaignSendResponse, 'Sending now, or scheduled (from DRAFT or SCHEDULED, else 409)')
   send(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: SendCampaignDto): Promise<CampaignSendResponse> {
@@ -121,7 +121,7 @@ export class CampaignsController {
   @SecretKey()
   @Post(':id/test')
   @ApiOperation({ summary: 'Send a test copy of a campaign' })
-  @ApiErrors(404, 422)
+  @ApiErrors([403, 'The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED)'], 404, 422)
   @HttpCode(200)
   @ApiJson(200, CampaignTestResponse, 'The test copy was queued')
   sendTest(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: TestCampaignDto): Promise<CampaignTestResponse> {
@@ -140,7 +140,7 @@ export class CampaignsController {
   @SecretKey()
   @Get(':id/audience-preview')
   @ApiOperation({ summary: 'Preview the audience of a campaign' })
-  @ApiErrors(404)
+  @ApiErrors([403, 'The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED)'], 404)
   @ApiJson(200, CampaignAudiencePreview, 'The audience as it would be fixed if sending started now, with who would be skipped (nothing is written)')
   audiencePreview(@CurrentProject() projectId: string, @Param('id') id: string): Promise<CampaignAudiencePreview> {
     return this.campaigns.audiencePreview(projectId, id);

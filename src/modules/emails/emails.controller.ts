@@ -19,7 +19,14 @@ export class EmailsController {
   @Idempotent()
   @Post('send')
   @ApiOperation({ summary: 'Send an email' })
-  @ApiErrors([400, 'Malformed Idempotency-Key header'], [402, 'The monthly transactional email limit of the project would be passed'], [409, 'The Idempotency-Key was already used (IDEMPOTENCY_KEY_REUSED): the first request took effect'], 422)
+  @ApiErrors(
+    [400, 'Malformed Idempotency-Key header'],
+    [402, 'The monthly transactional email limit of the project would be passed'],
+    [403, 'The project is disabled (PROJECT_DISABLED), or the sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED)'],
+    [404, 'No template with that id in the project'],
+    [409, 'The Idempotency-Key was already used (IDEMPOTENCY_KEY_REUSED): the first request took effect'],
+    422,
+  )
   @HttpCode(200)
   @ApiBody({ schema: SEND_REQUEST_SCHEMA })
   @ApiEnvelope(200, SendResult, 'Queued for sending; recipients skipped by their subscription or suppression are listed')

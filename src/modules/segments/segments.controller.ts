@@ -96,7 +96,7 @@ export class SegmentsController {
 
   @Post(':id/compute')
   @ApiOperation({ summary: 'Recompute the membership of a dynamic segment' })
-  @ApiErrors([400, 'The segment is STATIC'], 404)
+  @ApiErrors([400, 'The segment is STATIC'], 404, [422, 'The condition took longer than the segment statement timeout to evaluate'])
   @HttpCode(200)
   @ApiJson(200, ComputeResponse, 'Membership recomputed; entry and exit events emitted for a segment with trackMembership')
   compute(@CurrentProject() projectId: string, @Param('id') id: string): Promise<ComputeResponse> {
@@ -105,7 +105,7 @@ export class SegmentsController {
 
   @Post(':id/refresh')
   @ApiOperation({ summary: 'Refresh the member count of a segment' })
-  @ApiErrors(404)
+  @ApiErrors(404, [422, 'The condition took longer than the segment statement timeout to evaluate'])
   @HttpCode(200)
   @ApiJson(200, RefreshResponse, 'The member count, refreshed')
   refresh(@CurrentProject() projectId: string, @Param('id') id: string): Promise<RefreshResponse> {

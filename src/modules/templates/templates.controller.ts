@@ -27,7 +27,7 @@ export class TemplatesController {
   @Post()
   @ApiOperation({ summary: 'Create a template' })
   @ApiShortBadRequest('A required field (name, subject, body) is missing: `{ "error": "<field> is required" }`')
-  @ApiErrors(422)
+  @ApiErrors([403, 'The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED)'], 422)
   @ApiJson(201, TemplateResponse, 'The template')
   async create(@CurrentProject() projectId: string, @Body() dto: CreateTemplateDto): Promise<TemplateResponse> {
     return toTemplateResponse(await this.templates.create(projectId, dto));
@@ -45,7 +45,7 @@ export class TemplatesController {
   @SecretKey()
   @Patch(':id')
   @ApiOperation({ summary: 'Update a template' })
-  @ApiErrors(404, 422)
+  @ApiErrors([403, 'The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED)'], 404, 422)
   @ApiJson(200, TemplateResponse, 'The updated template')
   async update(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: UpdateTemplateDto): Promise<TemplateResponse> {
     return toTemplateResponse(await this.templates.update(projectId, id, dto));

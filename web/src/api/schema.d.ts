@@ -7120,7 +7120,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            /** @description The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED); or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7314,7 +7314,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            /** @description The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED); or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7621,8 +7621,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            /** @description The project is disabled (PROJECT_DISABLED), or the sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED); or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No template with that id in the project */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9392,7 +9401,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            /** @description The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED); or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9633,7 +9642,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            /** @description The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED); or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9760,6 +9769,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10517,6 +10535,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The condition took longer than the segment statement timeout to evaluate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
             429: {
                 headers: {
@@ -10577,6 +10604,15 @@ export interface operations {
             };
             /** @description Not found in this project (NOT_FOUND) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The condition took longer than the segment statement timeout to evaluate */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
