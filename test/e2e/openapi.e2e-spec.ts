@@ -6,8 +6,9 @@ import { useSession } from '../support/session';
  * `/docs/openapi.json` documents every route: each operation has a documented success response
  * (a schema, or 204 without a body), each handler that reads a body has a request schema, and
  * every field of those schemas has a type (request fields also a description); each handler that
- * reads the query documents every parameter it accepts. A route added without swagger decorators
- * fails here, named.
+ * reads the query documents every parameter it accepts. Every operation has a summary, exactly one
+ * tag (its module's), and the error answers its route gives, in the error envelope. A route added
+ * without swagger decorators fails here, named.
  */
 interface Schema {
   type?: string;
@@ -23,6 +24,9 @@ interface Schema {
 }
 interface Operation {
   operationId: string;
+  summary?: string;
+  tags?: string[];
+  security?: Array<Record<string, string[]>>;
   parameters?: Array<{ name: string; in: string; schema?: Schema }>;
   requestBody?: { content?: Record<string, { schema?: Schema }> };
   responses?: Record<string, { content?: Record<string, { schema?: Schema }> }>;
@@ -35,7 +39,12 @@ const ROUTE_ARGS = '__routeArguments__';
 
 describe('OpenAPI document covers every route', () => {
   const session = useSession({ DOMAIN_VERIFICATION: 'off', EMAIL_TRANSPORT: 'outbox' });
-  let doc: { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
+  let doc: {
+    paths: Record<string, Record<string, Operation>>;
+    components: { schemas: Record<string, Schema> };
+    tags: Array<{ name: string }>;
+    servers: Array<{ url: string }>;
+  };
 
   beforeAll(async () => {
     doc = (await session.anonymous.get('/docs/openapi.json').expect(200)).body;
@@ -110,6 +119,77 @@ describe('OpenAPI document covers every route', () => {
     }
     return out;
   }
+
+  /** `Controller_method` of every handler whose `@Query()` is a DTO class the validation pipe checks (a 422 on a bad value). */
+  function handlersWithValidatedQuery(): Set<string> {
+    const ids = new Set<string>();
+    for (const wrapper of session.app.runtime.app.get(DiscoveryService).getControllers()) {
+      const type = wrapper.metatype as (new (...args: never[]) => unknown) | undefined;
+      if (!type?.prototype) continue;
+      for (const key of Object.getOwnPropertyNames(type.prototype)) {
+        const args = (Reflect.getMetadata(ROUTE_ARGS, type, key) ?? {}) as Record<string, { index: number; data?: unknown }>;
+        const types = (Reflect.getMetadata('design:paramtypes', type.prototype, key) ?? []) as unknown[];
+        for (const [argKey, arg] of Object.entries(args)) {
+          if (Number(argKey.split(':')[0]) !== QUERY_PARAM || typeof arg.data === 'string') continue;
+          const dto = types[arg.index] as (new () => unknown) | undefined;
+          if (dto && dto !== Object && getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).length > 0) ids.add(`${type.name}_${key}`);
+        }
+      }
+    }
+    return ids;
+  }
+
+  it('the document names its server: PUBLIC_URL', () => {
+    expect(doc.servers).toEqual([{ url: session.app.config.publicUrl }]);
+  });
+
+  it('every operation has a summary and exactly one tag, one of the module tags the document declares', () => {
+    const declared = new Set(doc.tags.map((t) => t.name));
+    const problems: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const route = `${method.toUpperCase()} ${path} (${op.operationId})`;
+        if (!op.summary?.trim()) problems.push(`${route}: no summary`);
+        if (op.tags?.length !== 1) problems.push(`${route}: ${op.tags?.length ?? 0} tags (${(op.tags ?? []).join(', ')}), not one`);
+        else if (!declared.has(op.tags[0])) problems.push(`${route}: tag ${op.tags[0]} is not a declared module tag`);
+      }
+    }
+    expect(problems).toEqual([]);
+    // Every declared tag is used: no module tag left behind by a rename.
+    const used = new Set(Object.values(doc.paths).flatMap((item) => Object.values(item).flatMap((op) => op.tags ?? [])));
+    expect([...declared].filter((t) => !used.has(t))).toEqual([]);
+  });
+
+  it('every operation documents the error answers its route gives, in the error envelope', () => {
+    const withBody = handlersWithBody();
+    const withQuery = handlersWithValidatedQuery();
+    expect(withQuery.size).toBeGreaterThan(10);
+    const problems: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const route = `${method.toUpperCase()} ${path} (${op.operationId})`;
+        const responses = op.responses ?? {};
+        const schemes = (op.security ?? []).flatMap((s) => Object.keys(s));
+        const expected: Array<[string, string]> = [];
+        // From the access declaration: refused credentials, the cookie-write CSRF check, the project's rate limit, an outage.
+        if (schemes.length) expected.push(['401', 'authenticated'], ['503', 'authenticated (the credentials are read from the database)']);
+        if (schemes.includes('session') && method !== 'get') expected.push(['403', 'a write accepting the session cookie']);
+        if (schemes.includes('secret-key')) expected.push(['429', 'project-scoped (rate limited)']);
+        // From the route: a validated body or query, a resource named in the path.
+        if (withBody.has(op.operationId)) expected.push(['422', 'reads a validated body']);
+        if (withQuery.has(op.operationId)) expected.push(['422', 'reads a validated query']);
+        if (/\{[^}]+\}/.test(path)) expected.push(['404', 'names a resource in its path']);
+        for (const [status, why] of expected) if (!responses[status]) problems.push(`${route}: no ${status} response, though it ${why}`);
+        for (const [status, response] of Object.entries(responses)) {
+          if (!/^4\d\d$/.test(status) && !(status === '503' && schemes.length)) continue;
+          const ref = response.content?.['application/json']?.schema?.$ref ?? '';
+          if (!['#/components/schemas/ErrorEnvelope', '#/components/schemas/ShortError'].includes(ref)) problems.push(`${route}: ${status} is not in the error envelope (${ref || 'no schema'})`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(doc.components.schemas.ErrorEnvelope).toEqual(expect.objectContaining({ required: ['success', 'message', 'error', 'timestamp'] }));
+  });
 
   it('every handler that reads the query documents each parameter it accepts, paging values as numbers', () => {
     const accepted = queryParameters();

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Header, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { CookieOptions, Request, Response } from 'express';
 import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
@@ -16,15 +16,10 @@ import type { Principal } from './principal';
 import { SESSION_COOKIE, SessionsService } from './sessions.service';
 import { UsersService } from './users.service';
 import { ApiHtml, ApiJson, ApiSuccess } from '../../platform/http/openapi-responses';
+import { ApiErrors, ERROR_ENVELOPE_REF } from '../../platform/http/openapi-errors';
 
-const ERROR_ENVELOPE = { $ref: '#/components/schemas/ErrorEnvelope' };
 /** Login CSRF: what the guard answers a cross-site form post to the routes that set the cookie. */
-const ApiSignInCsrf = () =>
-  ApiResponse({
-    status: 403,
-    description: 'Not JSON, without X-Requested-With, from another origin (a cross-site form post): no cookie is set',
-    schema: ERROR_ENVELOPE,
-  });
+const SIGN_IN_CSRF = 'Not JSON, without X-Requested-With, from another origin (a cross-site form post): no cookie is set';
 
 const ACCEPTED = { success: true, message: 'If an account exists for this address, an email is on its way.' } as const;
 
@@ -58,8 +53,9 @@ export class AuthController {
   @Public()
   @SetsSession()
   @Post('auth/signup')
+  @ApiOperation({ summary: 'Create an account and sign in' })
+  @ApiErrors([403, `Signups are disabled on this deployment; or ${SIGN_IN_CSRF}`], 409, 422, 503)
   @ApiJson(201, UserResponse, 'The new user; the session cookie is set')
-  @ApiSignInCsrf()
   async signup(@Body() dto: CredentialsDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UserResponse> {
     const { user, token } = await this.auth.signup(dto.email, dto.password, { ip: req.ip, userAgent: req.header('user-agent') });
     res.cookie(SESSION_COOKIE, token, this.cookieOptions());
@@ -69,14 +65,15 @@ export class AuthController {
   @Public()
   @SetsSession()
   @Post('auth/login')
+  @ApiOperation({ summary: 'Sign in' })
+  @ApiErrors(401, [403, SIGN_IN_CSRF], 422, 503)
   @HttpCode(200)
   @ApiJson(200, UserResponse, 'The user; the session cookie is set')
-  @ApiSignInCsrf()
   @ApiResponse({
     status: 429,
     description: 'This client address is waiting out the delay after failed attempts (at this account, or at any); the password was not checked',
     headers: { 'Retry-After': { description: 'Seconds until the next attempt is taken', schema: { type: 'integer' } } },
-    schema: ERROR_ENVELOPE,
+    schema: { $ref: ERROR_ENVELOPE_REF },
   })
   async login(@Body() dto: CredentialsDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UserResponse> {
     const { user, token } = await this.auth.login(dto.email, dto.password, {
@@ -90,6 +87,8 @@ export class AuthController {
 
   @Public()
   @Get('auth/logout')
+  @ApiOperation({ summary: 'Sign out' })
+  @ApiErrors(503)
   @ApiSuccess('Signed out; the session cookie is cleared')
   async logout(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<{ success: true }> {
     const token = cookieToken(req);
@@ -100,6 +99,8 @@ export class AuthController {
 
   @Public()
   @Post('auth/logout')
+  @ApiOperation({ summary: 'Sign out (POST)' })
+  @ApiErrors(503)
   @HttpCode(200)
   @ApiSuccess('Signed out; the session cookie is cleared')
   logoutPost(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<{ success: true }> {
@@ -108,6 +109,7 @@ export class AuthController {
 
   @Public()
   @Get('auth/oauth-config')
+  @ApiOperation({ summary: 'List the configured OAuth providers' })
   @ApiJson(200, { type: 'object', properties: { providers: { type: 'array', items: { type: 'string' } } } }, 'Configured OAuth providers')
   oauthConfig(): { providers: string[] } {
     return { providers: [] };
@@ -115,6 +117,7 @@ export class AuthController {
 
   @Public()
   @Get('auth/verify-email')
+  @ApiOperation({ summary: 'Show the email verification page' })
   @Header('Content-Type', 'text/html; charset=utf-8')
   @Header('Cache-Control', 'no-store')
   @ApiHtml('Page that confirms the address with the token')
@@ -124,6 +127,8 @@ export class AuthController {
 
   @Public()
   @Post('auth/verify-email')
+  @ApiOperation({ summary: 'Verify the account email with a token' })
+  @ApiErrors([400, 'The token is invalid, already used or expired'], 422, 503)
   @HttpCode(200)
   @ApiJson(200, UserResponse, 'Address verified (an HTML page for browser form posts)')
   async verifyEmail(@Body() dto: TokenDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UserResponse | string> {
@@ -133,6 +138,8 @@ export class AuthController {
 
   @Public()
   @Post('auth/request-verification')
+  @ApiOperation({ summary: 'Send a new verification email' })
+  @ApiErrors(422, 503)
   @HttpCode(202)
   @ApiJson(202, { type: 'object', properties: { success: { type: 'boolean', enum: [true] }, message: { type: 'string' } } }, 'Accepted (the same answer whether or not the account exists)')
   async requestVerification(@Body() dto: EmailDto): Promise<typeof ACCEPTED> {
@@ -142,6 +149,8 @@ export class AuthController {
 
   @Public()
   @Post('auth/request-password-reset')
+  @ApiOperation({ summary: 'Send a password reset email' })
+  @ApiErrors(422, 503)
   @HttpCode(202)
   @ApiJson(202, { type: 'object', properties: { success: { type: 'boolean', enum: [true] }, message: { type: 'string' } } }, 'Accepted (the same answer whether or not the account exists)')
   async requestPasswordReset(@Body() dto: EmailDto): Promise<typeof ACCEPTED> {
@@ -151,6 +160,7 @@ export class AuthController {
 
   @Public()
   @Get('auth/reset-password')
+  @ApiOperation({ summary: 'Show the password reset page' })
   @Header('Content-Type', 'text/html; charset=utf-8')
   @Header('Cache-Control', 'no-store')
   @ApiHtml('Page with the new-password form')
@@ -161,6 +171,8 @@ export class AuthController {
   /** Every session of the user ends, this client's cookie included. */
   @Public()
   @Post('auth/reset-password')
+  @ApiOperation({ summary: 'Reset the password with a token' })
+  @ApiErrors([400, 'The token is invalid, already used or expired'], 422, 503)
   @HttpCode(200)
   @ApiSuccess('Password changed; other sessions are signed out (an HTML page for browser form posts)')
   async resetPassword(@Body() dto: ResetPasswordDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<{ success: true } | string> {
@@ -175,6 +187,8 @@ export class AuthController {
 
   @Session()
   @Get('users/@me')
+  @ApiOperation({ summary: 'Get the signed-in user' })
+  @ApiErrors([404, 'The account no longer exists'])
   @ApiJson(200, UserResponse, 'The signed-in user')
   async me(@CurrentPrincipal() principal: Principal): Promise<UserResponse> {
     const user = await this.users.findById(principal.userId!);

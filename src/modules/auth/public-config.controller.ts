@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
 import { Public } from './auth.decorators';
@@ -22,13 +22,14 @@ export interface PublicConfigResponse {
 }
 
 /** What the dashboard may show: which integrations are on. Never secrets. */
-@ApiTags('config')
+@ApiTags('auth')
 @Controller('config')
 export class PublicConfigController {
   constructor(@InjectConfig() private readonly config: AppConfig) {}
 
   @Public()
   @Get()
+  @ApiOperation({ summary: "Get the deployment's public configuration" })
   @ApiJson(200, { type: 'object', properties: { signupEnabled: { type: 'boolean' }, signupDisabled: { type: 'boolean' }, transport: { type: 'string' }, emailTransport: { type: 'string' }, tracking: { type: 'boolean' }, uploads: { type: 'boolean' }, uploadStorage: { type: 'string', enum: ['local', 's3'] }, domainVerification: { type: 'boolean' }, billing: { type: 'boolean' }, oauthProviders: { type: 'array', items: { type: 'string' } }, publicUrl: { type: 'string' } } }, 'Which features this deployment has on (never secrets)')
   get(): PublicConfigResponse {
     return {

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiExtraModels, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ApiEnvelope, ApiJson, ApiNoContent } from '../../platform/http/openapi-responses';
 import { CurrentProject, SecretKey } from '../auth/auth.decorators';
 import { CampaignsService } from './campaigns.service';
@@ -17,6 +17,7 @@ import {
 import { CreateCampaignDto } from './dto/create-campaign.dto';
 import { ListCampaignsQuery } from './dto/list-campaigns.query';
 import { SendCampaignDto, TestCampaignDto } from './dto/send-campaign.dto';
+import { ApiErrors } from '../../platform/http/openapi-errors';
 
 @ApiTags('campaigns')
 @Controller('campaigns')
@@ -25,6 +26,8 @@ export class CampaignsController {
 
   @SecretKey()
   @Get()
+  @ApiOperation({ summary: 'List campaigns' })
+  @ApiErrors([400, 'An unknown status filter'], 422)
   @ApiExtraModels(CampaignPage, CampaignCursorPage)
   @ApiJson(
     200,
@@ -37,6 +40,8 @@ export class CampaignsController {
 
   @SecretKey()
   @Post()
+  @ApiOperation({ summary: 'Create a campaign' })
+  @ApiErrors(422)
   @ApiEnvelope(201, CampaignResponse, 'The campaign, in DRAFT')
   async create(@CurrentProject() projectId: string, @Body() dto: CreateCampaignDto): Promise<{ success: true; data: CampaignResponse }> {
     return { success: true, data: toCampaignResponse(await this.campaigns.create(projectId, dto)) };
@@ -44,6 +49,8 @@ export class CampaignsController {
 
   @SecretKey()
   @Get(':id')
+  @ApiOperation({ summary: 'Get a campaign' })
+  @ApiErrors(404)
   @ApiJson(200, CampaignResponse, 'The campaign')
   async get(@CurrentProject() projectId: string, @Param('id') id: string): Promise<CampaignResponse> {
     return toCampaignResponse(await this.campaigns.findOne(projectId, id));
@@ -51,6 +58,8 @@ export class CampaignsController {
 
   @SecretKey()
   @Put(':id')
+  @ApiOperation({ summary: 'Replace a campaign' })
+  @ApiErrors(404, [409, 'The campaign is not DRAFT or SCHEDULED'], 422)
   @ApiJson(200, CampaignResponse, 'The campaign with every field replaced (DRAFT or SCHEDULED only, else 409)')
   async replace(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: CreateCampaignDto): Promise<CampaignResponse> {
     return toCampaignResponse(await this.campaigns.replace(projectId, id, dto));
@@ -58,6 +67,8 @@ export class CampaignsController {
 
   @SecretKey()
   @Delete(':id')
+  @ApiOperation({ summary: 'Delete a campaign' })
+  @ApiErrors(404, [409, 'The campaign is SCHEDULED or SENDING'])
   @HttpCode(204)
   @ApiNoContent('Deleted (409 while SCHEDULED or SENDING)')
   async remove(@CurrentProject() projectId: string, @Param('id') id: string): Promise<void> {
@@ -66,6 +77,8 @@ export class CampaignsController {
 
   @SecretKey()
   @Post(':id/duplicate')
+  @ApiOperation({ summary: 'Duplicate a campaign' })
+  @ApiErrors(404)
   @ApiJson(201, CampaignResponse, 'The copy, in DRAFT')
   async duplicate(@CurrentProject() projectId: string, @Param('id') id: string): Promise<CampaignResponse> {
     return toCampaignResponse(await this.campaigns.duplicate(projectId, id));
@@ -73,6 +86,8 @@ export class CampaignsController {
 
   @SecretKey()
   @Post(':id/send')
+  @ApiOperation({ summary: 'Send or schedule a campaign' })
+  @ApiErrors([400, 'scheduledFor is not a date'], [403, 'The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED)'], 404, [409, 'The campaign is not DRAFT or SCHEDULED'], 422)
   @HttpCode(200)
   @ApiJson(200, CampaignSendResponse, 'Sending now, or scheduled (from DRAFT or SCHEDULED, else 409)')
   send(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: SendCampaignDto): Promise<CampaignSendResponse> {
@@ -81,6 +96,8 @@ export class CampaignsController {
 
   @SecretKey()
   @Post(':id/cancel')
+  @ApiOperation({ summary: 'Cancel a campaign' })
+  @ApiErrors(404, [409, 'The campaign is not SCHEDULED or SENDING'])
   @HttpCode(200)
   @ApiJson(200, CampaignResponse, 'The campaign: a SCHEDULED one is back in DRAFT, a SENDING one CANCELLED (any other status is 409)')
   async cancel(@CurrentProject() projectId: string, @Param('id') id: string): Promise<CampaignResponse> {
@@ -89,6 +106,8 @@ export class CampaignsController {
 
   @SecretKey()
   @Post(':id/resend-uncertain')
+  @ApiOperation({ summary: "Resend a campaign's uncertain emails" })
+  @ApiErrors(404, [409, 'The campaign is not SENDING or SENT'])
   @HttpCode(200)
   @ApiJson(
     200,
@@ -101,6 +120,8 @@ export class CampaignsController {
 
   @SecretKey()
   @Post(':id/test')
+  @ApiOperation({ summary: 'Send a test copy of a campaign' })
+  @ApiErrors([403, 'The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED)'], 404, 422)
   @HttpCode(200)
   @ApiJson(200, CampaignTestResponse, 'The test copy was queued')
   sendTest(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: TestCampaignDto): Promise<CampaignTestResponse> {
@@ -109,6 +130,8 @@ export class CampaignsController {
 
   @SecretKey()
   @Get(':id/stats')
+  @ApiOperation({ summary: 'Get the statistics of a campaign' })
+  @ApiErrors(404)
   @ApiJson(200, CampaignStats, 'Current counts and rates of the fixed audience; all 0 in DRAFT and SCHEDULED')
   stats(@CurrentProject() projectId: string, @Param('id') id: string): Promise<CampaignStats> {
     return this.campaigns.stats(projectId, id);
@@ -116,6 +139,8 @@ export class CampaignsController {
 
   @SecretKey()
   @Get(':id/audience-preview')
+  @ApiOperation({ summary: 'Preview the audience of a campaign' })
+  @ApiErrors([403, 'The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED)'], 404)
   @ApiJson(200, CampaignAudiencePreview, 'The audience as it would be fixed if sending started now, with who would be skipped (nothing is written)')
   audiencePreview(@CurrentProject() projectId: string, @Param('id') id: string): Promise<CampaignAudiencePreview> {
     return this.campaigns.audiencePreview(projectId, id);

@@ -10,10 +10,12 @@ import { LookupContactsDto } from './dto/lookup-contacts.dto';
 import { UpdateContactDto } from './dto/update-contact.dto';
 import { ApiCursorPage, ApiJson, ApiNoContent } from '../../platform/http/openapi-responses';
 import { ContactResponse } from './dto/contact.response';
-import { getSchemaPath } from '@nestjs/swagger';
+import { ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiErrors } from '../../platform/http/openapi-errors';
 
 const CREATED_CONTACT = { allOf: [{ $ref: getSchemaPath(ContactResponse) }, { type: 'object', properties: { _meta: { type: 'object', properties: { isNew: { type: 'boolean' }, isUpdate: { type: 'boolean' } } } } }] };
 
+@ApiTags('contacts')
 @Controller('contacts')
 @SecretKey()
 export class ContactsController {
@@ -23,6 +25,8 @@ export class ContactsController {
   ) {}
 
   @Get()
+  @ApiOperation({ summary: 'List contacts' })
+  @ApiErrors(422)
   @ApiCursorPage(ContactResponse, 'Contacts')
   list(@CurrentProject() projectId: string, @Query() query: ListContactsQuery) {
     return this.queries.list(projectId, query);
@@ -30,6 +34,8 @@ export class ContactsController {
 
   /** Upsert by email: 201 when created, 200 when it existed. */
   @Post()
+  @ApiOperation({ summary: 'Create or update a contact by email' })
+  @ApiErrors(422)
   @ApiJson(201, CREATED_CONTACT, 'Created')
   @ApiJson(200, CREATED_CONTACT, 'Existed: updated (or unchanged)')
   async create(@CurrentProject() projectId: string, @Body() dto: CreateContactDto, @Res({ passthrough: true }) res: Response) {
@@ -39,6 +45,8 @@ export class ContactsController {
   }
 
   @Post('lookup')
+  @ApiOperation({ summary: 'Find which addresses are contacts' })
+  @ApiErrors(422)
   @HttpCode(200)
   @ApiJson(200, { type: 'object', properties: { found: { type: 'array', items: { type: 'string' }, description: 'Addresses (as sent) that are contacts' }, notFound: { type: 'array', items: { type: 'string' }, description: 'Addresses that are not' } } }, 'Which addresses are contacts')
   lookup(@CurrentProject() projectId: string, @Body() dto: LookupContactsDto) {
@@ -46,18 +54,24 @@ export class ContactsController {
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'Get a contact' })
+  @ApiErrors(404)
   @ApiJson(200, ContactResponse, 'The contact')
   async get(@CurrentProject() projectId: string, @Param('id') id: string) {
     return toContactResponse(await this.contacts.getById(projectId, id));
   }
 
   @Patch(':id')
+  @ApiOperation({ summary: 'Update a contact' })
+  @ApiErrors(404, 422)
   @ApiJson(200, ContactResponse, 'The updated contact')
   async update(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: UpdateContactDto) {
     return toContactResponse(await this.contacts.patch(projectId, id, dto));
   }
 
   @Delete(':id')
+  @ApiOperation({ summary: 'Delete a contact' })
+  @ApiErrors(404)
   @HttpCode(204)
   @ApiNoContent('Deleted')
   async remove(@CurrentProject() projectId: string, @Param('id') id: string): Promise<void> {

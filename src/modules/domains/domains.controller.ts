@@ -1,10 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentProject, SecretKey } from '../auth/auth.decorators';
 import { DomainsService } from './domains.service';
 import { CreateDomainDto } from './dto/create-domain.dto';
 import { DomainResponse } from './dto/domain.response';
 import { ApiJson, ApiList, ApiNoContent } from '../../platform/http/openapi-responses';
+import { ApiErrors } from '../../platform/http/openapi-errors';
 
 @ApiTags('domains')
 @Controller('domains')
@@ -13,6 +14,8 @@ export class DomainsController {
 
   @SecretKey()
   @Post()
+  @ApiOperation({ summary: 'Add a sender domain' })
+  @ApiErrors([409, 'The domain has already been added'], 422)
   @ApiJson(201, DomainResponse, 'The domain and the DNS records to publish')
   create(@CurrentProject() projectId: string, @Body() dto: CreateDomainDto): Promise<DomainResponse> {
     return this.domains.create(projectId, dto.domain);
@@ -20,6 +23,8 @@ export class DomainsController {
 
   @SecretKey()
   @Get('project/:projectId')
+  @ApiOperation({ summary: 'List the domains of the project' })
+  @ApiErrors([404, 'The path names another project'])
   @ApiList(DomainResponse, 'Domains of the project')
   list(@CurrentProject() projectId: string, @Param('projectId') pathProjectId: string): Promise<DomainResponse[]> {
     return this.domains.list(projectId, pathProjectId);
@@ -27,6 +32,8 @@ export class DomainsController {
 
   @SecretKey()
   @Get(':id/verify')
+  @ApiOperation({ summary: "Check a domain's DNS records now" })
+  @ApiErrors(404)
   @ApiJson(200, DomainResponse, 'The domain after a fresh DNS check')
   verify(@CurrentProject() projectId: string, @Param('id') id: string): Promise<DomainResponse> {
     return this.domains.verify(projectId, id);
@@ -34,6 +41,8 @@ export class DomainsController {
 
   @SecretKey()
   @Delete(':id')
+  @ApiOperation({ summary: 'Delete a domain' })
+  @ApiErrors(404, [409, 'Templates or campaigns still send from it'])
   @HttpCode(204)
   @ApiNoContent('Deleted')
   async remove(@CurrentProject() projectId: string, @Param('id') id: string): Promise<void> {

@@ -2,7 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import type { FieldType } from '../contacts/data/field-types';
 import { CompileContext, compileFilter, compileSingleFilter } from './compile-filter';
 import type { Filter, FilterTree } from './filter.types';
-import { SegmentDefinition, validateFilterTree } from './validate-filter';
+import { FilterGroupSchema, FilterSchema, FilterTreeSchema, SegmentDefinition, validateFilterTree } from './validate-filter';
 
 /**
  * The compiler's output runs on a real (in-memory) PostgreSQL: the semantics under test are SQL's.
@@ -292,5 +292,24 @@ describe('validateFilterTree', () => {
     expect(codes(big)).toEqual(['condition:too_large']);
     const many = { logic: 'AND', groups: [{ filters: Array.from({ length: 201 }, () => ({ field: 'email', operator: 'exists' })) }] };
     expect(codes(many)).toEqual(['condition:too_many_filters']);
+  });
+});
+
+/** The filter tree is written once: the OpenAPI models' properties are the keys the checks accept. */
+describe('filter tree models and validateFilterTree', () => {
+  const documented = (model: { prototype: object }): string[] =>
+    ((Reflect.getMetadata('swagger/apiModelPropertiesArray', model.prototype) ?? []) as string[]).map((k) => k.replace(/^:/, ''));
+
+  it('documents the keys the checks accept, and only those', () => {
+    expect(documented(FilterTreeSchema)).toEqual(['logic', 'groups']);
+    expect(documented(FilterGroupSchema)).toEqual(['filters', 'conditions']);
+    expect(documented(FilterSchema)).toEqual(['field', 'operator', 'value', 'unit']);
+    const filter = { field: 'email', operator: 'exists', extra: 1 };
+    const tree = { logic: 'AND', groups: [{ filters: [filter], conditions: { groups: [{ filters: [{ field: 'email', operator: 'exists' }] }] }, extra: 1 }], extra: 1 };
+    expect(validateFilterTree(tree, 'condition').map((e) => `${e.field}:${e.code}`)).toEqual([
+      'condition.extra:unknown_property',
+      'condition.groups[0].extra:unknown_property',
+      'condition.groups[0].filters[0].extra:unknown_property',
+    ]);
   });
 });

@@ -1,4 +1,6 @@
+import type { ApiPropertyOptions } from '@nestjs/swagger';
 import type { FieldError } from '../../platform/http/app-error';
+import { openApiModel } from '../../platform/http/openapi-responses';
 import type { FieldType } from '../contacts/data/field-types';
 import { asCount, comparisonType, typedValue } from './filter-values';
 import {
@@ -7,6 +9,8 @@ import {
   filtersOf,
   FilterTree,
   Operator,
+  OPERATOR_ALIASES,
+  OPERATORS,
   operatorsFor,
   ORDERING_OPERATORS,
   parseField,
@@ -17,6 +21,58 @@ import {
 
 /** Bounds that keep a tree cheap to validate, store and run. */
 export const FILTER_LIMITS = { depth: 10, filters: 200, groups: 200, fieldLength: 256, stringValue: 1000, bytes: 32_768 } as const;
+
+/**
+ * The filter tree's three objects, written once: their properties are the only keys the checks
+ * below accept, and the OpenAPI models (`FilterTreeSchema`, `FilterGroupSchema`, `FilterSchema`:
+ * segment `condition`, campaign `audienceCondition`) are built from them. What a value may be is
+ * the checks' (422 naming the path of each problem), with the limits above.
+ */
+const FILTER_PROPERTIES = {
+  field: {
+    description:
+      'What to compare: `email`, `subscribed`, `createdAt`, `updatedAt`, `data.<key>` (nested keys as `data.profile.tier`), `event.<name>` (event operators), ' +
+      "`email.<sent|delivered|opened|clicked|bounced|complained>` (event operators over the contact's emails) or `segment.<segmentId>` (memberOfSegment, notMemberOfSegment)",
+    type: String,
+    maxLength: FILTER_LIMITS.fieldLength,
+    example: 'data.plan',
+  },
+  operator: {
+    description: `Comparison; ${Object.entries(OPERATOR_ALIASES)
+      .map(([alias, op]) => `\`${alias}\` = ${op}`)
+      .join(', ')}. Which operators apply depends on the field (event and email fields take the triggered* operators, segment fields the membership ones)`,
+    type: String,
+    enum: [...OPERATORS, ...Object.keys(OPERATOR_ALIASES)],
+  },
+  value: {
+    required: false,
+    description:
+      'Value to compare with, typed like the field (numbers numerically, dates as ISO 8601 instants); a positive whole number of `unit`s with within, olderThan, triggeredWithin, ' +
+      'triggeredOlderThan and notTriggeredWithin; omitted with exists, notExists, triggered, notTriggered, memberOfSegment and notMemberOfSegment',
+    type: Object,
+    oneOf: [{ type: 'string', maxLength: FILTER_LIMITS.stringValue }, { type: 'number' }, { type: 'boolean' }],
+  },
+  unit: { required: false, description: 'Time unit, required with within, olderThan, triggeredWithin, triggeredOlderThan and notTriggeredWithin', type: String, enum: Object.keys(UNITS) },
+} satisfies Record<string, ApiPropertyOptions>;
+
+const TREE_PROPERTIES = {
+  logic: { required: false, description: 'How the groups combine: AND (default) or OR', type: String, enum: ['AND', 'OR'] },
+  groups: { description: `Groups of filters (at most ${FILTER_LIMITS.groups} groups and ${FILTER_LIMITS.filters} filters in the whole tree)`, type: () => [FilterGroupSchema] },
+} satisfies Record<string, ApiPropertyOptions>;
+
+const GROUP_PROPERTIES = {
+  filters: { required: false, description: 'Filters that must all match (AND); a group needs filters, conditions or both', type: () => [FilterSchema] },
+  conditions: { required: false, description: `A nested tree, ANDed with this group's filters (at most ${FILTER_LIMITS.depth} levels deep)`, type: () => FilterTreeSchema },
+} satisfies Record<string, ApiPropertyOptions>;
+
+const TREE_KEYS = Object.keys(TREE_PROPERTIES);
+const GROUP_KEYS = Object.keys(GROUP_PROPERTIES);
+const FILTER_KEYS = Object.keys(FILTER_PROPERTIES);
+
+/** OpenAPI models of the filter tree, from the property tables the checks read. */
+export const FilterSchema = openApiModel('FilterSchema', FILTER_PROPERTIES);
+export const FilterTreeSchema = openApiModel('FilterTreeSchema', TREE_PROPERTIES);
+export const FilterGroupSchema = openApiModel('FilterGroupSchema', GROUP_PROPERTIES);
 
 export interface SegmentDefinition {
   id: string;
@@ -63,7 +119,7 @@ function walkTree(tree: Record<string, unknown>, at: string, depth: number, coun
     errors.push(item(at, 'too_deep', `conditions nest at most ${FILTER_LIMITS.depth} levels`));
     return;
   }
-  for (const key of Object.keys(tree)) if (key !== 'logic' && key !== 'groups') errors.push(item(`${at}.${key}`, 'unknown_property', 'is not a property of a filter tree'));
+  for (const key of Object.keys(tree)) if (!TREE_KEYS.includes(key)) errors.push(item(`${at}.${key}`, 'unknown_property', 'is not a property of a filter tree'));
   if (tree.logic !== undefined && tree.logic !== 'AND' && tree.logic !== 'OR') errors.push(item(`${at}.logic`, 'invalid_enum', 'must be AND or OR', tree.logic));
   if (!Array.isArray(tree.groups)) {
     errors.push(item(`${at}.groups`, 'invalid_type', 'must be an array of groups', tree.groups));
@@ -73,7 +129,7 @@ function walkTree(tree: Record<string, unknown>, at: string, depth: number, coun
     const gat = `${at}.groups[${g}]`;
     counts.groups++;
     if (!isObject(group)) return void errors.push(item(gat, 'invalid_type', 'must be an object {filters, conditions?}', group));
-    for (const key of Object.keys(group)) if (key !== 'filters' && key !== 'conditions') errors.push(item(`${gat}.${key}`, 'unknown_property', 'is not a property of a group'));
+    for (const key of Object.keys(group)) if (!GROUP_KEYS.includes(key)) errors.push(item(`${gat}.${key}`, 'unknown_property', 'is not a property of a group'));
     const filters = group.filters;
     if (filters !== undefined && !Array.isArray(filters)) errors.push(item(`${gat}.filters`, 'invalid_type', 'must be an array of filters', filters));
     const list = Array.isArray(filters) ? filters : [];
@@ -92,7 +148,7 @@ function walkTree(tree: Record<string, unknown>, at: string, depth: number, coun
 
 function checkFilter(raw: unknown, at: string, errors: FieldError[], lookup?: FilterLookup): void {
   if (!isObject(raw)) return void errors.push(item(at, 'invalid_type', 'must be an object {field, operator, value?, unit?}', raw));
-  for (const key of Object.keys(raw)) if (!['field', 'operator', 'value', 'unit'].includes(key)) errors.push(item(`${at}.${key}`, 'unknown_property', 'is not a property of a filter'));
+  for (const key of Object.keys(raw)) if (!FILTER_KEYS.includes(key)) errors.push(item(`${at}.${key}`, 'unknown_property', 'is not a property of a filter'));
   const { field, operator, value, unit } = raw;
   if (typeof field !== 'string' || field.length === 0) return void errors.push(item(`${at}.field`, 'required', 'field is required (a string)', field));
   if (field.length > FILTER_LIMITS.fieldLength) return void errors.push(item(`${at}.field`, 'too_long', `must be at most ${FILTER_LIMITS.fieldLength} characters`));

@@ -1,14 +1,15 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentProject, SecretKey } from '../auth/auth.decorators';
 import { ApiEnvelope } from '../../platform/http/openapi-responses';
 
 /** Authenticated no-op: lets a client check its key, and is the baseline of the HTTP benchmarks. */
-@ApiTags('public api')
+@ApiTags('ping')
 @Controller('v1/ping')
 export class PingController {
   @SecretKey()
   @Get()
+  @ApiOperation({ summary: 'Check the API key' })
   @ApiEnvelope(200, { type: 'object', properties: { projectId: { type: 'string' } } }, 'The key is valid; the project it belongs to')
   ping(@CurrentProject() projectId: string): { success: true; data: { projectId: string } } {
     return { success: true, data: { projectId } };

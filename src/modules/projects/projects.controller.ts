@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, Session } from '../auth/auth.decorators';
 import { CreateProjectDto } from './dto/create-project.dto';
 import { ProjectResponse, toProjectResponse } from './dto/project.response';
@@ -7,6 +7,7 @@ import { UpdateProjectDto } from './dto/update-project.dto';
 import { ProjectIdPipe } from './params.pipe';
 import { ProjectsService } from './projects.service';
 import { ApiJson, ApiList, ApiNoContent, ApiSuccess } from '../../platform/http/openapi-responses';
+import { ApiErrors } from '../../platform/http/openapi-errors';
 
 @ApiTags('projects')
 @Controller('users/@me/projects')
@@ -15,6 +16,7 @@ export class ProjectsController {
 
   @Session()
   @Get()
+  @ApiOperation({ summary: 'List your projects' })
   @ApiList(ProjectResponse, 'Projects you are a member of')
   async list(@CurrentUser() userId: string): Promise<ProjectResponse[]> {
     const rows = await this.projects.listForUser(userId);
@@ -23,6 +25,8 @@ export class ProjectsController {
 
   @Session()
   @Post()
+  @ApiOperation({ summary: 'Create a project' })
+  @ApiErrors(422)
   @ApiJson(201, ProjectResponse, 'The project, with its keys in full (shown only now)')
   async create(@CurrentUser() userId: string, @Body() dto: CreateProjectDto): Promise<ProjectResponse> {
     const { project, keys } = await this.projects.create(userId, dto.name);
@@ -31,6 +35,8 @@ export class ProjectsController {
 
   @Session()
   @Get(':id')
+  @ApiOperation({ summary: 'Get a project' })
+  @ApiErrors([404, 'No such project, or you are not a member'])
   @ApiJson(200, ProjectResponse, 'The project')
   async get(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<ProjectResponse> {
     const { project, role } = await this.projects.findForMember(id, userId);
@@ -39,6 +45,8 @@ export class ProjectsController {
 
   @Session()
   @Patch(':id')
+  @ApiOperation({ summary: 'Update a project' })
+  @ApiErrors([403, 'Your role in the project is not enough (ADMIN or OWNER needed)'], [404, 'No such project, or you are not a member'], 422)
   @ApiJson(200, ProjectResponse, 'The updated project')
   async update(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string, @Body() dto: UpdateProjectDto): Promise<ProjectResponse> {
     const { project, role } = await this.projects.update(userId, id, dto);
@@ -47,6 +55,8 @@ export class ProjectsController {
 
   @Session()
   @Delete(':id')
+  @ApiOperation({ summary: 'Delete a project' })
+  @ApiErrors([403, 'Your role in the project is not enough (ADMIN or OWNER needed)'], [404, 'No such project, or you are not a member'])
   @HttpCode(204)
   @ApiNoContent('Deleted with all its data')
   async remove(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<void> {
@@ -56,6 +66,8 @@ export class ProjectsController {
   /** Both keys in full, once; the old ones stop working at once here and within seconds in other processes. */
   @Session()
   @Post(':id/regenerate-keys')
+  @ApiOperation({ summary: 'Regenerate the API keys' })
+  @ApiErrors([403, 'Your role in the project is not enough (ADMIN or OWNER needed)'], [404, 'No such project, or you are not a member'])
   @HttpCode(200)
   @ApiJson(200, ProjectResponse, 'New keys in full (the old ones stop working)')
   async regenerateKeys(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<ProjectResponse> {
@@ -65,6 +77,8 @@ export class ProjectsController {
 
   @Session()
   @Post(':id/reset')
+  @ApiOperation({ summary: "Delete a project's contacts, events, emails and templates" })
+  @ApiErrors([403, 'Your role in the project is not enough (ADMIN or OWNER needed)'], [404, 'No such project, or you are not a member'])
   @HttpCode(200)
   @ApiSuccess('Contacts, events, emails and templates of the project deleted')
   async reset(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<{ success: true }> {

@@ -1,12 +1,13 @@
 import { Controller, Get, Param, Post, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { ApiBody, ApiConsumes, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiJson } from '../../platform/http/openapi-responses';
 import { Public, SecretKey } from '../auth/auth.decorators';
 import { IMAGE_TYPES } from './upload-key';
 import { MAX_IMAGE_BYTES } from './uploads.errors';
 import { UploadedImage, UploadsService } from './uploads.service';
+import { ApiErrors } from '../../platform/http/openapi-errors';
 
 @ApiTags('uploads')
 @Controller('uploads')
@@ -16,6 +17,8 @@ export class UploadsController {
   /** Multer stops reading past the limit; Nest turns LIMIT_FILE_SIZE into 413 PAYLOAD_TOO_LARGE. */
   @SecretKey()
   @Post('image')
+  @ApiOperation({ summary: 'Upload an image' })
+  @ApiErrors([400, 'No file part'], [413, 'The image is larger than 5 MB'], [415, 'Not a PNG, JPEG, GIF or WebP image'])
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary', description: 'PNG, JPEG, GIF or WebP, at most 5 MB' } } } })
   @ApiJson(
@@ -31,6 +34,8 @@ export class UploadsController {
   /** Public: email clients fetch these. Keys are random and never reused, so the bytes may be cached for a year. */
   @Public()
   @Get(':key')
+  @ApiOperation({ summary: 'Get an uploaded image' })
+  @ApiErrors([404, 'No such image'], 503)
   @ApiResponse({
     status: 200,
     description: 'The image bytes, cacheable for a year',

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { OffsetPageQuery } from '../../platform/http/offset-page.query';
 import { ApiJson, ApiNoContent } from '../../platform/http/openapi-responses';
 import { CurrentProject, SecretKey } from '../auth/auth.decorators';
@@ -9,6 +9,7 @@ import { CancelAllResponse, ExecutionPage, ExecutionResponse, StepResponse, Tran
 import { ExecutionsService } from './executions.service';
 import { WorkflowFields } from './workflow-fields';
 import { WorkflowsService } from './workflows.service';
+import { ApiErrors } from '../../platform/http/openapi-errors';
 
 @ApiTags('workflows')
 @Controller('workflows')
@@ -21,6 +22,8 @@ export class WorkflowsController {
 
   @SecretKey()
   @Get()
+  @ApiOperation({ summary: 'List workflows' })
+  @ApiErrors(422)
   @ApiJson(200, WorkflowPage, 'A page of workflows, newest first, with their steps and transitions')
   list(@CurrentProject() projectId: string, @Query() query: OffsetPageQuery): Promise<WorkflowPage> {
     return this.workflows.list(projectId, query);
@@ -29,6 +32,7 @@ export class WorkflowsController {
   /** Declared before `:id` so the static path wins. */
   @SecretKey()
   @Get('fields')
+  @ApiOperation({ summary: 'List the fields a condition can compare' })
   @ApiJson(200, WorkflowFieldsResponse, 'Fields a CONDITION step can compare: contact fields, recent trigger-event keys, execution-context keys')
   fields(@CurrentProject() projectId: string): Promise<WorkflowFieldsResponse> {
     return this.fieldList.list(projectId);
@@ -36,6 +40,8 @@ export class WorkflowsController {
 
   @SecretKey()
   @Post()
+  @ApiOperation({ summary: 'Create a workflow' })
+  @ApiErrors(422)
   @ApiJson(201, WorkflowResponse, 'The workflow (EVENT, disabled) with its TRIGGER entry step')
   create(@CurrentProject() projectId: string, @Body() dto: CreateWorkflowDto): Promise<WorkflowResponse> {
     return this.workflows.create(projectId, dto);
@@ -43,6 +49,8 @@ export class WorkflowsController {
 
   @SecretKey()
   @Get(':id')
+  @ApiOperation({ summary: 'Get a workflow' })
+  @ApiErrors([404, 'No such workflow'])
   @ApiJson(200, WorkflowResponse, 'The workflow with its steps and transitions')
   get(@CurrentProject() projectId: string, @Param('id') id: string): Promise<WorkflowResponse> {
     return this.workflows.get(projectId, id);
@@ -50,6 +58,8 @@ export class WorkflowsController {
 
   @SecretKey()
   @Patch(':id')
+  @ApiOperation({ summary: 'Update a workflow' })
+  @ApiErrors([404, 'No such workflow'], 422)
   @ApiJson(200, WorkflowResponse, 'The updated workflow')
   update(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: UpdateWorkflowDto): Promise<WorkflowResponse> {
     return this.workflows.update(projectId, id, dto);
@@ -57,6 +67,8 @@ export class WorkflowsController {
 
   @SecretKey()
   @Delete(':id')
+  @ApiOperation({ summary: 'Delete a workflow' })
+  @ApiErrors([404, 'No such workflow'], [409, 'The workflow has RUNNING or WAITING executions'])
   @HttpCode(204)
   @ApiNoContent('Deleted (409 while it has RUNNING or WAITING executions)')
   async remove(@CurrentProject() projectId: string, @Param('id') id: string): Promise<void> {
@@ -65,6 +77,8 @@ export class WorkflowsController {
 
   @SecretKey()
   @Post(':id/steps')
+  @ApiOperation({ summary: 'Add a step' })
+  @ApiErrors([404, 'No such workflow'], 422)
   @ApiJson(201, StepResponse, 'The new step (connect it with POST /workflows/:id/transitions)')
   addStep(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: CreateStepDto): Promise<StepResponse> {
     return this.workflows.addStep(projectId, id, dto);
@@ -72,6 +86,8 @@ export class WorkflowsController {
 
   @SecretKey()
   @Patch(':id/steps/:stepId')
+  @ApiOperation({ summary: 'Update a step' })
+  @ApiErrors([404, 'No such workflow or step'], 422)
   @ApiJson(200, StepResponse, 'The updated step')
   updateStep(@CurrentProject() projectId: string, @Param('id') id: string, @Param('stepId') stepId: string, @Body() dto: UpdateStepDto): Promise<StepResponse> {
     return this.workflows.updateStep(projectId, id, stepId, dto);
@@ -79,6 +95,8 @@ export class WorkflowsController {
 
   @SecretKey()
   @Delete(':id/steps/:stepId')
+  @ApiOperation({ summary: 'Delete a step' })
+  @ApiErrors([404, 'No such workflow or step'], [409, 'The TRIGGER step, or a step with several outgoing transitions to splice out'])
   @HttpCode(204)
   @ApiNoContent('Deleted with its transitions; with splice=true its predecessors are linked to its single successor (the TRIGGER step cannot be deleted: 409)')
   async removeStep(@CurrentProject() projectId: string, @Param('id') id: string, @Param('stepId') stepId: string, @Query('splice') splice?: string): Promise<void> {
@@ -87,6 +105,8 @@ export class WorkflowsController {
 
   @SecretKey()
   @Post(':id/transitions')
+  @ApiOperation({ summary: 'Connect two steps' })
+  @ApiErrors([404, 'No such workflow'], [409, 'The step already has that transition (its branch, outcome or single successor)'], 422)
   @ApiJson(201, TransitionResponse, 'The new transition')
   addTransition(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: CreateTransitionDto): Promise<TransitionResponse> {
     return this.workflows.addTransition(projectId, id, dto);
@@ -94,6 +114,8 @@ export class WorkflowsController {
 
   @SecretKey()
   @Delete(':id/transitions/:transitionId')
+  @ApiOperation({ summary: 'Delete a transition' })
+  @ApiErrors([404, 'No such workflow or transition'])
   @HttpCode(204)
   @ApiNoContent('Deleted')
   async removeTransition(@CurrentProject() projectId: string, @Param('id') id: string, @Param('transitionId') transitionId: string): Promise<void> {
@@ -102,6 +124,8 @@ export class WorkflowsController {
 
   @SecretKey()
   @Post(':id/executions')
+  @ApiOperation({ summary: 'Start an execution for a contact' })
+  @ApiErrors([404, 'No such workflow'], [409, 'The contact already has an active execution of this workflow'], 422)
   @ApiJson(201, ExecutionResponse, 'The started execution')
   start(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: StartExecutionDto): Promise<ExecutionResponse> {
     return this.executions.start(projectId, id, dto);
@@ -109,6 +133,8 @@ export class WorkflowsController {
 
   @SecretKey()
   @Get(':id/executions')
+  @ApiOperation({ summary: 'List the executions of a workflow' })
+  @ApiErrors([404, 'No such workflow'], 422)
   @ApiJson(200, ExecutionPage, 'A page of executions, filterable by status')
   executionList(
     @CurrentProject() projectId: string,
@@ -121,6 +147,8 @@ export class WorkflowsController {
   /** Declared before `executions/:executionId`. */
   @SecretKey()
   @Post(':id/executions/cancel-all')
+  @ApiOperation({ summary: 'Cancel every active execution' })
+  @ApiErrors([404, 'No such workflow'])
   @HttpCode(200)
   @ApiJson(200, CancelAllResponse, 'Every active execution cancelled')
   cancelAll(@CurrentProject() projectId: string, @Param('id') id: string): Promise<CancelAllResponse> {
@@ -129,6 +157,8 @@ export class WorkflowsController {
 
   @SecretKey()
   @Get(':id/executions/:executionId')
+  @ApiOperation({ summary: 'Get an execution' })
+  @ApiErrors([404, 'No such workflow or execution'])
   @ApiJson(200, ExecutionResponse, 'The execution with the steps it ran')
   execution(@CurrentProject() projectId: string, @Param('id') id: string, @Param('executionId') executionId: string): Promise<ExecutionResponse> {
     return this.executions.get(projectId, id, executionId);
@@ -136,6 +166,8 @@ export class WorkflowsController {
 
   @SecretKey()
   @Delete(':id/executions/:executionId')
+  @ApiOperation({ summary: 'Cancel an execution' })
+  @ApiErrors([404, 'No such workflow or execution'], [409, 'The execution is not RUNNING or WAITING'])
   @HttpCode(204)
   @ApiNoContent('Cancelled (a RUNNING or WAITING execution; a cancelled DELAY or wait never resumes)')
   async cancel(@CurrentProject() projectId: string, @Param('id') id: string, @Param('executionId') executionId: string): Promise<void> {

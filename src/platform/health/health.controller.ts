@@ -1,6 +1,6 @@
 import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
 import { HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
-import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../http/access';
 import type { SchemaObject } from '../http/openapi-responses';
@@ -16,7 +16,7 @@ const READINESS: SchemaObject = {
   properties: { status: { type: 'string', enum: ['ok', 'error'] }, info: CHECKS, error: CHECKS, details: CHECKS },
 };
 
-@ApiTags('operations')
+@ApiTags('health')
 @Controller('health')
 export class HealthController {
   constructor(
@@ -29,6 +29,7 @@ export class HealthController {
   /** Liveness: the process serves HTTP. Deliberately touches no dependency. */
   @Public()
   @Get()
+  @ApiOperation({ summary: 'Liveness probe' })
   @ApiOkResponse({ description: 'The process is alive', schema: { type: 'object', properties: { status: { type: 'string', enum: ['ok'] } } } })
   live(): { status: 'ok' } {
     return { status: 'ok' };
@@ -37,6 +38,7 @@ export class HealthController {
   /** Readiness: database, queue backend and email transport reachable; 503 with the failing part otherwise. */
   @Public()
   @Get('ready')
+  @ApiOperation({ summary: 'Readiness probe' })
   @ApiOkResponse({ description: 'Every dependency is reachable', schema: READINESS })
   @ApiServiceUnavailableResponse({ description: 'At least one dependency is down (see `error`)', schema: READINESS })
   async ready(@Res({ passthrough: true }) res: Response): Promise<unknown> {

@@ -3,6 +3,7 @@ import { DiscoveryService, ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { AppConfig } from '../../config/config';
 import { ACCESS_KEY, AccessKind, SESSION_COOKIE } from './access';
+import { ERROR_ENVELOPE, ERROR_ENVELOPE_NAME, errorResponse, ErrorStatus, SHORT_ERROR, SHORT_ERROR_NAME } from './openapi-errors';
 
 const SECURITY_BY_ACCESS: Record<AccessKind, Record<string, string[]>[]> = {
   public: [],
@@ -39,74 +40,81 @@ function applySecurity(document: OpenAPIObject, access: Map<string, AccessKind>)
   }
 }
 
-/** The error envelope every 4xx and 5xx answer uses (spec section 4), referenced by every operation. */
-const ERROR_ENVELOPE = {
-  type: 'object',
-  required: ['success', 'message', 'error', 'timestamp'],
-  properties: {
-    success: { type: 'boolean', enum: [false] },
-    message: { type: 'string', description: 'Same text as error.message, for clients (Plunk\'s SDK) that read it here', example: 'Request validation failed' },
-    error: {
-      type: 'object',
-      required: ['code', 'message', 'statusCode', 'requestId'],
-      properties: {
-        code: { type: 'string', description: 'Stable error code, e.g. VALIDATION_ERROR, NOT_FOUND, UNAUTHORIZED', example: 'VALIDATION_ERROR' },
-        message: { type: 'string' },
-        statusCode: { type: 'integer' },
-        requestId: { type: 'string', description: 'Also in the X-Request-ID response header and the logs' },
-        errors: {
-          type: 'array',
-          description: 'One item per invalid field (422)',
-          items: {
-            type: 'object',
-            required: ['field', 'message', 'code'],
-            properties: {
-              field: { type: 'string', description: 'Dotted path, e.g. to[1].email' },
-              message: { type: 'string' },
-              code: { type: 'string', description: 'invalid_type, invalid_string, required, too_big, too_small, too_deep, unrecognized_keys, …' },
-              received: { description: 'The value received (clipped)' },
-            },
-          },
-        },
-        details: { type: 'object', additionalProperties: true },
-        suggestion: { type: 'string', description: 'What to do about it' },
-      },
-    },
-    timestamp: { type: 'string', format: 'date-time' },
-  },
-} as const;
+const SAFE_METHODS = new Set(['get', 'head', 'options']);
+const COOKIE_WRITE_WITHOUT_CSRF_PROOF = 'A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN)';
 
-function applyErrorEnvelope(document: OpenAPIObject): void {
+/**
+ * The error answers a route's access declaration implies, added to every operation that does not
+ * document them itself (`@ApiErrors`): credentials refused (401), a cookie-authenticated write
+ * without the CSRF proof (403), the per-project rate limit (429, only where a project is resolved)
+ * and the database or queue being unreachable (503: authentication reads them).
+ */
+function impliedErrors(kind: AccessKind, method: string): ErrorStatus[] {
+  if (kind === 'public') return [];
+  const statuses: ErrorStatus[] = [401];
+  if (!SAFE_METHODS.has(method)) statuses.push(403);
+  if (kind !== 'session') statuses.push(429);
+  statuses.push(503);
+  return statuses;
+}
+
+function applyErrors(document: OpenAPIObject, access: Map<string, AccessKind>): void {
   document.components ??= {};
-  document.components.schemas = { ...document.components.schemas, ErrorEnvelope: ERROR_ENVELOPE as never };
+  document.components.schemas = { ...document.components.schemas, [ERROR_ENVELOPE_NAME]: ERROR_ENVELOPE as never, [SHORT_ERROR_NAME]: SHORT_ERROR as never };
   for (const item of Object.values(document.paths)) {
-    for (const operation of Object.values(item)) {
-      const responses = (operation as { responses?: Record<string, unknown> })?.responses;
-      if (!responses || responses['4XX']) continue;
-      responses['4XX'] = { description: 'Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429)', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+    for (const [method, operation] of Object.entries(item)) {
+      const op = operation as { operationId?: string; responses?: Record<string, unknown> };
+      const kind = op?.operationId ? access.get(op.operationId) : undefined;
+      if (!op?.responses || !kind) continue;
+      for (const status of impliedErrors(kind, method)) {
+        const declared = op.responses[status] as { description?: string } | undefined;
+        const implied = errorResponse(status, status === 403 ? COOKIE_WRITE_WITHOUT_CSRF_PROOF : undefined);
+        // A route's own description of the status (e.g. its role check's 403) keeps the implied cause too.
+        if (!declared) op.responses[status] = implied;
+        else if (declared.description && !declared.description.includes(implied.description)) declared.description = `${declared.description}; or ${implied.description}`;
+      }
+      op.responses = Object.fromEntries(Object.entries(op.responses).sort(([a], [b]) => a.localeCompare(b)));
     }
   }
 }
+
+/** One tag per module, in the order the reference shows them; every operation carries exactly one. */
+export const MODULE_TAGS: ReadonlyArray<[name: string, description: string]> = [
+  ['emails', 'Send email (POST /v1/send) and read what became of it'],
+  ['events', 'Track events (POST /v1/track) and list them'],
+  ['contacts', 'Contacts, their custom fields, CSV imports and bulk jobs'],
+  ['templates', 'Email templates'],
+  ['segments', 'Segments of contacts and their members'],
+  ['campaigns', 'Campaigns to a segment or the whole audience'],
+  ['workflows', 'Workflows, their steps, transitions and executions'],
+  ['domains', 'Sender domains and their DNS records'],
+  ['activity', 'The activity feed and analytics'],
+  ['projects', 'Projects, members, keys and security (dashboard session)'],
+  ['auth', 'Accounts and sessions of the dashboard, and its public configuration'],
+  ['billing', 'Billing limits, consumption and Stripe (dashboard session)'],
+  ['uploads', 'Images for templates'],
+  ['verify', 'Address checks (POST /v1/verify)'],
+  ['ping', 'Check a key (GET /v1/ping)'],
+  ['health', 'Liveness and readiness probes'],
+];
 
 /**
  * The API's OpenAPI document, generated from the controllers' metadata. Needs no instantiated
  * provider, so `openapi-cli.ts` builds it from an app created in Nest's preview mode.
  */
 export function buildOpenApiDocument(app: INestApplication, config: Pick<AppConfig, 'publicUrl'>): OpenAPIObject {
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Mailroom API')
-      .setDescription('Self-hostable email sending and audience service. Authenticate with `Authorization: Bearer sk_…` (secret key), or with the dashboard session cookie plus `X-Project-Id`.')
-      .setVersion('1')
-      .addServer(config.publicUrl)
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Secret key `sk_…` (or the public key `pk_…` on /v1/track)' }, 'secret-key')
-      .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'Dashboard session (send `X-Project-Id` on project routes)' }, 'session')
-      .build(),
-    { operationIdFactory: (controllerKey, methodKey) => `${controllerKey}_${methodKey}` },
-  );
-  applySecurity(document, accessByOperation(app));
-  applyErrorEnvelope(document);
+  const builder = new DocumentBuilder()
+    .setTitle('Mailroom API')
+    .setDescription('Self-hostable email sending and audience service. Authenticate with `Authorization: Bearer sk_…` (secret key), or with the dashboard session cookie plus `X-Project-Id`.')
+    .setVersion('1')
+    .addServer(config.publicUrl)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Secret key `sk_…` (or the public key `pk_…` on /v1/track)' }, 'secret-key')
+    .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'Dashboard session (send `X-Project-Id` on project routes)' }, 'session');
+  for (const [name, description] of MODULE_TAGS) builder.addTag(name, description);
+  const document = SwaggerModule.createDocument(app, builder.build(), { operationIdFactory: (controllerKey, methodKey) => `${controllerKey}_${methodKey}` });
+  const access = accessByOperation(app);
+  applySecurity(document, access);
+  applyErrors(document, access);
   return document;
 }
 

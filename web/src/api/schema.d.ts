@@ -15,6 +15,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Create an account and sign in */
         post: operations["AuthController_signup"];
         delete?: never;
         options?: never;
@@ -31,6 +32,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Sign in */
         post: operations["AuthController_login"];
         delete?: never;
         options?: never;
@@ -45,8 +47,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Sign out */
         get: operations["AuthController_logout"];
         put?: never;
+        /** Sign out (POST) */
         post: operations["AuthController_logoutPost"];
         delete?: never;
         options?: never;
@@ -61,6 +65,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List the configured OAuth providers */
         get: operations["AuthController_oauthConfig"];
         put?: never;
         post?: never;
@@ -77,8 +82,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Show the email verification page */
         get: operations["AuthController_verifyEmailPage"];
         put?: never;
+        /** Verify the account email with a token */
         post: operations["AuthController_verifyEmail"];
         delete?: never;
         options?: never;
@@ -95,6 +102,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Send a new verification email */
         post: operations["AuthController_requestVerification"];
         delete?: never;
         options?: never;
@@ -111,6 +119,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Send a password reset email */
         post: operations["AuthController_requestPasswordReset"];
         delete?: never;
         options?: never;
@@ -125,8 +134,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Show the password reset page */
         get: operations["AuthController_resetPasswordPage"];
         put?: never;
+        /** Reset the password with a token */
         post: operations["AuthController_resetPassword"];
         delete?: never;
         options?: never;
@@ -141,6 +152,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get the signed-in user */
         get: operations["AuthController_me"];
         put?: never;
         post?: never;
@@ -157,6 +169,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get the deployment's public configuration */
         get: operations["PublicConfigController_get"];
         put?: never;
         post?: never;
@@ -173,8 +186,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List your projects */
         get: operations["ProjectsController_list"];
         put?: never;
+        /** Create a project */
         post: operations["ProjectsController_create"];
         delete?: never;
         options?: never;
@@ -189,12 +204,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get a project */
         get: operations["ProjectsController_get"];
         put?: never;
         post?: never;
+        /** Delete a project */
         delete: operations["ProjectsController_remove"];
         options?: never;
         head?: never;
+        /** Update a project */
         patch: operations["ProjectsController_update"];
         trace?: never;
     };
@@ -207,6 +225,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Regenerate the API keys */
         post: operations["ProjectsController_regenerateKeys"];
         delete?: never;
         options?: never;
@@ -223,6 +242,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Delete a project's contacts, events, emails and templates */
         post: operations["ProjectsController_reset"];
         delete?: never;
         options?: never;
@@ -237,6 +257,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get the setup checklist of a project */
         get: operations["MembersController_getSetupState"];
         put?: never;
         post?: never;
@@ -253,8 +274,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List the members of a project */
         get: operations["MembersController_list"];
         put?: never;
+        /** Add a member */
         post: operations["MembersController_add"];
         delete?: never;
         options?: never;
@@ -272,9 +295,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Remove a member */
         delete: operations["MembersController_remove"];
         options?: never;
         head?: never;
+        /** Change a member's role */
         patch: operations["MembersController_changeRole"];
         trace?: never;
     };
@@ -285,6 +310,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get the sending reputation of a project */
         get: operations["SecurityController_forUser"];
         put?: never;
         post?: never;
@@ -301,6 +327,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get the sending reputation of a project (project path) */
         get: operations["SecurityController_forProject"];
         put?: never;
         post?: never;
@@ -317,6 +344,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Check the API key */
         get: operations["PingController_ping"];
         put?: never;
         post?: never;
@@ -333,6 +361,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Liveness probe */
         get: operations["HealthController_live"];
         put?: never;
         post?: never;
@@ -349,6 +378,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Readiness probe */
         get: operations["HealthController_ready"];
         put?: never;
         post?: never;
@@ -367,6 +397,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Add a sender domain */
         post: operations["DomainsController_create"];
         delete?: never;
         options?: never;
@@ -381,6 +412,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List the domains of the project */
         get: operations["DomainsController_list"];
         put?: never;
         post?: never;
@@ -397,6 +429,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Check a domain's DNS records now */
         get: operations["DomainsController_verify"];
         put?: never;
         post?: never;
@@ -416,6 +449,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Delete a domain */
         delete: operations["DomainsController_remove"];
         options?: never;
         head?: never;
@@ -431,6 +465,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Check an email address */
         post: operations["VerifyController_verify"];
         delete?: never;
         options?: never;
@@ -445,6 +480,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List events */
         get: operations["EventsController_list"];
         put?: never;
         post?: never;
@@ -461,6 +497,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Count events */
         get: operations["EventsController_stats"];
         put?: never;
         post?: never;
@@ -477,6 +514,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List event names */
         get: operations["EventsController_names"];
         put?: never;
         post?: never;
@@ -493,6 +531,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List what uses an event name */
         get: operations["EventsController_usage"];
         put?: never;
         post?: never;
@@ -509,6 +548,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List the events of a contact */
         get: operations["EventsController_forContact"];
         put?: never;
         post?: never;
@@ -528,6 +568,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Delete the events of a name */
         delete: operations["EventsController_remove"];
         options?: never;
         head?: never;
@@ -543,6 +584,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Import contacts from a CSV file */
         post: operations["ImportController_upload"];
         delete?: never;
         options?: never;
@@ -557,6 +599,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get an import job */
         get: operations["ImportController_get"];
         put?: never;
         post?: never;
@@ -575,6 +618,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Subscribe contacts in bulk */
         post: operations["BulkController_subscribe"];
         delete?: never;
         options?: never;
@@ -591,6 +635,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Unsubscribe contacts in bulk */
         post: operations["BulkController_unsubscribe"];
         delete?: never;
         options?: never;
@@ -607,6 +652,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Delete contacts in bulk */
         post: operations["BulkController_remove"];
         delete?: never;
         options?: never;
@@ -621,6 +667,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get a bulk job */
         get: operations["BulkController_get"];
         put?: never;
         post?: never;
@@ -637,6 +684,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List contact fields and their types */
         get: operations["ContactFieldsController_list"];
         put?: never;
         post?: never;
@@ -653,6 +701,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List the distinct values of a field */
         get: operations["ContactFieldsController_values"];
         put?: never;
         post?: never;
@@ -669,6 +718,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List what uses a field */
         get: operations["ContactFieldsController_usage"];
         put?: never;
         post?: never;
@@ -688,6 +738,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Remove a custom field from every contact */
         delete: operations["ContactFieldsController_remove"];
         options?: never;
         head?: never;
@@ -701,8 +752,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List contacts */
         get: operations["ContactsController_list"];
         put?: never;
+        /** Create or update a contact by email */
         post: operations["ContactsController_create"];
         delete?: never;
         options?: never;
@@ -719,6 +772,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Find which addresses are contacts */
         post: operations["ContactsController_lookup"];
         delete?: never;
         options?: never;
@@ -733,12 +787,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get a contact */
         get: operations["ContactsController_get"];
         put?: never;
         post?: never;
+        /** Delete a contact */
         delete: operations["ContactsController_remove"];
         options?: never;
         head?: never;
+        /** Update a contact */
         patch: operations["ContactsController_update"];
         trace?: never;
     };
@@ -751,6 +808,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Track an event */
         post: operations["TrackController_track"];
         delete?: never;
         options?: never;
@@ -767,6 +825,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Track an event (dashboard) */
         post: operations["TrackController_trackFromDashboard"];
         delete?: never;
         options?: never;
@@ -781,8 +840,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List templates */
         get: operations["TemplatesController_list"];
         put?: never;
+        /** Create a template */
         post: operations["TemplatesController_create"];
         delete?: never;
         options?: never;
@@ -797,12 +858,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get a template */
         get: operations["TemplatesController_get"];
         put?: never;
         post?: never;
+        /** Delete a template */
         delete: operations["TemplatesController_remove"];
         options?: never;
         head?: never;
+        /** Update a template */
         patch: operations["TemplatesController_update"];
         trace?: never;
     };
@@ -815,6 +879,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Duplicate a template */
         post: operations["TemplatesController_duplicate"];
         delete?: never;
         options?: never;
@@ -829,6 +894,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List what uses a template */
         get: operations["TemplatesController_usage"];
         put?: never;
         post?: never;
@@ -847,6 +913,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Send an email */
         post: operations["EmailsController_send"];
         delete?: never;
         options?: never;
@@ -861,6 +928,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List emails */
         get: operations["EmailsQueriesController_list"];
         put?: never;
         post?: never;
@@ -877,6 +945,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get an email with its events */
         get: operations["EmailsQueriesController_findOne"];
         put?: never;
         post?: never;
@@ -893,7 +962,9 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get the billing limits and usage */
         get: operations["BillingController_limits"];
+        /** Set the billing limits */
         put: operations["BillingController_updateLimits"];
         post?: never;
         delete?: never;
@@ -909,6 +980,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get this period's consumption */
         get: operations["BillingController_consumption"];
         put?: never;
         post?: never;
@@ -927,6 +999,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Start a Stripe Checkout session */
         post: operations["BillingController_checkout"];
         delete?: never;
         options?: never;
@@ -943,6 +1016,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Open the Stripe billing portal */
         post: operations["BillingController_portal"];
         delete?: never;
         options?: never;
@@ -957,6 +1031,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List the invoices */
         get: operations["BillingController_invoices"];
         put?: never;
         post?: never;
@@ -973,6 +1048,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List the activity feed */
         get: operations["ActivityController_feed"];
         put?: never;
         post?: never;
@@ -989,6 +1065,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Count the activity in a range */
         get: operations["ActivityController_stats"];
         put?: never;
         post?: never;
@@ -1005,6 +1082,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Count recent activity */
         get: operations["ActivityController_recentCount"];
         put?: never;
         post?: never;
@@ -1021,6 +1099,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List the activity types that occurred */
         get: operations["ActivityController_types"];
         put?: never;
         post?: never;
@@ -1037,6 +1116,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List upcoming campaigns and waiting executions */
         get: operations["ActivityController_upcoming"];
         put?: never;
         post?: never;
@@ -1053,6 +1133,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get email counts over time */
         get: operations["AnalyticsController_timeseries"];
         put?: never;
         post?: never;
@@ -1069,6 +1150,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Rank campaigns */
         get: operations["AnalyticsController_topCampaigns"];
         put?: never;
         post?: never;
@@ -1085,6 +1167,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get per-campaign counts and rates */
         get: operations["AnalyticsController_campaignStats"];
         put?: never;
         post?: never;
@@ -1101,6 +1184,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Rank custom events */
         get: operations["AnalyticsController_topEvents"];
         put?: never;
         post?: never;
@@ -1119,6 +1203,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Upload an image */
         post: operations["UploadsController_upload"];
         delete?: never;
         options?: never;
@@ -1133,6 +1218,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get an uploaded image */
         get: operations["UploadsController_serve"];
         put?: never;
         post?: never;
@@ -1149,8 +1235,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List campaigns */
         get: operations["CampaignsController_list"];
         put?: never;
+        /** Create a campaign */
         post: operations["CampaignsController_create"];
         delete?: never;
         options?: never;
@@ -1165,9 +1253,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get a campaign */
         get: operations["CampaignsController_get"];
+        /** Replace a campaign */
         put: operations["CampaignsController_replace"];
         post?: never;
+        /** Delete a campaign */
         delete: operations["CampaignsController_remove"];
         options?: never;
         head?: never;
@@ -1183,6 +1274,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Duplicate a campaign */
         post: operations["CampaignsController_duplicate"];
         delete?: never;
         options?: never;
@@ -1199,6 +1291,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Send or schedule a campaign */
         post: operations["CampaignsController_send"];
         delete?: never;
         options?: never;
@@ -1215,6 +1308,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Cancel a campaign */
         post: operations["CampaignsController_cancel"];
         delete?: never;
         options?: never;
@@ -1231,6 +1325,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Resend a campaign's uncertain emails */
         post: operations["CampaignsController_resendUncertain"];
         delete?: never;
         options?: never;
@@ -1247,6 +1342,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Send a test copy of a campaign */
         post: operations["CampaignsController_sendTest"];
         delete?: never;
         options?: never;
@@ -1261,6 +1357,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get the statistics of a campaign */
         get: operations["CampaignsController_stats"];
         put?: never;
         post?: never;
@@ -1277,6 +1374,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Preview the audience of a campaign */
         get: operations["CampaignsController_audiencePreview"];
         put?: never;
         post?: never;
@@ -1293,8 +1391,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List segments */
         get: operations["SegmentsController_list"];
         put?: never;
+        /** Create a segment */
         post: operations["SegmentsController_create"];
         delete?: never;
         options?: never;
@@ -1311,6 +1411,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Count the contacts a condition matches */
         post: operations["SegmentsController_preview"];
         delete?: never;
         options?: never;
@@ -1325,12 +1426,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get a segment */
         get: operations["SegmentsController_get"];
         put?: never;
         post?: never;
+        /** Delete a segment */
         delete: operations["SegmentsController_remove"];
         options?: never;
         head?: never;
+        /** Update a segment */
         patch: operations["SegmentsController_update"];
         trace?: never;
     };
@@ -1341,6 +1445,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List the members of a segment */
         get: operations["SegmentsController_members"];
         put?: never;
         post?: never;
@@ -1359,7 +1464,9 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Add members to a static segment */
         post: operations["SegmentsController_addMembers"];
+        /** Remove members from a static segment */
         delete: operations["SegmentsController_removeMembers"];
         options?: never;
         head?: never;
@@ -1375,6 +1482,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Recompute the membership of a dynamic segment */
         post: operations["SegmentsController_compute"];
         delete?: never;
         options?: never;
@@ -1391,6 +1499,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Refresh the member count of a segment */
         post: operations["SegmentsController_refresh"];
         delete?: never;
         options?: never;
@@ -1405,8 +1514,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List workflows */
         get: operations["WorkflowsController_list"];
         put?: never;
+        /** Create a workflow */
         post: operations["WorkflowsController_create"];
         delete?: never;
         options?: never;
@@ -1421,6 +1532,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List the fields a condition can compare */
         get: operations["WorkflowsController_fields"];
         put?: never;
         post?: never;
@@ -1437,12 +1549,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get a workflow */
         get: operations["WorkflowsController_get"];
         put?: never;
         post?: never;
+        /** Delete a workflow */
         delete: operations["WorkflowsController_remove"];
         options?: never;
         head?: never;
+        /** Update a workflow */
         patch: operations["WorkflowsController_update"];
         trace?: never;
     };
@@ -1455,6 +1570,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Add a step */
         post: operations["WorkflowsController_addStep"];
         delete?: never;
         options?: never;
@@ -1472,9 +1588,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Delete a step */
         delete: operations["WorkflowsController_removeStep"];
         options?: never;
         head?: never;
+        /** Update a step */
         patch: operations["WorkflowsController_updateStep"];
         trace?: never;
     };
@@ -1487,6 +1605,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Connect two steps */
         post: operations["WorkflowsController_addTransition"];
         delete?: never;
         options?: never;
@@ -1504,6 +1623,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Delete a transition */
         delete: operations["WorkflowsController_removeTransition"];
         options?: never;
         head?: never;
@@ -1517,8 +1637,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List the executions of a workflow */
         get: operations["WorkflowsController_executionList"];
         put?: never;
+        /** Start an execution for a contact */
         post: operations["WorkflowsController_start"];
         delete?: never;
         options?: never;
@@ -1535,6 +1657,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Cancel every active execution */
         post: operations["WorkflowsController_cancelAll"];
         delete?: never;
         options?: never;
@@ -1549,9 +1672,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get an execution */
         get: operations["WorkflowsController_execution"];
         put?: never;
         post?: never;
+        /** Cancel an execution */
         delete: operations["WorkflowsController_cancel"];
         options?: never;
         head?: never;
@@ -3230,6 +3355,10 @@ export interface components {
             /** Format: date-time */
             timestamp: string;
         };
+        ShortError: {
+            /** @description What is missing, e.g. "name is required" */
+            error: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -3261,7 +3390,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description Not JSON, without X-Requested-With, from another origin (a cross-site form post): no cookie is set */
+            /** @description Signups are disabled on this deployment; or Not JSON, without X-Requested-With, from another origin (a cross-site form post): no cookie is set */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3270,8 +3399,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Conflicts with the current state (CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3303,8 +3450,26 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not JSON, without X-Requested-With, from another origin (a cross-site form post): no cookie is set */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3323,8 +3488,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3355,8 +3520,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3387,8 +3552,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3418,15 +3583,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     AuthController_verifyEmailPage: {
@@ -3447,15 +3603,6 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
-                };
-            };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3482,8 +3629,26 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description The token is invalid, already used or expired */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3519,8 +3684,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3556,8 +3730,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3587,15 +3770,6 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     AuthController_resetPassword: {
@@ -3623,8 +3797,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description The token is invalid, already used or expired */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3652,8 +3844,26 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account no longer exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3694,15 +3904,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     ProjectsController_list: {
@@ -3723,8 +3924,17 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectResponse"][];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3756,8 +3966,35 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3787,8 +4024,26 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such project, or you are not a member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3816,8 +4071,35 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Your role in the project is not enough (ADMIN or OWNER needed); or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such project, or you are not a member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3851,8 +4133,44 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Your role in the project is not enough (ADMIN or OWNER needed); or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such project, or you are not a member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3882,8 +4200,35 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Your role in the project is not enough (ADMIN or OWNER needed); or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such project, or you are not a member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3916,8 +4261,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Your role in the project is not enough (ADMIN or OWNER needed); or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such project, or you are not a member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3959,8 +4331,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such project, or you are not a member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3990,8 +4380,26 @@ export interface operations {
                     "application/json": components["schemas"]["MemberResponse"][];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such project, or you are not a member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4025,8 +4433,53 @@ export interface operations {
                     "application/json": components["schemas"]["MemberResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Your role in the project is not enough (ADMIN or OWNER needed); or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such project (or you are not a member), or no account with that email */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user is already a member */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4055,8 +4508,35 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Your role is not enough, the OWNER cannot be removed, or you cannot remove yourself; or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such project or member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4091,8 +4571,44 @@ export interface operations {
                     "application/json": components["schemas"]["MemberResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Your role is not enough, the OWNER cannot be demoted, or you cannot change your own role; or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such project or member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4144,8 +4660,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such project, or you are not a member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4197,8 +4731,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such project, or you are not a member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4232,8 +4784,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4262,15 +4832,6 @@ export interface operations {
                         /** @enum {string} */
                         status?: "ok";
                     };
-                };
-            };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4356,15 +4917,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     DomainsController_create: {
@@ -4389,8 +4941,53 @@ export interface operations {
                     "application/json": components["schemas"]["DomainResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The domain has already been added */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4420,8 +5017,35 @@ export interface operations {
                     "application/json": components["schemas"]["DomainResponse"][];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The path names another project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4451,8 +5075,35 @@ export interface operations {
                     "application/json": components["schemas"]["DomainResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4480,8 +5131,53 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Templates or campaigns still send from it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4517,8 +5213,44 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4563,8 +5295,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4601,8 +5360,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4636,8 +5413,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4680,8 +5475,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No event of that name */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4728,8 +5550,44 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such contact */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4757,8 +5615,53 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No event of that name */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A system event name, whose history cannot be deleted */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4801,8 +5704,53 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description No file part, or not a UTF-8 CSV with a header row naming an email column */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The file is larger than 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4832,8 +5780,35 @@ export interface operations {
                     "application/json": components["schemas"]["ImportJobResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4870,8 +5845,44 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4908,8 +5919,44 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4946,8 +5993,44 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4977,8 +6060,35 @@ export interface operations {
                     "application/json": components["schemas"]["BulkJobResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5016,8 +6126,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5064,8 +6192,44 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such field */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5108,8 +6272,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such field */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5137,8 +6328,44 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such field */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5187,8 +6414,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5239,8 +6493,44 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5277,8 +6567,44 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5308,8 +6634,35 @@ export interface operations {
                     "application/json": components["schemas"]["ContactResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5337,8 +6690,44 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5372,8 +6761,53 @@ export interface operations {
                     "application/json": components["schemas"]["ContactResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5415,8 +6849,62 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Malformed Idempotency-Key header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was already used (IDEMPOTENCY_KEY_REUSED): the first request took effect */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5458,8 +6946,62 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Malformed Idempotency-Key header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was already used (IDEMPOTENCY_KEY_REUSED): the first request took effect */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5500,8 +7042,35 @@ export interface operations {
                     "application/json": components["schemas"]["TemplatePage"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5533,8 +7102,53 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description A required field (name, subject, body) is missing: `{ "error": "<field> is required" }` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED); or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5564,8 +7178,35 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5593,8 +7234,44 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5628,8 +7305,53 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED); or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5659,8 +7381,44 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5690,8 +7448,35 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateUsageResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5809,8 +7594,80 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Malformed Idempotency-Key header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The monthly transactional email limit of the project would be passed */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The project is disabled (PROJECT_DISABLED), or the sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED); or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No template with that id in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was already used (IDEMPOTENCY_KEY_REUSED): the first request took effect */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5857,8 +7714,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5888,8 +7772,35 @@ export interface operations {
                     "application/json": components["schemas"]["EmailDetailResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5919,8 +7830,35 @@ export interface operations {
                     "application/json": components["schemas"]["BillingLimitsSchema"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Only an OWNER or ADMIN of the project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such project, or you are not a member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5954,8 +7892,44 @@ export interface operations {
                     "application/json": components["schemas"]["BillingLimitsSchema"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Only an OWNER or ADMIN of the project; or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such project, or you are not a member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5985,8 +7959,35 @@ export interface operations {
                     "application/json": components["schemas"]["BillingConsumptionSchema"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Only an OWNER or ADMIN of the project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such project, or you are not a member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6016,8 +8017,35 @@ export interface operations {
                     "application/json": components["schemas"]["BillingRedirectSchema"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Only an OWNER or ADMIN of the project; or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such project (or you are not a member), or billing is off (BILLING_DISABLED: no Stripe key) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6047,8 +8075,35 @@ export interface operations {
                     "application/json": components["schemas"]["BillingRedirectSchema"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Only an OWNER or ADMIN of the project; or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such project (or you are not a member), or billing is off (BILLING_DISABLED: no Stripe key) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6078,8 +8133,35 @@ export interface operations {
                     "application/json": components["schemas"]["InvoiceListSchema"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Only an OWNER or ADMIN of the project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such project (or you are not a member), or billing is off (BILLING_DISABLED: no Stripe key) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6126,8 +8208,44 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description An unknown activity type, or a bad range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6160,8 +8278,44 @@ export interface operations {
                     "application/json": components["schemas"]["ActivityStatsSchema"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description A range that is not ISO 8601 dates, inverted or too long */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6195,8 +8349,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6227,8 +8408,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6256,8 +8455,26 @@ export interface operations {
                     "application/json": components["schemas"]["UpcomingSchema"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6292,8 +8509,44 @@ export interface operations {
                     "application/json": components["schemas"]["TimeseriesSchema"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description A range that is not ISO 8601 dates, inverted or too long, or an unknown interval or metric */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6330,8 +8583,44 @@ export interface operations {
                     "application/json": components["schemas"]["TopCampaignsSchema"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description A range that is not ISO 8601 dates, inverted or too long, or an unknown interval or metric */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6366,8 +8655,44 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignStatsListSchema"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description A range that is not ISO 8601 dates, inverted or too long, or an unknown interval or metric */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6402,8 +8727,44 @@ export interface operations {
                     "application/json": components["schemas"]["TopEventsSchema"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description A range that is not ISO 8601 dates, inverted or too long, or an unknown interval or metric */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6447,8 +8808,62 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description No file part */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The image is larger than 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not a PNG, JPEG, GIF or WebP image */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6481,8 +8896,17 @@ export interface operations {
                     "image/webp": string;
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description No such image */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6527,8 +8951,44 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignPage"] | components["schemas"]["CampaignCursorPage"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description An unknown status filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6564,8 +9024,44 @@ export interface operations {
                     };
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6595,8 +9091,35 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6630,8 +9153,62 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The campaign is not DRAFT or SCHEDULED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6659,8 +9236,53 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The campaign is SCHEDULED or SENDING */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6690,8 +9312,44 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6725,8 +9383,71 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignSendResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description scheduledFor is not a date */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED); or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The campaign is not DRAFT or SCHEDULED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6756,8 +9477,53 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The campaign is not SCHEDULED or SENDING */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6787,8 +9553,53 @@ export interface operations {
                     "application/json": components["schemas"]["ResendUncertainResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The campaign is not SENDING or SENT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6822,8 +9633,53 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignTestResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED); or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6853,8 +9709,35 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignStats"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6884,8 +9767,44 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignAudiencePreview"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6913,8 +9832,26 @@ export interface operations {
                     "application/json": components["schemas"]["SegmentResponse"][];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6946,8 +9883,53 @@ export interface operations {
                     "application/json": components["schemas"]["SegmentResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description name, or the condition of a DYNAMIC segment, is missing: `{ "error": "name is required" }` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6979,8 +9961,53 @@ export interface operations {
                     "application/json": components["schemas"]["RefreshResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description condition is missing: `{ "error": "condition is required (a filter tree object)" }` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7010,8 +10037,35 @@ export interface operations {
                     "application/json": components["schemas"]["SegmentResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7039,8 +10093,53 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A scheduled or sending campaign, or a filter of another segment, uses it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7074,8 +10173,53 @@ export interface operations {
                     "application/json": components["schemas"]["SegmentResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7110,8 +10254,44 @@ export interface operations {
                     "application/json": components["schemas"]["SegmentMembersPage"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7145,8 +10325,62 @@ export interface operations {
                     "application/json": components["schemas"]["AddMembersResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description The segment is DYNAMIC */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7180,8 +10414,62 @@ export interface operations {
                     "application/json": components["schemas"]["RemoveMembersResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description The segment is DYNAMIC */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7211,8 +10499,62 @@ export interface operations {
                     "application/json": components["schemas"]["ComputeResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description The segment is STATIC */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The condition took longer than the segment statement timeout to evaluate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7242,8 +10584,53 @@ export interface operations {
                     "application/json": components["schemas"]["RefreshResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The condition took longer than the segment statement timeout to evaluate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7276,8 +10663,35 @@ export interface operations {
                     "application/json": components["schemas"]["WorkflowPage"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7309,8 +10723,44 @@ export interface operations {
                     "application/json": components["schemas"]["WorkflowResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7338,8 +10788,26 @@ export interface operations {
                     "application/json": components["schemas"]["WorkflowFieldsResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7369,8 +10837,35 @@ export interface operations {
                     "application/json": components["schemas"]["WorkflowResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such workflow */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7398,8 +10893,53 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such workflow */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The workflow has RUNNING or WAITING executions */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7433,8 +10973,53 @@ export interface operations {
                     "application/json": components["schemas"]["WorkflowResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such workflow */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7468,8 +11053,53 @@ export interface operations {
                     "application/json": components["schemas"]["StepResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such workflow */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7500,8 +11130,53 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such workflow or step */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The TRIGGER step, or a step with several outgoing transitions to splice out */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7536,8 +11211,53 @@ export interface operations {
                     "application/json": components["schemas"]["StepResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such workflow or step */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7571,8 +11291,62 @@ export interface operations {
                     "application/json": components["schemas"]["TransitionResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such workflow */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The step already has that transition (its branch, outcome or single successor) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7601,8 +11375,44 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such workflow or transition */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7639,8 +11449,44 @@ export interface operations {
                     "application/json": components["schemas"]["ExecutionPage"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such workflow */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7674,8 +11520,62 @@ export interface operations {
                     "application/json": components["schemas"]["ExecutionResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such workflow */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The contact already has an active execution of this workflow */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7705,8 +11605,44 @@ export interface operations {
                     "application/json": components["schemas"]["CancelAllResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such workflow */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7737,8 +11673,35 @@ export interface operations {
                     "application/json": components["schemas"]["ExecutionResponse"];
                 };
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such workflow or execution */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7767,8 +11730,53 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Client error in the error envelope (400, 401, 403, 404, 409, 413, 422, 429) */
-            "4XX": {
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such workflow or execution */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The execution is not RUNNING or WAITING */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

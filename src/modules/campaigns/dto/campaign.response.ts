@@ -1,5 +1,5 @@
 import { ApiProperty, OmitType, PickType } from '@nestjs/swagger';
-import { FilterTreeSchema } from '../../segments/dto/filter-tree.openapi';
+import { FilterTreeSchema } from '../../filters/validate-filter';
 import { TemplatePage, TemplateResponse } from '../../templates/dto/template.response';
 import { TEMPLATE_TYPES, type TemplateType } from '../../templates/entities/template.entity';
 import { AUDIENCE_TYPES, CAMPAIGN_STATUSES, type AudienceType, type Campaign, type CampaignStatus } from '../entities/campaign.entity';

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsObject, IsOptional, IsUUID } from 'class-validator';
-import { FilterTreeSchema } from '../../segments/dto/filter-tree.openapi';
+import { FilterTreeSchema } from '../../filters/validate-filter';
 import { CreateTemplateDto } from '../../templates/dto/create-template.dto';
 import { AUDIENCE_TYPES, type AudienceType } from '../entities/campaign.entity';
 

@@ -1,10 +1,11 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentProject, SecretKey } from '../../auth/auth.decorators';
 import { BulkService } from './bulk.service';
 import { BulkContactsDto } from './dto/bulk-contacts.dto';
 import { BulkJobResponse } from './dto/bulk-job.response';
 import { ApiJson } from '../../../platform/http/openapi-responses';
+import { ApiErrors } from '../../../platform/http/openapi-errors';
 
 type Queued = Promise<{ jobId: string; status: 'queued' }>;
 
@@ -15,6 +16,8 @@ export class BulkController {
 
   @SecretKey()
   @Post('bulk-subscribe')
+  @ApiOperation({ summary: 'Subscribe contacts in bulk' })
+  @ApiErrors(422)
   @HttpCode(202)
   @ApiJson(202, { type: 'object', properties: { jobId: { type: 'string', description: 'Poll GET …/{jobId} for progress' }, status: { type: 'string', enum: ['queued'] } } }, 'Bulk job queued')
   subscribe(@CurrentProject() projectId: string, @Body() body: BulkContactsDto): Queued {
@@ -23,6 +26,8 @@ export class BulkController {
 
   @SecretKey()
   @Post('bulk-unsubscribe')
+  @ApiOperation({ summary: 'Unsubscribe contacts in bulk' })
+  @ApiErrors(422)
   @HttpCode(202)
   @ApiJson(202, { type: 'object', properties: { jobId: { type: 'string', description: 'Poll GET …/{jobId} for progress' }, status: { type: 'string', enum: ['queued'] } } }, 'Bulk job queued')
   unsubscribe(@CurrentProject() projectId: string, @Body() body: BulkContactsDto): Queued {
@@ -31,6 +36,8 @@ export class BulkController {
 
   @SecretKey()
   @Post('bulk-delete')
+  @ApiOperation({ summary: 'Delete contacts in bulk' })
+  @ApiErrors(422)
   @HttpCode(202)
   @ApiJson(202, { type: 'object', properties: { jobId: { type: 'string', description: 'Poll GET …/{jobId} for progress' }, status: { type: 'string', enum: ['queued'] } } }, 'Bulk job queued')
   remove(@CurrentProject() projectId: string, @Body() body: BulkContactsDto): Queued {
@@ -39,6 +46,8 @@ export class BulkController {
 
   @SecretKey()
   @Get('bulk/:jobId')
+  @ApiOperation({ summary: 'Get a bulk job' })
+  @ApiErrors(404)
   @ApiJson(200, BulkJobResponse, 'Bulk job progress and per-contact errors')
   get(@CurrentProject() projectId: string, @Param('jobId') jobId: string): Promise<BulkJobResponse> {
     return this.bulk.get(projectId, jobId);

@@ -1,11 +1,12 @@
 import { Controller, Get, HttpCode, Param, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentProject, SecretKey } from '../../auth/auth.decorators';
 import { ImportJobResponse } from './dto/import-job.response';
 import { MAX_IMPORT_BYTES } from './import.errors';
 import { ImportService, UploadedCsv } from './import.service';
 import { ApiJson } from '../../../platform/http/openapi-responses';
+import { ApiErrors } from '../../../platform/http/openapi-errors';
 
 @ApiTags('contacts')
 @Controller('contacts/import')
@@ -15,6 +16,8 @@ export class ImportController {
   /** Multer stops reading past the limit; Nest turns LIMIT_FILE_SIZE into 413 PAYLOAD_TOO_LARGE. */
   @SecretKey()
   @Post()
+  @ApiOperation({ summary: 'Import contacts from a CSV file' })
+  @ApiErrors([400, 'No file part, or not a UTF-8 CSV with a header row naming an email column'], [413, 'The file is larger than 5 MB'])
   @HttpCode(202)
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary', description: 'UTF-8 CSV, at most 5 MB, header row with an email column' } } } })
@@ -26,6 +29,8 @@ export class ImportController {
 
   @SecretKey()
   @Get(':jobId')
+  @ApiOperation({ summary: 'Get an import job' })
+  @ApiErrors(404)
   @ApiJson(200, ImportJobResponse, 'Import progress and row errors')
   get(@CurrentProject() projectId: string, @Param('jobId') jobId: string): Promise<ImportJobResponse> {
     return this.imports.get(projectId, jobId);

@@ -1,4 +1,4 @@
-import { parseSendRequest, recipientVariables } from './send-request';
+import { parseSendRequest, recipientVariables, SEND_REQUEST_SCHEMA } from './send-request';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const fields = (body: unknown) => {
@@ -77,5 +77,35 @@ describe('recipientVariables', () => {
     expect(recipientVariables(req({ name: { value: 'J.', persistent: false } }), john, { name: 'J.' })).toEqual({ name: 'J.' });
     expect(recipientVariables(req({ name: null }), john, {})).toEqual({ name: 'John Smith' });
     expect(recipientVariables(req(), { email: 'anon@y.io', name: null }, { name: 'stored' })).toEqual({ name: 'stored' });
+  });
+});
+
+/** The OpenAPI body is written beside the parser; these hold the two to the same fields. */
+describe('SEND_REQUEST_SCHEMA', () => {
+  const properties = SEND_REQUEST_SCHEMA.properties as Record<string, { type?: string }>;
+
+  it('documents exactly the fields the parser reads', () => {
+    const read = new Set<string>();
+    const spy = new Proxy({ to: 'x@y.io' } as Record<string, unknown>, {
+      get: (target, key) => {
+        if (typeof key === 'string') read.add(key);
+        return Reflect.get(target, key);
+      },
+    });
+    expect(parseSendRequest(spy).errors).toEqual([]);
+    expect([...read].sort()).toEqual(Object.keys(properties).sort());
+  });
+
+  it('every documented field is checked: a value of the wrong type is a 422 item naming it', () => {
+    const wrong = (type: string | undefined): unknown => (type === 'boolean' ? 'yes' : type === 'object' || type === 'array' ? 'x' : 42);
+    for (const [field, schema] of Object.entries(properties)) {
+      const out = parseSendRequest({ to: 'x@y.io', [field]: wrong(schema.type) });
+      expect({ field, errors: out.errors.map((e) => e.field) }).toEqual({ field, errors: [field] });
+    }
+  });
+
+  it('requires what the parser requires', () => {
+    expect(SEND_REQUEST_SCHEMA.required).toEqual(['to']);
+    expect(fields({})).toEqual(['to:required']);
   });
 });

@@ -5,14 +5,19 @@ import { IdempotencyClaim, IdempotencyKeyClaim } from '../../../platform/http/id
 import { TrackEventDto } from '../dto/track-event.dto';
 import { TrackService } from './track.service';
 import { ApiEnvelope } from '../../../platform/http/openapi-responses';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../../../platform/http/openapi-errors';
 
 const TRACKED = { type: 'object', properties: { contact: { type: 'string', description: 'Contact id' }, event: { type: 'string', description: 'Event id' }, timestamp: { type: 'string' } } };
 
+@ApiTags('events')
 @Controller()
 export class TrackController {
   constructor(private readonly tracking: TrackService) {}
 
   @Post('v1/track')
+  @ApiOperation({ summary: 'Track an event' })
+  @ApiErrors([400, 'Malformed Idempotency-Key header'], [409, 'The Idempotency-Key was already used (IDEMPOTENCY_KEY_REUSED): the first request took effect'], 422)
   @HttpCode(200)
   @PublicOrSecretKey()
   @Idempotent()
@@ -23,6 +28,8 @@ export class TrackController {
 
   /** Dashboard alias of /v1/track (secret key or session), same body and response. */
   @Post('events/track')
+  @ApiOperation({ summary: 'Track an event (dashboard)' })
+  @ApiErrors([400, 'Malformed Idempotency-Key header'], [409, 'The Idempotency-Key was already used (IDEMPOTENCY_KEY_REUSED): the first request took effect'], 422)
   @HttpCode(200)
   @SecretKey()
   @Idempotent()

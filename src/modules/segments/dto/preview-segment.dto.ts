@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
-import { FilterTreeSchema } from './filter-tree.openapi';
+import { FilterTreeSchema } from '../../filters/validate-filter';
 
 /** A filter tree to count without saving anything (the dashboard's live count while editing). */
 export class PreviewSegmentDto {

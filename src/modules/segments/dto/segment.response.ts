@@ -3,7 +3,7 @@ import { ContactResponse } from '../../contacts/dto/contact.response';
 import { TemplatePage, TemplateResponse } from '../../templates/dto/template.response';
 import type { Segment, SegmentType } from '../entities/segment.entity';
 import type { FilterTree } from '../../filters/filter.types';
-import { FilterTreeSchema } from './filter-tree.openapi';
+import { FilterTreeSchema } from '../../filters/validate-filter';
 
 /** id, name, description, projectId and the timestamps mean what they mean on a template. */
 export class SegmentResponse extends PickType(TemplateResponse, ['id', 'name', 'description', 'projectId', 'createdAt', 'updatedAt'] as const) {

@@ -1,10 +1,16 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { OptionalNotNull } from '../../../platform/http/validation';
 import { IsBoolean, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { TRIGGER_TYPES, type TriggerType } from '../entities/workflow.entity';
-import { ADDABLE_STEP_TYPES } from '../graph/step-config';
-import { STEP_CONFIG_SCHEMA, STEP_POSITION } from './step-config.openapi';
+import { ADDABLE_STEP_TYPES, STEP_CONFIG_SCHEMA } from '../graph/step-config';
+
+/** A step's `position`: the editor's, never read by the service. */
+export const STEP_POSITION: ApiPropertyOptions = {
+  description: 'Where the graph editor draws the step, e.g. {"x": 120, "y": 80}; stored as sent, never read by the service',
+  type: 'object',
+  additionalProperties: true,
+};
 
 const EVENT_NAME = 'Event that starts the workflow for its contact (tracked with /v1/track or emitted, e.g. contact.subscribed, segment.<slug>.entry, email.open)';
 

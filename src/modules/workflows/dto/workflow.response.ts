@@ -6,7 +6,8 @@ import { STEP_TYPES, type StepType, type WorkflowStep } from '../entities/workfl
 import type { Branch, WaitOutcome, WorkflowTransition } from '../entities/workflow-transition.entity';
 import { TRIGGER_TYPES, type TriggerType, type Workflow } from '../entities/workflow.entity';
 import type { WorkflowField } from '../workflow-fields';
-import { STEP_POSITION, STORED_STEP_CONFIG_SCHEMA } from './step-config.openapi';
+import { STORED_STEP_CONFIG_SCHEMA } from '../graph/step-config';
+import { STEP_POSITION } from './workflow.dto';
 
 export class StepResponse {
   @ApiProperty({ description: 'Identifier (UUID)', type: String })
