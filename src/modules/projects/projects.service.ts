@@ -10,7 +10,7 @@ import { Project } from './entities/project.entity';
 import type { DefaultFromDto, UpdateProjectDto } from './dto/update-project.dto';
 import { defaultFromNotVerified, insufficientRole, projectNotFound } from './projects.errors';
 import { DomainsService } from '../domains/domains.service';
-import { wipeProjectData } from './use-cases/wipe-project-data';
+import { wipeProjectData } from './project-wipe';
 
 export interface KeyLookup {
   projectId: string;
