@@ -7,7 +7,7 @@ import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { TemplatesController } from './templates.controller';
 import { TemplatesService } from './templates.service';
-import { TemplateUsage } from './use-cases/template-usage';
+import { TemplateUsage } from './template-usage';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Template]), DomainsModule],

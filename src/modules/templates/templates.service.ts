@@ -8,7 +8,7 @@ import { TemplatePage, TemplateUsageResponse, toTemplateResponse } from './dto/t
 import type { UpdateTemplateDto } from './dto/update-template.dto';
 import { Template } from './entities/template.entity';
 import { assertValidLiquid, missingTemplateField, templateNotFound } from './templates.errors';
-import { TemplateUsage } from './use-cases/template-usage';
+import { TemplateUsage } from './template-usage';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 
 const SORT_COLUMNS: Record<TemplateSort, string> = { name: 'lower(t.name)', createdAt: 't.created_at', updatedAt: 't.updated_at' };

@@ -1,11 +1,11 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { SetupProbes } from '../../../platform/usage/setup-probes.registry';
-import { referencesOf } from '../../../platform/usage/usage-response';
-import { UsageRegistry } from '../../../platform/usage/usage.registry';
-import { SENDER_DOMAIN_MATCHES } from '../../domains/sender-domain';
-import type { TemplateUsageResponse } from '../dto/template.response';
+import { SetupProbes } from '../../platform/usage/setup-probes.registry';
+import { referencesOf } from '../../platform/usage/usage-response';
+import { UsageRegistry } from '../../platform/usage/usage.registry';
+import { SENDER_DOMAIN_MATCHES } from '../domains/sender-domain';
+import type { TemplateUsageResponse } from './dto/template.response';
 
 /**
  * Templates in the usage registry: the templates sending from a domain (the domain delete 409),
