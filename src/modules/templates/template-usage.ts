@@ -1,11 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { SetupProbes } from '../../platform/usage/setup-probes.registry';
 import { referencesOf } from '../../platform/usage/usage-response';
 import { UsageRegistry } from '../../platform/usage/usage.registry';
-import { SENDER_DOMAIN_MATCHES } from '../domains/sender-domain';
 import type { TemplateUsageResponse } from './dto/template.response';
+import { TemplatesRepository } from './templates.repository';
 
 /**
  * Templates in the usage registry: the templates sending from a domain (the domain delete 409),
@@ -15,7 +13,7 @@ import type { TemplateUsageResponse } from './dto/template.response';
 @Injectable()
 export class TemplateUsage implements OnModuleInit {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: TemplatesRepository,
     private readonly usage: UsageRegistry,
     private readonly setup: SetupProbes,
   ) {}
@@ -23,17 +21,9 @@ export class TemplateUsage implements OnModuleInit {
   onModuleInit(): void {
     this.usage.register(async (projectId, subject) => {
       if (subject.kind !== 'domain') return {};
-      return {
-        templates: await this.dataSource.query(`SELECT id::text AS id, name FROM templates WHERE project_id = $1 AND ${SENDER_DOMAIN_MATCHES('from_address', 2)}`, [
-          projectId,
-          subject.domain,
-        ]),
-      };
+      return { templates: await this.repository.sendingFromDomain(projectId, subject.domain) };
     });
-    this.setup.register('hasTemplates', async (projectId) => {
-      const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM templates WHERE project_id = $1 LIMIT 1`, [projectId]);
-      return rows.length > 0;
-    });
+    this.setup.register('hasTemplates', (projectId) => this.repository.hasAny(projectId));
   }
 
   async of(projectId: string, templateId: string): Promise<TemplateUsageResponse> {
