@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DnsResolver } from './dns/dns-resolver';
-import { DomainVerificationScheduler } from './domain-verification.scheduler';
+import { DomainVerificationScheduler } from './worker/domain-verification.scheduler';
 import { DomainsController } from './domains.controller';
 import { DomainsRepository } from './domains.repository';
 import { DomainsService } from './domains.service';

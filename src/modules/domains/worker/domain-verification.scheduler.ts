@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
-import type { AppConfig } from '../../config/config';
-import { InjectConfig } from '../../config/config.module';
-import { logger } from '../../platform/logging/logger';
-import { DomainsService } from './domains.service';
-import { ADVISORY_LOCKS, withTryAdvisoryLock } from '../../platform/database/advisory-locks';
-import { runsOnWorkers } from '../../platform/queues/worker-only';
+import type { AppConfig } from '../../../config/config';
+import { InjectConfig } from '../../../config/config.module';
+import { logger } from '../../../platform/logging/logger';
+import { DomainsService } from '../domains.service';
+import { ADVISORY_LOCKS, withTryAdvisoryLock } from '../../../platform/database/advisory-locks';
+import { runsOnWorkers } from '../../../platform/queues/worker-only';
 
 const BATCH = 100;
 const CONCURRENCY = 8;
