@@ -4,6 +4,7 @@ import { ContactDirectory } from './contact-directory';
 import { EventRecord } from './entities/event.entity';
 import { EventsQueriesService } from './events-queries.service';
 import { EventsController } from './events.controller';
+import { EventsRepository } from './events.repository';
 import { EventsService } from './events.service';
 import { EventConsumerCursor } from './outbox/event-cursor.entity';
 import { EventConsumerRegistry } from './outbox/event-consumers';
@@ -13,7 +14,7 @@ import { EventsMetricsConsumer } from './outbox/events-metrics.consumer';
 @Module({
   imports: [TypeOrmModule.forFeature([EventRecord, EventConsumerCursor])],
   controllers: [EventsController],
-  providers: [EventsService, EventsQueriesService, EventConsumerRegistry, EventOutbox, EventsMetricsConsumer, ContactDirectory],
+  providers: [EventsRepository, EventsService, EventsQueriesService, EventConsumerRegistry, EventOutbox, EventsMetricsConsumer, ContactDirectory],
   exports: [EventsService, EventsQueriesService, EventConsumerRegistry, ContactDirectory],
 })
 export class EventsModule {}
