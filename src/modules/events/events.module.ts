@@ -8,7 +8,7 @@ import { EventsRepository } from './events.repository';
 import { EventsService } from './events.service';
 import { EventConsumerCursor } from './outbox/event-cursor.entity';
 import { EventConsumerRegistry } from './outbox/event-consumers';
-import { EventOutbox } from './outbox/event-outbox';
+import { EventOutbox } from './worker/event-outbox';
 import { EventsMetricsConsumer } from './outbox/events-metrics.consumer';
 
 @Module({

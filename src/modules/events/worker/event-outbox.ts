@@ -9,8 +9,8 @@ import { logger } from '../../../platform/logging/logger';
 import { returnedRows } from '../../../platform/database/query-results';
 import { runsOnWorkers } from '../../../platform/queues/worker-only';
 import { EventRow, fromEventRow, StoredEvent } from '../events.types';
-import { EventConsumer, EventConsumerRegistry } from './event-consumers';
-import { consumable, GapWatch } from './gap-horizon';
+import { EventConsumer, EventConsumerRegistry } from '../outbox/event-consumers';
+import { consumable, GapWatch } from '../outbox/gap-horizon';
 
 const log = logger('event-outbox');
 
