@@ -7,7 +7,7 @@ import { APP_CONFIG } from '../../../config/config.module';
 import { CounterStore } from './counter-store';
 import { RateCounter } from './entities/rate-counter.entity';
 import { MemoryCounterStore } from './memory-counter-store';
-import { PostgresCounterStore } from './postgres-counter-store';
+import { PostgresCounterStore } from './postgres-counter.store';
 import { RateLimitInterceptor } from './rate-limit.interceptor';
 import { RedisCounterStore } from './redis-counter-store';
 
