@@ -2,7 +2,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { IdempotencyService } from '../../src/platform/http/idempotency/idempotency.service';
 import { CounterStore } from '../../src/platform/http/rate-limit/counter-store';
-import { PostgresCounterStore } from '../../src/platform/http/rate-limit/postgres-counter-store';
+import { PostgresCounterStore } from '../../src/platform/http/rate-limit/postgres-counter.store';
 import { createProject, startTestApp, TestApp, TestProject } from '../support/app';
 import { useSession } from '../support/session';
 

@@ -1,4 +1,4 @@
-import { DomainVerificationScheduler } from '../../src/modules/domains/domain-verification.scheduler';
+import { DomainVerificationScheduler } from '../../src/modules/domains/worker/domain-verification.scheduler';
 import { DomainsService } from '../../src/modules/domains/domains.service';
 import { TestDnsServer } from '../support/dns-server';
 import { ProjectSession, useFixture, useSession } from '../support/session';

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ActivityController } from './activity.controller';
 import { ActivityRegistry } from './activity.registry';
+import { ActivityRepository } from './activity.repository';
 import { ActivityService } from './activity.service';
 import { AnalyticsController } from './analytics.controller';
 import { AnalyticsService } from './analytics.service';
@@ -12,7 +13,7 @@ import { EventsModule } from '../events/events.module';
 @Module({
   imports: [TypeOrmModule.forFeature([EventCountHourly]), EventsModule],
   controllers: [ActivityController, AnalyticsController],
-  providers: [ActivityService, AnalyticsService, ActivityRegistry],
+  providers: [ActivityRepository, ActivityService, AnalyticsService, ActivityRegistry],
   exports: [ActivityRegistry],
 })
 export class ActivityModule {}

@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { badRequest } from '../../platform/http/app-error';
 import { CursorPage, parsePositiveInt } from '../../platform/http/pagination';
 import { isContactId } from '../contacts/contact-id';
@@ -8,6 +6,7 @@ import { ContactDirectory } from '../events/contact-directory';
 import { EventPageFilter, EventsQueriesService } from '../events/events-queries.service';
 import { parseRange } from './activity-range';
 import { ActivityRegistry, UpcomingCampaign } from './activity.registry';
+import { ActivityRepository } from './activity.repository';
 import { ACTIVITY_TYPES, activityTypeOf, ActivityStats, ActivityType, EMAIL_ACTIVITY_TYPES, METRIC_NAMES } from './activity.types';
 import { ActivityItem, toActivityItem, UpcomingExecutionSchema } from './dto/activity-item.response';
 import type { ListActivityQuery, RangeQuery, RecentCountQuery } from './dto/activity.query';
@@ -26,7 +25,7 @@ const RECENT_MAX_MINUTES = 7 * 24 * 60;
 @Injectable()
 export class ActivityService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: ActivityRepository,
     private readonly registry: ActivityRegistry,
     private readonly events: EventsQueriesService,
     private readonly contacts: ContactDirectory,
@@ -49,35 +48,17 @@ export class ActivityService {
     const firstPage = query.cursor === undefined || query.cursor === '';
     const [page, rolledUp] = await Promise.all([
       this.events.page(projectId, { names, contactId: query.contactId, campaignId: query.campaignId }, query, toActivityItem, byRecord),
-      firstPage && !byRecord ? this.rolledUpTotal(projectId, names) : Promise.resolve(null),
+      firstPage && !byRecord ? this.repository.total(projectId, names) : Promise.resolve(null),
     ]);
     return rolledUp === null ? page : { ...page, total: rolledUp };
   }
 
-  /** Events of the project with these names, from the hourly rollup. */
-  private async rolledUpTotal(projectId: string, names: EventPageFilter['names']): Promise<number> {
-    const params: unknown[] = [projectId];
-    const tests: string[] = [];
-    if (names?.anyOf) tests.push(`name = ANY($${params.push(names.anyOf)}::text[])`);
-    if (names?.noneOf) tests.push(`name <> ALL($${params.push(names.noneOf)}::text[])`);
-    const [row]: Array<{ total: string | null }> = await this.dataSource.query(
-      `SELECT sum(count)::bigint AS total FROM event_counts_hourly WHERE project_id = $1${tests.length ? ` AND (${tests.join(' OR ')})` : ''}`,
-      params,
-    );
-    return Number(row.total ?? 0);
-  }
-
   async stats(projectId: string, query: RangeQuery): Promise<ActivityStats> {
     const { from, to } = parseRange(query);
-    const rows: Array<{ name: string; total: string }> = await this.dataSource.query(
-      `SELECT name, sum(count)::bigint AS total FROM event_counts_hourly
-       WHERE project_id = $1 AND hour >= date_trunc('hour', $2::timestamptz, 'UTC') AND hour < $3::timestamptz
-       GROUP BY name`,
-      [projectId, from.toISOString(), to.toISOString()],
-    );
-    const byName = new Map(rows.map((r) => [r.name, Number(r.total)]));
+    const rows = await this.repository.totalsByName(projectId, from, to);
+    const byName = new Map(rows.map((r) => [r.name, r.total]));
     const stats = Object.fromEntries(Object.entries(METRIC_NAMES).map(([key, name]) => [key, byName.get(name) ?? 0])) as ActivityStats;
-    stats.events = rows.filter((r) => activityTypeOf(r.name) === 'event').reduce((sum, r) => sum + Number(r.total), 0);
+    stats.events = rows.filter((r) => activityTypeOf(r.name) === 'event').reduce((sum, r) => sum + r.total, 0);
     return stats;
   }
 
@@ -87,8 +68,7 @@ export class ActivityService {
   }
 
   async types(projectId: string): Promise<{ types: ActivityType[] }> {
-    const rows: Array<{ name: string }> = await this.dataSource.query(`SELECT DISTINCT name FROM event_counts_hourly WHERE project_id = $1 AND count > 0`, [projectId]);
-    const present = new Set(rows.map((r) => activityTypeOf(r.name)));
+    const present = new Set((await this.repository.presentNames(projectId)).map(activityTypeOf));
     return { types: ACTIVITY_TYPES.filter((t) => present.has(t)) };
   }
 

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { badRequest } from '../../platform/http/app-error';
 import { parsePositiveInt } from '../../platform/http/pagination';
 import { parseInterval, parseRange } from './activity-range';
 import { ActivityRegistry, CAMPAIGN_EMAIL_METRICS, CampaignEmailMetric } from './activity.registry';
+import { ActivityRepository } from './activity.repository';
 import { EMAIL_ACTIVITY_TYPES, METRIC_NAMES } from './activity.types';
 import type { RangeQuery, TimeseriesQuery, TopCampaignsQuery, TopEventsQuery } from './dto/activity.query';
 
@@ -43,7 +42,7 @@ export interface CampaignStats {
 @Injectable()
 export class AnalyticsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: ActivityRepository,
     private readonly registry: ActivityRegistry,
   ) {}
 
@@ -51,20 +50,7 @@ export class AnalyticsService {
   async timeseries(projectId: string, query: TimeseriesQuery): Promise<{ interval: string; data: TimeseriesPoint[] }> {
     const range = parseRange(query);
     const interval = parseInterval(query.interval, range);
-    const step = interval === 'hour' ? '1 hour' : '24 hours';
-    const sums = SERIES.map((key) => `sum(count) FILTER (WHERE name = '${METRIC_NAMES[key]}') AS ${key}`).join(', ');
-    const rows: Array<Record<(typeof SERIES)[number], string | null> & { date: Date }> = await this.dataSource.query(
-      `SELECT b AS date, ${SERIES.map((key) => `x.${key}`).join(', ')}
-       FROM generate_series(date_trunc($2, $3::timestamptz, 'UTC'), $4::timestamptz - interval '1 microsecond', $5::interval) b
-       LEFT JOIN (
-         SELECT date_trunc($2, hour, 'UTC') AS bucket, ${sums}
-         FROM event_counts_hourly
-         WHERE project_id = $1 AND name = ANY($6::text[]) AND hour >= date_trunc('hour', $3::timestamptz, 'UTC') AND hour < $4::timestamptz
-         GROUP BY 1
-       ) x ON x.bucket = b
-       ORDER BY b`,
-      [projectId, interval, range.from.toISOString(), new Date(Math.max(range.to.getTime(), range.from.getTime() + 1)).toISOString(), step, SERIES.map((key) => METRIC_NAMES[key])],
-    );
+    const rows = await this.repository.series(projectId, interval, range, Object.fromEntries(SERIES.map((key) => [key, METRIC_NAMES[key]])) as Record<(typeof SERIES)[number], string>);
     return {
       interval,
       data: rows.map((row) => ({
@@ -113,12 +99,6 @@ export class AnalyticsService {
   async topEvents(projectId: string, query: TopEventsQuery): Promise<{ data: Array<{ name: string; count: number }> }> {
     const { from, to } = parseRange(query);
     const limit = parsePositiveInt(query.limit, 'limit', TOP_DEFAULT, TOP_MAX);
-    const rows: Array<{ name: string; count: string }> = await this.dataSource.query(
-      `SELECT name, sum(count)::bigint AS count FROM event_counts_hourly
-       WHERE project_id = $1 AND name <> ALL($4::text[]) AND hour >= date_trunc('hour', $2::timestamptz, 'UTC') AND hour < $3::timestamptz
-       GROUP BY name HAVING sum(count) > 0 ORDER BY 2 DESC, 1 LIMIT $5`,
-      [projectId, from.toISOString(), to.toISOString(), [...EMAIL_ACTIVITY_TYPES], limit],
-    );
-    return { data: rows.map((r) => ({ name: r.name, count: Number(r.count) })) };
+    return { data: await this.repository.topNames(projectId, { from, to }, [...EMAIL_ACTIVITY_TYPES], limit) };
   }
 }

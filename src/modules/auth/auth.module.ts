@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthController } from './auth.controller';
+import { AuthRepository } from './auth.repository';
 import { AuthService } from './auth.service';
 import { SessionRecord } from './entities/session.entity';
 import { UserToken } from './entities/user-token.entity';
@@ -16,7 +17,7 @@ import { UsersService } from './users.service';
 @Module({
   imports: [PassportModule, TypeOrmModule.forFeature([User, SessionRecord, UserToken])],
   controllers: [AuthController, PublicConfigController],
-  providers: [UsersService, SessionsService, AuthService, SessionStrategy, UserTokensService, LoginThrottle],
+  providers: [AuthRepository, UsersService, SessionsService, AuthService, SessionStrategy, UserTokensService, LoginThrottle],
   exports: [UsersService, SessionsService, AuthService],
 })
 export class AuthModule {}

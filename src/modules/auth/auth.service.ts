@@ -9,6 +9,7 @@ import { logger } from '../../platform/logging/logger';
 import { SystemMailer, SystemMessage } from '../../platform/mail/system-mailer';
 import { passwordResetMail, verificationMail } from './account-mails';
 import { invalidCredentials, invalidToken, signupDisabled } from './auth.errors';
+import { AuthRepository } from './auth.repository';
 import { User } from './entities/user.entity';
 import type { UserTokenKind } from './entities/user-token.entity';
 import { LoginThrottle } from './login-throttle';
@@ -33,6 +34,7 @@ export class AuthService {
   constructor(
     @InjectConfig() private readonly config: AppConfig,
     @InjectDataSource() private readonly db: DataSource,
+    private readonly repository: AuthRepository,
     private readonly users: UsersService,
     private readonly sessions: SessionsService,
     private readonly tokens: UserTokensService,
@@ -93,12 +95,8 @@ export class AuthService {
     const done = await this.db.transaction(async (em) => {
       const userId = await this.tokens.redeem(token, 'reset_password', em);
       if (!userId) return false;
-      // The mailbox owner proved control of the address, so it counts as verified too.
-      await em.query(
-        `UPDATE users SET password_hash = $2, email_verified = true, email_verified_at = COALESCE(email_verified_at, now()), updated_at = now() WHERE id = $1`,
-        [userId, passwordHash],
-      );
-      await em.query(`DELETE FROM sessions WHERE user_id = $1`, [userId]);
+      await this.repository.setPasswordAfterReset(userId, passwordHash, em);
+      await this.repository.deleteSessionsOfUser(userId, em);
       return true;
     });
     if (!done) throw invalidToken();

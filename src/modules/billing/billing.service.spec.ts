@@ -1,12 +1,12 @@
-import type { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../../platform/http/app-error';
 import type { ProjectsService } from '../projects/projects.service';
+import type { BillingRepository } from './billing.repository';
 import { BillingService } from './billing.service';
 import { categoryLimit } from './billing.types';
 
 function serviceWith(state: { limit: number | null; used: number | null } | undefined) {
-  const manager = { query: jest.fn().mockResolvedValue(state ? [state] : []) } as unknown as EntityManager;
-  return new BillingService({ manager } as unknown as DataSource, {} as ProjectsService);
+  const repository = { state: jest.fn().mockResolvedValue({ limit: state?.limit ?? null, used: Number(state?.used ?? 0) }) } as unknown as BillingRepository;
+  return new BillingService(repository, {} as ProjectsService);
 }
 
 describe('BillingService.assertAvailable', () => {

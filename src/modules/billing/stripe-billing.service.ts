@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type Stripe from 'stripe';
-import { DataSource } from 'typeorm';
 import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
 import { AppError } from '../../platform/http/app-error';
 import { sdks } from '../../platform/sdks';
 import { ProjectsService } from '../projects/projects.service';
 import { billingDisabled, invalidStripeSignature } from './billing.errors';
+import { BillingRepository } from './billing.repository';
 
 export interface InvoiceResponse {
   id: string;
@@ -30,7 +29,7 @@ export class StripeBillingService {
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: BillingRepository,
     private readonly projects: ProjectsService,
   ) {
     const api = config.stripeApiUrl ? new URL(config.stripeApiUrl) : null;
@@ -73,9 +72,9 @@ export class StripeBillingService {
   async invoices(userId: string, projectId: string): Promise<{ data: InvoiceResponse[] }> {
     const stripe = this.client();
     await this.projects.requireRole(projectId, userId, 'ADMIN');
-    const [account]: Array<{ stripe_customer_id: string | null }> = await this.dataSource.query(`SELECT stripe_customer_id FROM billing_accounts WHERE project_id = $1`, [projectId]);
-    if (!account?.stripe_customer_id) return { data: [] };
-    const list = await this.call(() => stripe.invoices.list({ customer: account.stripe_customer_id!, limit: 100 }));
+    const customer = await this.repository.stripeCustomerId(projectId);
+    if (!customer) return { data: [] };
+    const list = await this.call(() => stripe.invoices.list({ customer, limit: 100 }));
     return {
       data: list.data.map((invoice) => ({
         id: invoice.id ?? '',
@@ -105,13 +104,10 @@ export class StripeBillingService {
     const object = event.data.object as { client_reference_id?: string | null; customer?: string | { id: string } | null; status?: string };
     const customer = typeof object.customer === 'string' ? object.customer : (object.customer?.id ?? null);
     if (event.type === 'checkout.session.completed' && object.client_reference_id && customer) {
-      await this.dataSource.query(
-        `UPDATE billing_accounts SET stripe_customer_id = $2, updated_at = now() WHERE project_id = $1 AND (stripe_customer_id IS NULL OR stripe_customer_id = $2)`,
-        [object.client_reference_id, customer],
-      );
+      await this.repository.setStripeCustomerFromCheckout(object.client_reference_id, customer);
     } else if (event.type.startsWith('customer.subscription.') && customer) {
       const status = event.type === 'customer.subscription.deleted' ? 'canceled' : (object.status ?? null);
-      await this.dataSource.query(`UPDATE billing_accounts SET subscription_status = $2, updated_at = now() WHERE stripe_customer_id = $1`, [customer, status]);
+      await this.repository.setSubscriptionStatusByCustomerAnyProject(customer, status);
     }
     return { received: true };
   }
@@ -123,16 +119,10 @@ export class StripeBillingService {
 
   /** The project's Stripe customer, created once (the unique index keeps one per project under races). */
   private async customerOf(stripe: StripeClient, projectId: string): Promise<string> {
-    const [account]: Array<{ stripe_customer_id: string | null }> = await this.dataSource.query(`SELECT stripe_customer_id FROM billing_accounts WHERE project_id = $1`, [projectId]);
-    if (account?.stripe_customer_id) return account.stripe_customer_id;
+    const known = await this.repository.stripeCustomerId(projectId);
+    if (known) return known;
     const customer = await this.call(() => stripe.customers.create({ metadata: { projectId } }, { idempotencyKey: `mailroom-customer-${projectId}` }));
-    const [row]: Array<{ stripe_customer_id: string }> = await this.dataSource.query(
-      `INSERT INTO billing_accounts (project_id, stripe_customer_id) VALUES ($1, $2)
-       ON CONFLICT (project_id) DO UPDATE SET stripe_customer_id = COALESCE(billing_accounts.stripe_customer_id, EXCLUDED.stripe_customer_id), updated_at = now()
-       RETURNING stripe_customer_id`,
-      [projectId, customer.id],
-    );
-    return row.stripe_customer_id;
+    return this.repository.keepStripeCustomer(projectId, customer.id);
   }
 
   /** Stripe's own failures are 502 with its message, never a 500. */

@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, Repository } from 'typeorm';
 import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
 import { randomHex } from '../../platform/crypto';
@@ -11,7 +9,8 @@ import { ownDkimRecords, sesRecords } from './dns/domain-records';
 import { domainAndParents, domainOfEmail, normalizeDomainName } from './domain-name';
 import { domainAlreadyClaimed, domainInUse, domainNotFound, domainNotVerified, invalidDomainName } from './domains.errors';
 import { DomainResponse, toDomainResponse } from './dto/domain.response';
-import { Domain } from './entities/domain.entity';
+import { DomainsRepository } from './domains.repository';
+import type { Domain } from './entities/domain.entity';
 import { SesIdentities } from './ses/ses-identities';
 import { checkDomainRecords } from './use-cases/check-domain';
 import { SetupProbes } from '../../platform/usage/setup-probes.registry';
@@ -36,16 +35,15 @@ export class DomainsService {
   private readonly keyCache = new Map<string, string>();
 
   constructor(
-    @InjectRepository(Domain) private readonly domains: Repository<Domain>,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: DomainsRepository,
     @InjectConfig() private readonly config: AppConfig,
     private readonly dns: DnsResolver,
     private readonly ses: SesIdentities,
     private readonly usage: UsageRegistry,
     setup: SetupProbes,
   ) {
-    setup.register('hasDomain', async (projectId) => (await this.domains.count({ where: { projectId } })) > 0);
-    setup.register('hasVerifiedDomain', async (projectId) => (await this.domains.count({ where: { projectId, status: 'verified' } })) > 0);
+    setup.register('hasDomain', (projectId) => this.repository.hasAny(projectId));
+    setup.register('hasVerifiedDomain', (projectId) => this.repository.hasAny(projectId, 'verified'));
   }
 
   private get verificationOff(): boolean {
@@ -55,9 +53,9 @@ export class DomainsService {
   async create(projectId: string, input: string): Promise<DomainResponse> {
     const name = normalizeDomainName(input);
     if (!name) throw invalidDomainName(input);
-    if (await this.domains.existsBy({ domain: name })) throw domainAlreadyClaimed(name);
+    if (await this.repository.isClaimedByAnyProject(name)) throw domainAlreadyClaimed(name);
 
-    const row = this.domains.create({ projectId, domain: name, status: 'pending', sesIdentity: null, dkimSelector: null, dkimPrivateKey: null, dkimPublicKey: null });
+    const row = this.repository.build(projectId, { domain: name, status: 'pending', sesIdentity: null, dkimSelector: null, dkimPrivateKey: null, dkimPublicKey: null });
     if (this.config.email.transport === 'ses') {
       const identity = await this.ses.register(name);
       row.sesIdentity = identity;
@@ -71,7 +69,7 @@ export class DomainsService {
       row.records = ownDkimRecords(name, row.dkimSelector, keys.publicKeyBase64);
     }
     try {
-      await this.domains.insert(row);
+      await this.repository.insert(projectId, row);
     } catch (error) {
       if (isUniqueViolation(error)) throw domainAlreadyClaimed(name);
       throw error;
@@ -82,7 +80,7 @@ export class DomainsService {
   /** The path's project must be the caller's own: anything else is simply not found. */
   async list(projectId: string, pathProjectId: string): Promise<DomainResponse[]> {
     if (pathProjectId !== projectId) throw domainNotFound();
-    const rows = await this.domains.find({ where: { projectId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const rows = await this.repository.list(projectId);
     return rows.map((row) => toDomainResponse(row, this.verificationOff));
   }
 
@@ -99,7 +97,7 @@ export class DomainsService {
     // The SES identity goes first: if SES refuses, the domain stays and the delete can be retried.
     // (With another transport configured now, the AWS account may not be reachable: leave it.)
     if (row.sesIdentity && this.config.email.transport === 'ses') await this.ses.remove(row.sesIdentity, row.domain);
-    await this.domains.delete({ projectId, id: row.id });
+    await this.repository.delete(projectId, row.id);
     this.keyCache.delete(row.id);
   }
 
@@ -114,7 +112,7 @@ export class DomainsService {
     if (this.verificationOff) return true;
     const domain = domainOfEmail(fromEmail);
     if (!domain) return false;
-    return this.domains.existsBy({ projectId, domain: In(domainAndParents(domain)), status: 'verified' });
+    return this.repository.hasVerifiedAmong(projectId, domainAndParents(domain));
   }
 
   /** DKIM options for the most specific verified domain covering the sender; null when none (or SES signs). */
@@ -122,10 +120,7 @@ export class DomainsService {
     const domain = domainOfEmail(fromEmail);
     if (!domain || this.config.email.transport === 'ses') return null;
     const candidates = domainAndParents(domain);
-    const rows = await this.domains.find({
-      where: { projectId, domain: In(candidates), ...(this.verificationOff ? {} : { status: 'verified' as const }) },
-      select: { id: true, domain: true, dkimSelector: true, dkimPrivateKey: true },
-    });
+    const rows = await this.repository.signingCandidates(projectId, candidates, this.verificationOff);
     const best = rows.filter((r) => r.dkimSelector && r.dkimPrivateKey).sort((a, b) => b.domain.length - a.domain.length)[0];
     if (!best) return null;
     return { domainName: best.domain, keySelector: best.dkimSelector!, privateKey: this.privateKey(best) };
@@ -137,7 +132,7 @@ export class DomainsService {
     const now = new Date();
     const status = result.verified ? 'verified' : 'pending';
     const verifiedAt = result.verified ? (row.status === 'verified' && row.verifiedAt ? row.verifiedAt : now) : null;
-    await this.domains.update({ projectId: row.projectId, id: row.id }, { records: result.records, status, verifiedAt, lastCheckedAt: now });
+    await this.repository.saveCheck(row.projectId, row.id, { records: result.records, status, verifiedAt, lastCheckedAt: now });
     if (status !== row.status) this.log.info({ projectId: row.projectId, domain: row.domain, status }, 'domain verification status changed');
     return Object.assign(row, { records: result.records, status, verifiedAt, lastCheckedAt: now });
   }
@@ -148,13 +143,7 @@ export class DomainsService {
    * Addresses are bare and lower-cased by the caller; one statement whatever their number.
    */
   async projectsReceiving(addresses: string[]): Promise<Map<string, string[]>> {
-    const rows: Array<{ project_id: string; address: string }> = await this.dataSource.query(
-      `SELECT DISTINCT d.project_id, r.address
-         FROM unnest($1::text[]) AS r(address)
-         JOIN domains d ON (d.status = 'verified' OR $2)
-          AND (split_part(r.address, '@', 2) = d.domain OR right(split_part(r.address, '@', 2), length(d.domain) + 1) = '.' || d.domain)`,
-      [addresses, this.verificationOff],
-    );
+    const rows = await this.repository.receivingAcrossProjects(addresses, this.verificationOff);
     const byProject = new Map<string, string[]>();
     for (const row of rows) byProject.set(row.project_id, [...(byProject.get(row.project_id) ?? []), row.address]);
     return byProject;
@@ -162,18 +151,12 @@ export class DomainsService {
 
   /** Keyset page of domains (any project) not checked in the last 4 minutes, for the background round. */
   dueForCheck(afterId: string | null, limit: number): Promise<Domain[]> {
-    const query = this.domains
-      .createQueryBuilder('d')
-      .where(`(d.last_checked_at IS NULL OR d.last_checked_at < now() - interval '4 minutes')`)
-      .orderBy('d.id', 'ASC')
-      .limit(limit);
-    if (afterId) query.andWhere('d.id > :afterId', { afterId });
-    return query.getMany();
+    return this.repository.dueForCheckAcrossProjects(afterId, limit);
   }
 
   private async findOne(projectId: string, id: string): Promise<Domain> {
     if (!isUuid(id)) throw domainNotFound();
-    const row = await this.domains.findOneBy({ projectId, id });
+    const row = await this.repository.findOne(projectId, id);
     if (!row) throw domainNotFound();
     return row;
   }

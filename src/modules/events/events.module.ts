@@ -4,16 +4,18 @@ import { ContactDirectory } from './contact-directory';
 import { EventRecord } from './entities/event.entity';
 import { EventsQueriesService } from './events-queries.service';
 import { EventsController } from './events.controller';
+import { EventsRepository } from './events.repository';
 import { EventsService } from './events.service';
 import { EventConsumerCursor } from './outbox/event-cursor.entity';
 import { EventConsumerRegistry } from './outbox/event-consumers';
-import { EventOutbox } from './outbox/event-outbox';
+import { EventCursorsStore } from './outbox/event-cursors.store';
+import { EventOutbox } from './worker/event-outbox';
 import { EventsMetricsConsumer } from './outbox/events-metrics.consumer';
 
 @Module({
   imports: [TypeOrmModule.forFeature([EventRecord, EventConsumerCursor])],
   controllers: [EventsController],
-  providers: [EventsService, EventsQueriesService, EventConsumerRegistry, EventOutbox, EventsMetricsConsumer, ContactDirectory],
+  providers: [EventsRepository, EventsService, EventsQueriesService, EventConsumerRegistry, EventCursorsStore, EventOutbox, EventsMetricsConsumer, ContactDirectory],
   exports: [EventsService, EventsQueriesService, EventConsumerRegistry, ContactDirectory],
 })
 export class EventsModule {}

@@ -5,8 +5,8 @@ import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
 import { logger } from '../../platform/logging/logger';
 import { UsersService } from '../auth/users.service';
+import { ProjectsRepository } from './projects.repository';
 import { ProjectsService } from './projects.service';
-import { ADVISORY_LOCKS } from '../../platform/database/advisory-locks';
 
 /**
  * BOOTSTRAP_EMAIL/BOOTSTRAP_PASSWORD: on a database without users, create that (verified) user
@@ -21,6 +21,7 @@ export class BootstrapService implements OnApplicationBootstrap {
     @InjectDataSource() private readonly db: DataSource,
     private readonly users: UsersService,
     private readonly projects: ProjectsService,
+    private readonly repository: ProjectsRepository,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -30,7 +31,7 @@ export class BootstrapService implements OnApplicationBootstrap {
   async run(email: string, password: string): Promise<boolean> {
     const passwordHash = await this.users.hashPassword(password);
     const created = await this.db.transaction(async (em) => {
-      await em.query(`SELECT pg_advisory_xact_lock($1)`, [ADVISORY_LOCKS.bootstrap]);
+      await this.repository.lockBootstrap(em);
       const user = await this.users.createFirstIn(em, email, passwordHash);
       if (!user) return null;
       return this.projects.createIn(em, user.id, 'Default project');

@@ -11,6 +11,7 @@ import { MembersController } from './members.controller';
 import { MembersService } from './members.service';
 import { ProjectSessionStrategy } from './project-session.strategy';
 import { ProjectsController } from './projects.controller';
+import { ProjectsRepository } from './projects.repository';
 import { ProjectsService } from './projects.service';
 import { ReputationCounts } from './reputation-counts';
 import { SetupStateService } from './setup-state.service';
@@ -20,7 +21,7 @@ import { SecurityService } from './security.service';
 @Module({
   imports: [AuthModule, DomainsModule, TypeOrmModule.forFeature([Project, ProjectMember, ProjectSuspension])],
   controllers: [ProjectsController, MembersController, SecurityController],
-  providers: [ProjectsService, ApiKeyStrategy, ProjectSessionStrategy, MembersService, SetupStateService, BootstrapService, SecurityService, ReputationCounts],
+  providers: [ProjectsRepository, ProjectsService, ApiKeyStrategy, ProjectSessionStrategy, MembersService, SetupStateService, BootstrapService, SecurityService, ReputationCounts],
   exports: [ProjectsService, SecurityService, ReputationCounts],
 })
 export class ProjectsModule {}

@@ -1,44 +1,32 @@
-import type { DataSource, Repository } from 'typeorm';
-import type { ProjectMember } from './entities/project-member.entity';
-import type { Project } from './entities/project.entity';
+import type { DataSource } from 'typeorm';
 import type { DomainsService } from '../domains/domains.service';
+import type { ProjectsRepository } from './projects.repository';
 import { ProjectsService } from './projects.service';
 import { sha256Hex } from '../../platform/crypto';
 
 /**
- * API key resolution: a fake projects repository whose key lookups wait until the test lets them
+ * API key resolution: a fake ProjectsRepository whose key lookups wait until the test lets them
  * answer, from the keys the "table" holds at that moment.
  */
 function fixture() {
   const keys = { secret: 'mr_sk_old', public: 'mr_pk_old' };
   const lookups: Array<{ digest: string; answer: () => void; fail: (err: Error) => void }> = [];
   const row = () => ({ id: 'project-1', secretKeyHash: sha256Hex(keys.secret), publicKeyHash: sha256Hex(keys.public) });
-  const projects = {
-    createQueryBuilder: () => {
-      let digest = '';
-      const qb = {
-        select: () => qb,
-        where: (_sql: string, params: { digest: string }) => {
-          digest = params.digest;
-          return qb;
-        },
-        getOne: () =>
-          new Promise((resolve, reject) => {
-            // The table as the query saw it when it ran; the answer comes when the test says.
-            const seen = [row().secretKeyHash, row().publicKeyHash].includes(digest) ? row() : null;
-            lookups.push({ digest, answer: () => resolve(seen), fail: reject });
-          }),
-      };
-      return qb;
-    },
+  const repository = {
+    findByKeyDigestAnyProject: (digest: string) =>
+      new Promise((resolve, reject) => {
+        // The table as the query saw it when it ran; the answer comes when the test says.
+        const seen = [row().secretKeyHash, row().publicKeyHash].includes(digest) ? row() : null;
+        lookups.push({ digest, answer: () => resolve(seen), fail: reject });
+      }),
     update: async () => {
       keys.secret = 'mr_sk_new';
       keys.public = 'mr_pk_new';
-      return { affected: 1 };
+      return true;
     },
-    findOneBy: async () => row(),
+    findById: async () => row(),
   };
-  const service = new ProjectsService(projects as unknown as Repository<Project>, {} as Repository<ProjectMember>, {} as DataSource, {} as DomainsService);
+  const service = new ProjectsService(repository as unknown as ProjectsRepository, {} as DataSource, {} as DomainsService);
   const settle = () => new Promise((resolve) => setImmediate(resolve));
   return { service, lookups, settle };
 }

@@ -1,16 +1,15 @@
 import { LRUCache } from 'lru-cache';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { randomHex, sha256Hex } from '../../platform/crypto';
 import type { ProjectRole } from '../auth/principal';
 import { generateKeyPair, KeyPair, keyColumns } from './api-keys';
-import { ProjectMember } from './entities/project-member.entity';
 import { Project } from './entities/project.entity';
 import type { DefaultFromDto, UpdateProjectDto } from './dto/update-project.dto';
 import { defaultFromNotVerified, insufficientRole, projectNotFound } from './projects.errors';
+import { ProjectsRepository } from './projects.repository';
 import { DomainsService } from '../domains/domains.service';
-import { wipeProjectData } from './use-cases/wipe-project-data';
 
 export interface KeyLookup {
   projectId: string;
@@ -52,8 +51,7 @@ export class ProjectsService {
   });
 
   constructor(
-    @InjectRepository(Project) private readonly projects: Repository<Project>,
-    @InjectRepository(ProjectMember) private readonly members: Repository<ProjectMember>,
+    private readonly repository: ProjectsRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly domains: DomainsService,
   ) {}
@@ -66,45 +64,38 @@ export class ProjectsService {
   /** `create` inside the caller's transaction (bootstrap). */
   async createIn(em: EntityManager, ownerId: string, name: string): Promise<{ project: Project; keys: KeyPair }> {
     const keys = generateKeyPair();
-    const project = await (async () => {
-      const created = await em.save(
-        em.create(Project, {
-          name: name.trim(),
-          ...keyColumns(keys),
-          disabled: false,
-          disabledReason: null,
-          disabledAt: null,
-          tracking: 'ENABLED',
-          language: 'en',
-          webhookSecret: newWebhookSecret(),
-          defaultFromAddress: null,
-          defaultFromName: null,
-        }),
-      );
-      await em.insert(ProjectMember, { projectId: created.id, userId: ownerId, role: 'OWNER' });
-      return created;
-    })();
+    const project = await this.repository.insertWithOwner(
+      {
+        name: name.trim(),
+        ...keyColumns(keys),
+        disabled: false,
+        disabledReason: null,
+        disabledAt: null,
+        tracking: 'ENABLED',
+        language: 'en',
+        webhookSecret: newWebhookSecret(),
+        defaultFromAddress: null,
+        defaultFromName: null,
+      },
+      ownerId,
+      em,
+    );
     return { project, keys };
   }
 
   /** With `manager`, read in the caller's transaction (the embedded database serves one transaction at a time). */
   async findById(projectId: string, manager?: EntityManager): Promise<Project> {
-    const project = await (manager ? manager.getRepository(Project) : this.projects).findOneBy({ id: projectId });
+    const project = await this.repository.findById(projectId, manager);
     if (!project) throw projectNotFound();
     return project;
   }
 
   async listForUser(userId: string): Promise<Array<{ project: Project; role: ProjectRole }>> {
-    const rows = await this.members.find({ where: { userId }, order: { createdAt: 'ASC' } });
-    if (rows.length === 0) return [];
-    const projects = await this.projects.createQueryBuilder('p').where('p.id IN (:...ids)', { ids: rows.map((r) => r.projectId) }).getMany();
-    const byId = new Map(projects.map((p) => [p.id, p]));
-    return rows.filter((r) => byId.has(r.projectId)).map((r) => ({ project: byId.get(r.projectId)!, role: r.role }));
+    return this.repository.membershipsOfUserAcrossProjects(userId);
   }
 
   async roleOf(projectId: string, userId: string): Promise<ProjectRole | null> {
-    const member = await this.members.findOneBy({ projectId, userId });
-    return member?.role ?? null;
+    return this.repository.roleOf(projectId, userId);
   }
 
   async resolveKey(rawKey: string): Promise<KeyLookup | null> {
@@ -123,19 +114,14 @@ export class ProjectsService {
   }
 
   private async lookupKey(digest: string): Promise<KeyLookup | null> {
-    const project = await this.projects
-      .createQueryBuilder('p')
-      .select(['p.id', 'p.secretKeyHash'])
-      .where('p.secret_key_hash = :digest OR p.public_key_hash = :digest', { digest })
-      .getOne();
+    const project = await this.repository.findByKeyDigestAnyProject(digest);
     return project ? { projectId: project.id, kind: project.secretKeyHash === digest ? 'secret' : 'public' } : null;
   }
 
   async rotateKeys(projectId: string): Promise<{ project: Project; keys: KeyPair }> {
     const keys = generateKeyPair();
     // The workflow webhook signing secret rotates with the keys.
-    const result = await this.projects.update({ id: projectId }, { ...keyColumns(keys), webhookSecret: newWebhookSecret() });
-    if (!result.affected) throw projectNotFound();
+    if (!(await this.repository.update(projectId, { ...keyColumns(keys), webhookSecret: newWebhookSecret() }))) throw projectNotFound();
     this.keyCache.clear();
     return { project: await this.findById(projectId), keys };
   }
@@ -161,7 +147,7 @@ export class ProjectsService {
     if (dto.language !== undefined) changes.language = dto.language;
     if (dto.disabled === false) Object.assign(changes, { disabled: false, disabledReason: null, disabledAt: null });
     if (dto.defaultFrom !== undefined) Object.assign(changes, await this.defaultFromColumns(projectId, dto.defaultFrom));
-    if (Object.keys(changes).length > 0) await this.projects.update({ id: projectId }, changes);
+    if (Object.keys(changes).length > 0) await this.repository.update(projectId, changes);
     return { project: await this.findById(projectId), role };
   }
 
@@ -177,8 +163,8 @@ export class ProjectsService {
   async remove(actorId: string, projectId: string): Promise<void> {
     await this.requireRole(projectId, actorId, 'ADMIN');
     await this.dataSource.transaction(async (em) => {
-      await wipeProjectData(em, projectId);
-      await em.query(`DELETE FROM projects WHERE id = $1`, [projectId]);
+      await this.repository.wipeRowsAcrossOwners(projectId, em);
+      await this.repository.deleteProject(projectId, em);
     });
     this.keyCache.clear();
   }
@@ -191,7 +177,7 @@ export class ProjectsService {
   /** Wipes the project's data; the project, its members and keys stay. Irreversible. */
   async reset(actorId: string, projectId: string): Promise<{ tables: string[] }> {
     await this.requireRole(projectId, actorId, 'ADMIN');
-    const tables = await this.dataSource.transaction((em) => wipeProjectData(em, projectId));
+    const tables = await this.dataSource.transaction((em) => this.repository.wipeRowsAcrossOwners(projectId, em));
     return { tables };
   }
 }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { logger } from '../../platform/logging/logger';
 import { projectNotFound } from './projects.errors';
+import { ProjectsRepository } from './projects.repository';
 import { ProjectsService } from './projects.service';
 import { Counts, ReputationCounts } from './reputation-counts';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
@@ -39,18 +39,6 @@ export interface SecurityState {
   }>;
 }
 
-interface SuspensionRow {
-  id: string;
-  reason: string;
-  email_count: number;
-  bounce_count: number;
-  complaint_count: number;
-  bounce_rate: number;
-  complaint_rate: number;
-  created_at: Date;
-  lifted_at: Date | null;
-}
-
 const rate = (part: number, total: number): number => (total === 0 ? 0 : Math.round((part / total) * 1e6) / 1e6);
 
 /** Rates of a window, and whether they cross the thresholds (never below the minimum volume). */
@@ -66,7 +54,7 @@ export function reputationVerdict(counts: Counts): { bounceRate: number; complai
 @Injectable()
 export class SecurityService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: ProjectsRepository,
     private readonly projects: ProjectsService,
     private readonly reputation: ReputationCounts,
   ) {}
@@ -78,11 +66,7 @@ export class SecurityService {
     await this.noteLifted(projectId, project.disabled);
     const since = new Date(Date.now() - REPUTATION_THRESHOLDS.windowDays * 86_400_000);
     const counts = await this.reputation.count(projectId, since);
-    const suspensions: SuspensionRow[] = await this.dataSource.query(
-      `SELECT id, reason, email_count, bounce_count, complaint_count, bounce_rate, complaint_rate, created_at, lifted_at
-         FROM project_suspensions WHERE project_id = $1 ORDER BY created_at DESC LIMIT 20`,
-      [projectId],
-    );
+    const suspensions = await this.repository.recentSuspensions(projectId);
     return {
       projectId,
       disabled: project.disabled,
@@ -102,13 +86,13 @@ export class SecurityService {
       suspensions: suspensions.map((s) => ({
         id: s.id,
         reason: s.reason,
-        emails: s.email_count,
-        bounces: s.bounce_count,
-        complaints: s.complaint_count,
-        bounceRate: s.bounce_rate,
-        complaintRate: s.complaint_rate,
-        createdAt: new Date(s.created_at).toISOString(),
-        liftedAt: s.lifted_at ? new Date(s.lifted_at).toISOString() : null,
+        emails: s.emailCount,
+        bounces: s.bounceCount,
+        complaints: s.complaintCount,
+        bounceRate: s.bounceRate,
+        complaintRate: s.complaintRate,
+        createdAt: s.createdAt.toISOString(),
+        liftedAt: s.liftedAt ? s.liftedAt.toISOString() : null,
       })),
     };
   }
@@ -121,41 +105,27 @@ export class SecurityService {
    * transaction (the feedback that triggered it commits or rolls back with the verdict).
    */
   async evaluate(projectId: string, manager?: EntityManager): Promise<boolean> {
-    const db = manager ?? this.dataSource.manager;
-    const rows: Array<{ disabled: boolean; last_suspension: Date | null }> = await db.query(
-      `SELECT p.disabled, (SELECT max(created_at) FROM project_suspensions s WHERE s.project_id = p.id) AS last_suspension
-         FROM projects p WHERE p.id = $1`,
-      [projectId],
-    );
-    const project = rows[0];
+    const project = await this.repository.reputationState(projectId, manager);
     if (!project) return false;
-    await this.noteLifted(projectId, project.disabled, db);
+    await this.noteLifted(projectId, project.disabled, manager);
     if (project.disabled) return false;
     const windowStart = new Date(Date.now() - REPUTATION_THRESHOLDS.windowDays * 86_400_000);
-    const since = project.last_suspension && new Date(project.last_suspension) > windowStart ? new Date(project.last_suspension) : windowStart;
+    const since = project.lastSuspension && project.lastSuspension > windowStart ? project.lastSuspension : windowStart;
     const counts = await this.reputation.count(projectId, since, manager);
     const { bounceRate, complaintRate, exceeded } = reputationVerdict(counts);
     if (!exceeded) return false;
-    const suspend = async (em: EntityManager): Promise<boolean> => {
-      const [updated] = (await em.query(
-        `UPDATE projects SET disabled = true, disabled_reason = $2, disabled_at = now(), updated_at = now() WHERE id = $1 AND disabled = false RETURNING id`,
-        [projectId, EMAIL_REPUTATION],
-      )) as [unknown[], number];
-      if (updated.length === 0) return false;
-      await em.query(
-        `INSERT INTO project_suspensions (project_id, reason, email_count, bounce_count, complaint_count, bounce_rate, complaint_rate)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [projectId, EMAIL_REPUTATION, counts.emails, counts.bounces, counts.complaints, bounceRate, complaintRate],
-      );
-      log.warn({ projectId, ...counts, bounceRate, complaintRate }, 'project disabled for email reputation');
-      return true;
-    };
-    return manager ? suspend(manager) : this.dataSource.transaction(suspend);
+    const suspended = await this.repository.suspend(
+      projectId,
+      { reason: EMAIL_REPUTATION, emailCount: counts.emails, bounceCount: counts.bounces, complaintCount: counts.complaints, bounceRate, complaintRate },
+      manager,
+    );
+    if (suspended) log.warn({ projectId, ...counts, bounceRate, complaintRate }, 'project disabled for email reputation');
+    return suspended;
   }
 
   /** A suspension is lifted once an ADMIN re-enabled the project; noted lazily on the next read. */
-  private async noteLifted(projectId: string, disabled: boolean, db: EntityManager = this.dataSource.manager): Promise<void> {
+  private async noteLifted(projectId: string, disabled: boolean, manager?: EntityManager): Promise<void> {
     if (disabled) return;
-    await db.query(`UPDATE project_suspensions SET lifted_at = now() WHERE project_id = $1 AND lifted_at IS NULL`, [projectId]);
+    await this.repository.liftSuspensions(projectId, manager);
   }
 }

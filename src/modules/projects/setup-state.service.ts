@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { SetupProbes } from '../../platform/usage/setup-probes.registry';
+import { ProjectsRepository } from './projects.repository';
 import { ProjectsService } from './projects.service';
 
 export interface SetupState {
@@ -41,14 +40,11 @@ const STEPS: Step[] = [
 @Injectable()
 export class SetupStateService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    repository: ProjectsRepository,
     private readonly projects: ProjectsService,
     private readonly probes: SetupProbes,
   ) {
-    probes.register('hasTeamMembers', async (projectId) => {
-      const [row]: Array<{ many: boolean }> = await this.db.query(`SELECT count(*) > 1 AS many FROM project_members WHERE project_id = $1`, [projectId]);
-      return row.many === true;
-    });
+    probes.register('hasTeamMembers', (projectId) => repository.hasTeamMembers(projectId));
   }
 
   async get(actorId: string, projectId: string, domainVerificationOff: boolean): Promise<SetupState> {

@@ -6,14 +6,15 @@ import { RenderPool } from './rendering/render-pool';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { TemplatesController } from './templates.controller';
+import { TemplatesRepository } from './templates.repository';
 import { TemplatesService } from './templates.service';
-import { TemplateUsage } from './use-cases/template-usage';
+import { TemplateUsage } from './template-usage';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Template]), DomainsModule],
   controllers: [TemplatesController],
   // One renderer pool per process (docs/rendering.md): its processes start on first use and stop with the application.
-  providers: [TemplatesService, TemplateUsage, { provide: RenderPool, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new RenderPool({}, config.role !== 'api') }],
+  providers: [TemplatesRepository, TemplatesService, TemplateUsage, { provide: RenderPool, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new RenderPool({}, config.role !== 'api') }],
   exports: [TemplatesService, RenderPool],
 })
 export class TemplatesModule {}

@@ -1,17 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Repository } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { DomainsService } from '../domains/domains.service';
 import type { CreateTemplateDto } from './dto/create-template.dto';
 import { ListTemplatesQuery, MAX_PAGE_SIZE, TEMPLATE_SORTS, TemplateSort } from './dto/list-templates.query';
 import { TemplatePage, TemplateUsageResponse, toTemplateResponse } from './dto/template.response';
 import type { UpdateTemplateDto } from './dto/update-template.dto';
-import { Template } from './entities/template.entity';
+import type { Template } from './entities/template.entity';
 import { assertValidLiquid, missingTemplateField, templateNotFound } from './templates.errors';
-import { TemplateUsage } from './use-cases/template-usage';
+import { TemplateUsage } from './template-usage';
+import { TemplatesRepository } from './templates.repository';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 
-const SORT_COLUMNS: Record<TemplateSort, string> = { name: 'lower(t.name)', createdAt: 't.created_at', updatedAt: 't.updated_at' };
 const REQUIRED = ['name', 'subject', 'body', 'from'] as const;
 
 const blankToNull = (value: string | null | undefined): string | null | undefined =>
@@ -20,8 +19,7 @@ const blankToNull = (value: string | null | undefined): string | null | undefine
 @Injectable()
 export class TemplatesService {
   constructor(
-    @InjectRepository(Template) private readonly templates: Repository<Template>,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: TemplatesRepository,
     private readonly domains: DomainsService,
     private readonly templateUsage: TemplateUsage,
   ) {}
@@ -34,19 +32,16 @@ export class TemplatesService {
     assertValidLiquid({ subject: dto.subject, body: dto.body });
     const from = dto.from!.trim().toLowerCase();
     await this.domains.assertSenderAllowed(projectId, from);
-    return this.templates.save(
-      this.templates.create({
-        projectId,
-        name: dto.name!.trim(),
-        description: blankToNull(dto.description) ?? null,
-        subject: dto.subject!,
-        body: dto.body!,
-        fromAddress: from,
-        fromName: blankToNull(dto.fromName) ?? null,
-        replyTo: blankToNull(dto.replyTo)?.toLowerCase() ?? null,
-        type: dto.type ?? 'MARKETING',
-      }),
-    );
+    return this.repository.insert(projectId, {
+      name: dto.name!.trim(),
+      description: blankToNull(dto.description) ?? null,
+      subject: dto.subject!,
+      body: dto.body!,
+      fromAddress: from,
+      fromName: blankToNull(dto.fromName) ?? null,
+      replyTo: blankToNull(dto.replyTo)?.toLowerCase() ?? null,
+      type: dto.type ?? 'MARKETING',
+    });
   }
 
   async list(projectId: string, query: ListTemplatesQuery): Promise<TemplatePage> {
@@ -54,15 +49,14 @@ export class TemplatesService {
     const pageSize = Math.min(query.pageSize ?? 20, MAX_PAGE_SIZE);
     const sort: TemplateSort = (TEMPLATE_SORTS as readonly string[]).includes(query.sort ?? '') ? (query.sort as TemplateSort) : 'createdAt';
     const dir = query.dir?.toLowerCase() === 'asc' ? 'ASC' : 'DESC';
-    const qb = this.templates.createQueryBuilder('t').where('t.project_id = :projectId', { projectId });
-    if (query.type) qb.andWhere('t.type = :type', { type: query.type });
-    const search = query.search?.trim();
-    if (search) {
-      const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      qb.andWhere(`(t.name ILIKE :pattern OR t.description ILIKE :pattern OR t.subject ILIKE :pattern)`, { pattern });
-    }
-    qb.orderBy(SORT_COLUMNS[sort], dir).addOrderBy('t.id', dir).offset((page - 1) * pageSize).limit(pageSize);
-    const [rows, total] = await qb.getManyAndCount();
+    const [rows, total] = await this.repository.page(projectId, {
+      type: query.type,
+      search: query.search?.trim() || undefined,
+      sort,
+      dir,
+      offset: (page - 1) * pageSize,
+      limit: pageSize,
+    });
     return { data: rows.map(toTemplateResponse), page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
   }
 
@@ -73,7 +67,7 @@ export class TemplatesService {
    */
   async findOne(projectId: string, id: string, manager?: EntityManager): Promise<Template> {
     if (!isUuid(id)) throw templateNotFound();
-    const template = await (manager ? manager.getRepository(Template) : this.templates).findOneBy({ projectId, id });
+    const template = await this.repository.findOne(projectId, id, manager);
     if (!template) throw templateNotFound();
     return template;
   }
@@ -92,17 +86,17 @@ export class TemplatesService {
     if (dto.description !== undefined) template.description = blankToNull(dto.description) ?? null;
     if (dto.fromName !== undefined) template.fromName = blankToNull(dto.fromName) ?? null;
     if (dto.replyTo !== undefined) template.replyTo = blankToNull(dto.replyTo)?.toLowerCase() ?? null;
-    return this.templates.save(template);
+    return this.repository.save(template);
   }
 
   async remove(projectId: string, id: string): Promise<void> {
     const template = await this.findOne(projectId, id);
-    await this.templates.delete({ projectId, id: template.id });
+    await this.repository.delete(projectId, template.id);
   }
 
   async duplicate(projectId: string, id: string): Promise<Template> {
-    const { id: _id, createdAt: _c, updatedAt: _u, ...rest } = await this.findOne(projectId, id);
-    return this.templates.save(this.templates.create({ ...rest, name: `${rest.name} (copy)`.slice(0, 200) }));
+    const { id: _id, projectId: _p, createdAt: _c, updatedAt: _u, ...rest } = await this.findOne(projectId, id);
+    return this.repository.insert(projectId, { ...rest, name: `${rest.name} (copy)`.slice(0, 200) });
   }
 
   async usage(projectId: string, id: string): Promise<TemplateUsageResponse> {

@@ -1,14 +1,12 @@
 import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { constants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
 import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
-import { QUEUE_SCHEMA } from '../database/embedded-postgres';
 import { queueConnection } from '../queues/queues.module';
+import { QueueSchemaStore } from './queue-schema.store';
 import { ReadinessRegistry } from './readiness.registry';
 
 /**
@@ -27,7 +25,7 @@ export class BuiltinReadinessChecks implements OnModuleInit, OnApplicationShutdo
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly queueSchema: QueueSchemaStore,
     private readonly registry: ReadinessRegistry,
   ) {}
 
@@ -66,8 +64,7 @@ export class BuiltinReadinessChecks implements OnModuleInit, OnApplicationShutdo
   }
 
   private async checkPostgresBackend(): Promise<Record<string, unknown>> {
-    const rows: { version: number | null }[] = await this.dataSource.query(`SELECT max(version)::int AS version FROM ${QUEUE_SCHEMA}.migration`);
-    return { backend: 'postgres', schemaVersion: rows[0]?.version ?? null };
+    return { backend: 'postgres', schemaVersion: await this.queueSchema.version() };
   }
 
   onApplicationShutdown(): void {

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { BuiltinReadinessChecks } from './builtin-checks';
 import { HealthController } from './health.controller';
+import { QueueSchemaStore } from './queue-schema.store';
 import { ReadinessRegistry } from './readiness.registry';
 
 /** `GET /health`, `GET /health/ready`; exports `ReadinessRegistry` to every module. */
@@ -9,7 +10,7 @@ import { ReadinessRegistry } from './readiness.registry';
 @Module({
   imports: [TerminusModule.forRoot({ logger: false })],
   controllers: [HealthController],
-  providers: [ReadinessRegistry, BuiltinReadinessChecks],
+  providers: [ReadinessRegistry, QueueSchemaStore, BuiltinReadinessChecks],
   exports: [ReadinessRegistry],
 })
 export class HealthModule {}

@@ -63,4 +63,27 @@ describe('PeriodicRound', () => {
       jest.useRealTimers();
     }
   });
+
+  it('with rerunAfterMs, a call during a round asks for one more round after the gap (calls coalesce)', async () => {
+    jest.useFakeTimers();
+    try {
+      const gate = deferred();
+      const run = jest.fn().mockImplementationOnce(() => gate.promise).mockResolvedValue(undefined);
+      const rounds = new PeriodicRound(run, () => undefined, { rerunAfterMs: 50 });
+      const first = rounds.runNow();
+      void rounds.runNow();
+      void rounds.runNow();
+      gate.resolve();
+      await jest.advanceTimersByTimeAsync(49);
+      expect(run).toHaveBeenCalledTimes(1);
+      await jest.advanceTimersByTimeAsync(1);
+      await first;
+      expect(run).toHaveBeenCalledTimes(2);
+      await rounds.runNow();
+      expect(run).toHaveBeenCalledTimes(3);
+      await rounds.stop();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });

@@ -1,20 +1,31 @@
 import type { AppConfig } from '../../config/config';
 import { runsOnWorkers } from './worker-only';
 
+export interface PeriodicRoundOptions {
+  /**
+   * A call (or tick) that finds a round under way asks for one more round instead of joining it:
+   * that round starts this long after the one under way ends, and calls meanwhile coalesce into
+   * it (a wake-up that must not be lost, e.g. the event outbox's notifications).
+   */
+  rerunAfterMs?: number;
+}
+
 /**
  * Background work every `intervalMs` in processes that run workers (`runsOnWorkers`): one round
- * at a time (a tick that finds a round under way is skipped), and `stop()` waits for the round
- * under way so it ends before the database closes. `run` handles its own errors; one that
- * escapes goes to `onError`.
+ * at a time (a tick that finds a round under way is skipped, unless `rerunAfterMs` asks for one
+ * more), and `stop()` waits for the round under way so it ends before the database closes. `run`
+ * handles its own errors; one that escapes goes to `onError`.
  */
 export class PeriodicRound {
   private timer: NodeJS.Timeout | undefined;
   private round: Promise<void> | undefined;
   private stoppedFlag = false;
+  private again = false;
 
   constructor(
     private readonly run: () => Promise<unknown>,
     private readonly onError: (err: unknown) => void,
+    private readonly options: PeriodicRoundOptions = {},
   ) {}
 
   /** True once `stop()` was called: a long round can check it between steps. */
@@ -28,12 +39,11 @@ export class PeriodicRound {
     this.timer.unref();
   }
 
-  /** A round now, or the one under way; nothing once stopped. */
+  /** A round now, or the one under way (with `rerunAfterMs`, one more after it); nothing once stopped. */
   runNow(): Promise<void> {
     if (this.stoppedFlag) return Promise.resolve();
-    this.round ??= this.run()
-      .then(() => undefined, this.onError)
-      .finally(() => (this.round = undefined));
+    if (this.round && this.options.rerunAfterMs !== undefined) this.again = true;
+    this.round ??= this.rounds().finally(() => (this.round = undefined));
     return this.round;
   }
 
@@ -41,5 +51,16 @@ export class PeriodicRound {
     this.stoppedFlag = true;
     if (this.timer) clearInterval(this.timer);
     await this.round;
+  }
+
+  private async rounds(): Promise<void> {
+    await this.run().then(() => undefined, this.onError);
+    const gap = this.options.rerunAfterMs;
+    while (gap !== undefined && this.again && !this.stoppedFlag) {
+      this.again = false;
+      await new Promise<void>((resolve) => setTimeout(resolve, gap).unref());
+      if (this.stoppedFlag) return;
+      await this.run().then(() => undefined, this.onError);
+    }
   }
 }

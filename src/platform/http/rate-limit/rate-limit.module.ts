@@ -7,9 +7,10 @@ import { APP_CONFIG } from '../../../config/config.module';
 import { CounterStore } from './counter-store';
 import { RateCounter } from './entities/rate-counter.entity';
 import { MemoryCounterStore } from './memory-counter-store';
-import { PostgresCounterStore } from './postgres-counter-store';
+import { PostgresCounterStore } from './postgres-counter.store';
 import { RateLimitInterceptor } from './rate-limit.interceptor';
 import { RedisCounterStore } from './redis-counter-store';
+import { RateCountersPurge } from './worker/rate-counters-purge';
 
 /**
  * Global: the per-project limit applies to every project-authenticated route; `CounterStore` serves
@@ -33,6 +34,7 @@ function counterStore(config: AppConfig, db: DataSource): CounterStore {
       inject: [APP_CONFIG, getDataSourceToken()],
     },
     { provide: APP_INTERCEPTOR, useClass: RateLimitInterceptor },
+    RateCountersPurge,
   ],
   exports: [CounterStore],
 })

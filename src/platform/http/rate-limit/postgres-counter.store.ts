@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { Cron, CronExpression } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
 import { logger } from '../../logging/logger';
 import { CounterHit, CounterStore } from './counter-store';
@@ -43,7 +42,7 @@ export class PostgresCounterStore extends CounterStore {
     await this.db.query(`DELETE FROM rate_counters WHERE key = $1`, [key]);
   }
 
-  @Cron(CronExpression.EVERY_5_MINUTES, { name: 'rate-counters-purge' })
+  /** Deletes every expired counter (the purge round, `worker/rate-counters-purge.ts`). */
   async purgeExpired(): Promise<void> {
     try {
       await this.db.query(`DELETE FROM rate_counters WHERE expires_at <= now()`);

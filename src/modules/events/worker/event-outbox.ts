@@ -1,21 +1,18 @@
 import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
-import { DataSource } from 'typeorm';
+import type { Client } from 'pg';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
-import { returnedRows } from '../../../platform/database/query-results';
+import { PeriodicRound } from '../../../platform/queues/periodic-round';
 import { runsOnWorkers } from '../../../platform/queues/worker-only';
-import { EventRow, fromEventRow, StoredEvent } from '../events.types';
-import { EventConsumer, EventConsumerRegistry } from './event-consumers';
-import { consumable, GapWatch } from './gap-horizon';
+import { fromEventRow, StoredEvent } from '../events.types';
+import { EventConsumer, EventConsumerRegistry } from '../outbox/event-consumers';
+import { EventCursorsStore } from '../outbox/event-cursors.store';
+import { consumable, GapWatch } from '../outbox/gap-horizon';
 
 const log = logger('event-outbox');
 
-/** The channel the events table's statement trigger notifies on commit (migration EventOutbox). */
-export const EVENTS_CHANNEL = 'mailroom_events';
 /** Backstop poll: a lost notification (listener reconnecting) delays delivery by at most this. */
 const POLL_MS = 1_000;
 /**
@@ -42,55 +39,42 @@ export class EventOutbox implements OnApplicationBootstrap, BeforeApplicationShu
   private readonly holder = randomUUID();
   private readonly watches = new Map<string, GapWatch | null>();
   private readonly ensured = new Set<string>();
-  private timer: NodeJS.Timeout | undefined;
   private listener: Client | undefined;
-  private stopped = false;
-  private draining: Promise<void> | null = null;
-  private again = false;
+  /** Drains: one at a time; a nudge or poll during one asks for one more, DRAIN_GAP_MS after it (nudges coalesce). */
+  private readonly rounds = new PeriodicRound(
+    () => this.drainAll(),
+    (err) => log.error({ err }, 'event outbox drain failed'),
+    { rerunAfterMs: DRAIN_GAP_MS },
+  );
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly store: EventCursorsStore,
     private readonly registry: EventConsumerRegistry,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     if (!runsOnWorkers(this.config)) return;
     await this.listen();
-    this.timer = setInterval(() => this.nudge(), POLL_MS);
+    this.rounds.start(this.config, POLL_MS);
     this.nudge();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
+    const stopped = this.rounds.stop();
     const listener = this.listener;
     this.listener = undefined;
     await listener?.end().catch(() => undefined);
-    await this.draining;
+    await stopped;
   }
 
   /** Runs a drain now, or once more after the running one (calls coalesce). */
   nudge(): void {
-    if (this.stopped) return;
-    if (this.draining) {
-      this.again = true;
-      return;
-    }
-    this.draining = this.drainAll()
-      .catch((err: unknown) => log.error({ err }, 'event outbox drain failed'))
-      .finally(() => {
-        if (!this.again) {
-          this.draining = null;
-          return;
-        }
-        // Still `draining` through the gap, so nudges meanwhile only set `again`.
-        this.again = false;
-        setTimeout(() => {
-          this.draining = null;
-          this.nudge();
-        }, DRAIN_GAP_MS).unref();
-      });
+    void this.rounds.runNow();
+  }
+
+  private get stopped(): boolean {
+    return this.rounds.stopped;
   }
 
   /** Rounds until every consumer is caught up (or held by another process). */
@@ -106,15 +90,7 @@ export class EventOutbox implements OnApplicationBootstrap, BeforeApplicationShu
    */
   private async ensureCursor(consumer: EventConsumer): Promise<void> {
     if (this.ensured.has(consumer.name)) return;
-    const existing: unknown[] = await this.dataSource.query(`SELECT 1 FROM event_consumer_cursors WHERE consumer = $1`, [consumer.name]);
-    if (existing.length === 0) {
-      await this.dataSource.query(
-        `INSERT INTO event_consumer_cursors (consumer, last_seq)
-         VALUES ($1, (SELECT coalesce(max(seq), 0) FROM events WHERE created_at < $2))
-         ON CONFLICT (consumer) DO NOTHING`,
-        [consumer.name, this.registry.registeredAt(consumer.name) ?? new Date()],
-      );
-    }
+    await this.store.ensureCursor(consumer.name, this.registry.registeredAt(consumer.name) ?? new Date());
     this.ensured.add(consumer.name);
   }
 
@@ -129,15 +105,7 @@ export class EventOutbox implements OnApplicationBootstrap, BeforeApplicationShu
   private async round(consumers: EventConsumer[]): Promise<boolean> {
     // Leases only consumers with something past their cursor: an idle round, or one while another
     // process holds the leases, matches no row and writes nothing.
-    const leased = await this.dataSource
-      .query(
-        `UPDATE event_consumer_cursors c SET leased_until = now() + make_interval(secs => $3), leased_by = $2
-          WHERE c.consumer = ANY($1::text[]) AND (c.leased_until IS NULL OR c.leased_until < now() OR c.leased_by = $2)
-            AND EXISTS (SELECT 1 FROM events e WHERE e.seq > c.last_seq)
-          RETURNING c.consumer, c.last_seq`,
-        [consumers.map((c) => c.name), this.holder, LEASE_SECONDS],
-      )
-      .then((r: unknown) => returnedRows<{ consumer: string; last_seq: string }>(r));
+    const leased = await this.store.leaseDue(consumers.map((c) => c.name), this.holder, LEASE_SECONDS);
     if (leased.length === 0) return false;
     const byName = new Map(consumers.map((c) => [c.name, c]));
     const atCursor = new Map<string, EventConsumer[]>();
@@ -161,15 +129,7 @@ export class EventOutbox implements OnApplicationBootstrap, BeforeApplicationShu
     }
     // Advances the cursors of the consumers that handled their batch and gives every lease back in one write.
     try {
-      await this.dataSource.query(
-        `UPDATE event_consumer_cursors c
-            SET last_seq = coalesce(a.seq, c.last_seq), updated_at = CASE WHEN a.seq IS NULL THEN c.updated_at ELSE now() END,
-                leased_until = NULL, leased_by = NULL
-           FROM unnest($2::text[]) AS l(consumer)
-           LEFT JOIN unnest($3::text[], $4::bigint[]) AS a(consumer, seq) ON a.consumer = l.consumer
-          WHERE c.consumer = l.consumer AND c.leased_by = $1`,
-        [this.holder, leased.map((l) => l.consumer), advanced.map((a) => a.consumer), advanced.map((a) => a.seq)],
-      );
+      await this.store.advanceAndRelease(this.holder, leased.map((l) => l.consumer), advanced);
     } catch (err) {
       if (failure === undefined) throw err;
       log.warn({ err, consumers: leased.map((l) => l.consumer) }, 'could not give event consumer leases back');
@@ -183,16 +143,10 @@ export class EventOutbox implements OnApplicationBootstrap, BeforeApplicationShu
    * gap stops it; those that handled theirs are added to `advanced`. True when one took a full batch.
    */
   private async handOut(lastSeq: string, group: EventConsumer[], advanced: Array<{ consumer: string; seq: string }>): Promise<boolean> {
-    const rows: Array<EventRow & { seq: string }> = await this.dataSource.query(
-      `SELECT seq, id, project_id, contact_id, name, data, created_at FROM events WHERE seq > $1 ORDER BY seq LIMIT $2`,
-      [lastSeq, BATCH],
-    );
+    const rows = await this.store.eventsAfterAcrossProjects(lastSeq, BATCH);
     if (rows.length === 0) return false;
     // Taken after the read, so it covers every transaction that could still fill a gap in it.
-    const [snap]: Array<{ xmin: string; xmax: string }> = await this.dataSource.query(
-      `SELECT pg_snapshot_xmin(s)::text AS xmin, pg_snapshot_xmax(s)::text AS xmax FROM pg_current_snapshot() AS s`,
-    );
-    const snapshot = { xmin: BigInt(snap.xmin), xmax: BigInt(snap.xmax) };
+    const snapshot = await this.store.snapshot();
     const cursor = BigInt(lastSeq);
     const seqs = rows.map((r) => BigInt(r.seq));
     const events: StoredEvent[] = rows.map(fromEventRow);
@@ -216,7 +170,7 @@ export class EventOutbox implements OnApplicationBootstrap, BeforeApplicationShu
   /** A dedicated connection LISTENs for the trigger's commit-time notification. */
   private async listen(): Promise<void> {
     if (this.stopped) return;
-    const client = new Client({ connectionString: (this.dataSource.options as { url: string }).url });
+    const client = this.store.listenerClient();
     client.on('notification', () => this.nudge());
     client.on('error', (err) => {
       log.warn({ err }, 'event outbox listener lost its connection; reconnecting');
@@ -225,8 +179,7 @@ export class EventOutbox implements OnApplicationBootstrap, BeforeApplicationShu
       setTimeout(() => void this.listen(), RECONNECT_MS).unref();
     });
     try {
-      await client.connect();
-      await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+      await this.store.listen(client);
       if (this.stopped) {
         await client.end();
         return;

@@ -1,4 +1,4 @@
-import { deletionOrder } from './wipe-project-data';
+import { deletionOrder } from './project-wipe';
 
 describe('deletionOrder', () => {
   it('deletes referencing tables before the tables they reference', () => {

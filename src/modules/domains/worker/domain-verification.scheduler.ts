@@ -1,0 +1,64 @@
+import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { AppConfig } from '../../../config/config';
+import { InjectConfig } from '../../../config/config.module';
+import { logger } from '../../../platform/logging/logger';
+import { DomainsService } from '../domains.service';
+import { ADVISORY_LOCKS, withTryAdvisoryLock } from '../../../platform/database/advisory-locks';
+import { PeriodicRound } from '../../../platform/queues/periodic-round';
+
+const BATCH = 100;
+const CONCURRENCY = 8;
+const INTERVAL_MS = 5 * 60_000;
+
+/**
+ * Re-checks pending and verified domains every 5 minutes, only in processes that run workers
+ * (and not with DOMAIN_VERIFICATION=off). Several workers may fire together: a PostgreSQL
+ * advisory lock lets one run, and a domain checked less than 4 minutes ago is skipped, so a late
+ * runner does not repeat the round.
+ */
+@Injectable()
+export class DomainVerificationScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly log = logger('domain-verification');
+  private readonly rounds = new PeriodicRound(
+    () => this.runOnce(),
+    (err) => this.log.error({ err }, 'domain verification round failed'),
+  );
+
+  constructor(
+    @InjectConfig() private readonly config: AppConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly domains: DomainsService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.domainVerification !== 'off') this.rounds.start(this.config, INTERVAL_MS);
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.rounds.stop();
+  }
+
+  /** One round over every due domain; returns how many were checked (0 when another process holds the lock). */
+  async runOnce(): Promise<number> {
+    return withTryAdvisoryLock(this.dataSource, ADVISORY_LOCKS.domainVerification, 0, async () => {
+      let checked = 0;
+      let afterId: string | null = null;
+      while (!this.rounds.stopped) {
+        const due = await this.domains.dueForCheck(afterId, BATCH);
+        if (due.length === 0) break;
+        for (let i = 0; i < due.length; i += CONCURRENCY) {
+          await Promise.all(
+            due.slice(i, i + CONCURRENCY).map((row) =>
+              this.domains.check(row).catch((err: unknown) => this.log.warn({ err, domain: row.domain }, 'domain check failed')),
+            ),
+          );
+        }
+        checked += due.length;
+        afterId = due[due.length - 1].id;
+      }
+      return checked;
+    });
+  }
+}

@@ -1,0 +1,32 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { SetupProbes } from '../../platform/usage/setup-probes.registry';
+import { referencesOf } from '../../platform/usage/usage-response';
+import { UsageRegistry } from '../../platform/usage/usage.registry';
+import type { TemplateUsageResponse } from './dto/template.response';
+import { TemplatesRepository } from './templates.repository';
+
+/**
+ * Templates in the usage registry: the templates sending from a domain (the domain delete 409),
+ * the `hasTemplates` onboarding step, and `GET /templates/:id/usage` answered from the campaigns
+ * and workflow steps their modules report.
+ */
+@Injectable()
+export class TemplateUsage implements OnModuleInit {
+  constructor(
+    private readonly repository: TemplatesRepository,
+    private readonly usage: UsageRegistry,
+    private readonly setup: SetupProbes,
+  ) {}
+
+  onModuleInit(): void {
+    this.usage.register(async (projectId, subject) => {
+      if (subject.kind !== 'domain') return {};
+      return { templates: await this.repository.sendingFromDomain(projectId, subject.domain) };
+    });
+    this.setup.register('hasTemplates', (projectId) => this.repository.hasAny(projectId));
+  }
+
+  async of(projectId: string, templateId: string): Promise<TemplateUsageResponse> {
+    return referencesOf(await this.usage.find(projectId, { kind: 'template', id: templateId }), { steps: true });
+  }
+}
