@@ -2,6 +2,7 @@
 // in `npm run lint` does the type checking). Kept permissive where helpers' styles differ.
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import mailroom from './scripts/eslint/module-boundaries.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'bench/results/**', '.exp/**'] },
@@ -18,6 +19,13 @@ export default tseslint.config(
       'no-empty': ['error', { allowEmptyCatch: true }],
       'prefer-const': 'warn',
     },
+  },
+  // A module is imported only through what its index.ts declares public (docs/architecture.md).
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    plugins: { mailroom },
+    rules: { 'mailroom/module-boundaries': 'error' },
   },
   {
     files: ['**/*.js', '**/*.cjs'],

@@ -1,4 +1,4 @@
-import { markdownToHtml } from '../../emails/engine/markdown';
+import { markdownToHtml } from './markdown';
 import { LIQUID_LIMITS, textEngine } from './liquid-engine';
 import { TemplateRenderer } from './template-renderer';
 

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { markdownToHtml } from '../../emails/engine/markdown';
+import { markdownToHtml } from './markdown';
 import { RenderFailedError, RendererUnavailableError, RenderPool } from './render-pool';
 import { TemplateRenderer } from './template-renderer';
 

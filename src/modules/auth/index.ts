@@ -1,0 +1,9 @@
+// What other modules may import from auth (docs/architecture.md, "Module boundaries"):
+// the lint rule mailroom/module-boundaries allows an import from another module only of a file listed here.
+export * from './access.guard';
+export * from './auth.decorators';
+export * from './auth.module';
+export * from './entities/user.entity';
+export * from './principal';
+export * from './sessions.service';
+export * from './users.service';

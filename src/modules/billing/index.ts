@@ -1,0 +1,5 @@
+// What other modules may import from billing (docs/architecture.md, "Module boundaries"):
+// the lint rule mailroom/module-boundaries allows an import from another module only of a file listed here.
+export * from './billing.errors';
+export * from './billing.module';
+export * from './billing.service';

@@ -1,0 +1,14 @@
+// What other modules may import from emails (docs/architecture.md, "Module boundaries"):
+// the lint rule mailroom/module-boundaries allows an import from another module only of a file listed here.
+export * from './contact-emails.sql';
+export * from './email-event-data';
+export * from './email-queue.facade';
+export * from './email-status.store';
+export * from './emails.module';
+export * from './emails.service';
+export * from './engine/send-time-bounces';
+export * from './entities/email.entity';
+export * from './recipient-policy';
+export * from './sql/campaign-emails.sql';
+export * from './system/pipeline-system-mailer';
+export * from './transports/email-transport';

@@ -1,0 +1,3 @@
+// What other modules may import from ping (docs/architecture.md, "Module boundaries"):
+// the lint rule mailroom/module-boundaries allows an import from another module only of a file listed here.
+export * from './ping.module';
