@@ -12,10 +12,10 @@ import { DomainResponse, toDomainResponse } from './dto/domain.response';
 import { DomainsRepository } from './domains.repository';
 import type { Domain } from './entities/domain.entity';
 import { SesIdentities } from './ses/ses-identities';
-import { checkDomainRecords } from './use-cases/check-domain';
+import { checkDomainRecords } from './dns/check-domain';
 import { SetupProbes } from '../../platform/usage/setup-probes.registry';
 import { UsageRegistry } from '../../platform/usage/usage.registry';
-import { countDomainUsage } from './use-cases/domain-usage';
+import { countDomainUsage } from './domain-usage';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 import { isUniqueViolation } from '../../platform/database/pg-errors';
 

@@ -1,4 +1,4 @@
-import type { UsageRegistry } from '../../../platform/usage/usage.registry';
+import type { UsageRegistry } from '../../platform/usage/usage.registry';
 
 /** Templates and unsent campaigns whose sender uses `domain` or a subdomain, as their modules report them. */
 export async function countDomainUsage(usage: UsageRegistry, projectId: string, domain: string): Promise<{ templates: number; campaigns: number }> {

@@ -1,6 +1,6 @@
 import type { Domain, DomainRecord } from '../entities/domain.entity';
-import type { DnsResolver } from '../dns/dns-resolver';
-import { recordMatches } from '../dns/domain-records';
+import type { DnsResolver } from './dns-resolver';
+import { recordMatches } from './domain-records';
 
 export interface DomainCheck {
   records: DomainRecord[];
