@@ -57,9 +57,9 @@ describe('outbox transport (default)', () => {
       );
     const [[stranded], [recent]] = await Promise.all([copy('stranded@example.org', '3 minutes'), copy('recent@example.org', '0 minutes')]);
     const sweeper = s.app.runtime.app.get(EmailSweeper);
-    await sweeper.sweep();
+    await sweeper.runNow();
     await s.read.emailSettled(stranded.id, ['delivered']);
-    await sweeper.sweep(); // the email's job id is its id: a second sweep adds nothing
+    await sweeper.runNow(); // the email's job id is its id: a second sweep adds nothing
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(existsSync(join(s.app.dataDir, 'outbox', `${stranded.id}.eml`))).toBe(true);
     expect((await s.read.email(stranded.id))!.attempts).toBe(1);

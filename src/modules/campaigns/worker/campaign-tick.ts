@@ -1,8 +1,7 @@
-import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
-import { logger } from '../../../platform/logging/logger';
-import { PeriodicRound } from '../../../platform/queues/periodic-round';
+import { PeriodicWorker } from '../../../platform/queues/periodic-worker';
 import { CampaignEngine } from '../engine/campaign-engine';
 
 const TICK_INTERVAL_MS = 250;
@@ -13,34 +12,21 @@ const TICK_INTERVAL_MS = 250;
  * destroy, the round under way stops between batches and is waited for.
  */
 @Injectable()
-export class CampaignTick implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly log = logger('campaign-engine');
-  private readonly rounds = new PeriodicRound(
-    () => this.round(),
-    (err) => this.log.warn({ err }, 'campaign tick failed'),
-  );
-
+export class CampaignTick extends PeriodicWorker {
   constructor(
-    @InjectConfig() private readonly config: AppConfig,
+    @InjectConfig() config: AppConfig,
     private readonly engine: CampaignEngine,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.rounds.start(this.config, TICK_INTERVAL_MS);
+  ) {
+    super(config, 'campaign-engine');
   }
 
-  onModuleDestroy(): Promise<void> {
-    return this.rounds.stop();
+  protected intervalMs(): number {
+    return TICK_INTERVAL_MS;
   }
 
-  /** A tick now (or the one under way). */
-  tick(): Promise<void> {
-    return this.rounds.runNow();
-  }
-
-  private async round(): Promise<void> {
-    const again = await this.engine.tick(() => this.rounds.stopped);
+  protected async round(): Promise<void> {
+    const again = await this.engine.tick(() => this.stopped);
     // A campaign stopped only by the time budget goes on at once, not at the next interval.
-    if (again && !this.rounds.stopped) setImmediate(() => void this.rounds.runNow());
+    if (again && !this.stopped) setImmediate(() => void this.runNow());
   }
 }

@@ -1,8 +1,7 @@
-import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
-import { logger } from '../../../platform/logging/logger';
-import { PeriodicRound } from '../../../platform/queues/periodic-round';
+import { PeriodicWorker } from '../../../platform/queues/periodic-worker';
 import { SnsMessagesRepository } from '../inbound/sns-messages.repository';
 
 const HOUR_MS = 60 * 60_000;
@@ -11,28 +10,19 @@ const KEPT_DAYS = 30;
 
 /** Drops handled SNS MessageIds past `KEPT_DAYS`, every hour in processes that run workers. */
 @Injectable()
-export class SnsMessagesPurge implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly log = logger('sns');
-  private readonly rounds = new PeriodicRound(
-    () => this.messages.purgeExpired(KEPT_DAYS),
-    (err) => this.log.warn({ err }, 'purging old SNS message ids failed'),
-  );
-
+export class SnsMessagesPurge extends PeriodicWorker {
   constructor(
-    @InjectConfig() private readonly config: AppConfig,
+    @InjectConfig() config: AppConfig,
     private readonly messages: SnsMessagesRepository,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.rounds.start(this.config, HOUR_MS);
+  ) {
+    super(config, 'sns');
   }
 
-  onModuleDestroy(): Promise<void> {
-    return this.rounds.stop();
+  protected intervalMs(): number {
+    return HOUR_MS;
   }
 
-  /** A purge now (or the one under way). */
-  purge(): Promise<void> {
-    return this.rounds.runNow();
+  protected round(): Promise<unknown> {
+    return this.messages.purgeExpired(KEPT_DAYS);
   }
 }

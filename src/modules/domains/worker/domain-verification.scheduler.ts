@@ -1,4 +1,4 @@
-import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../../../config/config';
@@ -6,7 +6,7 @@ import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
 import { DomainsService } from '../domains.service';
 import { ADVISORY_LOCKS, withTryAdvisoryLock } from '../../../platform/database/advisory-locks';
-import { PeriodicRound } from '../../../platform/queues/periodic-round';
+import { PeriodicWorker } from '../../../platform/queues/periodic-worker';
 
 const BATCH = 100;
 const CONCURRENCY = 8;
@@ -19,25 +19,23 @@ const INTERVAL_MS = 5 * 60_000;
  * runner does not repeat the round.
  */
 @Injectable()
-export class DomainVerificationScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
+export class DomainVerificationScheduler extends PeriodicWorker {
   private readonly log = logger('domain-verification');
-  private readonly rounds = new PeriodicRound(
-    () => this.runOnce(),
-    (err) => this.log.error({ err }, 'domain verification round failed'),
-  );
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly domains: DomainsService,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (this.config.domainVerification !== 'off') this.rounds.start(this.config, INTERVAL_MS);
+  ) {
+    super(config, 'domain-verification');
   }
 
-  onApplicationShutdown(): Promise<void> {
-    return this.rounds.stop();
+  protected intervalMs(): number | null {
+    return this.config.domainVerification !== 'off' ? INTERVAL_MS : null;
+  }
+
+  protected round(): Promise<number> {
+    return this.runOnce();
   }
 
   /** One round over every due domain; returns how many were checked (0 when another process holds the lock). */
@@ -45,7 +43,7 @@ export class DomainVerificationScheduler implements OnApplicationBootstrap, OnAp
     return withTryAdvisoryLock(this.dataSource, ADVISORY_LOCKS.domainVerification, 0, async () => {
       let checked = 0;
       let afterId: string | null = null;
-      while (!this.rounds.stopped) {
+      while (!this.stopped) {
         const due = await this.domains.dueForCheck(afterId, BATCH);
         if (due.length === 0) break;
         for (let i = 0; i < due.length; i += CONCURRENCY) {

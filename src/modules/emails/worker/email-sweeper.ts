@@ -1,8 +1,8 @@
-import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
-import { PeriodicRound } from '../../../platform/queues/periodic-round';
+import { PeriodicWorker } from '../../../platform/queues/periodic-worker';
 import { TEMPLATE_TYPES } from '../../templates/entities/template.entity';
 import { EmailQueue } from '../engine/email-queue';
 import { EmailStatusStore } from '../email-status.store';
@@ -18,33 +18,22 @@ const BATCH = 500;
  * processes that run workers.
  */
 @Injectable()
-export class EmailSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+export class EmailSweeper extends PeriodicWorker {
   private readonly log = logger('email-sweeper');
-  private readonly rounds = new PeriodicRound(
-    () => this.sweepOnce(),
-    (err) => this.log.warn({ err }, 'email sweep failed'),
-  );
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
     private readonly store: EmailStatusStore,
     private readonly queue: EmailQueue,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.rounds.start(this.config, this.config.email.sweepIntervalMs);
+  ) {
+    super(config, 'email-sweeper');
   }
 
-  onApplicationShutdown(): Promise<void> {
-    return this.rounds.stop();
+  protected intervalMs(): number {
+    return this.config.email.sweepIntervalMs;
   }
 
-  /** A sweep now (or the one under way). */
-  sweep(): Promise<void> {
-    return this.rounds.runNow();
-  }
-
-  private async sweepOnce(): Promise<void> {
+  protected async round(): Promise<void> {
     const stranded = await this.store.findStranded(BATCH);
     // Concurrent calls share one addBulk (EmailQueue batches them).
     await Promise.all(TEMPLATE_TYPES.map((type) => this.queue.enqueue(stranded.filter((e) => e.type === type).map((e) => e.id), type)));

@@ -1,15 +1,13 @@
-import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { ADVISORY_LOCKS, withTryAdvisoryLock } from '../../../platform/database/advisory-locks';
 import { logger } from '../../../platform/logging/logger';
-import { PeriodicRound } from '../../../platform/queues/periodic-round';
+import { PeriodicWorker } from '../../../platform/queues/periodic-worker';
 import { SegmentsRepository } from '../segments.repository';
 import { SegmentsService } from '../segments.service';
-
-/** Arbitrary constant shared by every process: one background recompute at a time across the cluster. */
 
 /**
  * Every SEGMENT_RECOMPUTE_INTERVAL_MS (default 5 minutes), in processes that run workers, walks
@@ -18,26 +16,24 @@ import { SegmentsService } from '../segments.service';
  * the others skip it. A segment that fails (e.g. its statement timeout) is logged and skipped.
  */
 @Injectable()
-export class SegmentRecomputeScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
+export class SegmentRecomputeScheduler extends PeriodicWorker {
   private readonly log = logger('segment-recompute');
-  private readonly rounds = new PeriodicRound(
-    () => this.runOnce(),
-    (err) => this.log.error({ err }, 'segment recompute round failed'),
-  );
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly segments: SegmentsService,
     private readonly repository: SegmentsRepository,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.rounds.start(this.config, this.config.segments.recomputeIntervalMs);
+  ) {
+    super(config, 'segment-recompute');
   }
 
-  onApplicationShutdown(): Promise<void> {
-    return this.rounds.stop();
+  protected intervalMs(): number {
+    return this.config.segments.recomputeIntervalMs;
+  }
+
+  protected round(): Promise<number> {
+    return this.runOnce();
   }
 
   /** One round over every segment; returns how many were recomputed (0 when another process holds the lock). */
@@ -45,7 +41,7 @@ export class SegmentRecomputeScheduler implements OnApplicationBootstrap, OnAppl
     return withTryAdvisoryLock(this.dataSource, ADVISORY_LOCKS.segmentRecompute, 0, async () => {
       let done = 0;
       let afterId: string | null = null;
-      while (!this.rounds.stopped) {
+      while (!this.stopped) {
         let next: Awaited<ReturnType<SegmentsService['recomputeNext']>>;
         try {
           next = await this.segments.recomputeNext(afterId);
@@ -64,5 +60,4 @@ export class SegmentRecomputeScheduler implements OnApplicationBootstrap, OnAppl
       return done;
     });
   }
-
 }

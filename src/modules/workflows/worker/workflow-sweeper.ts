@@ -1,8 +1,8 @@
-import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
-import { PeriodicRound } from '../../../platform/queues/periodic-round';
+import { PeriodicWorker } from '../../../platform/queues/periodic-worker';
 import { ExecutionsStore } from '../engine/executions.store';
 import { WorkflowQueue } from '../engine/workflow-queue';
 
@@ -15,33 +15,22 @@ const SWEEP_INTERVAL_MS = 5_000;
  * Runs every 5 s in processes that run workers, one round at a time.
  */
 @Injectable()
-export class WorkflowSweeper implements OnApplicationBootstrap, OnModuleDestroy {
+export class WorkflowSweeper extends PeriodicWorker {
   private readonly log = logger('workflow-sweeper');
-  private readonly rounds = new PeriodicRound(
-    () => this.sweepOnce(),
-    (err) => this.log.warn({ err }, 'workflow sweep failed'),
-  );
 
   constructor(
-    @InjectConfig() private readonly config: AppConfig,
+    @InjectConfig() config: AppConfig,
     private readonly store: ExecutionsStore,
     private readonly queue: WorkflowQueue,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.rounds.start(this.config, SWEEP_INTERVAL_MS);
+  ) {
+    super(config, 'workflow-sweeper');
   }
 
-  onModuleDestroy(): Promise<void> {
-    return this.rounds.stop();
+  protected intervalMs(): number {
+    return SWEEP_INTERVAL_MS;
   }
 
-  /** A sweep now (or the one under way). */
-  sweep(): Promise<void> {
-    return this.rounds.runNow();
-  }
-
-  private async sweepOnce(): Promise<void> {
+  protected async round(): Promise<void> {
     const bucket = Math.floor(Date.now() / 60_000);
     const due = await this.store.overdueWaits();
     await this.queue.wakes(due, `s${bucket}`);

@@ -1,8 +1,7 @@
-import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../../../config/config';
 import { InjectConfig } from '../../../../config/config.module';
-import { logger } from '../../../logging/logger';
-import { PeriodicRound } from '../../../queues/periodic-round';
+import { PeriodicWorker } from '../../../queues/periodic-worker';
 import { CounterStore } from '../counter-store';
 import { PostgresCounterStore } from '../postgres-counter.store';
 
@@ -10,22 +9,19 @@ const INTERVAL_MS = 5 * 60_000;
 
 /** Every 5 minutes, in processes that run workers: expired `rate_counters` rows go (only when PostgreSQL holds the counters). */
 @Injectable()
-export class RateCountersPurge implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly rounds = new PeriodicRound(
-    () => (this.counters as PostgresCounterStore).purgeExpired(),
-    (err) => logger('rate-limit').warn({ err }, 'purging expired rate counters failed'),
-  );
-
+export class RateCountersPurge extends PeriodicWorker {
   constructor(
-    @InjectConfig() private readonly config: AppConfig,
+    @InjectConfig() config: AppConfig,
     private readonly counters: CounterStore,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (this.counters instanceof PostgresCounterStore) this.rounds.start(this.config, INTERVAL_MS);
+  ) {
+    super(config, 'rate-limit');
   }
 
-  onApplicationShutdown(): Promise<void> {
-    return this.rounds.stop();
+  protected intervalMs(): number | null {
+    return this.counters instanceof PostgresCounterStore ? INTERVAL_MS : null;
+  }
+
+  protected round(): Promise<unknown> {
+    return (this.counters as PostgresCounterStore).purgeExpired();
   }
 }
