@@ -80,13 +80,16 @@ describe('send batching', () => {
       allIds.push(...ids);
       const own = listed.get(c.p.project.id)!;
       body.emails.forEach((e: { email: string; contact: { id: string; email: string } }) => {
-        expect(own.emails.get(e.email)).toMatchObject({ contactId: e.contact.id, to: e.contact.email, subject: `batch ${c.n}` });
+        expect(own.emails.get(e.email)).toMatchObject({ contactId: e.contact.id, to: e.contact.email });
         expect(own.contacts.get(e.contact.id)).toMatchObject({ email: e.contact.email });
       });
-      // White-box: the content row an email shares and its render variables (no endpoint shows either).
-      const rows: Array<{ id: string; content_id: string; variables: Record<string, unknown> }> = await s.db.query(`SELECT id, content_id, variables FROM emails WHERE id = ANY($1::uuid[])`, [ids]);
+      // White-box: the content row an email shares (its subject as stored before rendering) and its render variables (no endpoint shows either).
+      const rows: Array<{ id: string; content_id: string; subject: string; variables: Record<string, unknown> }> = await s.db.query(
+        `SELECT e.id, e.content_id, ec.subject, e.variables FROM emails e JOIN email_contents ec ON ec.id = e.content_id WHERE e.id = ANY($1::uuid[])`,
+        [ids],
+      );
       expect(rows).toHaveLength(ids.length);
-      for (const row of rows) expect(row.variables).toMatchObject({ [`r${c.n}`]: c.n, name: `N${c.n}` });
+      for (const row of rows) expect(row).toMatchObject({ subject: `batch ${c.n}`, variables: expect.objectContaining({ [`r${c.n}`]: c.n, name: `N${c.n}` }) });
       // One content row per request.
       expect(new Set(rows.map((r) => r.content_id)).size).toBe(1);
     }
