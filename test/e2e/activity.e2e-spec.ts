@@ -190,7 +190,8 @@ describe('analytics', () => {
   beforeAll(async () => {
     a = s;
     b = await s.newProject('Analytics B');
-    // Campaign emails as the campaign engine writes them (only campaign_id matters here).
+    // Campaign emails as the campaign engine writes them (only campaign_id matters here), arranged in SQL:
+    // no endpoint writes opened campaign emails without a send, nor backdates an event (below).
     const insert = (p: ProjectSession, campaignId: string, n: number, opened: number) =>
       s.db.query(
         `INSERT INTO emails (project_id, campaign_id, type, from_address, to_address, status, sent_at, delivered_at, opened_at)

@@ -65,6 +65,7 @@ describe('billing through Stripe (local fake of its API)', () => {
     if (signature) req.set('Stripe-Signature', signature);
     return req.send(payload);
   };
+  // White-box: no endpoint shows the Stripe subscription status a webhook stored.
   const subscriptionStatus = async () =>
     (await s.db.query<{ subscription_status: string | null }>(`SELECT subscription_status FROM billing_accounts WHERE project_id = $1`, [s.project.id]))[0].subscription_status;
 
@@ -90,6 +91,7 @@ describe('billing through Stripe (local fake of its API)', () => {
   });
 
   it('takes signed webhooks only (400 for forged, unsigned or stale ones)', async () => {
+    // White-box: no endpoint shows the project's Stripe customer id.
     const [{ stripe_customer_id: customer }] = await s.db.query<{ stripe_customer_id: string }>(`SELECT stripe_customer_id FROM billing_accounts WHERE project_id = $1`, [s.project.id]);
     const payload = JSON.stringify({ id: 'evt_1', object: 'event', type: 'customer.subscription.updated', data: { object: { id: 'sub_1', object: 'subscription', customer, status: 'active' } } }, null, 2);
     expect((await webhook(payload).expect(400)).body.error.code).toBe('BAD_REQUEST');

@@ -156,6 +156,7 @@ describe('bulk contact operations', () => {
         expect(res.body.error.code).toBe('VALIDATION_ERROR');
         expect(res.body.error.errors.map((e: { field: string }) => e.field)).toContain(field);
       }
+      // White-box: no endpoint lists a project's bulk jobs (only GET /contacts/bulk/:id), so none stored is read here.
       const jobs = await app.runtime.app.get(DataSource).query(`SELECT count(*)::int AS n FROM bulk_jobs WHERE project_id = $1`, [p.id]);
       expect(jobs[0].n).toBe(0);
       expect((await getContact(p, id)).status).toBe(200);
@@ -214,6 +215,7 @@ describe('bulk contact operations', () => {
       const p = await createProject(apiOnly.http);
       const ids: string[] = [];
       for (let i = 0; i < 600; i++) ids.push('cnt_' + i.toString(16).padStart(32, '0'));
+      // Arranged in SQL: contacts with ids of the legacy cnt_ form, which no endpoint creates.
       const made: Array<{ id: string }> = await apiOnly.runtime.app.get(DataSource).query(
         `INSERT INTO contacts (id, project_id, email) SELECT id, $1, id || '@example.com' FROM unnest($2::text[]) id RETURNING id`,
         [p.id, ids.slice(0, 500)],

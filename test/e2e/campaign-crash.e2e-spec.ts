@@ -4,9 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { DataSource } from 'typeorm';
 import { createProject, createServicesDatabase, startTestApp, TEST_MODE, waitFor } from '../support/app';
 import { freePort, modeEnv, spawnReady } from '../support/service-process';
+import { apiClient, apiReads, bearer } from '../support/session';
 import { SmtpReceiver } from '../support/smtp-receiver';
 
 const RECIPIENTS = 2_000;
@@ -108,19 +108,18 @@ describe('campaign crash safety', () => {
       for (const m of smtp.messages) for (const to of m.envelope.to) perRecipient.set(to, (perRecipient.get(to) ?? 0) + 1);
       const duplicates = [...perRecipient.values()].filter((n) => n > 1).length;
 
-      // The rows, read with the service stopped (the same database, opened in this process).
+      // The campaign's emails, read with the service stopped (the same database, opened by an API process in this one).
       const inspect = await startTestApp({ ...env, PORT: '0', ROLE: 'api' }, { persistent: true, dataDir });
       try {
-        const db = inspect.runtime.app.get(DataSource);
-        const rows = (await db.query(`SELECT to_address, status, error FROM emails WHERE campaign_id = $1`, [id])) as Array<{ to_address: string; status: string; error: string | null }>;
+        const rows = await apiReads(apiClient(inspect.http, bearer(project.secretKey))).emails({ campaignId: id });
         const uncertain = rows.filter((r) => r.status === 'uncertain');
         const missing = [...Array(RECIPIENTS).keys()].map((i) => `r${i}@crash.example`).filter((to) => !perRecipient.has(to));
-        const uncertainAddresses = new Set(uncertain.map((r) => r.to_address));
+        const uncertainAddresses = new Set(uncertain.map((r) => r.to));
         // The at-most-once window: uncertain and received, or uncertain and not received.
         const windowHits = uncertain.length;
         process.stdout.write(
           `campaign-crash (${TEST_MODE}): kills ${JSON.stringify(kills)}; received ${smtp.count}, duplicates ${duplicates}, missing ${missing.length}, ` +
-            `uncertain (at-most-once window) ${windowHits}, of which received ${uncertain.filter((r) => perRecipient.has(r.to_address)).length}\n`,
+            `uncertain (at-most-once window) ${windowHits}, of which received ${uncertain.filter((r) => perRecipient.has(r.to)).length}\n`,
         );
         expect(kills.length).toBeGreaterThan(0);
         expect(duplicates).toBe(0);

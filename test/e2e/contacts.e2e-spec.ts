@@ -148,6 +148,7 @@ describe('contacts', () => {
         const deleted = s.api.del(`/contacts/${victim}`).then((res) => res); // sent now, awaited below
         // The delete has removed the contact and now waits for the email row.
         await waitFor(async () => {
+          // White-box: whether the delete waits on a lock is the database's own state.
           const rows = await s.db.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'DELETE FROM contacts%'`);
           return rows.length > 0 || undefined;
         }, 10_000);

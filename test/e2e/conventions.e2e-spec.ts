@@ -148,9 +148,11 @@ describe('conventions: idempotency key store', () => {
 
   it('lets an expired key be claimed again and purges expired keys', async () => {
     await db().transaction((em) => keys.claimIn(em, [claim('k-3')]));
+    // Time travel in SQL: no endpoint ages a key.
     await db().query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 minute' WHERE key = 'k-3'`);
     expect(await keys.find(project.id, 'k-3')).toBeNull();
     expect(await db().transaction((em) => keys.claimIn(em, [claim('k-3')]))).toEqual([true]);
+    // Time travel in SQL: no endpoint ages a key.
     await db().query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 minute' WHERE key = 'k-3'`);
     expect(await keys.purgeExpired()).toBeGreaterThanOrEqual(1);
   });

@@ -43,6 +43,7 @@ describe('domains (smtp transport, DNS verification)', () => {
   });
 
   it('stores the DKIM private key encrypted', async () => {
+    // White-box: how the key is stored at rest is the database's own state (no endpoint shows the private key).
     const rows = await s.db.query<{ dkim_private_key: string }>(`SELECT dkim_private_key FROM domains WHERE domain = 'mail-test.example.com'`);
     expect(rows[0].dkim_private_key).toMatch(/^v1:/);
     expect(rows[0].dkim_private_key).not.toContain('PRIVATE KEY');
@@ -139,6 +140,7 @@ describe('domains (smtp transport, DNS verification)', () => {
     expect(await scheduler.runOnce()).toBe(0);
 
     dns.clear(created.body.records.find((r: RecordBody) => r.purpose === 'dkim').name);
+    // Time travel in SQL: no endpoint moves a domain's last check.
     await db.query(`UPDATE domains SET last_checked_at = now() - interval '10 minutes' WHERE id = $1`, [created.body.id]);
     expect(await scheduler.runOnce()).toBe(1);
     const after = await other.api.get(`/domains/project/${other.project.id}`).expect(200);

@@ -60,6 +60,7 @@ describe('email transitions', () => {
       expect({ sql, usesPrimaryKey: plan.includes('"emails_pkey"'), readsBacklog: /unfinished_idx/.test(plan) }).toEqual({ sql, usesPrimaryKey: true, readsBacklog: false });
     }
     // The transitions did what they say.
+    // White-box: these rows belong to no project (inserted for the plans), so no project's GET /v1/emails shows them.
     const statuses = await box.query<{ id: string; status: string }>(`SELECT id, status FROM emails WHERE id = ANY($1::uuid[])`, [
       [backlog[0], backlog[2], backlog[3], backlog[4], backlog[100], backlog[101], backlog[200]],
     ]);

@@ -128,6 +128,7 @@ describe('Idempotency-Key across a SIGKILL', () => {
       const inspect = await startTestApp({ ...env, PORT: '0', ROLE: 'api' }, { persistent: true, dataDir });
       try {
         const db = inspect.runtime.app.get(DataSource);
+        // White-box: the crash proof counts stored rows per recipient (no lost or duplicate row), read at rest.
         const rows = (await db.query(`SELECT id, to_address FROM emails WHERE project_id = $1`, [project.id])) as Array<{ id: string; to_address: string }>;
         const perRecipient = new Map<string, string[]>();
         for (const r of rows) perRecipient.set(r.to_address, [...(perRecipient.get(r.to_address) ?? []), r.id]);

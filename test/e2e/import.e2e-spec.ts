@@ -226,6 +226,7 @@ describe('CSV import', () => {
       const res = await upload(p, content).expect(status);
       expect(res.body).toMatchObject({ success: false, error: { code, statusCode: status, requestId: expect.any(String) } });
       expect(await contactCount(p)).toBe(0);
+      // White-box: no endpoint lists a project's import jobs (only GET /contacts/import/:id), so none stored is read here.
       const jobs = await app.runtime.app.get(DataSource).query(`SELECT count(*)::int AS n FROM import_jobs WHERE project_id = $1`, [p.id]);
       expect(jobs[0].n).toBe(0);
       return res;
@@ -350,6 +351,7 @@ describe('CSV import', () => {
       const p = await createProject(apiOnly.http);
       const res = await request(apiOnly.http).post('/contacts/import').set(auth(p)).attach('file', Buffer.from('email\na@example.com\n'), 'c.csv').expect(202);
       const id = importJobIds.fromWire(res.body.jobId)!;
+      // Arranged in SQL: a job whose stored file is gone, which no endpoint produces.
       await apiOnly.runtime.app.get(DataSource).query(`UPDATE import_jobs SET file = NULL WHERE id = $1`, [id]);
       await apiOnly.runtime.app.get(ImportRunner).run(p.id, id);
       const job = await request(apiOnly.http).get(`/contacts/import/${res.body.jobId}`).set(auth(p)).expect(200);

@@ -113,6 +113,7 @@ describe('outage of PostgreSQL and Redis', () => {
       const client = new Client({ connectionString: database.url });
       await client.connect();
       try {
+        // White-box: the outage proof reads the rows themselves (no duplicate row, no half-written send), straight from PostgreSQL.
         const rows = (await client.query(`SELECT to_address, status FROM emails WHERE campaign_id = $1`, [campaignId])).rows as Array<{ to_address: string; status: string }>;
         const perRecipient = new Map<string, number>();
         for (const m of smtp.messages) for (const to of m.envelope.to) perRecipient.set(to, (perRecipient.get(to) ?? 0) + 1);
@@ -120,6 +121,7 @@ describe('outage of PostgreSQL and Redis', () => {
         const duplicates = [...perRecipient.values()].filter((n) => n > 1).length;
         const byStatus: Record<string, number> = {};
         for (const r of rows) byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
+        // White-box: which half of each racing send was written (a partial write), from the rows themselves.
         const raced = (await client.query(`SELECT to_address FROM emails WHERE project_id = $1 AND to_address LIKE 'race%'`, [project.id])).rows as Array<{ to_address: string }>;
         const racedSet = new Set(raced.map((r) => r.to_address));
         const halves = statuses.map((_, i) => [racedSet.has(`race${i}a@example.org`), racedSet.has(`race${i}b@example.org`)]).filter(([a, b]) => a !== b).length;

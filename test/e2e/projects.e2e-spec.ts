@@ -37,6 +37,7 @@ describe('projects', () => {
   });
 
   it('re-enables a disabled project', async () => {
+    // Arranged in SQL: only the reputation check disables a project, no endpoint does.
     await s.db.query(`UPDATE projects SET disabled = true, disabled_reason = 'EMAIL_REPUTATION', disabled_at = now() WHERE id = $1`, [owner.id]);
     const res = await s.dashboard.patch(`/users/@me/projects/${owner.id}`).send({ disabled: false }).expect(200);
     expect(res.body).toMatchObject({ disabled: false, disabledReason: null });
@@ -118,12 +119,14 @@ describe('projects', () => {
     const keep = await createProject(s.http, 'Untouched');
     await s.as(project).api.post('/contacts', { email: 'a@example.com' }).expect(201);
     await s.as(keep).api.post('/contacts', { email: 'b@example.com' }).expect(201);
+    // Arranged in SQL: no endpoint adds a suppression (a bounce does, through the SNS webhook).
     await s.db.query(`INSERT INTO suppressions (project_id, email, reason, source) VALUES ($1, 'bounced@example.com', 'bounce', 'test')`, [project.id]);
     await request(s.http).post(`/users/@me/projects/${project.id}/reset`).set('Cookie', project.cookie).expect(403);
     await request(s.http).post(`/users/@me/projects/${project.id}/reset`).set('Cookie', project.cookie).set(XHR).expect(200);
     expect(await s.as(project).read.contactCount()).toBe(0);
     expect(await s.as(keep).read.contactCount()).toBe(1);
     // A reset must not launder the deliverability history.
+    // White-box: no endpoint lists a project's suppressions.
     expect(await s.db.query(`SELECT email FROM suppressions WHERE project_id = $1`, [project.id])).toEqual([{ email: 'bounced@example.com' }]);
     await request(s.http).get('/v1/ping').set('Authorization', `Bearer ${project.secretKey}`).expect(200);
     const members = await request(s.http).get(`/projects/${project.id}/members`).set('Cookie', project.cookie).expect(200);

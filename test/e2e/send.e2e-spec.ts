@@ -327,6 +327,7 @@ describe('POST /v1/send through SMTP', () => {
 
     it('refuses a disabled project with 403 PROJECT_DISABLED', async () => {
       const disabled = await s.newProject('Disabled');
+      // Arranged in SQL: only the reputation check disables a project, no endpoint does.
       await s.db.query(`UPDATE projects SET disabled = true, disabled_reason = 'EMAIL_REPUTATION' WHERE id = $1`, [disabled.project.id]);
       const res = await disabled.api.post('/v1/send', base).expect(403);
       expect(res.body.error.code).toBe('PROJECT_DISABLED');

@@ -30,6 +30,7 @@ describe('queued mail whose project or address changed before sending', () => {
     await pipeline.deliver(queuedWhileEnabled, { isLast: false });
     expect((await owner.read.email(queuedWhileEnabled))!.status).toBe('delivered');
 
+    // Arranged in SQL: only the reputation check disables a project, no endpoint does.
     await db(app).query(`UPDATE projects SET disabled = true, disabled_reason = 'EMAIL_REPUTATION' WHERE id = $1`, [project.id]);
     // The pipeline caches a project for up to 5 s.
     await new Promise((resolve) => setTimeout(resolve, 5_100));
@@ -48,6 +49,7 @@ describe('queued mail whose project or address changed before sending', () => {
     const toStillIn = await queue('still-in@example.org');
     const transactional = await queue('later-bounced@example.org', { from: 'me@example.com', subject: 'Receipt', body: '<p>Paid</p>' });
 
+    // Arranged in SQL: no endpoint adds a suppression (a bounce does, through the SNS webhook).
     await db(app).query(`INSERT INTO suppressions (project_id, email, reason, source) VALUES ($1, 'later-bounced@example.org', 'bounce', 'api')`, [project.id]);
     const unsubscribing = await other.read.contactByEmail('later-out@example.org');
     await other.api.patch(`/contacts/${unsubscribing!.id}`, { subscribed: false }).expect(200);

@@ -39,6 +39,7 @@ describe('track batching', () => {
   const track = (p: ProjectSession, body: Record<string, unknown>) => p.publicApi.post('/v1/track', body);
   const stats = () => (s.app.runtime.app.get(ContactsService) as unknown as { batcher: { stats: { batches: number; batchedItems: number; fallbacks: number } } }).batcher.stats;
   /** The contact's events in commit order (a flip before the tracked event of its statement). */
+  // White-box: commit order needs created_at to the microsecond (events of one statement share it); the API shows milliseconds.
   const eventsOf = (contactId: string): Promise<Array<{ id: string; name: string; data: Record<string, unknown>; at: string }>> =>
     s.db.query(
       `SELECT id, name, data, created_at::text AS at FROM events WHERE contact_id = $1

@@ -70,6 +70,7 @@ describe('outbox transport (default)', () => {
     const email = `new-user-${Date.now()}@example.org`;
     await s.anonymous.post('/auth/signup').send({ email, password: 'correct horse battery' }).expect(201);
     const row = await waitFor(async () => {
+      // White-box: account mail belongs to no project, so no project's GET /v1/emails shows it.
       const [r] = await s.db.query<{ id: string }>(`SELECT * FROM emails WHERE to_address = $1 AND status = 'delivered'`, [email]);
       return r;
     });

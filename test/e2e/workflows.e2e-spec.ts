@@ -238,6 +238,7 @@ describe('workflows', () => {
       ['DELAY', 'WAITING'],
     ]);
     expect(await recordRows(second.id)).toBe(2);
+    // White-box: the execution's version, steps run and stored event, which no endpoint shows.
     const [row] = await s.db.dataSource.query(
       `SELECT x.version, w.version AS current, x.steps_run, extract(epoch FROM x.wake_at - now())::float AS due_in, x.event
          FROM workflow_executions x JOIN workflows w ON w.id = x.workflow_id WHERE x.id = $1`,

@@ -165,62 +165,19 @@ export function apiReads(api: ApiClient): ApiReads {
   };
 }
 
-/** A row of `emails` (white-box: no endpoint shows an email's delivery state). */
-export interface EmailRow {
-  id: string;
-  project_id: string | null;
-  contact_id: string | null;
-  status: string;
-  type: string;
-  subject: string | null;
-  from_address: string;
-  to_address: string;
-  attempts: number;
-  error: string | null;
-  message_id: string | null;
-  provider_message_id: string | null;
-  template_id: string | null;
-  track_opens: boolean;
-  track_clicks: boolean;
-  sent_at: Date | null;
-  delivered_at: Date | null;
-  opened_at: Date | null;
-  clicked_at: Date | null;
-  open_count: number;
-  click_count: number;
-  bounced_at: Date | null;
-  bounce_type: string | null;
-  complained_at: Date | null;
-  [column: string]: unknown;
-}
-
 /**
- * White-box access to the database, for state no endpoint shows (an email's delivery state and
- * attempts, job tables) and for arranging states the API cannot produce (a stranded row, an expired
- * key). Each suite that uses it says why at its top.
+ * White-box access to the database, for state no endpoint shows (an email's content row and render
+ * variables, job tables, storage at rest) and for arranging states the API cannot produce (a stranded
+ * row, an expired key). Each read says why where it is made.
  */
 export interface WhiteBox {
   dataSource: DataSource;
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
-  email(id: string): Promise<EmailRow | undefined>;
-  /** Waits until the email's status is one of `statuses` (default: any settled status) and returns its row. */
-  emailSettled(id: string, statuses?: string[], timeoutMs?: number): Promise<EmailRow>;
 }
 
 export function whiteBox(app: TestApp): WhiteBox {
   const dataSource = app.runtime.app.get(DataSource);
-  const query = <T>(sql: string, params: unknown[] = []) => dataSource.query(sql, params) as Promise<T[]>;
-  const email = async (id: string) => (await query<EmailRow>(`SELECT * FROM emails WHERE id = $1`, [id]))[0];
-  return {
-    dataSource,
-    query,
-    email,
-    emailSettled: (id, statuses = SETTLED_EMAIL_STATUSES, timeoutMs = 30_000) =>
-      waitFor(async () => {
-        const row = await email(id);
-        return row && statuses.includes(row.status) ? row : undefined;
-      }, timeoutMs),
-  };
+  return { dataSource, query: <T>(sql: string, params: unknown[] = []) => dataSource.query(sql, params) as Promise<T[]> };
 }
 
 /** A project with its keys and clients: `api` (secret key), `publicApi` (public key), `dashboard` (owner's session cookie). */

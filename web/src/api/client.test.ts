@@ -50,7 +50,7 @@ describe('the API client', () => {
     await expect(uploadContactsCsv('p', new File(['email\na@b.c'], 'x.csv'))).resolves.toEqual({ jobId: 'imp_1' });
     expect(sent(fetch).headers.get('Content-Type')).toMatch(/^multipart\/form-data; boundary=/);
     expect(await sent(fetch).text()).toContain('email\na@b.c');
-    await expect(projectApi('p').del('/contacts/cnt_1')).resolves.toBeUndefined();
+    await expect(data(projectApi('p').DELETE('/contacts/{id}', { params: { path: { id: 'cnt_1' } } }))).resolves.toBeUndefined();
   });
 
   it('throws ApiError with the envelope, and sends a 401 to the login handler unless told not to', async () => {

@@ -9,8 +9,6 @@ import type { paths } from './schema';
  */
 export type Api = Client<paths>;
 
-export type QueryValue = string | number | boolean | null | undefined;
-
 type UnauthorizedHandler = () => void;
 let onUnauthorized: UnauthorizedHandler = () => {};
 
@@ -90,34 +88,9 @@ export const accountClient = createApi();
 /** Calls whose 401 is an answer, not a lost session (login, signup, password reset). */
 export const authClient = createApi({ redirectOn401: false });
 
-type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-
-/**
- * Untyped shorthands over the same client, for the pages not yet moved to typed paths.
- * @deprecated call the typed methods (`api.GET('/path/{id}', …)`) instead.
- */
-export interface LegacyShorthands {
-  get<T>(path: string, query?: Record<string, QueryValue>, signal?: AbortSignal): Promise<T>;
-  post<T>(path: string, body?: unknown): Promise<T>;
-  put<T>(path: string, body?: unknown): Promise<T>;
-  patch<T>(path: string, body?: unknown): Promise<T>;
-  del<T = void>(path: string, body?: unknown): Promise<T>;
-}
-
-/** The typed client bound to one project (the current one, from `useApi()`), with the legacy shorthands. */
-export type ProjectApi = Api & LegacyShorthands;
-
-export function projectApi(projectId: string): ProjectApi {
-  const api = createApi({ projectId });
-  const call = <T,>(method: Method, path: string, init: { body?: unknown; query?: Record<string, QueryValue>; signal?: AbortSignal }) =>
-    data(api.request(method, path as never, { params: { query: init.query }, body: init.body, signal: init.signal } as never)) as Promise<T>;
-  return Object.assign(api, {
-    get: <T,>(path: string, query?: Record<string, QueryValue>, signal?: AbortSignal) => call<T>('get', path, { query, signal }),
-    post: <T,>(path: string, body?: unknown) => call<T>('post', path, { body: body ?? {} }),
-    put: <T,>(path: string, body?: unknown) => call<T>('put', path, { body: body ?? {} }),
-    patch: <T,>(path: string, body?: unknown) => call<T>('patch', path, { body: body ?? {} }),
-    del: <T = void,>(path: string, body?: unknown) => call<T>('delete', path, { body }),
-  });
+/** The typed client bound to one project (the current one, from `useApi()`). */
+export function projectApi(projectId: string): Api {
+  return createApi({ projectId });
 }
 
 export { ApiError };

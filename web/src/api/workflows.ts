@@ -1,59 +1,22 @@
 import { useQuery } from '@tanstack/react-query';
 import { useApi, useProjectId } from '../lib/project';
+import { data } from './client';
 import { qk } from './queryKeys';
-import type { OffsetList } from './types';
+import type { components } from './schema';
 
-export type StepType = 'TRIGGER' | 'SEND_EMAIL' | 'DELAY' | 'WAIT_FOR_EVENT' | 'CONDITION' | 'WEBHOOK' | 'UPDATE_CONTACT' | 'EXIT';
-export type ExecutionStatus = 'RUNNING' | 'WAITING' | 'COMPLETED' | 'EXITED' | 'FAILED' | 'CANCELLED';
+type Schemas = components['schemas'];
 
-export interface WorkflowStep {
-  id: string;
-  type: StepType;
-  name: string | null;
-  config: Record<string, unknown>;
-  position: { x: number; y: number } | null;
-}
-export interface WorkflowTransition {
-  id: string;
-  fromStepId: string;
-  toStepId: string;
-  branch: 'yes' | 'no' | null;
-  waitOutcome: 'EVENT' | 'TIMEOUT' | null;
-}
-export interface Workflow {
-  id: string;
-  name: string;
-  description: string | null;
-  triggerType: 'EVENT' | 'MANUAL';
-  triggerConfig: { eventName: string };
-  enabled: boolean;
-  allowReentry: boolean;
-  steps: WorkflowStep[];
-  transitions: WorkflowTransition[];
-  createdAt: string;
-  updatedAt: string;
-}
-export interface ExecutionStep {
-  stepId: string;
-  type: StepType;
-  status: string;
-  startedAt: string;
-  completedAt: string | null;
-  output: unknown;
-  error: string | null;
-}
-export interface Execution {
-  id: string;
-  workflowId: string;
-  contactId: string;
-  status: ExecutionStatus;
-  currentStepId: string | null;
-  exitReason: string | null;
-  context: Record<string, unknown> | null;
-  startedAt: string;
-  completedAt: string | null;
-  steps?: ExecutionStep[];
-}
+export type Workflow = Schemas['WorkflowResponse'];
+export type WorkflowStep = Schemas['StepResponse'];
+export type WorkflowTransition = Schemas['TransitionResponse'];
+export type StepType = WorkflowStep['type'];
+/** A step's config as a step is created or changed (one shape per type; the API validates it, 422 per field). */
+export type StepConfig = NonNullable<Schemas['UpdateStepDto']['config']>;
+export type TransitionBody = Schemas['CreateTransitionDto'];
+export type Execution = Schemas['ExecutionResponse'];
+export type ExecutionStep = Schemas['ExecutionStepResponse'];
+export type ExecutionStatus = Execution['status'];
+export type WorkflowField = Schemas['WorkflowFieldResponse'];
 
 export const ACTIVE: ExecutionStatus[] = ['RUNNING', 'WAITING'];
 
@@ -62,7 +25,7 @@ export function useWorkflowList(page: number) {
   const projectId = useProjectId();
   return useQuery({
     queryKey: qk.p(projectId, 'workflows', 'list', page),
-    queryFn: ({ signal }) => api.get<OffsetList<Workflow>>('/workflows', { page, pageSize: 20 }, signal),
+    queryFn: ({ signal }) => data(api.GET('/workflows', { params: { query: { page, pageSize: 20 } }, signal })),
     placeholderData: (previous) => previous,
   });
 }
@@ -70,7 +33,14 @@ export function useWorkflowList(page: number) {
 export function useWorkflow(workflowId: string) {
   const api = useApi();
   const projectId = useProjectId();
-  return useQuery({ queryKey: qk.p(projectId, 'workflows', 'one', workflowId), queryFn: () => api.get<Workflow>(`/workflows/${encodeURIComponent(workflowId)}`) });
+  return useQuery({ queryKey: qk.p(projectId, 'workflows', 'one', workflowId), queryFn: () => data(api.GET('/workflows/{id}', { params: { path: { id: workflowId } } })) });
+}
+
+/** The fields a CONDITION step may name (contact, trigger event and execution context keys). */
+export function useWorkflowFields() {
+  const api = useApi();
+  const projectId = useProjectId();
+  return useQuery({ queryKey: qk.p(projectId, 'workflows', 'fields'), queryFn: () => data(api.GET('/workflows/fields')) });
 }
 
 export function useExecutions(workflowId: string, page: number, status: ExecutionStatus | '') {
@@ -78,7 +48,7 @@ export function useExecutions(workflowId: string, page: number, status: Executio
   const projectId = useProjectId();
   return useQuery({
     queryKey: qk.p(projectId, 'workflows', 'executions', workflowId, { page, status }),
-    queryFn: ({ signal }) => api.get<OffsetList<Execution>>(`/workflows/${encodeURIComponent(workflowId)}/executions`, { page, pageSize: 20, status }, signal),
+    queryFn: ({ signal }) => data(api.GET('/workflows/{id}/executions', { params: { path: { id: workflowId }, query: { page, pageSize: 20, status: status || undefined } }, signal })),
     placeholderData: (previous) => previous,
     refetchInterval: (q) => (q.state.data?.data.some((e) => ACTIVE.includes(e.status)) ? 2000 : 5000),
   });
@@ -89,7 +59,7 @@ export function useExecution(workflowId: string, executionId: string) {
   const projectId = useProjectId();
   return useQuery({
     queryKey: qk.p(projectId, 'workflows', 'execution', workflowId, executionId),
-    queryFn: () => api.get<Execution>(`/workflows/${encodeURIComponent(workflowId)}/executions/${encodeURIComponent(executionId)}`),
+    queryFn: () => data(api.GET('/workflows/{id}/executions/{executionId}', { params: { path: { id: workflowId, executionId } } })),
     refetchInterval: (q) => (q.state.data && ACTIVE.includes(q.state.data.status) ? 1000 : false),
   });
 }

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useParams } from 'react-router';
-import { projectApi, type ProjectApi } from '../api/client';
+import { type Api, projectApi } from '../api/client';
 
 /** The project of the current page (`/app/p/:projectId/...`). */
 export function useProjectId(): string {
@@ -10,7 +10,7 @@ export function useProjectId(): string {
 }
 
 /** The API client bound to the current project (sends X-Project-Id). */
-export function useApi(): ProjectApi {
+export function useApi(): Api {
   const projectId = useProjectId();
   return useMemo(() => projectApi(projectId), [projectId]);
 }

@@ -1,15 +1,16 @@
-import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { qk } from '../../api/queryKeys';
+import { data } from '../../api/client';
 import { useEventNames } from '../../api/segments';
 import { useTemplateList } from '../../api/templates';
-import type { WorkflowStep } from '../../api/workflows';
+import { type StepConfig, useWorkflowFields, type WorkflowStep } from '../../api/workflows';
 import { Button } from '../../components/Button';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { SelectField, TextAreaField, TextField } from '../../components/Fields';
 import { fieldError, parseJsonObject, useApiMutation } from '../../lib/forms';
-import { useApi, useProjectId } from '../../lib/project';
+import { useApi } from '../../lib/project';
 import { stepLabel } from './graph';
+
+type CreatableType = Exclude<WorkflowStep['type'], 'TRIGGER'>;
 
 const CONDITION_OPERATORS = ['equals', 'notEquals', 'contains', 'notContains', 'greaterThan', 'lessThan', 'greaterThanOrEqual', 'lessThanOrEqual', 'exists', 'notExists'];
 
@@ -68,19 +69,23 @@ function build(step: WorkflowStep, f: FormData): Built {
 /** The config form of one step; saves with PATCH …/steps/:id (the trigger: PATCH the workflow's event name). */
 export function StepConfigForm({ workflowId, step, onSaved, createAt }: { workflowId: string; step: WorkflowStep; onSaved: (created?: WorkflowStep) => void; createAt?: { x: number; y: number } }) {
   const api = useApi();
-  const projectId = useProjectId();
   const [local, setLocal] = useState<{ field: string; error: string } | null>(null);
   const templates = useTemplateList({ page: 1, sort: 'updatedAt', dir: 'desc' });
   const events = useEventNames();
-  const fields = useQuery({ queryKey: qk.p(projectId, 'workflows', 'fields'), queryFn: () => api.get<{ fields: { field: string; type: string; source: string }[] }>('/workflows/fields') });
+  const fields = useWorkflowFields();
   const save = useApiMutation({
-    mutationFn: (body: { name: string; config: Record<string, unknown> }): Promise<unknown> =>
-      createAt
-        ? api.post<WorkflowStep>(`/workflows/${workflowId}/steps`, { type: step.type, name: body.name || undefined, config: body.config, position: createAt })
-        : step.type === 'TRIGGER' ? api.patch(`/workflows/${workflowId}`, { eventName: body.config.eventName }) : api.patch(`/workflows/${workflowId}/steps/${step.id}`, { name: body.name || null, config: body.config }),
-    onSuccess: (r) => onSaved(createAt ? (r as WorkflowStep) : undefined),
+    // The config is sent as the form typed it: the API validates it (422 per field, shown beside each input).
+    mutationFn: async (body: { name: string; config: Record<string, unknown> }): Promise<WorkflowStep | undefined> => {
+      const path = { id: workflowId };
+      const config = body.config as StepConfig;
+      if (createAt) return data(api.POST('/workflows/{id}/steps', { params: { path }, body: { type: step.type as CreatableType, name: body.name || undefined, config, position: createAt } }));
+      if (step.type === 'TRIGGER') await data(api.PATCH('/workflows/{id}', { params: { path }, body: { eventName: String(body.config.eventName ?? '') } }));
+      else await data(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { ...path, stepId: step.id } }, body: { name: body.name || null, config } }));
+      return undefined;
+    },
+    onSuccess: (created) => onSaved(created),
   });
-  const c = step.config ?? {};
+  const c: Record<string, unknown> = step.config;
   const err = (k: string) => (local?.field === k ? local.error : (fieldError(save.error, `config.${k}`) ?? fieldError(save.error, k)));
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();

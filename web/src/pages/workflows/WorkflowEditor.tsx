@@ -2,15 +2,16 @@ import '@xyflow/react/dist/style.css';
 import { useQueryClient } from '@tanstack/react-query';
 import { Background, type Connection, Controls, type Edge, Handle, type Node, type NodeChange, type NodeProps, Position, ReactFlow } from '@xyflow/react';
 import { useMemo, useState } from 'react';
+import { data } from '../../api/client';
 import { qk } from '../../api/queryKeys';
 import { useTemplateList } from '../../api/templates';
-import type { StepType, Workflow, WorkflowStep } from '../../api/workflows';
+import type { StepType, TransitionBody, Workflow, WorkflowStep } from '../../api/workflows';
 import { Button } from '../../components/Button';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { SelectField } from '../../components/Fields';
 import { useApiMutation } from '../../lib/forms';
 import { useApi, useProjectId } from '../../lib/project';
-import { connectionToTransition, defaultConfig, freeHandles, type HandleSpec, nextPosition, STEP_TYPES, stepLabel, summarize, toFlow, type TransitionBody } from './graph';
+import { connectionToTransition, defaultConfig, freeHandles, type HandleSpec, nextPosition, STEP_TYPES, stepLabel, summarize, toFlow } from './graph';
 import { StepConfigForm } from './StepConfigForm';
 
 type StepNodeData = { step: WorkflowStep; handles: HandleSpec[]; summary: string; selected: boolean };
@@ -72,17 +73,17 @@ export default function WorkflowEditor({ workflow }: { workflow: Workflow }) {
     });
   const edges: Edge[] = flow.edges.map((e) => ({ ...e, deletable: true, className: e.label ? `wf-edge-${e.label}` : undefined }));
 
-  const connect = useApiMutation({ mutationFn: (body: TransitionBody) => api.post(`/workflows/${workflow.id}/transitions`, body), onSuccess: refresh });
-  const removeEdge = useApiMutation({ mutationFn: (id: string) => api.del(`/workflows/${workflow.id}/transitions/${id}`), onSuccess: refresh });
+  const connect = useApiMutation({ mutationFn: (body: TransitionBody) => data(api.POST('/workflows/{id}/transitions', { params: { path: { id: workflow.id } }, body })), onSuccess: refresh });
+  const removeEdge = useApiMutation({ mutationFn: (id: string) => data(api.DELETE('/workflows/{id}/transitions/{transitionId}', { params: { path: { id: workflow.id, transitionId: id } } })), onSuccess: refresh });
   const removeStep = useApiMutation({
-    mutationFn: (id: string) => api.del(`/workflows/${workflow.id}/steps/${id}?splice=true`),
+    mutationFn: (id: string) => data(api.DELETE('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflow.id, stepId: id }, query: { splice: 'true' } } })),
     onSuccess: () => {
       setSelectedId(null);
       void refresh();
     },
   });
   const move = useApiMutation({
-    mutationFn: (v: { id: string; position: { x: number; y: number } }) => api.patch(`/workflows/${workflow.id}/steps/${v.id}`, { position: v.position }),
+    mutationFn: (v: { id: string; position: { x: number; y: number } }) => data(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflow.id, stepId: v.id } }, body: { position: v.position } })),
     // The graph is drawn from the cached workflow: keep the dropped position there at once.
     onMutate: (v) =>
       queryClient.setQueryData<Workflow>(qk.p(projectId, 'workflows', 'one', workflow.id), (w) => (w ? { ...w, steps: w.steps.map((s) => (s.id === v.id ? { ...s, position: v.position } : s)) } : w)),

@@ -1,7 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link, NavLink, useNavigate, useParams } from 'react-router';
+import { data } from '../../api/client';
 import { qk } from '../../api/queryKeys';
+import type { components } from '../../api/schema';
 import { ACTIVE, type ExecutionStatus, useExecutions, useWorkflow, type Workflow } from '../../api/workflows';
 import { Button } from '../../components/Button';
 import { ConfirmButton } from '../../components/Dialogs';
@@ -13,6 +15,8 @@ import { fieldError, useApiMutation } from '../../lib/forms';
 import { formatDate } from '../../lib/format';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
 import { DataTable } from '../../components/DataTable';
+
+type UpdateWorkflowBody = components['schemas']['UpdateWorkflowDto'];
 
 // @xyflow/react is heavy: the graph editor is its own chunk.
 const WorkflowEditor = lazy(() => import('./WorkflowEditor'));
@@ -34,7 +38,7 @@ function WorkflowView({ workflow, tab }: { workflow: Workflow; tab: 'graph' | 'e
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const toggle = useApiMutation({
-    mutationFn: (enabled: boolean) => api.patch<Workflow>(`/workflows/${workflow.id}`, { enabled }),
+    mutationFn: (enabled: boolean) => data(api.PATCH('/workflows/{id}', { params: { path: { id: workflow.id } }, body: { enabled } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'workflows') }),
   });
   const base = projectPath(projectId, 'workflows', workflow.id);
@@ -59,7 +63,7 @@ function WorkflowView({ workflow, tab }: { workflow: Workflow; tab: 'graph' | 'e
               description="Active executions must be cancelled first (Executions tab)."
               confirmLabel="Delete workflow"
               onConfirm={async () => {
-                await api.del(`/workflows/${workflow.id}`);
+                await data(api.DELETE('/workflows/{id}', { params: { path: { id: workflow.id } } }));
                 await queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'workflows') });
                 navigate(projectPath(projectId, 'workflows'));
               }}
@@ -91,7 +95,7 @@ function WorkflowSettings({ workflow }: { workflow: Workflow }) {
   const projectId = useProjectId();
   const queryClient = useQueryClient();
   const save = useApiMutation({
-    mutationFn: (body: { name: string; description: string | null; allowReentry: boolean }) => api.patch<Workflow>(`/workflows/${workflow.id}`, body),
+    mutationFn: (body: UpdateWorkflowBody) => data(api.PATCH('/workflows/{id}', { params: { path: { id: workflow.id } }, body })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'workflows') }),
   });
   return (
@@ -127,8 +131,8 @@ function Executions({ workflow }: { workflow: Workflow }) {
   const [status, setStatus] = useState<ExecutionStatus | ''>('');
   const list = useExecutions(workflow.id, page, status);
   const refresh = () => queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'workflows', 'executions', workflow.id) });
-  const start = useApiMutation({ mutationFn: (contactId: string) => api.post(`/workflows/${workflow.id}/executions`, { contactId }), onSuccess: refresh });
-  const cancelOne = useApiMutation({ mutationFn: (id: string) => api.del(`/workflows/${workflow.id}/executions/${id}`), onSuccess: refresh });
+  const start = useApiMutation({ mutationFn: (contactId: string) => data(api.POST('/workflows/{id}/executions', { params: { path: { id: workflow.id } }, body: { contactId } })), onSuccess: refresh });
+  const cancelOne = useApiMutation({ mutationFn: (id: string) => data(api.DELETE('/workflows/{id}/executions/{executionId}', { params: { path: { id: workflow.id, executionId: id } } })), onSuccess: refresh });
   return (
     <>
       <div className="toolbar">
@@ -146,7 +150,7 @@ function Executions({ workflow }: { workflow: Workflow }) {
           description="Running and waiting executions stop; a cancelled delay or wait never resumes."
           confirmLabel="Cancel them"
           onConfirm={async () => {
-            await api.post(`/workflows/${workflow.id}/executions/cancel-all`, {});
+            await data(api.POST('/workflows/{id}/executions/cancel-all', { params: { path: { id: workflow.id } } }));
             await refresh();
           }}
         />

@@ -1,8 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { data } from '../../api/client';
 import { qk } from '../../api/queryKeys';
 import { useEventNames } from '../../api/segments';
+import type { components } from '../../api/schema';
 import { useWorkflowList, type Workflow } from '../../api/workflows';
 import { Button } from '../../components/Button';
 import { ErrorMessage } from '../../components/ErrorMessage';
@@ -14,6 +16,8 @@ import { fieldError, useApiMutation } from '../../lib/forms';
 import { formatDate } from '../../lib/format';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
 import { DataTable, NameCell } from '../../components/DataTable';
+
+type CreateWorkflowBody = components['schemas']['CreateWorkflowDto'];
 
 export default function WorkflowsListPage() {
   const projectId = useProjectId();
@@ -60,7 +64,7 @@ function NewWorkflowForm() {
   const queryClient = useQueryClient();
   const events = useEventNames();
   const create = useApiMutation({
-    mutationFn: (body: { name: string; eventName: string; description?: string; allowReentry: boolean }) => api.post<Workflow>('/workflows', body),
+    mutationFn: (body: CreateWorkflowBody) => data(api.POST('/workflows', { body })),
     onSuccess: (w) => {
       void queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'workflows') });
       navigate(projectPath(projectId, 'workflows', w.id));

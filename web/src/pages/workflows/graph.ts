@@ -3,7 +3,7 @@
  * handle to another node becomes a `POST /workflows/:id/transitions` body. Plain functions,
  * tested in graph.test.ts (no React, no @xyflow here).
  */
-import type { StepType, Workflow, WorkflowStep, WorkflowTransition } from '../../api/workflows';
+import type { StepType, TransitionBody, Workflow, WorkflowStep, WorkflowTransition } from '../../api/workflows';
 
 export interface NodeModel {
   id: string;
@@ -20,12 +20,6 @@ export interface EdgeModel {
 export interface HandleSpec {
   id: string;
   label?: string;
-}
-export interface TransitionBody {
-  fromStepId: string;
-  toStepId: string;
-  branch?: 'yes' | 'no';
-  waitOutcome?: 'EVENT' | 'TIMEOUT';
 }
 
 export const STEP_TYPES: { type: Exclude<StepType, 'TRIGGER'>; label: string; help: string }[] = [
@@ -48,7 +42,7 @@ export function handlesOf(type: StepType): HandleSpec[] {
   return [{ id: 'next' }];
 }
 
-export function defaultConfig(type: StepType): Record<string, unknown> {
+export function defaultConfig(type: StepType): WorkflowStep['config'] {
   switch (type) {
     case 'DELAY':
       return { amount: 1, unit: 'days' };
@@ -72,7 +66,7 @@ export const defaultPosition = (index: number) => ({ x: 80, y: 40 + index * 140 
 
 /** A position below every existing node, for a new step. */
 export function nextPosition(steps: WorkflowStep[]): { x: number; y: number } {
-  const ys = steps.map((s, i) => (s.position ?? defaultPosition(i)).y);
+  const ys = steps.map((s, i) => (isPoint(s.position) ? s.position : defaultPosition(i)).y);
   return { x: 80, y: (ys.length ? Math.max(...ys) : -100) + 140 };
 }
 
@@ -130,7 +124,7 @@ export function freeHandles(step: WorkflowStep, transitions: WorkflowTransition[
 
 /** One line describing a step's config, for the node. */
 export function summarize(step: WorkflowStep, names: { templates?: Record<string, string> } = {}): string {
-  const c = step.config ?? {};
+  const c: Record<string, unknown> = step.config;
   switch (step.type) {
     case 'TRIGGER':
       return `when ${String(c.eventName ?? '?')} happens`;
