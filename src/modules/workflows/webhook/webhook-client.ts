@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { lookup as dnsLookup, LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, fetch } from 'undici';
-import { isPrivateAddress } from './private-address';
+import { isPrivateAddress } from '../../../platform/net/private-address';
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 const MAX_REDIRECTS = 5;
