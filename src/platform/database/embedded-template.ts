@@ -5,8 +5,10 @@ import { projectRoot } from './project-root';
 
 /**
  * The embedded database's template: the data directory of a freshly initialised PGlite cluster
- * (what PGlite's initdb leaves behind, cleanly shut down), made once by `npm run build` into
- * `dist/embedded-db/` and unpacked into `$DATA_DIR/db` on a first start. Running initdb inside
+ * with our migrations and BullMQ's applied (cleanly shut down), made once by `npm run build` into
+ * `dist/embedded-db/` and unpacked into `$DATA_DIR/db` on a first start, which then runs only the
+ * migrations newer than the build's template (with Node 24.21 a first start that ran every
+ * migration peaked 1.3-1.5 times as high as a restart; test/e2e/first-start.e2e-spec.ts). Running initdb inside
  * the service instead took ~780 MB of RSS at its peak (a second PostgreSQL instance, initdb's own
  * WASM module, a copy of the whole WASM memory and a tarball of the result, all at once), where a
  * restart of the same service peaks near 290 MB (bench/README.md, "The first start's peak").
