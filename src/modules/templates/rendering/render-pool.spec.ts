@@ -21,7 +21,9 @@ describe('RenderPool', () => {
   const xs = Array.from({ length: 1_000 }, (_, i) => i);
   /** Output no liquidjs counter sees (unescaped): n copies of s. */
   const GROW = '<p>{% for i in (1..n) %}{{ s | raw }}{% endfor %}</p>';
-  const big = { n: 2_000, s: 'x'.repeat(200_000) };
+  // 2 MB a step: past a 64 MB heap in a few dozen steps, even on a loaded machine where each
+  // near-limit collection is slow (200 KB steps took over 8 s there).
+  const big = { n: 200, s: 'x'.repeat(2_000_000) };
 
   let pool: RenderPool;
   afterEach(() => pool?.onApplicationShutdown());
