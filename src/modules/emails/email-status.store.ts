@@ -341,8 +341,7 @@ export class EmailStatusStore {
       kind === 'open'
         ? `UPDATE emails SET open_count = open_count + 1, opened_at = COALESCE(opened_at, now()) WHERE id = $1 AND project_id IS NOT NULL RETURNING ${EMAIL_EVENT_COLUMNS}`
         : `UPDATE emails SET click_count = click_count + 1, clicked_at = COALESCE(clicked_at, now()) WHERE id = $1 AND project_id IS NOT NULL RETURNING ${EMAIL_EVENT_COLUMNS}`;
-    const [rows] = (await this.dataSource.query(statement, [emailId])) as [EmailEventRow[], number];
-    return rows[0] ?? null;
+    return returnedRows<EmailEventRow>(await this.dataSource.query(statement, [emailId]))[0] ?? null;
   }
 
   /**

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ADVISORY_LOCKS } from '../../platform/database/advisory-locks';
+import { affectedCount } from '../../platform/database/query-results';
 import type { ProjectRole } from '../auth/principal';
 import { ProjectMember } from './entities/project-member.entity';
 import { Project } from './entities/project.entity';
@@ -138,11 +139,11 @@ export class ProjectsRepository {
    */
   async suspend(projectId: string, suspension: NewSuspension, manager?: EntityManager): Promise<boolean> {
     const run = async (em: EntityManager): Promise<boolean> => {
-      const [updated] = (await em.query(
+      const updated = await em.query(
         `UPDATE projects SET disabled = true, disabled_reason = $2, disabled_at = now(), updated_at = now() WHERE id = $1 AND disabled = false RETURNING id`,
         [projectId, suspension.reason],
-      )) as [unknown[], number];
-      if (updated.length === 0) return false;
+      );
+      if (affectedCount(updated) === 0) return false;
       await em.query(
         `INSERT INTO project_suspensions (project_id, reason, email_count, bounce_count, complaint_count, bounce_rate, complaint_rate)
          VALUES ($1, $2, $3, $4, $5, $6, $7)`,

@@ -6,13 +6,11 @@ class Probe extends PeriodicWorker {
   failNext = false;
   constructor(
     role: AppConfig['role'],
-    private readonly interval: number | null,
+    interval: number | null,
   ) {
-    super({ role }, 'probe');
+    super({ role }, 'probe', interval);
   }
-  protected intervalMs(): number | null {
-    return this.interval;
-  }
+
   protected async round(): Promise<void> {
     this.rounds_++;
     if (this.failNext) throw new Error('boom');

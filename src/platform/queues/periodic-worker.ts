@@ -4,8 +4,8 @@ import { logger } from '../logging/logger';
 import { PeriodicRound, PeriodicRoundOptions } from './periodic-round';
 
 /**
- * A background tick as a Nest provider (a module's `worker/` file): the subclass gives its round
- * and its interval; this starts the rounds at bootstrap in processes that run workers, logs a
+ * A background tick as a Nest provider (a module's `worker/` file): the subclass gives its round,
+ * and its interval to the constructor; this starts the rounds at bootstrap in processes that run workers, logs a
  * round that throws, and on module destroy stops them, waiting for the round under way (which can
  * check `stopped` between its steps), so it ends before the database closes.
  */
@@ -15,14 +15,13 @@ export abstract class PeriodicWorker implements OnApplicationBootstrap, OnModule
   protected constructor(
     private readonly runtime: Pick<AppConfig, 'role'>,
     name: string,
+    /** Milliseconds between rounds, or null when the work is switched off. */
+    private readonly intervalMs: number | null,
     options?: PeriodicRoundOptions,
   ) {
     const log = logger(name);
     this.rounds = new PeriodicRound(() => this.round(), (err) => log.warn({ err }, `${name}: the round failed`), options);
   }
-
-  /** Milliseconds between rounds, or null when the work is switched off. */
-  protected abstract intervalMs(): number | null;
 
   /** One round of the work. */
   protected abstract round(): Promise<unknown>;
@@ -33,8 +32,7 @@ export abstract class PeriodicWorker implements OnApplicationBootstrap, OnModule
   }
 
   onApplicationBootstrap(): void {
-    const interval = this.intervalMs();
-    if (interval !== null) this.rounds.start(this.runtime, interval);
+    if (this.intervalMs !== null) this.rounds.start(this.runtime, this.intervalMs);
   }
 
   onModuleDestroy(): Promise<void> {

@@ -17,11 +17,7 @@ export class CampaignTick extends PeriodicWorker {
     @InjectConfig() config: AppConfig,
     private readonly engine: CampaignEngine,
   ) {
-    super(config, 'campaign-engine');
-  }
-
-  protected intervalMs(): number {
-    return TICK_INTERVAL_MS;
+    super(config, 'campaign-engine', TICK_INTERVAL_MS);
   }
 
   protected async round(): Promise<void> {

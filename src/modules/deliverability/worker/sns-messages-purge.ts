@@ -15,11 +15,7 @@ export class SnsMessagesPurge extends PeriodicWorker {
     @InjectConfig() config: AppConfig,
     private readonly messages: SnsMessagesRepository,
   ) {
-    super(config, 'sns');
-  }
-
-  protected intervalMs(): number {
-    return HOUR_MS;
+    super(config, 'sns', HOUR_MS);
   }
 
   protected round(): Promise<unknown> {

@@ -23,15 +23,11 @@ export class DomainVerificationScheduler extends PeriodicWorker {
   private readonly log = logger('domain-verification');
 
   constructor(
-    @InjectConfig() private readonly config: AppConfig,
+    @InjectConfig() config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly domains: DomainsService,
   ) {
-    super(config, 'domain-verification');
-  }
-
-  protected intervalMs(): number | null {
-    return this.config.domainVerification !== 'off' ? INTERVAL_MS : null;
+    super(config, 'domain-verification', config.domainVerification !== 'off' ? INTERVAL_MS : null);
   }
 
   protected round(): Promise<number> {

@@ -22,15 +22,11 @@ export class EmailSweeper extends PeriodicWorker {
   private readonly log = logger('email-sweeper');
 
   constructor(
-    @InjectConfig() private readonly config: AppConfig,
+    @InjectConfig() config: AppConfig,
     private readonly store: EmailStatusStore,
     private readonly queue: EmailQueue,
   ) {
-    super(config, 'email-sweeper');
-  }
-
-  protected intervalMs(): number {
-    return this.config.email.sweepIntervalMs;
+    super(config, 'email-sweeper', config.email.sweepIntervalMs);
   }
 
   protected async round(): Promise<void> {

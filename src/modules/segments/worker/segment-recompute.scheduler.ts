@@ -20,16 +20,12 @@ export class SegmentRecomputeScheduler extends PeriodicWorker {
   private readonly log = logger('segment-recompute');
 
   constructor(
-    @InjectConfig() private readonly config: AppConfig,
+    @InjectConfig() config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly segments: SegmentsService,
     private readonly repository: SegmentsRepository,
   ) {
-    super(config, 'segment-recompute');
-  }
-
-  protected intervalMs(): number {
-    return this.config.segments.recomputeIntervalMs;
+    super(config, 'segment-recompute', config.segments.recomputeIntervalMs);
   }
 
   protected round(): Promise<number> {

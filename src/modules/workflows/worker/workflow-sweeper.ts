@@ -23,11 +23,7 @@ export class WorkflowSweeper extends PeriodicWorker {
     private readonly store: ExecutionsStore,
     private readonly queue: WorkflowQueue,
   ) {
-    super(config, 'workflow-sweeper');
-  }
-
-  protected intervalMs(): number {
-    return SWEEP_INTERVAL_MS;
+    super(config, 'workflow-sweeper', SWEEP_INTERVAL_MS);
   }
 
   protected async round(): Promise<void> {

@@ -13,11 +13,7 @@ export class IdempotencyPurge extends PeriodicWorker {
     @InjectConfig() config: AppConfig,
     private readonly keys: IdempotencyService,
   ) {
-    super(config, 'idempotency');
-  }
-
-  protected intervalMs(): number {
-    return INTERVAL_MS;
+    super(config, 'idempotency', INTERVAL_MS);
   }
 
   protected round(): Promise<unknown> {

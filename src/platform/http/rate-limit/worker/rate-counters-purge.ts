@@ -14,11 +14,7 @@ export class RateCountersPurge extends PeriodicWorker {
     @InjectConfig() config: AppConfig,
     private readonly counters: CounterStore,
   ) {
-    super(config, 'rate-limit');
-  }
-
-  protected intervalMs(): number | null {
-    return this.counters instanceof PostgresCounterStore ? INTERVAL_MS : null;
+    super(config, 'rate-limit', counters instanceof PostgresCounterStore ? INTERVAL_MS : null);
   }
 
   protected round(): Promise<unknown> {
