@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { empty, Fragment, sql } from '../../platform/database/sql-fragment';
 import { suppressedAmongSql, suppressionKey } from '../deliverability/suppression/suppressions.sql';
 import { EMAIL_RESPONSE_COLUMNS, EmailRow } from './dto/email.response';
-import type { Email, EmailType } from './entities/email.entity';
+import type { EmailType } from './entities/email.entity';
 import { skipReasonSql } from './recipient-policy';
 import { insertEmailsSql } from './sql/insert-emails.sql';
 
@@ -43,11 +43,6 @@ export interface EmailListFilter {
 @Injectable()
 export class EmailsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
-  /** The email of this project, or null. */
-  findById(projectId: string, id: string): Promise<Email | null> {
-    return this.dataSource.getRepository<Email>('Email').findOneBy({ projectId, id });
-  }
 
   /** One email of the project as the API shows it, or undefined. */
   async findRow(projectId: string, id: string): Promise<EmailRow | undefined> {

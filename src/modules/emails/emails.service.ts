@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Email } from './entities/email.entity';
 import type { AudienceSkipReason } from './email-queue.facade';
 import { EmailsRepository } from './emails.repository';
 import { EmailQueue } from './engine/email-queue';
@@ -8,7 +7,6 @@ import { EmailStatusStore } from './email-status.store';
 import type { SendRequest } from './send/send-request';
 import type { SendResult } from './send/send.response';
 import { SendEmails } from './use-cases/send-emails';
-import { isUuid } from '../../platform/http/parse-uuid.pipe';
 import type { IdempotencyClaim } from '../../platform/http/idempotency/idempotency-claim';
 
 /**
@@ -44,11 +42,5 @@ export class EmailsService {
 
   send(projectId: string, req: SendRequest, claim?: IdempotencyClaim): Promise<SendResult> {
     return this.sendEmails.execute(projectId, req, claim);
-  }
-
-  /** The email of this project, or null (also for a malformed id). */
-  async findById(projectId: string, id: string): Promise<Email | null> {
-    if (!isUuid(id)) return null;
-    return this.emails.findById(projectId, id);
   }
 }
