@@ -136,6 +136,11 @@ export class WorkflowsRepository {
     return em.save(em.create(WorkflowTransition, { ...fields, workflowId }));
   }
 
+  /** Several transitions of the workflow in one INSERT (a spliced-out step's relinked edges). */
+  async insertTransitionsOfWorkflow(workflowId: string, rows: Array<Partial<WorkflowTransition>>, manager: EntityManager): Promise<void> {
+    if (rows.length > 0) await manager.insert(WorkflowTransition, rows.map((fields) => ({ ...fields, workflowId })));
+  }
+
   /** False when there was no such transition. */
   async deleteTransitionOfWorkflow(workflowId: string, transitionId: string, manager?: EntityManager): Promise<boolean> {
     const result = await this.em(manager).delete(WorkflowTransition, { id: transitionId, workflowId });

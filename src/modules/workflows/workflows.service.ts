@@ -138,9 +138,11 @@ export class WorkflowsService {
         );
         if (relinked === null) throw cannotSplice();
         await this.repository.deleteStepOfWorkflow(workflowId, stepId, em);
-        for (const t of relinked) {
-          await this.repository.insertTransitionOfWorkflow(workflowId, { fromStepId: t.from, toStepId: t.to, branch: t.branch, waitOutcome: t.waitOutcome }, em);
-        }
+        await this.repository.insertTransitionsOfWorkflow(
+          workflowId,
+          relinked.map((t) => ({ fromStepId: t.from, toStepId: t.to, branch: t.branch, waitOutcome: t.waitOutcome })),
+          em,
+        );
       } else {
         await this.repository.deleteStepOfWorkflow(workflowId, stepId, em);
       }
