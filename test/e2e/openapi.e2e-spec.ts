@@ -77,18 +77,31 @@ describe('OpenAPI document covers every route', () => {
     return typed(s) ? [] : [`${where}: untyped`];
   }
 
-  /** `Controller_method` of every handler that takes a `@Body()`. */
-  function handlersWithBody(): Set<string> {
-    const ids = new Set<string>();
+  /** Every controller handler: `Controller_method`, its route arguments and its parameter types. */
+  function* handlers(): Generator<{ id: string; args: Array<[number, { index: number; data?: unknown }]>; types: unknown[] }> {
     for (const wrapper of session.app.runtime.app.get(DiscoveryService).getControllers()) {
       const type = wrapper.metatype as (new (...args: never[]) => unknown) | undefined;
       if (!type?.prototype) continue;
       for (const key of Object.getOwnPropertyNames(type.prototype)) {
-        const args = (Reflect.getMetadata(ROUTE_ARGS, type, key) ?? {}) as Record<string, unknown>;
-        if (Object.keys(args).some((k) => Number(k.split(':')[0]) === BODY_PARAM)) ids.add(`${type.name}_${key}`);
+        const args = (Reflect.getMetadata(ROUTE_ARGS, type, key) ?? {}) as Record<string, { index: number; data?: unknown }>;
+        yield {
+          id: `${type.name}_${key}`,
+          args: Object.entries(args).map(([argKey, arg]) => [Number(argKey.split(':')[0]), arg]),
+          types: (Reflect.getMetadata('design:paramtypes', type.prototype, key) ?? []) as unknown[],
+        };
       }
     }
-    return ids;
+  }
+
+  /** The properties class-validator checks on a `@Query()` DTO class (none for an inline type). */
+  function validatedFields(dto: unknown): string[] {
+    if (typeof dto !== 'function' || dto === Object) return [];
+    return getMetadataStorage().getTargetValidationMetadatas(dto as new () => unknown, '', true, false).map((m) => m.propertyName);
+  }
+
+  /** `Controller_method` of every handler that takes a `@Body()`. */
+  function handlersWithBody(): Set<string> {
+    return new Set([...handlers()].filter((h) => h.args.some(([kind]) => kind === BODY_PARAM)).map((h) => h.id));
   }
 
   /**
@@ -98,45 +111,26 @@ describe('OpenAPI document covers every route', () => {
    */
   function queryParameters(): Map<string, string[]> {
     const out = new Map<string, string[]>();
-    for (const wrapper of session.app.runtime.app.get(DiscoveryService).getControllers()) {
-      const type = wrapper.metatype as (new (...args: never[]) => unknown) | undefined;
-      if (!type?.prototype) continue;
-      for (const key of Object.getOwnPropertyNames(type.prototype)) {
-        const args = (Reflect.getMetadata(ROUTE_ARGS, type, key) ?? {}) as Record<string, { index: number; data?: unknown }>;
-        const types = (Reflect.getMetadata('design:paramtypes', type.prototype, key) ?? []) as unknown[];
-        const names: string[] = [];
-        for (const [argKey, arg] of Object.entries(args)) {
-          if (Number(argKey.split(':')[0]) !== QUERY_PARAM) continue;
-          if (typeof arg.data === 'string') names.push(arg.data);
-          else {
-            const dto = types[arg.index] as (new () => unknown) | undefined;
-            const fields = dto && dto !== Object ? getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).map((m) => m.propertyName) : [];
-            names.push(...(fields.length ? new Set(fields) : ['(inline type)']));
-          }
-        }
-        if (names.length) out.set(`${type.name}_${key}`, names);
-      }
+    for (const { id, args, types } of handlers()) {
+      const names = args
+        .filter(([kind]) => kind === QUERY_PARAM)
+        .flatMap(([, arg]) => {
+          if (typeof arg.data === 'string') return [arg.data];
+          const fields = validatedFields(types[arg.index]);
+          return fields.length ? [...new Set(fields)] : ['(inline type)'];
+        });
+      if (names.length) out.set(id, names);
     }
     return out;
   }
 
   /** `Controller_method` of every handler whose `@Query()` is a DTO class the validation pipe checks (a 422 on a bad value). */
   function handlersWithValidatedQuery(): Set<string> {
-    const ids = new Set<string>();
-    for (const wrapper of session.app.runtime.app.get(DiscoveryService).getControllers()) {
-      const type = wrapper.metatype as (new (...args: never[]) => unknown) | undefined;
-      if (!type?.prototype) continue;
-      for (const key of Object.getOwnPropertyNames(type.prototype)) {
-        const args = (Reflect.getMetadata(ROUTE_ARGS, type, key) ?? {}) as Record<string, { index: number; data?: unknown }>;
-        const types = (Reflect.getMetadata('design:paramtypes', type.prototype, key) ?? []) as unknown[];
-        for (const [argKey, arg] of Object.entries(args)) {
-          if (Number(argKey.split(':')[0]) !== QUERY_PARAM || typeof arg.data === 'string') continue;
-          const dto = types[arg.index] as (new () => unknown) | undefined;
-          if (dto && dto !== Object && getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).length > 0) ids.add(`${type.name}_${key}`);
-        }
-      }
-    }
-    return ids;
+    return new Set(
+      [...handlers()]
+        .filter((h) => h.args.some(([kind, arg]) => kind === QUERY_PARAM && typeof arg.data !== 'string' && validatedFields(h.types[arg.index]).length > 0))
+        .map((h) => h.id),
+    );
   }
 
   it('the document names its server: PUBLIC_URL', () => {
