@@ -21,6 +21,7 @@ export class SendTimeBounces {
   private handler: SendTimeBounceHandler | undefined;
 
   register(handler: SendTimeBounceHandler): void {
+    if (this.handler) throw new Error('a send-time bounce handler is registered twice');
     this.handler = handler;
   }
 
