@@ -337,7 +337,8 @@ export class DeliveriesStore {
 
 /** The body of a delivery built in SQL from an events row `e` and its contact's address `ce.email`: the object `deliveryBody` (fan-out.ts) builds in TS. */
 function replayBodySql(): string {
-  return `jsonb_build_object(
+  // json (not jsonb) for the outer object: it keeps the keys in the contract's order.
+  return `json_build_object(
     'id', e.id,
     'type', e.name,
     'timestamp', to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),

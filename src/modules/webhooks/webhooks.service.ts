@@ -12,7 +12,7 @@ import { newWebhookSecret } from './webhook-signing';
 import { tooManyEndpoints, webhookNotFound } from './webhooks.errors';
 import { type EndpointChanges, WebhooksRepository } from './webhooks.repository';
 
-/** docs/extensions.md, section 1: at most 20 endpoints a project (the 21st is 422). */
+/** docs/decisions.md#event-webhooks: at most 20 endpoints a project (the 21st is 422). */
 export const MAX_ENDPOINTS_PER_PROJECT = 20;
 /** After a rotation the previous secret signs along this long. */
 export const PREVIOUS_SECRET_TTL_MS = 24 * 3600_000;

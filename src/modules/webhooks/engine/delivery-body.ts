@@ -1,7 +1,7 @@
 import type { StoredEvent } from '../../events/events.types';
 
 /**
- * The request body of an event (docs/extensions.md, section 1): `{id, type, timestamp, data}`,
+ * The request body of an event (docs/decisions.md#event-webhooks): `{id, type, timestamp, data}`,
  * `data` being `{contact: {id, email} | null}` plus the event's own data (`emailId`,
  * `campaignId`, the link of a click, a tracked event's data…). The replay builds the same object
  * in SQL (`deliveries.store.ts`, `replayBodySql`).
