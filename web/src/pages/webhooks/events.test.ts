@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeEvents, eventGroups, isEmittedName, offeredPatterns, parsePatternList, patternMatches, selectedEvents } from './events';
+import { describeEvents, minimalEvents, eventGroups, isEmittedName, offeredPatterns, parsePatternList, patternMatches, selectedEvents } from './events';
 
 describe('webhook event picker', () => {
   it('offers the emitted names and patterns, the recorded segment names, then the tracked ones', () => {
@@ -33,6 +33,12 @@ describe('webhook event picker', () => {
     expect(patternMatches('email.*', 'emails.x')).toBe(false);
     expect(patternMatches('purchase', 'purchase')).toBe(true);
     expect(patternMatches('purchase', 'purchases')).toBe(false);
+  });
+
+  it('drops what a wider pattern in the list already covers', () => {
+    expect(minimalEvents(['email.open', 'email.*', 'purchase', 'purchase'])).toEqual(['email.*', 'purchase']);
+    expect(minimalEvents(['email.*', 'segment.vip.entry', '*'])).toEqual(['*']);
+    expect(minimalEvents(['order.*', 'order.paid.*', 'order.paid.late'])).toEqual(['order.*']);
   });
 
   it('says which events an endpoint receives in a few words', () => {

@@ -94,6 +94,12 @@ export function patternMatches(pattern: string, name: string): boolean {
   return pattern === name;
 }
 
+/** The list without the patterns another one in it already covers (`email.open` beside `email.*`). */
+export function minimalEvents(events: readonly string[]): string[] {
+  const unique = [...new Set(events)];
+  return unique.filter((e) => !unique.some((p) => p !== e && p.endsWith('*') && patternMatches(p, e.endsWith('.*') ? e.slice(0, -1) : e)));
+}
+
 /** An endpoint's `events` in words, short enough for a table cell. */
 export function describeEvents(events: readonly string[]): string {
   if (events.includes(ALL_EVENTS)) return 'All events';
