@@ -120,6 +120,11 @@ export const webhooksJourney: Journey = {
       const firstBody = verified(secret, first);
       assert(firstBody.type === 'order.paid' && firstBody.id === first.headers['webhook-id'], `the body names the event and its id is the webhook-id (${first.body})`);
       await shot('delivered');
+      // The picker is fed by the project's event names: the tracked order.paid is offered now, and checked.
+      await page.getByText('Endpoint settings').click();
+      const settings = page.getByRole('form', { name: 'Endpoint settings' });
+      assert(await (await see(settings.getByRole('checkbox', { name: /^order\.paid/ }))).isChecked(), 'the tracked event is offered, checked');
+      await page.getByText('Endpoint settings').click();
 
       // The receiver fails: the next delivery stays pending, is retried by itself (5 s later), and says when it tries again.
       receiver.setFailing(true);
@@ -156,6 +161,14 @@ export const webhooksJourney: Journey = {
       await page.getByLabel('Status', { exact: true }).selectOption('failed');
       await see(page.getByRole('heading', { name: 'No failed deliveries' }));
       await page.getByLabel('Status', { exact: true }).selectOption('');
+
+      // The list: the endpoint, its status and its last delivery.
+      await page.getByRole('link', { name: 'All endpoints' }).click();
+      const endpointRow = page.getByRole('table', { name: 'Endpoints' }).getByRole('row').filter({ hasText: receiver.url });
+      await see(endpointRow.locator('.badge', { hasText: /^Enabled$/ }));
+      await see(endpointRow.locator('.badge', { hasText: /^succeeded$/ }));
+      await shot('list');
+      await endpointRow.getByRole('link', { name: receiver.url }).click();
 
       // Disable and enable.
       await page.getByRole('button', { name: 'Disable' }).click();

@@ -29,7 +29,12 @@ export function useWebhooks() {
 export function useWebhook(webhookId: string) {
   const api = useApi();
   const projectId = useProjectId();
-  return useQuery({ queryKey: qk.p(projectId, 'webhooks', 'one', webhookId), queryFn: () => data(api.GET('/webhooks/{id}', { params: { path: { id: webhookId } } })) });
+  return useQuery({
+    queryKey: qk.p(projectId, 'webhooks', 'one', webhookId),
+    queryFn: () => data(api.GET('/webhooks/{id}', { params: { path: { id: webhookId } } })),
+    // Deliveries change it (last success, failing since, disabled by a 410): read again now and then.
+    refetchInterval: 10_000,
+  });
 }
 
 /** The deliveries log, newest first, a cursor page at a time; read again every few seconds while one is pending. */

@@ -75,7 +75,7 @@ export default function DeliveryPage() {
           <dd>{formatDate(d.lastAttemptAt)}</dd>
         </dl>
       </section>
-      <section className="panel" aria-label="Request">
+      <section className="panel wh-section" aria-label="Request">
         <h2>Request</h2>
         <pre className="wh-payload">
           {`POST ${webhook.data?.url ?? ''}\ncontent-type: application/json\nwebhook-id: ${d.eventId}\nwebhook-timestamp: (the time of each attempt)\nwebhook-signature: v1,… (signed with the endpoint's secret)`}
@@ -83,7 +83,7 @@ export default function DeliveryPage() {
         <h3>Body</h3>
         <pre className="wh-payload">{pretty(d.body)}</pre>
       </section>
-      <section className="panel" aria-labelledby="wh-attempts">
+      <section className="panel wh-section" aria-labelledby="wh-attempts">
         <h2 id="wh-attempts">Attempts</h2>
         {d.attempts.length === 0 ? <p className="muted">Not tried yet: the first attempt is on its way.</p> : d.attempts.map((a) => <Attempt key={a.attempt} attempt={a} />)}
       </section>
@@ -103,10 +103,10 @@ function Attempt({ attempt }: { attempt: WebhookAttempt }) {
       </p>
       {attempt.error && <p className="field-error">{attempt.error}</p>}
       {headers.length > 0 && (
-        <>
-          <h4>Response headers</h4>
+        <details>
+          <summary>Response headers ({headers.length})</summary>
           <pre className="wh-payload">{headers.map(([k, v]) => `${k}: ${v}`).join('\n')}</pre>
-        </>
+        </details>
       )}
       <h4>Response body (first 2 KB)</h4>
       <pre className="wh-payload">{attempt.responseBody || '(empty)'}</pre>

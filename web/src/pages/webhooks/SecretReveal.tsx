@@ -6,7 +6,7 @@ import { CopyButton } from '../../components/CopyButton';
  */
 export function SecretReveal({ secret, rotated = false }: { secret: string; rotated?: boolean }) {
   return (
-    <section className="panel wh-secret" aria-label="Signing secret">
+    <section className="panel wh-section wh-secret" aria-label="Signing secret">
       <h2>Signing secret</h2>
       <p className="banner banner-warn">
         Copy it now: it is shown only this once.
