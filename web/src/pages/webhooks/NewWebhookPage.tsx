@@ -14,14 +14,17 @@ export default function NewWebhookPage() {
   const api = useApi();
   const projectId = useProjectId();
   const queryClient = useQueryClient();
-  // The answer holds the signing secret: it lives in this component's state only, never in the cache.
+  // The answer holds the signing secret: it lives in this component's state only, never in a
+  // cache (the mutation keeps the endpoint without it).
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
   const create = useApiMutation({
-    mutationFn: (body: CreateWebhookBody) => data(api.POST('/webhooks', { body })),
-    onSuccess: (answer) => {
+    mutationFn: async (body: CreateWebhookBody) => {
+      const answer = await data(api.POST('/webhooks', { body }));
       setCreated(answer);
-      void queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'webhooks') });
+      const { secret: _secret, ...endpoint } = answer;
+      return endpoint;
     },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'webhooks') }),
   });
   if (created)
     return (
