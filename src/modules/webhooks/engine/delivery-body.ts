@@ -8,7 +8,10 @@ import type { StoredEvent } from '../../events/events.types';
  */
 export function deliveryBody(event: Pick<StoredEvent, 'id' | 'name' | 'createdAt' | 'contactId' | 'data'>, contactEmail: string | undefined): string {
   const contact = event.contactId !== null && contactEmail !== undefined ? { id: event.contactId, email: contactEmail } : null;
-  return JSON.stringify({ id: event.id, type: event.name, timestamp: event.createdAt.toISOString(), data: { contact, ...event.data } });
+  // `contact` first, and ours even if the event's data has a key of that name.
+  const data: Record<string, unknown> = { contact, ...event.data };
+  data.contact = contact;
+  return JSON.stringify({ id: event.id, type: event.name, timestamp: event.createdAt.toISOString(), data });
 }
 
 /** The `webhook.test` body of `POST /webhooks/:id/test`. */
