@@ -12,7 +12,7 @@ import { useApiMutation } from '../../lib/forms';
 import { formatDate } from '../../lib/format';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
 import { useUrlParams } from '../../lib/useUrlParams';
-import { DeliveryStatusBadge, ResponseSummary } from './status';
+import { DeliveryStatusBadge, firstAttemptInFlight, ResponseSummary } from './status';
 
 const STATUS_OPTIONS = DELIVERY_STATUSES.map((s) => ({ value: s, label: s }));
 
@@ -69,12 +69,12 @@ export function Deliveries({ webhook }: { webhook: Webhook }) {
                   </div>
                 </td>
                 <td>
-                  <DeliveryStatusBadge delivery={d} />
+                  <DeliveryStatusBadge delivery={d} inFlight={firstAttemptInFlight(d)} />
                 </td>
                 <td>{d.attempts}</td>
                 <td>{formatDate(d.lastAttemptAt)}</td>
                 <td>
-                  {d.attempts > 0 ? <ResponseSummary delivery={d} /> : <span className="muted">—</span>}
+                  {d.attempts > 0 && !firstAttemptInFlight(d) ? <ResponseSummary delivery={d} /> : <span className="muted">—</span>}
                 </td>
                 <td>
                   {d.status !== 'succeeded' && (

@@ -67,7 +67,7 @@ export default function DeliveryPage() {
         <dl className="dl-grid">
           <dt>Status</dt>
           <dd>
-            <DeliveryStatusBadge delivery={{ ...d, attempts: d.attemptCount }} />
+            <DeliveryStatusBadge delivery={{ ...d, attempts: d.attemptCount }} inFlight={d.status === 'pending' && d.attemptCount > d.attempts.length} />
           </dd>
           <dt>Attempts</dt>
           <dd>{d.attemptCount}</dd>
@@ -85,7 +85,16 @@ export default function DeliveryPage() {
       </section>
       <section className="panel wh-section" aria-labelledby="wh-attempts">
         <h2 id="wh-attempts">Attempts</h2>
-        {d.attempts.length === 0 ? <p className="muted">Not tried yet: the first attempt is on its way.</p> : d.attempts.map((a) => <Attempt key={a.attempt} attempt={a} />)}
+        {d.attempts.map((a) => (
+          <Attempt key={a.attempt} attempt={a} />
+        ))}
+        {d.status === 'pending' && d.attemptCount > d.attempts.length ? (
+          <p className="muted" role="status">
+            Attempt {d.attemptCount} is under way: its answer shows here when it comes.
+          </p>
+        ) : (
+          d.attempts.length === 0 && <p className="muted">Not tried yet: the first attempt is on its way.</p>
+        )}
       </section>
     </>
   );

@@ -15,14 +15,23 @@ export const KIND_LABELS: Record<WebhookDelivery['kind'], string> = { event: 'An
 
 const LABELS: Record<DeliveryStatus, string> = { pending: 'pending', succeeded: 'succeeded', failed: 'failed' };
 
-/** A delivery's status; a pending one that was tried already is retrying, and says when next. */
-export function DeliveryStatusBadge({ delivery }: { delivery: Pick<WebhookDelivery, 'status' | 'attempts' | 'nextAttemptAt'> }) {
-  const tone = delivery.status === 'succeeded' ? 'good' : delivery.status === 'failed' ? 'bad' : delivery.attempts > 0 ? 'warn' : 'info';
+/**
+ * Whether a list item's attempt is under way: counted as soon as it starts, but with no answer and
+ * no error yet (a finished attempt always leaves one of them). Only the first attempt can be told
+ * from the list; the delivery's page knows for each (more attempts counted than recorded).
+ */
+export function firstAttemptInFlight(d: Pick<WebhookDelivery, 'status' | 'attempts' | 'responseStatus' | 'error'>): boolean {
+  return d.status === 'pending' && d.attempts > 0 && d.responseStatus === null && d.error === null;
+}
+
+/** A delivery's status; a pending one is being sent, or was tried and says when it tries again. */
+export function DeliveryStatusBadge({ delivery, inFlight }: { delivery: Pick<WebhookDelivery, 'status' | 'attempts' | 'nextAttemptAt'>; inFlight: boolean }) {
+  const tone = delivery.status === 'succeeded' ? 'good' : delivery.status === 'failed' ? 'bad' : delivery.attempts > 0 && !inFlight ? 'warn' : 'info';
   return (
     <>
       <Badge tone={tone}>{LABELS[delivery.status]}</Badge>
       {delivery.status === 'pending' && (
-        <div className="muted">{delivery.attempts > 0 ? `retrying, next attempt ${formatDate(delivery.nextAttemptAt)}` : 'about to be sent'}</div>
+        <div className="muted">{inFlight ? 'being sent now' : delivery.attempts > 0 ? `retrying, next attempt ${formatDate(delivery.nextAttemptAt)}` : 'about to be sent'}</div>
       )}
     </>
   );
