@@ -71,7 +71,12 @@ export class WebhooksService {
     if (dto.events !== undefined) changes.events = unique(dto.events);
     if (dto.description !== undefined) changes.description = normalizeDescription(dto.description);
     if (dto.enabled !== undefined) changes.enabled = dto.enabled;
+    const before = await this.find(projectId, id);
+    // Enabling a disabled endpoint first ends any pending delivery a fan-out wrote while it was
+    // being disabled (none is written while it is disabled): it resumes with new events only.
+    if (dto.enabled === true && !before.enabled) await this.deliveries.failPendingOfEndpoints([id], 'endpoint disabled');
     if (!(await this.repository.update(projectId, id, changes))) throw webhookNotFound();
+    // Disabling ends the pending deliveries: a disabled endpoint receives nothing.
     if (dto.enabled === false) await this.deliveries.failPendingOfEndpoints([id], 'endpoint disabled');
     return this.get(projectId, id);
   }
