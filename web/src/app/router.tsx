@@ -50,6 +50,7 @@ export const routes: RouteObject[] = [
               section('activity', () => import('../pages/activity')),
               section('analytics', () => import('../pages/analytics')),
               section('billing', () => import('../pages/billing')),
+              section('webhooks', () => import('../pages/webhooks')),
               { path: '*', Component: NotFoundPage },
             ],
           },

@@ -12,6 +12,7 @@ export const SECTIONS = [
   { path: 'activity', label: 'Activity' },
   { path: 'analytics', label: 'Analytics' },
   { path: 'domains', label: 'Domains' },
+  { path: 'webhooks', label: 'Webhooks' },
   { path: 'billing', label: 'Billing' },
   { path: 'settings', label: 'Settings' },
 ] as const;
