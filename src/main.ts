@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from './config/config';
 import { joinCluster, runClusterPrimary } from './platform/cluster';
 import { configureLogger, logger } from './platform/logging/logger';
 import { startIdleCollector } from './platform/memory/idle-collector';
-import { createRuntime } from './platform/runtime';
+import { startTelemetry, stopTelemetry } from './platform/telemetry/telemetry';
 
 /**
  * Stops accepting connections and waits for in-flight requests, before any module shuts down
@@ -43,6 +43,9 @@ async function main(): Promise<void> {
   }
   if (cluster.isWorker) joinCluster();
   const startedAt = Date.now();
+  startTelemetry(config.telemetry, config.role);
+  // Required only now, so that OpenTelemetry's instrumentations (when on) patch pg, ioredis and express as they load.
+  const { createRuntime } = require('./platform/runtime') as typeof import('./platform/runtime');
   const runtime = await createRuntime(config);
   await runtime.app.listen(config.port, config.host);
   startIdleCollector();
@@ -70,6 +73,7 @@ async function main(): Promise<void> {
     }, SHUTDOWN_TIMEOUT_MS).unref();
     drainHttp(runtime.app.getHttpServer() as Server)
       .then(() => runtime.stop())
+      .then(() => stopTelemetry())
       .then(() => {
         log.info({ shutdownMs: Date.now() - stoppingSince }, 'stopped cleanly');
         process.exit(0);

@@ -34,3 +34,22 @@ describe('loadConfig: APP_SECRET', () => {
     expect(() => load({ APP_SECRET: 'change-me-to-at-least-32-random-characters' })).toThrow(/^APP_SECRET /);
   });
 });
+
+describe('loadConfig: OpenTelemetry', () => {
+  it('is off unless an OTLP endpoint or a traces exporter is set', () => {
+    expect(load({}).telemetry).toMatchObject({ enabled: false, metrics: false, serviceName: 'mailroom' });
+    expect(load({ OTEL_TRACES_EXPORTER: 'none' }).telemetry.enabled).toBe(false);
+    expect(load({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).telemetry).toMatchObject({ enabled: true, metrics: true, metricExportIntervalMs: 60_000 });
+    expect(load({ OTEL_TRACES_EXPORTER: 'console' }).telemetry.enabled).toBe(true);
+  });
+
+  it('follows OTEL_SDK_DISABLED, OTEL_METRICS_EXPORTER=none and OTEL_SERVICE_NAME', () => {
+    expect(load({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' }).telemetry.enabled).toBe(false);
+    expect(load({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_METRICS_EXPORTER: 'none' }).telemetry.metrics).toBe(false);
+    expect(load({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SERVICE_NAME: 'mail-eu' }).telemetry.serviceName).toBe('mail-eu');
+  });
+
+  it('refuses OTLP over gRPC (the export is OTLP/HTTP)', () => {
+    expect(() => load({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow('OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json');
+  });
+});

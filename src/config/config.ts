@@ -92,6 +92,19 @@ export interface AppConfig {
   campaigns: { batchSize: number; maxQueued: number };
   /** `WEB_DIST_DIR`: the built dashboard served under `/app/` (default `dist/web`, written by `npm run build`). */
   webDistDir: string;
+  /** OpenTelemetry export over OTLP/HTTP (see `telemetryConfig`); the SDK reads the other `OTEL_*` variables itself. */
+  telemetry: TelemetryConfig;
+}
+
+export interface TelemetryConfig {
+  /** Traces and metrics go out: `OTEL_EXPORTER_OTLP_ENDPOINT` (or a per-signal endpoint, or `OTEL_TRACES_EXPORTER`) is set and `OTEL_SDK_DISABLED` is not true. */
+  enabled: boolean;
+  /** `OTEL_METRICS_EXPORTER` is not `none`: the `/metrics` series also go out over OTLP. */
+  metrics: boolean;
+  /** `OTEL_SERVICE_NAME`, default `mailroom`. */
+  serviceName: string;
+  /** `OTEL_METRIC_EXPORT_INTERVAL` in ms (default 60 s, the standard's). */
+  metricExportIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -231,6 +244,24 @@ function webDistDir(env: Env): string {
   return isAbsolute(raw) ? raw : resolve(process.cwd(), raw);
 }
 
+/**
+ * Whether OpenTelemetry is on, decided here so `/config` can report it; the SDK itself reads the
+ * standard `OTEL_*` variables (endpoint, headers, service name, sampler, batch sizes).
+ */
+function telemetryConfig(env: Env): TelemetryConfig {
+  const tracesExporter = str(env, 'OTEL_TRACES_EXPORTER');
+  const endpoint = str(env, 'OTEL_EXPORTER_OTLP_ENDPOINT') ?? str(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') ?? str(env, 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT');
+  const enabled = !bool(env, 'OTEL_SDK_DISABLED', false) && (endpoint !== undefined || (tracesExporter !== undefined && tracesExporter !== 'none'));
+  const protocol = str(env, 'OTEL_EXPORTER_OTLP_PROTOCOL') ?? 'http/protobuf';
+  if (enabled && protocol !== 'http/json' && protocol !== 'http/protobuf') throw new ConfigError(`OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (OTLP over HTTP), got "${protocol}"`);
+  return {
+    enabled,
+    metrics: enabled && str(env, 'OTEL_METRICS_EXPORTER') !== 'none',
+    serviceName: str(env, 'OTEL_SERVICE_NAME') ?? 'mailroom',
+    metricExportIntervalMs: int(env, 'OTEL_METRIC_EXPORT_INTERVAL', 60_000, 100, 86_400_000),
+  };
+}
+
 /** Validates the environment once at boot; any problem is one `ConfigError` line naming the variable. */
 export function loadConfig(env: Env = process.env): AppConfig {
   const port = int(env, 'PORT', 8080, 0, 65535);
@@ -335,5 +366,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxQueued: int(env, 'CAMPAIGN_MAX_QUEUED', 5_000, 1, 100_000_000),
     },
     webDistDir: webDistDir(env),
+    telemetry: telemetryConfig(env),
   };
 }

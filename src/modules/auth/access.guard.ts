@@ -6,6 +6,7 @@ import { invalidApiKey, unauthorized } from '../../platform/http/app-error';
 import { ACCESS_KEY, AccessKind, SETS_SESSION_KEY } from './auth.decorators';
 import { csrfRejected, signInCsrfRejected } from './auth.errors';
 import type { Principal } from './principal';
+import { setRequestAttributes } from '../../platform/telemetry/telemetry';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -64,12 +65,15 @@ export class AccessGuard implements CanActivate {
     if (req.header('authorization') !== undefined) {
       await this.apiKey.canActivate(context);
       const principal = req.user as Principal;
+      if (principal.projectId) setRequestAttributes(req, { 'mailroom.project_id': principal.projectId });
       if (principal.via === 'public_key' && kind !== 'public-or-secret') {
         throw invalidApiKey('This endpoint needs the secret key (sk_…); the public key only works on /v1/track');
       }
       return true;
     }
     await this.projectSession.canActivate(context);
+    const projectId = (req.user as Principal | undefined)?.projectId;
+    if (projectId) setRequestAttributes(req, { 'mailroom.project_id': projectId });
     this.checkCsrf(req);
     return true;
   }

@@ -1,5 +1,6 @@
-import { Processor } from '@nestjs/bullmq';
-import type { WorkerOptions } from 'bullmq';
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import type { Job, WorkerOptions } from 'bullmq';
+import { runJob } from '../telemetry/telemetry';
 import type { QueueName } from './queues';
 
 /**
@@ -7,5 +8,20 @@ import type { QueueName } from './queues';
  * processes whose ROLE runs workers (`all`, `worker`), and never in `api` processes.
  */
 export function QueueProcessor(queue: QueueName, options: Partial<WorkerOptions> = {}): ClassDecorator {
-  return Processor(queue, { concurrency: 4, ...options, autorun: false });
+  const declare = Processor(queue, { concurrency: 4, ...options, autorun: false });
+  return (target) => {
+    traceJobs(target.prototype as WorkerHost, queue);
+    declare(target);
+  };
+}
+
+/**
+ * Every job of every queue runs in its span (telemetry/telemetry.ts `runJob`; a plain call when
+ * OpenTelemetry is off): wrapped here, where every processor is declared, not in each one.
+ */
+function traceJobs(processor: WorkerHost, queue: QueueName): void {
+  const process = processor.process;
+  processor.process = function (this: WorkerHost, job: Job, token?: string) {
+    return runJob(queue, job, () => process.call(this, job, token));
+  };
 }

@@ -1,3 +1,5 @@
+import type { JobTrace } from '../telemetry/telemetry';
+
 /**
  * Every queue and the payload of its jobs. Queue names are persisted (jobs wait under them):
  * renaming one strands its queued jobs. Jobs carry ids, never payloads; job ids are
@@ -20,6 +22,15 @@ export const QUEUES = {
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
+/**
+ * `trace` (only while OpenTelemetry is on; absent otherwise): the W3C trace context of each
+ * request whose emails the job sends (`traceparent`, `tracestate`). With one, the job's span is a
+ * child of that request's; with several (a group of concurrent requests' emails), it links to each.
+ */
+export interface TracedPayload {
+  trace?: JobTrace[];
+}
+
 /** Step number `seq` of a workflow execution. */
 export interface StepRef {
   executionId: string;
@@ -31,7 +42,7 @@ export interface JobPayloads {
   'contact-import': { projectId: string; importJobId: string };
   'contact-bulk': { projectId: string; bulkJobId: string };
   /** One email (`emailId`: retries, the sweep, rate-limited sending) or a group sent together (`emailIds`). */
-  'email-send': { emailId: string; emailIds?: undefined } | { emailIds: string[]; emailId?: undefined };
+  'email-send': ({ emailId: string; emailIds?: undefined } | { emailIds: string[]; emailId?: undefined }) & TracedPayload;
   /**
    * Runs step number `seq` of the execution, or (`wake`) resumes it from the wait that step
    * number `seq` - 1 began; or runs that step of each execution of a group (`steps`); or resumes

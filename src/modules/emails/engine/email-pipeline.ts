@@ -4,6 +4,7 @@ import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { ConcurrencyLimit } from '../../../platform/batching/concurrency-limit';
 import { logger } from '../../../platform/logging/logger';
+import { traced } from '../../../platform/telemetry/telemetry';
 import { appMetrics } from '../../../platform/metrics/metrics';
 import type { EmailStatus } from '../entities/email.entity';
 import { SEND_LIMITS } from '../send/send-request';
@@ -146,7 +147,9 @@ export class EmailPipeline {
     this.inFlight += 1;
     try {
       const message = { emailId: email.id, envelope: { from: email.fromAddress, to: [email.toAddress] }, raw, messageId };
-      return { result: await (lane ? lane.send(message) : this.transport.send(message)) };
+      const send = () => (lane ? lane.send(message) : this.transport.send(message));
+      const attributes = { 'mailroom.email_id': email.id, 'mailroom.project_id': email.projectId ?? '', 'mailroom.transport': this.transport.kind };
+      return { result: await traced('email.handover', attributes, send, 'client') };
     } catch (error) {
       return { error, claimed: true };
     } finally {

@@ -42,3 +42,22 @@ describe('email-send jobs', () => {
     ]);
   });
 });
+
+describe('jobsFor: trace context (OpenTelemetry on)', () => {
+  const a = { traceparent: '00-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa-aaaaaaaaaaaaaaaa-01' };
+  const b = { traceparent: '00-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb-bbbbbbbbbbbbbbbb-01' };
+
+  it('carries the caller trace into its jobs, and each distinct one into a shared group', () => {
+    const jobs = jobsFor([
+      { ids: ['e1'], type: 'TRANSACTIONAL', alone: true, trace: a },
+      { ids: ['e2', 'e3'], type: 'MARKETING', alone: false, trace: a },
+      { ids: ['e4'], type: 'MARKETING', alone: false, trace: b },
+    ]);
+    expect(jobs.map((j) => j.data)).toEqual([{ emailId: 'e1', trace: [a] }, { emailIds: ['e2', 'e3', 'e4'], trace: [a, b] }]);
+  });
+
+  it('leaves payloads unchanged without a trace (telemetry off)', () => {
+    const jobs = jobsFor([{ ids: ['e1'], type: 'TRANSACTIONAL', alone: true }, { ids: ['e2', 'e3'], type: 'MARKETING', alone: false }]);
+    expect(jobs.map((j) => j.data)).toEqual([{ emailId: 'e1' }, { emailIds: ['e2', 'e3'] }]);
+  });
+});

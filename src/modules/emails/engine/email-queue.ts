@@ -6,6 +6,7 @@ import { JobPayloads, QUEUES } from '../../../platform/queues/queues';
 import { TEMPLATE_TYPES } from '../../templates/entities/template.entity';
 import type { EmailType } from '../entities/email.entity';
 import { Batcher } from '../../../platform/batching/batcher';
+import { currentJobTrace, type JobTrace } from '../../../platform/telemetry/telemetry';
 
 /**
  * Retries are job options. Temporary failures (SMTP 4xx, network, SES throttling) back off
@@ -36,6 +37,8 @@ export interface Enqueue {
   alone: boolean;
   /** Campaign mail: behind transactional mail whatever its type. */
   bulk?: boolean;
+  /** The caller's trace (OpenTelemetry on), taken here: the batch's round trip runs in the first caller's context. */
+  trace?: JobTrace;
 }
 
 @Injectable()
@@ -60,7 +63,7 @@ export class EmailQueue {
   /** One job per email, job id = email id: enqueuing an email twice (the sweep) adds one job. */
   async enqueue(emailIds: string[], type: EmailType): Promise<void> {
     if (emailIds.length === 0) return;
-    await this.adds.run({ ids: emailIds, type, alone: true });
+    await this.adds.run({ ids: emailIds, type, alone: true, trace: currentJobTrace() });
   }
 
   /**
@@ -71,7 +74,7 @@ export class EmailQueue {
   async enqueueOrLeaveForSweep(emailIds: string[], type: EmailType, { bulk = false }: { bulk?: boolean } = {}): Promise<void> {
     if (emailIds.length === 0) return;
     try {
-      await this.adds.run({ ids: emailIds, type, alone: false, bulk });
+      await this.adds.run({ ids: emailIds, type, alone: false, bulk, trace: currentJobTrace() });
     } catch (err) {
       this.log.error({ err, count: emailIds.length }, 'enqueue failed; the sweep will retry');
     }
@@ -85,7 +88,8 @@ export class EmailQueue {
   async requeueAlone(emailIds: string[], priority: number | undefined, { retry }: { retry: boolean }): Promise<void> {
     if (emailIds.length === 0) return;
     const afterFailure: JobsOptions = retry ? { attempts: EMAIL_JOB_OPTIONS.attempts! - 1, delay: FIRST_RETRY_DELAY_MS } : {};
-    await this.queue.addBulk(emailIds.map((emailId) => singleJob(emailId, priority, afterFailure)));
+    const trace = traced(currentJobTrace());
+    await this.queue.addBulk(emailIds.map((emailId) => singleJob(emailId, priority, afterFailure, trace)));
   }
 }
 
@@ -94,9 +98,15 @@ const FIRST_RETRY_DELAY_MS = (EMAIL_JOB_OPTIONS.backoff as { delay: number }).de
 
 type SendJob = { name: string; data: JobPayloads['email-send']; opts: JobsOptions };
 
+/** The payload's `trace` field: absent unless there is a trace to carry (telemetry off: payloads unchanged). */
+function traced(...traces: Array<JobTrace | undefined>): { trace?: JobTrace[] } {
+  const distinct = [...new Map(traces.flatMap((t) => (t ? [[t.traceparent, t] as const] : []))).values()];
+  return distinct.length > 0 ? { trace: distinct } : {};
+}
+
 /** One email's job: job id = email id, so adding it again while it exists adds nothing. */
-function singleJob(emailId: string, priority: number | undefined, extra: JobsOptions = {}): SendJob {
-  return { name: 'send', data: { emailId }, opts: { ...EMAIL_JOB_OPTIONS, jobId: emailId, priority, ...extra } };
+function singleJob(emailId: string, priority: number | undefined, extra: JobsOptions = {}, trace: { trace?: JobTrace[] } = {}): SendJob {
+  return { name: 'send', data: { emailId, ...trace }, opts: { ...EMAIL_JOB_OPTIONS, jobId: emailId, priority, ...extra } };
 }
 
 /** The jobs for concurrent enqueue calls: single ones as asked, the rest grouped by type, `EMAILS_PER_JOB` at most. */
@@ -105,11 +115,12 @@ export function jobsFor(batches: Enqueue[]): SendJob[] {
   for (const [type, bulk] of TEMPLATE_TYPES.flatMap((t) => [[t, false], [t, true]] as const)) {
     const priority = type === 'TRANSACTIONAL' && !bulk ? undefined : BULK_PRIORITY;
     const ofType = batches.filter((b) => b.type === type && (b.bulk ?? false) === bulk);
-    for (const emailId of ofType.filter((b) => b.alone).flatMap((b) => b.ids)) jobs.push(singleJob(emailId, priority));
-    const grouped = ofType.filter((b) => !b.alone).flatMap((b) => b.ids);
+    for (const b of ofType.filter((b) => b.alone)) for (const emailId of b.ids) jobs.push(singleJob(emailId, priority, {}, traced(b.trace)));
+    const grouped = ofType.filter((b) => !b.alone).flatMap((b) => b.ids.map((id) => ({ id, trace: b.trace })));
     for (let i = 0; i < grouped.length; i += EMAILS_PER_JOB) {
-      const emailIds = grouped.slice(i, i + EMAILS_PER_JOB);
-      jobs.push(emailIds.length === 1 ? singleJob(emailIds[0], priority) : { name: 'send', data: { emailIds }, opts: { ...EMAIL_JOB_OPTIONS, priority } });
+      const group = grouped.slice(i, i + EMAILS_PER_JOB);
+      const trace = traced(...group.map((e) => e.trace));
+      jobs.push(group.length === 1 ? singleJob(group[0].id, priority, {}, trace) : { name: 'send', data: { emailIds: group.map((e) => e.id), ...trace }, opts: { ...EMAIL_JOB_OPTIONS, priority } });
     }
   }
   return jobs;

@@ -4,6 +4,7 @@ import { InjectConfig } from '../../../config/config.module';
 import { ConcurrencyLimit } from '../../../platform/batching/concurrency-limit';
 import { decryptSecret } from '../../../platform/crypto';
 import { appMetrics } from '../../../platform/metrics/metrics';
+import { setSpanAttributes, traced } from '../../../platform/telemetry/telemetry';
 import { OUTBOUND_TIMEOUT_MS, OutboundHttp, type OutboundResponse } from '../../../platform/net/outbound-http';
 import { APP_VERSION } from '../../../platform/version';
 import { type AttemptOutcome, type ClaimedDelivery, DeliveriesStore } from '../deliveries.store';
@@ -60,8 +61,13 @@ export class WebhookSender implements OnApplicationShutdown {
     return outcome;
   }
 
-  /** One request; its outcome (never throws for what the endpoint or the network did). */
-  private async attempt(c: ClaimedDelivery, finalAttempt: boolean): Promise<AttemptOutcome> {
+  /** One request, in its span (the outbound HTTP request's span is its child); its outcome (never throws for what the endpoint or the network did). */
+  private attempt(c: ClaimedDelivery, finalAttempt: boolean): Promise<AttemptOutcome> {
+    const attributes = { 'mailroom.project_id': c.project_id, 'mailroom.webhook_id': c.endpoint_id, 'mailroom.delivery_id': c.id, 'mailroom.event_id': c.event_id, 'mailroom.webhook.attempt': c.attempts };
+    return traced('webhook.deliver', attributes, () => this.request(c, finalAttempt), 'client');
+  }
+
+  private async request(c: ClaimedDelivery, finalAttempt: boolean): Promise<AttemptOutcome> {
     const attemptedAt = new Date();
     const started = performance.now();
     let answer: { response: OutboundResponse } | { error: unknown };
@@ -74,6 +80,7 @@ export class WebhookSender implements OnApplicationShutdown {
     const durationMs = Math.round(performance.now() - started);
     const result = attemptResult(answer, c.attempts, this.config.webhooks.retryScheduleMs, finalAttempt);
     appMetrics.eventWebhook(result.kind);
+    setSpanAttributes({ 'mailroom.webhook.outcome': result.kind });
     const response = 'response' in answer ? answer.response : null;
     return {
       id: c.id,
