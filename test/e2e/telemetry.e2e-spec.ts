@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -9,6 +11,7 @@ import { freePort, spawnService, untilListening, type SpawnedService } from '../
 import { SmtpReceiver } from '../support/smtp-receiver';
 
 const SPAN_KIND_SERVER = 2;
+const SPAN_KIND_CLIENT = 3;
 
 /*
  * The service as its own process (instrumentation must load before the modules it patches),
@@ -22,8 +25,13 @@ describe('OpenTelemetry export (OTLP/HTTP)', () => {
   let base: string;
   let dataDir: string;
   let database: { url: string; drop(): Promise<void> } | undefined;
+  let hooks: Server;
+  let hookUrl: string;
 
   beforeAll(async () => {
+    hooks = createServer((req, res) => req.resume().on('end', () => res.writeHead(200).end('ok')));
+    await new Promise<void>((resolve) => hooks.listen(0, '127.0.0.1', resolve));
+    hookUrl = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hook`;
     otlp = await OtlpReceiver.start();
     smtp = await SmtpReceiver.start();
     dataDir = mkdtempSync(join(tmpdir(), 'mailroom-otel-'));
@@ -42,6 +50,7 @@ describe('OpenTelemetry export (OTLP/HTTP)', () => {
       EMAIL_TRANSPORT: 'smtp',
       SMTP_URL: smtp.url,
       DOMAIN_VERIFICATION: 'off',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
       OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_BSP_SCHEDULE_DELAY: '200',
@@ -55,7 +64,7 @@ describe('OpenTelemetry export (OTLP/HTTP)', () => {
       service.child.kill('SIGINT');
       await service.exited;
     }
-    await Promise.all([otlp?.close(), smtp?.close()]);
+    await Promise.all([otlp?.close(), smtp?.close(), new Promise((resolve) => hooks?.close(resolve))]);
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -107,6 +116,29 @@ describe('OpenTelemetry export (OTLP/HTTP)', () => {
     }, 30_000, 100);
     expect(sql.length).toBeGreaterThan(0);
   }, 90_000);
+
+  it('exports a span per webhook delivery attempt, with the outgoing request as its child, from a request and from the queue', async () => {
+    const project = await createProject(base);
+    const auth = `Bearer ${project.secretKey}`;
+    const hook = await request(base).post('/webhooks').set('Authorization', auth).send({ url: hookUrl, events: ['*'] }).expect(201);
+    const webhookId: string = hook.body.id;
+    await request(base).post(`/webhooks/${webhookId}/test`).set('Authorization', auth).expect(200);
+    await request(base).post('/v1/track').set('Authorization', auth).send({ email: 'bo@example.org', event: 'purchase' }).expect(200);
+
+    const deliveries = await waitFor(async () => {
+      const found = otlp.spans.filter((s) => s.name === 'webhook.deliver' && s.attributes['mailroom.webhook_id'] === webhookId);
+      return found.length >= 2 ? found : undefined;
+    }, 30_000, 100);
+    for (const d of deliveries) {
+      expect(d.attributes).toMatchObject({ 'mailroom.project_id': project.id, 'mailroom.webhook.outcome': 'succeeded' });
+      expect(typeof d.attributes['mailroom.delivery_id']).toBe('string');
+      const outgoing = await waitFor(async () => otlp.spans.find((s) => s.parentSpanId === d.spanId && s.kind === SPAN_KIND_CLIENT && s.scope.includes('instrumentation-undici')), 30_000, 100);
+      expect(outgoing.traceId).toBe(d.traceId);
+    }
+    // The queued delivery runs in its job's span (exported when the job ends, after the attempt's).
+    const parentNames = () => deliveries.map((d) => otlp.spans.find((s) => s.spanId === d.parentSpanId)?.name);
+    await waitFor(async () => (parentNames().includes('webhook-delivery process') ? true : undefined), 30_000, 100);
+  }, 60_000);
 
   it('exports the /metrics series over OTLP', async () => {
     await waitFor(async () => (otlp.metricNames.has('http_requests_total') && otlp.metricNames.has('mailroom_emails_total') ? true : undefined), 30_000, 100);
