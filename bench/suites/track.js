@@ -21,30 +21,50 @@ function trackRequests(publicKey) {
   ];
 }
 
+/** A loopback OTLP/HTTP receiver that accepts and drops everything (`BENCH_OTLP=1`). */
+function startOtlpSink() {
+  const server = require('node:http').createServer((req, res) => req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}')));
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
 /** @param {import('../lib').Ctx} ctx */
 async function run(ctx) {
-  const { startApp, createProject, load, row, deployments } = ctx;
+  const { deployments } = ctx;
   const rows = [];
-  for (const { mode, label, env } of deployments(ctx.modes)) {
-    const app = await startApp({ mode, env });
-    try {
-      const project = await createProject(app.url);
-      const ping = { url: `${app.url}/v1/ping`, connections: 50, duration: ctx.duration, headers: { authorization: `Bearer ${project.secretKey}` } };
-      await load({ ...ping, duration: 1 });
-      const pinged = await load(ping);
-      const track = { url: app.url, connections: 50, duration: ctx.duration, requests: trackRequests(project.publicKey) };
-      await load({ ...track, duration: 2 }); // warm-up: JIT, pools, first contacts and field types
-      const tracked = await load(track);
-      if (tracked.non2xx || tracked.errors) ctx.log(`${label}: ${tracked.non2xx} non-2xx, ${tracked.errors} errors ${JSON.stringify(tracked.statusCodes)}`);
-      const target = mode === 'services' ? { min: 1500 } : undefined;
-      rows.push(row('GET /v1/ping req/s @50 conns (baseline)', label, Math.round(pinged.rps), 'req/s'));
-      rows.push(row('POST /v1/track req/s @50 conns', label, Math.round(tracked.rps), 'req/s', target, { baseline: Math.round(pinged.rps) }));
-      rows.push(row('POST /v1/track p50 @50 conns', label, tracked.p50, 'ms'));
-      rows.push(row('POST /v1/track p99 @50 conns', label, tracked.p99, 'ms', mode === 'services' ? { max: 100 } : undefined));
-      rows.push(row('POST /v1/track non-2xx', label, tracked.non2xx + tracked.errors, 'count', { max: 0 }));
-    } finally {
-      await app.stop();
-    }
+  // BENCH_OTLP=1: each deployment again with OpenTelemetry exporting to a loopback receiver (its cost).
+  const sink = process.env.BENCH_OTLP === '1' ? await startOtlpSink() : undefined;
+  const otel = sink ? { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${sink.address().port}` } : undefined;
+  const runs = deployments(ctx.modes).flatMap((d) => (otel ? [d, { ...d, label: `${d.label} +otel`, env: { ...d.env, ...otel } }] : [d]));
+  try {
+    for (const r of runs) rows.push(...(await runOne(ctx, r)));
+  } finally {
+    sink?.close();
+  }
+  return rows;
+}
+
+/** One deployment's ping and track figures. */
+async function runOne(ctx, { mode, label, env }) {
+  const { startApp, createProject, load, row } = ctx;
+  const rows = [];
+  const app = await startApp({ mode, env });
+  try {
+    const project = await createProject(app.url);
+    const ping = { url: `${app.url}/v1/ping`, connections: 50, duration: ctx.duration, headers: { authorization: `Bearer ${project.secretKey}` } };
+    await load({ ...ping, duration: 1 });
+    const pinged = await load(ping);
+    const track = { url: app.url, connections: 50, duration: ctx.duration, requests: trackRequests(project.publicKey) };
+    await load({ ...track, duration: 2 }); // warm-up: JIT, pools, first contacts and field types
+    const tracked = await load(track);
+    if (tracked.non2xx || tracked.errors) ctx.log(`${label}: ${tracked.non2xx} non-2xx, ${tracked.errors} errors ${JSON.stringify(tracked.statusCodes)}`);
+    const target = mode === 'services' ? { min: 1500 } : undefined;
+    rows.push(row('GET /v1/ping req/s @50 conns (baseline)', label, Math.round(pinged.rps), 'req/s'));
+    rows.push(row('POST /v1/track req/s @50 conns', label, Math.round(tracked.rps), 'req/s', target, { baseline: Math.round(pinged.rps) }));
+    rows.push(row('POST /v1/track p50 @50 conns', label, tracked.p50, 'ms'));
+    rows.push(row('POST /v1/track p99 @50 conns', label, tracked.p99, 'ms', mode === 'services' ? { max: 100 } : undefined));
+    rows.push(row('POST /v1/track non-2xx', label, tracked.non2xx + tracked.errors, 'count', { max: 0 }));
+  } finally {
+    await app.stop();
   }
   return rows;
 }
