@@ -21,6 +21,8 @@ export interface PublicConfigResponse {
   publicUrl: string;
   /** Event webhooks (`/webhooks`) are served. */
   webhooks: boolean;
+  /** This build ships the MCP server (`npm run mcp`, a separate process that calls this API). */
+  mcp: boolean;
 }
 
 /** What the dashboard may show: which integrations are on. Never secrets. */
@@ -32,7 +34,7 @@ export class PublicConfigController {
   @Public()
   @Get()
   @ApiOperation({ summary: "Get the deployment's public configuration" })
-  @ApiJson(200, { type: 'object', properties: { signupEnabled: { type: 'boolean' }, signupDisabled: { type: 'boolean' }, transport: { type: 'string' }, emailTransport: { type: 'string' }, tracking: { type: 'boolean' }, uploads: { type: 'boolean' }, uploadStorage: { type: 'string', enum: ['local', 's3'] }, domainVerification: { type: 'boolean' }, billing: { type: 'boolean' }, oauthProviders: { type: 'array', items: { type: 'string' } }, publicUrl: { type: 'string' }, webhooks: { type: 'boolean', description: 'Event webhooks (/webhooks) are served' } } }, 'Which features this deployment has on (never secrets)')
+  @ApiJson(200, { type: 'object', properties: { signupEnabled: { type: 'boolean' }, signupDisabled: { type: 'boolean' }, transport: { type: 'string' }, emailTransport: { type: 'string' }, tracking: { type: 'boolean' }, uploads: { type: 'boolean' }, uploadStorage: { type: 'string', enum: ['local', 's3'] }, domainVerification: { type: 'boolean' }, billing: { type: 'boolean' }, oauthProviders: { type: 'array', items: { type: 'string' } }, publicUrl: { type: 'string' }, webhooks: { type: 'boolean', description: 'Event webhooks (/webhooks) are served' }, mcp: { type: 'boolean', description: 'This build ships the MCP server (npm run mcp), which calls this API with a secret key' } } }, 'Which features this deployment has on (never secrets)')
   get(): PublicConfigResponse {
     return {
       signupEnabled: !this.config.signupDisabled,
@@ -47,6 +49,7 @@ export class PublicConfigController {
       oauthProviders: [],
       publicUrl: this.config.publicUrl,
       webhooks: true,
+      mcp: true,
     };
   }
 }
