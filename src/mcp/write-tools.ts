@@ -23,7 +23,7 @@ export function registerWriteTools(server: McpServer, api: MailroomApi): void {
     {
       title: 'Send an email',
       description:
-        'Sends a transactional email now (POST /v1/send), from a template or from a subject and body; each recipient becomes or updates a contact. Returns `{ emails: [{ email: <email id>, contact: { id, email } }], skipped: [{ email, reason }], timestamp }`; an email id can be looked up in get_activity.',
+        'Sends a transactional email now (POST /v1/send), from a template or from a subject and body; each recipient becomes or updates a contact. Returns `{ emails: [{ email: <email id>, contact: { id, email } }], skipped: [{ email, reason }], timestamp }`; the delivery, opens and clicks of each email then appear in get_activity (as `emailId`).',
       inputSchema: {
         to: z.union([address, z.array(address).min(1).max(50)]).describe('Recipient: an address, { email, name }, or a list of up to 50 of either'),
         template: z.string().optional().describe('Template id (UUID, from list_templates); its subject, body and sender are used unless given here'),
