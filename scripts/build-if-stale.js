@@ -66,4 +66,4 @@ function buildIfStale() {
   }
 }
 
-module.exports = { buildIfStale, root };
+module.exports = { buildIfStale, isBuilt, root };

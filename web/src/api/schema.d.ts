@@ -4262,6 +4262,8 @@ export interface operations {
                         publicUrl?: string;
                         /** @description Event webhooks (/webhooks) are served */
                         webhooks?: boolean;
+                        /** @description This build ships the MCP server (npm run mcp), which calls this API with a secret key */
+                        mcp?: boolean;
                         /** @description Traces and metrics are exported over OpenTelemetry (OTLP/HTTP) */
                         telemetry?: boolean;
                     };
