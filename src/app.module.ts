@@ -30,6 +30,7 @@ import { MetricsModule } from './platform/metrics/metrics.module';
 import { QueuesModule } from './platform/queues/queues.module';
 import { UsageModule } from './platform/usage/usage.module';
 import { SegmentsModule } from './modules/segments/segments.module';
+import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -69,6 +70,7 @@ export class AppModule {
         CampaignsModule,
         SegmentsModule,
         WorkflowsModule,
+        WebhooksModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },

@@ -48,6 +48,19 @@ export interface AppConfig {
   rateLimitPerMinute: number;
   idempotencyTtlHours: number;
   webhookAllowPrivate: boolean;
+  /** Event webhooks (docs/extensions.md, section 1). */
+  webhooks: {
+    /** `WEBHOOK_RETRY_SCHEDULE_MS`: delays before attempts 2, 3, … (comma-separated ms; default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h). */
+    retryScheduleMs: number[];
+    /** `WEBHOOK_AUTO_DISABLE_AFTER_MS`: an endpoint failing without a success this long is disabled FAILING (default 5 days). */
+    autoDisableAfterMs: number;
+    /** `WEBHOOK_SWEEP_INTERVAL_MS`: how often worker processes look for overdue deliveries and failing endpoints (default 5 s). */
+    sweepIntervalMs: number;
+    /** `WEBHOOK_SWEEP_GRACE_MS`: how far past its due time a pending delivery must be before the sweep enqueues it again (default 60 s). */
+    sweepGraceMs: number;
+    /** `WEBHOOK_CONCURRENCY`: requests one worker process has in flight at once (default 64). */
+    concurrency: number;
+  };
   /** `WORKFLOW_CONCURRENCY`: workflow executions one process runs a step of at once (8 with `ROLE=worker`, else 2). */
   workflowConcurrency: number;
   snsCertHosts: string[];
@@ -129,6 +142,20 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
     throw new ConfigError(`${name} must use ${protocols.join(' or ')} (got "${parsed.protocol}")`);
   }
   return raw;
+}
+
+/** docs/extensions.md, section 1: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+const WEBHOOK_RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+
+/** `WEBHOOK_RETRY_SCHEDULE_MS`: comma-separated delays in ms (each at most 7 days, 1 to 20 of them). */
+function retrySchedule(env: Env): number[] {
+  const raw = str(env, 'WEBHOOK_RETRY_SCHEDULE_MS');
+  if (raw === undefined) return WEBHOOK_RETRY_SCHEDULE_MS;
+  const parts = raw.split(',').map((p) => p.trim());
+  if (parts.length > 20 || parts.some((p) => !/^\d+$/.test(p) || Number(p) > 7 * 86_400_000)) {
+    throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE_MS must be 1 to 20 comma-separated delays in milliseconds, each at most 7 days (got "${raw}")`);
+  }
+  return parts.map(Number);
 }
 
 function dnsServers(env: Env): string[] {
@@ -279,6 +306,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 1000, 1, 10_000_000),
     idempotencyTtlHours: int(env, 'IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 365),
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    webhooks: {
+      retryScheduleMs: retrySchedule(env),
+      autoDisableAfterMs: int(env, 'WEBHOOK_AUTO_DISABLE_AFTER_MS', 5 * 86_400_000, 1_000, 365 * 86_400_000),
+      sweepIntervalMs: int(env, 'WEBHOOK_SWEEP_INTERVAL_MS', 5_000, 100, 3_600_000),
+      sweepGraceMs: int(env, 'WEBHOOK_SWEEP_GRACE_MS', 60_000, 0, 86_400_000),
+      concurrency: int(env, 'WEBHOOK_CONCURRENCY', 64, 1, 10_000),
+    },
     // A process that also serves the API lets workflow work take less of it.
     workflowConcurrency: int(env, 'WORKFLOW_CONCURRENCY', role === 'worker' ? 8 : 2, 1, 1000),
     snsCertHosts: snsHosts ? snsHosts.split(',').map((h) => h.trim()).filter(Boolean) : ['sns.*.amazonaws.com'],

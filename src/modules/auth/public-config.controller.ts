@@ -19,6 +19,8 @@ export interface PublicConfigResponse {
   billing: boolean;
   oauthProviders: string[];
   publicUrl: string;
+  /** Event webhooks (`/webhooks`) are served. */
+  webhooks: boolean;
 }
 
 /** What the dashboard may show: which integrations are on. Never secrets. */
@@ -30,7 +32,7 @@ export class PublicConfigController {
   @Public()
   @Get()
   @ApiOperation({ summary: "Get the deployment's public configuration" })
-  @ApiJson(200, { type: 'object', properties: { signupEnabled: { type: 'boolean' }, signupDisabled: { type: 'boolean' }, transport: { type: 'string' }, emailTransport: { type: 'string' }, tracking: { type: 'boolean' }, uploads: { type: 'boolean' }, uploadStorage: { type: 'string', enum: ['local', 's3'] }, domainVerification: { type: 'boolean' }, billing: { type: 'boolean' }, oauthProviders: { type: 'array', items: { type: 'string' } }, publicUrl: { type: 'string' } } }, 'Which features this deployment has on (never secrets)')
+  @ApiJson(200, { type: 'object', properties: { signupEnabled: { type: 'boolean' }, signupDisabled: { type: 'boolean' }, transport: { type: 'string' }, emailTransport: { type: 'string' }, tracking: { type: 'boolean' }, uploads: { type: 'boolean' }, uploadStorage: { type: 'string', enum: ['local', 's3'] }, domainVerification: { type: 'boolean' }, billing: { type: 'boolean' }, oauthProviders: { type: 'array', items: { type: 'string' } }, publicUrl: { type: 'string' }, webhooks: { type: 'boolean', description: 'Event webhooks (/webhooks) are served' } } }, 'Which features this deployment has on (never secrets)')
   get(): PublicConfigResponse {
     return {
       signupEnabled: !this.config.signupDisabled,
@@ -44,6 +46,7 @@ export class PublicConfigController {
       billing: Boolean(this.config.stripeSecretKey),
       oauthProviders: [],
       publicUrl: this.config.publicUrl,
+      webhooks: true,
     };
   }
 }

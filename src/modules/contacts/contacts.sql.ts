@@ -17,3 +17,10 @@ export const contactSubscribedSql = (projectId: string, normalizedEmail: string)
  */
 export const contactUnsubscribedSinceSql = (contactId: string, since: string): string =>
   `EXISTS (SELECT 1 FROM contacts ct WHERE ct.id = ${contactId} AND NOT ct.subscribed AND ct.updated_at >= ${since})`;
+
+/**
+ * The address of the project's contact with this id, NULL when the project has none (the contact
+ * of an event, in the webhook replay's statement). One probe of the primary key.
+ */
+export const contactEmailSql = (projectId: string, contactId: string): string =>
+  `(SELECT ct.email FROM contacts ct WHERE ct.id = ${contactId} AND ct.project_id = ${projectId})`;

@@ -1,5 +1,6 @@
-import { createCipheriv, createDecipheriv, generateKeyPair, hkdfSync, randomBytes } from 'node:crypto';
+import { generateKeyPair } from 'node:crypto';
 import { promisify } from 'node:util';
+import { decryptSecret, encryptSecret } from '../../platform/crypto';
 
 const generateKeyPairAsync = promisify(generateKeyPair);
 
@@ -19,25 +20,7 @@ export async function generateDkimKeyPair(): Promise<DkimKeyPair> {
   return { privateKeyPem: privateKey, publicKeyBase64: Buffer.from(publicKey).toString('base64') };
 }
 
-const VERSION = 'v1';
+/** AES-256-GCM under the DKIM purpose's key (platform/crypto.ts); stored as `v1:<iv>:<tag>:<ciphertext>`. */
+export const encryptPrivateKey = (appSecret: string, pem: string): string => encryptSecret(appSecret, 'dkim-private-key', pem);
 
-/** A dedicated key per purpose: rotating APP_SECRET makes stored DKIM keys unreadable, so keep it stable. */
-function encryptionKey(appSecret: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', appSecret, 'mailroom', 'dkim-private-key', 32));
-}
-
-/** AES-256-GCM; stored as `v1:<iv>:<tag>:<ciphertext>` (base64). */
-export function encryptPrivateKey(appSecret: string, pem: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', encryptionKey(appSecret), iv);
-  const ciphertext = Buffer.concat([cipher.update(pem, 'utf8'), cipher.final()]);
-  return [VERSION, iv.toString('base64'), cipher.getAuthTag().toString('base64'), ciphertext.toString('base64')].join(':');
-}
-
-export function decryptPrivateKey(appSecret: string, stored: string): string {
-  const [version, iv, tag, ciphertext] = stored.split(':');
-  if (version !== VERSION || !iv || !tag || !ciphertext) throw new Error('Unknown DKIM key encoding');
-  const decipher = createDecipheriv('aes-256-gcm', encryptionKey(appSecret), Buffer.from(iv, 'base64'));
-  decipher.setAuthTag(Buffer.from(tag, 'base64'));
-  return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64')), decipher.final()]).toString('utf8');
-}
+export const decryptPrivateKey = (appSecret: string, stored: string): string => decryptSecret(appSecret, 'dkim-private-key', stored);

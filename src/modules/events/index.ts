@@ -8,5 +8,6 @@ export * from './events.module';
 export * from './events.service';
 export * from './events.types';
 export * from './outbox/event-consumers';
+export * from './project-events.sql';
 export * from './reserved-names';
 export * from './track/track.module';

@@ -98,6 +98,11 @@ export class ProjectsService {
     return this.repository.roleOf(projectId, userId);
   }
 
+  /** The members who manage the project's settings (OWNER and ADMINs): whom the service tells when it changes one by itself. */
+  async managerIds(projectId: string): Promise<string[]> {
+    return (await this.repository.members(projectId)).filter((m) => ROLE_RANK[m.role] >= ROLE_RANK.ADMIN).map((m) => m.userId);
+  }
+
   async resolveKey(rawKey: string): Promise<KeyLookup | null> {
     const digest = sha256Hex(rawKey);
     // A remembered answer is read synchronously (`fetch` is async, and every request asks).

@@ -88,6 +88,7 @@ export const MODULE_TAGS: ReadonlyArray<[name: string, description: string]> = [
   ['campaigns', 'Campaigns to a segment or the whole audience'],
   ['workflows', 'Workflows, their steps, transitions and executions'],
   ['domains', 'Sender domains and their DNS records'],
+  ['webhooks', 'Event webhooks: endpoints, their deliveries log, retries, replays and secret rotation'],
   ['activity', 'The activity feed and analytics'],
   ['projects', 'Projects, members, keys and security (dashboard session)'],
   ['auth', 'Accounts and sessions of the dashboard, and its public configuration'],

@@ -50,7 +50,8 @@ export const httpRequestDuration = metrics.histogram({
  *   appMetrics.handover('ses', seconds)         queued → accepted by the transport
  *   appMetrics.job('email-send', 'completed', s) job outcomes and durations per queue (workers.service)
  *   appMetrics.importRows('imported', n)        CSV import rows by outcome
- *   appMetrics.webhook('delivered')             outbound webhook outcomes
+ *   appMetrics.webhook('delivered')             workflow WEBHOOK step request outcomes
+ *   appMetrics.eventWebhook('succeeded', n?)    event webhook attempts, by outcome
  *   appMetrics.workflowStep('SEND_EMAIL', 'completed', n?)
  *   appMetrics.feedback('bounce', 'Permanent')  bounces (by type) and complaints
  * Queue depth per queue and state is read at scrape time (setQueueDepthSource).
@@ -71,6 +72,11 @@ const jobSeconds = metrics.histogram({
 });
 const importRowsTotal = metrics.counter({ name: 'mailroom_import_rows_total', help: 'CSV import rows, by outcome', labelNames: ['outcome'] as const });
 const webhooksTotal = metrics.counter({ name: 'mailroom_webhook_deliveries_total', help: 'Outbound webhook deliveries, by outcome', labelNames: ['outcome'] as const });
+const eventWebhookAttemptsTotal = metrics.counter({
+  name: 'mailroom_event_webhook_attempts_total',
+  help: 'Event webhook attempts, by outcome (succeeded, gone, http_error, redirect, timeout, refused, network_error)',
+  labelNames: ['outcome'] as const,
+});
 const workflowStepsTotal = metrics.counter({ name: 'mailroom_workflow_step_outcomes_total', help: 'Workflow steps run, by step type and outcome', labelNames: ['type', 'outcome'] as const });
 const feedbackTotal = metrics.counter({ name: 'mailroom_delivery_feedback_total', help: 'Bounces and complaints received, by kind and detail (bounce type)', labelNames: ['kind', 'detail'] as const });
 
@@ -113,6 +119,9 @@ export const appMetrics = {
   },
   webhook(outcome: string): void {
     webhooksTotal.inc({ outcome });
+  },
+  eventWebhook(outcome: string, attempts = 1): void {
+    if (attempts > 0) eventWebhookAttemptsTotal.inc({ outcome }, attempts);
   },
   workflowStep(type: string, outcome: string, steps = 1): void {
     if (steps > 0) workflowStepsTotal.inc({ type, outcome }, steps);

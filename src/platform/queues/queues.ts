@@ -14,6 +14,8 @@ export const QUEUES = {
   emailSend: 'email-send',
   /** Workflow step runs (jobId `<executionId>.<seq>`, or a group of executions just started) and wake-ups of waiting executions. */
   workflowStep: 'workflow-step',
+  /** Event webhook deliveries: a group of deliveries made together, or one delivery's next attempt (job ids in webhooks/engine/webhook-queue.ts). */
+  webhookDelivery: 'webhook-delivery',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -41,6 +43,8 @@ export interface JobPayloads {
     | { executionId: string; seq: number; wake?: boolean; steps?: undefined; wakes?: undefined }
     | { steps: StepRef[]; executionId?: undefined; seq?: undefined; wake?: undefined; wakes?: undefined }
     | { wakes: StepRef[]; executionId?: undefined; seq?: undefined; wake?: undefined; steps?: undefined };
+  /** An attempt of each delivery (webhook_deliveries ids) that is still pending and due. */
+  'webhook-delivery': { deliveryIds: string[] };
 }
 
 /** Retries are job options: exponential backoff from 2 s, kept briefly for inspection. */

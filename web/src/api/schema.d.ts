@@ -1683,6 +1683,145 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the webhook endpoints */
+        get: operations["WebhooksController_list"];
+        put?: never;
+        /** Create a webhook endpoint */
+        post: operations["WebhooksController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a webhook endpoint */
+        get: operations["WebhooksController_get"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook endpoint */
+        delete: operations["WebhooksController_remove"];
+        options?: never;
+        head?: never;
+        /** Update a webhook endpoint */
+        patch: operations["WebhooksController_update"];
+        trace?: never;
+    };
+    "/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate a webhook endpoint's signing secret */
+        post: operations["WebhooksController_rotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test event to a webhook endpoint */
+        post: operations["WebhooksController_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a webhook endpoint's deliveries */
+        get: operations["WebhooksController_listDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a delivery with its attempts */
+        get: operations["WebhooksController_getDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Retry a delivery now */
+        post: operations["WebhooksController_retry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replay the events of a time window to a webhook endpoint */
+        post: operations["WebhooksController_replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3318,6 +3457,226 @@ export interface components {
             /** @description Active (RUNNING or WAITING) executions cancelled */
             cancelled: number;
         };
+        CreatedWebhookResponse: {
+            /** @description Identifier (UUID) */
+            id: string;
+            /** @description The endpoint URL */
+            url: string;
+            /** @description What the endpoint is for */
+            description: string | null;
+            /** @description Patterns over event names it receives */
+            events: string[];
+            /** @description Whether it receives events */
+            enabled: boolean;
+            /**
+             * @description Why the service disabled it: GONE (it answered 410) or FAILING (no success for 5 days); null otherwise
+             * @enum {string|null}
+             */
+            disabledReason: "GONE" | "FAILING" | null;
+            /** @description Creation time (ISO 8601) */
+            createdAt: string;
+            /** @description Last change (ISO 8601) */
+            updatedAt: string;
+            /** @description Last successful attempt (ISO 8601) */
+            lastSuccessAt: string | null;
+            /** @description First failed attempt since the last success (ISO 8601): the auto-disable clock; null when not failing */
+            failingSince: string | null;
+            /** @description When the newest delivery was made (ISO 8601) */
+            lastDeliveryAt: string | null;
+            /**
+             * @description Status of the newest delivery
+             * @enum {string|null}
+             */
+            lastDeliveryStatus: "pending" | "succeeded" | "failed" | null;
+            /** @description Until when the secret before the last rotation still signs (ISO 8601); null when only one secret signs */
+            previousSecretExpiresAt: string | null;
+            /** @description The signing secret (`whsec_…`), shown only here and by rotate-secret */
+            secret: string;
+        };
+        CreateWebhookDto: {
+            /**
+             * @description The endpoint: an http or https URL, at most 2048 characters
+             * @example https://example.com/hooks/mailroom
+             */
+            url: string;
+            /**
+             * @description Patterns over event names: an exact name (`email.bounce`, `purchase`), a prefix ending in `.*` (`email.*`), or `*`
+             * @example [
+             *       "email.*",
+             *       "purchase"
+             *     ]
+             */
+            events: string[];
+            /** @description What the endpoint is for */
+            description?: string | null;
+            /** @description Whether it receives events (default true) */
+            enabled?: boolean;
+        };
+        WebhookResponse: {
+            /** @description Identifier (UUID) */
+            id: string;
+            /** @description The endpoint URL */
+            url: string;
+            /** @description What the endpoint is for */
+            description: string | null;
+            /** @description Patterns over event names it receives */
+            events: string[];
+            /** @description Whether it receives events */
+            enabled: boolean;
+            /**
+             * @description Why the service disabled it: GONE (it answered 410) or FAILING (no success for 5 days); null otherwise
+             * @enum {string|null}
+             */
+            disabledReason: "GONE" | "FAILING" | null;
+            /** @description Creation time (ISO 8601) */
+            createdAt: string;
+            /** @description Last change (ISO 8601) */
+            updatedAt: string;
+            /** @description Last successful attempt (ISO 8601) */
+            lastSuccessAt: string | null;
+            /** @description First failed attempt since the last success (ISO 8601): the auto-disable clock; null when not failing */
+            failingSince: string | null;
+            /** @description When the newest delivery was made (ISO 8601) */
+            lastDeliveryAt: string | null;
+            /**
+             * @description Status of the newest delivery
+             * @enum {string|null}
+             */
+            lastDeliveryStatus: "pending" | "succeeded" | "failed" | null;
+            /** @description Until when the secret before the last rotation still signs (ISO 8601); null when only one secret signs */
+            previousSecretExpiresAt: string | null;
+        };
+        UpdateWebhookDto: {
+            /** @description The endpoint: an http or https URL, at most 2048 characters */
+            url?: string;
+            /** @description Patterns over event names: an exact name, a prefix ending in `.*`, or `*` */
+            events?: string[];
+            /** @description What the endpoint is for (null clears it) */
+            description?: string | null;
+            /** @description false stops deliveries (pending ones end failed); true resumes with new events and clears disabledReason */
+            enabled?: boolean;
+        };
+        WebhookSecretResponse: {
+            /** @description The new signing secret (`whsec_…`); for 24 hours the previous one signs too */
+            secret: string;
+        };
+        WebhookTestResponse: {
+            /**
+             * @description Outcome of the attempt
+             * @enum {string}
+             */
+            status: "succeeded" | "failed";
+            /** @description The endpoint's answer status, null when none came (timeout, refused address, reset) */
+            responseStatus: number | null;
+            /** @description Duration of the attempt in milliseconds */
+            durationMs: number;
+            /** @description Why it failed, null on success */
+            error: string | null;
+            /** @description The delivery the test recorded in the log */
+            deliveryId: string;
+        };
+        DeliveryResponse: {
+            /** @description Identifier (UUID) */
+            id: string;
+            /** @description The event's id: the body's `id` and the `webhook-id` header */
+            eventId: string;
+            /** @description The event's name (`type` of the body) */
+            type: string;
+            /**
+             * @description pending (an attempt is due), succeeded or failed
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /** @description Attempts made */
+            attempts: number;
+            /** @description Last attempt (ISO 8601) */
+            lastAttemptAt: string | null;
+            /** @description When the next attempt is due (ISO 8601); null once the delivery is finished */
+            nextAttemptAt: string | null;
+            /** @description The last attempt's answer status */
+            responseStatus: number | null;
+            /** @description Duration of the last attempt in milliseconds */
+            durationMs: number | null;
+            /** @description Why the last attempt failed */
+            error: string | null;
+            /**
+             * @description What made it: an event (event), a replay (replay) or a test (test)
+             * @enum {string}
+             */
+            kind: "event" | "replay" | "test";
+            /** @description Creation time (ISO 8601) */
+            createdAt: string;
+        };
+        AttemptResponse: {
+            /** @description Attempt number, from 1 */
+            attempt: number;
+            /** @description When it was made (ISO 8601) */
+            attemptedAt: string;
+            /** @description Answer status; null when none came */
+            responseStatus: number | null;
+            /** @description Answer headers (lower-case names) */
+            responseHeaders: {
+                [key: string]: string;
+            } | null;
+            /** @description The first 2 KB of the answer body */
+            responseBody: string | null;
+            /** @description Duration in milliseconds */
+            durationMs: number;
+            /** @description Why it failed (timeout, connection error, refused address, a non-2xx answer) */
+            error: string | null;
+        };
+        DeliveryDetailResponse: {
+            /** @description Identifier (UUID) */
+            id: string;
+            /** @description The event's id: the body's `id` and the `webhook-id` header */
+            eventId: string;
+            /** @description The event's name (`type` of the body) */
+            type: string;
+            /**
+             * @description pending (an attempt is due), succeeded or failed
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /** @description Last attempt (ISO 8601) */
+            lastAttemptAt: string | null;
+            /** @description When the next attempt is due (ISO 8601); null once the delivery is finished */
+            nextAttemptAt: string | null;
+            /** @description The last attempt's answer status */
+            responseStatus: number | null;
+            /** @description Duration of the last attempt in milliseconds */
+            durationMs: number | null;
+            /** @description Why the last attempt failed */
+            error: string | null;
+            /**
+             * @description What made it: an event (event), a replay (replay) or a test (test)
+             * @enum {string}
+             */
+            kind: "event" | "replay" | "test";
+            /** @description Creation time (ISO 8601) */
+            createdAt: string;
+            /** @description Every attempt, oldest first */
+            attempts: components["schemas"]["AttemptResponse"][];
+            /** @description Attempts made (`attempts` of the list item) */
+            attemptCount: number;
+            /** @description The request body sent (and signed) by every attempt */
+            body: string;
+        };
+        ReplayResponse: {
+            /** @description Deliveries queued: one per matching event recorded in the window */
+            queued: number;
+        };
+        ReplayWebhookDto: {
+            /**
+             * Format: date-time
+             * @description Start of the window (ISO 8601, inclusive), at most 7 days ago
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description End of the window (ISO 8601, exclusive; default now), after `since`
+             */
+            until?: string;
+        };
         ErrorEnvelope: {
             /** @enum {boolean} */
             success: false;
@@ -3901,6 +4260,8 @@ export interface operations {
                         billing?: boolean;
                         oauthProviders?: string[];
                         publicUrl?: string;
+                        /** @description Event webhooks (/webhooks) are served */
+                        webhooks?: boolean;
                     };
                 };
             };
@@ -11759,6 +12120,766 @@ export interface operations {
             };
             /** @description The execution is not RUNNING or WAITING */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WebhooksController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Endpoints of the project, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"][];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WebhooksController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookDto"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its signing secret (shown only here and by rotate-secret) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A dashboard session whose role is below ADMIN; or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A bad url, empty or malformed events, a description too long, or the 21st endpoint of the project */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WebhooksController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WebhooksController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted, with its deliveries */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A dashboard session whose role is below ADMIN; or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WebhooksController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookDto"];
+            };
+        };
+        responses: {
+            /** @description The endpoint after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A dashboard session whose role is below ADMIN; or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WebhooksController_rotateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret; for 24 hours the previous one signs too (two signatures per request) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A dashboard session whose role is below ADMIN; or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WebhooksController_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempt's outcome (also in the deliveries log) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A dashboard session whose role is below ADMIN; or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WebhooksController_listDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Only deliveries of this status */
+                status?: "pending" | "succeeded" | "failed";
+                /** @description Page size, 1-100 (default 20; larger values are clamped) */
+                limit?: number;
+                /** @description Cursor from the previous page (`cursor` of the response) */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deliveries, newest first (kept 30 days) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DeliveryResponse"][];
+                        /** @description Pass as `cursor` to get the next page; null on the last page */
+                        cursor: string | null;
+                        /** @description Whether another page follows */
+                        hasMore: boolean;
+                        /** @description Total matching items, counted on the first page only (0 on later pages) */
+                        total: number;
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WebhooksController_getDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, its request body and every attempt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryDetailResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WebhooksController_retry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, pending: a worker makes the attempt now */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A dashboard session whose role is below ADMIN; or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The endpoint is disabled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WebhooksController_replay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplayWebhookDto"];
+            };
+        };
+        responses: {
+            /** @description Deliveries queued, one per matching event of the window */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplayResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A dashboard session whose role is below ADMIN; or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The endpoint is disabled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description since more than 7 days ago, until not after since, or a malformed date */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

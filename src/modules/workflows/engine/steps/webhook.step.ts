@@ -7,7 +7,8 @@ import type { Contact } from '../../../contacts/entities/contact.entity';
 import { ProjectsService } from '../../../projects/projects.service';
 import { RenderFailedError, RenderPool } from '../../../templates/rendering/render-pool';
 import type { GraphStep } from '../../graph/workflow-graph';
-import { WebhookClient, WebhookRefused, WebhookResponse, WebhookTimedOut } from '../../webhook/webhook-client';
+import { OutboundHttp, OutboundRefused, OutboundTimedOut } from '../../../../platform/net/outbound-http';
+import { webhookSignature } from '../../webhook/webhook-signature';
 import { WorkflowsService } from '../../workflows.service';
 import type { StepContext, StepExecutor, StepOutcome } from '../step-executor';
 import { executionContact } from './execution-contact';
@@ -23,6 +24,14 @@ export interface WebhookScope {
   contact: Contact;
   context: Record<string, unknown>;
   event: Record<string, unknown>;
+}
+
+/** What a step keeps of an answer's body as its output (the client reads 2 KB at most). */
+const OUTPUT_BODY_LIMIT = 2_000;
+
+interface StepResponse {
+  status: number;
+  body: string;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -58,7 +67,7 @@ function fillStrings(value: unknown, rendered: string[]): unknown {
 export class WebhookStep implements StepExecutor, OnApplicationShutdown {
   readonly type = 'WEBHOOK';
   readonly control = false;
-  private readonly clients = new Map<boolean, WebhookClient>();
+  private readonly clients = new Map<boolean, OutboundHttp>();
 
   constructor(
     private readonly renderer: RenderPool,
@@ -99,21 +108,21 @@ export class WebhookStep implements StepExecutor, OnApplicationShutdown {
     const body = method === 'GET' ? null : typeof rawBody === 'string' ? rawBody : JSON.stringify(rawBody);
     const client = this.client(allowPrivate);
 
-    let last: WebhookResponse | null = null;
+    let last: StepResponse | null = null;
     let lastError: string | null = null;
     for (let attempt = 0; attempt <= WEBHOOK_RETRY_DELAYS_MS.length; attempt++) {
       if (attempt > 0) await sleep(WEBHOOK_RETRY_DELAYS_MS[attempt - 1]);
       try {
-        last = await client.send({ url, method, headers, body, secret });
+        last = await this.sendSigned(client, { url, method, headers, body, secret });
         lastError = null;
         appMetrics.webhook(`${Math.floor(last.status / 100)}xx`);
         if (last.status < 500) break;
       } catch (err) {
-        if (err instanceof WebhookRefused) {
+        if (err instanceof OutboundRefused) {
           appMetrics.webhook('refused');
           return { kind: 'end', execution: 'FAILED', status: 'FAILED', output: { attempts: attempt + 1 }, error: `webhook refused: ${err.message}`, exitReason: null };
         }
-        const timeout = err instanceof WebhookTimedOut;
+        const timeout = err instanceof OutboundTimedOut;
         appMetrics.webhook(timeout ? 'timeout' : 'error');
         last = null;
         lastError = timeout ? 'webhook timed out after 10 s' : `webhook request failed: ${(err as Error).message}`;
@@ -126,13 +135,35 @@ export class WebhookStep implements StepExecutor, OnApplicationShutdown {
     return { kind: 'end', execution: 'FAILED', status: 'FAILED', output, error, exitReason: null };
   }
 
+  /**
+   * One request, signed with `X-Mailroom-Timestamp` and `X-Signature` (docs/decisions.md#workflows);
+   * redirects followed (each hop checked); the output keeps 2,000 characters of the body.
+   */
+  private async sendSigned(client: OutboundHttp, req: { url: string; method: string; headers: Record<string, string>; body: string | null; secret: string }): Promise<StepResponse> {
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers: Record<string, string> = {
+      'user-agent': 'Mailroom-Webhook/1',
+      ...(req.body !== null ? { 'content-type': 'application/json' } : {}),
+      ...lowerKeys(req.headers),
+      'x-mailroom-timestamp': String(timestamp),
+      'x-signature': webhookSignature(req.secret, timestamp, req.body ?? ''),
+    };
+    const response = await client.send({ url: req.url, method: req.method, headers, body: req.body }, { followRedirects: true });
+    const text = response.body;
+    const clipped = text.length > OUTPUT_BODY_LIMIT || response.truncated;
+    return { status: response.status, body: clipped ? `${text.slice(0, OUTPUT_BODY_LIMIT)}…` : text };
+  }
+
   async onApplicationShutdown(): Promise<void> {
     await Promise.all([...this.clients.values()].map((c) => c.close()));
   }
 
-  private client(allowPrivate: boolean): WebhookClient {
+  private client(allowPrivate: boolean): OutboundHttp {
     let client = this.clients.get(allowPrivate);
-    if (!client) this.clients.set(allowPrivate, (client = new WebhookClient(allowPrivate)));
+    if (!client) this.clients.set(allowPrivate, (client = new OutboundHttp(allowPrivate)));
     return client;
   }
 }
+
+const lowerKeys = (headers: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));

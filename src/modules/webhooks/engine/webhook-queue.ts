@@ -1,0 +1,79 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable } from '@nestjs/common';
+import type { JobsOptions, Queue } from 'bullmq';
+import { logger } from '../../../platform/logging/logger';
+import { JobPayloads, QUEUES } from '../../../platform/queues/queues';
+
+type Payload = JobPayloads['webhook-delivery'];
+
+/**
+ * A job that throws (the database unreachable) is retried briefly; the attempts themselves are
+ * never retried by the queue: their schedule is the delivery's, in the database.
+ */
+export const DELIVERY_JOB_OPTIONS: JobsOptions = {
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 1_000 },
+  removeOnComplete: true,
+  removeOnFail: { age: 7 * 24 * 3600 },
+};
+
+/** Deliveries per grouped job: claimed in one statement, sent side by side, recorded in one statement. */
+export const DELIVERIES_PER_JOB = 25;
+
+/**
+ * Enqueues attempts. Job ids are deterministic, so a repeated enqueue adds nothing:
+ * `f.<first id>` for the deliveries a fan-out, replay or sweep made together (each delivery is in
+ * one such group), `r.<id>.<attempt>` for the retry after attempt number `attempt`, `m.<id>.<attempt>`
+ * for a retry by hand, `s.<id>.<attempt>.<minute>` for the sweep. The database decides whether a
+ * job still has work: a delivery no longer pending and due is not attempted.
+ */
+@Injectable()
+export class WebhookQueue {
+  private readonly log = logger('webhook-queue');
+
+  constructor(@InjectQueue(QUEUES.webhookDelivery) private readonly queue: Queue<Payload>) {}
+
+  /** New deliveries, in groups; a failure is logged and left to the sweep (the rows are due). */
+  async enqueueNew(ids: string[], prefix = 'f'): Promise<void> {
+    if (ids.length === 0) return;
+    const jobs = [];
+    for (let i = 0; i < ids.length; i += DELIVERIES_PER_JOB) {
+      const deliveryIds = ids.slice(i, i + DELIVERIES_PER_JOB);
+      jobs.push({ name: 'deliver', data: { deliveryIds }, opts: { ...DELIVERY_JOB_OPTIONS, jobId: `${prefix}.${deliveryIds[0]}` } });
+    }
+    try {
+      for (let i = 0; i < jobs.length; i += 500) await this.queue.addBulk(jobs.slice(i, i + 500));
+    } catch (err) {
+      this.log.error({ err, count: ids.length }, 'enqueue failed; the sweep will enqueue the deliveries');
+    }
+  }
+
+  /** The next attempts after failed ones, each delayed until it is due. */
+  async enqueueRetries(retries: Array<{ id: string; attempts: number; dueAt: Date }>): Promise<void> {
+    if (retries.length === 0) return;
+    const now = Date.now();
+    try {
+      await this.queue.addBulk(
+        retries.map((r) => ({
+          name: 'deliver',
+          data: { deliveryIds: [r.id] },
+          opts: { ...DELIVERY_JOB_OPTIONS, jobId: `r.${r.id}.${r.attempts}`, delay: Math.max(0, r.dueAt.getTime() - now) },
+        })),
+      );
+    } catch (err) {
+      this.log.error({ err, count: retries.length }, 'enqueue of retries failed; the sweep will enqueue them when due');
+    }
+  }
+
+  /** A retry by hand: an attempt now. */
+  async enqueueNow(id: string, attempts: number): Promise<void> {
+    await this.queue.add('deliver', { deliveryIds: [id] }, { ...DELIVERY_JOB_OPTIONS, jobId: `m.${id}.${attempts}` });
+  }
+
+  /** The sweep's overdue deliveries: a fresh job id per minute, as an older job may have been kept (failed). */
+  async enqueueOverdue(rows: Array<{ id: string; attempts: number }>): Promise<void> {
+    if (rows.length === 0) return;
+    const minute = Math.floor(Date.now() / 60_000);
+    await this.queue.addBulk(rows.map((r) => ({ name: 'deliver', data: { deliveryIds: [r.id] }, opts: { ...DELIVERY_JOB_OPTIONS, jobId: `s.${r.id}.${r.attempts}.${minute}` } })));
+  }
+}
