@@ -6,7 +6,7 @@ import request from 'supertest';
 import { createProject, createServicesDatabase, TEST_MODE, TestProject } from '../support/app';
 import { freePort, SpawnedService, spawnService, untilListening } from '../support/service-process';
 import { waitFor } from '../support/wait';
-import { faults, WebhookReceiver } from '../support/webhook-receiver';
+import { faults, WebhookCall, WebhookReceiver } from '../support/webhook-receiver';
 
 const OUTAGE_MS = 15_000;
 const OUTAGE_EVENTS = 40;
@@ -27,16 +27,20 @@ describe('event webhooks across a worker crash and a receiver outage', () => {
 
   const env: Record<string, string> = {
     HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
+    // info: untilListening() waits for the "Mailroom listening" line.
+    LOG_LEVEL: 'info',
     APP_SECRET: randomBytes(32).toString('hex'),
     WEBHOOK_ALLOW_PRIVATE: 'true',
     WEBHOOK_RETRY_SCHEDULE_MS: '1000,2000,4000,8000,8000,8000,8000',
-    // The sweep re-enqueues a pending delivery overdue by this grace: longer than one attempt can
-    // take (10 s timeout), so an attempt in flight is never doubled by it.
+    // The sweep queues again a pending delivery overdue by this grace; an attempt in flight is
+    // not overdue (its claim holds it for a 30 s lease), so a worker killed mid-attempt leaves
+    // its delivery to be retried about 30 s later.
     WEBHOOK_SWEEP_INTERVAL_MS: '1000',
-    WEBHOOK_SWEEP_GRACE_MS: '12000',
+    WEBHOOK_SWEEP_GRACE_MS: '2000',
   };
   const dirs: string[] = [];
+  /** Every process spawned, stopped in afterAll whatever happened. */
+  const spawned: SpawnedService[] = [];
   let database: { url: string; drop(): Promise<void> } | undefined;
   let hooks: WebhookReceiver;
   let api: { base: string; service: SpawnedService };
@@ -44,6 +48,8 @@ describe('event webhooks across a worker crash and a receiver outage', () => {
   let worker: SpawnedService;
   let startWorker: () => Promise<SpawnedService>;
   let project: TestProject;
+  /** What the crash test saw, for the test after it. */
+  let crash: { eventId: string; beside: WebhookCall[] } | undefined;
 
   const call = (method: 'get' | 'post' | 'patch', path: string, body?: object) => {
     const req = request(api.base)[method](path).set('Authorization', `Bearer ${project.secretKey}`);
@@ -66,6 +72,7 @@ describe('event webhooks across a worker crash and a receiver outage', () => {
       const dir = extra.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'mailroom-wh-crash-'));
       if (!dirs.includes(dir)) dirs.push(dir);
       const service = spawnService({ ...env, PORT: String(await freePort()), DATA_DIR: dir, ...extra });
+      spawned.push(service);
       await untilListening(service);
       return service;
     };
@@ -88,11 +95,12 @@ describe('event webhooks across a worker crash and a receiver outage', () => {
   }, 300_000);
 
   afterAll(async () => {
-    for (const service of [api?.service, worker]) {
-      if (service && service.child.exitCode === null) {
+    for (const service of spawned) {
+      if (service.child.exitCode === null && service.child.signalCode === null) {
         service.child.kill('SIGINT');
-        await Promise.race([service.exited, new Promise((r) => setTimeout(r, 30_000))]);
-        if (service.child.exitCode === null) service.child.kill('SIGKILL');
+        const timer = setTimeout(() => service.child.kill('SIGKILL'), 30_000);
+        await service.exited;
+        clearTimeout(timer);
       }
     }
     await hooks?.close();
@@ -102,9 +110,12 @@ describe('event webhooks across a worker crash and a receiver outage', () => {
 
   it('retries a delivery whose worker was killed with SIGKILL mid-attempt; it arrives once', async () => {
     const hook = await createEndpoint('/crash', ['crash.*']);
+    // A second endpoint of the same event answers at once: its delivery was made beside the held one.
+    const besideHook = await createEndpoint('/crash-beside', ['crash.*']);
     hooks.respondOnce('/crash', faults.hang);
     const eventId = await trackEvent('crash@example.com', 'crash.event');
     const held = await hooks.waitForCall((c) => c.path === '/crash' && c.webhookId === eventId, 60_000);
+    await hooks.waitForCall((c) => c.path === '/crash-beside' && c.webhookId === eventId && c.delivered);
     const killedAt = Date.now();
     worker.child.kill('SIGKILL');
     await worker.exited;
@@ -116,16 +127,27 @@ describe('event webhooks across a worker crash and a receiver outage', () => {
       const d = await delivery(hook.id, eventId);
       return d?.status === 'succeeded' ? d : undefined;
     }, 30_000, 250);
+    // The delivery beside it is settled in the log too (its outcome, or its outcome after a re-send, written).
+    await waitFor(async () => ((await delivery(besideHook.id, eventId))?.status === 'succeeded' ? true : undefined), 30_000, 250);
     const calls = hooks.received('/crash').filter((c) => c.webhookId === eventId);
     const tally = hooks.tally('/crash');
+    const beside = hooks.tally('/crash-beside');
     process.stdout.write(
       `event-webhooks crash (${TEST_MODE}): requests ${calls.length} (held one ${held.request.outcome.state}), delivered ${tally.delivered}, duplicates ${tally.duplicates}, ` +
-        `arrived ${Math.round((arrived.request.receivedAt.getTime() - killedAt) / 1000)} s after the kill\n`,
+        `arrived ${Math.round((arrived.request.receivedAt.getTime() - killedAt) / 1000)} s after the kill; the endpoint beside it: delivered ${beside.delivered}, duplicates ${beside.duplicates}\n`,
     );
     expect(held.request.outcome.state).toBe('closed-by-client');
     expect(arrived.verified).toBe(true);
     expect(settled.status).toBe('succeeded');
     expect(tally).toMatchObject({ delivered: 1, distinctDelivered: 1, duplicates: 0, unverified: 0 });
+    crash = { eventId, beside: hooks.received('/crash-beside').filter((c) => c.webhookId === eventId) };
+  });
+
+  it('does not send again a delivery answered 2xx before the kill, beside the attempt that was in flight', async () => {
+    // The kill came after its 2xx: only the attempt in flight had to be made again.
+    expect(crash).toBeDefined();
+    const { beside } = crash!;
+    expect({ requests: beside.length, delivered: beside.filter((c) => c.delivered).length }).toEqual({ requests: 1, delivered: 1 });
   });
 
   it('delivers every event to a receiver that was down for a while, none twice to a 2xx, none lost', async () => {

@@ -124,7 +124,7 @@ describe('event webhooks (WEBHOOK_ALLOW_PRIVATE=true)', () => {
       const url = hooks.url('/routes');
       const res = await p.api.post('/webhooks', { url, events: ['email.*', 'purchase'], description: 'Orders' }).expect(201);
       const created = res.body as WebhookView & { secret: string };
-      expect(Object.keys(created).sort()).toEqual([...WEBHOOK_KEYS, 'secret'].sort());
+      expect(Object.keys(created)).toEqual(expect.arrayContaining([...WEBHOOK_KEYS, 'secret']));
       expect(created).toMatchObject({ url, description: 'Orders', events: ['email.*', 'purchase'], enabled: true, disabledReason: null });
       expect(created.secret).toMatch(SECRET);
       expect(Buffer.from(created.secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
@@ -132,9 +132,12 @@ describe('event webhooks (WEBHOOK_ALLOW_PRIVATE=true)', () => {
 
       const listed = await w.list();
       expect(listed).toEqual([expect.objectContaining({ id: created.id, url })]);
-      expect(Object.keys(listed[0]).sort()).toEqual(WEBHOOK_KEYS);
       const got = await w.get(created.id);
-      expect(Object.keys(got).sort()).toEqual(WEBHOOK_KEYS);
+      for (const shownLater of [listed[0], got]) {
+        expect(Object.keys(shownLater)).toEqual(expect.arrayContaining(WEBHOOK_KEYS));
+        expect(shownLater).not.toHaveProperty('secret');
+        expect(JSON.stringify(shownLater)).not.toContain('whsec_');
+      }
       const { secret: _secret, ...shown } = created;
       expect(got).toEqual(shown);
       // The dashboard reads the same list with its session and X-Project-Id.
@@ -201,6 +204,44 @@ describe('event webhooks (WEBHOOK_ALLOW_PRIVATE=true)', () => {
       await (await s.newProject('validation other')).api.post('/webhooks', ok).expect(201);
       await p.api.delete(`/webhooks/${id}`).expect(204);
       await post({ ...ok, url: 'https://example.com/hook/21' }).expect(201);
+    });
+
+    it('lets a dashboard MEMBER read endpoints but not change them (ADMIN and OWNER do); GET /config says webhooks are served', async () => {
+      const p = await s.newProject('roles');
+      const hook = await endpoint(p, 'roles', ['*']);
+      const member = await s.newUser();
+      await p.dashboard.post(`/projects/${p.project.id}/members`, { email: member.email, role: 'MEMBER' }).expect(201);
+      const asMember = (method: 'get' | 'post' | 'patch' | 'delete', url: string, body?: object) =>
+        (method === 'get' ? member.dashboard.get(url) : member.dashboard[method](url, body)).set('X-Project-Id', p.project.id);
+      expect((await asMember('get', '/webhooks').expect(200)).body.map((h: WebhookView) => h.id)).toEqual([hook.id]);
+      await asMember('get', `/webhooks/${hook.id}/deliveries`).expect(200);
+      const refused = [
+        await asMember('post', '/webhooks', { url: hooks.url('/member'), events: ['*'] }),
+        await asMember('patch', `/webhooks/${hook.id}`, { enabled: false }),
+        await asMember('post', `/webhooks/${hook.id}/rotate-secret`),
+        await asMember('post', `/webhooks/${hook.id}/test`),
+        await asMember('delete', `/webhooks/${hook.id}`),
+      ];
+      expect(refused.map((r) => r.status)).toEqual([403, 403, 403, 403, 403]);
+      expect(await webhooksOf(p.api).get(hook.id)).toMatchObject({ enabled: true });
+      // The owner's session with X-Project-Id may.
+      await p.dashboard.patch(`/webhooks/${hook.id}`, { description: 'by the owner' }).set('X-Project-Id', p.project.id).expect(200);
+      expect((await s.anonymous.get('/config').expect(200)).body.webhooks).toBe(true);
+    });
+
+    // White-box: how the secret is stored (no endpoint shows it again).
+    it('stores secrets encrypted, the previous one too after a rotation', async () => {
+      const p = await s.newProject('at rest');
+      const hook = await endpoint(p, 'at-rest', ['*']);
+      const rotated = (await p.api.post(`/webhooks/${hook.id}/rotate-secret`).expect(200)).body.secret as string;
+      const [row] = await s.db.query<Record<string, unknown>>('SELECT * FROM webhook_endpoints WHERE id = $1', [hook.id]);
+      const stored = JSON.stringify(row);
+      for (const secret of [hook.secret, rotated]) {
+        expect(stored).not.toContain(secret.slice('whsec_'.length));
+        expect(stored).not.toContain(Buffer.from(secret.slice('whsec_'.length), 'base64').toString('hex'));
+      }
+      expect(row.secret).toEqual(expect.any(String));
+      expect(row.previous_secret).toEqual(expect.any(String));
     });
 
     it("answers 404 for another project's webhook and delivery ids, and for a malformed id", async () => {
@@ -324,7 +365,12 @@ describe('event webhooks (WEBHOOK_ALLOW_PRIVATE=true)', () => {
       expect(Object.keys(rotated.body)).toEqual(['secret']);
       expect(rotated.body.secret).toMatch(SECRET);
       expect(rotated.body.secret).not.toBe(hook.secret);
-      expect(JSON.stringify(await webhooksOf(p.api).get(hook.id))).not.toContain('whsec_');
+      const shown = await webhooksOf(p.api).get(hook.id);
+      expect(JSON.stringify(shown)).not.toContain('whsec_');
+      // The previous secret signs for 24 hours.
+      const window = Date.parse((shown as WebhookView & { previousSecretExpiresAt: string }).previousSecretExpiresAt) - Date.now();
+      expect(window).toBeGreaterThan(23 * 3_600_000);
+      expect(window).toBeLessThanOrEqual(24 * 3_600_000);
       hooks.secret(hook.path, hook.secret, rotated.body.secret);
 
       const after = await track(p, 'r@example.com', 'after.rotation');
@@ -341,7 +387,7 @@ describe('event webhooks (WEBHOOK_ALLOW_PRIVATE=true)', () => {
       const p = await s.newProject('test route');
       const hook = await endpoint(p, 'test', ['purchase']);
       const res = await p.api.post(`/webhooks/${hook.id}/test`).expect(200);
-      expect(Object.keys(res.body).sort()).toEqual(['durationMs', 'error', 'responseStatus', 'status']);
+      expect(Object.keys(res.body)).toEqual(expect.arrayContaining(['durationMs', 'error', 'responseStatus', 'status']));
       expect(res.body).toMatchObject({ status: 'succeeded', responseStatus: 200, error: null });
       expect(res.body.durationMs).toEqual(expect.any(Number));
       const call = await hooks.waitForCall((c) => c.path === hook.path);
@@ -355,6 +401,13 @@ describe('event webhooks (WEBHOOK_ALLOW_PRIVATE=true)', () => {
       const reset = await p.api.post(`/webhooks/${hook.id}/test`).expect(200);
       expect(reset.body).toMatchObject({ status: 'failed', responseStatus: null, error: expect.any(String) });
       expect(hooks.received(hook.path)).toHaveLength(3);
+      // Each test is in the log, never retried.
+      const logged = await webhooksOf(p.api).allDeliveries(hook.id);
+      expect(logged.map((d) => [d.type, d.status, d.attempts, d.responseStatus])).toEqual([
+        ['webhook.test', 'failed', 1, null],
+        ['webhook.test', 'failed', 1, 503],
+        ['webhook.test', 'succeeded', 1, 200],
+      ]);
     });
   });
 
@@ -463,6 +516,7 @@ describe('event webhooks (WEBHOOK_ALLOW_PRIVATE=true)', () => {
       expectValidation(await p.api.post(`/webhooks/${hook.id}/replay`, { since: tooOld }), [/^since$/]);
       expectValidation(await p.api.post(`/webhooks/${hook.id}/replay`, {}), [/^since$/]);
       expectValidation(await p.api.post(`/webhooks/${hook.id}/replay`, { since: 'yesterday-ish' }), [/^since$/]);
+      expectValidation(await p.api.post(`/webhooks/${hook.id}/replay`, { since, until: since }), [/^until$/]);
     });
   });
 
@@ -489,9 +543,12 @@ describe('event webhooks (WEBHOOK_ALLOW_PRIVATE=true)', () => {
       const firstCalls: Record<string, WebhookCall> = {};
       for (const [name, e] of Object.entries(endpoints)) firstCalls[name] = await hooks.waitForCall((c) => c.path === e.path && c.webhookId === eventId);
 
-      // Deliveries keep flowing while those fail: a later event reaches the healthy endpoint.
+      // Deliveries keep flowing while those fail: a later event reaches the healthy endpoint while
+      // the hung request is still open.
       const later = await track(p, 'faults@example.com', 'later');
-      await hooks.waitForCall((c) => c.path === healthy.path && c.webhookId === later, 20_000);
+      const laterCall = await hooks.waitForCall((c) => c.path === healthy.path && c.webhookId === later, 20_000);
+      const hangEnded = firstCalls.hang.request.outcome.closedAt;
+      expect(hangEnded === null || hangEnded.getTime() > laterCall.request.receivedAt.getTime()).toBe(true);
 
       const settled: Record<string, DeliveryDetail> = {};
       for (const [name, e] of Object.entries(endpoints)) {
@@ -560,6 +617,10 @@ describe('event webhooks (WEBHOOK_ALLOW_PRIVATE=true)', () => {
       await hooks.waitForCall((c) => c.path === companion.path && c.webhookId === second);
       expect(hooks.received(gone.path).map((c) => c.webhookId)).toEqual([first]);
       expect((await w.allDeliveries(gone.id)).map((d) => d.eventId)).toEqual([first]);
+      // Neither a retry nor a replay reaches a disabled endpoint.
+      expect((await p.api.post(`/webhooks/${gone.id}/deliveries/${record.id}/retry`)).status).toBe(409);
+      expect((await p.api.post(`/webhooks/${gone.id}/replay`, { since: new Date(Date.now() - 60_000).toISOString() })).status).toBe(409);
+      expect(hooks.received(gone.path)).toHaveLength(1);
 
       // Enabled again by hand: the reason clears and new events arrive.
       hooks.respond(gone.path, { status: 200 });
