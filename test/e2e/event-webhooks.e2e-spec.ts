@@ -140,6 +140,10 @@ describe('event webhooks (WEBHOOK_ALLOW_PRIVATE=true)', () => {
       }
       const { secret: _secret, ...shown } = created;
       expect(got).toEqual(shown);
+      // The public key is refused; no key at all too.
+      expect((await p.publicApi.get('/webhooks')).status).toBe(401);
+      expect((await p.publicApi.post('/webhooks', { url, events: ['*'] })).status).toBe(401);
+      expect((await s.anonymous.get('/webhooks')).status).toBe(401);
       // The dashboard reads the same list with its session and X-Project-Id.
       expect((await p.dashboard.get('/webhooks').set('X-Project-Id', p.project.id).expect(200)).body).toEqual(listed);
       // Disabled at creation.
@@ -335,6 +339,15 @@ describe('event webhooks (WEBHOOK_ALLOW_PRIVATE=true)', () => {
         });
       }
       await hooks.waitForCall((c) => c.path === all.path && c.webhookId === otherId);
+      // An emitted contact event: the tracked opt-out flips the contact, recorded as contact.unsubscribed.
+      await p.api.post('/v1/track', { email: 'buyer@example.com', event: 'optout', subscribed: false }).expect(200);
+      const [unsubscribed] = await waitFor(async () => {
+        const found = await p.read.events({ name: 'contact.unsubscribed' });
+        return found.length ? found : undefined;
+      });
+      const flip = await hooks.waitForCall((c) => c.path === all.path && c.webhookId === unsubscribed.id);
+      expect(flip.verified).toBe(true);
+      expect(flip.event).toMatchObject({ id: unsubscribed.id, type: 'contact.unsubscribed', timestamp: unsubscribed.createdAt, data: { contact: { id: buyer.id, email: 'buyer@example.com' } } });
 
       // A sentinel each restricted endpoint matches, tracked last: once it arrived everywhere, the
       // earlier events have been fanned out (the outbox hands them over in order).
@@ -630,6 +643,25 @@ describe('event webhooks (WEBHOOK_ALLOW_PRIVATE=true)', () => {
       expect(hooks.received(gone.path).map((c) => c.webhookId)).toEqual([first, third]);
     });
 
+    it('deleting an endpoint stops the retries of its pending deliveries', async () => {
+      const p = await s.newProject('deleted');
+      const doomed = await endpoint(p, 'doomed', ['retrying']);
+      const witness = await endpoint(p, 'witness', ['retrying']);
+      for (const e of [doomed, witness]) hooks.respond(e.path, faults.status(503));
+      const eventId = await track(p, 'deleted@example.com', 'retrying');
+      await hooks.waitForCalls(2, (c) => c.path === doomed.path && c.webhookId === eventId);
+      await p.api.delete(`/webhooks/${doomed.id}`).expect(204);
+      // The witness is retried on the same schedule. Counted from its next attempt (an attempt of the
+      // deleted endpoint in flight at the deletion has arrived by then), two more of its attempts
+      // and none of the deleted one's.
+      const witnessSeen = hooks.received(witness.path).length;
+      await hooks.waitForCalls(witnessSeen + 1, (c) => c.path === witness.path, 30_000);
+      const seen = hooks.received(doomed.path).length;
+      await hooks.waitForCalls(witnessSeen + 3, (c) => c.path === witness.path, 30_000);
+      expect(hooks.received(doomed.path)).toHaveLength(seen);
+      hooks.respond(witness.path, { status: 200 });
+    });
+
     it('a disabled endpoint receives nothing; PATCH {enabled: true} resumes with new events', async () => {
       const p = await s.newProject('disabled');
       const w = webhooksOf(p.api);
@@ -680,6 +712,9 @@ describe('event webhooks: auto-disable after a window without success (FAILING)'
       return h.enabled ? undefined : h;
     }, 30_000, 250);
     expect(disabled).toMatchObject({ enabled: false, disabledReason: 'FAILING' });
+    // Its pending delivery ends failed: no attempt is due any more.
+    const ended = (await w.allDeliveries(failing.id)).find((d) => d.eventId === first)!;
+    expect(ended).toMatchObject({ status: 'failed', nextAttemptAt: null });
     // (The owner's inbox also holds the address verification mail sent at sign-up.)
     const aboutWebhooks = () => smtp.to(s.project.email).filter((m) => /webhook/i.test(`${m.parsed!.subject}`));
     const [mail] = await waitFor(async () => (aboutWebhooks().length ? aboutWebhooks() : undefined), 30_000);
