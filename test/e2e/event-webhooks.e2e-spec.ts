@@ -248,6 +248,14 @@ describe('event webhooks (WEBHOOK_ALLOW_PRIVATE=true)', () => {
       expect(row.previous_secret).toEqual(expect.any(String));
     });
 
+    it('holds the 20-endpoint limit under concurrent creates', async () => {
+      const p = await s.newProject('limit race');
+      for (let i = 0; i < 18; i++) await p.api.post('/webhooks', { url: `https://example.com/${i}`, events: ['*'] }).expect(201);
+      const racing = await Promise.all(Array.from({ length: 8 }, (_, i) => p.api.post('/webhooks', { url: `https://example.com/race/${i}`, events: ['*'] })));
+      expect(racing.map((r) => r.status).sort()).toEqual([201, 201, 422, 422, 422, 422, 422, 422]);
+      expect(await webhooksOf(p.api).list()).toHaveLength(20);
+    });
+
     it("answers 404 for another project's webhook and delivery ids, and for a malformed id", async () => {
       const mine = await s.newProject('mine');
       const theirs = await s.newProject('theirs');
@@ -365,6 +373,21 @@ describe('event webhooks (WEBHOOK_ALLOW_PRIVATE=true)', () => {
       expect(hooks.received(email.path).every((c) => c.event!.type.startsWith('email.') || c.event!.type === 'sentinel')).toBe(true);
       // The same event carries the same webhook-id at every endpoint; every call verified.
       expect(hooks.received().filter((c) => [all.path, email.path, purchase.path, nothing.path].includes(c.path)).every((c) => c.verified)).toBe(true);
+    });
+
+    it("keeps data.contact the service's own: a tracked event's data cannot replace it, in a delivery or a replay", async () => {
+      const p = await s.newProject('contact spoof');
+      const hook = await endpoint(p, 'spoof', ['spoof']);
+      // /v1/track takes the public key, which browsers hold: its data must not speak for the contact.
+      const forged = { id: 'cnt_00000000000000000000000000000000', email: 'ceo@example.com' };
+      const res = await p.publicApi.post('/v1/track', { email: 'visitor@example.com', event: 'spoof', data: { contact: forged, amount: 1 } }).expect(200);
+      const eventId = res.body.data.event as string;
+      const visitor = { id: res.body.data.contact as string, email: 'visitor@example.com' };
+      const call = await hooks.waitForCall((c) => c.path === hook.path && c.webhookId === eventId);
+      expect(call.event!.data).toMatchObject({ contact: visitor, amount: 1 });
+      await p.api.post(`/webhooks/${hook.id}/replay`, { since: new Date(Date.parse(call.event!.timestamp) - 1_000).toISOString() }).expect(202);
+      const [, replayed] = await hooks.waitForCalls(2, (c) => c.path === hook.path && c.webhookId === eventId);
+      expect(replayed.event!.data).toMatchObject({ contact: visitor, amount: 1 });
     });
 
     it('rotate-secret: the new secret is shown once, and both secrets sign during the window', async () => {
