@@ -12,6 +12,7 @@
 //    two minutes in all, longer than the outage) so the figure comes within the run.
 const http = require('node:http');
 const { Webhook } = require('standardwebhooks');
+const { processCpuMs } = require('../lib/cpu');
 const { _internals: trackSuite } = require('./track');
 
 const ENDPOINTS = 3;
@@ -164,15 +165,39 @@ async function run(ctx) {
       await load({ ...base, duration: 3, requests: warm }); // JIT, pools, the 10,000 contacts of the pool
       const noneRps = [];
       const withRps = [];
+      // The service process's CPU per tracked request: the load alone without endpoints; the load
+      // and the wait until its deliveries are done with them (embedded: the database's work too).
+      const noneCpu = [];
+      const withCpu = [];
+      /** This process's CPU (autocannon and the receiver), ms. */
+      const ownCpu = () => {
+        const u = process.cpuUsage();
+        return (u.user + u.system) / 1000;
+      };
+      const ownPerRequest = { none: [], with: [] };
       let drainedAfter = 0;
       for (let r = 0; r < rounds; r++) {
-        noneRps.push((await load({ ...base, requests: trackSuite.trackRequests(project.publicKey) })).rps);
+        let cpu0 = processCpuMs(app.pid);
+        let own0 = ownCpu();
+        const none = await load({ ...base, requests: trackSuite.trackRequests(project.publicKey) });
+        noneRps.push(none.rps);
+        noneCpu.push((processCpuMs(app.pid) - cpu0) / Math.max(1, none.total));
+        ownPerRequest.none.push((ownCpu() - own0) / Math.max(1, none.total));
         await createEndpoints(`track${r}`);
-        withRps.push((await load({ ...base, requests: trackSuite.trackRequests(project.publicKey) })).rps);
+        cpu0 = processCpuMs(app.pid);
+        own0 = ownCpu();
+        const withHooks = await load({ ...base, requests: trackSuite.trackRequests(project.publicKey) });
+        withRps.push(withHooks.rps);
         const took = await drain();
+        withCpu.push((processCpuMs(app.pid) - cpu0) / Math.max(1, withHooks.total));
+        ownPerRequest.with.push((ownCpu() - own0) / Math.max(1, withHooks.total));
         if (took === null) ctx.log(`${mode}: round ${r + 1}: deliveries still pending after 5 minutes`);
         drainedAfter = Math.max(drainedAfter, took ?? Infinity);
-        ctx.log(`${mode}: round ${r + 1}: track ${Math.round(noneRps[r])} req/s without endpoints, ${Math.round(withRps[r])} with ${ENDPOINTS} (${Math.round((withRps[r] / noneRps[r]) * 100)}%); deliveries done ${took} s after`);
+        ctx.log(
+          `${mode}: round ${r + 1}: track ${Math.round(noneRps[r])} req/s without endpoints, ${Math.round(withRps[r])} with ${ENDPOINTS} (${Math.round((withRps[r] / noneRps[r]) * 100)}%); ` +
+            `deliveries done ${took} s after; service CPU per tracked request ${noneCpu[r].toFixed(2)} → ${withCpu[r].toFixed(2)} ms ` +
+            `(this process, load generator and receiver: ${ownPerRequest.none[r].toFixed(2)} → ${ownPerRequest.with[r].toFixed(2)} ms)`,
+        );
         if (r < rounds - 1) await deleteEndpoints();
       }
       const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -183,6 +208,7 @@ async function run(ctx) {
       rows.push(row(`/v1/track req/s @50 conns, ${ENDPOINTS} endpoints on *${suffix}`, mode, Math.round(withHooks), 'req/s', undefined, { baseline: Math.round(none) }));
       rows.push(row(`/v1/track with ${ENDPOINTS} endpoints / without`, mode, Math.round((withHooks / none) * 100), '%', { min: 90 }, { baseline: Math.round(none), baselineUnit: 'req/s' }));
       rows.push(row('seconds after a track load until its deliveries were done (worst round)', mode, drainedAfter, 's'));
+      rows.push(row(`service CPU per tracked request, its ${ENDPOINTS} deliveries included${suffix}`, mode, Number(median(withCpu).toFixed(2)), 'ms', undefined, { baseline: Number(median(noneCpu).toFixed(2)) }));
 
       // 2. Deliveries/s: N events for existing contacts, each to the three endpoints.
       const type = 'bench.delivery';
