@@ -48,7 +48,7 @@ export interface AppConfig {
   rateLimitPerMinute: number;
   idempotencyTtlHours: number;
   webhookAllowPrivate: boolean;
-  /** Event webhooks (docs/extensions.md, section 1). */
+  /** Event webhooks (docs/decisions.md#event-webhooks). */
   webhooks: {
     /** `WEBHOOK_RETRY_SCHEDULE_MS`: delays before attempts 2, 3, … (comma-separated ms; default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h). */
     retryScheduleMs: number[];
@@ -144,7 +144,7 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw;
 }
 
-/** docs/extensions.md, section 1: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+/** docs/decisions.md#event-webhooks: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 const WEBHOOK_RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 
 /** `WEBHOOK_RETRY_SCHEDULE_MS`: comma-separated delays in ms (each at most 7 days, 1 to 20 of them). */

@@ -107,23 +107,24 @@ export class DeliveriesStore {
   ) {}
 
   /**
-   * The fan-out's deliveries in one statement: one per (enabled endpoint, event); an event the
-   * outbox hands on again makes none (`webhook_deliveries_event_key`). The ids inserted.
+   * The fan-out's deliveries in one statement: one per (enabled endpoint, event), due `now` (due
+   * times are always this process's clock, the one claims compare with); an event the outbox
+   * hands on again makes none (`webhook_deliveries_event_key`). The ids inserted.
    */
-  async insertForEvents(projectRows: FanOut): Promise<string[]> {
+  async insertForEvents(projectRows: FanOut, now: Date): Promise<string[]> {
     if (projectRows.pairs.length === 0) return [];
     const { events, pairs } = projectRows;
     const rows = await this.statements.run<{ id: string }>(
       `WITH ev AS (SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[]) WITH ORDINALITY AS ev(event_id, type, body, i))
        INSERT INTO webhook_deliveries (project_id, endpoint_id, event_id, kind, type, body, next_attempt_at)
-       SELECT w.project_id, w.id, ev.event_id, 'event', ev.type, ev.body, now()
+       SELECT w.project_id, w.id, ev.event_id, 'event', ev.type, ev.body, $6::timestamptz
          FROM unnest($4::uuid[], $5::int[]) WITH ORDINALITY AS p(endpoint_id, i, n)
          JOIN ev ON ev.i = p.i
          JOIN webhook_endpoints w ON w.id = p.endpoint_id AND w.enabled
         ORDER BY p.n
        ON CONFLICT (endpoint_id, event_id) WHERE kind = 'event' DO NOTHING
        RETURNING id`,
-      [events.map((e) => e.id), events.map((e) => e.type), events.map((e) => e.body), pairs.map((p) => p.endpointId), pairs.map((p) => String(p.event + 1))],
+      [events.map((e) => e.id), events.map((e) => e.type), events.map((e) => e.body), pairs.map((p) => p.endpointId), pairs.map((p) => String(p.event + 1)), now],
     );
     return rows.map((r) => r.id);
   }
@@ -133,9 +134,9 @@ export class DeliveriesStore {
    * matches the patterns, bodies built in SQL, in one `INSERT … SELECT` over the events module's
    * row source. The ids inserted, in event order.
    */
-  async insertReplay(projectId: string, endpointId: string, patterns: string[], since: Date, until: Date): Promise<string[]> {
+  async insertReplay(projectId: string, endpointId: string, patterns: string[], since: Date, until: Date, now: Date): Promise<string[]> {
     const statement = sql`INSERT INTO webhook_deliveries (project_id, endpoint_id, event_id, kind, type, body, next_attempt_at)
-      SELECT ${projectId}::uuid, ${endpointId}::uuid, e.id, 'replay', e.name, ${raw(replayBodySql())}, now()
+      SELECT ${projectId}::uuid, ${endpointId}::uuid, e.id, 'replay', e.name, ${raw(replayBodySql())}, ${now}::timestamptz
         FROM (${projectEventsBetweenSql(projectId, since, until)}) e
         LEFT JOIN LATERAL (SELECT ${raw(contactEmailSql('e.project_id', 'e.contact_id'))} AS email) ce ON true
        WHERE ${nameMatchesSql(raw('e.name'), patterns)}
@@ -337,10 +338,11 @@ export class DeliveriesStore {
 
 /** The body of a delivery built in SQL from an events row `e` and its contact's address `ce.email`: the object `deliveryBody` (fan-out.ts) builds in TS. */
 function replayBodySql(): string {
-  return `jsonb_build_object(
+  // json (not jsonb) for the outer object: it keeps the keys in the contract's order.
+  return `json_build_object(
     'id', e.id,
     'type', e.name,
     'timestamp', to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-    'data', jsonb_build_object('contact', CASE WHEN ce.email IS NULL THEN NULL ELSE jsonb_build_object('id', e.contact_id, 'email', ce.email) END) || coalesce(e.data, '{}'::jsonb)
+    'data', coalesce(e.data, '{}'::jsonb) || jsonb_build_object('contact', CASE WHEN ce.email IS NULL THEN NULL ELSE jsonb_build_object('id', e.contact_id, 'email', ce.email) END)
   )::text`;
 }

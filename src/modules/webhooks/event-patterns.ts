@@ -1,5 +1,5 @@
 /**
- * Event patterns of an endpoint's `events` (docs/extensions.md, section 1): an exact event name
+ * Event patterns of an endpoint's `events` (docs/decisions.md#event-webhooks): an exact event name
  * (`email.bounce`, `purchase`), a prefix ending in `.*` (`email.*`, `segment.*`), or `*`.
  */
 

@@ -70,7 +70,7 @@ export class WebhookDeliveriesService {
     else if (dto.until === undefined && since.getTime() >= now.getTime()) errors.push({ field: 'since', message: 'since must be in the past', received: dto.since });
     if (errors.length) throw replayWindowInvalid(errors);
     if (!endpoint.enabled) throw endpointDisabled();
-    const ids = await this.store.insertReplay(projectId, endpointId, endpoint.events, since, until);
+    const ids = await this.store.insertReplay(projectId, endpointId, endpoint.events, since, until, now);
     await this.queue.enqueueNew(ids, 'p');
     return { queued: ids.length };
   }

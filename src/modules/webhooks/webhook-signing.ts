@@ -12,7 +12,18 @@ export function newWebhookSecret(): string {
  * receiver holding either secret verifies it with the stock library.
  */
 export function signatureHeader(secrets: readonly string[], msgId: string, at: Date, body: string): string {
-  return secrets.map((secret) => new Webhook(secret).sign(msgId, at, body)).join(' ');
+  return secrets.map((secret) => signer(secret).sign(msgId, at, body)).join(' ');
+}
+
+/** A signer per secret (it holds the decoded key), a few hundred kept. */
+const signers = new Map<string, Webhook>();
+function signer(secret: string): Webhook {
+  let webhook = signers.get(secret);
+  if (!webhook) {
+    if (signers.size >= 500) signers.delete(signers.keys().next().value!);
+    signers.set(secret, (webhook = new Webhook(secret)));
+  }
+  return webhook;
 }
 
 /** Headers of one attempt: `webhook-timestamp` is the attempt's time, `webhook-id` the event's id (stable across attempts and endpoints). */

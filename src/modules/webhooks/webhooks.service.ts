@@ -12,7 +12,7 @@ import { newWebhookSecret } from './webhook-signing';
 import { tooManyEndpoints, webhookNotFound } from './webhooks.errors';
 import { type EndpointChanges, WebhooksRepository } from './webhooks.repository';
 
-/** docs/extensions.md, section 1: at most 20 endpoints a project (the 21st is 422). */
+/** docs/decisions.md#event-webhooks: at most 20 endpoints a project (the 21st is 422). */
 export const MAX_ENDPOINTS_PER_PROJECT = 20;
 /** After a rotation the previous secret signs along this long. */
 export const PREVIOUS_SECRET_TTL_MS = 24 * 3600_000;
@@ -71,7 +71,12 @@ export class WebhooksService {
     if (dto.events !== undefined) changes.events = unique(dto.events);
     if (dto.description !== undefined) changes.description = normalizeDescription(dto.description);
     if (dto.enabled !== undefined) changes.enabled = dto.enabled;
+    const before = await this.find(projectId, id);
+    // Enabling a disabled endpoint first ends any pending delivery a fan-out wrote while it was
+    // being disabled (none is written while it is disabled): it resumes with new events only.
+    if (dto.enabled === true && !before.enabled) await this.deliveries.failPendingOfEndpoints([id], 'endpoint disabled');
     if (!(await this.repository.update(projectId, id, changes))) throw webhookNotFound();
+    // Disabling ends the pending deliveries: a disabled endpoint receives nothing.
     if (dto.enabled === false) await this.deliveries.failPendingOfEndpoints([id], 'endpoint disabled');
     return this.get(projectId, id);
   }

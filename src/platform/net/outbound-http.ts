@@ -52,7 +52,7 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
  * DNS lookup for the guarded agent's connections: the addresses the socket will connect to are
  * the ones checked (no gap for DNS rebinding between a check and the connect).
  */
-function guardedLookup(hostname: string, options: { all?: boolean } | number | LookupCallback, callback?: LookupCallback): void {
+export function guardedLookup(hostname: string, options: { all?: boolean } | number | LookupCallback, callback?: LookupCallback): void {
   const cb = (typeof options === 'function' ? options : callback) as LookupCallback;
   const all = typeof options === 'object' && options !== null && options.all === true;
   dnsLookup(hostname, { all: true }, (err, addresses) => {
@@ -122,7 +122,8 @@ export class OutboundHttp {
       });
       const location = response.headers.location;
       if (options.followRedirects && response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string') {
-        response.body.destroy();
+        // Reads what is small of a redirect's body, or closes the connection (never an unhandled 'error').
+        await response.body.dump({ limit: DEFAULT_BODY_LIMIT_BYTES }).catch(() => undefined);
         if (hop >= MAX_REDIRECTS) throw new OutboundRefused(`more than ${MAX_REDIRECTS} redirects`);
         url = this.checkUrl(new URL(location, url).toString());
         if (response.statusCode === 303 || ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')) {
@@ -161,7 +162,9 @@ export class OutboundHttp {
  * Reads at most `limit` bytes of a body, then destroys the stream (undici closes the connection
  * rather than drain the rest); a body that ends within the limit leaves the connection reusable.
  */
-async function readBounded(stream: AsyncIterable<Buffer> & { destroy(): void }, limit: number): Promise<{ text: string; truncated: boolean }> {
+async function readBounded(stream: AsyncIterable<Buffer> & { destroy(): void; on(event: 'error', listener: () => void): unknown }, limit: number): Promise<{ text: string; truncated: boolean }> {
+  // Destroying the body aborts the request, which undici reports as an 'error' of the stream: expected here.
+  stream.on('error', () => undefined);
   const chunks: Buffer[] = [];
   let size = 0;
   let truncated = false;

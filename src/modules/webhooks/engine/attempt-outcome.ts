@@ -17,7 +17,7 @@ export interface AttemptResult {
 export const withoutNul = (text: string): string => (text.includes('\u0000') ? text.replace(/\u0000/g, '') : text);
 
 /**
- * The rule of an attempt (docs/extensions.md, section 1): any 2xx succeeds; a 410 fails the
+ * The rule of an attempt (docs/decisions.md#event-webhooks): any 2xx succeeds; a 410 fails the
  * delivery and disables the endpoint at once; anything else — another status, a 3xx (redirects
  * are not followed), a timeout, a reset, a refused address — is a failure retried on the
  * schedule until the attempts run out. `finalAttempt`: no retry whatever happens (a test).

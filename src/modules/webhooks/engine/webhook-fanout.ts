@@ -47,7 +47,7 @@ export class WebhookFanOut {
       const index = fanOut.events.push({ id: event.id, type: event.name, body: deliveryBody(event, event.contactId ? emails.get(`${event.projectId}/${event.contactId}`) : undefined) }) - 1;
       for (const endpointId of endpointIds) fanOut.pairs.push({ endpointId, event: index });
     }
-    await this.queue.enqueueNew(await this.store.insertForEvents(fanOut));
+    await this.queue.enqueueNew(await this.store.insertForEvents(fanOut, new Date()));
   }
 
   /** The addresses of the events' contacts, keyed `<projectId>/<contactId>`: one lookup per project. */

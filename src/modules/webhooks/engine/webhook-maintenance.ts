@@ -10,7 +10,7 @@ import { WebhooksRepository } from '../webhooks.repository';
 import { endpointDisabledMail } from './disabled-mail';
 import { WebhookQueue } from './webhook-queue';
 
-/** docs/extensions.md, section 1: the log is kept 30 days. */
+/** docs/decisions.md#event-webhooks: the log is kept 30 days. */
 export const DELIVERY_RETENTION_MS = 30 * 86_400_000;
 const PURGE_EVERY_MS = 3600_000;
 const PURGE_BATCH = 5_000;
