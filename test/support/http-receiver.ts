@@ -15,6 +15,24 @@ export interface ReceivedRequest {
   /** `JSON.parse(text)` when the body is JSON, else undefined. */
   json: unknown;
   receivedAt: Date;
+  /** What became of the answer (filled in as it happens). */
+  outcome: RequestOutcome;
+}
+
+/**
+ * How a request ended: `pending` while its answer is delayed, hangs or streams; `answered` once
+ * the whole answer was written; `reset` when the receiver destroyed the connection (a `reset`
+ * responder, or `down()`/`close()` cutting it); `closed-by-client` when the client closed the
+ * connection before the answer was complete (a timeout, a body read only in part).
+ */
+export interface RequestOutcome {
+  state: 'pending' | 'answered' | 'reset' | 'closed-by-client';
+  /** The status line sent, null while none was. */
+  status: number | null;
+  /** Body bytes handed to the socket (a streamed body: those written before the client went away). */
+  bodyBytes: number;
+  /** When the connection of this request ended (either side), null while it is open. */
+  closedAt: Date | null;
 }
 
 export interface ReceiverResponse {
@@ -24,6 +42,15 @@ export interface ReceiverResponse {
   body?: unknown;
   /** Wait this long before answering (timeouts, slow endpoints). */
   delayMs?: number;
+  /** Never answer: the request stays open until the client gives up (or the receiver goes down). */
+  hang?: boolean;
+  /** Destroy the connection instead of answering (the client sees a reset). */
+  reset?: boolean;
+  /**
+   * Answer `status` with a body of this many bytes, streamed in 64 KB chunks as the client reads
+   * them; a client that closes early ends the stream (`outcome.state` 'closed-by-client').
+   */
+  streamBytes?: number;
 }
 
 export type Responder = ReceiverResponse | ((req: ReceivedRequest) => ReceiverResponse | Promise<ReceiverResponse>);
@@ -40,17 +67,55 @@ export type Responder = ReceiverResponse | ((req: ReceivedRequest) => ReceiverRe
  *   const req = await hooks.waitForRequest((r) => r.path === '/hook');
  *   hooks.url('/hook')  // http://127.0.0.1:<port>/hook
  *   await hooks.close();
+ *
+ * Faults for clients under test: `{ hang: true }` never answers, `{ reset: true }` destroys the
+ * connection, `{ status: 500, streamBytes: 50 << 20 }` streams a huge body; each request's
+ * `outcome` says how it ended (e.g. closed by the client after a timeout). `down()` stops
+ * listening (connections refused) and `up()` listens again on the same port.
  */
 export class HttpReceiver {
   readonly requests: ReceivedRequest[] = [];
   private readonly routes = new Map<string, Responder>();
   private readonly once = new Map<string, Responder[]>();
   private defaultResponder: Responder = { status: 200, body: { ok: true } };
+  private readonly listeners: Array<(req: ReceivedRequest) => void> = [];
+  /** Requests whose connection is still open, to mark them `reset` when the receiver cuts them. */
+  private readonly open = new Map<ReceivedRequest, ServerResponse>();
+  private listeningPort: number | null = null;
 
   constructor(private readonly server: Server) {}
 
+  /** The port, also while the receiver is down (`up()` listens on it again). */
   get port(): number {
-    return (this.server.address() as AddressInfo).port;
+    if (this.listeningPort === null) this.listeningPort = (this.server.address() as AddressInfo).port;
+    return this.listeningPort;
+  }
+
+  /** Whether it listens (false between `down()` and `up()`). */
+  get listening(): boolean {
+    return this.server.listening;
+  }
+
+  /** Calls `listener` with each request as it arrives, body read, before it is answered. */
+  onRequest(listener: (req: ReceivedRequest) => void): this {
+    this.listeners.push(listener);
+    return this;
+  }
+
+  /** Stops listening and cuts every open connection (their requests read `reset`): clients get refused until `up()`. */
+  async down(): Promise<void> {
+    void this.port;
+    if (!this.server.listening) return;
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.cutOpen();
+    this.server.closeAllConnections();
+    await closed;
+  }
+
+  /** Listens again on the same port after `down()`. */
+  async up(): Promise<void> {
+    if (this.server.listening) return;
+    await listen(this.server, this.port);
   }
 
   /** Absolute URL on this receiver. */
@@ -100,8 +165,17 @@ export class HttpReceiver {
   }
 
   close(): Promise<void> {
+    this.cutOpen();
     this.server.closeAllConnections();
+    if (!this.server.listening) return Promise.resolve();
     return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  private cutOpen(): void {
+    for (const [received, res] of this.open) {
+      if (received.outcome.state === 'pending') received.outcome.state = 'reset';
+      res.socket?.destroy();
+    }
   }
 
   /** @internal */
@@ -129,23 +203,85 @@ export class HttpReceiver {
       text,
       json,
       receivedAt: new Date(),
+      outcome: { state: 'pending', status: null, bodyBytes: 0, closedAt: null },
     };
+    const { outcome } = received;
+    this.open.set(received, res);
+    res.once('close', () => {
+      this.open.delete(received);
+      outcome.closedAt = new Date();
+      if (outcome.state === 'pending') outcome.state = res.writableFinished ? 'answered' : 'closed-by-client';
+    });
     this.requests.push(received);
+    for (const listener of this.listeners) listener(received);
     const queued = this.once.get(received.path);
     const responder = queued?.shift() ?? this.routes.get(received.path) ?? this.defaultResponder;
     const answer = typeof responder === 'function' ? await responder(received) : responder;
     if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
     if (res.destroyed) return;
+    if (answer.hang) return;
+    if (answer.reset) {
+      outcome.state = 'reset';
+      req.socket.destroy();
+      return;
+    }
     const headers: Record<string, string> = { ...(answer.headers ?? {}) };
+    const status = answer.status ?? 200;
+    if (answer.streamBytes !== undefined) {
+      await this.stream(res, status, headers, answer.streamBytes, outcome);
+      return;
+    }
     let payload: Buffer | string = '';
     if (typeof answer.body === 'string' || Buffer.isBuffer(answer.body)) payload = answer.body;
     else if (answer.body !== undefined) {
       payload = JSON.stringify(answer.body);
       if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
     }
-    res.writeHead(answer.status ?? 200, headers);
-    res.end(payload);
+    res.writeHead(status, headers);
+    outcome.status = status;
+    outcome.bodyBytes = Buffer.byteLength(payload);
+    res.end(payload, () => {
+      if (outcome.state === 'pending') outcome.state = 'answered';
+    });
   }
+
+  /** Writes `total` bytes as the client reads them; stops when the client goes away. */
+  private async stream(res: ServerResponse, status: number, headers: Record<string, string>, total: number, outcome: RequestOutcome): Promise<void> {
+    res.writeHead(status, { 'content-type': 'application/octet-stream', 'content-length': String(total), ...headers });
+    outcome.status = status;
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    while (outcome.bodyBytes < total && !res.destroyed) {
+      const piece = total - outcome.bodyBytes >= chunk.length ? chunk : chunk.subarray(0, total - outcome.bodyBytes);
+      outcome.bodyBytes += piece.length;
+      if (!res.write(piece)) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            res.off('drain', done);
+            res.off('close', done);
+            resolve();
+          };
+          res.on('drain', done);
+          res.on('close', done);
+        });
+      }
+    }
+    if (!res.destroyed) {
+      res.end(() => {
+        if (outcome.state === 'pending') outcome.state = 'answered';
+      });
+    }
+  }
+}
+
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const failed = (error: Error) => reject(error);
+    server.once('error', failed);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', failed);
+      resolve();
+    });
+  });
 }
 
 /** Starts a receiver on 127.0.0.1 (a free port unless `port` is given). */
@@ -158,9 +294,6 @@ export async function startHttpReceiver(port = 0): Promise<HttpReceiver> {
       res.end();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
+  await listen(server, port);
   return receiver;
 }
