@@ -45,6 +45,14 @@ export interface AttemptOutcome {
   error: string | null;
 }
 
+/** A delivery as an outcome left it. */
+export interface RecordedOutcome {
+  id: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: Date | null;
+}
+
 /** A fan-out row: one event for one endpoint (`event` indexes the batch's events). */
 export interface FanOut {
   events: Array<{ id: string; type: string; body: string }>;
@@ -183,7 +191,7 @@ export class DeliveriesStore {
    * endpoints' success clock and failing clock; a 410 disables its endpoint GONE and fails its
    * other pending deliveries. Returns the deliveries written, with their new state.
    */
-  recordOutcomes(outcomes: AttemptOutcome[]): Promise<Array<{ id: string; status: DeliveryStatus; attempts: number; next_attempt_at: Date | null }>> {
+  recordOutcomes(outcomes: AttemptOutcome[]): Promise<RecordedOutcome[]> {
     if (outcomes.length === 0) return Promise.resolve([]);
     const payload = JSON.stringify(
       outcomes.map((o) => ({

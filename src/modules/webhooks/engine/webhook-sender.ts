@@ -1,13 +1,14 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
+import { Batcher } from '../../../platform/batching/batcher';
 import { ConcurrencyLimit } from '../../../platform/batching/concurrency-limit';
 import { decryptSecret } from '../../../platform/crypto';
 import { appMetrics } from '../../../platform/metrics/metrics';
 import { setSpanAttributes, traced } from '../../../platform/telemetry/telemetry';
 import { OUTBOUND_TIMEOUT_MS, OutboundHttp, type OutboundResponse } from '../../../platform/net/outbound-http';
 import { APP_VERSION } from '../../../platform/version';
-import { type AttemptOutcome, type ClaimedDelivery, DeliveriesStore } from '../deliveries.store';
+import { type AttemptOutcome, type ClaimedDelivery, DeliveriesStore, type RecordedOutcome } from '../deliveries.store';
 import { webhookHeaders } from '../webhook-signing';
 import { attemptResult, withoutNul } from './attempt-outcome';
 import { WebhookQueue } from './webhook-queue';
@@ -31,6 +32,11 @@ const SECRET_CACHE_SIZE = 1_000;
 export class WebhookSender implements OnApplicationShutdown {
   private readonly http: OutboundHttp;
   private readonly limit: ConcurrencyLimit;
+  /**
+   * Outcomes are written as each attempt ends: attempts ending together share one statement, but a
+   * 2xx never waits for a slower attempt of its job (a crash in that wait sent it again).
+   */
+  private readonly recorder: Batcher<AttemptOutcome, RecordedOutcome | null>;
   private readonly userAgent = `Mailroom-Webhooks/${APP_VERSION}`;
   private readonly secrets = new Map<string, string>();
 
@@ -41,17 +47,30 @@ export class WebhookSender implements OnApplicationShutdown {
   ) {
     this.http = new OutboundHttp(config.webhookAllowPrivate);
     this.limit = new ConcurrencyLimit(config.webhooks.concurrency);
+    this.recorder = new Batcher<AttemptOutcome, RecordedOutcome | null>({
+      runBatch: async (outcomes) => {
+        const written = new Map((await this.store.recordOutcomes(outcomes)).map((w) => [w.id, w]));
+        return outcomes.map((o) => written.get(o.id) ?? null);
+      },
+    });
   }
 
-  /** A job's deliveries: those still pending and due get an attempt each; the others are left alone. */
+  /**
+   * A job's deliveries: those still pending and due get an attempt each; the others are left
+   * alone. Each outcome is recorded as soon as its attempt ends, and a failure's next attempt is
+   * queued at its due time (also written to the delivery, for the sweep).
+   */
   async deliver(ids: string[]): Promise<void> {
     const now = new Date();
     const claimed = await this.store.claim(ids, now, new Date(now.getTime() + ATTEMPT_LEASE_MS));
-    if (claimed.length === 0) return;
-    const outcomes = await Promise.all(claimed.map((c) => this.limit.run(() => this.attempt(c, false))));
-    const written = await this.store.recordOutcomes(outcomes);
-    const retries = written.filter((w) => w.status === 'pending' && w.next_attempt_at !== null).map((w) => ({ id: w.id, attempts: w.attempts, dueAt: w.next_attempt_at! }));
-    await this.queue.enqueueRetries(retries);
+    await Promise.all(
+      claimed.map(async (c) => {
+        const written = await this.recorder.run(await this.limit.run(() => this.attempt(c, false)));
+        if (written?.status === 'pending' && written.next_attempt_at !== null) {
+          await this.queue.enqueueRetries([{ id: written.id, attempts: written.attempts, dueAt: written.next_attempt_at }]);
+        }
+      }),
+    );
   }
 
   /** One attempt of a claimed test delivery, recorded, never retried. */
