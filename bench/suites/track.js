@@ -5,20 +5,21 @@
 
 const POOL = 10_000;
 
-function trackRequests(publicKey) {
+/** `/v1/track` requests with the public key; `bodyOf(i)` is the i-th request's body. */
+function trackRequestsOf(publicKey, bodyOf) {
   let n = 0;
   return [
     {
       method: 'POST',
       path: '/v1/track',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${publicKey}` },
-      setupRequest(req) {
-        const i = n++;
-        const body = { email: `user${i % POOL}@bench.example.com`, event: i % 5 === 0 ? 'purchase' : 'page_view', data: { plan: i % 2 ? 'pro' : 'free', visits: i % 7 } };
-        return { ...req, body: JSON.stringify(body) };
-      },
+      setupRequest: (req) => ({ ...req, body: JSON.stringify(bodyOf(n++)) }),
     },
   ];
+}
+
+function trackRequests(publicKey) {
+  return trackRequestsOf(publicKey, (i) => ({ email: `user${i % POOL}@bench.example.com`, event: i % 5 === 0 ? 'purchase' : 'page_view', data: { plan: i % 2 ? 'pro' : 'free', visits: i % 7 } }));
 }
 
 /** A loopback OTLP/HTTP receiver that accepts and drops everything (`BENCH_OTLP=1`). */
@@ -69,4 +70,4 @@ async function runOne(ctx, { mode, label, env }) {
   return rows;
 }
 
-module.exports = { run, _internals: { trackRequests } };
+module.exports = { run, _internals: { trackRequests, trackRequestsOf } };

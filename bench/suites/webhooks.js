@@ -102,21 +102,8 @@ async function waitUntil(check, timeoutMs, intervalMs = 100) {
   }
 }
 
-/** `amount` track requests of `event` for the contacts `prefix`0 … `prefix`(pool-1) (already created: no contact is new). */
-function trackEvents(publicKey, event, prefix, pool) {
-  let n = 0;
-  return [
-    {
-      method: 'POST',
-      path: '/v1/track',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${publicKey}` },
-      setupRequest(req) {
-        const i = n++;
-        return { ...req, body: JSON.stringify({ email: `${prefix}${i % pool}@bench.example.com`, event, data: { i } }) };
-      },
-    },
-  ];
-}
+/** Track requests of `event` for the contacts `prefix`0 … `prefix`(pool-1) (already created: no contact is new). */
+const trackEvents = (publicKey, event, prefix, pool) => trackSuite.trackRequestsOf(publicKey, (i) => ({ email: `${prefix}${i % pool}@bench.example.com`, event, data: { i } }));
 
 /** @param {import('../lib').Ctx} ctx */
 async function run(ctx) {
