@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { freePort } from '../support/service-process';
+import { freePort, systemEnv } from '../support/service-process';
 
 export const ROOT = join(__dirname, '..', '..');
 
@@ -39,8 +39,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
   const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
     cwd: ROOT,
     env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
+      ...systemEnv(),
       DATA_DIR: dataDir,
       PORT: String(port),
       HOST: '127.0.0.1',

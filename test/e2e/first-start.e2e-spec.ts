@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureEmbeddedTemplate } from '../../src/platform/database/embedded-template-cli';
 import { waitFor } from '../support/wait';
-import { freePort, type SpawnedService } from '../support/service-process';
+import { freePort, type SpawnedService, systemEnv } from '../support/service-process';
 
 const { serviceProcess } = require('../../scripts/service-env') as { serviceProcess: (env: Record<string, string>) => { env: Record<string, string>; args: string[] } };
 
@@ -12,7 +12,7 @@ const ROOT = join(__dirname, '..', '..');
 
 /** The service as `npm start` launches it in embedded mode (its node flags and environment), from the TypeScript sources. */
 function startService(dataDir: string, port: number): SpawnedService {
-  const service = serviceProcess({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' });
+  const service = serviceProcess({ ...systemEnv(), DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' });
   const child = spawn(process.execPath, [...service.args, '-r', './test/support/ts-register.js', 'src/main.ts'], { cwd: ROOT, env: service.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';

@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { useSession, waitFor } from '../support/session';
+import { systemEnv } from '../support/service-process';
 
 const ROOT = join(__dirname, '..', '..');
 /** The MCP server from its TypeScript sources, as `service-process.ts` runs the service. */
@@ -15,7 +16,7 @@ const WRITE_TOOLS = ['create_campaign_draft', 'send_campaign', 'send_email', 'tr
 
 /** An MCP client over stdio to a freshly spawned MCP server (`env` on top of PATH and HOME only). */
 async function connect(env: Record<string, string>): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: MCP_ARGS, cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: MCP_ARGS, cwd: ROOT, env: { ...systemEnv(), ...env }, stderr: 'pipe' });
   let err = '';
   transport.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
   const client = new Client({ name: 'mailroom-e2e', version: '1.0.0' });
@@ -25,7 +26,7 @@ async function connect(env: Record<string, string>): Promise<{ client: Client; s
 
 /** Runs the MCP server with `env` and no client: for configurations it must refuse. */
 function runRefused(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, MCP_ARGS, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, MCP_ARGS, { cwd: ROOT, env: { PATH: systemEnv().PATH, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

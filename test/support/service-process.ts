@@ -8,11 +8,18 @@ import { waitFor } from './wait';
 
 const ROOT = join(__dirname, '..', '..');
 
+/**
+ * The system's own variables a child process of a test needs (the executable search path and the
+ * home directory), and nothing else of the test runner's environment: the service's configuration
+ * is only what each test passes. Mailroom reads neither (see the end of .env.example).
+ */
+export const systemEnv = (): Record<string, string> => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' });
+
 /** The service as `npm start` runs it, but from the TypeScript sources (no build needed). */
 export function spawnService(env: Record<string, string>): { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<number | null> } {
   const child = spawn(process.execPath, ['-r', './test/support/ts-register.js', 'src/main.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    env: { ...systemEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { systemEnv } from '../../../test/support/service-process';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -16,7 +17,7 @@ function loadedOtelPackages(env: Record<string, string>): string[] {
   `;
   const out = execFileSync(process.execPath, ['-r', './test/support/ts-register.js', '-e', script], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: tmpdir(), APP_SECRET: 'x'.repeat(32), ...env },
+    env: { ...systemEnv(), DATA_DIR: tmpdir(), APP_SECRET: 'x'.repeat(32), ...env },
     encoding: 'utf8',
   });
   return JSON.parse(out) as string[];
