@@ -261,17 +261,17 @@ export class DeliveriesStore {
 
   /**
    * A retry by hand: the delivery (of an enabled endpoint of the project) becomes pending and due
-   * now, finished or not. Its attempt count, or null when there is no such delivery.
+   * now, finished or not. The delivery as it now is, or null when there is no such delivery.
    */
-  async makeDueNow(projectId: string, endpointId: string, id: string, now: Date): Promise<number | null> {
+  async makeDueNow(projectId: string, endpointId: string, id: string, now: Date): Promise<WebhookDelivery | null> {
     const result = await this.dataSource.query(
       `UPDATE webhook_deliveries d SET status = 'pending', next_attempt_at = $4
         WHERE d.project_id = $1 AND d.endpoint_id = $2 AND d.id = $3
-       RETURNING d.attempts`,
+       RETURNING d.*`,
       [projectId, endpointId, id, now],
     );
-    const rows = returnedRows<{ attempts: number }>(result);
-    return rows.length ? rows[0].attempts : null;
+    const rows = returnedRows<DeliveryDbRow>(result);
+    return rows.length ? toDelivery(rows[0]) : null;
   }
 
   /** The sweep across projects: pending deliveries of enabled endpoints due before `before`, oldest first. */

@@ -45,11 +45,10 @@ export class WebhookDeliveriesService {
     requireManager(principal);
     const endpoint = await this.endpoints.find(projectId, endpointId);
     if (!endpoint.enabled) throw endpointDisabled();
-    const attempts = await this.store.makeDueNow(projectId, endpointId, deliveryId, new Date());
-    if (attempts === null) throw deliveryNotFound();
-    await this.queue.enqueueNow(deliveryId, attempts);
-    const delivery = await this.store.findOne(projectId, endpointId, deliveryId);
+    const delivery = await this.store.makeDueNow(projectId, endpointId, deliveryId, new Date());
     if (!delivery) throw deliveryNotFound();
+    await this.queue.enqueueNow(deliveryId, delivery.attempts);
+    // The delivery as the retry left it (pending), not as a fast worker may already have moved it.
     return toDeliveryResponse(delivery);
   }
 
