@@ -181,4 +181,9 @@ export class WorkflowsRepository {
     const rows: Array<{ result: boolean }> = await this.dataSource.query(query.text, query.values);
     return rows[0]?.result === true;
   }
+
+  async hasAny(projectId: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM workflows WHERE project_id = $1 LIMIT 1`, [projectId]);
+    return rows.length > 0;
+  }
 }
