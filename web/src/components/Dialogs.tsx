@@ -2,6 +2,7 @@ import { AlertDialog, Dialog } from 'radix-ui';
 import { type ReactNode, useState } from 'react';
 import { Button } from './Button';
 import { ErrorMessage } from './ErrorMessage';
+import { toast } from './Toasts';
 
 /**
  * A button that asks before doing something destructive. `onConfirm` runs the request; the
@@ -15,6 +16,7 @@ export function ConfirmButton({
   onConfirm,
   variant = 'danger',
   disabled,
+  doneMessage,
 }: {
   label: string;
   title: string;
@@ -23,6 +25,8 @@ export function ConfirmButton({
   onConfirm: () => Promise<unknown>;
   variant?: 'danger' | 'primary' | 'secondary';
   disabled?: boolean;
+  /** A toast once it is done ("Campaign deleted."). */
+  doneMessage?: string;
 }) {
   const [open, setOpen] = useState(false);
   const [pending, setPending] = useState(false);
@@ -34,6 +38,7 @@ export function ConfirmButton({
     try {
       await onConfirm();
       setOpen(false);
+      if (doneMessage) toast(doneMessage);
     } catch (err) {
       setError(err);
     } finally {

@@ -8,6 +8,7 @@ import { SECTIONS } from '../app/sections';
 import { Button } from '../components/Button';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Loading } from '../components/Feedback';
+import { Toasts } from '../components/Toasts';
 import { useApiMutation } from '../lib/forms';
 import { projectPath, rememberProject, useProjectId } from '../lib/project';
 
@@ -141,6 +142,7 @@ export default function AppLayout() {
           <Outlet />
         </main>
       </div>
+      <Toasts />
     </div>
   );
 }

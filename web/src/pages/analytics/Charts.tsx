@@ -4,6 +4,7 @@ import { useTimeseries, useTopCampaigns, useTopEvents } from '../../api/analytic
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { SelectField } from '../../components/Fields';
 import { EmptyState, Loading } from '../../components/Feedback';
+import { formatDate } from '../../lib/format';
 
 const SERIES = [
   ['sent', '#2f5bea'],
@@ -55,7 +56,7 @@ export default function Charts() {
                 <CartesianGrid strokeDasharray="3 3" />
                 <XAxis dataKey="date" tickFormatter={label} minTickGap={24} />
                 <YAxis allowDecimals={false} />
-                <Tooltip labelFormatter={(d) => new Date(String(d)).toLocaleString()} />
+                <Tooltip labelFormatter={(d) => formatDate(String(d))} />
                 <Legend />
                 {SERIES.map(([key, color]) => (
                   <Line key={key} type="monotone" dataKey={key} stroke={color} dot={false} isAnimationActive={false} />

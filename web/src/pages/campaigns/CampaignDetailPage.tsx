@@ -8,12 +8,14 @@ import { useSegment } from '../../api/segments';
 import { Button } from '../../components/Button';
 import { ConfirmButton } from '../../components/Dialogs';
 import { ErrorMessage } from '../../components/ErrorMessage';
+import { toast } from '../../components/Toasts';
 import { TextField } from '../../components/Fields';
 import { Loading, Notice, PageHeader, ProgressBar } from '../../components/Feedback';
 import { fieldError, useApiMutation } from '../../lib/forms';
-import { formatDate, formatNumber, formatPercent } from '../../lib/format';
+import { formatDate, formatNumber, formatPercent, localToIso, userTimeZone } from '../../lib/format';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
 import { describeTree, fromApiTree } from '../segments/filterTree';
+import { CancelWindow, SendNow, useSecondsLeft } from './SendNow';
 import { StatusBadge } from './StatusBadge';
 
 export default function CampaignDetailPage() {
@@ -22,12 +24,6 @@ export default function CampaignDetailPage() {
   if (campaign.isPending) return <Loading label="Loading the campaign…" />;
   if (campaign.isError) return <ErrorMessage error={campaign.error} title="Could not load the campaign" />;
   return <Detail campaign={campaign.data} />;
-}
-
-/** `datetime-local` text (local time) → ISO instant. */
-function localToIso(value: string): string | null {
-  const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
 }
 
 function Detail({ campaign }: { campaign: Campaign }) {
@@ -51,6 +47,7 @@ function Detail({ campaign }: { campaign: Campaign }) {
   });
   const test = useApiMutation({ mutationFn: (email: string) => data(api.POST('/campaigns/{id}/test', { params: { path: { id: campaign.id } }, body: { email } })) });
   const s = campaign.status;
+  const secondsLeft = useSecondsLeft(campaign);
   const canEdit = s === 'DRAFT' || s === 'SCHEDULED';
   const onSchedule = (e: FormEvent) => {
     e.preventDefault();
@@ -78,6 +75,7 @@ function Detail({ campaign }: { campaign: Campaign }) {
             {s !== 'SCHEDULED' && s !== 'SENDING' && (
               <ConfirmButton
                 label="Delete"
+                doneMessage="Campaign deleted."
                 title={`Delete ${campaign.name}?`}
                 description={s === 'SENT' ? 'The emails already sent stay sent; the campaign and its statistics go.' : 'The draft is deleted.'}
                 confirmLabel="Delete campaign"
@@ -93,29 +91,35 @@ function Detail({ campaign }: { campaign: Campaign }) {
       />
       <ErrorMessage error={duplicate.error} title="Could not duplicate" />
 
-      {(s === 'DRAFT' || s === 'SCHEDULED') && (
+      {secondsLeft !== undefined ? (
         <section className="panel" aria-label="Send">
-          <h2>{s === 'SCHEDULED' ? `Scheduled for ${formatDate(campaign.scheduledFor)}` : 'Send'}</h2>
-          <div className="button-row">
-            <Button variant="primary" onClick={() => void send.submit(null)} pending={send.isPending} pendingLabel="Starting…">
-              Send now
-            </Button>
-            {s === 'SCHEDULED' && (
-              <Button onClick={() => void cancel.submit()} pending={cancel.isPending} pendingLabel="Cancelling…">
-                Cancel schedule
-              </Button>
-            )}
-          </div>
-          <form className="toolbar" onSubmit={onSchedule} noValidate>
-            <TextField label="Send at (your time)" type="datetime-local" value={when} onChange={(e) => setWhen(e.target.value)} error={fieldError(send.error, 'scheduledFor')} />
-            <Button type="submit" disabled={!when || send.isPending}>
-              {s === 'SCHEDULED' ? 'Reschedule' : 'Schedule'}
-            </Button>
-          </form>
-          <ErrorMessage error={send.error} fields={['scheduledFor']} title="Could not send" />
+          <h2>Sending soon</h2>
+          <CancelWindow secondsLeft={secondsLeft} cancel={cancel} />
           <ErrorMessage error={cancel.error} title="Could not cancel" />
-          {send.data?.message && <Notice>{send.data.message}</Notice>}
         </section>
+      ) : (
+        (s === 'DRAFT' || s === 'SCHEDULED') && (
+          <section className="panel" aria-label="Send">
+            <h2>{s === 'SCHEDULED' ? `Scheduled for ${formatDate(campaign.scheduledFor)}` : 'Send'}</h2>
+            <div className="button-row">
+              <SendNow campaign={campaign} send={send} />
+              {s === 'SCHEDULED' && (
+                <Button onClick={() => void cancel.submit().then((done) => done !== undefined && toast('Schedule cancelled: the campaign is a draft again.'))} pending={cancel.isPending} pendingLabel="Cancelling…">
+                  Cancel schedule
+                </Button>
+              )}
+            </div>
+            <form className="toolbar" onSubmit={onSchedule} noValidate>
+              <TextField label={`Send at (${userTimeZone()})`} type="datetime-local" value={when} onChange={(e) => setWhen(e.target.value)} error={fieldError(send.error, 'scheduledFor')} />
+              <Button type="submit" disabled={!when || send.isPending}>
+                {s === 'SCHEDULED' ? 'Reschedule' : 'Schedule'}
+              </Button>
+            </form>
+            <ErrorMessage error={send.error} fields={['scheduledFor']} title="Could not send" />
+            <ErrorMessage error={cancel.error} title="Could not cancel" />
+            {s === 'SCHEDULED' && send.data?.data.scheduledFor && <Notice>Scheduled for {formatDate(send.data.data.scheduledFor)}.</Notice>}
+          </section>
+        )
       )}
       {s === 'SENDING' && (
         <section className="panel" aria-label="Sending">

@@ -11,6 +11,7 @@ import { Button } from '../../components/Button';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { SelectField, TextField } from '../../components/Fields';
 import { Loading, Notice, PageHeader } from '../../components/Feedback';
+import { UnsavedChangesPrompt } from '../../components/UnsavedChangesPrompt';
 import { fieldError, useApiMutation } from '../../lib/forms';
 import { formatNumber } from '../../lib/format';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
@@ -63,6 +64,9 @@ function Editor({ campaign }: { campaign?: Campaign }) {
   const treeReady = audienceType === 'FILTERED' && problems(tree).length === 0;
   const count = useLiveCount(treeReady ? toApiTree(tree, choices.types) : null);
   const editable = !campaign || campaign.status === 'DRAFT' || campaign.status === 'SCHEDULED';
+  // Any edit marks the form: native fields by their bubbling change events, the body editor and
+  // the filter builder through their setters.
+  const [touched, setTouched] = useState(false);
 
   useEffect(() => {
     document.title = campaign ? `Edit ${campaign.name} · Campaigns` : 'New campaign · Campaigns';
@@ -111,7 +115,8 @@ function Editor({ campaign }: { campaign?: Campaign }) {
         }
       />
       {!editable && <Notice>This campaign is {campaign?.status.toLowerCase()}: it cannot be changed. Duplicate it to send a new version.</Notice>}
-      <form onSubmit={onSubmit} noValidate>
+      <UnsavedChangesPrompt when={touched && editable && !save.isPending} />
+      <form onSubmit={onSubmit} onChange={() => setTouched(true)} noValidate>
         <fieldset className="panel" disabled={!editable}>
           <legend>Campaign</legend>
           <TextField label="Campaign name" name="name" defaultValue={campaign?.name} required error={fieldError(save.error, 'name')} hint="Only you see it." />
@@ -133,7 +138,10 @@ function Editor({ campaign }: { campaign?: Campaign }) {
               <strong>Body (HTML with {'{{variables}}'})</strong>
             </span>
             <Suspense fallback={<Loading />}>
-              <HtmlLiquidEditor value={content.body} onChange={(body) => setContent((c) => ({ ...c, body }))} label="Body (HTML with {{variables}})" height="300px" readOnly={!editable} />
+              <HtmlLiquidEditor value={content.body} onChange={(body) => {
+                  setTouched(true);
+                  setContent((c) => ({ ...c, body }));
+                }} label="Body (HTML with {{variables}})" height="300px" readOnly={!editable} />
             </Suspense>
             <p className="field-hint">Liquid: {'{{firstName}}'}, {'{{email}}'}, {'{{unsubscribeUrl}}'}, {"{% if plan == 'pro' %}…{% endif %}"}.</p>
             {fieldError(save.error, 'body') && (
@@ -183,7 +191,12 @@ function Editor({ campaign }: { campaign?: Campaign }) {
           )}
           {audienceType === 'FILTERED' && (
             <>
-              <FilterBuilder tree={tree} onChange={setTree} choices={choices} apiError={fieldError(save.error, 'audienceCondition')} />
+              <FilterBuilder
+                tree={tree}
+                onChange={(next) => {
+                  setTouched(true);
+                  setTree(next);
+                }} choices={choices} apiError={fieldError(save.error, 'audienceCondition')} />
               <LiveCountView count={count} />
             </>
           )}

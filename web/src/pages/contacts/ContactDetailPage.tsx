@@ -153,6 +153,7 @@ export default function ContactDetailPage() {
         actions={
           <ConfirmButton
             label="Delete contact"
+            doneMessage="Contact deleted."
             title={`Delete ${c.email}?`}
             description="The contact and its events are removed for good. This cannot be undone."
             confirmLabel="Delete"

@@ -76,6 +76,7 @@ function DomainCard({ domain }: { domain: Domain }) {
           </Button>
           <ConfirmButton
             label="Remove"
+            doneMessage="Domain removed."
             title={`Remove ${domain.domain}?`}
             description="You will not be able to send from it any more. Templates and unsent campaigns that use it must change their sender first."
             confirmLabel="Remove domain"
@@ -139,7 +140,7 @@ function DomainsPage() {
     <>
       <PageHeader title="Domains" description="Send from your own domain: add it, publish the DNS records, verify." />
       {config.data?.domainVerification === false && (
-        <p className="banner banner-info">This server is set to treat every domain as verified (DOMAIN_VERIFICATION=off); the records are still what a real deployment needs.</p>
+        <p className="banner banner-info">Domain verification is off in this deployment (DOMAIN_VERIFICATION=off): every domain counts as verified and any sender address is accepted. The records below are still what a real deployment needs.</p>
       )}
       <AddDomain />
       <QueryView query={domains} title="Could not load the domains">

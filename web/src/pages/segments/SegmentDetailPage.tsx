@@ -55,6 +55,7 @@ function Detail({ segment }: { segment: Segment }) {
             </Link>
             <ConfirmButton
               label="Delete"
+              doneMessage="Segment deleted."
               title={`Delete ${segment.name}?`}
               description="The contacts stay; campaigns and filters that use this segment must be changed first."
               confirmLabel="Delete segment"

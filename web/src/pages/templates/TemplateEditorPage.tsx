@@ -10,6 +10,7 @@ import { EMAIL_TYPES, useTemplate } from '../../api/templates';
 import type { EmailType, Template } from '../../api/types';
 import { Button } from '../../components/Button';
 import HtmlLiquidEditor from '../../components/HtmlLiquidEditor';
+import { DISCARD_CHANGES, UnsavedChangesPrompt } from '../../components/UnsavedChangesPrompt';
 import { ConfirmButton } from '../../components/Dialogs';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { SelectField, TextAreaField, TextField } from '../../components/Fields';
@@ -196,13 +197,6 @@ function Editor({ template }: { template?: Template }) {
     },
   });
   const dirty = JSON.stringify(draft) !== JSON.stringify(toDraft(template));
-  // Closing the tab or reloading with unsaved changes asks first.
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
   const verified = domains.data?.filter((d) => d.verified || d.status === 'verified').map((d) => d.domain) ?? [];
 
   return (
@@ -221,13 +215,14 @@ function Editor({ template }: { template?: Template }) {
               </Button>
               <ConfirmButton
                 label="Delete"
+                doneMessage="Template deleted."
                 title={`Delete ${template.name}?`}
                 description="Campaigns and workflow steps that use it stop working. This cannot be undone."
                 confirmLabel="Delete template"
                 onConfirm={async () => {
                   await data(api.DELETE('/templates/{id}', { params: { path: { id: template.id } } }));
                   await queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'templates') });
-                  navigate(projectPath(projectId, 'templates'));
+                  navigate(projectPath(projectId, 'templates'), { state: DISCARD_CHANGES });
                 }}
               />
             </>
@@ -235,6 +230,7 @@ function Editor({ template }: { template?: Template }) {
         }
       />
       <ErrorMessage error={duplicate.error} title="Could not duplicate" />
+      <UnsavedChangesPrompt when={dirty && !save.isPending && !duplicate.isPending} />
       <div className="two-columns">
         <form
           className="panel"

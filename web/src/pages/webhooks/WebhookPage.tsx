@@ -75,6 +75,7 @@ function WebhookView({ webhook }: { webhook: Webhook }) {
             />
             <ConfirmButton
               label="Delete"
+              doneMessage="Endpoint deleted."
               title="Delete this endpoint?"
               description={
                 <>

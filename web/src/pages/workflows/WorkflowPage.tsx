@@ -59,6 +59,7 @@ function WorkflowView({ workflow, tab }: { workflow: Workflow; tab: 'graph' | 'e
             </Button>
             <ConfirmButton
               label="Delete"
+              doneMessage="Workflow deleted."
               title={`Delete ${workflow.name}?`}
               description="Active executions must be cancelled first (Executions tab)."
               confirmLabel="Delete workflow"
@@ -146,6 +147,7 @@ function Executions({ workflow }: { workflow: Workflow }) {
         </SelectField>
         <ConfirmButton
           label="Cancel all active"
+          doneMessage="Active runs cancelled."
           title="Cancel every active execution?"
           description="Running and waiting executions stop; a cancelled delay or wait never resumes."
           confirmLabel="Cancel them"
