@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { freePort, systemEnv } from '../support/service-process';
 
@@ -114,7 +115,11 @@ export interface JourneyContext {
   baseUrl: string;
   service: Service;
   state: JourneyState;
-  /** Saves a full-page screenshot named after the journey and `name`; call once per page shown. */
+  /**
+   * Once the page settled: checks it with axe-core (a serious or critical violation fails the
+   * journey) and saves a full-page screenshot named after the journey and `name`; call once per
+   * page shown.
+   */
   shot(name: string): Promise<void>;
   /** Opens a path inside the dashboard (`/login` → `<base>/app/login`). */
   goto(path: string): Promise<void>;
@@ -143,12 +148,43 @@ export class Screenshots {
 
   /** Removes the screenshots of an earlier run (only the files this class writes). */
   clear(): void {
-    for (const name of readdirSync(this.dir)) if (/^\d{3}-.*\.png$|^login-page-js\.json$/.test(name)) rmSync(join(this.dir, name));
+    for (const name of readdirSync(this.dir)) if (/^\d{3}-.*\.png$|^login-page-js\.json$|^accessibility\.json$/.test(name)) rmSync(join(this.dir, name));
   }
 
   note(name: string, text: string): void {
     writeFileSync(join(this.dir, name), text);
   }
+}
+
+/**
+ * axe-core's automated checks (WCAG 2.1 A and AA rules) on the page as it is now: one line per
+ * serious or critical violation, naming the rule and the first elements it found.
+ */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  // A sandboxed frame (the template preview) runs no script, so axe cannot enter it; it holds the
+  // user's email, not the dashboard.
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).exclude('iframe[sandbox]').analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => {
+      const where = v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ') + (v.nodes.length > 3 ? ` and ${v.nodes.length - 3} more` : '');
+      const first = v.nodes[0];
+      const why = first ? [...first.any, ...first.all, ...first.none].map((c) => c.message).find(Boolean) : undefined;
+      return `${v.id} (${v.impact}): ${v.help} at ${where}${why ? ` (${why})` : ''}`;
+    });
+}
+
+/** The element that has the keyboard focus, as a short tag for messages. */
+export async function focused(page: Page): Promise<string> {
+  return String(await page.evaluate('(() => { const e = document.activeElement; return e ? e.outerHTML.slice(0, 120) : "nothing"; })()'));
+}
+
+/** Whether the keyboard focus is on the element or inside it. */
+export async function hasFocusWithin(locator: Locator): Promise<boolean> {
+  return locator.first().evaluate((el) => {
+    const node = el as unknown as { contains(other: unknown): boolean; ownerDocument: { activeElement: unknown } };
+    return node.contains(node.ownerDocument.activeElement);
+  });
 }
 
 /** Waits until the locator is visible (default 15 s) and returns it; the failure names it. */

@@ -2,13 +2,15 @@
  * `npm run test:browser`: the dashboard's journeys in Debian's headless Chromium (playwright-core)
  * against the built service (`npm run build` first) in embedded mode. Journeys run in order in one
  * browser session and hand each other what they made (journeys/index.ts). Screenshots of every
- * page go to $BROWSER_SCREENSHOTS_DIR (default test/browser/screenshots). Ends with the line
+ * page go to $BROWSER_SCREENSHOTS_DIR (default test/browser/screenshots; CI sets it under its
+ * LOG_DIR), and every page shot is checked with axe-core first (accessibility.json there lists
+ * what each check found). Ends with the line
  * "N passed, N failed" and exit code 1 when anything failed.
  */
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
-import { type JourneyContext, type JourneyState, launchBrowser, ROOT, Screenshots, type Service, startService } from './harness';
+import { accessibilityViolations, type JourneyContext, type JourneyState, launchBrowser, ROOT, Screenshots, type Service, startService } from './harness';
 import { JOURNEYS } from './journeys';
 
 const LOGIN_JS_BUDGET = 250 * 1024;
@@ -89,6 +91,7 @@ async function main(): Promise<void> {
     const problems: string[] = [];
     watchPage(page, problems);
     const state: JourneyState = {};
+    const axeReport: { page: string; url: string; violations: string[] }[] = [];
     for (const journey of JOURNEYS) {
       if (only && !only.includes(journey.name)) continue;
       const t0 = Date.now();
@@ -104,6 +107,9 @@ async function main(): Promise<void> {
           // Bounded: a frame removed mid-load (the template preview's iframe) never reports idle.
           await page.waitForLoadState('networkidle', { timeout: 3_000 }).catch(() => undefined);
           await page.locator('.loading').first().waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
+          const violations = await accessibilityViolations(page);
+          axeReport.push({ page: `${journey.name}/${name}`, url: page.url().replace(service!.baseUrl, ''), violations });
+          for (const v of violations) problems.push(`accessibility on ${journey.name}/${name}: ${v}`);
           await shots.take(page, journey.name, name);
         },
         goto: async (path) => void (await page.goto(`${service!.baseUrl}/app${path.startsWith('/') ? path : `/${path}`}`)),
@@ -120,6 +126,8 @@ async function main(): Promise<void> {
         await shots.take(page, journey.name, 'failure').catch(() => undefined);
       }
     }
+    shots.note('accessibility.json', JSON.stringify(axeReport, null, 2));
+    console.log(`axe-core checked ${axeReport.length} pages: ${axeReport.filter((r) => r.violations.length).length} with serious or critical violations`);
   } catch (err) {
     failed += 1;
     console.log(`✗ set-up: ${err instanceof Error ? err.message : String(err)}`);

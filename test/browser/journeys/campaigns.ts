@@ -1,12 +1,16 @@
-import { assert, type Journey, see, until } from '../harness';
+import { assert, focused, hasFocusWithin, type Journey, see, until } from '../harness';
 
 const statValue = async (page: import('playwright-core').Page, label: string) =>
   Number(((await page.locator('.stat-grid div').filter({ has: page.getByText(label, { exact: true }) }).locator('dd').textContent()) ?? '').replace(/,/g, ''));
 
-/** Compose a campaign from the template, to the segment of the segments journey; preview, send (double click), watch stats to SENT. */
+/**
+ * Compose a campaign from the template, to the segment of the segments journey; preview; send now
+ * (confirmation by keyboard, the 10 s cancel window: cancelled nothing is sent, confirmed it is);
+ * watch stats to SENT.
+ */
 export const campaignsJourney: Journey = {
   name: 'campaigns',
-  async run({ page, projectUrl, shot, state }) {
+  async run({ page, baseUrl, projectUrl, shot, state }) {
     await page.goto(projectUrl('campaigns'));
     await see(page.getByRole('heading', { name: 'No campaigns yet' }));
     await shot('list-empty');
@@ -50,14 +54,55 @@ export const campaignsJourney: Journey = {
     await page.getByRole('button', { name: 'Send test' }).click();
     await see(page.getByRole('status').filter({ hasText: 'Test sent to test-inbox@example.net.' }));
 
-    // Send now, clicked twice: one send.
-    await page.getByRole('button', { name: 'Send now' }).dblclick();
+    // Send now asks first, showing the audience after skips, the sender and the subject; the dialog is a keyboard one.
+    const sendNow = page.getByRole('button', { name: 'Send now' });
+    const dialog = page.getByRole('alertdialog', { name: 'Send Pro newsletter now?' });
+    await sendNow.focus();
+    await page.keyboard.press('Enter');
+    await see(dialog);
+    await see(dialog.getByText(new RegExp(`^${matching.toLocaleString('en-US')} contacts$`)));
+    await see(dialog.getByText(state.fromAddress!, { exact: true }));
+    await see(dialog.getByText('News for pro users', { exact: true }));
+    await shot('send-confirm');
+    for (let i = 0; i < 6; i += 1) {
+      await page.keyboard.press('Tab');
+      assert(await hasFocusWithin(dialog), `Tab ${i + 1} keeps the focus inside the dialog (it is on ${await focused(page)})`);
+    }
+    await page.keyboard.press('Escape');
+    await until('Escape closes the dialog', async () => (await dialog.count()) === 0);
+    assert(await hasFocusWithin(sendNow), 'the focus returns to Send now');
+
+    // Confirmed, the send waits 10 s (scheduled through the API); cancelled in that window, nothing is sent.
+    const campaignApi = () => page.request.get(`${baseUrl}/campaigns/${state.campaignId}`, { headers: { 'X-Project-Id': state.projectId! } }).then((r) => r.json());
+    await sendNow.click();
+    await dialog.getByRole('button', { name: 'Send', exact: true }).click();
+    const window = page.getByText(/Sending in \d+ s…/);
+    await see(window);
+    await shot('cancel-window');
+    assert((await campaignApi()).status === 'SCHEDULED', 'the send waits on the server, not in the page');
+    await page.getByRole('button', { name: 'Cancel sending' }).click();
+    await see(page.getByRole('status', { name: 'Notifications' }).getByText('Send cancelled: nothing was sent.'));
+    await see(page.getByRole('button', { name: 'Send now' }));
+    const cancelled = await campaignApi();
+    assert(cancelled.status === 'DRAFT' && cancelled.scheduledFor === null && cancelled.sentAt === null, `cancelled, the campaign is a draft again (${cancelled.status})`);
+
+    // Confirmed again (clicked twice: one send), it starts once the window is over.
+    await page.getByRole('button', { name: 'Send now' }).click();
+    const confirmedAt = Date.now();
+    await dialog.getByRole('button', { name: 'Send', exact: true }).dblclick();
+    await see(window);
     await see(page.getByRole('heading', { name: 'Statistics' }), 60_000);
     await until('the campaign is SENT', async () => (await page.locator('.badge').filter({ hasText: /^sent$/ }).count()) > 0, 60_000);
     await until('the stats count every recipient', async () => {
-      const total = await statValue(page, 'Recipients');
+      const sent = await campaignApi();
+    // Started by the second confirmation's schedule: the cancelled one, due seconds earlier, sent nothing.
+    assert(new Date(sent.sentAt).getTime() >= confirmedAt + 8_000, `the send started when the window ended (${sent.sentAt}, confirmed at ${new Date(confirmedAt).toISOString()})`);
+    const total = await statValue(page, 'Recipients');
       return total > 0 && (await statValue(page, 'Sent')) + (await statValue(page, 'Skipped')) === total;
     }, 30_000);
+    const sent = await campaignApi();
+    // Started by the second confirmation's schedule: the cancelled one, due seconds earlier, sent nothing.
+    assert(new Date(sent.sentAt).getTime() >= confirmedAt + 8_000, `the send started when the window ended (${sent.sentAt}, confirmed at ${new Date(confirmedAt).toISOString()})`);
     const total = await statValue(page, 'Recipients');
     assert(total === matching, `the audience is what the live count showed (${total} vs ${matching})`);
     assert((await statValue(page, 'Sent')) > 0, 'subscribed contacts were sent the campaign');

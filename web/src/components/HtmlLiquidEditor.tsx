@@ -15,7 +15,8 @@ const liquidLinter = linter(
   { delay: 250 },
 );
 
-const BASIC_SETUP = { foldGutter: false };
+// No active-line tint: on it the default highlighting's green (#085) falls below 4.5:1 contrast.
+const BASIC_SETUP = { foldGutter: false, highlightActiveLine: false, highlightActiveLineGutter: false };
 
 /**
  * The HTML + Liquid body editor of templates and campaigns: CodeMirror with HTML highlighting and

@@ -78,7 +78,7 @@ export function Deliveries({ webhook }: { webhook: Webhook }) {
                 </td>
                 <td>
                   {d.status !== 'succeeded' && (
-                    <Button onClick={() => void retry.submit(d.id)} pending={retry.isPending && retry.variables === d.id} pendingLabel="Retrying…" aria-label={`Retry ${d.type} delivery ${d.id}`}>
+                    <Button onClick={() => void retry.submit(d.id)} pending={retry.isPending && retry.variables === d.id} pendingLabel="Retrying…" aria-label={`Retry now: ${d.type} delivery ${d.id}`}>
                       Retry now
                     </Button>
                   )}

@@ -27,7 +27,7 @@ function StepNodeView({ data }: NodeProps<StepNode>) {
       <div className="wf-node-summary">{summary}</div>
       <div className="wf-node-handles">
         {handles.map((h, i) => (
-          <Handle key={h.id} id={h.id} type="source" aria-label={h.label ? `${h.label} branch` : 'Next step'} position={Position.Bottom} style={{ left: `${((i + 1) * 100) / (handles.length + 1)}%` }} title={h.label ? `${h.label}: drag to the next step` : 'Drag to the next step'}>
+          <Handle key={h.id} id={h.id} type="source" position={Position.Bottom} style={{ left: `${((i + 1) * 100) / (handles.length + 1)}%` }} title={h.label ? `${h.label}: drag to the next step` : 'Drag to the next step'}>
             {h.label && <span className="wf-handle-label">{h.label}</span>}
           </Handle>
         ))}

@@ -1,0 +1,73 @@
+import type { Page } from 'playwright-core';
+import { assert, type Journey, see } from '../harness';
+
+type Listed = { id: string }[] | { data: { id: string }[] };
+const firstId = (body: Listed): string | undefined => (Array.isArray(body) ? body : body.data)[0]?.id;
+
+/** The id of the first resource a project API path lists (as the signed-in user, through the session cookie). */
+async function firstOf(page: Page, baseUrl: string, projectId: string, path: string): Promise<string | undefined> {
+  const res = await page.request.get(`${baseUrl}${path}`, { headers: { 'X-Project-Id': projectId } });
+  assert(res.ok(), `GET ${path} answered ${res.status()}`);
+  return firstId((await res.json()) as Listed);
+}
+
+/**
+ * Every route of the router, with the data the earlier journeys left, one after the other: each
+ * is shot, so each passes axe-core's checks (run.ts fails the journey on a serious or critical
+ * violation). The signed-out pages (login, sign-up, password reset, email verification) are
+ * shot by the account and recovery journeys, a webhook endpoint's and a delivery's pages by the
+ * webhooks journey (which deletes its endpoint at its end).
+ */
+export const everyPageJourney: Journey = {
+  name: 'every-page',
+  async run({ page, baseUrl, projectUrl, shot, state }) {
+    const projectId = state.projectId!;
+    const contactId = await firstOf(page, baseUrl, projectId, '/contacts?limit=1');
+    const workflowId = await firstOf(page, baseUrl, projectId, '/workflows');
+    const executionId = workflowId && (await firstOf(page, baseUrl, projectId, `/workflows/${workflowId}/executions`));
+    const ids = { contactId, workflowId, executionId, templateId: state.templateId, segmentId: state.segmentId, campaignId: state.campaignId };
+    const missing = Object.entries(ids).filter(([, id]) => !id);
+    assert(missing.length === 0, `the earlier journeys left no ${missing.map(([name]) => name).join(', ')}`);
+
+    const routes: [string, string][] = [
+      ['overview', ''],
+      ['contacts', 'contacts'],
+      ['contact', `contacts/${contactId}`],
+      ['contacts-import', 'contacts/import'],
+      ['templates', 'templates'],
+      ['template', `templates/${state.templateId}`],
+      ['template-new', 'templates/new'],
+      ['segments', 'segments'],
+      ['segment', `segments/${state.segmentId}`],
+      ['segment-edit', `segments/${state.segmentId}/edit`],
+      ['segment-new', 'segments/new'],
+      ['campaigns', 'campaigns'],
+      ['campaign', `campaigns/${state.campaignId}`],
+      ['campaign-new', 'campaigns/new'],
+      ['workflows', 'workflows'],
+      ['workflow', `workflows/${workflowId}`],
+      ['workflow-executions', `workflows/${workflowId}/executions`],
+      ['workflow-execution', `workflows/${workflowId}/executions/${executionId}`],
+      ['activity', 'activity'],
+      ['analytics', 'analytics'],
+      ['domains', 'domains'],
+      ['webhooks', 'webhooks'],
+      // An endpoint's page and a delivery's: the webhooks journey shoots them before it deletes its endpoint.
+      ['webhook-new', 'webhooks/new'],
+      ['billing', 'billing'],
+      ['settings', 'settings'],
+      ['settings-keys', 'settings/keys'],
+      ['settings-members', 'settings/members'],
+      ['settings-security', 'settings/security'],
+      ['not-found', 'no-such-page'],
+    ];
+    for (const [name, path] of routes) {
+      await page.goto(projectUrl(path));
+      await see(page.getByRole('heading', { level: 1 }));
+      await shot(name);
+    }
+    await page.goto(`${baseUrl}/app/`);
+    await see(page.getByRole('heading', { level: 1 }));
+    await shot('projects');
+  },
+};
