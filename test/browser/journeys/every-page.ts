@@ -16,7 +16,8 @@ async function firstOf(page: Page, baseUrl: string, projectId: string, path: str
  * is shot, so each passes axe-core's checks (run.ts fails the journey on a serious or critical
  * violation). The signed-out pages (login, sign-up, password reset, email verification) are
  * shot by the account and recovery journeys, a webhook endpoint's and a delivery's pages by the
- * webhooks journey (which deletes its endpoint at its end).
+ * webhooks journey (which deletes its endpoint at its end). Ends with the unsaved-changes prompt
+ * of an editor.
  */
 export const everyPageJourney: Journey = {
   name: 'every-page',
@@ -69,5 +70,19 @@ export const everyPageJourney: Journey = {
     await page.goto(`${baseUrl}/app/`);
     await see(page.getByRole('heading', { level: 1 }));
     await shot('projects');
+
+    // An editor with unsaved changes asks before leaving; Escape keeps editing, Discard leaves.
+    await page.goto(projectUrl('templates/new'));
+    await page.getByLabel('Name', { exact: true }).fill('Never saved');
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Contacts' }).click();
+    const prompt = page.getByRole('alertdialog', { name: 'Leave without saving?' });
+    await see(prompt);
+    await shot('unsaved-changes');
+    await page.keyboard.press('Escape');
+    await see(page.getByRole('heading', { name: 'New template' }));
+    assert((await prompt.count()) === 0 && page.url().endsWith('/templates/new'), 'Escape keeps the editor open');
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Contacts' }).click();
+    await prompt.getByRole('button', { name: 'Discard changes' }).click();
+    await see(page.getByRole('heading', { name: 'Contacts', level: 1 }));
   },
 };

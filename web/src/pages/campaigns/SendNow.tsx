@@ -22,13 +22,15 @@ type CancelMutation = ReturnType<typeof useApiMutation<unknown, void>>;
 export function useSecondsLeft(campaign: Campaign): number | undefined {
   const due = campaign.status === 'SCHEDULED' && campaign.scheduledFor ? new Date(campaign.scheduledFor).getTime() : undefined;
   const [now, setNow] = useState(() => Date.now());
-  const soon = due !== undefined && due - now <= CANCEL_WINDOW_MS + 2_000;
+  // The clock ticks while the campaign is scheduled at all (a send scheduled for later enters the
+  // window too); its first tick replaces the time read at mount.
+  const scheduled = due !== undefined;
   useEffect(() => {
-    if (!soon) return;
+    if (!scheduled) return;
     const timer = setInterval(() => setNow(Date.now()), 250);
     return () => clearInterval(timer);
-  }, [soon]);
-  return soon ? Math.max(0, Math.ceil((due! - now) / 1000)) : undefined;
+  }, [scheduled]);
+  return due !== undefined && due - now <= CANCEL_WINDOW_MS + 2_000 ? Math.max(0, Math.ceil((due - now) / 1000)) : undefined;
 }
 
 /** The cancel window after "Send now": a countdown and the button that takes the send back. */
