@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { assert, type Journey, see } from '../harness';
+import { assert, focused, hasFocusWithin, type Journey, see } from '../harness';
 
 type Listed = { id: string }[] | { data: { id: string }[] };
 const firstId = (body: Listed): string | undefined => (Array.isArray(body) ? body : body.data)[0]?.id;
@@ -16,8 +16,8 @@ async function firstOf(page: Page, baseUrl: string, projectId: string, path: str
  * is shot, so each passes axe-core's checks (run.ts fails the journey on a serious or critical
  * violation). The signed-out pages (login, sign-up, password reset, email verification) are
  * shot by the account and recovery journeys, a webhook endpoint's and a delivery's pages by the
- * webhooks journey (which deletes its endpoint at its end). Ends with the unsaved-changes prompt
- * of an editor.
+ * webhooks journey (which deletes its endpoint at its end). Ends with an editor by keyboard and
+ * its unsaved-changes prompt.
  */
 export const everyPageJourney: Journey = {
   name: 'every-page',
@@ -74,6 +74,11 @@ export const everyPageJourney: Journey = {
     // An editor with unsaved changes asks before leaving; Escape keeps editing, Discard leaves.
     await page.goto(projectUrl('templates/new'));
     await page.getByLabel('Name', { exact: true }).fill('Never saved');
+    // The body editor is no keyboard trap: Tab moves on.
+    const body = page.getByRole('textbox', { name: /^Body/ });
+    await body.click();
+    await page.keyboard.press('Tab');
+    assert(!(await hasFocusWithin(page.locator('.cm-editor').first())), `Tab leaves the body editor (the focus is on ${await focused(page)})`);
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Contacts' }).click();
     const prompt = page.getByRole('alertdialog', { name: 'Leave without saving?' });
     await see(prompt);

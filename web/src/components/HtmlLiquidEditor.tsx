@@ -35,11 +35,12 @@ export default function HtmlLiquidEditor({
   height?: string;
   readOnly?: boolean;
 }) {
+  // indentWithTab off: Tab moves the focus on rather than indenting, so the editor is no keyboard trap.
   // Memoised: a new array on every render would reconfigure the editor at each keystroke.
   const extensions = useMemo(() => [html(), EditorView.contentAttributes.of({ 'aria-label': label }), EditorView.lineWrapping, liquidLinter, lintGutter()], [label]);
   return (
     <div className="editor">
-      <CodeMirror value={value} height={height} extensions={extensions} onChange={onChange} basicSetup={BASIC_SETUP} readOnly={readOnly} editable={!readOnly} />
+      <CodeMirror value={value} height={height} extensions={extensions} onChange={onChange} basicSetup={BASIC_SETUP} indentWithTab={false} readOnly={readOnly} editable={!readOnly} />
     </div>
   );
 }

@@ -123,7 +123,7 @@ function Detail({ campaign }: { campaign: Campaign }) {
       )}
       {s === 'SENDING' && (
         <section className="panel" aria-label="Sending">
-          <Button variant="danger" onClick={() => void cancel.submit()} pending={cancel.isPending} pendingLabel="Stopping…">
+          <Button variant="danger" onClick={() => void cancel.submit().then((done) => done !== undefined && toast('Sending stopped.'))} pending={cancel.isPending} pendingLabel="Stopping…">
             Stop sending
           </Button>
           <span className="muted"> What has left stays sent; nothing more leaves.</span>
