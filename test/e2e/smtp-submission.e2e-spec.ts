@@ -73,8 +73,9 @@ describe('SMTP submission relay', () => {
     SMTP_SUBMISSION_PORT: '0',
     SMTP_SUBMISSION_TLS_PORT: '0',
     SMTP_MAX_RECIPIENTS: '5',
-    SMTP_IDLE_TIMEOUT_MS: '3000',
-    SMTP_SESSION_TIMEOUT_MS: '6000',
+    // Short enough to see the trickling client cut within the test, long enough for a 41 MB upload on a loaded machine.
+    SMTP_IDLE_TIMEOUT_MS: '30000',
+    SMTP_SESSION_TIMEOUT_MS: '12000',
   });
   let starttlsPort: number;
   let tlsPort: number;
@@ -326,9 +327,9 @@ describe('SMTP submission relay', () => {
       // Every held session still answers.
       const replies = await Promise.all(sessions.map((session) => session.command('NOOP')));
       expect(replies.every((r) => r.startsWith('250'))).toBe(true);
-      // SMTP_SESSION_TIMEOUT_MS (6 s here) cuts the trickler, busy as it keeps itself.
-      await waitFor(async () => (closedAt ? true : undefined), 10_000, 100);
-      expect(closedAt - openedAt).toBeGreaterThanOrEqual(5_500);
+      // SMTP_SESSION_TIMEOUT_MS (12 s here) cuts the trickler, busy as it keeps itself (the idle timeout never would).
+      await waitFor(async () => (closedAt ? true : undefined), 16_000, 100);
+      expect(closedAt - openedAt).toBeGreaterThanOrEqual(11_500);
     } finally {
       clearInterval(drip);
       trickler.destroy();
