@@ -1,9 +1,9 @@
 'use strict';
 // Issue 39: the SMTP submission relay (extensions.md §2), in each mode, into a loopback SMTP
 // receiver. The same messages (one recipient each, a new contact every time, a ~4 KB static HTML
-// body and its text part) go in once through `POST /v1/send` and once through the relay, with
-// nodemailer clients over STARTTLS (a pool of POOL_SIZE connections, CONNECTIONS messages in
-// flight, as the send suite's baseline); each figure runs from the first submission until the
+// body and its text part) go in once through `POST /v1/send` (CONNECTIONS HTTP connections) and
+// once through the relay, with a nodemailer client over STARTTLS holding as many pooled SMTP
+// connections (one message in flight on each: SMTP has no pipelining of messages); each figure runs from the first submission until the
 // receiver holds every message (goal: relay ≥ 80% of /v1/send, same run). Then the service's RSS
 // before and with 100 idle authenticated submission sessions.
 const tls = require('node:tls');
@@ -39,7 +39,7 @@ async function relay(port, secretKey, n, offset) {
     port,
     requireTLS: true,
     pool: true,
-    maxConnections: POOL_SIZE,
+    maxConnections: CONNECTIONS,
     maxMessages: Infinity,
     auth: { user: 'mailroom', pass: secretKey },
     tls: { rejectUnauthorized: false },
@@ -131,6 +131,7 @@ async function run(ctx) {
         await sleep(2_000);
         const during = app.rssBytes();
         for (const socket of sessions) socket.destroy();
+        // With PROCESSES=2 this is the cluster primary's alone (the copies hold the sessions).
         rows.push(row(`RSS with ${IDLE_SESSIONS} idle SMTP sessions`, label, Math.round(during / 1024 / 1024), 'MB', undefined, { baseline: Math.round(before / 1024 / 1024) }));
       } finally {
         await app.stop();
