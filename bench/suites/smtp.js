@@ -17,20 +17,8 @@ const IDLE_SESSIONS = 100;
 const BODY = `<html><body>${'<p style="font-family:Arial">Here is what happened in your account this week. Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>'.repeat(25)}</body></html>`;
 const FROM = { name: 'Bench', address: 'hello@bench.example.com' };
 
-function apiRequests(secretKey, offset) {
-  let i = 0;
-  return [
-    {
-      method: 'POST',
-      path: '/v1/send',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${secretKey}` },
-      setupRequest(req) {
-        const body = { to: `api${offset + i++}@bench.example.org`, from: { name: FROM.name, email: FROM.address }, subject: 'Weekly summary', body: BODY };
-        return { ...req, body: JSON.stringify(body) };
-      },
-    },
-  ];
-}
+const apiRequests = (secretKey, offset) =>
+  sendSuite.sendRequestsOf(secretKey, offset, (k) => ({ to: `api${k}@bench.example.org`, from: { name: FROM.name, email: FROM.address }, subject: 'Weekly summary', body: BODY }));
 
 /** n messages through the relay from one pooled nodemailer client, CONNECTIONS at a time; resolves with the refusals. */
 async function relay(port, secretKey, n, offset) {
