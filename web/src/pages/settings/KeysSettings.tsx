@@ -61,7 +61,7 @@ export default function KeysSettings() {
 }
 
 /** The submission relay's settings for mail clients and SMTP libraries; shown only when the deployment runs it. */
-function SmtpCredentials() {
+export function SmtpCredentials() {
   const config = usePublicConfig();
   const smtp = config.data?.smtp;
   const publicUrl = config.data?.publicUrl;
