@@ -339,6 +339,9 @@ describe('SMTP submission relay', () => {
 
   it('survives malformed commands and malformed MIME: refusals, never a crash, and it keeps answering', async () => {
     const raw = await RawSmtp.tls(tlsPort);
+    const ehlo = await raw.command('EHLO fuzz.test');
+    expect(ehlo).toMatch(/^250[- ]SIZE 41943040$/m);
+    expect(ehlo).toMatch(/^250[- ]AUTH PLAIN LOGIN$/m);
     const garbage = ['', 'HELO', 'MAIL FROM:<<<>>>', 'RCPT TO:', 'DATA', 'AUTH PLAIN !!!notbase64', 'AUTH UNKNOWNMECH', '\u0000\u0001\u0002', 'X'.repeat(5000), 'GET / HTTP/1.1'];
     for (const line of garbage.slice(0, -1)) expect(await raw.command(line)).toMatch(/^[2345]\d\d/);
     raw.close();
