@@ -4,3 +4,4 @@ export * from './deliverability.module';
 export * from './links/recipient-links';
 export * from './suppression/suppressions.sql';
 export * from './tracking/instrument-tracking';
+export * from './links/bounce-address';
