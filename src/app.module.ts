@@ -31,6 +31,7 @@ import { QueuesModule } from './platform/queues/queues.module';
 import { UsageModule } from './platform/usage/usage.module';
 import { SegmentsModule } from './modules/segments/segments.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
+import { InboundModule } from './modules/inbound/inbound.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -71,6 +72,7 @@ export class AppModule {
         SegmentsModule,
         WorkflowsModule,
         WebhooksModule,
+        InboundModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },

@@ -5,3 +5,4 @@ export * from './links/recipient-links';
 export * from './suppression/suppressions.sql';
 export * from './tracking/instrument-tracking';
 export * from './links/bounce-address';
+export * from './inbound/delivery-feedback.service';
