@@ -32,6 +32,7 @@ import { UsageModule } from './platform/usage/usage.module';
 import { SegmentsModule } from './modules/segments/segments.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { InboundModule } from './modules/inbound/inbound.module';
+import { SmtpModule } from './modules/smtp/smtp.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -73,6 +74,7 @@ export class AppModule {
         WorkflowsModule,
         WebhooksModule,
         InboundModule,
+        SmtpModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },

@@ -53,3 +53,19 @@ describe('loadConfig: OpenTelemetry', () => {
     expect(() => load({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow('OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json');
   });
 });
+
+describe('loadConfig: SMTP listeners', () => {
+  it('keeps every listener off unless its port is set, with the defaults of the contract', () => {
+    expect(load({}).smtp).toEqual({ submissionPort: undefined, submissionTlsPort: undefined, inboundPort: undefined, tls: undefined, allowInsecureAuth: false, maxRecipients: 50, idleTimeoutMs: 60_000, sessionTimeoutMs: 1_800_000 });
+    expect(load({ SMTP_SUBMISSION_PORT: '587', SMTP_SUBMISSION_TLS_PORT: '465', SMTP_INBOUND_PORT: '0' }).smtp).toMatchObject({ submissionPort: 587, submissionTlsPort: 465, inboundPort: 0 });
+  });
+
+  it('takes the certificate and key together only', () => {
+    expect(load({ SMTP_TLS_CERT_FILE: '/tls/cert.pem', SMTP_TLS_KEY_FILE: '/tls/key.pem' }).smtp.tls).toEqual({ certFile: '/tls/cert.pem', keyFile: '/tls/key.pem' });
+    expect(() => load({ SMTP_TLS_CERT_FILE: '/tls/cert.pem' })).toThrow('SMTP_TLS_CERT_FILE and SMTP_TLS_KEY_FILE must be set together');
+  });
+
+  it.each([['SMTP_SUBMISSION_PORT', '70000'], ['SMTP_MAX_RECIPIENTS', '0'], ['SMTP_ALLOW_INSECURE_AUTH', 'maybe']])('refuses %s=%j with one line naming it', (name, value) => {
+    expect(() => load({ [name]: value })).toThrow(new RegExp(`^${name} `));
+  });
+});

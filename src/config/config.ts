@@ -103,6 +103,27 @@ export interface AppConfig {
   webDistDir: string;
   /** OpenTelemetry export over OTLP/HTTP (see `telemetryConfig`); the SDK reads the other `OTEL_*` variables itself. */
   telemetry: TelemetryConfig;
+  /** SMTP listeners (docs/smtp.md): the submission relay and inbound mail. A port left unset keeps its listener off. */
+  smtp: SmtpConfig;
+}
+
+export interface SmtpConfig {
+  /** `SMTP_SUBMISSION_PORT`: submission with STARTTLS (production 587). 0 takes a free port (tests). */
+  submissionPort?: number;
+  /** `SMTP_SUBMISSION_TLS_PORT`: submission over implicit TLS (production 465). */
+  submissionTlsPort?: number;
+  /** `SMTP_INBOUND_PORT`: inbound mail, the MX (production 25). */
+  inboundPort?: number;
+  /** `SMTP_TLS_CERT_FILE` + `SMTP_TLS_KEY_FILE` (PEM, re-read when they change); unset: a self-signed pair in `$DATA_DIR`. */
+  tls?: { certFile: string; keyFile: string };
+  /** `SMTP_ALLOW_INSECURE_AUTH`: AUTH accepted before STARTTLS (otherwise 530 5.7.0). */
+  allowInsecureAuth: boolean;
+  /** `SMTP_MAX_RECIPIENTS`: envelope recipients of one submitted message (default 50). */
+  maxRecipients: number;
+  /** `SMTP_IDLE_TIMEOUT_MS`: a session that sends nothing this long while we wait for it is closed (default 60 s). */
+  idleTimeoutMs: number;
+  /** `SMTP_SESSION_TIMEOUT_MS`: the longest one connection may stay open, however busy (default 30 minutes): a client trickling bytes cannot hold a slot forever. */
+  sessionTimeoutMs: number;
 }
 
 export interface TelemetryConfig {
@@ -282,6 +303,26 @@ function telemetryConfig(env: Env): TelemetryConfig {
   };
 }
 
+function optionalPort(env: Env, name: string): number | undefined {
+  return str(env, name) === undefined ? undefined : int(env, name, 0, 0, 65535);
+}
+
+function smtpConfig(env: Env): SmtpConfig {
+  const certFile = str(env, 'SMTP_TLS_CERT_FILE');
+  const keyFile = str(env, 'SMTP_TLS_KEY_FILE');
+  if (Boolean(certFile) !== Boolean(keyFile)) throw new ConfigError('SMTP_TLS_CERT_FILE and SMTP_TLS_KEY_FILE must be set together');
+  return {
+    submissionPort: optionalPort(env, 'SMTP_SUBMISSION_PORT'),
+    submissionTlsPort: optionalPort(env, 'SMTP_SUBMISSION_TLS_PORT'),
+    inboundPort: optionalPort(env, 'SMTP_INBOUND_PORT'),
+    tls: certFile && keyFile ? { certFile: resolve(process.cwd(), certFile), keyFile: resolve(process.cwd(), keyFile) } : undefined,
+    allowInsecureAuth: bool(env, 'SMTP_ALLOW_INSECURE_AUTH', false),
+    maxRecipients: int(env, 'SMTP_MAX_RECIPIENTS', 50, 1, 10_000),
+    idleTimeoutMs: int(env, 'SMTP_IDLE_TIMEOUT_MS', 60_000, 100, 3_600_000),
+    sessionTimeoutMs: int(env, 'SMTP_SESSION_TIMEOUT_MS', 1_800_000, 100, 86_400_000),
+  };
+}
+
 /** Validates the environment once at boot; any problem is one `ConfigError` line naming the variable. */
 export function loadConfig(env: Env = process.env): AppConfig {
   const port = int(env, 'PORT', 8080, 0, 65535);
@@ -392,5 +433,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     webDistDir: webDistDir(env),
     telemetry: telemetryConfig(env),
+    smtp: smtpConfig(env),
   };
 }

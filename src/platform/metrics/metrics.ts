@@ -54,6 +54,9 @@ export const httpRequestDuration = metrics.histogram({
  *   appMetrics.eventWebhook('succeeded', n?)    event webhook attempts, by outcome
  *   appMetrics.workflowStep('SEND_EMAIL', 'completed', n?)
  *   appMetrics.feedback('bounce', 'Permanent')  bounces (by type) and complaints
+ *   appMetrics.smtpSession('submission', +1)    SMTP sessions opened (and open now), by listener
+ *   appMetrics.smtpMessage('inbound')           SMTP messages accepted, by listener
+ *   appMetrics.smtpRejection('submission', 'auth_failed') SMTP refusals, by listener and reason
  * Queue depth per queue and state is read at scrape time (setQueueDepthSource).
  */
 const emailsTotal = metrics.counter({ name: 'mailroom_emails_total', help: 'Emails reaching a status, by status and transport', labelNames: ['status', 'transport'] as const });
@@ -79,6 +82,15 @@ const eventWebhookAttemptsTotal = metrics.counter({
 });
 const workflowStepsTotal = metrics.counter({ name: 'mailroom_workflow_step_outcomes_total', help: 'Workflow steps run, by step type and outcome', labelNames: ['type', 'outcome'] as const });
 const feedbackTotal = metrics.counter({ name: 'mailroom_delivery_feedback_total', help: 'Bounces, complaints and delays received, by kind and detail (bounce type)', labelNames: ['kind', 'detail'] as const });
+
+const smtpSessionsTotal = metrics.counter({ name: 'mailroom_smtp_sessions_total', help: 'SMTP sessions opened, by listener', labelNames: ['listener'] as const });
+const smtpSessionsOpen = metrics.gauge({ name: 'mailroom_smtp_sessions_open', help: 'SMTP sessions open now, by listener', labelNames: ['listener'] as const });
+const smtpMessagesTotal = metrics.counter({ name: 'mailroom_smtp_messages_total', help: 'SMTP messages accepted (250 after DATA), by listener', labelNames: ['listener'] as const });
+const smtpRejectionsTotal = metrics.counter({
+  name: 'mailroom_smtp_rejections_total',
+  help: 'SMTP refusals (4xx/5xx answers of the application and cut sessions), by listener and reason',
+  labelNames: ['listener', 'reason'] as const,
+});
 
 export type QueueDepth = Array<{ queue: string; state: string; count: number }>;
 let queueDepthSource: (() => Promise<QueueDepth>) | undefined;
@@ -128,5 +140,16 @@ export const appMetrics = {
   },
   feedback(kind: 'bounce' | 'complaint' | 'delay', detail = ''): void {
     feedbackTotal.inc({ kind, detail });
+  },
+  /** +1 when a session opens (also counted in the total), -1 when it closes. */
+  smtpSession(listener: string, delta: 1 | -1): void {
+    if (delta > 0) smtpSessionsTotal.inc({ listener });
+    smtpSessionsOpen.inc({ listener }, delta);
+  },
+  smtpMessage(listener: string): void {
+    smtpMessagesTotal.inc({ listener });
+  },
+  smtpRejection(listener: string, reason: string): void {
+    smtpRejectionsTotal.inc({ listener, reason });
   },
 };

@@ -4266,6 +4266,13 @@ export interface operations {
                         mcp?: boolean;
                         /** @description Traces and metrics are exported over OpenTelemetry (OTLP/HTTP) */
                         telemetry?: boolean;
+                        /** @description SMTP listeners: the submission relay (STARTTLS and implicit-TLS ports, null when off) and inbound mail */
+                        smtp?: {
+                            submission: boolean;
+                            inbound: boolean;
+                            submissionPort: number | null;
+                            submissionTlsPort: number | null;
+                        };
                     };
                 };
             };
