@@ -13,7 +13,7 @@ export class InboundMessages1764200000000 implements MigrationInterface {
       CREATE TABLE inbound_messages (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
         project_id uuid NOT NULL,
-        contact_id uuid,
+        contact_id text,
         storage_key text NOT NULL,
         size integer NOT NULL,
         mail_from text,

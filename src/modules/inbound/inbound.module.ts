@@ -7,12 +7,14 @@ import { ContactsModule } from '../contacts';
 import { DeliverabilityModule } from '../deliverability';
 import { DomainsModule } from '../domains';
 import { EventsModule } from '../events';
+import { SmtpModule } from '../smtp';
 import { closeObjectStorage, createObjectStorage, ImageStorage } from '../uploads';
 import { InboundMessage } from './entities/inbound-message.entity';
 import { InboundController } from './inbound.controller';
 import { InboundRepository } from './inbound.repository';
 import { INBOUND_STORAGE, InboundService } from './inbound.service';
 import { BounceReports } from './receive/bounce-reports';
+import { InboundListener } from './receive/inbound-listener';
 import { InboundPurge } from './worker/inbound-purge';
 
 /**
@@ -21,12 +23,13 @@ import { InboundPurge } from './worker/inbound-purge';
  * reports, the routes and the retention purge. The SMTP listener hands it each message.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([InboundMessage]), BillingModule, ContactsModule, DeliverabilityModule, DomainsModule, EventsModule],
+  imports: [TypeOrmModule.forFeature([InboundMessage]), BillingModule, ContactsModule, DeliverabilityModule, DomainsModule, EventsModule, SmtpModule],
   controllers: [InboundController],
   providers: [
     InboundService,
     InboundRepository,
     BounceReports,
+    InboundListener,
     InboundPurge,
     { provide: INBOUND_STORAGE, useFactory: (config: AppConfig): ImageStorage => createObjectStorage(config, 'inbound'), inject: [APP_CONFIG] },
   ],

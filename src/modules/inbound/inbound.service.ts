@@ -62,9 +62,10 @@ export class InboundService {
   }
 
   async receive(envelope: InboundEnvelope, raw: Buffer): Promise<void> {
-    const recipients = [...new Set(envelope.recipients.map(normalizeEmail))];
-    for (const address of recipients.filter(isBounceAddress)) await this.reports.handle(address, raw);
-    const ordinary = recipients.filter((r) => !isBounceAddress(r));
+    // A bounce address keeps its case: its token is base64url.
+    const bounces = [...new Set(envelope.recipients.map((r) => r.trim()).filter(isBounceAddress))];
+    for (const address of bounces) await this.reports.handle(address, raw);
+    const ordinary = [...new Set(envelope.recipients.filter((r) => !isBounceAddress(r)).map(normalizeEmail))];
     if (ordinary.length === 0) return;
     const byProject = await this.domains.projectsReceiving(ordinary);
     if (byProject.size === 0) return;

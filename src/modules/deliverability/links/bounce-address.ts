@@ -1,4 +1,4 @@
-import { signToken, verifyToken } from './signed-token';
+import { signHexToken, verifyHexToken } from './signed-token';
 
 /** The subdomain of a sending domain that receives bounces (`bounces.example.com`); its MX points at `INBOUND_MX_HOST`. */
 export const BOUNCE_SUBDOMAIN = 'bounces';
@@ -9,12 +9,12 @@ export const bounceDomainOf = (domain: string): string => `${BOUNCE_SUBDOMAIN}.$
 
 /**
  * The VERP return path of one email: `bounce+<token>@bounces.<domain>`, the token the email id
- * signed (purpose `bounce`). The id travels as its 16 bytes in base64url so the local part stays
- * within SMTP's 64 characters (7 + 30 + 22).
+ * signed (purpose `bounce`) in the case-insensitive hex form, since servers may lower-case the
+ * address they bounce to. The id travels as 32 hex digits, so the local part stays within
+ * SMTP's 64 characters (7 + 32 + 24).
  */
 export function bounceAddress(secret: string, emailId: string, domain: string): string {
-  const compact = Buffer.from(emailId.replace(/-/g, ''), 'hex').toString('base64url');
-  return `${LOCAL_PREFIX}${signToken(secret, 'bounce', [compact])}@${bounceDomainOf(domain)}`;
+  return `${LOCAL_PREFIX}${signHexToken(secret, 'bounce', emailId.replace(/-/g, ''))}@${bounceDomainOf(domain)}`;
 }
 
 /** Whether the address is of the bounce shape (whatever its token): such mail is a report, never `email.received`. */
@@ -27,11 +27,8 @@ export function isBounceAddress(address: string): boolean {
 export function emailIdOfBounceAddress(secret: string, address: string): string | null {
   if (!isBounceAddress(address)) return null;
   const token = address.slice(LOCAL_PREFIX.length, address.lastIndexOf('@'));
-  const parts = verifyToken(secret, 'bounce', token, 1);
-  if (!parts) return null;
-  const bytes = Buffer.from(parts[0], 'base64url');
-  if (bytes.length !== 16) return null;
-  const hex = bytes.toString('hex');
+  const hex = verifyHexToken(secret, 'bounce', token);
+  if (!hex || hex.length !== 32) return null;
   const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
   return UUID.test(id) ? id : null;
 }

@@ -13,9 +13,9 @@ export class InboundMessage {
   @ForeignKey(() => Project, { name: 'inbound_messages_project_id_fkey', onDelete: 'CASCADE' })
   @Column('uuid')
   projectId: string;
-  /** The sender's contact. */
+  /** The sender's contact (contact ids are text). */
   @ForeignKey(() => Contact, { name: 'inbound_messages_contact_id_fkey', onDelete: 'SET NULL' })
-  @Column('uuid', { nullable: true })
+  @Column('text', { nullable: true })
   contactId: string | null;
   /** Key of the raw bytes in the `inbound` storage area. */
   @Column('text') storageKey: string;
