@@ -76,3 +76,35 @@ describe('docker/compose.yml', () => {
     }
   });
 });
+
+describe('docker/compose.yml: SMTP', () => {
+  const SECRET = 'f'.repeat(64);
+
+  it('publishes submission (587 STARTTLS, 465 implicit TLS) and inbound (25) from the api service, host ports from the same variables', () => {
+    const resolved = interpolate(COMPOSE, { APP_SECRET: SECRET });
+    const ports = [...resolved.matchAll(/^\s*- "(\d+):(\d+)"$/gm)].map((m) => `${m[1]}:${m[2]}`);
+    expect(ports).toEqual(expect.arrayContaining(['587:587', '465:465', '25:25']));
+    expect(entries(resolved, 'SMTP_SUBMISSION_PORT')).toEqual(['587']);
+    expect(entries(resolved, 'SMTP_SUBMISSION_TLS_PORT')).toEqual(['465']);
+    expect(entries(resolved, 'SMTP_INBOUND_PORT')).toEqual(['25']);
+    const moved = interpolate(COMPOSE, { APP_SECRET: SECRET, SMTP_SUBMISSION_PORT: '2587', SMTP_INBOUND_PORT: '2525' });
+    expect([...moved.matchAll(/^\s*- "(\d+):(\d+)"$/gm)].map((m) => `${m[1]}:${m[2]}`)).toEqual(expect.arrayContaining(['2587:587', '2525:25']));
+  });
+
+  it('mounts the certificate directory read-only and passes the certificate variables', () => {
+    const resolved = interpolate(COMPOSE, { APP_SECRET: SECRET, SMTP_TLS_CERT_FILE: '/etc/mailroom/tls/fullchain.pem' });
+    expect(resolved).toContain('- ./tls:/etc/mailroom/tls:ro');
+    expect(entries(resolved, 'SMTP_TLS_CERT_FILE')).toEqual(['/etc/mailroom/tls/fullchain.pem']);
+  });
+
+  it('names only variables that .env.example documents', () => {
+    const example = readFileSync(join(__dirname, '..', '..', '.env.example'), 'utf8');
+    const documented = new Set([...example.matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]));
+    const named = new Set([...COMPOSE.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]));
+    // Mailroom's own environment (the x-mailroom anchor, api and worker), not the postgres image's.
+    const mailroomPart = COMPOSE.slice(0, COMPOSE.indexOf('\n  postgres:'));
+    const inContainer = [...mailroomPart.matchAll(/^\s{4,6}([A-Z][A-Z0-9_]*):/gm)].map((m) => m[1]);
+    expect(inContainer).toEqual(expect.arrayContaining(['DATABASE_URL', 'SMTP_SUBMISSION_PORT', 'SMTP_TLS_KEY_FILE']));
+    for (const name of [...named, ...inContainer]) expect({ name, documented: documented.has(name) }).toEqual({ name, documented: true });
+  });
+});

@@ -21,7 +21,8 @@ function trackingFor(mode: TrackingMode, type: EmailType, override: boolean | un
 }
 
 /** A project's content row as a caller gives it (the façade adds the project). */
-export type EmailContentInput = Omit<NewEmailContent, 'projectId' | 'liquid'>;
+/** `liquid: false` only for final content (the SMTP relay's messages). */
+export type EmailContentInput = Omit<NewEmailContent, 'projectId'>;
 
 /** What every email of one send shares, whoever asks for it (`/v1/send`, a workflow step, a campaign). */
 export interface EmailSend {
@@ -32,6 +33,8 @@ export interface EmailSend {
   campaignId?: string | null;
   /** The workflow execution whose SEND_EMAIL step sends it (`GET /v1/emails` shows it). */
   workflowExecutionId?: string | null;
+  /** `smtp` for the submission relay: stored on the emails, carried by their `email.*` events. */
+  source?: 'smtp';
 }
 
 /** A recipient in hand: the contact (if any), and what the recipient policy needs of it. */
@@ -142,7 +145,7 @@ export class EmailQueueFacade {
       const track = await this.tracks(projectId, send, em);
       rows.push({
         content: { ...send.content, projectId },
-        emails: { projectId, templateId: send.content.templateId, campaignId: send.campaignId ?? null, workflowExecutionId: send.workflowExecutionId ?? null, type: send.type, fromAddress: send.fromAddress, trackOpens: track, trackClicks: track },
+        emails: { projectId, templateId: send.content.templateId, campaignId: send.campaignId ?? null, workflowExecutionId: send.workflowExecutionId ?? null, type: send.type, fromAddress: send.fromAddress, trackOpens: track, trackClicks: track, source: send.source ?? null },
         recipients: recipients
           .filter((_, j) => outcomes[i][j] === null)
           .map((r) => ({ contactId: r.contactId, toAddress: r.email, toName: r.name, variables: r.variables })),

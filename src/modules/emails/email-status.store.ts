@@ -53,7 +53,7 @@ export const statusGuard = (condition: string): string => `(CASE WHEN ${conditio
 /** The pipeline's per-email statements, each run for a batch of emails (the Batchers below). */
 const LOAD_SQL = `SELECT e.id, e.project_id, e.contact_id, e.template_id, e.campaign_id, e.type, e.from_address, e.to_address, e.to_name,
               e.variables, e.status, e.created_at, (e.lease_until IS NOT NULL AND e.lease_until > now()) AS lease_active,
-              e.track_opens, e.track_clicks, e.content_id,
+              e.track_opens, e.track_clicks, e.content_id, e.source,
               -- What the recipient policy (skipReason) needs, for the mail that respects subscriptions.
               CASE WHEN e.type = ANY($2::text[]) THEN ${suppressedSql({ projectId: 'e.project_id', email: 'lower(btrim(e.to_address))' })} ELSE false END AS suppressed,
               CASE WHEN e.type = ANY($2::text[]) THEN ${contactSubscribedSql('e.project_id', 'lower(btrim(e.to_address))')} END AS contact_subscribed,
@@ -97,6 +97,8 @@ export interface LoadedEmail {
   leaseActive: boolean;
   trackOpens: boolean;
   trackClicks: boolean;
+  /** `smtp` for the submission relay's emails, else null (see email-event-data.ts, `emailSource`). */
+  source: string | null;
   /** SUBSCRIPTION_TYPES only (false otherwise): the address is on the project's suppression list. */
   suppressed: boolean;
   /** SUBSCRIPTION_TYPES only (null otherwise, or when no contact has the address). */
@@ -130,6 +132,7 @@ interface LoadedRow {
   lease_active: boolean;
   track_opens: boolean;
   track_clicks: boolean;
+  source: string | null;
   suppressed: boolean;
   contact_subscribed: boolean | null;
   content_id: string | null;
@@ -450,6 +453,7 @@ function toLoaded(r: LoadedRow): LoadedEmail {
     leaseActive: r.lease_active,
     trackOpens: r.track_opens,
     trackClicks: r.track_clicks,
+    source: r.source,
     suppressed: r.suppressed,
     contactSubscribed: r.contact_subscribed,
     content: r.content_id

@@ -101,7 +101,7 @@ export class EmailsRepository {
     const after = b.after ? sql`AND (c.created_at, c.id) > (${b.after.createdAt}::timestamptz, ${b.after.id})` : empty;
     const insert = insertEmailsSql(sql`
         SELECT gen_random_uuid(), ${projectId}::uuid, batch.id, NULL::uuid, ${b.campaignId}::uuid, NULL::uuid, ${b.contentId}::uuid, ${b.type}, ${b.fromAddress},
-               batch.email, NULL, batch.data, CASE WHEN batch.reason IS NULL THEN 'queued' ELSE 'skipped' END, batch.reason, ${track}, ${track}
+               batch.email, NULL, batch.data, CASE WHEN batch.reason IS NULL THEN 'queued' ELSE 'skipped' END, batch.reason, ${track}, ${track}, NULL
           FROM batch
         ON CONFLICT (campaign_id, contact_id) WHERE campaign_id IS NOT NULL DO NOTHING
         RETURNING id, status, error`);

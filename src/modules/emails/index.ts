@@ -9,6 +9,7 @@ export * from './emails.service';
 export * from './engine/send-time-bounces';
 export * from './entities/email.entity';
 export * from './recipient-policy';
+export * from './send/send-request';
 export * from './sql/campaign-emails.sql';
 export * from './system/pipeline-system-mailer';
 export * from './transports/email-transport';

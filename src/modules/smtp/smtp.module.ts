@@ -1,10 +1,18 @@
 import { Module } from '@nestjs/common';
+import { DomainsModule } from '../domains/domains.module';
+import { EmailsModule } from '../emails/emails.module';
+import { ProjectsModule } from '../projects/projects.module';
 import { SmtpListeners } from './smtp-listeners';
 import { SmtpTls } from './smtp-tls';
+import { SubmissionRelay } from './submission/submission-relay';
 
-/** The SMTP listener foundation (docs/smtp.md): TLS material and listener lifecycle, used by the submission relay and inbound mail. */
+/**
+ * SMTP (docs/smtp.md): the listener foundation (TLS material, listener lifecycle), used by the
+ * submission relay here and by inbound mail, and the submission relay itself.
+ */
 @Module({
-  providers: [SmtpTls, SmtpListeners],
+  imports: [ProjectsModule, DomainsModule, EmailsModule],
+  providers: [SmtpTls, SmtpListeners, SubmissionRelay],
   exports: [SmtpTls, SmtpListeners],
 })
 export class SmtpModule {}

@@ -24,7 +24,10 @@ export interface DkimKey {
 export interface ComposeInput {
   messageId: string;
   from: Address;
+  /** The envelope recipient, shown in To unless `toHeader` is given. */
   to: Address;
+  /** The To header as a client wrote it (the SMTP relay: every addressee of the message). */
+  toHeader?: string;
   subject: string;
   html: string;
   text: string;
@@ -44,7 +47,7 @@ const addr = (a: Address) => (a.name ? { name: a.name, address: a.email } : a.em
 export async function composeMime(input: ComposeInput): Promise<Buffer> {
   const node = new MailComposer({
     from: addr(input.from),
-    to: addr(input.to),
+    to: input.toHeader ?? addr(input.to),
     subject: input.subject,
     messageId: input.messageId,
     html: input.html,

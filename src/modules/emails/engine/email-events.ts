@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventsService } from '../../events/events.service';
+import { emailSource } from '../email-event-data';
 import type { LoadedEmail } from '../email-status.store';
 
 /** Persisted event names (docs/decisions.md#events). */
@@ -19,7 +20,7 @@ export class EmailEvents {
   /** The events to store for `email` (none for account mail), for a caller that writes them in its own statement. */
   payloads(email: LoadedEmail, subject: string, names: EmailEventName[], extra: Record<string, unknown> = {}): Array<{ name: EmailEventName; data: Record<string, unknown> }> {
     if (!email.projectId) return [];
-    const data = { emailId: email.id, subject, from: email.fromAddress, templateId: email.templateId, campaignId: email.campaignId, ...extra };
+    const data = { emailId: email.id, subject, from: email.fromAddress, templateId: email.templateId, campaignId: email.campaignId, ...emailSource(email.source), ...extra };
     return names.map((name) => ({ name, data }));
   }
 }

@@ -70,13 +70,17 @@ export class MessageBuilder {
 
     // 4. The unsubscribe footer (MARKETING), then the open pixel and click redirects when tracking is on.
     if (project && email.contactId) ({ html, text } = withRecipientFooter(this.config, project, { id: email.contactId, data: variables }, email.type, { html, text }));
-    if (project) html = instrumentTracking(this.config, html, { emailId: email.id, projectId: project.id, opens: email.trackOpens, clicks: email.trackClicks });
+    // A message without HTML (a plain-text SMTP submission) stays without: no pixel, no HTML part.
+    if (project && html) html = instrumentTracking(this.config, html, { emailId: email.id, projectId: project.id, opens: email.trackOpens, clicks: email.trackClicks });
 
     // 5. Headers: ours first, then the caller's custom headers override them case-insensitively.
     const headers: Record<string, string> = { 'X-Mailroom-Email-Id': email.id };
     if (project && email.contactId) Object.assign(headers, listUnsubscribeHeaders(this.config, project.id, { id: email.contactId }, email.type));
     if (content.replyTo) headers['Reply-To'] = content.replyTo;
     overrideHeaders(headers, content.headers);
+    // The SMTP relay keeps the client's To (every addressee, not just this copy's) and Message-ID.
+    const toHeader = takeHeader(headers, 'to');
+    const messageIdHeader = takeHeader(headers, 'message-id');
 
     // 6. Attachments, decoded from the stored base64.
     const attachments = content.attachments.map((a) => ({ ...a, content: Buffer.from(a.content, 'base64') }));
@@ -87,9 +91,10 @@ export class MessageBuilder {
     return {
       kind: 'message',
       message: {
-        messageId: `<${email.id}@${domainOf(email.fromAddress)}>`,
+        messageId: messageIdHeader ?? `<${email.id}@${domainOf(email.fromAddress)}>`,
         from: { email: email.fromAddress, name: content.fromName },
         to: { email: email.toAddress, name: email.toName },
+        toHeader,
         subject: rendered.subject,
         html,
         text,
@@ -124,4 +129,15 @@ export function overrideHeaders(headers: Record<string, string>, custom: Record<
     for (const existing of Object.keys(headers)) if (existing.toLowerCase() === lower) delete headers[existing];
     headers[name] = value;
   }
+}
+
+/** Removes a header (any case) from the set and answers its value. */
+function takeHeader(headers: Record<string, string>, lowerName: string): string | undefined {
+  for (const name of Object.keys(headers)) {
+    if (name.toLowerCase() !== lowerName) continue;
+    const value = headers[name];
+    delete headers[name];
+    return value;
+  }
+  return undefined;
 }

@@ -62,6 +62,8 @@ export class Email {
   @Column('timestamptz', { nullable: true }) leaseUntil: Date | null;
   /** Written by each claim (queued → sending): lets the claiming worker take back its own claim when nothing was handed over. */
   @Column('uuid', { nullable: true }) claimToken: string | null;
+  /** `smtp` for an email of the submission relay (its events carry `source`); null otherwise. Persisted value. */
+  @Column('text', { nullable: true }) source: string | null;
   @Column('boolean', { default: false }) trackOpens: boolean;
   @Column('boolean', { default: false }) trackClicks: boolean;
   @Column('timestamptz', { default: () => 'now()' }) createdAt: Date;

@@ -36,6 +36,13 @@ export interface SendRequest {
   /** Decoded size of all attachments, in bytes. */
   attachmentBytes: number;
   tracking?: boolean;
+  /**
+   * Set by the SMTP submission relay only (never parsed from a `/v1/send` body): the client's
+   * message as written. `subject` and `body` (HTML, '' when the message has none) are final, not
+   * Liquid; `text` is its plain-text part; `headers` may then hold the addressing headers the
+   * client wrote (To, Cc, Message-ID, …), which the message builder keeps.
+   */
+  relay?: { text: string | null; source: 'smtp' };
 }
 
 export const SEND_LIMITS = {

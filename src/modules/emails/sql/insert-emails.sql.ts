@@ -11,7 +11,7 @@ import type { EmailType } from '../entities/email.entity';
  * to these builders, in these columns' order.
  */
 const CONTENT_COLUMNS = 'id, project_id, template_id, subject, body, liquid, markdown, text, from_name, reply_to, headers, attachments';
-const EMAIL_COLUMNS = 'id, project_id, contact_id, template_id, campaign_id, workflow_execution_id, content_id, type, from_address, to_address, to_name, variables, status, error, track_opens, track_clicks';
+const EMAIL_COLUMNS = 'id, project_id, contact_id, template_id, campaign_id, workflow_execution_id, content_id, type, from_address, to_address, to_name, variables, status, error, track_opens, track_clicks, source';
 
 /** `INSERT INTO email_contents` of `rows`, a SELECT of `CONTENT_COLUMNS` in order. */
 export const insertContentsSql = (rows: Fragment): Fragment => sql`INSERT INTO email_contents (${raw(CONTENT_COLUMNS)}) ${rows}`;
@@ -53,6 +53,8 @@ export interface NewEmails {
   fromAddress: string;
   trackOpens: boolean;
   trackClicks: boolean;
+  /** `smtp` for the submission relay's emails; absent (null) otherwise. */
+  source?: string | null;
 }
 
 /** One content row and the `queued` emails of its recipients. */
@@ -73,10 +75,10 @@ const INSERT_CONTENTS_AND_EMAILS_SQL = `WITH content AS (${CONTENT_ROWS} RETURNI
 ${
   insertEmailsSql(
     raw(`SELECT r.id, r.project_id, r.contact_id, r.template_id, r.campaign_id, r.workflow_execution_id, r.content_id, r.type, r.from_address,
-       r.to_address, r.to_name, r.variables, 'queued', NULL, r.track_opens, r.track_clicks
+       r.to_address, r.to_name, r.variables, 'queued', NULL, r.track_opens, r.track_clicks, r.source
   FROM jsonb_to_recordset($2::jsonb) AS r(id uuid, project_id uuid, contact_id text, template_id uuid, campaign_id uuid, workflow_execution_id uuid, content_id uuid,
                                           type text, from_address text, to_address text, to_name text, variables jsonb,
-                                          track_opens boolean, track_clicks boolean)
+                                          track_opens boolean, track_clicks boolean, source text)
  WHERE (SELECT count(*) FROM content) >= 0`),
   ).text
 }`;
@@ -134,6 +136,7 @@ export async function insertContentsAndEmails(statements: StatementRunner, em: E
         variables: r.variables,
         track_opens: e.trackOpens,
         track_clicks: e.trackClicks,
+        source: e.source ?? null,
       });
       return id;
     });

@@ -51,11 +51,14 @@ function emailSend(req: SendRequest, send: ResolvedSend): RecipientsRequest['sen
     type: send.type,
     fromAddress: send.from.email,
     tracking: req.tracking,
+    source: req.relay?.source,
     content: {
       templateId: send.template?.id ?? null,
       subject: send.subject,
       body: send.body,
       markdown: send.markdown,
+      liquid: !req.relay,
+      text: req.relay?.text ?? null,
       fromName: send.from.name,
       replyTo: send.replyTo,
       headers: req.headers,
@@ -201,7 +204,7 @@ export class SendEmails {
       req.from ?? (template ? { email: template.fromAddress, name: template.fromName } : undefined) ?? (await this.projects.defaultFrom(projectId));
     if (!from) problems.push({ field: 'from', code: 'required', message: FROM_REQUIRED });
     else if (!from.name && req.name) from = { ...from, name: req.name };
-    problems.push(...liquidProblems({ subject: req.subject, body: req.body }));
+    if (!req.relay) problems.push(...liquidProblems({ subject: req.subject, body: req.body }));
     const estimate = (body?.length ?? 0) * 2 + (subject?.length ?? 0) + Math.ceil((req.attachmentBytes * 4) / 3) * 1.03 + 4096;
     if (estimate > SEND_LIMITS.messageBytes) {
       problems.push({ field: 'attachments', code: 'too_big', message: `the whole message would exceed ${SEND_LIMITS.messageBytes / 1024 / 1024} MB` });

@@ -4,9 +4,8 @@ import { from, Observable, switchMap } from 'rxjs';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { CounterStore } from './counter-store';
+import { hitProjectBudget } from './project-rate-limit';
 import { rateLimitExceeded } from './rate-limit.errors';
-
-const WINDOW_MS = 60_000;
 
 /**
  * The per-project request budget. An interceptor, so it runs after every guard: only requests
@@ -29,15 +28,14 @@ export class RateLimitInterceptor implements NestInterceptor {
   }
 
   private async consume(projectId: string, res: Response): Promise<void> {
-    const limit = this.config.rateLimitPerMinute;
-    const { count, resetMs } = await this.counters.hit(`rl:${projectId}`, WINDOW_MS);
+    const { limit, count, resetMs, exceeded } = await hitProjectBudget(this.counters, this.config, projectId);
     const reset = String(Math.max(1, Math.ceil(resetMs / 1000)));
     const headers: Record<string, string> = {
       'RateLimit-Limit': String(limit),
       'RateLimit-Remaining': String(Math.max(0, limit - count)),
       'RateLimit-Reset': reset,
     };
-    if (count > limit) throw rateLimitExceeded({ ...headers, 'Retry-After': reset });
+    if (exceeded) throw rateLimitExceeded({ ...headers, 'Retry-After': reset });
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   }
 }

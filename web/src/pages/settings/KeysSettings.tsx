@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { accountApi, useProject } from '../../api/account';
+import { accountApi, useProject, usePublicConfig } from '../../api/account';
 import { qk } from '../../api/queryKeys';
 import type { ProjectWithKeys } from '../../api/types';
 import { ConfirmButton } from '../../components/Dialogs';
@@ -32,6 +32,7 @@ export default function KeysSettings() {
               </dd>
             </dl>
           </section>
+          <SmtpCredentials />
           {rotated && <KeyReveal keys={rotated} />}
           <section className="panel">
             <h2>Rotate the keys</h2>
@@ -56,5 +57,49 @@ export default function KeysSettings() {
         </>
       )}
     </QueryView>
+  );
+}
+
+/** The submission relay's settings for mail clients and SMTP libraries; shown only when the deployment runs it. */
+function SmtpCredentials() {
+  const config = usePublicConfig();
+  const smtp = config.data?.smtp;
+  const publicUrl = config.data?.publicUrl;
+  if (!smtp?.submission || !publicUrl) return null;
+  const host = new URL(publicUrl).hostname;
+  return (
+    <section className="panel" aria-labelledby="smtp-credentials">
+      <h2 id="smtp-credentials">SMTP relay</h2>
+      <p>Apps and mail clients that speak SMTP send through this project with these settings. Each recipient gets its own email, as with the API.</p>
+      <dl className="dl-grid">
+        <dt>Host</dt>
+        <dd>
+          <code>{host}</code>
+        </dd>
+        {smtp.submissionPort !== null && (
+          <>
+            <dt>Port (STARTTLS)</dt>
+            <dd>
+              <code>{smtp.submissionPort}</code>
+            </dd>
+          </>
+        )}
+        {smtp.submissionTlsPort !== null && (
+          <>
+            <dt>Port (TLS)</dt>
+            <dd>
+              <code>{smtp.submissionTlsPort}</code>
+            </dd>
+          </>
+        )}
+        <dt>Username</dt>
+        <dd>
+          <code>mailroom</code>
+        </dd>
+        <dt>Password</dt>
+        <dd>your secret key (sk_…)</dd>
+      </dl>
+      <p className="muted">The sender address must be on one of the project&apos;s verified domains.</p>
+    </section>
   );
 }
