@@ -284,6 +284,7 @@ describe('inbound mail and bounces (SMTP_INBOUND_PORT)', () => {
       const { returnPath } = await sent('verp@example.net');
       expect(returnPath).toMatch(/^bounce\+[0-9a-f]{56}@bounces\.acme\.test$/);
       expect(returnPath.slice(0, returnPath.indexOf('@')).length).toBeLessThanOrEqual(64);
+      expect((await s.anonymous.get('/config').expect(200)).body).toMatchObject({ smtp: { inbound: true }, verpBounces: true });
       const domains = (await s.api.get(`/domains/project/${s.project.id}`).expect(200)).body as Array<{ domain: string; records: Array<{ type: string; name: string; value: string }> }>;
       const records = domains.find((d) => d.domain === 'acme.test')!.records.filter((r) => r.name === 'bounces.acme.test');
       expect(records).toEqual([

@@ -81,7 +81,6 @@ export class InboundService {
       await this.storage.put(storageKey, raw, 'message/rfc822');
       try {
         await this.dataSource.transaction(async (em) => {
-          await this.billing.consume(em, projectId, 'inbound', 1);
           const contact = sender ? (await this.contacts.upsert(projectId, { email: sender, defaultSubscribed: false, source: 'system' }, em)).contact : null;
           await this.repository.insert(
             { id, projectId, contactId: contact?.id ?? null, storageKey, size: raw.length, mailFrom, recipients: to, fromAddress: parsed.from, subject: parsed.subject, messageId: parsed.messageId, ...verdicts },
@@ -103,6 +102,8 @@ export class InboundService {
             ...verdicts,
           };
           await this.events.record(projectId, { contactId: contact?.id ?? null, name: 'email.received', data }, em);
+          // Last: the count locks the project's billing row until the commit, so concurrent messages queue only there.
+          await this.billing.consume(em, projectId, 'inbound', 1);
         });
       } catch (err) {
         await this.storage.delete(storageKey).catch((e: unknown) => log.warn({ err: e, storageKey }, 'removing the raw message of a failed receipt failed'));

@@ -4332,6 +4332,8 @@ export interface operations {
                             submissionPort: number | null;
                             submissionTlsPort: number | null;
                         };
+                        /** @description Outgoing mail carries a VERP return path whose bounces and complaints come back to the inbound listener (INBOUND_MX_HOST set) */
+                        verpBounces?: boolean;
                     };
                 };
             };
