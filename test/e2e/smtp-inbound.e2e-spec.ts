@@ -10,6 +10,7 @@ import { TestDnsServer } from '../support/dns-server';
 import { send } from '../support/deliverability';
 import { ProjectSession, useFixture, useSession, waitFor } from '../support/session';
 import { SmtpReceiver } from '../support/smtp-receiver';
+import { WebhookReceiver } from '../support/webhook-receiver';
 
 /**
  * Inbound mail and bounces (extensions.md §2): nodemailer delivers to the real SMTP_INBOUND_PORT
@@ -111,6 +112,7 @@ function arf(to: string): Buffer {
 describe('inbound mail and bounces (SMTP_INBOUND_PORT)', () => {
   const receiver = useFixture(() => SmtpReceiver.start(), (r) => r.close());
   const dns = useFixture(() => TestDnsServer.start(), (d) => d.close());
+  const hooks = useFixture(() => WebhookReceiver.start(), (r) => r.close());
   const s = useSession(() => ({
     EMAIL_TRANSPORT: 'smtp',
     SMTP_URL: receiver.url,
@@ -118,6 +120,7 @@ describe('inbound mail and bounces (SMTP_INBOUND_PORT)', () => {
     SMTP_INBOUND_PORT: '0',
     INBOUND_MX_HOST: MX,
     INBOUND_PURGE_INTERVAL_MS: '200',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
     ...dns.env(),
   }));
   let other: ProjectSession;
@@ -130,6 +133,19 @@ describe('inbound mail and bounces (SMTP_INBOUND_PORT)', () => {
     } finally {
       transport.close();
     }
+  };
+  /** GET /inbound/:id/raw as bytes. */
+  const rawOf = async (p: ProjectSession, id: string) => {
+    const res = await p.api
+      .get(`/inbound/${id}/raw`)
+      .buffer(true)
+      .parse((stream, done) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => done(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
+    return { bytes: res.body as Buffer, type: res.headers['content-type'] as string };
   };
   const inbound = async (p: ProjectSession, id: string) => (await p.api.get(`/inbound/${id}`).expect(200)).body as InboundView;
   const received = async (p: ProjectSession, count: number) =>
@@ -181,13 +197,9 @@ describe('inbound mail and bounces (SMTP_INBOUND_PORT)', () => {
     const id = event.data.inboundId as string;
     const record = await inbound(s, id);
     expect(record).toMatchObject({ mailFrom: 'alice@sender.example', recipients: ['support@acme.test'], from: 'alice@sender.example', subject: 'Order 42', size: raw.length, spf: 'pass', dkim: 'pass', dmarc: 'pass' });
-    const rawRes = await s.api.get(`/inbound/${id}/raw`).buffer(true).parse((res, cb) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => cb(null, Buffer.concat(chunks)));
-    }).expect(200);
-    expect(rawRes.headers['content-type']).toMatch(/^message\/rfc822/);
-    expect(Buffer.compare(rawRes.body as Buffer, raw)).toBe(0);
+    const stored = await rawOf(s, id);
+    expect(stored.type).toMatch(/^message\/rfc822/);
+    expect(Buffer.compare(stored.bytes, raw)).toBe(0);
 
     const contact = await s.read.contactByEmail('alice@sender.example');
     expect(contact).toMatchObject({ subscribed: false });
@@ -200,6 +212,23 @@ describe('inbound mail and bounces (SMTP_INBOUND_PORT)', () => {
     // Counted as inbound mail for billing.
     const consumption = (await s.dashboard.get(`/users/@me/projects/${s.project.id}/billing-consumption`).expect(200)).body;
     expect(consumption.inbound).toBe(1);
+  });
+
+  it('reaches webhooks and starts workflows, like every event through the outbox', async () => {
+    const hook = (await s.api.post('/webhooks').send({ url: hooks.url('/inbound'), events: ['email.received'] }).expect(201)).body as { secret: string };
+    hooks.secret('/inbound', hook.secret);
+    const wf = (await s.api.post('/workflows').send({ name: 'On mail', eventName: 'email.received' }).expect(201)).body as { id: string };
+    await s.api.patch(`/workflows/${wf.id}`).send({ enabled: true }).expect(200);
+    await deliver({ from: 'erin@sender.example', to: ['support@acme.test'] }, await compose({ from: 'erin@sender.example', to: 'support@acme.test', subject: 'Hook me', text: 'x' }));
+    const call = await hooks.waitForCall((c) => c.event?.type === 'email.received' && (c.event.data as Record<string, unknown>).subject === 'Hook me');
+    expect(call.verified).toBe(true);
+    expect(call.event!.data).toMatchObject({ contact: { email: 'erin@sender.example' }, from: 'erin@sender.example', subject: 'Hook me', spf: 'pass' });
+    const executions = await waitFor(async () => {
+      const list = (await s.api.get(`/workflows/${wf.id}/executions`).expect(200)).body.data as unknown[];
+      return list.length > 0 ? list : undefined;
+    });
+    expect(executions).toHaveLength(1);
+    await s.api.patch(`/workflows/${wf.id}`).send({ enabled: false }).expect(200);
   });
 
   it('keeps an existing contact subscribed, and refuses another project\'s inbound id (404)', async () => {
@@ -235,12 +264,7 @@ describe('inbound mail and bounces (SMTP_INBOUND_PORT)', () => {
     const before = (await s.read.events({ name: 'email.received' })).length;
     await deliver({ from: 'broken@sender.example', to: ['support@acme.test'] }, raw);
     const [event] = await received(s, before + 1);
-    const bytes = (await s.api.get(`/inbound/${event.data.inboundId as string}/raw`).buffer(true).parse((res, cb) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => cb(null, Buffer.concat(chunks)));
-    }).expect(200)).body as Buffer;
-    expect(Buffer.compare(bytes, raw)).toBe(0);
+    expect(Buffer.compare((await rawOf(s, event.data.inboundId as string)).bytes, raw)).toBe(0);
   });
 
   it('leaves nothing for a client that disconnects in the middle of DATA', async () => {
