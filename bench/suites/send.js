@@ -110,7 +110,8 @@ async function baseline(receiver, n, messages = renderAll(n)) {
   return n / seconds;
 }
 
-function sendRequests(secretKey, offset) {
+/** `POST /v1/send` requests whose body for the k-th request is `bodyOf(k)` (k counts from `offset`). */
+function sendRequestsOf(secretKey, offset, bodyOf) {
   let i = 0;
   return [
     {
@@ -118,12 +119,20 @@ function sendRequests(secretKey, offset) {
       path: '/v1/send',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${secretKey}` },
       setupRequest(req) {
-        const k = offset + i++;
-        const body = { to: `user${k}@bench.example.org`, from: { name: 'Bench', email: 'hello@bench.example.com' }, subject: 'Hello {{firstName}}', body: BODY, data: { firstName: `Bench ${k}`, plan: 'pro' } };
-        return { ...req, body: JSON.stringify(body) };
+        return { ...req, body: JSON.stringify(bodyOf(offset + i++)) };
       },
     },
   ];
+}
+
+function sendRequests(secretKey, offset) {
+  return sendRequestsOf(secretKey, offset, (k) => ({
+    to: `user${k}@bench.example.org`,
+    from: { name: 'Bench', email: 'hello@bench.example.com' },
+    subject: 'Hello {{firstName}}',
+    body: BODY,
+    data: { firstName: `Bench ${k}`, plan: 'pro' },
+  }));
 }
 
 /** One mode: warm up, then time `n` sends from the first request until the receiver has them all. */
@@ -189,4 +198,4 @@ async function run(ctx) {
   return rows;
 }
 
-module.exports = { run, _internals: { startReceiver, sendRequests, baseline, renderAll } };
+module.exports = { run, _internals: { startReceiver, sendRequests, sendRequestsOf, baseline, renderAll } };

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { accountApi, useProject, usePublicConfig } from '../../api/account';
 import { qk } from '../../api/queryKeys';
 import type { ProjectWithKeys } from '../../api/types';
@@ -61,12 +61,15 @@ export default function KeysSettings() {
 }
 
 /** The submission relay's settings for mail clients and SMTP libraries; shown only when the deployment runs it. */
-function SmtpCredentials() {
+export function SmtpCredentials() {
   const config = usePublicConfig();
   const smtp = config.data?.smtp;
   const publicUrl = config.data?.publicUrl;
   if (!smtp?.submission || !publicUrl) return null;
   const host = new URL(publicUrl).hostname;
+  const ports: Array<[string, number]> = [];
+  if (smtp.submissionPort !== null) ports.push(['Port (STARTTLS)', smtp.submissionPort]);
+  if (smtp.submissionTlsPort !== null) ports.push(['Port (TLS)', smtp.submissionTlsPort]);
   return (
     <section className="panel" aria-labelledby="smtp-credentials">
       <h2 id="smtp-credentials">SMTP relay</h2>
@@ -76,22 +79,14 @@ function SmtpCredentials() {
         <dd>
           <code>{host}</code>
         </dd>
-        {smtp.submissionPort !== null && (
-          <>
-            <dt>Port (STARTTLS)</dt>
+        {ports.map(([label, port]) => (
+          <Fragment key={label}>
+            <dt>{label}</dt>
             <dd>
-              <code>{smtp.submissionPort}</code>
+              <code>{port}</code>
             </dd>
-          </>
-        )}
-        {smtp.submissionTlsPort !== null && (
-          <>
-            <dt>Port (TLS)</dt>
-            <dd>
-              <code>{smtp.submissionTlsPort}</code>
-            </dd>
-          </>
-        )}
+          </Fragment>
+        ))}
         <dt>Username</dt>
         <dd>
           <code>mailroom</code>
