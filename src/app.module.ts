@@ -31,6 +31,7 @@ import { QueuesModule } from './platform/queues/queues.module';
 import { UsageModule } from './platform/usage/usage.module';
 import { SegmentsModule } from './modules/segments/segments.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
+import { InboundModule } from './modules/inbound/inbound.module';
 import { SmtpModule } from './modules/smtp/smtp.module';
 
 export interface AppModuleOptions {
@@ -72,6 +73,7 @@ export class AppModule {
         SegmentsModule,
         WorkflowsModule,
         WebhooksModule,
+        InboundModule,
         SmtpModule,
       ],
       providers: [

@@ -43,6 +43,15 @@ export interface AppConfig {
   };
   domainVerification: 'dns' | 'off';
   dnsServers: string[];
+  /** Inbound mail and bounces (docs/integrations.md, "Inbound mail and bounces"). */
+  inbound: {
+    /** `INBOUND_MX_HOST`: the host the bounce subdomains' MX points at; set, outgoing mail carries a VERP return path. */
+    mxHost?: string;
+    /** `INBOUND_RETENTION_DAYS`: received messages (rows and raw) are kept this long (default 30). */
+    retentionDays: number;
+    /** `INBOUND_PURGE_INTERVAL_MS`: how often worker processes drop expired messages (default 1 hour; tests use less). */
+    purgeIntervalMs: number;
+  };
   signupDisabled: boolean;
   bootstrap?: { email: string; password: string };
   rateLimitPerMinute: number;
@@ -202,6 +211,17 @@ function dnsServers(env: Env): string[] {
     }
   }
   return servers;
+}
+
+/** A DNS host name (letters, digits, hyphens, dots), lower-cased without a trailing dot. */
+function hostName(env: Env, name: string): string | undefined {
+  const raw = str(env, name);
+  if (raw === undefined) return undefined;
+  const host = raw.toLowerCase().replace(/\.$/, '');
+  if (host.length > 253 || !/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/.test(host)) {
+    throw new ConfigError(`${name} must be a host name such as mx.example.com (got "${raw}")`);
+  }
+  return host;
 }
 
 const NAMED_PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -373,6 +393,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     domainVerification: oneOf(env, 'DOMAIN_VERIFICATION', ['dns', 'off'] as const, transport === 'outbox' ? 'off' : 'dns'),
     dnsServers: dnsServers(env),
+    inbound: {
+      mxHost: hostName(env, 'INBOUND_MX_HOST'),
+      retentionDays: int(env, 'INBOUND_RETENTION_DAYS', 30, 1, 3650),
+      purgeIntervalMs: int(env, 'INBOUND_PURGE_INTERVAL_MS', 3_600_000, 100, 86_400_000),
+    },
     signupDisabled: bool(env, 'SIGNUP_DISABLED', false),
     bootstrap: bootstrapEmail && bootstrapPassword ? { email: bootstrapEmail.toLowerCase(), password: bootstrapPassword } : undefined,
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 1000, 1, 10_000_000),

@@ -53,6 +53,6 @@ import { SnsMessagesPurge } from './worker/sns-messages-purge';
     SnsMessagesRepository,
     SnsMessagesPurge,
   ],
-  exports: [SuppressionService],
+  exports: [SuppressionService, DeliveryFeedbackService],
 })
 export class DeliverabilityModule {}

@@ -4,3 +4,5 @@ export * from './deliverability.module';
 export * from './links/recipient-links';
 export * from './suppression/suppressions.sql';
 export * from './tracking/instrument-tracking';
+export * from './links/bounce-address';
+export * from './inbound/delivery-feedback.service';

@@ -5,7 +5,8 @@ import { randomHex } from '../../platform/crypto';
 import { logger } from '../../platform/logging/logger';
 import { decryptPrivateKey, encryptPrivateKey, generateDkimKeyPair } from './dkim-keys';
 import { DnsResolver } from './dns/dns-resolver';
-import { ownDkimRecords, sesRecords } from './dns/domain-records';
+import { ownDkimRecords, sesRecords, withBounceRecords } from './dns/domain-records';
+import { bounceDomainOf } from '../deliverability/links/bounce-address';
 import { domainAndParents, domainOfEmail, normalizeDomainName } from './domain-name';
 import { domainAlreadyClaimed, domainInUse, domainNotFound, domainNotVerified, invalidDomainName } from './domains.errors';
 import { DomainResponse, toDomainResponse } from './dto/domain.response';
@@ -69,6 +70,7 @@ export class DomainsService {
       row.dkimPublicKey = keys.publicKeyBase64;
       row.records = ownDkimRecords(name, row.dkimSelector, keys.publicKeyBase64);
     }
+    this.syncBounceRecords(row);
     try {
       await this.repository.insert(projectId, row);
     } catch (error) {
@@ -82,7 +84,7 @@ export class DomainsService {
   async list(projectId: string, pathProjectId: string): Promise<DomainResponse[]> {
     if (pathProjectId !== projectId) throw domainNotFound();
     const rows = await this.repository.list(projectId);
-    return rows.map((row) => toDomainResponse(row, this.verificationOff));
+    return rows.map((row) => toDomainResponse(this.syncBounceRecords(row), this.verificationOff));
   }
 
   /** Forced check: resolves the records now and returns the fresh statuses. */
@@ -129,6 +131,7 @@ export class DomainsService {
 
   /** Resolves a domain's records and stores the outcome; a verified domain whose records vanished goes back to pending. */
   async check(row: Domain): Promise<Domain> {
+    this.syncBounceRecords(row);
     const result = await checkDomainRecords(this.dns, row);
     const now = new Date();
     const status = result.verified ? 'verified' : 'pending';
@@ -136,6 +139,12 @@ export class DomainsService {
     await this.repository.saveCheck(row.projectId, row.id, { records: result.records, status, verifiedAt, lastCheckedAt: now });
     if (status !== row.status) this.log.info({ projectId: row.projectId, domain: row.domain, status }, 'domain verification status changed');
     return Object.assign(row, { records: result.records, status, verifiedAt, lastCheckedAt: now });
+  }
+
+  /** The bounce subdomain's MX and SPF follow `INBOUND_MX_HOST` (never with SES, whose MAIL FROM records it lists itself). */
+  private syncBounceRecords(row: Domain): Domain {
+    if (this.config.email.transport !== 'ses') row.records = withBounceRecords(row.records, bounceDomainOf(row.domain), this.config.inbound.mxHost);
+    return row;
   }
 
   /**

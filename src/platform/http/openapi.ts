@@ -94,6 +94,7 @@ export const MODULE_TAGS: ReadonlyArray<[name: string, description: string]> = [
   ['auth', 'Accounts and sessions of the dashboard, and its public configuration'],
   ['billing', 'Billing limits, consumption and Stripe (dashboard session)'],
   ['uploads', 'Images for templates'],
+  ['inbound', 'Mail received on the inbound SMTP listener (SMTP_INBOUND_PORT)'],
   ['verify', 'Address checks (POST /v1/verify)'],
   ['ping', 'Check a key (GET /v1/ping)'],
   ['health', 'Liveness and readiness probes'],

@@ -81,7 +81,7 @@ const eventWebhookAttemptsTotal = metrics.counter({
   labelNames: ['outcome'] as const,
 });
 const workflowStepsTotal = metrics.counter({ name: 'mailroom_workflow_step_outcomes_total', help: 'Workflow steps run, by step type and outcome', labelNames: ['type', 'outcome'] as const });
-const feedbackTotal = metrics.counter({ name: 'mailroom_delivery_feedback_total', help: 'Bounces and complaints received, by kind and detail (bounce type)', labelNames: ['kind', 'detail'] as const });
+const feedbackTotal = metrics.counter({ name: 'mailroom_delivery_feedback_total', help: 'Bounces, complaints and delays received, by kind and detail (bounce type)', labelNames: ['kind', 'detail'] as const });
 
 const smtpSessionsTotal = metrics.counter({ name: 'mailroom_smtp_sessions_total', help: 'SMTP sessions opened, by listener', labelNames: ['listener'] as const });
 const smtpSessionsOpen = metrics.gauge({ name: 'mailroom_smtp_sessions_open', help: 'SMTP sessions open now, by listener', labelNames: ['listener'] as const });
@@ -138,7 +138,7 @@ export const appMetrics = {
   workflowStep(type: string, outcome: string, steps = 1): void {
     if (steps > 0) workflowStepsTotal.inc({ type, outcome }, steps);
   },
-  feedback(kind: 'bounce' | 'complaint', detail = ''): void {
+  feedback(kind: 'bounce' | 'complaint' | 'delay', detail = ''): void {
     feedbackTotal.inc({ kind, detail });
   },
   /** +1 when a session opens (also counted in the total), -1 when it closes. */

@@ -42,3 +42,13 @@ export function useActivityStats() {
     queryFn: () => data(api.GET('/activity/stats')),
   });
 }
+
+/** A contact's received mail (`email.received` activity), newest first. */
+export function useContactInbound(contactId: string) {
+  const api = useApi();
+  const projectId = useProjectId();
+  return useQuery({
+    queryKey: qk.p(projectId, 'activity', 'inbound', contactId),
+    queryFn: () => data(api.GET('/activity', { params: { query: { types: 'email.received', contactId, limit: 20 } } })),
+  });
+}

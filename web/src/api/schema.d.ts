@@ -1822,6 +1822,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/inbound/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a received message */
+        get: operations["InboundController_findOne"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inbound/{id}/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a received message as received */
+        get: operations["InboundController_raw"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3677,6 +3711,31 @@ export interface components {
              */
             until?: string;
         };
+        InboundMessageResponse: {
+            /** @description Identifier (UUID), as in the `email.received` event's `data.inboundId` */
+            id: string;
+            /** @description The sender's contact (UUID); null when the sender had no usable address or the contact was deleted */
+            contactId: string | null;
+            /** @description Envelope sender (MAIL FROM); null for the null sender */
+            mailFrom: string | null;
+            /** @description Envelope recipients on the project's domains */
+            recipients: string[];
+            /** @description Address of the From header */
+            from: string | null;
+            subject: string | null;
+            /** @description The Message-ID header */
+            messageId: string | null;
+            /** @description Size of the raw message in bytes */
+            size: number;
+            /** @description SPF verdict: pass, fail, softfail, neutral, none, temperror, permerror or policy */
+            spf: string;
+            /** @description DKIM verdict: pass, fail, softfail, neutral, none, temperror, permerror or policy */
+            dkim: string;
+            /** @description DMARC verdict: pass, fail, softfail, neutral, none, temperror, permerror or policy */
+            dmarc: string;
+            /** @description When it was received (ISO 8601) */
+            receivedAt: string;
+        };
         ErrorEnvelope: {
             /** @enum {boolean} */
             success: false;
@@ -4273,6 +4332,8 @@ export interface operations {
                             submissionPort: number | null;
                             submissionTlsPort: number | null;
                         };
+                        /** @description Outgoing mail carries a VERP return path whose bounces and complaints come back to the inbound listener (INBOUND_MX_HOST set) */
+                        verpBounces?: boolean;
                     };
                 };
             };
@@ -12891,6 +12952,122 @@ export interface operations {
             };
             /** @description since more than 7 days ago, until not after since, or a malformed date */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    InboundController_findOne: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message's record with its SPF, DKIM and DMARC verdicts; another project's message is a 404 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboundMessageResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    InboundController_raw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The raw message, byte for byte */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "message/rfc822": string;
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -115,6 +115,15 @@ export class DeliveryFeedbackService {
     if (applied) this.count('complained', 'complaint');
   }
 
+  /**
+   * A receiving server is still retrying (a DSN with `Action: delayed` or a 4.x.x status): only
+   * an `email.delay` event, the email's status and the contact stay as they are.
+   */
+  async delayed(email: EmailEventRow, detail: FeedbackDetail): Promise<void> {
+    await this.events.record(email.project_id, { contactId: email.contact_id, name: 'email.delay', data: { ...emailEventData(email), ...detail.data } });
+    appMetrics.feedback('delay');
+  }
+
   /** Delivery never downgrades a later state (a bounce or complaint that arrived first). */
   async delivered(email: EmailEventRow, detail: FeedbackDetail): Promise<void> {
     const applied = await this.dataSource.transaction(async (em) => {

@@ -59,6 +59,14 @@ export class DnsResolver {
     return this.run(name, 'AAAA', () => this.resolver.resolve6(name));
   }
 
+  /**
+   * `dns.promises.resolve(name, rrtype)` through the configured resolvers, errors as Node gives
+   * them (their `code` tells an absent name from a failure): the shape mailauth takes.
+   */
+  resolve(name: string, rrtype: string): Promise<string[][] | string[]> {
+    return this.resolver.resolve(name, rrtype) as Promise<string[][] | string[]>;
+  }
+
   private async run<T>(name: string, type: string, lookup: () => Promise<T[]>): Promise<T[]> {
     try {
       return await lookup();

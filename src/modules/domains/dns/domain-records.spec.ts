@@ -1,6 +1,6 @@
 import type { DnsResolver } from './dns-resolver';
 import { DnsLookupError } from './dns-resolver';
-import { ownDkimRecords, recordMatches, sesRecords } from './domain-records';
+import { ownDkimRecords, recordMatches, sesRecords, withBounceRecords } from './domain-records';
 
 /** A resolver answering from a fixed table; unknown names are absent. */
 function fakeDns(table: Record<string, { txt?: string[]; cname?: string[]; mx?: string[] }>, failing: string[] = []): DnsResolver {
@@ -47,5 +47,21 @@ describe('recordMatches', () => {
     expect(await recordMatches(dns, sesSpf)).toBe(true);
     expect(await recordMatches(fakeDns({ 'bounce.example.com': { txt: ['v=spf1 mx -all'] } }), sesSpf)).toBe(false);
     expect(await recordMatches(fakeDns({ 'bounce.example.com': { mx: ['mx.other.example'] } }), mx)).toBe(false);
+  });
+});
+
+describe('bounce subdomain records (INBOUND_MX_HOST)', () => {
+  const own = [{ type: 'TXT' as const, name: 'example.com', value: 'v=spf1 a mx ~all', required: false, purpose: 'spf' as const, status: 'verified' as const }];
+
+  it('adds the MX and SPF of the bounce subdomain, keeps their statuses while the host is unchanged, and drops them when unset', () => {
+    const added = withBounceRecords(own, 'bounces.example.com', 'mx.mailroom.test');
+    expect(added.slice(1)).toEqual([
+      { type: 'MX', name: 'bounces.example.com', value: 'mx.mailroom.test', priority: 10, required: false, purpose: 'mail-from', status: 'pending' },
+      { type: 'TXT', name: 'bounces.example.com', value: 'v=spf1 a mx ~all', required: false, purpose: 'spf', status: 'pending' },
+    ]);
+    const checked = added.map((r) => ({ ...r, status: 'verified' as const }));
+    expect(withBounceRecords(checked, 'bounces.example.com', 'mx.mailroom.test')).toEqual(checked);
+    expect(withBounceRecords(checked, 'bounces.example.com', 'mx2.mailroom.test')[1]).toMatchObject({ value: 'mx2.mailroom.test', status: 'pending' });
+    expect(withBounceRecords(checked, 'bounces.example.com', undefined)).toEqual(checked.slice(0, 1));
   });
 });

@@ -16,6 +16,31 @@ export function ownDkimRecords(domain: string, selector: string, publicKeyBase64
 }
 
 /**
+ * The bounce subdomain's records when `INBOUND_MX_HOST` is set (smtp/outbox transports): its MX
+ * brings DSNs and feedback reports for the VERP return path here, its SPF lets receivers check
+ * that return path. Recommended (`required: false`), like SES's MAIL FROM records.
+ */
+export function bounceRecords(bounceDomain: string, mxHost: string): DomainRecord[] {
+  return [
+    { type: 'MX', name: bounceDomain, value: mxHost, priority: 10, required: false, purpose: 'mail-from', status: 'pending' },
+    { type: 'TXT', name: bounceDomain, value: 'v=spf1 a mx ~all', required: false, purpose: 'spf', status: 'pending' },
+  ];
+}
+
+/**
+ * The records with the bounce subdomain's in step with the configuration: added (pending) when
+ * `mxHost` is set and missing or pointing elsewhere, dropped when it is unset; others untouched.
+ */
+export function withBounceRecords(records: DomainRecord[], bounceDomain: string, mxHost: string | undefined): DomainRecord[] {
+  const others = records.filter((r) => r.name !== bounceDomain);
+  if (!mxHost) return others;
+  const current = records.filter((r) => r.name === bounceDomain);
+  const wanted = bounceRecords(bounceDomain, mxHost);
+  const same = current.length === wanted.length && wanted.every((w) => current.some((c) => c.type === w.type && c.value === w.value));
+  return [...others, ...(same ? current : wanted)];
+}
+
+/**
  * SES's Easy DKIM CNAMEs (required: SES verifies the identity through them) and the custom
  * MAIL FROM records (recommended: SES falls back to its own MAIL FROM until they resolve).
  */

@@ -72,7 +72,7 @@ function pipeline(transport: EmailTransport, overrides: Partial<Record<keyof Ema
     }),
   } as unknown as MessageBuilder;
   const events = { payloads: () => [] } as unknown as EmailEvents;
-  const config = { email: { sendConcurrency: 8 } } as AppConfig;
+  const config = { email: { sendConcurrency: 8 }, inbound: { retentionDays: 30, purgeIntervalMs: 3_600_000 } } as AppConfig;
   return { pipeline: new EmailPipeline(config, store, builder, transport, events, {} as SendTimeBounces), claimed };
 }
 

@@ -15,6 +15,7 @@ import { EmailStatusStore, LoadedEmail } from '../email-status.store';
 import { RenderFailedError } from '../../templates/rendering/render-pool';
 import { MessageBuilder, UnbuildableEmailError } from './message-builder';
 import { SendTimeBounces } from './send-time-bounces';
+import { bounceAddress } from '../../deliverability/links/bounce-address';
 
 type HandOver = 'lost' | { result: TransportResult } | { error: unknown; claimed: boolean };
 
@@ -61,6 +62,16 @@ export class EmailPipeline {
     private readonly bounces: SendTimeBounces,
   ) {
     this.slots = new ConcurrencyLimit(config.email.sendConcurrency);
+    // SES keeps its own MAIL FROM (its bounces come through SNS); the others get a VERP return path.
+    this.verp = config.inbound.mxHost && transport.kind !== 'ses' ? { secret: config.appSecret } : null;
+  }
+
+  private readonly verp: { secret: string } | null;
+
+  /** MAIL FROM: the sender, or with `INBOUND_MX_HOST` the email's bounce address on the signing (verified) domain. */
+  private envelopeSender(email: LoadedEmail, signingDomain: string | undefined): string {
+    const domain = signingDomain ?? email.fromAddress.slice(email.fromAddress.lastIndexOf('@') + 1);
+    return this.verp && domain ? bounceAddress(this.verp.secret, email.id, domain.toLowerCase()) : email.fromAddress;
   }
 
   deliver(emailId: string, attempt: { isLast: boolean }): Promise<void> {
@@ -107,7 +118,7 @@ export class EmailPipeline {
       if (await this.store.markFailed(emailId, `the message is ${raw.length} bytes, over the ${SEND_LIMITS.messageBytes}-byte limit`)) this.count('failed');
       return;
     }
-    const outcome = await this.handOver(email, message.subject, message.messageId, raw);
+    const outcome = await this.handOver(email, message.subject, message.messageId, raw, this.envelopeSender(email, message.dkim?.domainName));
     if (outcome === 'lost') return;
     if ('error' in outcome && !outcome.claimed) await this.onConnectError(email, outcome.error, attempt);
     else if ('error' in outcome) await this.onTransportError(email, message.subject, outcome.error, attempt);
@@ -120,7 +131,7 @@ export class EmailPipeline {
    * waits leaves it `queued` for a retry, and only the hand-over itself is the at-most-once
    * window. 'lost': another worker claimed it (or its status moved on).
    */
-  private async handOver(email: LoadedEmail, subject: string, messageId: string, raw: Buffer): Promise<HandOver> {
+  private async handOver(email: LoadedEmail, subject: string, messageId: string, raw: Buffer, sender: string): Promise<HandOver> {
     let lane: TransportLane | undefined;
     try {
       lane = await this.transport.ready?.();
@@ -146,7 +157,7 @@ export class EmailPipeline {
     }
     this.inFlight += 1;
     try {
-      const message = { emailId: email.id, envelope: { from: email.fromAddress, to: [email.toAddress] }, raw, messageId };
+      const message = { emailId: email.id, envelope: { from: sender, to: [email.toAddress] }, raw, messageId };
       const send = () => (lane ? lane.send(message) : this.transport.send(message));
       const attributes = { 'mailroom.email_id': email.id, 'mailroom.project_id': email.projectId ?? '', 'mailroom.transport': this.transport.kind };
       return { result: await traced('email.handover', attributes, send, 'client') };

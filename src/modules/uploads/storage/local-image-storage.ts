@@ -1,9 +1,9 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { contentTypeOfKey } from '../upload-key';
 import type { ImageStorage } from './image-storage';
 
-/** Files under `$DATA_DIR/uploads`, written to a temporary name and renamed, so a reader never sees half a file. */
+/** Files under a directory of `$DATA_DIR` (`uploads`, `inbound`), written to a temporary name and renamed, so a reader never sees half a file. */
 export class LocalImageStorage implements ImageStorage {
   readonly kind = 'local' as const;
 
@@ -23,5 +23,9 @@ export class LocalImageStorage implements ImageStorage {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
     }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(join(this.dir, key), { force: true });
   }
 }

@@ -4,12 +4,15 @@ import { sdks } from '../../../platform/sdks';
 import { contentTypeOfKey } from '../upload-key';
 import type { ImageStorage } from './image-storage';
 
-/** Any S3-compatible service (AWS, MinIO, R2, …): objects under `images/` in `S3_BUCKET`. */
+/** Any S3-compatible service (AWS, MinIO, R2, …): objects under `<prefix>/` (`images`, `inbound`) in `S3_BUCKET`. */
 export class S3ImageStorage implements ImageStorage {
   readonly kind = 's3' as const;
   private readonly client: S3.S3Client;
 
-  constructor(private readonly s3: NonNullable<AppConfig['s3']>) {
+  constructor(
+    private readonly s3: NonNullable<AppConfig['s3']>,
+    private readonly prefix = 'images',
+  ) {
     this.client = new (sdks.s3().S3Client)({
       region: s3.region,
       endpoint: s3.endpoint,
@@ -22,18 +25,22 @@ export class S3ImageStorage implements ImageStorage {
   }
 
   async put(key: string, bytes: Buffer, contentType: string): Promise<void> {
-    await this.client.send(new (sdks.s3().PutObjectCommand)({ Bucket: this.s3.bucket, Key: `images/${key}`, Body: bytes, ContentType: contentType }));
+    await this.client.send(new (sdks.s3().PutObjectCommand)({ Bucket: this.s3.bucket, Key: `${this.prefix}/${key}`, Body: bytes, ContentType: contentType }));
   }
 
   async get(key: string): Promise<{ bytes: Buffer; contentType: string } | null> {
     try {
-      const object = await this.client.send(new (sdks.s3().GetObjectCommand)({ Bucket: this.s3.bucket, Key: `images/${key}` }));
+      const object = await this.client.send(new (sdks.s3().GetObjectCommand)({ Bucket: this.s3.bucket, Key: `${this.prefix}/${key}` }));
       const bytes = Buffer.from(await object.Body!.transformToByteArray());
       return { bytes, contentType: contentTypeOfKey(key) };
     } catch (error) {
       if (error instanceof sdks.s3().NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null;
       throw error;
     }
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new (sdks.s3().DeleteObjectCommand)({ Bucket: this.s3.bucket, Key: `${this.prefix}/${key}` }));
   }
 
   destroy(): void {

@@ -7,6 +7,7 @@ import { Badge, EmptyState, Loading, PageHeader } from '../../components/Feedbac
 import { formatDate, formatNumber } from '../../lib/format';
 import { projectPath, useProjectId } from '../../lib/project';
 import { DataTable } from '../../components/DataTable';
+import { Verdicts } from '../../components/Verdicts';
 
 const LABELS: Record<string, string> = {
   'email.sent': 'sent',
@@ -78,6 +79,11 @@ export default function ActivitySection() {
                     </>
                   )}
                   {typeof a.data?.link === 'string' && <span className="muted"> {a.data.link}</span>}
+                  {a.type === 'email.received' && (
+                    <>
+                      {typeof a.data?.from === 'string' && <span className="muted"> from {a.data.from}</span>} <Verdicts data={a.data} />
+                    </>
+                  )}
                 </td>
               </tr>
             ))}

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { data } from '../../api/client';
+import { useContactInbound } from '../../api/activity';
 import { useContact, useContactEvents } from '../../api/contacts';
 import { ApiError } from '../../api/errors';
 import { qk } from '../../api/queryKeys';
@@ -11,6 +12,7 @@ import { ConfirmButton } from '../../components/Dialogs';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { CheckboxField, TextAreaField, TextField } from '../../components/Fields';
 import { Badge, EmptyState, Loading, Notice, PageHeader } from '../../components/Feedback';
+import { Verdicts } from '../../components/Verdicts';
 import { dataPatch, fieldError, formValues, parseJsonObject, useApiMutation } from '../../lib/forms';
 import { formatDate, formatValue } from '../../lib/format';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
@@ -117,6 +119,27 @@ function Timeline({ contactId }: { contactId: string }) {
   );
 }
 
+/** Mail this contact sent to the project's domains (the inbound listener), with its SPF/DKIM/DMARC verdicts. */
+function ReceivedMail({ contactId }: { contactId: string }) {
+  const inbound = useContactInbound(contactId);
+  if (inbound.isPending) return <Loading label="Loading received mail…" />;
+  if (inbound.isError) return <ErrorMessage error={inbound.error} title="Could not load the received mail" />;
+  if (inbound.data.data.length === 0) return <p className="muted">No mail received from this contact.</p>;
+  return (
+    <ul className="timeline" aria-label="Received mail, newest first">
+      {inbound.data.data.map((item) => (
+        <li key={item.id}>
+          <strong>{typeof item.data?.subject === 'string' && item.data.subject ? item.data.subject : '(no subject)'}</strong> <time dateTime={item.createdAt}>{formatDate(item.createdAt)}</time>
+          <div>
+            <Verdicts data={item.data} />
+            {Array.isArray(item.data?.attachments) && item.data.attachments.length > 0 && <span className="muted"> {item.data.attachments.length} attachment(s)</span>}
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export default function ContactDetailPage() {
   const { contactId = '' } = useParams();
   const projectId = useProjectId();
@@ -174,6 +197,10 @@ export default function ContactDetailPage() {
         <section className="panel" aria-labelledby="events-heading">
           <h2 id="events-heading">Events</h2>
           <Timeline contactId={c.id} />
+        </section>
+        <section className="panel" aria-labelledby="inbound-heading">
+          <h2 id="inbound-heading">Received mail</h2>
+          <ReceivedMail contactId={c.id} />
         </section>
       </div>
     </>

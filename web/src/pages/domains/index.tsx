@@ -94,6 +94,11 @@ function DomainCard({ domain }: { domain: Domain }) {
         </Notice>
       )}
       {domain.status !== 'verified' && <p>Add these records at your DNS provider, then press "Verify now". We also check every 5 minutes.</p>}
+      {domain.records.some((r) => r.name === `bounces.${domain.domain}`) && (
+        <p className="muted">
+          The MX and SPF records of <code>bounces.{domain.domain}</code> bring bounce reports and complaints about the mail you send back to Mailroom.
+        </p>
+      )}
       <div className="table-wrap">
         <table>
           <caption className="visually-hidden">DNS records of {domain.domain}</caption>

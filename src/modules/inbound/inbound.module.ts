@@ -1,0 +1,44 @@
+import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import { BillingModule } from '../billing';
+import { ContactsModule } from '../contacts';
+import { DeliverabilityModule } from '../deliverability';
+import { DomainsModule } from '../domains';
+import { EventsModule } from '../events';
+import { SmtpModule } from '../smtp';
+import { closeObjectStorage, createObjectStorage, ImageStorage } from '../uploads';
+import { InboundMessage } from './entities/inbound-message.entity';
+import { InboundController } from './inbound.controller';
+import { InboundRepository } from './inbound.repository';
+import { INBOUND_STORAGE, InboundService } from './inbound.service';
+import { BounceReports } from './receive/bounce-reports';
+import { InboundListener } from './receive/inbound-listener';
+import { InboundPurge } from './worker/inbound-purge';
+
+/**
+ * Mail received over SMTP (docs/integrations.md, "Inbound mail and bounces"): records, raw
+ * bytes in the `inbound` storage area, `email.received` events, VERP bounce and complaint
+ * reports, the routes and the retention purge. The SMTP listener hands it each message.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([InboundMessage]), BillingModule, ContactsModule, DeliverabilityModule, DomainsModule, EventsModule, SmtpModule],
+  controllers: [InboundController],
+  providers: [
+    InboundService,
+    InboundRepository,
+    BounceReports,
+    InboundListener,
+    InboundPurge,
+    { provide: INBOUND_STORAGE, useFactory: (config: AppConfig): ImageStorage => createObjectStorage(config, 'inbound'), inject: [APP_CONFIG] },
+  ],
+  exports: [InboundService],
+})
+export class InboundModule implements OnApplicationShutdown {
+  constructor(@Inject(INBOUND_STORAGE) private readonly storage: ImageStorage) {}
+
+  onApplicationShutdown(): void {
+    closeObjectStorage(this.storage);
+  }
+}
