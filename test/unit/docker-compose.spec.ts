@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DockerfileParser } from 'dockerfile-ast';
+import { parse as parseYaml } from 'yaml';
 
 /**
  * docker/compose.yml as Compose reads it: variables are interpolated from the shell and
@@ -106,5 +108,90 @@ describe('docker/compose.yml: SMTP', () => {
     const inContainer = [...mailroomPart.matchAll(/^\s{4,6}([A-Z][A-Z0-9_]*):/gm)].map((m) => m[1]);
     expect(inContainer).toEqual(expect.arrayContaining(['DATABASE_URL', 'SMTP_SUBMISSION_PORT', 'SMTP_TLS_KEY_FILE']));
     for (const name of [...named, ...inContainer]) expect({ name, documented: documented.has(name) }).toEqual({ name, documented: true });
+  });
+});
+
+/**
+ * What the README and docs/operations.md promise of the production stack, read the way Compose
+ * and Docker read the files: compose.yml parsed as YAML after interpolation (merge keys `<<`
+ * resolved), the Dockerfile through dockerfile-ast.
+ */
+describe('the production stack as the README promises it', () => {
+  const ROOT = join(__dirname, '..', '..');
+  type Service = {
+    image?: string;
+    build?: { context: string; dockerfile: string };
+    environment?: Record<string, string>;
+    ports?: string[];
+    volumes?: string[];
+    healthcheck?: { test: string[] };
+    depends_on?: Record<string, { condition: string }>;
+  };
+  const stack = parseYaml(interpolate(COMPOSE, { APP_SECRET: 'f'.repeat(64) }), { merge: true }) as {
+    services: Record<string, Service>;
+    volumes: Record<string, unknown>;
+  };
+  const dockerfile = DockerfileParser.parse(readFileSync(join(ROOT, 'docker', 'Dockerfile'), 'utf8'));
+  const instructions = (keyword: string) => dockerfile.getInstructions().filter((i) => i.getKeyword() === keyword);
+
+  it('runs an api, a worker, PostgreSQL and Redis, each with a health check, the two roles after their dependencies are healthy', () => {
+    expect(Object.keys(stack.services).sort()).toEqual(['api', 'postgres', 'redis', 'worker']);
+    for (const [name, service] of Object.entries(stack.services)) expect({ name, healthcheck: Array.isArray(service.healthcheck?.test) }).toEqual({ name, healthcheck: true });
+    for (const role of ['api', 'worker']) {
+      const service = stack.services[role];
+      expect(service.environment?.ROLE).toBe(role);
+      expect(service.build).toEqual({ context: '..', dockerfile: 'docker/Dockerfile' });
+      expect(service.depends_on).toEqual({ postgres: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
+      // Readiness (database, queues, listeners), not liveness: a role is healthy when it can work.
+      expect(service.healthcheck!.test.join(' ')).toContain('/health/ready');
+      expect(service.environment?.DATABASE_URL).toMatch(/@postgres:5432\//);
+      expect(service.environment?.REDIS_URL).toBe('redis://redis:6379');
+    }
+  });
+
+  it('publishes HTTP and the three SMTP listeners from the api only, where the api listens on them', () => {
+    const api = stack.services.api;
+    const inside = (ports: string[] | undefined) => (ports ?? []).map((p) => p.split(':').pop()).sort();
+    expect(inside(api.ports)).toEqual(['25', '465', '587', '8080']);
+    expect([api.environment?.PORT, api.environment?.SMTP_SUBMISSION_PORT, api.environment?.SMTP_SUBMISSION_TLS_PORT, api.environment?.SMTP_INBOUND_PORT]).toEqual([
+      '8080',
+      '587',
+      '465',
+      '25',
+    ]);
+    expect(stack.services.worker.ports).toBeUndefined();
+    // The image declares the same ports.
+    const exposed = instructions('EXPOSE').flatMap((i) => i.getArguments().map((a) => a.getValue()));
+    expect(exposed.sort()).toEqual(['25', '465', '587', '8080']);
+  });
+
+  it('keeps data in named volumes: uploads and inbound mail shared by both roles, the database, the queues', () => {
+    expect(Object.keys(stack.volumes).sort()).toEqual(['mailroom-data', 'postgres-data', 'redis-data']);
+    for (const role of ['api', 'worker']) expect(stack.services[role].volumes).toContain('mailroom-data:/data');
+    expect(stack.services.api.environment?.DATA_DIR).toBe('/data');
+    expect(stack.services.postgres.volumes).toEqual(['postgres-data:/var/lib/postgresql/data']);
+    expect(stack.services.redis.volumes).toEqual(['redis-data:/data']);
+  });
+
+  it('builds an image from files that exist, runs it unprivileged with /data as a volume, and starts it as npm start does', () => {
+    // Every COPY from the build context names a path in the repository (a missing one fails the build).
+    for (const copy of instructions('COPY').filter((i) => !/--from=/.test(i.getTextContent()))) {
+      const args = copy.getArguments().map((a) => a.getValue()).filter((a) => !a.startsWith('--'));
+      for (const source of args.slice(0, -1)) expect({ source, exists: existsSync(join(ROOT, source)) }).toEqual({ source, exists: true });
+    }
+    expect(instructions('FROM').map((i) => i.getArguments()[0].getValue())).toEqual(['node:24-bookworm-slim', 'node:24-bookworm-slim']);
+    expect(instructions('USER').map((i) => i.getArgumentsContent())).toEqual(['node']);
+    expect(instructions('VOLUME').map((i) => i.getArgumentsContent())).toEqual(['["/data"]']);
+    expect(instructions('HEALTHCHECK')).toHaveLength(1);
+    expect(instructions('CMD').map((i) => i.getArgumentsContent())).toEqual(['["node", "scripts/start.js"]']);
+    expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start).toBe('node scripts/start.js');
+  });
+
+  it('is the README’s command, and docs/operations.md describes the same topology without Docker', () => {
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain('docker compose -f docker/compose.yml up --build');
+    const operations = readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8');
+    expect(operations).toMatch(/ROLE=api/);
+    expect(operations).toMatch(/ROLE=worker/);
+    expect(operations).toMatch(/PROCESSES=N/);
   });
 });
