@@ -16,6 +16,16 @@ export interface RecipientMessages {
   manageTitle: string;
   manageSubscribed: string;
   manageUnsubscribed: string;
+  /** Double opt-in: the built-in confirmation email and the page its link opens. */
+  confirmSubject: string;
+  confirmEmailIntro: string;
+  confirmEmailIgnore: string;
+  confirmButton: string;
+  confirmTitle: string;
+  confirmQuestion: string;
+  confirmedDone: string;
+  linkInvalidTitle: string;
+  linkInvalid: string;
 }
 
 export const RECIPIENT_MESSAGES: Record<Locale, RecipientMessages> = {
@@ -34,6 +44,15 @@ export const RECIPIENT_MESSAGES: Record<Locale, RecipientMessages> = {
     manageTitle: 'Email preferences',
     manageSubscribed: '{email} is subscribed to emails from {project}.',
     manageUnsubscribed: '{email} is not subscribed to emails from {project}.',
+    confirmSubject: 'Confirm your subscription to {project}',
+    confirmEmailIntro: 'Please confirm that you want to receive emails from {project} at {email}.',
+    confirmEmailIgnore: 'If you did not ask for this, ignore this email: you will not be subscribed.',
+    confirmButton: 'Confirm subscription',
+    confirmTitle: 'Confirm your subscription',
+    confirmQuestion: 'Confirm that {email} wants to receive emails from {project}.',
+    confirmedDone: 'Thank you: {email} is now subscribed to {project}.',
+    linkInvalidTitle: 'Link not valid',
+    linkInvalid: 'This link is invalid or has expired. Nothing was changed.',
   },
   de: {
     footerReason: 'Sie erhalten diese E-Mail von {project}.',
@@ -50,6 +69,15 @@ export const RECIPIENT_MESSAGES: Record<Locale, RecipientMessages> = {
     manageTitle: 'E-Mail-Einstellungen',
     manageSubscribed: '{email} erhält E-Mails von {project}.',
     manageUnsubscribed: '{email} erhält keine E-Mails von {project}.',
+    confirmSubject: 'Bestätigen Sie Ihre Anmeldung bei {project}',
+    confirmEmailIntro: 'Bitte bestätigen Sie, dass Sie unter {email} E-Mails von {project} erhalten möchten.',
+    confirmEmailIgnore: 'Wenn Sie dies nicht angefordert haben, ignorieren Sie diese E-Mail: Sie werden nicht angemeldet.',
+    confirmButton: 'Anmeldung bestätigen',
+    confirmTitle: 'Anmeldung bestätigen',
+    confirmQuestion: 'Bestätigen Sie, dass {email} E-Mails von {project} erhalten möchte.',
+    confirmedDone: 'Danke: {email} ist jetzt bei {project} angemeldet.',
+    linkInvalidTitle: 'Link ungültig',
+    linkInvalid: 'Dieser Link ist ungültig oder abgelaufen. Es wurde nichts geändert.',
   },
   fr: {
     footerReason: 'Vous recevez cet e-mail de la part de {project}.',
@@ -66,6 +94,15 @@ export const RECIPIENT_MESSAGES: Record<Locale, RecipientMessages> = {
     manageTitle: 'Préférences e-mail',
     manageSubscribed: '{email} est abonné aux e-mails de {project}.',
     manageUnsubscribed: '{email} n’est pas abonné aux e-mails de {project}.',
+    confirmSubject: 'Confirmez votre abonnement à {project}',
+    confirmEmailIntro: 'Merci de confirmer que vous souhaitez recevoir les e-mails de {project} à l’adresse {email}.',
+    confirmEmailIgnore: 'Si vous n’avez rien demandé, ignorez cet e-mail : vous ne serez pas abonné.',
+    confirmButton: 'Confirmer l’abonnement',
+    confirmTitle: 'Confirmez votre abonnement',
+    confirmQuestion: 'Confirmez que {email} souhaite recevoir les e-mails de {project}.',
+    confirmedDone: 'Merci : {email} est maintenant abonné à {project}.',
+    linkInvalidTitle: 'Lien non valide',
+    linkInvalid: 'Ce lien n’est pas valide ou a expiré. Rien n’a été modifié.',
   },
   es: {
     footerReason: 'Recibes este correo de {project}.',
@@ -82,6 +119,15 @@ export const RECIPIENT_MESSAGES: Record<Locale, RecipientMessages> = {
     manageTitle: 'Preferencias de correo',
     manageSubscribed: '{email} está suscrito a los correos de {project}.',
     manageUnsubscribed: '{email} no está suscrito a los correos de {project}.',
+    confirmSubject: 'Confirma tu suscripción a {project}',
+    confirmEmailIntro: 'Confirma que quieres recibir correos de {project} en {email}.',
+    confirmEmailIgnore: 'Si no lo pediste, ignora este correo: no se te suscribirá.',
+    confirmButton: 'Confirmar suscripción',
+    confirmTitle: 'Confirma tu suscripción',
+    confirmQuestion: 'Confirma que {email} quiere recibir correos de {project}.',
+    confirmedDone: 'Gracias: {email} ya está suscrito a {project}.',
+    linkInvalidTitle: 'Enlace no válido',
+    linkInvalid: 'Este enlace no es válido o ha caducado. No se ha cambiado nada.',
   },
   nl: {
     footerReason: 'Je ontvangt deze e-mail van {project}.',
@@ -98,6 +144,15 @@ export const RECIPIENT_MESSAGES: Record<Locale, RecipientMessages> = {
     manageTitle: 'E-mailvoorkeuren',
     manageSubscribed: '{email} ontvangt e-mails van {project}.',
     manageUnsubscribed: '{email} ontvangt geen e-mails van {project}.',
+    confirmSubject: 'Bevestig je aanmelding bij {project}',
+    confirmEmailIntro: 'Bevestig dat je e-mails van {project} wilt ontvangen op {email}.',
+    confirmEmailIgnore: 'Heb je dit niet aangevraagd? Negeer deze e-mail: je wordt niet aangemeld.',
+    confirmButton: 'Aanmelding bevestigen',
+    confirmTitle: 'Bevestig je aanmelding',
+    confirmQuestion: 'Bevestig dat {email} e-mails van {project} wil ontvangen.',
+    confirmedDone: 'Bedankt: {email} is nu aangemeld bij {project}.',
+    linkInvalidTitle: 'Link ongeldig',
+    linkInvalid: 'Deze link is ongeldig of verlopen. Er is niets gewijzigd.',
   },
   pt: {
     footerReason: 'Você está recebendo este e-mail de {project}.',
@@ -114,6 +169,15 @@ export const RECIPIENT_MESSAGES: Record<Locale, RecipientMessages> = {
     manageTitle: 'Preferências de e-mail',
     manageSubscribed: '{email} está inscrito nos e-mails de {project}.',
     manageUnsubscribed: '{email} não está inscrito nos e-mails de {project}.',
+    confirmSubject: 'Confirme a sua inscrição em {project}',
+    confirmEmailIntro: 'Confirme que deseja receber e-mails de {project} em {email}.',
+    confirmEmailIgnore: 'Se não pediu isto, ignore este e-mail: não será inscrito.',
+    confirmButton: 'Confirmar inscrição',
+    confirmTitle: 'Confirme a sua inscrição',
+    confirmQuestion: 'Confirme que {email} deseja receber e-mails de {project}.',
+    confirmedDone: 'Obrigado: {email} está agora inscrito em {project}.',
+    linkInvalidTitle: 'Link inválido',
+    linkInvalid: 'Este link é inválido ou expirou. Nada foi alterado.',
   },
   it: {
     footerReason: 'Ricevi questa email da {project}.',
@@ -130,5 +194,14 @@ export const RECIPIENT_MESSAGES: Record<Locale, RecipientMessages> = {
     manageTitle: 'Preferenze email',
     manageSubscribed: '{email} è iscritto alle email di {project}.',
     manageUnsubscribed: '{email} non è iscritto alle email di {project}.',
+    confirmSubject: 'Conferma la tua iscrizione a {project}',
+    confirmEmailIntro: 'Conferma che vuoi ricevere le email di {project} all’indirizzo {email}.',
+    confirmEmailIgnore: 'Se non l’hai richiesto, ignora questa email: non verrai iscritto.',
+    confirmButton: 'Conferma iscrizione',
+    confirmTitle: 'Conferma la tua iscrizione',
+    confirmQuestion: 'Conferma che {email} vuole ricevere le email di {project}.',
+    confirmedDone: 'Grazie: {email} è ora iscritto a {project}.',
+    linkInvalidTitle: 'Link non valido',
+    linkInvalid: 'Questo link non è valido o è scaduto. Non è stato modificato nulla.',
   },
 };

@@ -33,14 +33,14 @@ export class ContactsQueriesService {
   /** POST /contacts: upsert by email, new contacts subscribed unless told otherwise. */
   async create(projectId: string, dto: CreateContactDto): Promise<ContactResponse & { _meta: { isNew: boolean; isUpdate: boolean } }> {
     if (dto.email === undefined || dto.email === null || dto.email === '') throw new ShortBadRequest('email is required');
-    const result = await this.contacts.upsert(projectId, {
-      email: dto.email,
-      data: dto.data,
-      subscribed: dto.subscribed,
-      defaultSubscribed: true,
-      source: 'api',
-    });
-    return { ...toContactResponse(result.contact), _meta: { isNew: result.isNew, isUpdate: !result.isNew } };
+    const { input, confirm } = await this.contacts.optIn(
+      projectId,
+      { email: dto.email, data: dto.data, subscribed: dto.subscribed, defaultSubscribed: true, source: 'api' },
+      { requested: dto.doubleOptIn },
+    );
+    const result = await this.contacts.upsert(projectId, input);
+    const contact = confirm ? await this.contacts.requestConfirmation(projectId, result.contact) : result.contact;
+    return { ...toContactResponse(contact), _meta: { isNew: result.isNew, isUpdate: !result.isNew } };
   }
 
 }

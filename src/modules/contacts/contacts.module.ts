@@ -10,6 +10,7 @@ import { ContactsQueriesService } from './contacts-queries.service';
 import { ContactsController } from './contacts.controller';
 import { ContactsRepository } from './contacts.repository';
 import { ContactsService } from './contacts.service';
+import { ConfirmationMailer } from './consent/confirmation-mailer';
 import { BulkJob } from './entities/bulk-job.entity';
 import { ContactField } from './entities/contact-field.entity';
 import { Contact } from './entities/contact.entity';
@@ -26,7 +27,7 @@ import { IMPORT_PROVIDERS, ImportController } from './import/import.providers';
   ],
   // ContactFieldsController first: its static paths must win over `/contacts/:id`.
   controllers: [ImportController, BulkController, ContactFieldsController, ContactsController],
-  providers: [ContactsRepository, ContactFieldsRepository, ContactsService, ContactFieldsService, ContactsQueriesService, ...IMPORT_PROVIDERS, ...BULK_PROVIDERS],
-  exports: [ContactsService, ContactFieldsService],
+  providers: [ConfirmationMailer, ContactsRepository, ContactFieldsRepository, ContactsService, ContactFieldsService, ContactsQueriesService, ...IMPORT_PROVIDERS, ...BULK_PROVIDERS],
+  exports: [ContactsService, ContactFieldsService, ConfirmationMailer],
 })
 export class ContactsModule {}

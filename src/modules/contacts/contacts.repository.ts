@@ -94,6 +94,51 @@ export class ContactsRepository {
     return rows[0];
   }
 
+  /**
+   * Double opt-in: marks an unsubscribed contact `pending` and, when its last confirmation email
+   * is older than `intervalSeconds` (or there was none), stamps a new one (`due`: send it now);
+   * otherwise `waitSeconds` until the next may leave. Null for a subscribed or absent contact.
+   */
+  async markConfirmationPending(
+    projectId: string,
+    id: string,
+    intervalSeconds: number,
+  ): Promise<{ row: ContactRow; due: boolean; waitSeconds: number } | null> {
+    const [rows]: [Array<ContactRow & { due: boolean; wait_seconds: number | null }>, number] = await this.dataSource.query(
+      `WITH old AS (
+         SELECT id AS cid, confirmation_sent_at AS sent FROM contacts WHERE project_id = $1 AND id = $2 AND NOT subscribed FOR UPDATE
+       ), x AS (
+         SELECT cid, sent, (sent IS NULL OR sent <= now() - make_interval(secs => $3)) AS due FROM old
+       )
+       UPDATE contacts SET confirmation = 'pending',
+              confirmation_sent_at = CASE WHEN x.due THEN now() ELSE confirmation_sent_at END,
+              updated_at = CASE WHEN x.due OR confirmation IS DISTINCT FROM 'pending' THEN now() ELSE updated_at END
+       FROM x WHERE contacts.project_id = $1 AND contacts.id = x.cid
+       RETURNING ${CONTACT_COLUMNS}, x.due, ceil(extract(epoch FROM (x.sent + make_interval(secs => $3) - now())))::int AS wait_seconds`,
+      [projectId, id, intervalSeconds],
+    );
+    const row = rows[0];
+    return row ? { row, due: row.due, waitSeconds: Math.max(1, row.wait_seconds ?? 1) } : null;
+  }
+
+  /**
+   * Confirms a `pending` contact: subscribed, `confirmed`, `confirmedAt` now. Null when the contact
+   * is absent or not pending (already confirmed: nothing to do); `flipped` when it was unsubscribed.
+   */
+  async confirm(projectId: string, id: string, manager: EntityManager): Promise<{ row: ContactRow; flipped: boolean } | null> {
+    const [rows]: [Array<ContactRow & { was_subscribed: boolean }>, number] = await manager.query(
+      `WITH old AS (
+         SELECT id AS cid, subscribed AS was_subscribed FROM contacts WHERE project_id = $1 AND id = $2 AND confirmation = 'pending' FOR UPDATE
+       )
+       UPDATE contacts SET subscribed = true, confirmation = 'confirmed', confirmed_at = now(), updated_at = now()
+       FROM old WHERE contacts.project_id = $1 AND contacts.id = old.cid
+       RETURNING ${CONTACT_COLUMNS}, old.was_subscribed`,
+      [projectId, id],
+    );
+    const row = rows[0];
+    return row ? { row, flipped: !row.was_subscribed } : null;
+  }
+
   /** Deletes one contact; answers how many rows went (0 or 1). */
   async remove(projectId: string, id: string): Promise<number> {
     const result: [unknown[], number] = await this.dataSource.query(`DELETE FROM contacts WHERE project_id = $1 AND id = $2`, [projectId, id]);

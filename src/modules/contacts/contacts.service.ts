@@ -5,10 +5,12 @@ import { ContactsRepository } from './contacts.repository';
 import { ContactDirectory } from '../events/contact-directory';
 import { EventsService } from '../events/events.service';
 import { EventRow, fromEventRow, StoredEvent } from '../events/events.types';
-import { CONTACT_SUBSCRIBED, CONTACT_UNSUBSCRIBED } from '../events/reserved-names';
+import { CONTACT_CONFIRMED, CONTACT_SUBSCRIBED, CONTACT_UNSUBSCRIBED } from '../events/reserved-names';
+import { ConfirmationMailer } from './consent/confirmation-mailer';
+import { CONFIRMATION_RESEND_INTERVAL_SECONDS, OptInTrigger, wantsSubscription, withoutSubscription } from './consent/double-opt-in';
 import { isContactId } from './contact-id';
 import { ContactFieldsService } from './contact-fields.service';
-import { contactEmailTaken, contactNotFound, contactStillReferenced, dataNotStorable, isUnstorableText } from './contacts.errors';
+import { alreadySubscribed, confirmationThrottled, contactEmailTaken, contactNotFound, contactStillReferenced, dataNotStorable, isUnstorableText } from './contacts.errors';
 import { applyDataPatch, CompiledDataPatch, compileDataPatch, JsonObject, templateVariables } from './data/data-patch';
 import { ContactRow, fromContactRow } from './dto/contact.response';
 import type { Contact } from './entities/contact.entity';
@@ -67,6 +69,7 @@ export class ContactsService implements OnModuleInit {
     private readonly fields: ContactFieldsService,
     private readonly repository: ContactsRepository,
     private readonly directory: ContactDirectory,
+    private readonly confirmations: ConfirmationMailer,
   ) {}
 
   /** The lookups the event list makes of contacts (the events module does not read this table). */
@@ -269,6 +272,67 @@ export class ContactsService implements OnModuleInit {
       if (isUnstorableText(error)) throw dataNotStorable();
       throw error;
     }
+  }
+
+  /**
+   * Double opt-in for one upsert (docs/extensions.md, section 3): when the project has it enabled,
+   * the call triggers it and the upsert would subscribe the contact, the upsert runs without
+   * subscribing and `confirm` says to `requestConfirmation` once it is written. Otherwise the
+   * input comes back unchanged (secret-key calls without `doubleOptIn: true` behave as before).
+   */
+  async optIn(projectId: string, input: UpsertContactInput, trigger: OptInTrigger): Promise<{ input: UpsertContactInput; confirm: boolean }> {
+    if (!(trigger.publicKey || trigger.requested) || !wantsSubscription(input)) return { input, confirm: false };
+    if (!(await this.confirmations.enabled(projectId))) return { input, confirm: false };
+    return { input: withoutSubscription(input), confirm: true };
+  }
+
+  /**
+   * After an opt-in upsert committed: an unsubscribed contact becomes `pending` and gets the
+   * confirmation email, at most one per 10 minutes (repeated sign-ups send no more). A contact
+   * already subscribed (confirmed, or subscribed before) is left as it is.
+   */
+  async requestConfirmation(projectId: string, contact: Contact): Promise<Contact> {
+    if (contact.subscribed) return contact;
+    const marked = await this.repository.markConfirmationPending(projectId, contact.id, CONFIRMATION_RESEND_INTERVAL_SECONDS);
+    if (!marked) return contact;
+    const pending = fromContactRow(marked.row);
+    if (marked.due) await this.confirmations.send(projectId, pending);
+    return pending;
+  }
+
+  /**
+   * `POST /contacts/:id/confirmation`: the confirmation email again (429 within 10 minutes of the
+   * last one). A confirmed, subscribed contact: nothing to do; subscribed without confirming: 409.
+   */
+  async resendConfirmation(projectId: string, id: string): Promise<Contact> {
+    const contact = await this.getById(projectId, id);
+    if (contact.subscribed) {
+      if (contact.confirmation === 'confirmed') return contact;
+      throw alreadySubscribed();
+    }
+    const marked = await this.repository.markConfirmationPending(projectId, contact.id, CONFIRMATION_RESEND_INTERVAL_SECONDS);
+    if (!marked) return this.getById(projectId, id);
+    if (!marked.due) throw confirmationThrottled(marked.waitSeconds);
+    const pending = fromContactRow(marked.row);
+    await this.confirmations.send(projectId, pending);
+    return pending;
+  }
+
+  /**
+   * The confirmation link's POST: a `pending` contact becomes subscribed and `confirmed`, with
+   * `contact.confirmed` (and `contact.subscribed` on a flip) stored in the same transaction for
+   * the event outbox. Null when it was not pending (already confirmed: a no-op).
+   */
+  async confirm(projectId: string, id: string): Promise<Contact | null> {
+    if (!isContactId(id)) return null;
+    return this.dataSource.transaction(async (em) => {
+      const confirmed = await this.repository.confirm(projectId, id, em);
+      if (!confirmed) return null;
+      const data = { source: 'system', reason: 'confirmation_link' };
+      await this.events.record(projectId, { contactId: id, name: CONTACT_CONFIRMED, data }, em);
+      if (confirmed.flipped) await this.events.record(projectId, { contactId: id, name: CONTACT_SUBSCRIBED, data }, em);
+      return fromContactRow(confirmed.row);
+    });
   }
 
   async remove(projectId: string, id: string): Promise<void> {

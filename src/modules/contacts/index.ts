@@ -1,6 +1,8 @@
 // What other modules may import from contacts (docs/architecture.md, "Module boundaries"):
 // the lint rule mailroom/module-boundaries allows an import from another module only of a file listed here.
 export * from './contact-fields.service';
+export * from './consent/confirmation-mailer';
+export * from './consent/double-opt-in';
 export * from './contact-id';
 export * from './contacts.module';
 export * from './contacts.service';

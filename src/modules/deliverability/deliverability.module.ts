@@ -16,6 +16,8 @@ import { SnsController } from './inbound/sns.controller';
 import { SnsService } from './inbound/sns.service';
 import { RecipientLinksController } from './links/recipient-links.controller';
 import { RecipientLinksService } from './links/recipient-links.service';
+import { ConfirmationService } from './links/confirmation.service';
+import { TemplatesModule } from '../templates/templates.module';
 import { SuppressionService } from './suppression/suppression.service';
 import { SuppressionsRepository } from './suppression/suppressions.repository';
 import { TrackingController } from './tracking/tracking.controller';
@@ -39,12 +41,14 @@ import { SnsMessagesPurge } from './worker/sns-messages-purge';
     EventsModule,
     DomainsModule,
     BillingModule,
+    TemplatesModule,
   ],
   controllers: [TrackingController, RecipientLinksController, SnsController],
   providers: [
     SuppressionService,
     SuppressionsRepository,
     RecipientLinksService,
+    ConfirmationService,
     TrackingService,
     DeliveryFeedbackService,
     SesNotificationsService,

@@ -18,4 +18,9 @@ export class CreateContactDto {
   @IsObject()
   @ApiPropertyOptional({ description: 'Custom contact data: keys and JSON values (see docs/api.md "Custom data")', type: 'object', additionalProperties: true })
   data?: Record<string, unknown>;
+
+  @IsOptional()
+  @IsBoolean()
+  @ApiPropertyOptional({ description: "Double opt-in: with the project's double opt-in enabled, a contact this call would subscribe stays unsubscribed (confirmation pending) and gets the confirmation email", type: Boolean })
+  doubleOptIn?: boolean;
 }

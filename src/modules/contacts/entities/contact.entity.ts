@@ -1,8 +1,12 @@
-import { Column, Entity, ForeignKey, Index, PrimaryColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, Unique } from 'typeorm';
+
+/** Persisted values (contacts.confirmation): renaming them strands data. */
+export type ConfirmationState = 'pending' | 'confirmed';
 import { Project } from '../../projects/entities/project.entity';
 
 @Entity('contacts')
 @Unique('contacts_project_email_key', ['projectId', 'email'])
+@Check('contacts_confirmation_check', `confirmation IN ('pending', 'confirmed')`)
 @Index('contacts_project_created_idx', ['projectId', 'createdAt', 'id'])
 /** `USING gin (email gin_trgm_ops)` and `USING gin (data jsonb_path_ops)`: operator classes TypeORM cannot declare. */
 @Index('contacts_email_trgm_idx', { synchronize: false })
@@ -22,6 +26,11 @@ export class Contact {
   @Column('text') email: string;
   @Column('boolean', { default: true }) subscribed: boolean;
   @Column('jsonb', { default: {} }) data: Record<string, unknown>;
+  /** Double opt-in: null when never asked, `pending` while the confirmation email awaits its click. */
+  @Column('text', { nullable: true }) confirmation: ConfirmationState | null;
+  @Column('timestamptz', { nullable: true }) confirmedAt: Date | null;
+  /** When the last confirmation email was written (resends are throttled on it). */
+  @Column('timestamptz', { nullable: true }) confirmationSentAt: Date | null;
   @Column('timestamptz', { default: () => 'now()' }) createdAt: Date;
   @Column('timestamptz', { default: () => 'now()' }) updatedAt: Date;
 }

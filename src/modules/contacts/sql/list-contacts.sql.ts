@@ -54,6 +54,11 @@ export function listContactsStatements(projectId: string, query: ListContactsQue
     params.push(query.subscribed);
     filters.push(`subscribed = $${params.length}`);
   }
+  if (query.confirmation === 'none') filters.push('confirmation IS NULL');
+  else if (query.confirmation) {
+    params.push(query.confirmation);
+    filters.push(`confirmation = $${params.length}`);
+  }
   const countParams = [...params];
   const countFilters = [...filters];
   const op = dir === 'asc' ? '>' : '<';

@@ -37,7 +37,7 @@ export function buildUpsertStatement(input: UpsertStatementInput): { sql: string
   ];
   const ctes = [
     `old AS (
-      SELECT id, email, subscribed, data, created_at, updated_at FROM contacts
+      SELECT id, email, subscribed, data, confirmation, confirmed_at, created_at, updated_at FROM contacts
       WHERE project_id = $1 AND email = $2 FOR UPDATE
     )`,
     `up AS (
@@ -52,12 +52,12 @@ export function buildUpsertStatement(input: UpsertStatementInput): { sql: string
             updated_at = now()
         WHERE c.subscribed IS DISTINCT FROM COALESCE($3::boolean, c.subscribed)
            OR c.data IS DISTINCT FROM ((c.data - $6::text[]) || $5::jsonb)
-      RETURNING c.id, c.email, c.subscribed, c.data, c.created_at, c.updated_at, (c.xmax = 0) AS inserted
+      RETURNING c.id, c.email, c.subscribed, c.data, c.confirmation, c.confirmed_at, c.created_at, c.updated_at, (c.xmax = 0) AS inserted
     )`,
     `cur AS (
-      SELECT id, email, subscribed, data, created_at, updated_at, inserted, true AS changed FROM up
+      SELECT id, email, subscribed, data, confirmation, confirmed_at, created_at, updated_at, inserted, true AS changed FROM up
       UNION ALL
-      SELECT id, email, subscribed, data, created_at, updated_at, false, false FROM old WHERE NOT EXISTS (SELECT 1 FROM up)
+      SELECT id, email, subscribed, data, confirmation, confirmed_at, created_at, updated_at, false, false FROM old WHERE NOT EXISTS (SELECT 1 FROM up)
     )`,
     `flip AS (${insertEventsSql(
       { projectId: '$1', contactId: 'up.id', name: FLIP_EVENT_NAME, data: '$7::jsonb' },
@@ -84,7 +84,7 @@ export function buildUpsertStatement(input: UpsertStatementInput): { sql: string
     )`);
   }
   const sql = `WITH ${ctes.join(',\n')}
-    SELECT cur.id, $1::uuid AS project_id, cur.email, cur.subscribed, cur.data, cur.created_at, cur.updated_at,
+    SELECT cur.id, $1::uuid AS project_id, cur.email, cur.subscribed, cur.data, cur.confirmation, cur.confirmed_at, cur.created_at, cur.updated_at,
            cur.inserted, cur.changed,
            (SELECT coalesce(json_agg(flip), '[]'::json) FROM flip) AS flips,
            ${eventSelect} AS event

@@ -1,8 +1,10 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '../../auth/auth.decorators';
 import { ManagePreferencesDto } from './dto/manage-preferences.dto';
 import { RecipientLinksService } from './recipient-links.service';
+import { ConfirmationAnswer, ConfirmationService } from './confirmation.service';
 
 const PAGE_HEADERS: Array<[string, string]> = [
   ['Content-Type', 'text/html; charset=utf-8'],
@@ -19,7 +21,24 @@ const PAGE_HEADERS: Array<[string, string]> = [
 @ApiExcludeController()
 @Controller()
 export class RecipientLinksController {
-  constructor(private readonly links: RecipientLinksService) {}
+  constructor(
+    private readonly links: RecipientLinksService,
+    private readonly confirmation: ConfirmationService,
+  ) {}
+
+  /** Double opt-in: GET shows the confirm button (link scanners confirm nothing). */
+  @Public()
+  @Get('c/:token')
+  async showConfirm(@Param('token') token: string, @Res() res: Response): Promise<void> {
+    answer(res, await this.confirmation.page(token));
+  }
+
+  /** Double opt-in: POST confirms, then redirects to the project's `redirectUrl` when it has one (303). */
+  @Public()
+  @Post('c/:token')
+  async confirm(@Param('token') token: string, @Res() res: Response): Promise<void> {
+    answer(res, await this.confirmation.act(token));
+  }
 
   @Public()
   @Get('u/:token')
@@ -65,6 +84,13 @@ export class RecipientLinksController {
   manage(@Param('token') token: string, @Body() dto: ManagePreferencesDto): Promise<string> {
     return this.links.act('manage', token, dto.action === 'subscribe');
   }
+}
+
+/** A confirmation link's answer, with the hosted pages' headers (the handler writes the response itself: status and redirect vary). */
+function answer(res: Response, result: ConfirmationAnswer): void {
+  for (const [name, value] of PAGE_HEADERS) if (name !== 'Content-Type' || !('redirect' in result)) res.setHeader(name, value);
+  if ('redirect' in result) res.redirect(303, result.redirect);
+  else res.status(result.status).send(result.html);
 }
 
 function PageHeaders(): MethodDecorator {

@@ -10,7 +10,8 @@ import { PageKind, renderRecipientPage } from './recipient-pages';
 import { readRecipientToken } from './recipient-token';
 
 /** Why a hosted page changed the subscription (the `contact.(un)subscribed` event's `reason`). */
-const PAGE_REASON: Record<PageKind, string> = { unsubscribe: 'unsubscribe_link', subscribe: 'subscribe_link', manage: 'preferences_page' };
+type LinkPage = Exclude<PageKind, 'confirm' | 'invalid'>;
+const PAGE_REASON: Record<LinkPage, string> = { unsubscribe: 'unsubscribe_link', subscribe: 'subscribe_link', manage: 'preferences_page' };
 
 @Injectable()
 export class RecipientLinksService {
@@ -21,13 +22,13 @@ export class RecipientLinksService {
   ) {}
 
   /** GET: shows the page for a signed token; never changes anything. */
-  async page(kind: PageKind, token: string): Promise<string> {
+  async page(kind: LinkPage, token: string): Promise<string> {
     const { project, contact } = await this.resolve(token);
     return renderRecipientPage({ kind, locale: resolveLocale(contact.data?.locale, project.language), email: contact.email, projectName: project.name, subscribed: contact.subscribed });
   }
 
   /** POST: applies the page's action (also the RFC 8058 one-click POST) and shows the result. */
-  async act(kind: PageKind, token: string, subscribe: boolean): Promise<string> {
+  async act(kind: LinkPage, token: string, subscribe: boolean): Promise<string> {
     const { project, contact } = await this.resolve(token);
     await this.contacts.setSubscribed(project.id, contact.id, subscribe, PAGE_REASON[kind]);
     return renderRecipientPage({

@@ -2,7 +2,7 @@ import { format, Locale } from '../../../i18n/locales';
 import { RECIPIENT_MESSAGES } from '../../../i18n/recipient-messages';
 import { escapeHtml } from '../tracking/html-instrument';
 
-export type PageKind = 'unsubscribe' | 'subscribe' | 'manage';
+export type PageKind = 'unsubscribe' | 'subscribe' | 'manage' | 'confirm' | 'invalid';
 
 export interface PageModel {
   kind: PageKind;
@@ -24,7 +24,13 @@ export function renderRecipientPage(model: PageModel): string {
 
   let title: string;
   let body: string;
-  if (model.kind === 'manage') {
+  if (model.kind === 'invalid') {
+    title = m.linkInvalidTitle;
+    body = `<p>${escapeHtml(m.linkInvalid)}</p>`;
+  } else if (model.kind === 'confirm') {
+    title = m.confirmTitle;
+    body = model.done ? `<p>${text(m.confirmedDone)}</p>` : `<p>${text(m.confirmQuestion)}</p>${button(m.confirmButton)}`;
+  } else if (model.kind === 'manage') {
     title = m.manageTitle;
     body = model.subscribed
       ? `<p>${text(m.manageSubscribed)}</p>${button(m.unsubscribeButton, 'unsubscribe')}`

@@ -9,7 +9,7 @@ class NotReservedEvent implements ValidatorConstraintInterface {
     return typeof value !== 'string' || !isReservedEventName(value);
   }
   defaultMessage(): string {
-    return 'event is a reserved name (email.*, contact.subscribed, contact.unsubscribed, segment.<slug>.entry|exit)';
+    return 'event is a reserved name (email.*, contact.subscribed, contact.unsubscribed, contact.confirmed, segment.<slug>.entry|exit)';
   }
 }
 
@@ -39,4 +39,9 @@ export class TrackEventDto {
   @IsObject()
   @ApiPropertyOptional({ description: 'Custom contact data: keys and JSON values (see docs/api.md "Custom data")', type: 'object', additionalProperties: true })
   data?: Record<string, unknown>;
+
+  @IsOptional()
+  @IsBoolean()
+  @ApiPropertyOptional({ description: "Double opt-in: with the project's double opt-in enabled, a contact this call would subscribe stays unsubscribed (confirmation pending) and gets the confirmation email", type: Boolean })
+  doubleOptIn?: boolean;
 }
