@@ -799,6 +799,23 @@ export interface paths {
         patch: operations["ContactsController_update"];
         trace?: never;
     };
+    "/contacts/{id}/confirmation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the double opt-in confirmation email again */
+        post: operations["ContactsController_resendConfirmation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/track": {
         parameters: {
             query?: never;
@@ -1886,6 +1903,13 @@ export interface components {
                 /** @description Sender display name */
                 name?: string | null;
             } | null;
+            /** @description Double opt-in for sign-ups: enabled, the confirmation template (null: the built-in message) and where the page redirects once confirmed */
+            doubleOptIn: {
+                enabled?: boolean;
+                /** Format: uuid */
+                templateId?: string | null;
+                redirectUrl?: string | null;
+            };
             /** @description Your role in the project (lists and reads by a member) */
             role?: string;
             /** @description Creation time (ISO 8601) */
@@ -1905,6 +1929,17 @@ export interface components {
             email: string;
             /** @description Sender display name */
             name?: string | null;
+        };
+        DoubleOptInDto: {
+            /** @description Whether sign-ups through the public key (or calls with doubleOptIn: true) must confirm by email */
+            enabled: boolean;
+            /**
+             * Format: uuid
+             * @description Template of the confirmation email; it must use {{confirmUrl}}. Omitted or null: the built-in localized message
+             */
+            templateId?: string | null;
+            /** @description Where the confirmation page sends the contact once confirmed (http or https); null: a thank-you page */
+            redirectUrl?: string | null;
         };
         UpdateProjectDto: {
             /** @description Project name, 1-100 characters */
@@ -1926,6 +1961,8 @@ export interface components {
             disabled?: false;
             /** @description Sender used when a send names none (neither `from` nor a template's sender); on a verified domain of the project; null clears it */
             defaultFrom?: components["schemas"]["DefaultFromDto"] | null;
+            /** @description Double opt-in for sign-ups: {enabled, templateId?, redirectUrl?} */
+            doubleOptIn?: components["schemas"]["DoubleOptInDto"];
         };
         MemberResponse: {
             /** @description User id (UUID) */
@@ -2112,6 +2149,13 @@ export interface components {
             email: string;
             /** @description Whether the contact receives marketing email */
             subscribed: boolean;
+            /**
+             * @description Double opt-in: null when never asked, pending while the confirmation email awaits its click, confirmed
+             * @enum {string|null}
+             */
+            confirmation: "pending" | "confirmed" | null;
+            /** @description When the contact confirmed its subscription (ISO 8601), or null */
+            confirmedAt: string | null;
             /** @description Custom contact data: keys and JSON values (see docs/api.md "Custom data") */
             data: {
                 [key: string]: unknown;
@@ -2133,6 +2177,8 @@ export interface components {
             data?: {
                 [key: string]: unknown;
             };
+            /** @description Double opt-in: with the project's double opt-in enabled, a contact this call would subscribe stays unsubscribed (confirmation pending) and gets the confirmation email */
+            doubleOptIn?: boolean;
         };
         LookupContactsDto: {
             /** @description Email addresses to look up */
@@ -2162,6 +2208,8 @@ export interface components {
             data?: {
                 [key: string]: unknown;
             };
+            /** @description Double opt-in: with the project's double opt-in enabled, a contact this call would subscribe stays unsubscribed (confirmation pending) and gets the confirmation email */
+            doubleOptIn?: boolean;
         };
         TemplateResponse: {
             /** @description Identifier (UUID) */
@@ -6751,6 +6799,8 @@ export interface operations {
                 search?: string;
                 /** @description Whether the contact receives marketing email */
                 subscribed?: boolean;
+                /** @description Double opt-in state: pending, confirmed, or none (never asked) */
+                confirmation?: "pending" | "confirmed" | "none";
                 /** @description Sort field (unknown values fall back to the default) */
                 sort?: string;
                 /** @description Sort direction: asc or desc */
@@ -7163,6 +7213,82 @@ export interface operations {
                 };
             };
             /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ContactsController_resendConfirmation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contact, confirmation pending (or already confirmed: nothing sent) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The contact is subscribed without a pending confirmation */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A confirmation email left less than 10 minutes ago (RATE_LIMIT_EXCEEDED); wait for Retry-After; or Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -1,4 +1,8 @@
-import type { UpsertContactInput } from '../contacts.service';
+/** The part of an upsert's input that decides its subscription (`UpsertContactInput`). */
+interface SubscriptionInput {
+  subscribed?: boolean;
+  defaultSubscribed: boolean;
+}
 
 /** How long a resend waits for the previous confirmation email (also what repeated sign-ups wait). */
 export const CONFIRMATION_RESEND_INTERVAL_SECONDS = 600;
@@ -13,7 +17,7 @@ export interface OptInTrigger {
 }
 
 /** Whether this upsert would make the contact subscribed (explicitly, or as a new contact by default). */
-export function wantsSubscription(input: Pick<UpsertContactInput, 'subscribed' | 'defaultSubscribed'>): boolean {
+export function wantsSubscription(input: SubscriptionInput): boolean {
   return input.subscribed === true || (input.subscribed === undefined && input.defaultSubscribed);
 }
 
@@ -21,6 +25,6 @@ export function wantsSubscription(input: Pick<UpsertContactInput, 'subscribed' |
  * The upsert under double opt-in: nothing it does subscribes the contact (a new contact starts
  * unsubscribed, an existing one keeps its state); an explicit `false` still unsubscribes.
  */
-export function withoutSubscription(input: UpsertContactInput): UpsertContactInput {
+export function withoutSubscription<T extends SubscriptionInput>(input: T): T {
   return { ...input, subscribed: input.subscribed === false ? false : undefined, defaultSubscribed: false };
 }

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsString, MaxLength, ValidateBy } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, ValidateBy } from 'class-validator';
 import { patternProblem } from '../event-patterns';
 import { IsHttpUrl } from '../../../platform/http/validation';
 
