@@ -132,6 +132,16 @@ describe('double opt-in', () => {
     expect(viaTrack).toMatchObject({ subscribed: false, confirmation: 'pending' });
     await confirmationMail(viaTrack.id);
 
+    const sendBody = { subject: 'Welcome', body: '<p>Hi</p>', from: 'hello@example.com', subscribed: true };
+    const sentPlain = await s.api.post('/v1/send', { ...sendBody, to: 'sent-plain@example.net' }).expect(200);
+    expect(await contact(sentPlain.body.data.emails[0].contact.id)).toMatchObject({ subscribed: true, confirmation: null });
+    const sentAsked = await s.api.post('/v1/send', { ...sendBody, to: 'sent-asked@example.net', doubleOptIn: true }).expect(200);
+    const askedId = sentAsked.body.data.emails[0].contact.id as string;
+    expect(await contact(askedId)).toMatchObject({ subscribed: false, confirmation: 'pending' });
+    // The send's own (transactional) email and the confirmation email.
+    expect((await confirmationMail(askedId, 2)).count).toBe(2);
+    await s.api.post('/v1/send', { ...sendBody, to: 'x@example.net', doubleOptIn: 'yes' }).expect(422);
+
     // An explicit unsubscribe is never turned into a confirmation request.
     const declined = await s.publicApi.post('/v1/track', { email: 'declined@example.net', event: 'signup', subscribed: false }).expect(200);
     const declinedContact = await contact(declined.body.data.contact);
@@ -195,6 +205,10 @@ describe('double opt-in', () => {
     const none = (await s.api.get('/contacts', { confirmation: 'none', limit: 100 }).expect(200)).body.data as ContactState[];
     expect(none.every((c) => c.confirmation === null)).toBe(true);
     await s.api.get('/contacts', { confirmation: 'maybe' }).expect(422);
+  });
+
+  it('says so in GET /config', async () => {
+    expect((await s.anonymous.get('/config').expect(200)).body.doubleOptIn).toBe(true);
   });
 
   it('refuses contact.confirmed as a tracked event name', async () => {

@@ -300,6 +300,12 @@ export class ContactsService implements OnModuleInit {
     return pending;
   }
 
+  /** `requestConfirmation` by id, after a commit that wrote the contact (`/v1/send` with `doubleOptIn: true`). */
+  async requestConfirmationOf(projectId: string, contactId: string): Promise<void> {
+    const contact = await this.findById(projectId, contactId);
+    if (contact) await this.requestConfirmation(projectId, contact);
+  }
+
   /**
    * `POST /contacts/:id/confirmation`: the confirmation email again (429 within 10 minutes of the
    * last one). A confirmed, subscribed contact: nothing to do; subscribed without confirming: 409.

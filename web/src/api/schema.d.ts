@@ -4314,6 +4314,8 @@ export interface operations {
                         mcp?: boolean;
                         /** @description Traces and metrics are exported over OpenTelemetry (OTLP/HTTP) */
                         telemetry?: boolean;
+                        /** @description Double opt-in (the project setting doubleOptIn) and its confirmation page are served */
+                        doubleOptIn?: boolean;
                     };
                 };
             };
@@ -8043,6 +8045,8 @@ export interface operations {
                     };
                     /** @description Sets the subscription of the recipients (contacts) */
                     subscribed?: boolean;
+                    /** @description With the project's double opt-in enabled, recipients that subscribed: true would subscribe stay unsubscribed (confirmation pending) and get the confirmation email */
+                    doubleOptIn?: boolean;
                     /** @description Extra message headers (From, To, Subject, Message-ID and MIME headers are reserved) */
                     headers?: {
                         [key: string]: string;

@@ -31,6 +31,8 @@ export interface SendRequest {
   reply?: string;
   data?: Record<string, unknown>;
   subscribed?: boolean;
+  /** Double opt-in for recipients this send would subscribe (with the project's double opt-in enabled). */
+  doubleOptIn?: boolean;
   headers: Record<string, string>;
   attachments: StoredAttachment[];
   /** Decoded size of all attachments, in bytes. */
@@ -95,6 +97,10 @@ export const SEND_REQUEST_SCHEMA: SchemaObject = {
       description: 'Template variables, stored on the contact; `{ "value": …, "persistent": false }` uses a value for this email only',
     },
     subscribed: { type: 'boolean', description: 'Sets the subscription of the recipients (contacts)' },
+    doubleOptIn: {
+      type: 'boolean',
+      description: "With the project's double opt-in enabled, recipients that subscribed: true would subscribe stay unsubscribed (confirmation pending) and get the confirmation email",
+    },
     headers: {
       type: 'object',
       maxProperties: SEND_LIMITS.headers,
@@ -449,6 +455,7 @@ export function parseSendRequest(input: unknown): { request: SendRequest; errors
     else p.add('data', 'invalid_type', 'data must be an object', input.data);
   }
   const subscribed = optionalBoolean(input, 'subscribed', p);
+  const doubleOptIn = optionalBoolean(input, 'doubleOptIn', p);
   const tracking = optionalBoolean(input, 'tracking', p);
   const headers = parseHeaders(input.headers, p);
   const { attachments, bytes } = parseAttachments(input.attachments, p);
@@ -466,6 +473,7 @@ export function parseSendRequest(input: unknown): { request: SendRequest; errors
       reply: reply?.trim().toLowerCase(),
       data,
       subscribed,
+      doubleOptIn,
       headers,
       attachments,
       attachmentBytes: bytes,
