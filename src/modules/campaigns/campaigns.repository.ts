@@ -295,6 +295,9 @@ export class CampaignsRepository {
         [projectId, subject.domain],
       );
     }
+    if (subject.kind === 'topic') {
+      return this.dataSource.query(`SELECT id::text AS id, name, status FROM campaigns WHERE project_id = $1 AND topic_id::text = $2 LIMIT 1000`, [projectId, subject.id]);
+    }
     // A segment audience names its segment; a filtered audience's condition names fields, events and segments.
     const conditions: string[] = [];
     const params: unknown[] = [projectId];

@@ -36,6 +36,7 @@ export class ContactsQueriesService {
     const result = await this.contacts.upsert(projectId, {
       email: dto.email,
       data: dto.data,
+      topics: dto.topics,
       subscribed: dto.subscribed,
       defaultSubscribed: true,
       source: 'api',

@@ -18,3 +18,5 @@ export const isUnstorableText = (error: unknown): boolean => (error as { code?: 
 
 export const contactStillReferenced = (table?: string) =>
   conflict('The contact is still referenced and cannot be deleted', { details: table ? { referencedBy: table } : undefined });
+export const snoozeInPast = (received: Date) =>
+  validationError([{ field: 'snoozedUntil', code: 'too_small', message: 'snoozedUntil must be in the future (null ends a snooze)', received: received.toISOString() }]);

@@ -10,6 +10,10 @@ export class ContactResponse {
   subscribed!: boolean;
   @ApiProperty({ description: 'Custom contact data: keys and JSON values (see docs/api.md "Custom data")', type: 'object', additionalProperties: true })
   data!: Record<string, unknown>;
+  @ApiProperty({ description: 'Explicit topic choices by topic slug (true: subscribed, false: left); a topic without a choice follows its default', type: 'object', additionalProperties: { type: 'boolean' } })
+  topics!: Record<string, boolean>;
+  @ApiProperty({ description: 'No marketing email until this time (ISO 8601); null when not snoozed', type: String, nullable: true })
+  snoozedUntil!: string | null;
   @ApiProperty({ description: 'Creation time (ISO 8601)', type: String })
   createdAt!: string;
   @ApiProperty({ description: 'Last change (ISO 8601)', type: String })
@@ -22,23 +26,27 @@ export function toContactResponse(contact: Contact): ContactResponse {
     email: contact.email,
     subscribed: contact.subscribed,
     data: contact.data ?? {},
+    topics: contact.topics ?? {},
+    snoozedUntil: contact.snoozedUntil ? new Date(contact.snoozedUntil).toISOString() : null,
     createdAt: new Date(contact.createdAt).toISOString(),
     updatedAt: new Date(contact.updatedAt).toISOString(),
   };
 }
 
-/** Row shape of raw `SELECT id, project_id, email, subscribed, data, created_at, updated_at`. */
+/** Row shape of raw `SELECT id, project_id, email, subscribed, data, topics, snoozed_until, created_at, updated_at`. */
 export interface ContactRow {
   id: string;
   project_id: string;
   email: string;
   subscribed: boolean;
   data: Record<string, unknown> | null;
+  topics?: Record<string, boolean> | null;
+  snoozed_until?: Date | string | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
 
-export const CONTACT_COLUMNS = 'id, project_id, email, subscribed, data, created_at, updated_at';
+export const CONTACT_COLUMNS = 'id, project_id, email, subscribed, data, topics, snoozed_until, created_at, updated_at';
 
 export function fromContactRow(row: ContactRow): Contact {
   return Object.assign(new Contact(), {
@@ -47,6 +55,8 @@ export function fromContactRow(row: ContactRow): Contact {
     email: row.email,
     subscribed: row.subscribed,
     data: row.data ?? {},
+    topics: row.topics ?? {},
+    snoozedUntil: row.snoozed_until ? new Date(row.snoozed_until) : null,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   });

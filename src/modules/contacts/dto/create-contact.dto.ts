@@ -18,4 +18,9 @@ export class CreateContactDto {
   @IsObject()
   @ApiPropertyOptional({ description: 'Custom contact data: keys and JSON values (see docs/api.md "Custom data")', type: 'object', additionalProperties: true })
   data?: Record<string, unknown>;
+
+  @IsOptional()
+  @IsObject()
+  @ApiPropertyOptional({ description: 'Topic choices by topic slug: true subscribes, false leaves, null removes the choice (the topic\'s default applies); other topics stay. An unknown slug is a 422', type: 'object', additionalProperties: { type: 'boolean', nullable: true } })
+  topics?: Record<string, unknown>;
 }

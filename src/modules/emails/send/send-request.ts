@@ -31,6 +31,8 @@ export interface SendRequest {
   reply?: string;
   data?: Record<string, unknown>;
   subscribed?: boolean;
+  /** Topic choices of the recipients (contacts), patched like `data`; slugs are checked with the contacts' write. */
+  topics?: Record<string, unknown>;
   headers: Record<string, string>;
   attachments: StoredAttachment[];
   /** Decoded size of all attachments, in bytes. */
@@ -95,6 +97,11 @@ export const SEND_REQUEST_SCHEMA: SchemaObject = {
       description: 'Template variables, stored on the contact; `{ "value": …, "persistent": false }` uses a value for this email only',
     },
     subscribed: { type: 'boolean', description: 'Sets the subscription of the recipients (contacts)' },
+    topics: {
+      type: 'object',
+      additionalProperties: { type: 'boolean', nullable: true },
+      description: 'Topic choices of the recipients (contacts) by topic slug: true, false, or null to remove the choice; an unknown slug is a 422',
+    },
     headers: {
       type: 'object',
       maxProperties: SEND_LIMITS.headers,
@@ -449,6 +456,11 @@ export function parseSendRequest(input: unknown): { request: SendRequest; errors
     else p.add('data', 'invalid_type', 'data must be an object', input.data);
   }
   const subscribed = optionalBoolean(input, 'subscribed', p);
+  let topics: Record<string, unknown> | undefined;
+  if (input.topics !== undefined && input.topics !== null) {
+    if (isObject(input.topics)) topics = input.topics;
+    else p.add('topics', 'invalid_type', 'topics must be an object of topic slugs to true, false or null', input.topics);
+  }
   const tracking = optionalBoolean(input, 'tracking', p);
   const headers = parseHeaders(input.headers, p);
   const { attachments, bytes } = parseAttachments(input.attachments, p);
@@ -466,6 +478,7 @@ export function parseSendRequest(input: unknown): { request: SendRequest; errors
       reply: reply?.trim().toLowerCase(),
       data,
       subscribed,
+      topics,
       headers,
       attachments,
       attachmentBytes: bytes,

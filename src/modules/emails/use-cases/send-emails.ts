@@ -40,6 +40,7 @@ type Written = SendResult & { ids: string[] } | { keyTaken: true };
 const contactInput = (req: SendRequest, to: Recipient): UpsertContactInput => ({
   email: to.email,
   data: req.data,
+  topics: req.topics,
   subscribed: req.subscribed,
   defaultSubscribed: false,
   source: 'send',

@@ -27,7 +27,7 @@ export class TrackService {
    * With an Idempotency-Key, that statement and the key's claim share one transaction.
    */
   async track(projectId: string, dto: TrackEventDto, claim?: IdempotencyClaim): Promise<TrackResult> {
-    const input = { email: dto.email, data: dto.data, subscribed: dto.subscribed, defaultSubscribed: true, source: 'track' } as const;
+    const input = { email: dto.email, data: dto.data, topics: dto.topics, subscribed: dto.subscribed, defaultSubscribed: true, source: 'track' } as const;
     const event = { name: dto.event.trim() };
     if (!claim) return resultOf(await this.contacts.upsertWithEvent(projectId, input, event));
     const tracked = await this.dataSource.transaction(async (em) => {
