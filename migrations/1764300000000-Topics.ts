@@ -32,9 +32,13 @@ export class Topics1764300000000 implements MigrationInterface {
     await q.query(`ALTER TABLE campaigns ADD COLUMN topic_id uuid`);
     // Deleting a topic is refused while a SCHEDULED or SENDING campaign names it; other campaigns lose it.
     await q.query(`ALTER TABLE campaigns ADD CONSTRAINT campaigns_topic_id_fkey FOREIGN KEY (topic_id) REFERENCES topics(id) ON DELETE SET NULL`);
+    // A campaign's content row names its topic: the pipeline's List-Unsubscribe leaves that topic.
+    await q.query(`ALTER TABLE email_contents ADD COLUMN topic_id uuid`);
+    await q.query(`ALTER TABLE email_contents ADD CONSTRAINT email_contents_topic_id_fkey FOREIGN KEY (topic_id) REFERENCES topics(id) ON DELETE SET NULL`);
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE email_contents DROP COLUMN topic_id`);
     await q.query(`ALTER TABLE campaigns DROP COLUMN topic_id`);
     await q.query(`DROP INDEX IF EXISTS contacts_topics_gin_idx`);
     await q.query(`ALTER TABLE contacts DROP COLUMN snoozed_until`);

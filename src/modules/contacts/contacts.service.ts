@@ -274,7 +274,7 @@ export class ContactsService implements OnModuleInit {
   }
 
   /** PATCH /contacts/:id: data rules, email change (409 when taken), subscription flip, topic and snooze events. */
-  async patch(projectId: string, id: string, input: PatchContactInput): Promise<Contact> {
+  async patch(projectId: string, id: string, input: PatchContactInput, meta: { source: ContactSource; reason?: string } = { source: 'api' }): Promise<Contact> {
     if (!isContactId(id)) throw contactNotFound();
     if (input.snoozedUntil && input.snoozedUntil.getTime() <= Date.now()) throw snoozeInPast(input.snoozedUntil);
     try {
@@ -300,10 +300,10 @@ export class ContactsService implements OnModuleInit {
           await this.events.record(projectId, { contactId: id, name: subscribed ? CONTACT_SUBSCRIBED : CONTACT_UNSUBSCRIBED, data: { source: 'api' } }, em);
         }
         for (const event of topicEvents(current.topics, topics as Record<string, boolean>, topicsPatch?.rules ?? [])) {
-          await this.events.record(projectId, { contactId: id, name: event.name, data: { topic: event.topic, source: 'api' } }, em);
+          await this.events.record(projectId, { contactId: id, name: event.name, data: { topic: event.topic, ...meta } }, em);
         }
         if (snoozeChanged) {
-          await this.events.record(projectId, { contactId: id, name: CONTACT_SNOOZED, data: { until: snoozedUntil ? snoozedUntil.toISOString() : null, source: 'api' } }, em);
+          await this.events.record(projectId, { contactId: id, name: CONTACT_SNOOZED, data: { until: snoozedUntil ? snoozedUntil.toISOString() : null, ...meta } }, em);
         }
         return fromContactRow(updated);
       });

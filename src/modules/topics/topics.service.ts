@@ -87,12 +87,17 @@ export class TopicsService {
     });
   }
 
-  /** The rules of these slugs; a 422 naming each slug the project has no topic for (`field.<slug>`). */
-  async rulesOf(projectId: string, slugs: string[], field = 'topics', manager?: EntityManager): Promise<Map<string, TopicRule>> {
+  /** The rules of those of these slugs the project has topics for (no error for the others). */
+  async knownRules(projectId: string, slugs: string[], manager?: EntityManager): Promise<Map<string, TopicRule>> {
     const unique = [...new Set(slugs)];
     const rows = unique.length > 0 ? await this.repository.bySlugs(projectId, unique, manager) : [];
-    const rules = new Map(rows.map((r) => [r.slug, r]));
-    const missing = unique.filter((s) => !rules.has(s));
+    return new Map(rows.map((r) => [r.slug, r]));
+  }
+
+  /** The rules of these slugs; a 422 naming each slug the project has no topic for (`field.<slug>`). */
+  async rulesOf(projectId: string, slugs: string[], field = 'topics', manager?: EntityManager): Promise<Map<string, TopicRule>> {
+    const rules = await this.knownRules(projectId, slugs, manager);
+    const missing = [...new Set(slugs)].filter((s) => !rules.has(s));
     if (missing.length > 0) throw unknownTopics(missing, field);
     return rules;
   }

@@ -157,7 +157,7 @@ export class SendEmails {
         send: emailSend(req, send),
         recipients: req.to.map((to) => {
           const { contact, variables } = contacts.results[next++];
-          return { contactId: contact.id, email: contact.email, name: to.name, subscribed: contact.subscribed, variables: recipientVariables(req, to, variables) };
+          return { contactId: contact.id, email: contact.email, name: to.name, subscribed: contact.subscribed, snoozedUntil: contact.snoozedUntil, variables: recipientVariables(req, to, variables) };
         }),
       }));
       const outcomes = await this.emails.queueForRecipientsIn(em, requests);

@@ -9,7 +9,7 @@ class NotReservedEvent implements ValidatorConstraintInterface {
     return typeof value !== 'string' || !isReservedEventName(value);
   }
   defaultMessage(): string {
-    return 'event is a reserved name (email.*, contact.subscribed, contact.unsubscribed, segment.<slug>.entry|exit)';
+    return 'event is a reserved name (email.*, contact.subscribed, contact.unsubscribed, contact.snoozed, contact.topic.subscribed|unsubscribed, segment.<slug>.entry|exit)';
   }
 }
 
