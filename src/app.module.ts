@@ -31,6 +31,7 @@ import { QueuesModule } from './platform/queues/queues.module';
 import { UsageModule } from './platform/usage/usage.module';
 import { SegmentsModule } from './modules/segments/segments.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
+import { TopicsModule } from './modules/topics/topics.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -59,6 +60,7 @@ export class AppModule {
         DomainsModule,
         VerifyModule,
         EventsModule,
+        TopicsModule,
         ContactsModule,
         TrackModule,
         TemplatesModule,

@@ -35,7 +35,7 @@ export class ContactsQueriesService {
     if (dto.email === undefined || dto.email === null || dto.email === '') throw new ShortBadRequest('email is required');
     const { input, confirm } = await this.contacts.optIn(
       projectId,
-      { email: dto.email, data: dto.data, subscribed: dto.subscribed, defaultSubscribed: true, source: 'api' },
+      { email: dto.email, data: dto.data, topics: dto.topics, subscribed: dto.subscribed, defaultSubscribed: true, source: 'api' },
       { requested: dto.doubleOptIn },
     );
     const result = await this.contacts.upsert(projectId, input);

@@ -66,7 +66,8 @@ export class ContactsController {
   @ApiErrors(404, 422)
   @ApiJson(200, ContactResponse, 'The updated contact')
   async update(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: UpdateContactDto) {
-    return toContactResponse(await this.contacts.patch(projectId, id, dto));
+    const { snoozedUntil, ...rest } = dto;
+    return toContactResponse(await this.contacts.patch(projectId, id, { ...rest, snoozedUntil: snoozedUntil === undefined ? undefined : snoozedUntil === null ? null : new Date(snoozedUntil) }));
   }
 
   @Post(':id/confirmation')

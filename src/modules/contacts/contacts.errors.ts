@@ -28,3 +28,5 @@ export const confirmationThrottled = (waitSeconds: number) =>
     details: { retryAfter: waitSeconds },
     suggestion: 'Wait for the number of seconds in Retry-After, then retry.',
   });
+export const snoozeInPast = (received: Date) =>
+  validationError([{ field: 'snoozedUntil', code: 'too_small', message: 'snoozedUntil must be in the future (null ends a snooze)', received: received.toISOString() }]);

@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { QUEUES } from '../../platform/queues/queues';
 import { EventsModule } from '../events/events.module';
+import { TopicsModule } from '../topics/topics.module';
 import { ContactFieldsController } from './contact-fields.controller';
 import { ContactFieldsRepository } from './contact-fields.repository';
 import { ContactFieldsService } from './contact-fields.service';
@@ -23,6 +24,7 @@ import { IMPORT_PROVIDERS, ImportController } from './import/import.providers';
   imports: [
     TypeOrmModule.forFeature([Contact, ContactField, ImportJob, ImportJobError, BulkJob]),
     EventsModule,
+    TopicsModule,
     BullModule.registerQueue({ name: QUEUES.contactImport }, { name: QUEUES.contactBulk }),
   ],
   // ContactFieldsController first: its static paths must win over `/contacts/:id`.

@@ -58,12 +58,17 @@ export class ContactsRepository {
     return rows.length > 0;
   }
 
-  async update(projectId: string, id: string, values: { email: string; subscribed: boolean; data: JsonObject }, manager?: EntityManager): Promise<ContactRow> {
+  async update(
+    projectId: string,
+    id: string,
+    values: { email: string; subscribed: boolean; data: JsonObject; topics: Record<string, boolean>; snoozedUntil: Date | null },
+    manager?: EntityManager,
+  ): Promise<ContactRow> {
     // UPDATE … RETURNING comes back as [rows, affected].
     const [updated]: [ContactRow[], number] = await (manager ?? this.dataSource.manager).query(
-      `UPDATE contacts SET email = $3, subscribed = $4, data = $5::jsonb, updated_at = now()
+      `UPDATE contacts SET email = $3, subscribed = $4, data = $5::jsonb, topics = $6::jsonb, snoozed_until = $7, updated_at = now()
        WHERE project_id = $1 AND id = $2 RETURNING ${CONTACT_COLUMNS}`,
-      [projectId, id, values.email, values.subscribed, JSON.stringify(values.data)],
+      [projectId, id, values.email, values.subscribed, JSON.stringify(values.data), JSON.stringify(values.topics), values.snoozedUntil],
     );
     return updated[0];
   }
@@ -137,6 +142,11 @@ export class ContactsRepository {
     );
     const row = rows[0];
     return row ? { row, flipped: !row.was_subscribed } : null;
+  }
+
+  /** Removes the choice of a topic slug from every contact of the project that made one (the topic is being deleted). */
+  async removeTopicChoice(projectId: string, slug: string, manager: EntityManager): Promise<void> {
+    await manager.query(`UPDATE contacts SET topics = topics - $2::text WHERE project_id = $1 AND topics ? $2`, [projectId, slug]);
   }
 
   /** Deletes one contact; answers how many rows went (0 or 1). */

@@ -1,3 +1,4 @@
+import { TopicsModule } from '../topics/topics.module';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BillingModule } from '../billing/billing.module';
@@ -38,6 +39,7 @@ import { SnsMessagesPurge } from './worker/sns-messages-purge';
     EmailsModule,
     ProjectsModule,
     ContactsModule,
+    TopicsModule,
     EventsModule,
     DomainsModule,
     BillingModule,

@@ -23,4 +23,9 @@ export class CreateContactDto {
   @IsBoolean()
   @ApiPropertyOptional({ description: "Double opt-in: with the project's double opt-in enabled, a contact this call would subscribe stays unsubscribed (confirmation pending) and gets the confirmation email", type: Boolean })
   doubleOptIn?: boolean;
+
+  @IsOptional()
+  @IsObject()
+  @ApiPropertyOptional({ description: 'Topic choices by topic slug: true subscribes, false leaves, null removes the choice (the topic\'s default applies); other topics stay. An unknown slug is a 422', type: 'object', additionalProperties: { type: 'boolean', nullable: true } })
+  topics?: Record<string, unknown>;
 }

@@ -71,6 +71,22 @@ export class RecipientLinksController {
   }
 
   @Public()
+  @Get('t/:token')
+  @PageHeaders()
+  showLeaveTopic(@Param('token') token: string): Promise<string> {
+    return this.links.topicPage(token);
+  }
+
+  /** The one-click POST named in `List-Unsubscribe` of a topic's MARKETING mail: leaves that topic only. */
+  @Public()
+  @Post('t/:token')
+  @HttpCode(200)
+  @PageHeaders()
+  leaveTopic(@Param('token') token: string): Promise<string> {
+    return this.links.leaveTopic(token);
+  }
+
+  @Public()
   @Get('m/:token')
   @PageHeaders()
   showManage(@Param('token') token: string): Promise<string> {

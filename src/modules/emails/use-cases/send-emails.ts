@@ -41,7 +41,7 @@ type Written = SendResult & { ids: string[]; contactIds: string[] } | { keyTaken
 
 
 const contactInput = (req: SendRequest, to: Recipient, confirm = false): UpsertContactInput => {
-  const input: UpsertContactInput = { email: to.email, data: req.data, subscribed: req.subscribed, defaultSubscribed: false, source: 'send' };
+  const input: UpsertContactInput = { email: to.email, data: req.data, topics: req.topics, subscribed: req.subscribed, defaultSubscribed: false, source: 'send' };
   return confirm ? withoutSubscription(input) : input;
 };
 
@@ -159,7 +159,7 @@ export class SendEmails {
         send: emailSend(req, send),
         recipients: req.to.map((to) => {
           const { contact, variables } = contacts.results[next++];
-          return { contactId: contact.id, email: contact.email, name: to.name, subscribed: contact.subscribed, variables: recipientVariables(req, to, variables) };
+          return { contactId: contact.id, email: contact.email, name: to.name, subscribed: contact.subscribed, snoozedUntil: contact.snoozedUntil, variables: recipientVariables(req, to, variables) };
         }),
       }));
       const outcomes = await this.emails.queueForRecipientsIn(em, requests);

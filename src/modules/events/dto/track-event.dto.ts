@@ -9,7 +9,7 @@ class NotReservedEvent implements ValidatorConstraintInterface {
     return typeof value !== 'string' || !isReservedEventName(value);
   }
   defaultMessage(): string {
-    return 'event is a reserved name (email.*, contact.subscribed, contact.unsubscribed, contact.confirmed, segment.<slug>.entry|exit)';
+    return 'event is a reserved name (email.*, contact.subscribed, contact.unsubscribed, contact.confirmed, contact.snoozed, contact.topic.subscribed|unsubscribed, segment.<slug>.entry|exit)';
   }
 }
 
@@ -44,4 +44,9 @@ export class TrackEventDto {
   @IsBoolean()
   @ApiPropertyOptional({ description: "Double opt-in: with the project's double opt-in enabled, a contact this call would subscribe stays unsubscribed (confirmation pending) and gets the confirmation email", type: Boolean })
   doubleOptIn?: boolean;
+
+  @IsOptional()
+  @IsObject()
+  @ApiPropertyOptional({ description: 'Topic choices by topic slug: true subscribes, false leaves, null removes the choice; other topics stay. An unknown slug is a 422', type: 'object', additionalProperties: { type: 'boolean', nullable: true } })
+  topics?: Record<string, unknown>;
 }

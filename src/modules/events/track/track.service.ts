@@ -30,7 +30,7 @@ export class TrackService {
     // Double opt-in (the public key, or doubleOptIn: true): the confirmation email follows the commit.
     const { input, confirm } = await this.contacts.optIn(
       projectId,
-      { email: dto.email, data: dto.data, subscribed: dto.subscribed, defaultSubscribed: true, source: 'track' },
+      { email: dto.email, data: dto.data, topics: dto.topics, subscribed: dto.subscribed, defaultSubscribed: true, source: 'track' },
       { publicKey, requested: dto.doubleOptIn },
     );
     const event = { name: dto.event.trim() };
