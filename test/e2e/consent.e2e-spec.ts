@@ -1,4 +1,4 @@
-import { createTemplate, outboxMessage, pathOf } from '../support/deliverability';
+import { createTemplate, outboxMessage, pathOf, send } from '../support/deliverability';
 import { useSession, waitFor } from '../support/session';
 import { randomBytes } from 'node:crypto';
 import { confirmToken } from '../../src/modules/deliverability/links/confirm-token';
@@ -213,5 +213,115 @@ describe('double opt-in', () => {
 
   it('refuses contact.confirmed as a tracked event name', async () => {
     await s.api.post('/v1/track', { email: 'x@example.net', event: 'contact.confirmed' }).expect(422);
+  });
+});
+
+/**
+ * The preference centre behind `{{manageUrl}}` (extensions.md §3): public topics as toggles
+ * (effective membership), snooze, unsubscribe from everything; plain forms (no script), GET
+ * changes nothing, tampered links change nothing, and changes emit the API's events.
+ */
+describe('preference centre', () => {
+  const s = useSession({ PUBLIC_URL: 'https://mail.example.test' }, { projectName: 'Acme Letters' });
+  let template: string;
+
+  interface PrefsContact {
+    subscribed: boolean;
+    topics: Record<string, boolean>;
+    snoozedUntil: string | null;
+  }
+  const contact = async (id: string) => (await s.api.get(`/contacts/${id}`).expect(200)).body as PrefsContact;
+  const events = async (id: string, name: string) => (await s.read.eventsOf(id)).filter((e) => e.name === name);
+
+  /** Sends the MARKETING template and returns the manage link from the body and the footer. */
+  async function manageLink(to: string) {
+    const sent = await send(s.app, s.project, { to, template, subscribed: true });
+    const message = await outboxMessage(s.app, sent.data.emails[0].email);
+    const html = message.parsed.html as string;
+    const manage = /M=(\S+?)</.exec(html)![1];
+    return { manage, path: pathOf(manage), html, contactId: sent.data.emails[0].contact.id as string };
+  }
+  const post = (path: string, form: string) => s.anonymous.post(path).type('form').send(form);
+
+  beforeAll(async () => {
+    await s.api.post('/topics', { name: 'Product news', default: 'opt_out' }).expect(201);
+    await s.api.post('/topics', { name: 'Events', description: 'Meetups & webinars', default: 'opt_in' }).expect(201);
+    await s.api.post('/topics', { name: 'Internal', default: 'opt_out', public: false }).expect(201);
+    template = await createTemplate(s.app, s.project, { subject: 'News', body: '<html><body><p>M={{manageUrl}}</p></body></html>', type: 'MARKETING' });
+  });
+
+  it('links the MARKETING footer to the centre and shows public topics as accessible toggles without changing anything', async () => {
+    const { manage, path, html, contactId } = await manageLink('prefs@example.net');
+    expect(manage).toMatch(/^https:\/\/mail\.example\.test\/m\/[A-Za-z0-9_-]+$/);
+    expect(html).toMatch(new RegExp(`data-mailroom-footer[\\s\\S]*href="${manage}"[^>]*>Manage preferences`));
+
+    const page = await s.anonymous.get(path).expect(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.text).not.toMatch(/<script|src="http/);
+    expect(page.text).toMatch(/<fieldset><legend>Topics<\/legend>/);
+    // Topics in name order; each box has its label (and its description) tied to it.
+    expect(page.text).toMatch(/<input type="checkbox" id="topic-0" name="topics" value="events" aria-describedby="topic-0-d"><label for="topic-0">Events<\/label><p class="hint" id="topic-0-d">/);
+    expect(page.text).toMatch(/<input type="checkbox" id="topic-1" name="topics" value="product-news" checked><label for="topic-1">Product news<\/label>/);
+    expect(page.text).toContain('Meetups &amp; webinars');
+    expect(page.text).not.toContain('internal');
+    expect(page.text).toMatch(/<fieldset><legend>Pause emails<\/legend>/);
+    for (const value of ['none', '2w', '1m', '3m']) expect(page.text).toContain(`name="snooze" value="${value}"`);
+    expect(page.text).toContain('name="action" value="unsubscribe"');
+    expect(await contact(contactId)).toMatchObject({ subscribed: true, topics: {}, snoozedUntil: null });
+  });
+
+  it('saves topic toggles and a snooze from a plain form post, with the API’s events', async () => {
+    const { path, contactId } = await manageLink('toggle@example.net');
+    const saved = await post(path, 'action=save&topics=events&snooze=2w').expect(200);
+    expect(saved.text).toContain('Your preferences have been saved.');
+    expect(saved.text).toContain('Emails are paused until');
+    expect(saved.text).toMatch(/value="events" checked aria-describedby="topic-0-d"/);
+    const after = await contact(contactId);
+    expect(after.topics).toEqual({ 'product-news': false, events: true });
+    const days = (Date.parse(after.snoozedUntil!) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(13.9);
+    expect(days).toBeLessThan(14.1);
+    expect(await events(contactId, 'contact.topic.unsubscribed')).toEqual([expect.objectContaining({ data: expect.objectContaining({ topic: 'product-news', reason: 'preferences_page' }) })]);
+    expect(await events(contactId, 'contact.topic.subscribed')).toEqual([expect.objectContaining({ data: expect.objectContaining({ topic: 'events' }) })]);
+    expect(await events(contactId, 'contact.snoozed')).toHaveLength(1);
+
+    // Saving again as shown (snooze kept: empty value) changes nothing and emits nothing.
+    await post(path, 'action=save&topics=events&snooze=').expect(200);
+    expect((await contact(contactId)).snoozedUntil).toBe(after.snoozedUntil);
+    expect(await events(contactId, 'contact.snoozed')).toHaveLength(1);
+
+    // A private topic's slug is ignored; no box checked leaves every public topic; "none" ends the snooze.
+    await post(path, 'action=save&topics=internal&snooze=none').expect(200);
+    const cleared = await contact(contactId);
+    expect(cleared.topics).toEqual({ 'product-news': false, events: false });
+    expect(cleared.snoozedUntil).toBeNull();
+
+    await post(path, 'action=save&snooze=3m').expect(200);
+    const months = (Date.parse((await contact(contactId)).snoozedUntil!) - Date.now()) / 86_400_000;
+    expect(months).toBeGreaterThan(88);
+    expect(months).toBeLessThan(93);
+    await post(path, 'action=save&snooze=forever').expect(422);
+  });
+
+  it('unsubscribes from everything and can subscribe again', async () => {
+    const { path, contactId } = await manageLink('all@example.net');
+    const done = await post(path, 'action=unsubscribe').expect(200);
+    expect(done.text).toContain('name="action" value="subscribe"');
+    expect((await contact(contactId)).subscribed).toBe(false);
+    expect(await events(contactId, 'contact.unsubscribed')).toEqual([expect.objectContaining({ data: expect.objectContaining({ reason: 'preferences_page' }) })]);
+    await post(path, 'action=subscribe').expect(200);
+    expect((await contact(contactId)).subscribed).toBe(true);
+  });
+
+  it('answers tampered links with the friendly page and changes nothing', async () => {
+    const { path, contactId } = await manageLink('tampered@example.net');
+    const token = path.slice(3);
+    const tampered = token.slice(0, 4) + (token[4] === 'A' ? 'B' : 'A') + token.slice(5);
+    const shown = await s.anonymous.get(`/m/${tampered}`).expect(404);
+    expect(shown.headers['content-type']).toMatch(/text\/html/);
+    expect(shown.text).toContain('This link is invalid or has expired');
+    await post(`/m/${tampered}`, 'action=unsubscribe').expect(404);
+    await post(`/m/${tampered}`, 'action=save&snooze=1m').expect(404);
+    expect(await contact(contactId)).toMatchObject({ subscribed: true, topics: {}, snoozedUntil: null });
   });
 });

@@ -14,10 +14,9 @@ import { ProjectsService } from '../../projects/projects.service';
 import { TemplatesService } from '../../templates/templates.service';
 import { builtInConfirmationEmail } from './confirmation-email';
 import { confirmToken, readConfirmToken } from './confirm-token';
-import { renderRecipientPage } from './recipient-pages';
+import { PageAnswer, renderRecipientPage } from './recipient-pages';
+import { InvalidPage, invalidLinkPage } from './recipient-links.service';
 
-/** What a confirmation link's request answers: a page (with its status) or a redirect. */
-export type ConfirmationAnswer = { status: number; html: string } | { redirect: string };
 
 /**
  * Double opt-in's email and page (docs/extensions.md, section 3). The email goes through the one
@@ -83,16 +82,16 @@ export class ConfirmationService implements OnModuleInit {
   }
 
   /** GET: the confirm button; never changes anything. */
-  async page(token: string): Promise<ConfirmationAnswer> {
+  async page(token: string): Promise<PageAnswer> {
     const resolved = await this.resolve(token);
     if ('status' in resolved) return resolved;
     const { project, contact } = resolved;
     const done = contact.subscribed && contact.confirmation === 'confirmed';
-    return { status: 200, html: this.render('confirm', project, contact, done) };
+    return { status: 200, html: this.render('confirm', project, contact, done), formRedirect: project.doubleOptIn?.redirectUrl ?? undefined };
   }
 
   /** POST: confirms a pending contact (a confirmed one: nothing changes) and redirects when the project says where. */
-  async act(token: string): Promise<ConfirmationAnswer> {
+  async act(token: string): Promise<PageAnswer> {
     const resolved = await this.resolve(token);
     if ('status' in resolved) return resolved;
     const { project } = resolved;
@@ -103,17 +102,13 @@ export class ConfirmationService implements OnModuleInit {
   }
 
   /** Forged, expired, or for a contact or project that is gone: the friendly page, and nothing else happens. */
-  private async resolve(token: string): Promise<{ project: Project; contact: Contact } | { status: number; html: string }> {
+  private async resolve(token: string): Promise<{ project: Project; contact: Contact } | InvalidPage> {
     const ids = readConfirmToken(this.config.appSecret, token);
-    const invalid = (status: number, language?: string) => ({
-      status,
-      html: renderRecipientPage({ kind: 'invalid', locale: resolveLocale(language), email: '', projectName: 'Mailroom', subscribed: false }),
-    });
-    if (ids === 'expired') return invalid(410);
-    if (!ids || !isContactId(ids.contactId)) return invalid(404);
+    if (ids === 'expired') return invalidLinkPage(410);
+    if (!ids || !isContactId(ids.contactId)) return invalidLinkPage(404);
     const project = await this.projects.findById(ids.projectId).catch(() => null);
     const contact = project ? await this.contacts.findById(project.id, ids.contactId) : null;
-    if (!project || !contact) return invalid(404, project?.language);
+    if (!project || !contact) return invalidLinkPage(404, project?.language);
     return { project, contact };
   }
 
