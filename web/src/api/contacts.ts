@@ -16,6 +16,8 @@ export type ContactSort = 'createdAt' | 'email';
 export interface ContactListParams {
   search?: string;
   subscribed?: 'true' | 'false';
+  /** Double opt-in state; `none`: never asked. */
+  confirmation?: 'pending' | 'confirmed' | 'none';
   sort?: ContactSort;
   dir?: 'asc' | 'desc';
 }

@@ -21,6 +21,12 @@ const SUBSCRIPTIONS = [
   { value: 'false', label: 'Unsubscribed' },
 ];
 
+const CONFIRMATIONS = [
+  { value: 'pending', label: 'Confirmation pending' },
+  { value: 'confirmed', label: 'Confirmed' },
+  { value: 'none', label: 'Never asked' },
+];
+
 const SORTS: { value: string; label: string }[] = [
   { value: 'createdAt:desc', label: 'Newest first' },
   { value: 'createdAt:asc', label: 'Oldest first' },
@@ -80,11 +86,18 @@ export default function ContactsListPage() {
   const searchBox = useListSearch(params, setUrlParams, clearSelection);
   const search = searchBox.search;
   const subscribed = params.get('subscribed') ?? '';
+  const confirmation = params.get('confirmation') ?? '';
   const sort = params.get('sort') ?? 'createdAt:desc';
   const [sortField, sortDir] = sort.split(':') as [ContactSort, 'asc' | 'desc'];
   const listParams: ContactListParams = useMemo(
-    () => ({ search: search || undefined, subscribed: subscribed === 'true' || subscribed === 'false' ? subscribed : undefined, sort: sortField, dir: sortDir }),
-    [search, subscribed, sortField, sortDir],
+    () => ({
+      search: search || undefined,
+      subscribed: subscribed === 'true' || subscribed === 'false' ? subscribed : undefined,
+      confirmation: CONFIRMATIONS.some((c) => c.value === confirmation) ? (confirmation as ContactListParams['confirmation']) : undefined,
+      sort: sortField,
+      dir: sortDir,
+    }),
+    [search, subscribed, confirmation, sortField, sortDir],
   );
   const list = useContactList(listParams);
   // The bulk panel stays after its job cleared the selection, to show the outcome until dismissed.
@@ -98,7 +111,7 @@ export default function ContactsListPage() {
   const loadError = list.error;
   const contacts = list.data?.pages.flatMap((p) => p.data) ?? [];
   const total = list.data?.pages[0]?.total;
-  const filtered = Boolean(search || subscribed);
+  const filtered = Boolean(search || subscribed || confirmation);
   const allShownSelected = contacts.length > 0 && contacts.every((c) => selected.has(c.id));
   const toggle = (id: string) => {
     setBulkOpen(true);
@@ -126,6 +139,7 @@ export default function ContactsListPage() {
       />
       <ListToolbar search={searchBox} label="Search by email" placeholder="e.g. @example.com">
         <FilterSelect label="Subscription" value={subscribed} allLabel="All contacts" options={SUBSCRIPTIONS} onChange={(value) => setParam('subscribed', value)} />
+        <FilterSelect label="Double opt-in" value={confirmation} allLabel="Any confirmation" options={CONFIRMATIONS} onChange={(value) => setParam('confirmation', value)} />
         <FilterSelect label="Sort" value={sort} options={SORTS} onChange={(value) => setParam('sort', value === 'createdAt:desc' ? '' : value)} />
       </ListToolbar>
       {(selected.size > 0 || bulkOpen) && <BulkActions selected={[...selected]} onFinished={clearSelection} onDismiss={() => setBulkOpen(false)} />}
