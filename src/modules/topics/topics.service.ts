@@ -9,7 +9,7 @@ import type { CreateTopicDto } from './dto/create-topic.dto';
 import { toTopicResponse, TopicResponse } from './dto/topic.response';
 import type { UpdateTopicDto } from './dto/update-topic.dto';
 import { TopicsRepository } from './topics.repository';
-import { topicInUse, topicNameWithoutSlug, topicNotFound, topicSlugTaken, unknownTopicId, unknownTopics } from './topics.errors';
+import { slugImmutable, topicInUse, topicNameWithoutSlug, topicNotFound, topicSlugTaken, unknownTopicId, unknownTopics } from './topics.errors';
 import type { TopicRule } from './topics.sql';
 
 /** Campaign statuses during which a campaign's topic cannot be deleted (persisted upper-case). */
@@ -63,6 +63,7 @@ export class TopicsService {
 
   async update(projectId: string, id: string, dto: UpdateTopicDto): Promise<TopicResponse> {
     if (!isUuid(id)) throw topicNotFound();
+    if (dto.slug !== undefined) throw slugImmutable(dto.slug);
     const values: Parameters<TopicsRepository['update']>[2] = {};
     if (dto.name !== undefined) values.name = dto.name;
     if (dto.description !== undefined) values.description = dto.description;
