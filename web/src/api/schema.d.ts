@@ -4382,6 +4382,8 @@ export interface operations {
                         mcp?: boolean;
                         /** @description Traces and metrics are exported over OpenTelemetry (OTLP/HTTP) */
                         telemetry?: boolean;
+                        /** @description Topics and snooze (/topics; contacts' topics and snoozedUntil) are served */
+                        topics?: boolean;
                     };
                 };
             };
