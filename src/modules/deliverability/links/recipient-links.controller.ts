@@ -52,7 +52,7 @@ export class RecipientLinksController {
   }
 
   @Public()
-  @Get('t/:token')
+  @Get('u/t/:token')
   @PageHeaders()
   showLeaveTopic(@Param('token') token: string): Promise<string> {
     return this.links.topicPage(token);
@@ -60,7 +60,7 @@ export class RecipientLinksController {
 
   /** The one-click POST named in `List-Unsubscribe` of a topic's MARKETING mail: leaves that topic only. */
   @Public()
-  @Post('t/:token')
+  @Post('u/t/:token')
   @HttpCode(200)
   @PageHeaders()
   leaveTopic(@Param('token') token: string): Promise<string> {

@@ -22,13 +22,13 @@ export class RecipientLinksService {
     private readonly topics: TopicsService,
   ) {}
 
-  /** GET `/t/:token`: the page that leaves one topic (the unsubscribe page, naming the topic); never changes anything. */
+  /** GET `/u/t/:token`: the page that leaves one topic (the unsubscribe page, naming the topic); never changes anything. */
   async topicPage(token: string): Promise<string> {
     const { project, contact, topic } = await this.resolveTopic(token);
     return renderRecipientPage({ kind: 'unsubscribe', locale: resolveLocale(contact.data?.locale, project.language), email: contact.email, projectName: `${project.name}: ${topic.name}`, subscribed: true });
   }
 
-  /** POST `/t/:token` (the topic's RFC 8058 one-click): the contact chooses false for the topic; its other topics and its subscription stay. */
+  /** POST `/u/t/:token` (the topic's RFC 8058 one-click): the contact chooses false for the topic; its other topics and its subscription stay. */
   async leaveTopic(token: string): Promise<string> {
     const { project, contact, topic } = await this.resolveTopic(token);
     await this.contacts.patch(project.id, contact.id, { topics: { [topic.slug]: false } }, { source: 'system', reason: 'topic_unsubscribe_link' });
