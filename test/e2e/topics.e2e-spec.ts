@@ -168,6 +168,10 @@ describe('topics', () => {
         (await q.api.post('/segments/preview', { condition: { logic: 'AND', groups: [{ filters: [{ field, operator, value }] }] } }).expect(200)).body.memberCount;
       expect([await count('topics.news', true), await count('topics.news', false), await count('topics.beta', true), await count('topics.beta', false)]).toEqual([3, 1, 1, 3]);
       expect(await count('topics.news', true, 'notEquals')).toBe(1);
+      // The contacts list filters on the same membership.
+      expect((await q.api.get('/contacts', { topic: 'news' }).expect(200)).body.total).toBe(3);
+      expect((await q.api.get('/contacts', { topic: 'beta' }).expect(200)).body.data.map((c: { email: string }) => c.email)).toEqual(['c@example.com']);
+      expect(fieldsOf(await q.api.get('/contacts', { topic: 'nope' }).expect(422))).toEqual(['topic.nope']);
       const bad = await q.api.post('/segments', { name: 'x', condition: { logic: 'AND', groups: [{ filters: [{ field: 'topics.nope', operator: 'equals', value: true }] }] } }).expect(422);
       expect(bad.body.error.errors[0]).toMatchObject({ field: 'condition.groups[0].filters[0].field', code: 'unknown_topic' });
       const wrongValue = await q.api.post('/segments/preview', { condition: { logic: 'AND', groups: [{ filters: [{ field: 'topics.news', operator: 'contains', value: 'x' }] }] } }).expect(422);
@@ -223,6 +227,8 @@ describe('topics', () => {
       expect(fieldsOf(await p.api.patch(`/contacts/${c.id}`, { snoozedUntil: 'next week' }).expect(422))).toEqual(['snoozedUntil']);
       const until = new Date(Date.now() + 14 * 86_400_000).toISOString();
       expect((await p.api.patch(`/contacts/${c.id}`, { snoozedUntil: until }).expect(200)).body.snoozedUntil).toBe(until);
+      expect((await p.api.get('/contacts', { snoozed: true }).expect(200)).body.data.map((x: { id: string }) => x.id)).toEqual([c.id]);
+      expect((await p.api.get('/contacts', { snoozed: false }).expect(200)).body.total).toBe(0);
       expect((await p.api.patch(`/contacts/${c.id}`, { snoozedUntil: null }).expect(200)).body.snoozedUntil).toBeNull();
       const events = (await p.read.eventsOf(c.id)).filter((e) => e.name === 'contact.snoozed').map((e) => e.data.until).reverse();
       expect(events).toEqual([until, null]);

@@ -7206,6 +7206,10 @@ export interface operations {
                 search?: string;
                 /** @description Whether the contact receives marketing email */
                 subscribed?: boolean;
+                /** @description Only members of this topic (slug; effective membership: the topic's default unless the contact chose). An unknown slug is a 422 */
+                topic?: string;
+                /** @description true: only contacts snoozed now; false: only those not snoozed */
+                snoozed?: boolean;
                 /** @description Sort field (unknown values fall back to the default) */
                 sort?: string;
                 /** @description Sort direction: asc or desc */
