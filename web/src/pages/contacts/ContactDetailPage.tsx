@@ -14,6 +14,7 @@ import { Badge, EmptyState, Loading, Notice, PageHeader } from '../../components
 import { dataPatch, fieldError, formValues, parseJsonObject, useApiMutation } from '../../lib/forms';
 import { formatDate, formatValue } from '../../lib/format';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
+import { ContactConsent } from './ContactConsent';
 
 const FIELDS = ['email', 'subscribed', 'data'] as const;
 
@@ -169,6 +170,10 @@ export default function ContactDetailPage() {
         <section className="panel" aria-labelledby="edit-heading">
           <h2 id="edit-heading">Details</h2>
           <EditContact contact={c} />
+        </section>
+        <section className="panel" aria-labelledby="consent-heading">
+          <h2 id="consent-heading">Topics and snooze</h2>
+          <ContactConsent contact={c} />
         </section>
         <section className="panel" aria-labelledby="events-heading">
           <h2 id="events-heading">Events</h2>
