@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { data } from '../../api/client';
 import { qk } from '../../api/queryKeys';
@@ -31,7 +32,9 @@ export function ContactConsent({ contact }: { contact: Contact }) {
   const queryClient = useQueryClient();
   const topics = useTopics();
   const choices = contact.topics ?? {};
-  const snoozed = contact.snoozedUntil && new Date(contact.snoozedUntil).getTime() > Date.now();
+  // The page's moment of reading: a snooze that ended since shows as ended on the next load.
+  const [now] = useState(() => Date.now());
+  const snoozed = contact.snoozedUntil && new Date(contact.snoozedUntil).getTime() > now;
   const save = useApiMutation({
     mutationFn: (body: { topics?: Record<string, boolean | null>; snoozedUntil?: string | null }) => data(api.PATCH('/contacts/{id}', { params: { path: { id: contact.id } }, body })),
     onSuccess: (updated) => {
