@@ -105,9 +105,9 @@ export class TopicsService {
 
   /** A campaign's topic: its rule, or the 422 on `field` when the project has no such topic. */
   async ruleOfId(projectId: string, id: string, field = 'topicId', manager?: EntityManager): Promise<TopicRule & { id: string; name: string }> {
-    const topic = isUuid(id) ? await this.repository.findById(projectId, id, manager) : null;
-    if (!topic) throw unknownTopicId(id, field);
-    return { id: topic.id, name: topic.name, slug: topic.slug, default: topic.subscriptionDefault };
+    const rule = await this.findRule(projectId, id, manager);
+    if (!rule) throw unknownTopicId(id, field);
+    return rule;
   }
 
   /** The rule of a topic by id, or null when it is gone (a campaign whose topic was deleted). */
