@@ -18,6 +18,8 @@ describe('contacts', () => {
         email: 'grace@example.com',
         subscribed: true,
         data: { plan: 'pro', age: 36 },
+        topics: {},
+        snoozedUntil: null,
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
         _meta: { isNew: true, isUpdate: false },

@@ -27,6 +27,8 @@ export interface PublicConfigResponse {
   doubleOptIn: boolean;
   /** This build ships the MCP server (`npm run mcp`, a separate process that calls this API). */
   mcp: boolean;
+  /** Topics and snooze (`/topics`, contacts' `topics` and `snoozedUntil`) are served. */
+  topics: boolean;
 }
 
 /** What the dashboard may show: which integrations are on. Never secrets. */
@@ -38,7 +40,7 @@ export class PublicConfigController {
   @Public()
   @Get()
   @ApiOperation({ summary: "Get the deployment's public configuration" })
-  @ApiJson(200, { type: 'object', properties: { signupEnabled: { type: 'boolean' }, signupDisabled: { type: 'boolean' }, transport: { type: 'string' }, emailTransport: { type: 'string' }, tracking: { type: 'boolean' }, uploads: { type: 'boolean' }, uploadStorage: { type: 'string', enum: ['local', 's3'] }, domainVerification: { type: 'boolean' }, billing: { type: 'boolean' }, oauthProviders: { type: 'array', items: { type: 'string' } }, publicUrl: { type: 'string' }, webhooks: { type: 'boolean', description: 'Event webhooks (/webhooks) are served' }, mcp: { type: 'boolean', description: 'This build ships the MCP server (npm run mcp), which calls this API with a secret key' }, telemetry: { type: 'boolean', description: 'Traces and metrics are exported over OpenTelemetry (OTLP/HTTP)' }, doubleOptIn: { type: 'boolean', description: 'Double opt-in (the project setting doubleOptIn) and its confirmation page are served' } } }, 'Which features this deployment has on (never secrets)')
+  @ApiJson(200, { type: 'object', properties: { signupEnabled: { type: 'boolean' }, signupDisabled: { type: 'boolean' }, transport: { type: 'string' }, emailTransport: { type: 'string' }, tracking: { type: 'boolean' }, uploads: { type: 'boolean' }, uploadStorage: { type: 'string', enum: ['local', 's3'] }, domainVerification: { type: 'boolean' }, billing: { type: 'boolean' }, oauthProviders: { type: 'array', items: { type: 'string' } }, publicUrl: { type: 'string' }, webhooks: { type: 'boolean', description: 'Event webhooks (/webhooks) are served' }, mcp: { type: 'boolean', description: 'This build ships the MCP server (npm run mcp), which calls this API with a secret key' }, telemetry: { type: 'boolean', description: 'Traces and metrics are exported over OpenTelemetry (OTLP/HTTP)' }, topics: { type: 'boolean', description: 'Topics and snooze (/topics; contacts\' topics and snoozedUntil) are served' }, doubleOptIn: { type: 'boolean', description: 'Double opt-in (the project setting doubleOptIn) and its confirmation page are served' } } }, 'Which features this deployment has on (never secrets)')
   get(): PublicConfigResponse {
     return {
       signupEnabled: !this.config.signupDisabled,
@@ -56,6 +58,7 @@ export class PublicConfigController {
       telemetry: this.config.telemetry.enabled,
       mcp: true,
       doubleOptIn: true,
+      topics: true,
     };
   }
 }

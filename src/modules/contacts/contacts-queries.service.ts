@@ -7,6 +7,7 @@ import { ContactResponse, fromContactRow, toContactResponse } from './dto/contac
 import type { CreateContactDto } from './dto/create-contact.dto';
 import type { ListContactsQuery } from './dto/list-contacts.query';
 import { listContactsStatements } from './sql/list-contacts.sql';
+import { TopicsService } from '../topics/topics.service';
 
 /** The dashboard/API-facing flows of /contacts that shape responses around ContactsService. */
 @Injectable()
@@ -14,11 +15,13 @@ export class ContactsQueriesService {
   constructor(
     private readonly repository: ContactsRepository,
     private readonly contacts: ContactsService,
+    private readonly topics: TopicsService,
   ) {}
 
   /** One keyset page of the project's contacts (`sql/list-contacts.sql.ts`). */
   async list(projectId: string, query: ListContactsQuery): Promise<CursorPage<ContactResponse>> {
-    const statements = listContactsStatements(projectId, query);
+    const topic = query.topic ? (await this.topics.rulesOf(projectId, [query.topic], 'topic')).get(query.topic) : undefined;
+    const statements = listContactsStatements(projectId, query, topic);
     const { rows, total } = await this.repository.listPage(projectId, statements);
     const { sort, dir } = statements;
     return cursorPage(

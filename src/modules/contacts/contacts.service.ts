@@ -291,7 +291,8 @@ export class ContactsService implements OnModuleInit {
         }
         const { data, changedKeys } = applyDataPatch(current.data, input.data);
         const topicsPatch = await this.topicsStatement(projectId, input.topics, em);
-        const { data: topics, changedKeys: changedTopics } = applyDataPatch(current.topics, topicsPatch ? { ...topicsPatch.set, ...Object.fromEntries(topicsPatch.unset.map((s) => [s, null])) } : undefined);
+        // Checked above (values and slugs); the data rules apply as they are.
+        const { data: topics, changedKeys: changedTopics } = applyDataPatch(current.topics, topicsPatch ? input.topics : undefined);
         const subscribed = input.subscribed ?? current.subscribed;
         const snoozedUntil = input.snoozedUntil === undefined ? current.snoozedUntil : input.snoozedUntil;
         const snoozeChanged = (snoozedUntil?.getTime() ?? null) !== (current.snoozedUntil?.getTime() ?? null);

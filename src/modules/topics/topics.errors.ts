@@ -2,6 +2,8 @@ import { conflict, FieldError, notFound, validationError } from '../../platform/
 
 export const topicNotFound = () => notFound('Topic');
 export const topicSlugTaken = (slug: string) => conflict(`Another topic of the project has the slug "${slug}"`, { details: { slug } });
+export const slugImmutable = (received: unknown) =>
+  validationError([{ field: 'slug', code: 'immutable', message: "a topic's slug cannot change (contacts' choices and filters name the topic by it)", received }]);
 export const topicNameWithoutSlug = (name: string) =>
   validationError([{ field: 'name', code: 'invalid_string', message: 'name has no letters or digits to derive a slug from; send a slug', received: name }]);
 export const topicInUse = (campaigns: Array<{ id: string; name: string | null }>) =>

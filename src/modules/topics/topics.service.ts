@@ -9,7 +9,7 @@ import type { CreateTopicDto } from './dto/create-topic.dto';
 import { toTopicResponse, TopicResponse } from './dto/topic.response';
 import type { UpdateTopicDto } from './dto/update-topic.dto';
 import { TopicsRepository } from './topics.repository';
-import { topicInUse, topicNameWithoutSlug, topicNotFound, topicSlugTaken, unknownTopicId, unknownTopics } from './topics.errors';
+import { slugImmutable, topicInUse, topicNameWithoutSlug, topicNotFound, topicSlugTaken, unknownTopicId, unknownTopics } from './topics.errors';
 import type { TopicRule } from './topics.sql';
 
 /** Campaign statuses during which a campaign's topic cannot be deleted (persisted upper-case). */
@@ -63,6 +63,7 @@ export class TopicsService {
 
   async update(projectId: string, id: string, dto: UpdateTopicDto): Promise<TopicResponse> {
     if (!isUuid(id)) throw topicNotFound();
+    if (dto.slug !== undefined) throw slugImmutable(dto.slug);
     const values: Parameters<TopicsRepository['update']>[2] = {};
     if (dto.name !== undefined) values.name = dto.name;
     if (dto.description !== undefined) values.description = dto.description;
@@ -104,9 +105,9 @@ export class TopicsService {
 
   /** A campaign's topic: its rule, or the 422 on `field` when the project has no such topic. */
   async ruleOfId(projectId: string, id: string, field = 'topicId', manager?: EntityManager): Promise<TopicRule & { id: string; name: string }> {
-    const topic = isUuid(id) ? await this.repository.findById(projectId, id, manager) : null;
-    if (!topic) throw unknownTopicId(id, field);
-    return { id: topic.id, name: topic.name, slug: topic.slug, default: topic.subscriptionDefault };
+    const rule = await this.findRule(projectId, id, manager);
+    if (!rule) throw unknownTopicId(id, field);
+    return rule;
   }
 
   /** The rule of a topic by id, or null when it is gone (a campaign whose topic was deleted). */

@@ -8,6 +8,7 @@ import { recoveryJourney } from './recovery';
 import { segmentsJourney } from './segments';
 import { settingsJourney } from './settings';
 import { templatesJourney } from './templates';
+import { topicsJourney } from './topics';
 import { webhooksJourney } from './webhooks';
 import { workflowsJourney } from './workflows';
 
@@ -15,4 +16,4 @@ import { workflowsJourney } from './workflows';
  * The journeys, in order: each may rely on the state the earlier ones left (the signed-in user,
  * the project, its domain, template and contacts). Add a journey by appending it here.
  */
-export const JOURNEYS: Journey[] = [accountJourney, recoveryJourney, domainsJourney, templatesJourney, contactsJourney, settingsJourney, segmentsJourney, campaignsJourney, workflowsJourney, webhooksJourney, corsJourney];
+export const JOURNEYS: Journey[] = [accountJourney, recoveryJourney, domainsJourney, templatesJourney, contactsJourney, settingsJourney, segmentsJourney, topicsJourney, campaignsJourney, workflowsJourney, webhooksJourney, corsJourney];

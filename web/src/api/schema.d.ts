@@ -4430,6 +4430,8 @@ export interface operations {
                         mcp?: boolean;
                         /** @description Traces and metrics are exported over OpenTelemetry (OTLP/HTTP) */
                         telemetry?: boolean;
+                        /** @description Topics and snooze (/topics; contacts' topics and snoozedUntil) are served */
+                        topics?: boolean;
                         /** @description Double opt-in (the project setting doubleOptIn) and its confirmation page are served */
                         doubleOptIn?: boolean;
                     };
@@ -7256,6 +7258,10 @@ export interface operations {
                 subscribed?: boolean;
                 /** @description Double opt-in state: pending, confirmed, or none (never asked) */
                 confirmation?: "pending" | "confirmed" | "none";
+                /** @description Only members of this topic (slug; effective membership: the topic's default unless the contact chose). An unknown slug is a 422 */
+                topic?: string;
+                /** @description true: only contacts snoozed now; false: only those not snoozed */
+                snoozed?: boolean;
                 /** @description Sort field (unknown values fall back to the default) */
                 sort?: string;
                 /** @description Sort direction: asc or desc */

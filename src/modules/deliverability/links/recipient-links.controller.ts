@@ -67,6 +67,19 @@ export class RecipientLinksController {
     answer(res, await this.links.act('subscribe', token));
   }
 
+  @Public()
+  @Get('u/t/:token')
+  async showLeaveTopic(@Param('token') token: string, @Res() res: Response): Promise<void> {
+    answer(res, await this.links.topicPage(token));
+  }
+
+  /** The one-click POST named in `List-Unsubscribe` of a topic's MARKETING mail: leaves that topic only. */
+  @Public()
+  @Post('u/t/:token')
+  async leaveTopic(@Param('token') token: string, @Res() res: Response): Promise<void> {
+    answer(res, await this.links.leaveTopic(token));
+  }
+
   /** The preference centre: the contact's public topics, snooze, unsubscribe from everything. */
   @Public()
   @Get('m/:token')

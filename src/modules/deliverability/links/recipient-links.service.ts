@@ -11,7 +11,7 @@ import { isTopicMember } from '../../topics/topics.sql';
 import { TopicsService } from '../../topics/topics.service';
 import type { ManagePreferencesDto } from './dto/manage-preferences.dto';
 import { PageAnswer, PageKind, PreferencesModel, renderRecipientPage, snoozeEnd, SnoozeChoice } from './recipient-pages';
-import { readRecipientToken } from './recipient-token';
+import { readRecipientToken, readTopicToken } from './recipient-token';
 
 type LinkPage = Exclude<PageKind, 'confirm' | 'invalid'>;
 
@@ -60,6 +60,34 @@ export class RecipientLinksService {
     return this.render(kind, project, contact, true);
   }
 
+  /** GET `/u/t/:token`: the page that leaves one topic (the unsubscribe page, naming the topic); never changes anything. */
+  async topicPage(token: string): Promise<PageAnswer> {
+    const resolved = await this.resolveTopic(token);
+    if ('status' in resolved) return resolved;
+    return this.renderTopicPage(resolved, false);
+  }
+
+  /** POST `/u/t/:token` (the topic's RFC 8058 one-click): the contact chooses false for the topic; its other topics and its subscription stay. */
+  async leaveTopic(token: string): Promise<PageAnswer> {
+    const resolved = await this.resolveTopic(token);
+    if ('status' in resolved) return resolved;
+    const { project, contact, topic } = resolved;
+    await this.contacts.patch(project.id, contact.id, { topics: { [topic.slug]: false } }, { source: 'system', reason: 'topic_unsubscribe_link' });
+    return this.renderTopicPage(resolved, true);
+  }
+
+  private renderTopicPage({ project, contact, topic }: { project: Project; contact: Contact; topic: { name: string } }, done: boolean): PageAnswer {
+    const html = renderRecipientPage({
+      kind: 'unsubscribe',
+      locale: resolveLocale(contact.data?.locale, project.language),
+      email: contact.email,
+      projectName: `${project.name}: ${topic.name}`,
+      subscribed: !done,
+      done,
+    });
+    return { status: 200, html };
+  }
+
   /** Topic toggles (only the project's public topics; unchecked ones are left) and the snooze, as one patch. */
   private async savePreferences(project: Project, contact: Contact, form: ManagePreferencesDto): Promise<Contact> {
     const checked = new Set(form.topics ?? []);
@@ -104,7 +132,21 @@ export class RecipientLinksService {
   /** A forged token, or one for a deleted contact or project: the friendly page (404). */
   private async resolve(token: string): Promise<{ project: Project; contact: Contact } | InvalidPage> {
     const ids = readRecipientToken(this.config.appSecret, token);
-    if (!ids || !isContactId(ids.contactId)) return invalidLinkPage(404);
+    return ids ? this.load(ids) : invalidLinkPage(404);
+  }
+
+  /** A topic link's contact and topic; a forged token, or one for a deleted contact, project or topic: the friendly page. */
+  private async resolveTopic(token: string): Promise<{ project: Project; contact: Contact; topic: { slug: string; name: string } } | InvalidPage> {
+    const ids = readTopicToken(this.config.appSecret, token);
+    if (!ids) return invalidLinkPage(404);
+    const loaded = await this.load(ids);
+    if ('status' in loaded) return loaded;
+    const topic = await this.topics.findRule(loaded.project.id, ids.topicId).catch(() => null);
+    return topic ? { ...loaded, topic } : invalidLinkPage(404, loaded.project.language);
+  }
+
+  private async load(ids: { projectId: string; contactId: string }): Promise<{ project: Project; contact: Contact } | InvalidPage> {
+    if (!isContactId(ids.contactId)) return invalidLinkPage(404);
     const project = await this.projects.findById(ids.projectId).catch(() => null);
     const contact = project ? await this.contacts.findById(project.id, ids.contactId) : null;
     if (!project || !contact) return invalidLinkPage(404, project?.language);

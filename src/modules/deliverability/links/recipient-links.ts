@@ -35,9 +35,9 @@ export function recipientLinks(config: LinksConfig, projectId: string, contact: 
   return { unsubscribeUrl: `${base}/u/${token}`, subscribeUrl: `${base}/s/${token}`, manageUrl: `${base}/m/${token}` };
 }
 
-/** The link that leaves one topic (`/t/<token>`): GET shows, POST (also RFC 8058 one-click) leaves. */
+/** The link that leaves one topic (`/u/t/<token>`): GET shows, POST (also RFC 8058 one-click) leaves. */
 export function topicUnsubscribeUrl(config: LinksConfig, projectId: string, contactId: string, topicId: string): string {
-  return `${config.publicUrl}/t/${topicToken(config.appSecret, projectId, contactId, topicId)}`;
+  return `${config.publicUrl}/u/t/${topicToken(config.appSecret, projectId, contactId, topicId)}`;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { ApiHideProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Allow, IsBoolean, IsIn, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { OptionalNotNull } from '../../../platform/http/validation';
 import { TOPIC_DEFAULTS, type TopicDefault } from '../entities/topic.entity';
 
@@ -30,4 +30,9 @@ export class UpdateTopicDto {
   @OptionalNotNull()
   @IsBoolean()
   public?: boolean;
+
+  /** Not writable: kept so that sending it is the service's 422 `immutable`, not silently dropped. */
+  @ApiHideProperty()
+  @Allow()
+  slug?: unknown;
 }

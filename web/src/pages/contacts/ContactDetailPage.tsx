@@ -14,6 +14,7 @@ import { Badge, EmptyState, Loading, Notice, PageHeader } from '../../components
 import { dataPatch, fieldError, formValues, parseJsonObject, useApiMutation } from '../../lib/forms';
 import { formatDate, formatValue } from '../../lib/format';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
+import { ContactConsent } from './ContactConsent';
 
 const FIELDS = ['email', 'subscribed', 'data'] as const;
 
@@ -202,6 +203,10 @@ export default function ContactDetailPage() {
           <EditContact contact={c} />
           <h3 id="confirmation-heading">Double opt-in</h3>
           <Confirmation contact={c} />
+        </section>
+        <section className="panel" aria-labelledby="consent-heading">
+          <h2 id="consent-heading">Topics and snooze</h2>
+          <ContactConsent contact={c} />
         </section>
         <section className="panel" aria-labelledby="events-heading">
           <h2 id="events-heading">Events</h2>
