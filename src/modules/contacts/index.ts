@@ -9,6 +9,7 @@ export * from './contacts.service';
 export * from './contacts.sql';
 export * from './data/field-types';
 export * from './dto/contact.response';
+export * from './dto/double-opt-in-field';
 export * from './dto/email-field';
 export * from './entities/contact.entity';
 export * from './sql/upsert-contacts-batch.sql';

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsObject, IsOptional } from 'class-validator';
 import { EmailField } from './email-field';
+import { DoubleOptInField } from './double-opt-in-field';
 
 /** `email` presence is checked by the service (the spec's short 400 body), its format here. */
 export class CreateContactDto {
@@ -19,9 +20,7 @@ export class CreateContactDto {
   @ApiPropertyOptional({ description: 'Custom contact data: keys and JSON values (see docs/api.md "Custom data")', type: 'object', additionalProperties: true })
   data?: Record<string, unknown>;
 
-  @IsOptional()
-  @IsBoolean()
-  @ApiPropertyOptional({ description: "Double opt-in: with the project's double opt-in enabled, a contact this call would subscribe stays unsubscribed (confirmation pending) and gets the confirmation email", type: Boolean })
+  @DoubleOptInField()
   doubleOptIn?: boolean;
 
   @IsOptional()

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { EmailField, NO_CONTROL_CHARS } from '../../contacts/dto/email-field';
 import { IsBoolean, IsDefined, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 import { isReservedEventName } from '../reserved-names';
+import { DoubleOptInField } from '../../contacts/dto/double-opt-in-field';
 
 @ValidatorConstraint({ name: 'notReservedEvent' })
 class NotReservedEvent implements ValidatorConstraintInterface {
@@ -40,9 +41,7 @@ export class TrackEventDto {
   @ApiPropertyOptional({ description: 'Custom contact data: keys and JSON values (see docs/api.md "Custom data")', type: 'object', additionalProperties: true })
   data?: Record<string, unknown>;
 
-  @IsOptional()
-  @IsBoolean()
-  @ApiPropertyOptional({ description: "Double opt-in: with the project's double opt-in enabled, a contact this call would subscribe stays unsubscribed (confirmation pending) and gets the confirmation email", type: Boolean })
+  @DoubleOptInField()
   doubleOptIn?: boolean;
 
   @IsOptional()
