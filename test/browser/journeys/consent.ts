@@ -62,5 +62,34 @@ export const consentJourney: Journey = {
     await see(consent.getByText('Not a member'));
     await see(page.getByText('contact.topic.unsubscribed'));
     await shot('contact-left-topic');
+
+    // Double opt-in in the project settings, with the confirmation email's preview.
+    await page.goto(projectUrl('settings'));
+    const doi = page.getByRole('region', { name: 'Double opt-in' });
+    await see(doi.getByText(/^The built-in message, in the contact/));
+    await doi.getByLabel('Confirmation email').selectOption({ label: state.templateName ?? 'Welcome email' });
+    await see(doi.getByText(/does not use \{\{confirmUrl\}\}/));
+    await see(doi.frameLocator('iframe[title="Confirmation email preview"]').locator('body'));
+    await doi.getByLabel('Confirmation email').selectOption({ label: 'Built-in message (localized)' });
+    await doi.getByLabel('Ask new subscribers to confirm by email').check();
+    await doi.getByRole('button', { name: 'Save double opt-in' }).click();
+    await see(doi.getByText('Saved.'));
+    await shot('settings-double-opt-in');
+
+    // The reader unsubscribed from everything is asked to confirm again from its contact page.
+    await page.goto(manage);
+    await page.getByRole('button', { name: 'Unsubscribe from everything' }).click();
+    await see(page.getByRole('button', { name: 'Subscribe' }));
+    await page.goto(projectUrl(`contacts?search=${encodeURIComponent(READER)}`));
+    await page.getByRole('link', { name: READER }).click();
+    await see(page.getByText('Never asked to confirm.'));
+    await page.getByRole('button', { name: 'Send confirmation email' }).click();
+    await see(page.getByText('Confirmation pending'));
+    await waitForMail(service, [new RegExp(`To: ${READER}`, 'i'), /Confirm your subscription/]);
+    await page.getByRole('button', { name: 'Resend confirmation' }).click();
+    await see(page.getByText(/less than 10 minutes ago/));
+    await shot('contact-confirmation-pending');
+    await page.goto(projectUrl('contacts?confirmation=pending'));
+    await see(page.getByRole('link', { name: READER }));
   },
 };
