@@ -20,6 +20,8 @@ describe('contacts', () => {
         data: { plan: 'pro', age: 36 },
         topics: {},
         snoozedUntil: null,
+        confirmation: null,
+        confirmedAt: null,
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
         _meta: { isNew: true, isUpdate: false },
