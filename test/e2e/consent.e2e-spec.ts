@@ -142,6 +142,16 @@ describe('double opt-in', () => {
     expect((await confirmationMail(askedId, 2)).count).toBe(2);
     await s.api.post('/v1/send', { ...sendBody, to: 'x@example.net', doubleOptIn: 'yes' }).expect(422);
 
+    // An existing unsubscribed contact tracked with the public key keeps its state (as without
+    // double opt-in): no confirmation; with subscribed: true it is asked to confirm.
+    const quiet = (await s.api.post('/contacts', { email: 'quiet@example.net', subscribed: false }).expect(201)).body;
+    await s.publicApi.post('/v1/track', { email: 'quiet@example.net', event: 'page_view' }).expect(200);
+    expect(await contact(quiet.id)).toMatchObject({ subscribed: false, confirmation: null });
+    expect(await confirmationEmails(quiet.id)).toHaveLength(0);
+    await s.publicApi.post('/v1/track', { email: 'quiet@example.net', event: 'signup', subscribed: true }).expect(200);
+    expect(await contact(quiet.id)).toMatchObject({ subscribed: false, confirmation: 'pending' });
+    await confirmationMail(quiet.id);
+
     // An explicit unsubscribe is never turned into a confirmation request.
     const declined = await s.publicApi.post('/v1/track', { email: 'declined@example.net', event: 'signup', subscribed: false }).expect(200);
     const declinedContact = await contact(declined.body.data.contact);

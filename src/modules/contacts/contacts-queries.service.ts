@@ -42,7 +42,7 @@ export class ContactsQueriesService {
       { requested: dto.doubleOptIn },
     );
     const result = await this.contacts.upsert(projectId, input);
-    const contact = confirm ? await this.contacts.requestConfirmation(projectId, result.contact) : result.contact;
+    const contact = await this.contacts.requestConfirmation(projectId, result, confirm);
     return { ...toContactResponse(contact), _meta: { isNew: result.isNew, isUpdate: !result.isNew } };
   }
 

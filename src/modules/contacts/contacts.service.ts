@@ -6,7 +6,7 @@ import { ContactDirectory } from '../events/contact-directory';
 import { EventsService } from '../events/events.service';
 import { EventRow, fromEventRow, StoredEvent } from '../events/events.types';
 import { ConfirmationMailer } from './consent/confirmation-mailer';
-import { CONFIRMATION_RESEND_INTERVAL_SECONDS, OptInTrigger, wantsSubscription, withoutSubscription } from './consent/double-opt-in';
+import { CONFIRMATION_RESEND_INTERVAL_SECONDS, ConfirmWhen, OptInTrigger, subscribesWhen, withoutSubscription } from './consent/double-opt-in';
 import { CONTACT_CONFIRMED, CONTACT_SNOOZED, CONTACT_SUBSCRIBED, CONTACT_TOPIC_SUBSCRIBED, CONTACT_TOPIC_UNSUBSCRIBED, CONTACT_UNSUBSCRIBED } from '../events/reserved-names';
 import { TopicsService } from '../topics/topics.service';
 import { isTopicMember, TopicRule } from '../topics/topics.sql';
@@ -322,13 +322,15 @@ export class ContactsService implements OnModuleInit {
   /**
    * Double opt-in for one upsert (docs/extensions.md, section 3): when the project has it enabled,
    * the call triggers it and the upsert would subscribe the contact, the upsert runs without
-   * subscribing and `confirm` says to `requestConfirmation` once it is written. Otherwise the
+   * subscribing and `confirm` says when to `requestConfirmation` once it is written (`new`: only
+   * for a contact the upsert created, as an existing one would have kept its state). Otherwise the
    * input comes back unchanged (secret-key calls without `doubleOptIn: true` behave as before).
    */
-  async optIn(projectId: string, input: UpsertContactInput, trigger: OptInTrigger): Promise<{ input: UpsertContactInput; confirm: boolean }> {
-    if (!(trigger.publicKey || trigger.requested) || !wantsSubscription(input)) return { input, confirm: false };
-    if (!(await this.confirmations.enabled(projectId))) return { input, confirm: false };
-    return { input: withoutSubscription(input), confirm: true };
+  async optIn(projectId: string, input: UpsertContactInput, trigger: OptInTrigger): Promise<{ input: UpsertContactInput; confirm: ConfirmWhen | null }> {
+    const when = subscribesWhen(input);
+    if (!(trigger.publicKey || trigger.requested) || !when) return { input, confirm: null };
+    if (!(await this.confirmations.enabled(projectId))) return { input, confirm: null };
+    return { input: withoutSubscription(input), confirm: when };
   }
 
   /**
@@ -336,8 +338,8 @@ export class ContactsService implements OnModuleInit {
    * confirmation email, at most one per 10 minutes (repeated sign-ups send no more). A contact
    * already subscribed (confirmed, or subscribed before) is left as it is.
    */
-  async requestConfirmation(projectId: string, contact: Contact): Promise<Contact> {
-    if (contact.subscribed) return contact;
+  async requestConfirmation(projectId: string, { contact, isNew }: { contact: Contact; isNew: boolean }, when: ConfirmWhen | null): Promise<Contact> {
+    if (!when || (when === 'new' && !isNew) || contact.subscribed) return contact;
     const marked = await this.repository.markConfirmationPending(projectId, contact.id, CONFIRMATION_RESEND_INTERVAL_SECONDS);
     if (!marked) return contact;
     const pending = fromContactRow(marked.row);
@@ -348,7 +350,7 @@ export class ContactsService implements OnModuleInit {
   /** `requestConfirmation` by id, after a commit that wrote the contact (`/v1/send` with `doubleOptIn: true`). */
   async requestConfirmationOf(projectId: string, contactId: string): Promise<void> {
     const contact = await this.findById(projectId, contactId);
-    if (contact) await this.requestConfirmation(projectId, contact);
+    if (contact) await this.requestConfirmation(projectId, { contact, isNew: false }, 'always');
   }
 
   /**

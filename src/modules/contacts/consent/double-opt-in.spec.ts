@@ -1,11 +1,11 @@
-import { wantsSubscription, withoutSubscription } from './double-opt-in';
+import { subscribesWhen, withoutSubscription } from './double-opt-in';
 
 describe('double opt-in input rules', () => {
   it('knows which upserts would subscribe the contact', () => {
-    expect(wantsSubscription({ subscribed: true, defaultSubscribed: false })).toBe(true);
-    expect(wantsSubscription({ defaultSubscribed: true })).toBe(true);
-    expect(wantsSubscription({ defaultSubscribed: false })).toBe(false);
-    expect(wantsSubscription({ subscribed: false, defaultSubscribed: true })).toBe(false);
+    expect(subscribesWhen({ subscribed: true, defaultSubscribed: false })).toBe('always');
+    expect(subscribesWhen({ defaultSubscribed: true })).toBe('new');
+    expect(subscribesWhen({ defaultSubscribed: false })).toBeNull();
+    expect(subscribesWhen({ subscribed: false, defaultSubscribed: true })).toBeNull();
   });
 
   it('writes without subscribing, and keeps an explicit unsubscribe', () => {

@@ -16,9 +16,16 @@ export interface OptInTrigger {
   requested?: boolean;
 }
 
-/** Whether this upsert would make the contact subscribed (explicitly, or as a new contact by default). */
-export function wantsSubscription(input: SubscriptionInput): boolean {
-  return input.subscribed === true || (input.subscribed === undefined && input.defaultSubscribed);
+/**
+ * When an upsert would make the contact subscribed: `always` with an explicit `subscribed: true`,
+ * `new` when only a contact it creates is subscribed by default (an existing one keeps its state);
+ * null when it never subscribes.
+ */
+export type ConfirmWhen = 'always' | 'new';
+
+export function subscribesWhen(input: SubscriptionInput): ConfirmWhen | null {
+  if (input.subscribed === true) return 'always';
+  return input.subscribed === undefined && input.defaultSubscribed ? 'new' : null;
 }
 
 /**

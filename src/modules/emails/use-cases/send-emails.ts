@@ -128,8 +128,8 @@ export class SendEmails {
     const send = await this.resolve(projectId, req);
     await this.domains.assertSenderAllowed(projectId, send.from.email);
 
-    // Double opt-in (`doubleOptIn: true` with `subscribed: true`): decided once for every recipient.
-    const { confirm } = await this.contacts.optIn(projectId, contactInput(req, req.to[0]), { requested: req.doubleOptIn });
+    // Double opt-in (`doubleOptIn: true` with `subscribed: true`, the only way a send subscribes): decided once for every recipient.
+    const confirm = (await this.contacts.optIn(projectId, contactInput(req, req.to[0]), { requested: req.doubleOptIn })).confirm !== null;
     const written = await this.batcher.run({ projectId, req, send, claim, confirm });
     if ('keyTaken' in written) throw idempotencyKeyReused(claim!.key, await this.idempotency.find(projectId, claim!.key));
     await this.emails.enqueueGrouped(written.ids, send.type);

@@ -44,7 +44,7 @@ export class TrackService {
         })
       : await this.contacts.upsertWithEvent(projectId, input, event);
     if (!tracked) throw idempotencyKeyReused(claim!.key, await this.idempotency.find(projectId, claim!.key));
-    if (confirm) await this.contacts.requestConfirmation(projectId, tracked.contact);
+    await this.contacts.requestConfirmation(projectId, tracked, confirm);
     return resultOf(tracked);
   }
 }
