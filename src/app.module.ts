@@ -33,6 +33,7 @@ import { SegmentsModule } from './modules/segments/segments.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { InboundModule } from './modules/inbound/inbound.module';
 import { SmtpModule } from './modules/smtp/smtp.module';
+import { TopicsModule } from './modules/topics/topics.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -61,6 +62,7 @@ export class AppModule {
         DomainsModule,
         VerifyModule,
         EventsModule,
+        TopicsModule,
         ContactsModule,
         TrackModule,
         TemplatesModule,

@@ -16,6 +16,27 @@ export interface RecipientMessages {
   manageTitle: string;
   manageSubscribed: string;
   manageUnsubscribed: string;
+  /** The preference centre (the manage page): topics, snooze, unsubscribe from everything. */
+  manageTopicsLegend: string;
+  manageSnoozeLegend: string;
+  snoozeNone: string;
+  snooze2w: string;
+  snooze1m: string;
+  snooze3m: string;
+  snoozedUntil: string;
+  manageSave: string;
+  manageSaved: string;
+  unsubscribeAll: string;
+  /** Double opt-in: the built-in confirmation email and the page its link opens. */
+  confirmSubject: string;
+  confirmEmailIntro: string;
+  confirmEmailIgnore: string;
+  confirmButton: string;
+  confirmTitle: string;
+  confirmQuestion: string;
+  confirmedDone: string;
+  linkInvalidTitle: string;
+  linkInvalid: string;
 }
 
 export const RECIPIENT_MESSAGES: Record<Locale, RecipientMessages> = {
@@ -34,6 +55,25 @@ export const RECIPIENT_MESSAGES: Record<Locale, RecipientMessages> = {
     manageTitle: 'Email preferences',
     manageSubscribed: '{email} is subscribed to emails from {project}.',
     manageUnsubscribed: '{email} is not subscribed to emails from {project}.',
+    manageTopicsLegend: 'Topics',
+    manageSnoozeLegend: 'Pause emails',
+    snoozeNone: 'Don’t pause',
+    snooze2w: 'Pause for 2 weeks',
+    snooze1m: 'Pause for 1 month',
+    snooze3m: 'Pause for 3 months',
+    snoozedUntil: 'Emails are paused until {date}.',
+    manageSave: 'Save preferences',
+    manageSaved: 'Your preferences have been saved.',
+    unsubscribeAll: 'Unsubscribe from everything',
+    confirmSubject: 'Confirm your subscription to {project}',
+    confirmEmailIntro: 'Please confirm that you want to receive emails from {project} at {email}.',
+    confirmEmailIgnore: 'If you did not ask for this, ignore this email: you will not be subscribed.',
+    confirmButton: 'Confirm subscription',
+    confirmTitle: 'Confirm your subscription',
+    confirmQuestion: 'Confirm that {email} wants to receive emails from {project}.',
+    confirmedDone: 'Thank you: {email} is now subscribed to {project}.',
+    linkInvalidTitle: 'Link not valid',
+    linkInvalid: 'This link is invalid or has expired. Nothing was changed.',
   },
   de: {
     footerReason: 'Sie erhalten diese E-Mail von {project}.',
@@ -50,6 +90,25 @@ export const RECIPIENT_MESSAGES: Record<Locale, RecipientMessages> = {
     manageTitle: 'E-Mail-Einstellungen',
     manageSubscribed: '{email} erhält E-Mails von {project}.',
     manageUnsubscribed: '{email} erhält keine E-Mails von {project}.',
+    manageTopicsLegend: 'Themen',
+    manageSnoozeLegend: 'E-Mails pausieren',
+    snoozeNone: 'Nicht pausieren',
+    snooze2w: '2 Wochen pausieren',
+    snooze1m: '1 Monat pausieren',
+    snooze3m: '3 Monate pausieren',
+    snoozedUntil: 'E-Mails sind bis {date} pausiert.',
+    manageSave: 'Einstellungen speichern',
+    manageSaved: 'Ihre Einstellungen wurden gespeichert.',
+    unsubscribeAll: 'Von allem abmelden',
+    confirmSubject: 'Bestätigen Sie Ihre Anmeldung bei {project}',
+    confirmEmailIntro: 'Bitte bestätigen Sie, dass Sie unter {email} E-Mails von {project} erhalten möchten.',
+    confirmEmailIgnore: 'Wenn Sie dies nicht angefordert haben, ignorieren Sie diese E-Mail: Sie werden nicht angemeldet.',
+    confirmButton: 'Anmeldung bestätigen',
+    confirmTitle: 'Anmeldung bestätigen',
+    confirmQuestion: 'Bestätigen Sie, dass {email} E-Mails von {project} erhalten möchte.',
+    confirmedDone: 'Danke: {email} ist jetzt bei {project} angemeldet.',
+    linkInvalidTitle: 'Link ungültig',
+    linkInvalid: 'Dieser Link ist ungültig oder abgelaufen. Es wurde nichts geändert.',
   },
   fr: {
     footerReason: 'Vous recevez cet e-mail de la part de {project}.',
@@ -66,6 +125,25 @@ export const RECIPIENT_MESSAGES: Record<Locale, RecipientMessages> = {
     manageTitle: 'Préférences e-mail',
     manageSubscribed: '{email} est abonné aux e-mails de {project}.',
     manageUnsubscribed: '{email} n’est pas abonné aux e-mails de {project}.',
+    manageTopicsLegend: 'Sujets',
+    manageSnoozeLegend: 'Mettre en pause',
+    snoozeNone: 'Ne pas mettre en pause',
+    snooze2w: 'Pause de 2 semaines',
+    snooze1m: 'Pause d’un mois',
+    snooze3m: 'Pause de 3 mois',
+    snoozedUntil: 'Les e-mails sont en pause jusqu’au {date}.',
+    manageSave: 'Enregistrer les préférences',
+    manageSaved: 'Vos préférences ont été enregistrées.',
+    unsubscribeAll: 'Se désabonner de tout',
+    confirmSubject: 'Confirmez votre abonnement à {project}',
+    confirmEmailIntro: 'Merci de confirmer que vous souhaitez recevoir les e-mails de {project} à l’adresse {email}.',
+    confirmEmailIgnore: 'Si vous n’avez rien demandé, ignorez cet e-mail : vous ne serez pas abonné.',
+    confirmButton: 'Confirmer l’abonnement',
+    confirmTitle: 'Confirmez votre abonnement',
+    confirmQuestion: 'Confirmez que {email} souhaite recevoir les e-mails de {project}.',
+    confirmedDone: 'Merci : {email} est maintenant abonné à {project}.',
+    linkInvalidTitle: 'Lien non valide',
+    linkInvalid: 'Ce lien n’est pas valide ou a expiré. Rien n’a été modifié.',
   },
   es: {
     footerReason: 'Recibes este correo de {project}.',
@@ -82,6 +160,25 @@ export const RECIPIENT_MESSAGES: Record<Locale, RecipientMessages> = {
     manageTitle: 'Preferencias de correo',
     manageSubscribed: '{email} está suscrito a los correos de {project}.',
     manageUnsubscribed: '{email} no está suscrito a los correos de {project}.',
+    manageTopicsLegend: 'Temas',
+    manageSnoozeLegend: 'Pausar correos',
+    snoozeNone: 'No pausar',
+    snooze2w: 'Pausar 2 semanas',
+    snooze1m: 'Pausar 1 mes',
+    snooze3m: 'Pausar 3 meses',
+    snoozedUntil: 'Los correos están en pausa hasta el {date}.',
+    manageSave: 'Guardar preferencias',
+    manageSaved: 'Tus preferencias se han guardado.',
+    unsubscribeAll: 'Darse de baja de todo',
+    confirmSubject: 'Confirma tu suscripción a {project}',
+    confirmEmailIntro: 'Confirma que quieres recibir correos de {project} en {email}.',
+    confirmEmailIgnore: 'Si no lo pediste, ignora este correo: no se te suscribirá.',
+    confirmButton: 'Confirmar suscripción',
+    confirmTitle: 'Confirma tu suscripción',
+    confirmQuestion: 'Confirma que {email} quiere recibir correos de {project}.',
+    confirmedDone: 'Gracias: {email} ya está suscrito a {project}.',
+    linkInvalidTitle: 'Enlace no válido',
+    linkInvalid: 'Este enlace no es válido o ha caducado. No se ha cambiado nada.',
   },
   nl: {
     footerReason: 'Je ontvangt deze e-mail van {project}.',
@@ -98,6 +195,25 @@ export const RECIPIENT_MESSAGES: Record<Locale, RecipientMessages> = {
     manageTitle: 'E-mailvoorkeuren',
     manageSubscribed: '{email} ontvangt e-mails van {project}.',
     manageUnsubscribed: '{email} ontvangt geen e-mails van {project}.',
+    manageTopicsLegend: 'Onderwerpen',
+    manageSnoozeLegend: 'E-mails pauzeren',
+    snoozeNone: 'Niet pauzeren',
+    snooze2w: '2 weken pauzeren',
+    snooze1m: '1 maand pauzeren',
+    snooze3m: '3 maanden pauzeren',
+    snoozedUntil: 'E-mails zijn gepauzeerd tot {date}.',
+    manageSave: 'Voorkeuren opslaan',
+    manageSaved: 'Je voorkeuren zijn opgeslagen.',
+    unsubscribeAll: 'Overal voor afmelden',
+    confirmSubject: 'Bevestig je aanmelding bij {project}',
+    confirmEmailIntro: 'Bevestig dat je e-mails van {project} wilt ontvangen op {email}.',
+    confirmEmailIgnore: 'Heb je dit niet aangevraagd? Negeer deze e-mail: je wordt niet aangemeld.',
+    confirmButton: 'Aanmelding bevestigen',
+    confirmTitle: 'Bevestig je aanmelding',
+    confirmQuestion: 'Bevestig dat {email} e-mails van {project} wil ontvangen.',
+    confirmedDone: 'Bedankt: {email} is nu aangemeld bij {project}.',
+    linkInvalidTitle: 'Link ongeldig',
+    linkInvalid: 'Deze link is ongeldig of verlopen. Er is niets gewijzigd.',
   },
   pt: {
     footerReason: 'Você está recebendo este e-mail de {project}.',
@@ -114,6 +230,25 @@ export const RECIPIENT_MESSAGES: Record<Locale, RecipientMessages> = {
     manageTitle: 'Preferências de e-mail',
     manageSubscribed: '{email} está inscrito nos e-mails de {project}.',
     manageUnsubscribed: '{email} não está inscrito nos e-mails de {project}.',
+    manageTopicsLegend: 'Tópicos',
+    manageSnoozeLegend: 'Pausar e-mails',
+    snoozeNone: 'Não pausar',
+    snooze2w: 'Pausar por 2 semanas',
+    snooze1m: 'Pausar por 1 mês',
+    snooze3m: 'Pausar por 3 meses',
+    snoozedUntil: 'Os e-mails estão em pausa até {date}.',
+    manageSave: 'Guardar preferências',
+    manageSaved: 'As suas preferências foram guardadas.',
+    unsubscribeAll: 'Cancelar todas as inscrições',
+    confirmSubject: 'Confirme a sua inscrição em {project}',
+    confirmEmailIntro: 'Confirme que deseja receber e-mails de {project} em {email}.',
+    confirmEmailIgnore: 'Se não pediu isto, ignore este e-mail: não será inscrito.',
+    confirmButton: 'Confirmar inscrição',
+    confirmTitle: 'Confirme a sua inscrição',
+    confirmQuestion: 'Confirme que {email} deseja receber e-mails de {project}.',
+    confirmedDone: 'Obrigado: {email} está agora inscrito em {project}.',
+    linkInvalidTitle: 'Link inválido',
+    linkInvalid: 'Este link é inválido ou expirou. Nada foi alterado.',
   },
   it: {
     footerReason: 'Ricevi questa email da {project}.',
@@ -130,5 +265,24 @@ export const RECIPIENT_MESSAGES: Record<Locale, RecipientMessages> = {
     manageTitle: 'Preferenze email',
     manageSubscribed: '{email} è iscritto alle email di {project}.',
     manageUnsubscribed: '{email} non è iscritto alle email di {project}.',
+    manageTopicsLegend: 'Argomenti',
+    manageSnoozeLegend: 'Metti in pausa',
+    snoozeNone: 'Non mettere in pausa',
+    snooze2w: 'Pausa di 2 settimane',
+    snooze1m: 'Pausa di 1 mese',
+    snooze3m: 'Pausa di 3 mesi',
+    snoozedUntil: 'Le email sono in pausa fino al {date}.',
+    manageSave: 'Salva preferenze',
+    manageSaved: 'Le tue preferenze sono state salvate.',
+    unsubscribeAll: 'Annulla tutte le iscrizioni',
+    confirmSubject: 'Conferma la tua iscrizione a {project}',
+    confirmEmailIntro: 'Conferma che vuoi ricevere le email di {project} all’indirizzo {email}.',
+    confirmEmailIgnore: 'Se non l’hai richiesto, ignora questa email: non verrai iscritto.',
+    confirmButton: 'Conferma iscrizione',
+    confirmTitle: 'Conferma la tua iscrizione',
+    confirmQuestion: 'Conferma che {email} vuole ricevere le email di {project}.',
+    confirmedDone: 'Grazie: {email} è ora iscritto a {project}.',
+    linkInvalidTitle: 'Link non valido',
+    linkInvalid: 'Questo link non è valido o è scaduto. Non è stato modificato nulla.',
   },
 };

@@ -51,6 +51,9 @@ export interface ContactView {
   email: string;
   subscribed: boolean;
   data: Record<string, unknown>;
+  /** Explicit topic choices by slug. */
+  topics: Record<string, boolean>;
+  snoozedUntil: string | null;
   createdAt: string;
   updatedAt: string;
 }

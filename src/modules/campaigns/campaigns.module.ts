@@ -1,3 +1,4 @@
+import { TopicsModule } from '../topics/topics.module';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BillingModule } from '../billing/billing.module';
@@ -17,7 +18,7 @@ import { CampaignsActivity } from './campaigns.activity';
 import { ActivityModule } from '../activity/activity.module';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Campaign]), EmailsModule, DomainsModule, ProjectsModule, SegmentsModule, ActivityModule, BillingModule],
+  imports: [TypeOrmModule.forFeature([Campaign]), EmailsModule, DomainsModule, ProjectsModule, SegmentsModule, ActivityModule, BillingModule, TopicsModule],
   controllers: [CampaignsController],
   providers: [CampaignsService, CampaignsRepository, CampaignAudience, CampaignEngine, CampaignTick, CampaignsUsage, CampaignsActivity],
   exports: [CampaignsService],

@@ -11,7 +11,8 @@ import { contactUnsubscribedSinceSql } from '../contacts/contacts.sql';
 import { EMAIL_ACTIVITIES, EmailActivity } from '../emails/contact-emails.sql';
 import type { AudienceCursor, AudienceSkipReason } from '../emails/email-queue.facade';
 import type { EmailType } from '../emails/entities/email.entity';
-import { skipReasonSql } from '../emails/recipient-policy';
+import { CONTACT_COLUMNS, skipReasonSql } from '../emails/recipient-policy';
+import type { TopicRule } from '../topics/topics.sql';
 import { campaignEmailsSql, projectCampaignEmailsSql } from '../emails/sql/campaign-emails.sql';
 import { SENDER_DOMAIN_MATCHES } from '../domains/sender-domain';
 import type { CampaignSort } from './dto/list-campaigns.query';
@@ -295,6 +296,9 @@ export class CampaignsRepository {
         [projectId, subject.domain],
       );
     }
+    if (subject.kind === 'topic') {
+      return this.dataSource.query(`SELECT id::text AS id, name, status FROM campaigns WHERE project_id = $1 AND topic_id::text = $2 LIMIT 1000`, [projectId, subject.id]);
+    }
     // A segment audience names its segment; a filtered audience's condition names fields, events and segments.
     const conditions: string[] = [];
     const params: unknown[] = [projectId];
@@ -345,6 +349,7 @@ export class CampaignsRepository {
     projectId: string,
     type: EmailType,
     condition: Fragment,
+    topic: TopicRule | null,
     rest?: { em: EntityManager; fixedAt: string; after: AudienceCursor | null },
   ): Promise<{ total: number; skipped: Partial<Record<AudienceSkipReason, number>>; unskipped: number }> {
     const bounds = rest
@@ -352,7 +357,7 @@ export class CampaignsRepository {
       : empty;
     const query = sql`
       SELECT reason, count(*)::int AS n
-        FROM (SELECT ${skipReasonSql(type)} AS reason FROM contacts c WHERE c.project_id = ${projectId} ${bounds} AND (${condition})) a
+        FROM (SELECT ${skipReasonSql(type, CONTACT_COLUMNS, topic)} AS reason FROM contacts c WHERE c.project_id = ${projectId} ${bounds} AND (${condition})) a
        GROUP BY reason`;
     const rows = (await (rest?.em ?? this.dataSource.manager).query(query.text, query.values)) as Array<{ reason: AudienceSkipReason | null; n: number }>;
     const skipped: Partial<Record<AudienceSkipReason, number>> = {};

@@ -151,6 +151,7 @@ export class CampaignsService {
         audienceType: c.audienceType,
         segmentId: c.segmentId,
         audienceCondition: c.audienceCondition,
+        topicId: c.topicId,
         templateId: c.templateId,
         ...DRAFT_STATE,
       });
@@ -193,6 +194,7 @@ export class CampaignsService {
     const campaign = await this.findOne(projectId, id);
     // Built before the row lock (it may read segments); a campaign the tick made SENDING since builds it under the lock.
     let condition = campaign.status === 'SENDING' ? await this.audience.condition(projectId, campaign) : null;
+    const topic = await this.audience.topic(projectId, campaign);
     await retryOnConflict(() => this.dataSource.transaction(async (em: EntityManager) => {
       const row = await this.repository.lockForCancel(projectId, id, em);
       if (!row) throw campaignNotFound();
@@ -205,7 +207,7 @@ export class CampaignsService {
         const unwritten = row.audience_done
           ? { total: 0, skipped: {} }
           : await this.repository
-              .preview(projectId, campaign.type, (condition ??= await this.audience.condition(projectId, campaign)), {
+              .preview(projectId, campaign.type, (condition ??= await this.audience.condition(projectId, campaign)), topic, {
                 em,
                 fixedAt: row.fixed_at,
                 after: row.cursor_id && row.cursor_created_at ? { createdAt: row.cursor_created_at, id: row.cursor_id } : null,
@@ -247,7 +249,7 @@ export class CampaignsService {
 
   /** The audience as it would be fixed now: its size and who would be skipped, by reason. */
   private async audienceNow(projectId: string, c: Campaign) {
-    const preview = await this.repository.preview(projectId, c.type, await this.audience.condition(projectId, c));
+    const preview = await this.repository.preview(projectId, c.type, await this.audience.condition(projectId, c), await this.audience.topic(projectId, c));
     return { ...preview, skippedCount: Object.values(preview.skipped).reduce((a, b) => a + (b ?? 0), 0) };
   }
 
@@ -278,6 +280,7 @@ export class CampaignsService {
       audienceType: dto.audienceType!,
       segmentId: dto.audienceType === 'SEGMENT' ? (dto.segmentId ?? null) : null,
       audienceCondition: dto.audienceType === 'FILTERED' ? (dto.audienceCondition ?? null) : null,
+      topicId: dto.topicId ?? null,
     };
     const problems: FieldError[] = [...liquidProblems({ subject: dto.subject, body: dto.body }), ...(await this.audience.problems(projectId, spec))];
     if (problems.length) throw campaignFieldInvalid(problems);

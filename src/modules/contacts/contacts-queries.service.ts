@@ -7,6 +7,7 @@ import { ContactResponse, fromContactRow, toContactResponse } from './dto/contac
 import type { CreateContactDto } from './dto/create-contact.dto';
 import type { ListContactsQuery } from './dto/list-contacts.query';
 import { listContactsStatements } from './sql/list-contacts.sql';
+import { TopicsService } from '../topics/topics.service';
 
 /** The dashboard/API-facing flows of /contacts that shape responses around ContactsService. */
 @Injectable()
@@ -14,11 +15,13 @@ export class ContactsQueriesService {
   constructor(
     private readonly repository: ContactsRepository,
     private readonly contacts: ContactsService,
+    private readonly topics: TopicsService,
   ) {}
 
   /** One keyset page of the project's contacts (`sql/list-contacts.sql.ts`). */
   async list(projectId: string, query: ListContactsQuery): Promise<CursorPage<ContactResponse>> {
-    const statements = listContactsStatements(projectId, query);
+    const topic = query.topic ? (await this.topics.rulesOf(projectId, [query.topic], 'topic')).get(query.topic) : undefined;
+    const statements = listContactsStatements(projectId, query, topic);
     const { rows, total } = await this.repository.listPage(projectId, statements);
     const { sort, dir } = statements;
     return cursorPage(
@@ -33,14 +36,14 @@ export class ContactsQueriesService {
   /** POST /contacts: upsert by email, new contacts subscribed unless told otherwise. */
   async create(projectId: string, dto: CreateContactDto): Promise<ContactResponse & { _meta: { isNew: boolean; isUpdate: boolean } }> {
     if (dto.email === undefined || dto.email === null || dto.email === '') throw new ShortBadRequest('email is required');
-    const result = await this.contacts.upsert(projectId, {
-      email: dto.email,
-      data: dto.data,
-      subscribed: dto.subscribed,
-      defaultSubscribed: true,
-      source: 'api',
-    });
-    return { ...toContactResponse(result.contact), _meta: { isNew: result.isNew, isUpdate: !result.isNew } };
+    const { input, confirm } = await this.contacts.optIn(
+      projectId,
+      { email: dto.email, data: dto.data, topics: dto.topics, subscribed: dto.subscribed, defaultSubscribed: true, source: 'api' },
+      { requested: dto.doubleOptIn },
+    );
+    const result = await this.contacts.upsert(projectId, input);
+    const contact = await this.contacts.requestConfirmation(projectId, result, confirm);
+    return { ...toContactResponse(contact), _meta: { isNew: result.isNew, isUpdate: !result.isNew } };
   }
 
 }

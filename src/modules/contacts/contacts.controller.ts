@@ -66,7 +66,17 @@ export class ContactsController {
   @ApiErrors(404, 422)
   @ApiJson(200, ContactResponse, 'The updated contact')
   async update(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: UpdateContactDto) {
-    return toContactResponse(await this.contacts.patch(projectId, id, dto));
+    const { snoozedUntil, ...rest } = dto;
+    return toContactResponse(await this.contacts.patch(projectId, id, { ...rest, snoozedUntil: snoozedUntil === undefined ? undefined : snoozedUntil === null ? null : new Date(snoozedUntil) }));
+  }
+
+  @Post(':id/confirmation')
+  @ApiOperation({ summary: 'Send the double opt-in confirmation email again' })
+  @ApiErrors(404, [409, 'The contact is subscribed without a pending confirmation'], [429, 'A confirmation email left less than 10 minutes ago (RATE_LIMIT_EXCEEDED); wait for Retry-After'])
+  @HttpCode(200)
+  @ApiJson(200, ContactResponse, 'The contact, confirmation pending (or already confirmed: nothing sent)')
+  async resendConfirmation(@CurrentProject() projectId: string, @Param('id') id: string) {
+    return toContactResponse(await this.contacts.resendConfirmation(projectId, id));
   }
 
   @Delete(':id')

@@ -18,3 +18,15 @@ export const isUnstorableText = (error: unknown): boolean => (error as { code?: 
 
 export const contactStillReferenced = (table?: string) =>
   conflict('The contact is still referenced and cannot be deleted', { details: table ? { referencedBy: table } : undefined });
+
+export const alreadySubscribed = () =>
+  conflict('The contact is already subscribed: there is nothing to confirm', { suggestion: 'Unsubscribe it first, or create it with doubleOptIn: true.' });
+/** At most one confirmation email per 10 minutes: 429 with `Retry-After` as a header and in `details`. */
+export const confirmationThrottled = (waitSeconds: number) =>
+  new AppError(429, 'RATE_LIMIT_EXCEEDED', 'A confirmation email left less than 10 minutes ago', {
+    headers: { 'Retry-After': String(waitSeconds) },
+    details: { retryAfter: waitSeconds },
+    suggestion: 'Wait for the number of seconds in Retry-After, then retry.',
+  });
+export const snoozeInPast = (received: Date) =>
+  validationError([{ field: 'snoozedUntil', code: 'too_small', message: 'snoozedUntil must be in the future (null ends a snooze)', received: received.toISOString() }]);

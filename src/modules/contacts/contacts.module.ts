@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { QUEUES } from '../../platform/queues/queues';
 import { EventsModule } from '../events/events.module';
+import { TopicsModule } from '../topics/topics.module';
 import { ContactFieldsController } from './contact-fields.controller';
 import { ContactFieldsRepository } from './contact-fields.repository';
 import { ContactFieldsService } from './contact-fields.service';
@@ -10,6 +11,7 @@ import { ContactsQueriesService } from './contacts-queries.service';
 import { ContactsController } from './contacts.controller';
 import { ContactsRepository } from './contacts.repository';
 import { ContactsService } from './contacts.service';
+import { ConfirmationMailer } from './consent/confirmation-mailer';
 import { BulkJob } from './entities/bulk-job.entity';
 import { ContactField } from './entities/contact-field.entity';
 import { Contact } from './entities/contact.entity';
@@ -22,11 +24,12 @@ import { IMPORT_PROVIDERS, ImportController } from './import/import.providers';
   imports: [
     TypeOrmModule.forFeature([Contact, ContactField, ImportJob, ImportJobError, BulkJob]),
     EventsModule,
+    TopicsModule,
     BullModule.registerQueue({ name: QUEUES.contactImport }, { name: QUEUES.contactBulk }),
   ],
   // ContactFieldsController first: its static paths must win over `/contacts/:id`.
   controllers: [ImportController, BulkController, ContactFieldsController, ContactsController],
-  providers: [ContactsRepository, ContactFieldsRepository, ContactsService, ContactFieldsService, ContactsQueriesService, ...IMPORT_PROVIDERS, ...BULK_PROVIDERS],
-  exports: [ContactsService, ContactFieldsService],
+  providers: [ConfirmationMailer, ContactsRepository, ContactFieldsRepository, ContactsService, ContactFieldsService, ContactsQueriesService, ...IMPORT_PROVIDERS, ...BULK_PROVIDERS],
+  exports: [ContactsService, ContactFieldsService, ConfirmationMailer],
 })
 export class ContactsModule {}

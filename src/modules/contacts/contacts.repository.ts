@@ -58,12 +58,17 @@ export class ContactsRepository {
     return rows.length > 0;
   }
 
-  async update(projectId: string, id: string, values: { email: string; subscribed: boolean; data: JsonObject }, manager?: EntityManager): Promise<ContactRow> {
+  async update(
+    projectId: string,
+    id: string,
+    values: { email: string; subscribed: boolean; data: JsonObject; topics: Record<string, boolean>; snoozedUntil: Date | null },
+    manager?: EntityManager,
+  ): Promise<ContactRow> {
     // UPDATE … RETURNING comes back as [rows, affected].
     const [updated]: [ContactRow[], number] = await (manager ?? this.dataSource.manager).query(
-      `UPDATE contacts SET email = $3, subscribed = $4, data = $5::jsonb, updated_at = now()
+      `UPDATE contacts SET email = $3, subscribed = $4, data = $5::jsonb, topics = $6::jsonb, snoozed_until = $7, updated_at = now()
        WHERE project_id = $1 AND id = $2 RETURNING ${CONTACT_COLUMNS}`,
-      [projectId, id, values.email, values.subscribed, JSON.stringify(values.data)],
+      [projectId, id, values.email, values.subscribed, JSON.stringify(values.data), JSON.stringify(values.topics), values.snoozedUntil],
     );
     return updated[0];
   }
@@ -92,6 +97,56 @@ export class ContactsRepository {
       [projectId, ids, subscribed, event.name, JSON.stringify(event.data)],
     );
     return rows[0];
+  }
+
+  /**
+   * Double opt-in: marks an unsubscribed contact `pending` and, when its last confirmation email
+   * is older than `intervalSeconds` (or there was none), stamps a new one (`due`: send it now);
+   * otherwise `waitSeconds` until the next may leave. Null for a subscribed or absent contact.
+   */
+  async markConfirmationPending(
+    projectId: string,
+    id: string,
+    intervalSeconds: number,
+  ): Promise<{ row: ContactRow; due: boolean; waitSeconds: number } | null> {
+    const [rows]: [Array<ContactRow & { due: boolean; wait_seconds: number | null }>, number] = await this.dataSource.query(
+      `WITH old AS (
+         SELECT id AS cid, confirmation_sent_at AS sent FROM contacts WHERE project_id = $1 AND id = $2 AND NOT subscribed FOR UPDATE
+       ), x AS (
+         SELECT cid, sent, (sent IS NULL OR sent <= now() - make_interval(secs => $3)) AS due FROM old
+       )
+       UPDATE contacts SET confirmation = 'pending',
+              confirmation_sent_at = CASE WHEN x.due THEN now() ELSE confirmation_sent_at END,
+              updated_at = CASE WHEN x.due OR confirmation IS DISTINCT FROM 'pending' THEN now() ELSE updated_at END
+       FROM x WHERE contacts.project_id = $1 AND contacts.id = x.cid
+       RETURNING ${CONTACT_COLUMNS}, x.due, ceil(extract(epoch FROM (x.sent + make_interval(secs => $3) - now())))::int AS wait_seconds`,
+      [projectId, id, intervalSeconds],
+    );
+    const row = rows[0];
+    return row ? { row, due: row.due, waitSeconds: Math.max(1, row.wait_seconds ?? 1) } : null;
+  }
+
+  /**
+   * Confirms a `pending` contact: subscribed, `confirmed`, `confirmedAt` now. Null when the contact
+   * is absent or not pending (already confirmed: nothing to do); `flipped` when it was unsubscribed.
+   */
+  async confirm(projectId: string, id: string, manager: EntityManager): Promise<{ row: ContactRow; flipped: boolean } | null> {
+    const [rows]: [Array<ContactRow & { was_subscribed: boolean }>, number] = await manager.query(
+      `WITH old AS (
+         SELECT id AS cid, subscribed AS was_subscribed FROM contacts WHERE project_id = $1 AND id = $2 AND confirmation = 'pending' FOR UPDATE
+       )
+       UPDATE contacts SET subscribed = true, confirmation = 'confirmed', confirmed_at = now(), updated_at = now()
+       FROM old WHERE contacts.project_id = $1 AND contacts.id = old.cid
+       RETURNING ${CONTACT_COLUMNS}, old.was_subscribed`,
+      [projectId, id],
+    );
+    const row = rows[0];
+    return row ? { row, flipped: !row.was_subscribed } : null;
+  }
+
+  /** Removes the choice of a topic slug from every contact of the project that made one (the topic is being deleted). */
+  async removeTopicChoice(projectId: string, slug: string, manager: EntityManager): Promise<void> {
+    await manager.query(`UPDATE contacts SET topics = topics - $2::text WHERE project_id = $1 AND topics ? $2`, [projectId, slug]);
   }
 
   /** Deletes one contact; answers how many rows went (0 or 1). */

@@ -5,10 +5,16 @@ import { ContactsRepository } from './contacts.repository';
 import { ContactDirectory } from '../events/contact-directory';
 import { EventsService } from '../events/events.service';
 import { EventRow, fromEventRow, StoredEvent } from '../events/events.types';
-import { CONTACT_SUBSCRIBED, CONTACT_UNSUBSCRIBED } from '../events/reserved-names';
+import { ConfirmationMailer } from './consent/confirmation-mailer';
+import { CONFIRMATION_RESEND_INTERVAL_SECONDS, ConfirmWhen, OptInTrigger, subscribesWhen, withoutSubscription } from './consent/double-opt-in';
+import { CONTACT_CONFIRMED, CONTACT_SNOOZED, CONTACT_SUBSCRIBED, CONTACT_TOPIC_SUBSCRIBED, CONTACT_TOPIC_UNSUBSCRIBED, CONTACT_UNSUBSCRIBED } from '../events/reserved-names';
+import { TopicsService } from '../topics/topics.service';
+import { isTopicMember, TopicRule } from '../topics/topics.sql';
+import { compileTopicsPatch } from './data/topics-patch';
+import { snoozeInPast } from './contacts.errors';
 import { isContactId } from './contact-id';
 import { ContactFieldsService } from './contact-fields.service';
-import { contactEmailTaken, contactNotFound, contactStillReferenced, dataNotStorable, isUnstorableText } from './contacts.errors';
+import { alreadySubscribed, confirmationThrottled, contactEmailTaken, contactNotFound, contactStillReferenced, dataNotStorable, isUnstorableText } from './contacts.errors';
 import { applyDataPatch, CompiledDataPatch, compileDataPatch, JsonObject, templateVariables } from './data/data-patch';
 import { ContactRow, fromContactRow } from './dto/contact.response';
 import type { Contact } from './entities/contact.entity';
@@ -28,6 +34,8 @@ export interface UpsertContactInput {
   /** State of a contact created by this call. */
   defaultSubscribed: boolean;
   source: ContactSource;
+  /** Topic choices patched like `data` (null removes a choice); an unknown slug is a 422 before anything is written. */
+  topics?: JsonObject;
 }
 
 export interface UpsertContactResult {
@@ -42,7 +50,13 @@ export interface PatchContactInput {
   email?: string;
   subscribed?: boolean;
   data?: JsonObject;
+  topics?: JsonObject;
+  /** A future instant, or null to end a snooze. */
+  snoozedUntil?: Date | null;
 }
+
+/** The topic part of an upsert statement (`UpsertStatementInput.topics`). */
+type TopicsStatement = NonNullable<UpsertStatementInput['topics']>;
 
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
@@ -67,6 +81,8 @@ export class ContactsService implements OnModuleInit {
     private readonly fields: ContactFieldsService,
     private readonly repository: ContactsRepository,
     private readonly directory: ContactDirectory,
+    private readonly confirmations: ConfirmationMailer,
+    private readonly topics: TopicsService,
   ) {}
 
   /** The lookups the event list makes of contacts (the events module does not read this table). */
@@ -78,6 +94,16 @@ export class ContactsService implements OnModuleInit {
         return new Map(rows.map((r) => [r.id, r.email]));
       },
     });
+    // A deleted topic's slug leaves every contact's choices with it.
+    this.topics.onRemove((projectId, slug, em) => this.repository.removeTopicChoice(projectId, slug, em));
+  }
+
+  /** A call's `topics` checked against the project's topics (422 naming unknown slugs), with the rules the statement needs. */
+  private async topicsStatement(projectId: string, patch: JsonObject | undefined, manager?: EntityManager): Promise<TopicsStatement | undefined> {
+    const compiled = compileTopicsPatch(patch);
+    if (!compiled || compiled.slugs.length === 0) return undefined;
+    const rules = await this.topics.rulesOf(projectId, compiled.slugs, 'topics', manager);
+    return { set: compiled.set, unset: compiled.unset, rules: [...rules.values()] };
   }
 
   async upsert(projectId: string, input: UpsertContactInput, manager?: EntityManager): Promise<UpsertContactResult> {
@@ -95,9 +121,11 @@ export class ContactsService implements OnModuleInit {
     event: { name: string } | undefined,
     manager?: EntityManager,
   ): Promise<UpsertContactResult & { event: StoredEvent | null }> {
-    const { patch, fieldTypes, statement } = this.prepareUpsert(projectId, input, event);
-    // Inside a caller's transaction: its own statement on that transaction's connection.
-    const row = manager ? await this.upsertOne(statement, manager) : await this.batcher.run(statement);
+    const topics = await this.topicsStatement(projectId, input.topics, manager);
+    const { patch, fieldTypes, statement } = this.prepareUpsert(projectId, input, event, topics);
+    // Inside a caller's transaction: its own statement on that transaction's connection. Topic
+    // writes take the single statement too (the batch statement leaves topics alone).
+    const row = manager || topics ? await this.upsertOne(statement, manager) : await this.batcher.run(statement);
     this.fields.cache.remember(
       projectId,
       fieldTypes.map(([key]) => key),
@@ -122,7 +150,8 @@ export class ContactsService implements OnModuleInit {
     items: Array<{ projectId: string; input: UpsertContactInput }>,
     manager: EntityManager,
   ): Promise<{ results: UpsertContactResult[]; afterCommit: () => void }> {
-    const prepared = items.map(({ projectId, input }) => this.prepareUpsert(projectId, input));
+    const prepared: Array<ReturnType<ContactsService['prepareUpsert']>> = [];
+    for (const { projectId, input } of items) prepared.push(this.prepareUpsert(projectId, input, undefined, await this.topicsStatement(projectId, input.topics, manager)));
     const afterCommit = () => {
       for (const { statement, fieldTypes } of prepared) {
         this.fields.cache.remember(
@@ -133,13 +162,19 @@ export class ContactsService implements OnModuleInit {
     };
     if (prepared.length === 0) return { results: [], afterCommit };
     const statements = prepared.map((p) => p.statement);
-    const rows = rowsByItem(await this.runUpsert<UpsertRow & { i: number }>(UPSERT_CONTACTS_BATCH_SQL, buildUpsertBatchParams(statements), manager), statements.length);
+    // Items that write topics run the single statement (below), like items the batch left without a row.
+    const batched = statements.map((s, i) => ({ s, i })).filter(({ s }) => !s.topics);
+    const rows = new Array<UpsertRow | undefined>(statements.length).fill(undefined);
+    if (batched.length > 0) {
+      const batchRows = rowsByItem(await this.runUpsert<UpsertRow & { i: number }>(UPSERT_CONTACTS_BATCH_SQL, buildUpsertBatchParams(batched.map((b) => b.s)), manager), batched.length);
+      batched.forEach(({ i }, k) => (rows[i] = batchRows[k]));
+    }
     for (let i = 0; i < rows.length; i++) rows[i] ??= await this.upsertOne(statements[i], manager);
     return { results: prepared.map(({ patch }, i) => this.upserted(rows[i]!, patch)), afterCommit };
   }
 
   /** The statement input of one upsert, with the data patch and the field types it registers. */
-  private prepareUpsert(projectId: string, input: UpsertContactInput, event?: { name: string }) {
+  private prepareUpsert(projectId: string, input: UpsertContactInput, event?: { name: string }, topics?: TopicsStatement) {
     const patch = compileDataPatch(input.data);
     const fieldTypes = this.fields.pendingTypes(projectId, patch.set);
     const statement: UpsertStatementInput = {
@@ -152,6 +187,7 @@ export class ContactsService implements OnModuleInit {
       flipData: { source: input.source },
       event: event ? { name: event.name, data: { ...patch.set, ...patch.transient } } : undefined,
       fieldTypes,
+      topics,
     };
     return { patch, fieldTypes, statement };
   }
@@ -240,9 +276,10 @@ export class ContactsService implements OnModuleInit {
     };
   }
 
-  /** PATCH /contacts/:id: data rules, email change (409 when taken), subscription flip events. */
-  async patch(projectId: string, id: string, input: PatchContactInput): Promise<Contact> {
+  /** PATCH /contacts/:id: data rules, email change (409 when taken), subscription flip, topic and snooze events. */
+  async patch(projectId: string, id: string, input: PatchContactInput, meta: { source: ContactSource; reason?: string } = { source: 'api' }): Promise<Contact> {
     if (!isContactId(id)) throw contactNotFound();
+    if (input.snoozedUntil && input.snoozedUntil.getTime() <= Date.now()) throw snoozeInPast(input.snoozedUntil);
     try {
       return await this.dataSource.transaction(async (em) => {
         const row = await this.repository.findForUpdate(projectId, id, em);
@@ -253,13 +290,24 @@ export class ContactsService implements OnModuleInit {
           if (await this.repository.emailTaken(projectId, email, em)) throw contactEmailTaken(email);
         }
         const { data, changedKeys } = applyDataPatch(current.data, input.data);
+        const topicsPatch = await this.topicsStatement(projectId, input.topics, em);
+        // Checked above (values and slugs); the data rules apply as they are.
+        const { data: topics, changedKeys: changedTopics } = applyDataPatch(current.topics, topicsPatch ? input.topics : undefined);
         const subscribed = input.subscribed ?? current.subscribed;
-        const changed = email !== current.email || subscribed !== current.subscribed || changedKeys.length > 0;
+        const snoozedUntil = input.snoozedUntil === undefined ? current.snoozedUntil : input.snoozedUntil;
+        const snoozeChanged = (snoozedUntil?.getTime() ?? null) !== (current.snoozedUntil?.getTime() ?? null);
+        const changed = email !== current.email || subscribed !== current.subscribed || changedKeys.length > 0 || changedTopics.length > 0 || snoozeChanged;
         if (!changed) return current;
         await this.fields.register(projectId, [compileDataPatch(input.data).set], em);
-        const updated = await this.repository.update(projectId, id, { email, subscribed, data }, em);
+        const updated = await this.repository.update(projectId, id, { email, subscribed, data, topics: topics as Record<string, boolean>, snoozedUntil }, em);
         if (subscribed !== current.subscribed) {
           await this.events.record(projectId, { contactId: id, name: subscribed ? CONTACT_SUBSCRIBED : CONTACT_UNSUBSCRIBED, data: { source: 'api' } }, em);
+        }
+        for (const event of topicEvents(current.topics, topics as Record<string, boolean>, topicsPatch?.rules ?? [])) {
+          await this.events.record(projectId, { contactId: id, name: event.name, data: { topic: event.topic, ...meta } }, em);
+        }
+        if (snoozeChanged) {
+          await this.events.record(projectId, { contactId: id, name: CONTACT_SNOOZED, data: { until: snoozedUntil ? snoozedUntil.toISOString() : null, ...meta } }, em);
         }
         return fromContactRow(updated);
       });
@@ -269,6 +317,75 @@ export class ContactsService implements OnModuleInit {
       if (isUnstorableText(error)) throw dataNotStorable();
       throw error;
     }
+  }
+
+  /**
+   * Double opt-in for one upsert (docs/extensions.md, section 3): when the project has it enabled,
+   * the call triggers it and the upsert would subscribe the contact, the upsert runs without
+   * subscribing and `confirm` says when to `requestConfirmation` once it is written (`new`: only
+   * for a contact the upsert created, as an existing one would have kept its state). Otherwise the
+   * input comes back unchanged (secret-key calls without `doubleOptIn: true` behave as before).
+   */
+  async optIn(projectId: string, input: UpsertContactInput, trigger: OptInTrigger): Promise<{ input: UpsertContactInput; confirm: ConfirmWhen | null }> {
+    const when = subscribesWhen(input);
+    if (!(trigger.publicKey || trigger.requested) || !when) return { input, confirm: null };
+    if (!(await this.confirmations.enabled(projectId))) return { input, confirm: null };
+    return { input: withoutSubscription(input), confirm: when };
+  }
+
+  /**
+   * After an opt-in upsert committed: an unsubscribed contact becomes `pending` and gets the
+   * confirmation email, at most one per 10 minutes (repeated sign-ups send no more). A contact
+   * already subscribed (confirmed, or subscribed before) is left as it is.
+   */
+  async requestConfirmation(projectId: string, { contact, isNew }: { contact: Contact; isNew: boolean }, when: ConfirmWhen | null): Promise<Contact> {
+    if (!when || (when === 'new' && !isNew) || contact.subscribed) return contact;
+    const marked = await this.repository.markConfirmationPending(projectId, contact.id, CONFIRMATION_RESEND_INTERVAL_SECONDS);
+    if (!marked) return contact;
+    const pending = fromContactRow(marked.row);
+    if (marked.due) await this.confirmations.send(projectId, pending);
+    return pending;
+  }
+
+  /** `requestConfirmation` by id, after a commit that wrote the contact (`/v1/send` with `doubleOptIn: true`). */
+  async requestConfirmationOf(projectId: string, contactId: string): Promise<void> {
+    const contact = await this.findById(projectId, contactId);
+    if (contact) await this.requestConfirmation(projectId, { contact, isNew: false }, 'always');
+  }
+
+  /**
+   * `POST /contacts/:id/confirmation`: the confirmation email again (429 within 10 minutes of the
+   * last one). A confirmed, subscribed contact: nothing to do; subscribed without confirming: 409.
+   */
+  async resendConfirmation(projectId: string, id: string): Promise<Contact> {
+    const contact = await this.getById(projectId, id);
+    if (contact.subscribed) {
+      if (contact.confirmation === 'confirmed') return contact;
+      throw alreadySubscribed();
+    }
+    const marked = await this.repository.markConfirmationPending(projectId, contact.id, CONFIRMATION_RESEND_INTERVAL_SECONDS);
+    if (!marked) return this.getById(projectId, id);
+    if (!marked.due) throw confirmationThrottled(marked.waitSeconds);
+    const pending = fromContactRow(marked.row);
+    await this.confirmations.send(projectId, pending);
+    return pending;
+  }
+
+  /**
+   * The confirmation link's POST: a `pending` contact becomes subscribed and `confirmed`, with
+   * `contact.confirmed` (and `contact.subscribed` on a flip) stored in the same transaction for
+   * the event outbox. Null when it was not pending (already confirmed: a no-op).
+   */
+  async confirm(projectId: string, id: string): Promise<Contact | null> {
+    if (!isContactId(id)) return null;
+    return this.dataSource.transaction(async (em) => {
+      const confirmed = await this.repository.confirm(projectId, id, em);
+      if (!confirmed) return null;
+      const data = { source: 'system', reason: 'confirmation_link' };
+      await this.events.record(projectId, { contactId: id, name: CONTACT_CONFIRMED, data }, em);
+      if (confirmed.flipped) await this.events.record(projectId, { contactId: id, name: CONTACT_SUBSCRIBED, data }, em);
+      return fromContactRow(confirmed.row);
+    });
   }
 
   async remove(projectId: string, id: string): Promise<void> {
@@ -306,4 +423,11 @@ export class ContactsService implements OnModuleInit {
     }
     return { found, notFound };
   }
+}
+
+/** The membership events of a change of topic choices (only the topics named by the change can move). */
+function topicEvents(before: Record<string, boolean>, after: Record<string, boolean>, rules: TopicRule[]): Array<{ name: string; topic: string }> {
+  return rules
+    .filter((rule) => isTopicMember(before, rule) !== isTopicMember(after, rule))
+    .map((rule) => ({ name: isTopicMember(after, rule) ? CONTACT_TOPIC_SUBSCRIBED : CONTACT_TOPIC_UNSUBSCRIBED, topic: rule.slug }));
 }

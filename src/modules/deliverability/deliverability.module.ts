@@ -1,3 +1,4 @@
+import { TopicsModule } from '../topics/topics.module';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BillingModule } from '../billing/billing.module';
@@ -16,6 +17,8 @@ import { SnsController } from './inbound/sns.controller';
 import { SnsService } from './inbound/sns.service';
 import { RecipientLinksController } from './links/recipient-links.controller';
 import { RecipientLinksService } from './links/recipient-links.service';
+import { ConfirmationService } from './links/confirmation.service';
+import { TemplatesModule } from '../templates/templates.module';
 import { SuppressionService } from './suppression/suppression.service';
 import { SuppressionsRepository } from './suppression/suppressions.repository';
 import { TrackingController } from './tracking/tracking.controller';
@@ -36,15 +39,18 @@ import { SnsMessagesPurge } from './worker/sns-messages-purge';
     EmailsModule,
     ProjectsModule,
     ContactsModule,
+    TopicsModule,
     EventsModule,
     DomainsModule,
     BillingModule,
+    TemplatesModule,
   ],
   controllers: [TrackingController, RecipientLinksController, SnsController],
   providers: [
     SuppressionService,
     SuppressionsRepository,
     RecipientLinksService,
+    ConfirmationService,
     TrackingService,
     DeliveryFeedbackService,
     SesNotificationsService,

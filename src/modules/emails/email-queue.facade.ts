@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Fragment } from '../../platform/database/sql-fragment';
 import { StatementRunner } from '../../platform/database/statement-runner';
 import type { TrackingMode } from '../projects/entities/project.entity';
+import type { TopicRule } from '../topics/topics.sql';
 import type { EmailType } from './entities/email.entity';
 import { EmailQueue } from './engine/email-queue';
 import { ProjectCache } from './engine/project-cache';
@@ -44,6 +45,8 @@ export interface EmailRecipient {
   name: string | null;
   /** A recipient with no contact (a test copy) counts as subscribed. */
   subscribed: boolean;
+  /** The contact's snooze end (MARKETING mail waits until then); absent: not snoozed. */
+  snoozedUntil?: Date | null;
   /** Render-time variables; null makes the pipeline read the contact's data when it sends. */
   variables: Record<string, unknown> | null;
 }
@@ -73,6 +76,8 @@ export interface AudienceBatch extends EmailSend {
   fixedAt: string;
   after: AudienceCursor | null;
   limit: number;
+  /** The campaign's topic: contacts that are not its members are written skipped `topic`. */
+  topic?: TopicRule | null;
 }
 
 /** Persisted in `emails.error` of a campaign's `skipped` rows (campaign stats group by it). */
@@ -110,7 +115,7 @@ export class EmailQueueFacade {
    * them: per request, per recipient, its skip reason or null.
    */
   private async skipReasons(
-    requests: Array<{ projectId: string; type: EmailType; recipients: Array<Pick<EmailRecipient, 'email' | 'subscribed'>> }>,
+    requests: Array<{ projectId: string; type: EmailType; recipients: Array<Pick<EmailRecipient, 'email' | 'subscribed' | 'snoozedUntil'>> }>,
     em?: EntityManager,
   ): Promise<Array<Array<RecipientSkipReason | null>>> {
     // docs/decisions.md#sending: MARKETING and HEADLESS mail respects unsubscription and suppression; TRANSACTIONAL ignores both.
@@ -119,7 +124,7 @@ export class EmailQueueFacade {
       em,
     );
     return requests.map(({ projectId, type, recipients }) =>
-      recipients.map((r) => skipReason(type, { email: r.email, suppressed: suppressed.has(suppressionKey(projectId, r.email)), subscribed: r.subscribed })),
+      recipients.map((r) => skipReason(type, { email: r.email, suppressed: suppressed.has(suppressionKey(projectId, r.email)), subscribed: r.subscribed, snoozedUntil: r.snoozedUntil })),
     );
   }
 

@@ -58,7 +58,7 @@ const LOAD_SQL = `SELECT e.id, e.project_id, e.contact_id, e.template_id, e.camp
               CASE WHEN e.type = ANY($2::text[]) THEN ${suppressedSql({ projectId: 'e.project_id', email: 'lower(btrim(e.to_address))' })} ELSE false END AS suppressed,
               CASE WHEN e.type = ANY($2::text[]) THEN ${contactSubscribedSql('e.project_id', 'lower(btrim(e.to_address))')} END AS contact_subscribed,
               c.subject AS c_subject, c.body AS c_body, c.liquid AS c_liquid, c.markdown AS c_markdown, c.text AS c_text, c.from_name AS c_from_name,
-              c.reply_to AS c_reply_to, c.headers AS c_headers, c.attachments AS c_attachments
+              c.reply_to AS c_reply_to, c.headers AS c_headers, c.attachments AS c_attachments, c.topic_id AS c_topic_id
          FROM emails e LEFT JOIN email_contents c ON c.id = e.content_id
         WHERE e.id = ANY($1::uuid[])`;
 
@@ -113,6 +113,8 @@ export interface LoadedEmail {
     replyTo: string | null;
     headers: Record<string, string>;
     attachments: StoredAttachment[];
+    /** A campaign's topic: the List-Unsubscribe of its MARKETING mail leaves that topic. */
+    topicId: string | null;
   } | null;
 }
 
@@ -144,6 +146,7 @@ interface LoadedRow {
   c_from_name: string | null;
   c_reply_to: string | null;
   c_headers: Record<string, string>;
+  c_topic_id: string | null;
   c_attachments: StoredAttachment[];
 }
 
@@ -466,6 +469,7 @@ function toLoaded(r: LoadedRow): LoadedEmail {
           fromName: r.c_from_name,
           replyTo: r.c_reply_to,
           headers: r.c_headers ?? {},
+          topicId: r.c_topic_id ?? null,
           attachments: r.c_attachments ?? [],
         }
       : null,

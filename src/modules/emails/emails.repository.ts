@@ -5,7 +5,8 @@ import { empty, Fragment, sql } from '../../platform/database/sql-fragment';
 import { suppressedAmongSql, suppressionKey } from '../deliverability/suppression/suppressions.sql';
 import { EMAIL_RESPONSE_COLUMNS, EmailRow } from './dto/email.response';
 import type { EmailType } from './entities/email.entity';
-import { skipReasonSql } from './recipient-policy';
+import { CONTACT_COLUMNS, skipReasonSql } from './recipient-policy';
+import type { TopicRule } from '../topics/topics.sql';
 import { insertEmailsSql } from './sql/insert-emails.sql';
 
 /** What an audience batch insert needs (`EmailQueueFacade`'s `AudienceBatch` gives it). */
@@ -20,6 +21,8 @@ export interface AudienceInsert {
   fixedAt: string;
   after: { createdAt: string; id: string } | null;
   limit: number;
+  /** The campaign's topic: contacts that are not its members are written skipped `topic`. */
+  topic?: TopicRule | null;
 }
 
 export interface AudienceInsertResult {
@@ -107,7 +110,7 @@ export class EmailsRepository {
         RETURNING id, status, error`);
     const query = sql`
       WITH batch AS (
-        SELECT c.id, c.email, c.data, c.created_at, ${skipReasonSql(b.type)} AS reason
+        SELECT c.id, c.email, c.data, c.created_at, ${skipReasonSql(b.type, CONTACT_COLUMNS, b.topic)} AS reason
           FROM contacts c
          WHERE c.project_id = ${projectId} AND c.created_at <= ${b.fixedAt}::timestamptz ${after} AND (${b.condition})
          ORDER BY c.created_at, c.id

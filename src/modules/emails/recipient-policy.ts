@@ -1,5 +1,6 @@
 import { Fragment, raw, sql } from '../../platform/database/sql-fragment';
 import { suppressedSql } from '../deliverability/suppression/suppressions.sql';
+import { topicMemberSql, type TopicRule } from '../topics/topics.sql';
 import type { EmailType } from './entities/email.entity';
 
 /**
@@ -8,10 +9,12 @@ import type { EmailType } from './entities/email.entity';
  * side by side. `recipient-policy.spec.ts` runs one table of cases through both.
  *
  * Reasons in precedence order (the first that applies is reported): an address that cannot be
- * mailed, then suppression (the stronger, address-level signal), then unsubscription. Persisted in
- * `emails.error` of `skipped` rows (campaign stats group by it).
+ * mailed, then suppression (the stronger, address-level signal), then unsubscription, then not
+ * being a member of the mail's topic (a campaign with a topic), then a snooze that has not ended
+ * (MARKETING only; compared with now(), so it ends by itself). Persisted in `emails.error` of
+ * `skipped` rows (campaign stats group by it).
  */
-export type RecipientSkipReason = 'invalid_email' | 'suppressed' | 'unsubscribed';
+export type RecipientSkipReason = 'invalid_email' | 'suppressed' | 'unsubscribed' | 'topic' | 'snoozed';
 
 /** The types that respect unsubscription and suppression (also a SQL parameter); TRANSACTIONAL ignores both. */
 export const SUBSCRIPTION_TYPES: readonly EmailType[] = ['MARKETING', 'HEADLESS'];
@@ -28,14 +31,24 @@ export interface RecipientFacts {
   /** The address is on the project's suppression list. */
   suppressed: boolean;
   subscribed: boolean;
+  /** The contact's snooze end, if any: MARKETING mail is skipped while it lies ahead. */
+  snoozedUntil?: Date | null;
+  /** Membership of the mail's topic; absent when the mail has no topic. */
+  topicMember?: boolean;
 }
+
+/** The one type a snooze holds back (HEADLESS is the contact's own business mail, TRANSACTIONAL ignores consent). */
+const SNOOZE_TYPE: EmailType = 'MARKETING';
 
 /** Why a send of `type` to this recipient is skipped, or null. */
 export function skipReason(type: EmailType, r: RecipientFacts): RecipientSkipReason | null {
   if (!validAddress.test(r.email)) return 'invalid_email';
   if (!respectsSubscription(type)) return null;
   if (r.suppressed) return 'suppressed';
-  return r.subscribed ? null : 'unsubscribed';
+  if (!r.subscribed) return 'unsubscribed';
+  if (r.topicMember === false) return 'topic';
+  if (type === SNOOZE_TYPE && r.snoozedUntil && r.snoozedUntil.getTime() > Date.now()) return 'snoozed';
+  return null;
 }
 
 /** The same facts as SQL expressions of the caller's statement (trusted text, never input). */
@@ -44,15 +57,20 @@ export interface RecipientColumns {
   /** The normalized address (as stored on contacts and suppressions). */
   email: string;
   subscribed: string;
+  /** The contact's `snoozed_until` (timestamptz, may be NULL). */
+  snoozedUntil: string;
+  /** The contact's topic choices (jsonb), for the mail's topic. */
+  topics: string;
 }
 
 /** A contacts row aliased `c`: what audiences are made of. */
-export const CONTACT_COLUMNS: RecipientColumns = { projectId: 'c.project_id', email: 'c.email', subscribed: 'c.subscribed' };
+export const CONTACT_COLUMNS: RecipientColumns = { projectId: 'c.project_id', email: 'c.email', subscribed: 'c.subscribed', snoozedUntil: 'c.snoozed_until', topics: 'c.topics' };
 
-/** `skipReason` in SQL: the reason as text, or NULL. */
-export function skipReasonSql(type: EmailType, r: RecipientColumns = CONTACT_COLUMNS): Fragment {
+/** `skipReason` in SQL: the reason as text, or NULL; `topic`: the mail's topic, if any. */
+export function skipReasonSql(type: EmailType, r: RecipientColumns = CONTACT_COLUMNS, topic?: TopicRule | null): Fragment {
   const invalid = sql`WHEN ${raw(r.email)} !~ ${VALID_ADDRESS} THEN 'invalid_email'`;
-  return respectsSubscription(type)
-    ? sql`CASE ${invalid} WHEN ${raw(suppressedSql(r))} THEN 'suppressed' WHEN NOT ${raw(r.subscribed)} THEN 'unsubscribed' END`
-    : sql`CASE ${invalid} END`;
+  if (!respectsSubscription(type)) return sql`CASE ${invalid} END`;
+  const notMember = topic ? sql` WHEN NOT (${topicMemberSql(r.topics, topic)}) THEN 'topic'` : sql``;
+  const snoozed = type === SNOOZE_TYPE ? sql` WHEN ${raw(r.snoozedUntil)} > now() THEN 'snoozed'` : sql``;
+  return sql`CASE ${invalid} WHEN ${raw(suppressedSql(r))} THEN 'suppressed' WHEN NOT ${raw(r.subscribed)} THEN 'unsubscribed'${notMember}${snoozed} END`;
 }

@@ -1,7 +1,7 @@
 import { isReservedEventName } from './reserved-names';
 
 describe('isReservedEventName', () => {
-  it.each(['email.sent', 'email.open', 'email.', 'EMAIL.click', ' email.bounce ', 'contact.subscribed', 'Contact.Unsubscribed', 'segment.vip.entry', 'segment.vip-customers.exit', 'segment.a.b.entry'])(
+  it.each(['email.sent', 'email.open', 'email.', 'EMAIL.click', ' email.bounce ', 'contact.subscribed', 'Contact.Unsubscribed', 'contact.confirmed', 'contact.snoozed', 'contact.topic.subscribed', 'Contact.Topic.Unsubscribed', 'segment.vip.entry', 'segment.vip-customers.exit', 'segment.a.b.entry'])(
     '%p is reserved',
     (name) => expect(isReservedEventName(name)).toBe(true),
   );

@@ -3,6 +3,7 @@ import type { FieldType } from '../contacts/data/field-types';
 import { contactEmailActivitySql } from '../emails/contact-emails.sql';
 import { contactEventsSql } from '../events/contact-events.sql';
 import { storedMemberSql } from '../segments/segment-members.sql';
+import { topicMemberSql, type TopicRule } from '../topics/topics.sql';
 import { asCount, comparisonType, TypedValue, typedValue } from './filter-values';
 import { canonicalOperator, FieldRef, Filter, FilterTree, Operator, parseField, UNITS, Unit } from './filter.types';
 import { FILTER_LIMITS, SegmentDefinition } from './validate-filter';
@@ -11,6 +12,8 @@ import { FILTER_LIMITS, SegmentDefinition } from './validate-filter';
 export interface CompileContext {
   fieldTypes: ReadonlyMap<string, FieldType>;
   segments: ReadonlyMap<string, SegmentDefinition>;
+  /** The project's topics the trees name (`topics.<slug>`); a slug not here matches nothing. */
+  topics?: ReadonlyMap<string, TopicRule>;
   /** The instant `within`/`olderThan` count back from (default: now). */
   now?: Date;
 }
@@ -70,6 +73,8 @@ class Compiler {
       }
       case 'segment':
         return this.membership(ref.id, op);
+      case 'topic':
+        return this.topic(ref.slug, op, filter.value);
       case 'core':
       case 'data':
         return this.value(ref, op, filter);
@@ -86,6 +91,14 @@ class Compiler {
     if (op === 'triggeredOlderThan') return sql`EXISTS (${rows} AND ${at} < ${since}::timestamptz)`;
     if (op === 'notTriggeredWithin') return sql`NOT EXISTS (${rows} AND ${at} >= ${since}::timestamptz)`;
     return FALSE;
+  }
+
+  /** `topics.<slug>`: effective membership (`equals true`), or its negation (`equals false`, `notEquals true`). */
+  private topic(slug: string, op: Operator, value: unknown): Fragment {
+    const rule = this.ctx.topics?.get(slug);
+    if (!rule || typeof value !== 'boolean' || (op !== 'equals' && op !== 'notEquals')) return FALSE;
+    const member = topicMemberSql('c.topics', rule);
+    return value === (op === 'equals') ? member : sql`NOT (${member})`;
   }
 
   /** `segment.<id>`: a DYNAMIC segment's condition inlined, a STATIC segment's stored members. */

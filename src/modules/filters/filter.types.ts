@@ -61,6 +61,8 @@ export const VALUELESS_OPERATORS: ReadonlySet<Operator> = new Set(['exists', 'no
 export const VALUE_OPERATORS: ReadonlySet<Operator> = new Set(['equals', 'notEquals', 'contains', 'notContains', 'greaterThan', 'lessThan', 'greaterThanOrEqual', 'lessThanOrEqual', 'exists', 'notExists', 'within', 'olderThan']);
 export const EVENT_OPERATORS: ReadonlySet<Operator> = new Set(['triggered', 'triggeredWithin', 'triggeredOlderThan', 'notTriggered', 'notTriggeredWithin']);
 export const SEGMENT_OPERATORS: ReadonlySet<Operator> = new Set(['memberOfSegment', 'notMemberOfSegment']);
+/** `topics.<slug>`: `equals` (or `notEquals`) true/false on effective membership. */
+export const TOPIC_OPERATORS: ReadonlySet<Operator> = new Set(['equals', 'notEquals']);
 export const ORDERING_OPERATORS: ReadonlySet<Operator> = new Set(['greaterThan', 'lessThan', 'greaterThanOrEqual', 'lessThanOrEqual']);
 
 export const CORE_FIELDS = {
@@ -77,7 +79,8 @@ export type FieldRef =
   | { kind: 'data'; key: string; path: string[] }
   | { kind: 'event'; name: string }
   | { kind: 'email'; activity: EmailActivity }
-  | { kind: 'segment'; id: string };
+  | { kind: 'segment'; id: string }
+  | { kind: 'topic'; slug: string };
 
 const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 
@@ -99,6 +102,7 @@ export function parseField(field: string): FieldRef | null {
   if (family === 'event') return { kind: 'event', name: rest };
   if (family === 'email') return has(EMAIL_ACTIVITIES, rest) ? { kind: 'email', activity: rest as EmailActivity } : null;
   if (family === 'segment') return isUuid(rest) ? { kind: 'segment', id: rest.toLowerCase() } : null;
+  if (family === 'topics') return { kind: 'topic', slug: rest };
   return null;
 }
 
@@ -111,6 +115,7 @@ export function canonicalOperator(operator: string): Operator | null {
 export function operatorsFor(ref: FieldRef): ReadonlySet<Operator> {
   if (ref.kind === 'event' || ref.kind === 'email') return EVENT_OPERATORS;
   if (ref.kind === 'segment') return SEGMENT_OPERATORS;
+  if (ref.kind === 'topic') return TOPIC_OPERATORS;
   return VALUE_OPERATORS;
 }
 
@@ -136,6 +141,16 @@ export function referencedSegments(tree: FilterTree): string[] {
     if (ref?.kind === 'segment') ids.add(ref.id);
   }
   return [...ids];
+}
+
+/** The topic slugs a tree references (`topics.<slug>`). */
+export function referencedTopics(tree: FilterTree): string[] {
+  const slugs = new Set<string>();
+  for (const f of filtersOf(tree)) {
+    const ref = parseField(f.field);
+    if (ref?.kind === 'topic') slugs.add(ref.slug);
+  }
+  return [...slugs];
 }
 
 /** The data keys a tree references (`data.<path>` → `<path>`). */

@@ -85,6 +85,8 @@ export interface SegmentDefinition {
 export interface FilterLookup {
   fieldTypes: ReadonlyMap<string, FieldType>;
   segments: ReadonlyMap<string, SegmentDefinition>;
+  /** The project's topics by slug (`topics.<slug>` must name one). */
+  topics?: ReadonlyMap<string, unknown>;
   /** The segment being saved (a reference back to it is a cycle). */
   selfId?: string;
 }
@@ -153,7 +155,7 @@ function checkFilter(raw: unknown, at: string, errors: FieldError[], lookup?: Fi
   if (typeof field !== 'string' || field.length === 0) return void errors.push(item(`${at}.field`, 'required', 'field is required (a string)', field));
   if (field.length > FILTER_LIMITS.fieldLength) return void errors.push(item(`${at}.field`, 'too_long', `must be at most ${FILTER_LIMITS.fieldLength} characters`));
   const ref = parseField(field);
-  if (!ref) return void errors.push(item(`${at}.field`, 'unknown_field', `unknown field "${field}" (email, subscribed, createdAt, updatedAt, data.<key>, event.<name>, email.<sent|delivered|opened|clicked|bounced|complained>, segment.<id>)`, field));
+  if (!ref) return void errors.push(item(`${at}.field`, 'unknown_field', `unknown field "${field}" (email, subscribed, createdAt, updatedAt, data.<key>, event.<name>, email.<sent|delivered|opened|clicked|bounced|complained>, segment.<id>, topics.<slug>)`, field));
   if (typeof operator !== 'string' || operator.length === 0) return void errors.push(item(`${at}.operator`, 'required', 'operator is required (a string)', operator));
   const op = canonicalOperator(operator);
   if (!op) return void errors.push(item(`${at}.operator`, 'unknown_operator', `unknown operator "${operator.slice(0, 64)}"`, operator.slice(0, 64)));
@@ -172,6 +174,10 @@ function checkFilter(raw: unknown, at: string, errors: FieldError[], lookup?: Fi
   }
   if (ref.kind === 'core' || ref.kind === 'data') checkOperatorType(ref, op, value, at, errors, lookup);
   if (ref.kind === 'segment' && lookup) checkSegmentRef(ref.id, `${at}.field`, errors, lookup);
+  if (ref.kind === 'topic') {
+    if (typeof value !== 'boolean' && value !== undefined && value !== null) errors.push(item(`${at}.value`, 'invalid_type', `must be true or false: ${field} is a topic membership`, value));
+    if (lookup?.topics && !lookup.topics.has(ref.slug)) errors.push(item(`${at}.field`, 'unknown_topic', `no topic with the slug "${ref.slug}" in this project`, field));
+  }
 }
 
 /** Ordering needs an ordered type; date operators need dates; contains needs text. */

@@ -21,3 +21,15 @@ export const defaultFromNotVerified = (email: string) =>
       received: email,
     },
   ]);
+
+export const confirmationTemplateNotFound = (templateId: string) =>
+  validationError([{ field: 'doubleOptIn.templateId', code: 'not_found', message: 'doubleOptIn.templateId must be a template of this project', received: templateId }]);
+export const confirmationTemplateWithoutLink = (templateId: string) =>
+  validationError([
+    {
+      field: 'doubleOptIn.templateId',
+      code: 'missing_confirm_url',
+      message: 'The confirmation template must use {{confirmUrl}} (the link that confirms the subscription)',
+      received: templateId,
+    },
+  ]);

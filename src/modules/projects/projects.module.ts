@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
 import { DomainsModule } from '../domains/domains.module';
+import { TemplatesModule } from '../templates/templates.module';
 import { ApiKeyStrategy } from './api-key.strategy';
 import { ProjectMember } from './entities/project-member.entity';
 import { ProjectSuspension } from './entities/project-suspension.entity';
@@ -19,7 +20,7 @@ import { SecurityController } from './security.controller';
 import { SecurityService } from './security.service';
 
 @Module({
-  imports: [AuthModule, DomainsModule, TypeOrmModule.forFeature([Project, ProjectMember, ProjectSuspension])],
+  imports: [AuthModule, DomainsModule, TemplatesModule, TypeOrmModule.forFeature([Project, ProjectMember, ProjectSuspension])],
   controllers: [ProjectsController, MembersController, SecurityController],
   providers: [ProjectsRepository, ProjectsService, ApiKeyStrategy, ProjectSessionStrategy, MembersService, SetupStateService, BootstrapService, SecurityService, ReputationCounts],
   exports: [ProjectsService, SecurityService, ReputationCounts],

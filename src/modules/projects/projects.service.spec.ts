@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { DomainsService } from '../domains/domains.service';
 import type { ProjectsRepository } from './projects.repository';
+import type { TemplatesService } from '../templates/templates.service';
 import { ProjectsService } from './projects.service';
 import { sha256Hex } from '../../platform/crypto';
 
@@ -26,7 +27,7 @@ function fixture() {
     },
     findById: async () => row(),
   };
-  const service = new ProjectsService(repository as unknown as ProjectsRepository, {} as DataSource, {} as DomainsService);
+  const service = new ProjectsService(repository as unknown as ProjectsRepository, {} as DataSource, {} as DomainsService, {} as TemplatesService);
   const settle = () => new Promise((resolve) => setImmediate(resolve));
   return { service, lookups, settle };
 }

@@ -6,10 +6,12 @@ import { randomHex, sha256Hex } from '../../platform/crypto';
 import type { ProjectRole } from '../auth/principal';
 import { generateKeyPair, KeyPair, keyColumns } from './api-keys';
 import { Project } from './entities/project.entity';
-import type { DefaultFromDto, UpdateProjectDto } from './dto/update-project.dto';
-import { defaultFromNotVerified, insufficientRole, projectNotFound } from './projects.errors';
+import type { DefaultFromDto, DoubleOptInDto, UpdateProjectDto } from './dto/update-project.dto';
+import { confirmationTemplateNotFound, confirmationTemplateWithoutLink, defaultFromNotVerified, insufficientRole, projectNotFound } from './projects.errors';
 import { ProjectsRepository } from './projects.repository';
 import { DomainsService } from '../domains/domains.service';
+import { TemplatesService } from '../templates/templates.service';
+import { usesConfirmUrl } from '../templates/rendering/confirm-url';
 
 export interface KeyLookup {
   projectId: string;
@@ -54,6 +56,7 @@ export class ProjectsService {
     private readonly repository: ProjectsRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly domains: DomainsService,
+    private readonly templates: TemplatesService,
   ) {}
 
   /** Creates the project and makes `ownerId` its OWNER in one transaction. */
@@ -76,6 +79,7 @@ export class ProjectsService {
         webhookSecret: newWebhookSecret(),
         defaultFromAddress: null,
         defaultFromName: null,
+        doubleOptIn: { enabled: false },
       },
       ownerId,
       em,
@@ -152,6 +156,7 @@ export class ProjectsService {
     if (dto.language !== undefined) changes.language = dto.language;
     if (dto.disabled === false) Object.assign(changes, { disabled: false, disabledReason: null, disabledAt: null });
     if (dto.defaultFrom !== undefined) Object.assign(changes, await this.defaultFromColumns(projectId, dto.defaultFrom));
+    if (dto.doubleOptIn !== undefined) changes.doubleOptIn = await this.doubleOptInSetting(projectId, dto.doubleOptIn);
     if (Object.keys(changes).length > 0) await this.repository.update(projectId, changes);
     return { project: await this.findById(projectId), role };
   }
@@ -162,6 +167,17 @@ export class ProjectsService {
     const email = value.email.trim().toLowerCase();
     if (!(await this.domains.senderAllowed(projectId, email))) throw defaultFromNotVerified(email);
     return { defaultFromAddress: email, defaultFromName: value.name?.trim() || null };
+  }
+
+  /** The double opt-in setting as stored: its template must be the project's and use `{{confirmUrl}}` (422 naming the field). */
+  private async doubleOptInSetting(projectId: string, value: DoubleOptInDto): Promise<Project['doubleOptIn']> {
+    const templateId = value.templateId ?? null;
+    if (templateId) {
+      const template = await this.templates.findOne(projectId, templateId).catch(() => null);
+      if (!template) throw confirmationTemplateNotFound(templateId);
+      if (!usesConfirmUrl(template)) throw confirmationTemplateWithoutLink(templateId);
+    }
+    return { enabled: value.enabled, templateId, redirectUrl: value.redirectUrl ?? null };
   }
 
   /** Deletes the project's data set-based, then the project (members and keys with it), in one transaction. */

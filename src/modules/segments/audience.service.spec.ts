@@ -1,3 +1,4 @@
+import type { TopicsService } from '../topics/topics.service';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../../config/config';
 import type { ContactFieldsService } from '../contacts/contact-fields.service';
@@ -18,7 +19,8 @@ function audienceOver(segments: SegmentDefinition[], keyTypes: Array<{ key: stri
     definitions: jest.fn(async (_projectId: string, ids: string[]) => segments.filter((s) => ids.includes(s.id))),
   } as unknown as SegmentsRepository;
   const fields = { keyTypes: jest.fn(async () => keyTypes) } as unknown as ContactFieldsService;
-  return new AudienceService({} as DataSource, repository, { segments: { queryTimeoutMs: 1_000 } } as AppConfig, fields);
+  const topics = { knownRules: jest.fn(async () => new Map()) } as unknown as TopicsService;
+  return new AudienceService({} as DataSource, repository, { segments: { queryTimeoutMs: 1_000 } } as AppConfig, fields, topics);
 }
 
 describe('AudienceService.segmentAudience key', () => {

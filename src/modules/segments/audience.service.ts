@@ -8,12 +8,13 @@ import { validationError } from '../../platform/http/app-error';
 import { ContactFieldsService } from '../contacts/contact-fields.service';
 import type { FieldType } from '../contacts/data/field-types';
 import { CompileContext, compileFilter, compileSingleFilter } from '../filters/compile-filter';
-import { Filter, FilterTree, referencedDataKeys, referencedSegments } from '../filters/filter.types';
+import { Filter, FilterTree, referencedDataKeys, referencedSegments, referencedTopics } from '../filters/filter.types';
 import { SegmentDefinition, validateFilterTree } from '../filters/validate-filter';
 import { storedMemberSql } from './segment-members.sql';
 import { invalidCondition, segmentTooSlow } from './segments.errors';
 import { SegmentsRepository } from './segments.repository';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
+import { TopicsService } from '../topics/topics.service';
 
 /** Who a query selects: every contact, a segment's members, or an ad-hoc tree (campaign `audienceCondition`). */
 export type Audience = 'ALL' | { segmentId: string } | { tree: FilterTree };
@@ -32,6 +33,7 @@ export class AudienceService {
     private readonly segments: SegmentsRepository,
     @InjectConfig() private readonly config: AppConfig,
     private readonly contactFields: ContactFieldsService,
+    private readonly topics: TopicsService,
   ) {}
 
   /**
@@ -141,6 +143,7 @@ export class AudienceService {
   async context(projectId: string, trees: FilterTree[], manager?: EntityManager): Promise<CompileContext> {
     const segments = new Map<string, SegmentDefinition>();
     const keys = new Set(trees.flatMap(referencedDataKeys));
+    const slugs = new Set(trees.flatMap(referencedTopics));
     let pending = [...new Set(trees.flatMap(referencedSegments))];
     for (let round = 0; pending.length > 0 && round < 20; round++) {
       const rows = await this.segments.definitions(projectId, pending, manager);
@@ -149,12 +152,14 @@ export class AudienceService {
         segments.set(row.id, row);
         if (row.type !== 'DYNAMIC' || !row.condition) continue;
         for (const key of referencedDataKeys(row.condition)) keys.add(key);
+        for (const slug of referencedTopics(row.condition)) slugs.add(slug);
         for (const id of referencedSegments(row.condition)) if (!segments.has(id)) next.add(id);
       }
       pending = [...next];
     }
     const fieldTypes = new Map<string, FieldType>((await this.contactFields.keyTypes(projectId, [...keys], manager)).map((row) => [row.key, row.type]));
-    return { fieldTypes, segments };
+    const topics = await this.topics.knownRules(projectId, [...slugs], manager);
+    return { fieldTypes, segments, topics };
   }
 }
 

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TopicsModule } from '../topics/topics.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ContactsModule } from '../contacts/contacts.module';
 import { EventsModule } from '../events/events.module';
@@ -13,7 +14,7 @@ import { SegmentsService } from './segments.service';
 import { SegmentsUsage } from './segments.usage';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Segment, SegmentMember]), ContactsModule, EventsModule],
+  imports: [TypeOrmModule.forFeature([Segment, SegmentMember]), ContactsModule, EventsModule, TopicsModule],
   controllers: [SegmentsController],
   providers: [SegmentsRepository, SegmentMembersRepository, AudienceService, SegmentsService, SegmentRecomputeScheduler, SegmentsUsage],
   exports: [AudienceService, SegmentsService],

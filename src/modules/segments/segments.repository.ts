@@ -108,7 +108,7 @@ export class SegmentsRepository {
   audiencePage(projectId: string, where: Fragment, page: { limit: number; offset: number }, manager: EntityManager): Promise<ContactRow[]> {
     const n = where.values.length;
     return manager.query(
-      `SELECT c.id, c.project_id, c.email, c.subscribed, c.data, c.created_at, c.updated_at FROM contacts c WHERE ${where.text}
+      `SELECT c.id, c.project_id, c.email, c.subscribed, c.data, c.topics, c.snoozed_until, c.created_at, c.updated_at FROM contacts c WHERE ${where.text}
        ORDER BY c.created_at DESC, c.id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
       [...where.values, page.limit, page.offset],
     );

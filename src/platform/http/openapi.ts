@@ -85,6 +85,7 @@ export const MODULE_TAGS: ReadonlyArray<[name: string, description: string]> = [
   ['contacts', 'Contacts, their custom fields, CSV imports and bulk jobs'],
   ['templates', 'Email templates'],
   ['segments', 'Segments of contacts and their members'],
+  ['topics', 'Topics contacts subscribe to or leave (consent), for campaigns and segment filters'],
   ['campaigns', 'Campaigns to a segment or the whole audience'],
   ['workflows', 'Workflows, their steps, transitions and executions'],
   ['domains', 'Sender domains and their DNS records'],

@@ -1,5 +1,5 @@
 import { applyDecorators, ValidationError, ValidationPipe } from '@nestjs/common';
-import { ValidateBy, ValidateIf } from 'class-validator';
+import { IsString, MaxLength, ValidateBy, ValidateIf } from 'class-validator';
 import { FieldError, validationError } from './app-error';
 
 const CODE_BY_CONSTRAINT: Record<string, string> = {
@@ -98,3 +98,28 @@ export function nearMissErrors(input: Record<string, unknown>, nearMisses: Recor
     .filter((key) => Object.prototype.hasOwnProperty.call(nearMisses, key))
     .map((key) => ({ field: key, code: 'unrecognized_keys', message: `unknown field ${key}: did you mean ${nearMisses[key]}?`, received: key }));
 }
+
+/** An absolute http(s) URL with a host, at most 2,048 characters (422 `invalid_string` otherwise); `field` names it in messages. */
+export const IsHttpUrl = (field = 'url', maxLength = 2_048) =>
+  applyDecorators(
+    IsString({ context: { code: 'invalid_type' } }),
+    MaxLength(maxLength, { message: `${field} must be at most ${maxLength} characters` }),
+    ValidateBy(
+      {
+        name: 'isHttpUrl',
+        validator: {
+          validate: (value: unknown) => {
+            if (typeof value !== 'string') return false;
+            try {
+              const url = new URL(value);
+              return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+            } catch {
+              return false;
+            }
+          },
+          defaultMessage: () => `${field} must be an absolute http or https URL`,
+        },
+      },
+      { context: { code: 'invalid_string' } },
+    ),
+  );

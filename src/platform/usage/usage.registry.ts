@@ -6,7 +6,8 @@ export type UsageSubject =
   | { kind: 'event'; name: string }
   | { kind: 'field'; field: string }
   | { kind: 'domain'; domain: string }
-  | { kind: 'segment'; id: string };
+  | { kind: 'segment'; id: string }
+  | { kind: 'topic'; id: string };
 
 export interface UsageRef {
   id: string;
@@ -30,7 +31,7 @@ const KINDS = ['segments', 'campaigns', 'workflows', 'templates'] as const;
 export type UsageProvider = (projectId: string, subject: UsageSubject) => Promise<Partial<UsageRefs>>;
 
 /**
- * Who references a template, an event name, a field, a domain or a segment. The modules that own
+ * Who references a template, an event name, a field, a domain, a segment or a topic. The modules that own
  * referencing records (segments, campaigns, workflows) register a provider, as readiness checks
  * are registered; the owners of the subjects ask here instead of reading others' tables.
  */

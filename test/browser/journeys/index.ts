@@ -1,6 +1,7 @@
 import type { Journey } from '../harness';
 import { accountJourney } from './account';
 import { campaignsJourney } from './campaigns';
+import { consentJourney } from './consent';
 import { contactsJourney } from './contacts';
 import { corsJourney } from './cors';
 import { domainsJourney } from './domains';
@@ -9,6 +10,7 @@ import { recoveryJourney } from './recovery';
 import { segmentsJourney } from './segments';
 import { settingsJourney } from './settings';
 import { templatesJourney } from './templates';
+import { topicsJourney } from './topics';
 import { webhooksJourney } from './webhooks';
 import { workflowsJourney } from './workflows';
 
@@ -16,4 +18,4 @@ import { workflowsJourney } from './workflows';
  * The journeys, in order: each may rely on the state the earlier ones left (the signed-in user,
  * the project, its domain, template and contacts). Add a journey by appending it here.
  */
-export const JOURNEYS: Journey[] = [accountJourney, recoveryJourney, domainsJourney, templatesJourney, contactsJourney, settingsJourney, segmentsJourney, campaignsJourney, workflowsJourney, webhooksJourney, everyPageJourney, corsJourney];
+export const JOURNEYS: Journey[] = [accountJourney, recoveryJourney, domainsJourney, templatesJourney, contactsJourney, settingsJourney, segmentsJourney, topicsJourney, campaignsJourney, consentJourney, workflowsJourney, webhooksJourney, everyPageJourney, corsJourney];

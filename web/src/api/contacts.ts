@@ -16,6 +16,11 @@ export type ContactSort = 'createdAt' | 'email';
 export interface ContactListParams {
   search?: string;
   subscribed?: 'true' | 'false';
+  /** Double opt-in state; `none`: never asked. */
+  confirmation?: 'pending' | 'confirmed' | 'none';
+  /** Members of this topic (slug). */
+  topic?: string;
+  snoozed?: 'true' | 'false';
   sort?: ContactSort;
   dir?: 'asc' | 'desc';
 }
@@ -29,8 +34,8 @@ export function useContactList(params: ContactListParams) {
   return useInfiniteQuery({
     queryKey: qk.p(projectId, 'contacts', 'list', params),
     queryFn: ({ pageParam, signal }) => {
-      const { subscribed, ...rest } = params;
-      const query = { ...rest, subscribed: subscribed && subscribed === 'true', limit: CONTACTS_PAGE_SIZE, cursor: pageParam };
+      const { subscribed, snoozed, ...rest } = params;
+      const query = { ...rest, subscribed: subscribed && subscribed === 'true', snoozed: snoozed && snoozed === 'true', limit: CONTACTS_PAGE_SIZE, cursor: pageParam };
       return data(api.GET('/contacts', { params: { query }, signal }));
     },
     initialPageParam: undefined as string | undefined,

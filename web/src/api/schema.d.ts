@@ -575,6 +575,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List topics */
+        get: operations["TopicsController_list"];
+        put?: never;
+        /** Create a topic */
+        post: operations["TopicsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/topics/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a topic */
+        get: operations["TopicsController_get"];
+        put?: never;
+        post?: never;
+        /** Delete a topic */
+        delete: operations["TopicsController_remove"];
+        options?: never;
+        head?: never;
+        /** Update a topic */
+        patch: operations["TopicsController_update"];
+        trace?: never;
+    };
     "/contacts/import": {
         parameters: {
             query?: never;
@@ -797,6 +834,23 @@ export interface paths {
         head?: never;
         /** Update a contact */
         patch: operations["ContactsController_update"];
+        trace?: never;
+    };
+    "/contacts/{id}/confirmation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the double opt-in confirmation email again */
+        post: operations["ContactsController_resendConfirmation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/track": {
@@ -1920,6 +1974,13 @@ export interface components {
                 /** @description Sender display name */
                 name?: string | null;
             } | null;
+            /** @description Double opt-in for sign-ups: enabled, the confirmation template (null: the built-in message) and where the page redirects once confirmed */
+            doubleOptIn: {
+                enabled?: boolean;
+                /** Format: uuid */
+                templateId?: string | null;
+                redirectUrl?: string | null;
+            };
             /** @description Your role in the project (lists and reads by a member) */
             role?: string;
             /** @description Creation time (ISO 8601) */
@@ -1939,6 +2000,17 @@ export interface components {
             email: string;
             /** @description Sender display name */
             name?: string | null;
+        };
+        DoubleOptInDto: {
+            /** @description Whether sign-ups through the public key (or calls with doubleOptIn: true) must confirm by email */
+            enabled: boolean;
+            /**
+             * Format: uuid
+             * @description Template of the confirmation email; it must use {{confirmUrl}}. Omitted or null: the built-in localized message
+             */
+            templateId?: string | null;
+            /** @description Where the confirmation page sends the contact once confirmed (http or https); null: a thank-you page */
+            redirectUrl?: string | null;
         };
         UpdateProjectDto: {
             /** @description Project name, 1-100 characters */
@@ -1960,6 +2032,8 @@ export interface components {
             disabled?: false;
             /** @description Sender used when a send names none (neither `from` nor a template's sender); on a verified domain of the project; null clears it */
             defaultFrom?: components["schemas"]["DefaultFromDto"] | null;
+            /** @description Double opt-in for sign-ups: {enabled, templateId?, redirectUrl?} */
+            doubleOptIn?: components["schemas"]["DoubleOptInDto"];
         };
         MemberResponse: {
             /** @description User id (UUID) */
@@ -2077,6 +2151,55 @@ export interface components {
             /** @description Creation time (ISO 8601) */
             createdAt: string;
         };
+        TopicResponse: {
+            /** @description Identifier (UUID) */
+            id: string;
+            /** @description Name */
+            name: string;
+            /** @description Key in contacts' `topics` and in filters (`topics.<slug>`) */
+            slug: string;
+            /** @description Description */
+            description: string | null;
+            /**
+             * @description Membership default: `opt_out` (member unless chose false) or `opt_in` (member only if chose true)
+             * @enum {string}
+             */
+            default: "opt_out" | "opt_in";
+            /** @description Shown on the preference centre */
+            public: boolean;
+            /** @description Creation time (ISO 8601) */
+            createdAt: string;
+            /** @description Last change (ISO 8601) */
+            updatedAt: string;
+        };
+        CreateTopicDto: {
+            /** @description Name, 1 to 100 characters */
+            name: string;
+            /** @description Key in contacts' `topics` and in filters (`topics.<slug>`); derived from the name when absent ("Product News" → `product-news`); unique in the project (409) */
+            slug?: string;
+            /** @description Free-text description, at most 500 characters */
+            description?: string | null;
+            /**
+             * @description `opt_out`: every contact is a member unless it chose false; `opt_in`: only contacts that chose true
+             * @enum {string}
+             */
+            default: "opt_out" | "opt_in";
+            /** @description Shown on the preference centre (default true) */
+            public?: boolean;
+        };
+        UpdateTopicDto: {
+            /** @description Name, 1 to 100 characters (the slug stays) */
+            name?: string;
+            /** @description Free-text description, at most 500 characters (null clears it) */
+            description?: string | null;
+            /**
+             * @description Membership default
+             * @enum {string}
+             */
+            default?: "opt_out" | "opt_in";
+            /** @description Shown on the preference centre */
+            public?: boolean;
+        };
         ImportJobResponse: {
             /** @description Job id */
             jobId: string;
@@ -2146,10 +2269,23 @@ export interface components {
             email: string;
             /** @description Whether the contact receives marketing email */
             subscribed: boolean;
+            /**
+             * @description Double opt-in: null when never asked, pending while the confirmation email awaits its click, confirmed
+             * @enum {string|null}
+             */
+            confirmation: "pending" | "confirmed" | null;
+            /** @description When the contact confirmed its subscription (ISO 8601), or null */
+            confirmedAt: string | null;
             /** @description Custom contact data: keys and JSON values (see docs/api.md "Custom data") */
             data: {
                 [key: string]: unknown;
             };
+            /** @description Explicit topic choices by topic slug (true: subscribed, false: left); a topic without a choice follows its default */
+            topics: {
+                [key: string]: boolean;
+            };
+            /** @description No marketing email until this time (ISO 8601); null when not snoozed */
+            snoozedUntil: string | null;
             /** @description Creation time (ISO 8601) */
             createdAt: string;
             /** @description Last change (ISO 8601) */
@@ -2166,6 +2302,12 @@ export interface components {
             /** @description Custom contact data: keys and JSON values (see docs/api.md "Custom data") */
             data?: {
                 [key: string]: unknown;
+            };
+            /** @description Double opt-in: with the project's double opt-in enabled, a contact this call would subscribe stays unsubscribed (confirmation pending) and gets the confirmation email */
+            doubleOptIn?: boolean;
+            /** @description Topic choices by topic slug: true subscribes, false leaves, null removes the choice (the topic's default applies); other topics stay. An unknown slug is a 422 */
+            topics?: {
+                [key: string]: boolean | null;
             };
         };
         LookupContactsDto: {
@@ -2184,6 +2326,15 @@ export interface components {
             data?: {
                 [key: string]: unknown;
             };
+            /** @description Topic choices by topic slug: true subscribes, false leaves, null removes the choice (the topic's default applies); other topics stay. An unknown slug is a 422 */
+            topics?: {
+                [key: string]: boolean | null;
+            };
+            /**
+             * Format: date-time
+             * @description Snooze: no marketing email until this time (ISO 8601, in the future); null ends a snooze
+             */
+            snoozedUntil?: string | null;
         };
         TrackEventDto: {
             /** @description Email address */
@@ -2195,6 +2346,12 @@ export interface components {
             /** @description Custom contact data: keys and JSON values (see docs/api.md "Custom data") */
             data?: {
                 [key: string]: unknown;
+            };
+            /** @description Double opt-in: with the project's double opt-in enabled, a contact this call would subscribe stays unsubscribed (confirmation pending) and gets the confirmation email */
+            doubleOptIn?: boolean;
+            /** @description Topic choices by topic slug: true subscribes, false leaves, null removes the choice; other topics stay. An unknown slug is a 422 */
+            topics?: {
+                [key: string]: boolean | null;
             };
         };
         TemplateResponse: {
@@ -2779,6 +2936,8 @@ export interface components {
             audienceCondition: components["schemas"]["FilterTreeSchema"] | null;
             /** @description Segment (UUID) of a SEGMENT audience; null otherwise */
             segmentId: string | null;
+            /** @description Topic (UUID) the audience is narrowed to; null for none */
+            topicId: string | null;
             /** @description When a SCHEDULED campaign sends (ISO 8601); null when not scheduled */
             scheduledFor: string | null;
             /** @description Contacts in the audience, fixed when sending starts (skipped ones included); 0 in DRAFT and SCHEDULED */
@@ -2856,6 +3015,11 @@ export interface components {
             segmentId?: string | null;
             /** @description Filter tree (as a segment condition); used when audienceType is FILTERED, ignored otherwise */
             audienceCondition?: components["schemas"]["FilterTreeSchema"] | null;
+            /**
+             * Format: uuid
+             * @description A topic of this project (UUID): the audience is narrowed to its members (the others are skipped with reason `topic`) and its MARKETING mail's List-Unsubscribe leaves the topic; null for none
+             */
+            topicId?: string | null;
         };
         CampaignSendSummary: {
             /** @description Identifier (UUID) */
@@ -3219,13 +3383,13 @@ export interface components {
             name: string;
             /** @description Free-text description */
             description?: string | null;
-            /** @description Event that starts the workflow for its contact (tracked with /v1/track or emitted, e.g. contact.subscribed, segment.<slug>.entry, email.open); the workflow starts with triggerType EVENT, disabled */
+            /** @description Event that starts the workflow for its contact (tracked with /v1/track or emitted, e.g. contact.subscribed, contact.topic.subscribed, contact.snoozed, segment.<slug>.entry, email.open); the workflow starts with triggerType EVENT, disabled */
             eventName: string;
             /** @description Let a contact enter again once its previous execution has ended (default false: at most once ever) */
             allowReentry?: boolean;
         };
         TriggerConfigDto: {
-            /** @description Event that starts the workflow for its contact (tracked with /v1/track or emitted, e.g. contact.subscribed, segment.<slug>.entry, email.open) */
+            /** @description Event that starts the workflow for its contact (tracked with /v1/track or emitted, e.g. contact.subscribed, contact.topic.subscribed, contact.snoozed, segment.<slug>.entry, email.open) */
             eventName: string;
         };
         UpdateWorkflowDto: {
@@ -4334,6 +4498,10 @@ export interface operations {
                         };
                         /** @description Outgoing mail carries a VERP return path whose bounces and complaints come back to the inbound listener (INBOUND_MX_HOST set) */
                         verpBounces?: boolean;
+                        /** @description Topics and snooze (/topics; contacts' topics and snoozedUntil) are served */
+                        topics?: boolean;
+                        /** @description Double opt-in (the project setting doubleOptIn) and its confirmation page are served */
+                        doubleOptIn?: boolean;
                     };
                 };
             };
@@ -6104,6 +6272,343 @@ export interface operations {
             };
         };
     };
+    TopicsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every topic of the project, by name (not paginated) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicResponse"][];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    TopicsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTopicDto"];
+            };
+        };
+        responses: {
+            /** @description The topic */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Another topic of the project has the slug */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    TopicsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The topic */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    TopicsController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted, with the contacts' choices of its slug (409 while a scheduled or sending campaign targets it) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A scheduled or sending campaign targets it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    TopicsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTopicDto"];
+            };
+        };
+        responses: {
+            /** @description The updated topic */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     ImportController_upload: {
         parameters: {
             query?: never;
@@ -6819,6 +7324,12 @@ export interface operations {
                 search?: string;
                 /** @description Whether the contact receives marketing email */
                 subscribed?: boolean;
+                /** @description Double opt-in state: pending, confirmed, or none (never asked) */
+                confirmation?: "pending" | "confirmed" | "none";
+                /** @description Only members of this topic (slug; effective membership: the topic's default unless the contact chose). An unknown slug is a 422 */
+                topic?: string;
+                /** @description true: only contacts snoozed now; false: only those not snoozed */
+                snoozed?: boolean;
                 /** @description Sort field (unknown values fall back to the default) */
                 sort?: string;
                 /** @description Sort direction: asc or desc */
@@ -7231,6 +7742,82 @@ export interface operations {
                 };
             };
             /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ContactsController_resendConfirmation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contact, confirmation pending (or already confirmed: nothing sent) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The contact is subscribed without a pending confirmation */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A confirmation email left less than 10 minutes ago (RATE_LIMIT_EXCEEDED); wait for Retry-After; or Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7985,6 +8572,12 @@ export interface operations {
                     };
                     /** @description Sets the subscription of the recipients (contacts) */
                     subscribed?: boolean;
+                    /** @description With the project's double opt-in enabled, recipients that subscribed: true would subscribe stay unsubscribed (confirmation pending) and get the confirmation email */
+                    doubleOptIn?: boolean;
+                    /** @description Topic choices of the recipients (contacts) by topic slug: true, false, or null to remove the choice; an unknown slug is a 422 */
+                    topics?: {
+                        [key: string]: boolean | null;
+                    };
                     /** @description Extra message headers (From, To, Subject, Message-ID and MIME headers are reserved) */
                     headers?: {
                         [key: string]: string;

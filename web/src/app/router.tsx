@@ -45,6 +45,7 @@ export const routes: RouteObject[] = [
               section('domains', () => import('../pages/domains')),
               section('settings', () => import('../pages/settings')),
               section('segments', () => import('../pages/segments')),
+              section('topics', () => import('../pages/topics')),
               section('campaigns', () => import('../pages/campaigns')),
               section('workflows', () => import('../pages/workflows')),
               section('activity', () => import('../pages/activity')),

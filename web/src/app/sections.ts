@@ -7,6 +7,7 @@ export const SECTIONS = [
   { path: 'contacts', label: 'Contacts' },
   { path: 'templates', label: 'Templates' },
   { path: 'segments', label: 'Segments' },
+  { path: 'topics', label: 'Topics' },
   { path: 'campaigns', label: 'Campaigns' },
   { path: 'workflows', label: 'Workflows' },
   { path: 'activity', label: 'Activity' },

@@ -18,6 +18,8 @@ export class CampaignResponse extends PickType(TemplateResponse, ['id', 'name', 
   audienceCondition!: Record<string, unknown> | null;
   @ApiProperty({ description: 'Segment (UUID) of a SEGMENT audience; null otherwise', type: String, nullable: true })
   segmentId!: string | null;
+  @ApiProperty({ description: 'Topic (UUID) the audience is narrowed to; null for none', type: String, nullable: true })
+  topicId!: string | null;
   @ApiProperty({ description: 'When a SCHEDULED campaign sends (ISO 8601); null when not scheduled', type: String, nullable: true })
   scheduledFor!: string | null;
   @ApiProperty({ description: 'Contacts in the audience, fixed when sending starts (skipped ones included); 0 in DRAFT and SCHEDULED', type: 'integer' })
@@ -73,6 +75,7 @@ export function toCampaignResponse(c: Campaign): CampaignResponse {
     audienceType: c.audienceType,
     audienceCondition: c.audienceCondition,
     segmentId: c.segmentId,
+    topicId: c.topicId,
     scheduledFor: iso(c.scheduledFor),
     ...countersOf(c),
     projectId: c.projectId,

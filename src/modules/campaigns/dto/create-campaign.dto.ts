@@ -16,4 +16,6 @@ export class CreateCampaignDto extends CreateTemplateDto {
   @IsOptional() @IsUUID('all', { message: 'segmentId must be a UUID' }) segmentId?: string | null;
   @ApiPropertyOptional({ description: 'Filter tree (as a segment condition); used when audienceType is FILTERED, ignored otherwise', type: () => FilterTreeSchema, nullable: true })
   @IsOptional() @IsObject() audienceCondition?: Record<string, unknown> | null;
+  @ApiPropertyOptional({ description: 'A topic of this project (UUID): the audience is narrowed to its members (the others are skipped with reason `topic`) and its MARKETING mail\'s List-Unsubscribe leaves the topic; null for none', type: String, format: 'uuid', nullable: true })
+  @IsOptional() @IsUUID('all', { message: 'topicId must be a UUID' }) topicId?: string | null;
 }

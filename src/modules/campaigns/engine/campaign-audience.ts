@@ -4,17 +4,28 @@ import type { Fragment } from '../../../platform/database/sql-fragment';
 import { AudienceService } from '../../segments/audience.service';
 import type { FilterTree } from '../../filters/filter.types';
 import type { AudienceType } from '../entities/campaign.entity';
+import { TopicsService } from '../../topics/topics.service';
+import type { TopicRule } from '../../topics/topics.sql';
 
 export interface AudienceSpec {
   audienceType: AudienceType;
   segmentId: string | null;
   audienceCondition: Record<string, unknown> | null;
+  topicId?: string | null;
 }
 
 /** Which contacts (alias `c`, project-scoped) a campaign's audience holds, from the segments filter engine. */
 @Injectable()
 export class CampaignAudience {
-  constructor(private readonly audiences: AudienceService) {}
+  constructor(
+    private readonly audiences: AudienceService,
+    private readonly topics: TopicsService,
+  ) {}
+
+  /** The campaign's topic rule (its audience is narrowed to the topic's members), or null; a deleted topic narrows nothing. */
+  async topic(projectId: string, spec: Pick<AudienceSpec, 'topicId'>): Promise<TopicRule | null> {
+    return spec.topicId ? this.topics.findRule(projectId, spec.topicId) : null;
+  }
 
   /** 422 items for the audience fields: the type's required field, a segment not of this project, a malformed tree. */
   async problems(projectId: string, spec: AudienceSpec): Promise<FieldError[]> {
@@ -23,6 +34,7 @@ export class CampaignAudience {
       return [{ field: 'audienceCondition', message: 'audienceCondition is required for a FILTERED audience', code: 'required' }];
     }
     try {
+      if (spec.topicId) await this.topics.ruleOfId(projectId, spec.topicId);
       if (spec.audienceType === 'FILTERED') await this.audiences.validateTree(projectId, spec.audienceCondition, { root: 'audienceCondition' });
       if (spec.audienceType === 'SEGMENT') await this.audiences.audienceCondition(projectId, { segmentId: spec.segmentId! });
       return [];

@@ -17,5 +17,7 @@ export function campaignContent(c: Campaign, opts: { test: boolean }): EmailCont
     fromName: c.fromName,
     replyTo: c.replyTo,
     headers,
+    // Test copies are TRANSACTIONAL and go to an address, not a contact: no topic link.
+    topicId: opts.test ? null : c.topicId,
   };
 }

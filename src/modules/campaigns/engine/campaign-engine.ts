@@ -9,6 +9,7 @@ import { BillingLimitExceeded } from '../../billing/billing.errors';
 import { BillingService } from '../../billing/billing.service';
 import { CampaignsRepository, EngineCampaignRow } from '../campaigns.repository';
 import { Campaign } from '../entities/campaign.entity';
+import type { TopicRule } from '../../topics/topics.sql';
 import { CampaignAudience } from './campaign-audience';
 import { campaignContent } from './campaign-content';
 
@@ -112,6 +113,7 @@ export class CampaignEngine {
       if (!done) {
         const contentId = campaign.content_id ?? (await this.createContent(entity));
         const condition = await this.audience.condition(entity.projectId, entity);
+        const topic = await this.audience.topic(entity.projectId, entity);
         let after: AudienceCursor | null = campaign.cursor_id && campaign.cursor_created_at ? { createdAt: campaign.cursor_created_at, id: campaign.cursor_id } : null;
         const deadline = Date.now() + TICK_BUDGET_MS;
         // At most `maxQueued` of its emails wait ahead of the transport (`queued`/`sending`): a batch is written only when it fits.
@@ -123,7 +125,7 @@ export class CampaignEngine {
         let backlog = carried && carried.cursorId === campaign.cursor_id ? carried.backlog : await this.repository.backlog(entity.projectId, entity.id, maxQueued);
         const fits = () => backlog + batchSize <= Math.max(maxQueued, batchSize);
         while (!done && !this.stopped && Date.now() < deadline && fits()) {
-          const batch = await this.materialiseBatch(entity, { contentId, condition, fixedAt: campaign.fixed_at, after });
+          const batch = await this.materialiseBatch(entity, { contentId, condition, topic, fixedAt: campaign.fixed_at, after });
           if (batch === 'stopped') return false;
           if (batch.last === null) done = true;
           after = batch.last;
@@ -151,7 +153,7 @@ export class CampaignEngine {
    */
   private async materialiseBatch(
     c: Campaign,
-    b: { contentId: string; condition: Awaited<ReturnType<CampaignAudience['condition']>>; fixedAt: string; after: AudienceCursor | null },
+    b: { contentId: string; condition: Awaited<ReturnType<CampaignAudience['condition']>>; topic: TopicRule | null; fixedAt: string; after: AudienceCursor | null },
   ) {
     return this.dataSource.transaction(async (em: EntityManager) => {
       // Serialises with cancel: a cancelled campaign writes nothing more.
@@ -162,6 +164,7 @@ export class CampaignEngine {
         type: c.type,
         fromAddress: c.fromAddress,
         condition: b.condition,
+        topic: b.topic,
         fixedAt: b.fixedAt,
         after: b.after,
         limit: this.config.campaigns.batchSize,

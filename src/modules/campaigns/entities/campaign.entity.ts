@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { Project } from '../../projects/entities/project.entity';
 import { Template, type TemplateType } from '../../templates/entities/template.entity';
+import { Topic } from '../../topics/entities/topic.entity';
 
 /** Persisted values: renaming one strands the campaigns that carry it. */
 export const CAMPAIGN_STATUSES = ['DRAFT', 'SCHEDULED', 'SENDING', 'SENT', 'CANCELLED'] as const;
@@ -31,6 +32,10 @@ export class Campaign {
   @Column('text') audienceType: AudienceType;
   @Column('uuid', { nullable: true }) segmentId: string | null;
   @Column('jsonb', { nullable: true }) audienceCondition: Record<string, unknown> | null;
+  /** The audience is narrowed to this topic's members (the others are skipped `topic`); its MARKETING mail unsubscribes from the topic. */
+  @ForeignKey(() => Topic, { name: 'campaigns_topic_id_fkey', onDelete: 'SET NULL' })
+  @Column('uuid', { nullable: true })
+  topicId: string | null;
   @ForeignKey(() => Template, { name: 'campaigns_template_id_fkey', onDelete: 'SET NULL' })
   @Column('uuid', { nullable: true })
   templateId: string | null;

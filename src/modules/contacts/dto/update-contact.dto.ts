@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsObject } from 'class-validator';
+import { IsBoolean, IsISO8601, IsObject, ValidateIf } from 'class-validator';
 import { OptionalNotNull } from '../../../platform/http/validation';
 import { EmailField } from './email-field';
 
@@ -22,4 +22,14 @@ export class UpdateContactDto {
   @IsObject()
   @ApiPropertyOptional({ description: 'Keys to set (null deletes a key; see docs/api.md "Custom data")', type: 'object', additionalProperties: true })
   data?: Record<string, unknown>;
+
+  @OptionalNotNull()
+  @IsObject()
+  @ApiPropertyOptional({ description: 'Topic choices by topic slug: true subscribes, false leaves, null removes the choice (the topic\'s default applies); other topics stay. An unknown slug is a 422', type: 'object', additionalProperties: { type: 'boolean', nullable: true } })
+  topics?: Record<string, unknown>;
+
+  @ValidateIf((_, v) => v !== undefined && v !== null)
+  @IsISO8601({ strict: true })
+  @ApiPropertyOptional({ description: 'Snooze: no marketing email until this time (ISO 8601, in the future); null ends a snooze', type: String, format: 'date-time', nullable: true })
+  snoozedUntil?: string | null;
 }

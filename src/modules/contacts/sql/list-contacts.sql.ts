@@ -2,6 +2,7 @@ import { clampLimit, decodeCursor, PG_TIMESTAMP } from '../../../platform/http/p
 import { isContactId } from '../contact-id';
 import { CONTACT_COLUMNS } from '../dto/contact.response';
 import type { ListContactsQuery } from '../dto/list-contacts.query';
+import { topicMemberSql, type TopicRule } from '../../topics/topics.sql';
 
 export type SortKey = 'email' | 'createdAt';
 export type Dir = 'asc' | 'desc';
@@ -31,7 +32,7 @@ export interface ListContactsStatements {
  * direction, so later pages continue the order they started with. Search is a case-insensitive
  * substring of the email (emails are stored lowercased), served by the trigram index.
  */
-export function listContactsStatements(projectId: string, query: ListContactsQuery): ListContactsStatements {
+export function listContactsStatements(projectId: string, query: ListContactsQuery, topic?: TopicRule): ListContactsStatements {
   const limit = clampLimit(query.limit);
   const cursor = decodeCursor<ContactsCursor>(
     query.cursor,
@@ -54,6 +55,17 @@ export function listContactsStatements(projectId: string, query: ListContactsQue
     params.push(query.subscribed);
     filters.push(`subscribed = $${params.length}`);
   }
+  if (query.confirmation === 'none') filters.push('confirmation IS NULL');
+  else if (query.confirmation) {
+    params.push(query.confirmation);
+    filters.push(`confirmation = $${params.length}`);
+  }
+  if (topic) {
+    const member = topicMemberSql('topics', topic);
+    filters.push(member.toText(params.length));
+    params.push(...member.values);
+  }
+  if (query.snoozed !== undefined) filters.push(query.snoozed ? 'snoozed_until > now()' : '(snoozed_until IS NULL OR snoozed_until <= now())');
   const countParams = [...params];
   const countFilters = [...filters];
   const op = dir === 'asc' ? '>' : '<';

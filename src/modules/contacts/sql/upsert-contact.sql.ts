@@ -1,5 +1,6 @@
 import { insertEventsSql } from '../../events/events-insert.sql';
 import type { FieldType } from '../data/field-types';
+import type { TopicRule } from '../../topics/topics.sql';
 
 /** The subscription event a flip stores (`up`: the upserted row). */
 export const FLIP_EVENT_NAME = "CASE WHEN up.subscribed THEN 'contact.subscribed' ELSE 'contact.unsubscribed' END";
@@ -14,7 +15,16 @@ export interface UpsertStatementInput {
   flipData: Record<string, unknown>;
   event?: { name: string; data: Record<string, unknown> };
   fieldTypes: Array<[string, FieldType]>;
+  /**
+   * Topic choices to set and to remove (slugs checked by the caller), with the rules of every slug
+   * they name: a change of effective membership stores `contact.topic.subscribed|unsubscribed`.
+   * Only the single statement writes topics (the batch statement leaves them as they are).
+   */
+  topics?: { set: Record<string, boolean>; unset: string[]; rules: TopicRule[] };
 }
+
+/** A contact's effective membership of topic `r` (`{slug, default}`) given its choices `topics` (SQL; rule of topics.sql.ts). */
+const memberOf = (topics: string) => `coalesce((${topics} ->> r.slug)::boolean, r.d = 'opt_out')`;
 
 /**
  * One statement, one round trip: lock the existing row, upsert the contact (skipping the write
@@ -34,34 +44,50 @@ export function buildUpsertStatement(input: UpsertStatementInput): { sql: string
     JSON.stringify(input.set),
     input.unset,
     JSON.stringify(input.flipData),
+    JSON.stringify((input.topics?.rules ?? []).map((r) => ({ slug: r.slug, d: r.default }))),
+    JSON.stringify(input.topics?.set ?? {}),
+    input.topics?.unset ?? [],
   ];
   const ctes = [
     `old AS (
-      SELECT id, email, subscribed, data, created_at, updated_at FROM contacts
+      SELECT id, email, subscribed, data, topics, snoozed_until, confirmation, confirmed_at, created_at, updated_at FROM contacts
       WHERE project_id = $1 AND email = $2 FOR UPDATE
     )`,
     `up AS (
-      INSERT INTO contacts AS c (project_id, email, subscribed, data)
-      SELECT $1, $2, COALESCE($3::boolean, $4::boolean), $5::jsonb
+      INSERT INTO contacts AS c (project_id, email, subscribed, data, topics)
+      SELECT $1, $2, COALESCE($3::boolean, $4::boolean), $5::jsonb, $9::jsonb
       -- Forces "old" to run (and lock) before this insert: evaluated after it, FOR UPDATE
       -- would skip the row this statement itself just updated.
       WHERE (SELECT count(*) FROM old) >= 0
       ON CONFLICT (project_id, email) DO UPDATE
         SET subscribed = COALESCE($3::boolean, c.subscribed),
             data = (c.data - $6::text[]) || $5::jsonb,
+            topics = (c.topics - $10::text[]) || $9::jsonb,
             updated_at = now()
         WHERE c.subscribed IS DISTINCT FROM COALESCE($3::boolean, c.subscribed)
            OR c.data IS DISTINCT FROM ((c.data - $6::text[]) || $5::jsonb)
-      RETURNING c.id, c.email, c.subscribed, c.data, c.created_at, c.updated_at, (c.xmax = 0) AS inserted
+           OR c.topics IS DISTINCT FROM ((c.topics - $10::text[]) || $9::jsonb)
+      RETURNING c.id, c.email, c.subscribed, c.data, c.topics, c.snoozed_until, c.confirmation, c.confirmed_at, c.created_at, c.updated_at, (c.xmax = 0) AS inserted
     )`,
     `cur AS (
-      SELECT id, email, subscribed, data, created_at, updated_at, inserted, true AS changed FROM up
+      SELECT id, email, subscribed, data, topics, snoozed_until, confirmation, confirmed_at, created_at, updated_at, inserted, true AS changed FROM up
       UNION ALL
-      SELECT id, email, subscribed, data, created_at, updated_at, false, false FROM old WHERE NOT EXISTS (SELECT 1 FROM up)
+      SELECT id, email, subscribed, data, topics, snoozed_until, confirmation, confirmed_at, created_at, updated_at, false, false FROM old WHERE NOT EXISTS (SELECT 1 FROM up)
     )`,
     `flip AS (${insertEventsSql(
       { projectId: '$1', contactId: 'up.id', name: FLIP_EVENT_NAME, data: '$7::jsonb' },
       'FROM up JOIN old ON old.id = up.id WHERE old.subscribed <> up.subscribed',
+    )})`,
+    // A new contact was a member of nothing before; only the topics this call names can change.
+    `tflip AS (${insertEventsSql(
+      {
+        projectId: '$1',
+        contactId: 'up.id',
+        name: `CASE WHEN ${memberOf('up.topics')} THEN 'contact.topic.subscribed' ELSE 'contact.topic.unsubscribed' END`,
+        data: `$7::jsonb || jsonb_build_object('topic', r.slug)`,
+      },
+      `FROM up LEFT JOIN old ON old.id = up.id CROSS JOIN jsonb_to_recordset($8::jsonb) AS r(slug text, d text)
+       WHERE (old.id IS NOT NULL AND ${memberOf('old.topics')}) <> ${memberOf('up.topics')}`,
     )})`,
   ];
   let eventSelect = 'NULL::json';
@@ -84,9 +110,9 @@ export function buildUpsertStatement(input: UpsertStatementInput): { sql: string
     )`);
   }
   const sql = `WITH ${ctes.join(',\n')}
-    SELECT cur.id, $1::uuid AS project_id, cur.email, cur.subscribed, cur.data, cur.created_at, cur.updated_at,
+    SELECT cur.id, $1::uuid AS project_id, cur.email, cur.subscribed, cur.data, cur.topics, cur.snoozed_until, cur.confirmation, cur.confirmed_at, cur.created_at, cur.updated_at,
            cur.inserted, cur.changed,
-           (SELECT coalesce(json_agg(flip), '[]'::json) FROM flip) AS flips,
+           (SELECT coalesce(jsonb_agg(flip), '[]'::jsonb) FROM flip) || (SELECT coalesce(jsonb_agg(tflip), '[]'::jsonb) FROM tflip) AS flips,
            ${eventSelect} AS event
     FROM cur`;
   return { sql, params };

@@ -27,7 +27,7 @@ export const UPSERT_CONTACTS_BATCH_SQL = `WITH input AS MATERIALIZED (
   -- One index probe per item (lateral: never a scan of the table), locked in (project_id, email) order.
   SELECT c.* FROM (SELECT p, e FROM input ORDER BY p, e) x
   CROSS JOIN LATERAL (
-    SELECT id, project_id, email, subscribed, data, created_at, updated_at FROM contacts
+    SELECT id, project_id, email, subscribed, data, topics, snoozed_until, confirmation, confirmed_at, created_at, updated_at FROM contacts
     WHERE project_id = x.p AND email = x.e FOR UPDATE
   ) c
 ), up AS (
@@ -44,11 +44,11 @@ export const UPSERT_CONTACTS_BATCH_SQL = `WITH input AS MATERIALIZED (
           SELECT 1 FROM input x WHERE x.p = excluded.project_id AND x.e = excluded.email
             AND (c.subscribed IS DISTINCT FROM COALESCE(x.s, c.subscribed)
                  OR c.data IS DISTINCT FROM ((c.data - x.un) || x.sv)))
-  RETURNING c.id, c.project_id, c.email, c.subscribed, c.data, c.created_at, c.updated_at, (c.xmax = 0) AS inserted
+  RETURNING c.id, c.project_id, c.email, c.subscribed, c.data, c.topics, c.snoozed_until, c.confirmation, c.confirmed_at, c.created_at, c.updated_at, (c.xmax = 0) AS inserted
 ), cur AS (
-  SELECT id, project_id, email, subscribed, data, created_at, updated_at, inserted, true AS changed FROM up
+  SELECT id, project_id, email, subscribed, data, topics, snoozed_until, confirmation, confirmed_at, created_at, updated_at, inserted, true AS changed FROM up
   UNION ALL
-  SELECT id, project_id, email, subscribed, data, created_at, updated_at, false, false FROM old
+  SELECT id, project_id, email, subscribed, data, topics, snoozed_until, confirmation, confirmed_at, created_at, updated_at, false, false FROM old
   WHERE NOT EXISTS (SELECT 1 FROM up WHERE up.id = old.id)
 ), flip AS (${insertEventsSql(
   { projectId: 'up.project_id', contactId: 'up.id', name: FLIP_EVENT_NAME, data: 'x.fd' },
@@ -64,7 +64,7 @@ export const UPSERT_CONTACTS_BATCH_SQL = `WITH input AS MATERIALIZED (
   ORDER BY f.p, f.k
   ON CONFLICT (project_id, key) DO NOTHING
 )
-SELECT x.i, cur.id, cur.project_id, cur.email, cur.subscribed, cur.data, cur.created_at, cur.updated_at,
+SELECT x.i, cur.id, cur.project_id, cur.email, cur.subscribed, cur.data, cur.topics, cur.snoozed_until, cur.confirmation, cur.confirmed_at, cur.created_at, cur.updated_at,
        cur.inserted, cur.changed,
        (SELECT coalesce(json_agg(flip), '[]'::json) FROM flip WHERE flip.contact_id = cur.id) AS flips,
        (SELECT row_to_json(ev) FROM ev WHERE ev.contact_id = cur.id) AS event

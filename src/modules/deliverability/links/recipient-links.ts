@@ -3,7 +3,7 @@ import { resolveLocale } from '../../../i18n/locales';
 import type { EmailType } from '../suppression/suppression.types';
 import { instrumentHtml } from '../tracking/html-instrument';
 import { footerHtml, footerText } from './recipient-footer';
-import { recipientToken } from './recipient-token';
+import { recipientToken, topicToken } from './recipient-token';
 
 /**
  * A recipient's hosted links as pure functions of the configuration: the pipeline calls them
@@ -35,10 +35,20 @@ export function recipientLinks(config: LinksConfig, projectId: string, contact: 
   return { unsubscribeUrl: `${base}/u/${token}`, subscribeUrl: `${base}/s/${token}`, manageUrl: `${base}/m/${token}` };
 }
 
-/** RFC 2369 + RFC 8058 one-click headers on MARKETING and HEADLESS mail; none on TRANSACTIONAL. */
-export function listUnsubscribeHeaders(config: LinksConfig, projectId: string, contact: LinkContact, type: EmailType): Record<string, string> {
+/** The link that leaves one topic (`/u/t/<token>`): GET shows, POST (also RFC 8058 one-click) leaves. */
+export function topicUnsubscribeUrl(config: LinksConfig, projectId: string, contactId: string, topicId: string): string {
+  return `${config.publicUrl}/u/t/${topicToken(config.appSecret, projectId, contactId, topicId)}`;
+}
+
+/**
+ * RFC 2369 + RFC 8058 one-click headers on MARKETING and HEADLESS mail; none on TRANSACTIONAL.
+ * MARKETING mail of a topic (a campaign's `topicId`) names the topic's link: one click leaves the
+ * topic, not everything.
+ */
+export function listUnsubscribeHeaders(config: LinksConfig, projectId: string, contact: LinkContact, type: EmailType, topicId?: string | null): Record<string, string> {
   if (type !== 'MARKETING' && type !== 'HEADLESS') return {};
-  return { 'List-Unsubscribe': `<${recipientLinks(config, projectId, contact).unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+  const url = type === 'MARKETING' && topicId ? topicUnsubscribeUrl(config, projectId, contact.id, topicId) : recipientLinks(config, projectId, contact).unsubscribeUrl;
+  return { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }
 
 /** Appends the localized unsubscribe footer to MARKETING bodies; other types come back unchanged. */

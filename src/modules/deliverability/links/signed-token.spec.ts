@@ -1,4 +1,5 @@
 import { readRecipientToken, recipientToken } from './recipient-token';
+import { confirmToken, readConfirmToken } from './confirm-token';
 import { signToken, verifyToken } from './signed-token';
 import { clickPath, readClickToken, readOpenToken } from '../tracking/tracking-links';
 
@@ -29,5 +30,24 @@ describe('signed tokens', () => {
     const js = clickPath(SECRET, 'e', 'javascript:alert(1)').slice('/t/c/'.length);
     expect(readClickToken(SECRET, js)).toBeNull();
     expect(readOpenToken(SECRET, ok + '.gif')).toBeNull();
+  });
+});
+
+describe('confirmation tokens', () => {
+  const P = '7d1c0a52-3a51-4d3c-9e0e-1b2f2f1e2a33';
+  const C = 'cnt_0123456789abcdef0123456789abcdef';
+
+  it('are valid until they expire, then read as expired', () => {
+    const token = confirmToken(SECRET, P, C, new Date(10_000_000));
+    expect(readConfirmToken(SECRET, token, 9_999_000)).toEqual({ projectId: P, contactId: C });
+    expect(readConfirmToken(SECRET, token, 10_000_000)).toBe('expired');
+  });
+
+  it('refuse tampering and recipient tokens', () => {
+    const token = confirmToken(SECRET, P, C, new Date(10_000_000));
+    const tampered = token.slice(0, 3) + (token[3] === 'A' ? 'B' : 'A') + token.slice(4);
+    expect(readConfirmToken(SECRET, tampered, 0)).toBeNull();
+    expect(readConfirmToken(SECRET, recipientToken(SECRET, P, C), 0)).toBeNull();
+    expect(readRecipientToken(SECRET, token)).toBeNull();
   });
 });

@@ -5,7 +5,7 @@ import { hmacBase64Url, safeEqual } from '../../../platform/crypto';
 const SIGNATURE_LENGTH = 22;
 
 /** Purposes separate the key space: an open-pixel token can never pass as a click or recipient token. */
-export type TokenPurpose = 'open' | 'click' | 'recipient' | 'bounce';
+export type TokenPurpose = 'open' | 'click' | 'recipient' | 'bounce' | 'topic' | 'confirm';
 
 function signature(secret: string, purpose: TokenPurpose, payload: string): string {
   return hmacBase64Url(secret, `mailroom:${purpose}:${payload}`).slice(0, SIGNATURE_LENGTH);

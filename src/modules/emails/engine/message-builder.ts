@@ -75,7 +75,7 @@ export class MessageBuilder {
 
     // 5. Headers: ours first, then the caller's custom headers override them case-insensitively.
     const headers: Record<string, string> = { 'X-Mailroom-Email-Id': email.id };
-    if (project && email.contactId) Object.assign(headers, listUnsubscribeHeaders(this.config, project.id, { id: email.contactId }, email.type));
+    if (project && email.contactId) Object.assign(headers, listUnsubscribeHeaders(this.config, project.id, { id: email.contactId }, email.type, content.topicId));
     if (content.replyTo) headers['Reply-To'] = content.replyTo;
     overrideHeaders(headers, content.headers);
     // The SMTP relay keeps the client's To (every addressee, not just this copy's) and Message-ID.

@@ -1,6 +1,7 @@
 import { Column, Entity, ForeignKey, PrimaryGeneratedColumn } from 'typeorm';
 import { Project } from '../../projects/entities/project.entity';
 import { Template } from '../../templates/entities/template.entity';
+import { Topic } from '../../topics/entities/topic.entity';
 
 /** An attachment as stored until the message is built; `content` is base64 as received. */
 export interface StoredAttachment {
@@ -34,5 +35,9 @@ export class EmailContent {
   /** Custom headers as sent; they override our defaults case-insensitively when the message is built. */
   @Column('jsonb', { default: {} }) headers: Record<string, string>;
   @Column('jsonb', { default: [] }) attachments: StoredAttachment[];
+  /** A campaign's topic: its MARKETING mail's List-Unsubscribe leaves the topic. */
+  @ForeignKey(() => Topic, { name: 'email_contents_topic_id_fkey', onDelete: 'SET NULL' })
+  @Column('uuid', { nullable: true })
+  topicId: string | null;
   @Column('timestamptz', { default: () => 'now()' }) createdAt: Date;
 }

@@ -31,6 +31,10 @@ export interface SendRequest {
   reply?: string;
   data?: Record<string, unknown>;
   subscribed?: boolean;
+  /** Double opt-in for recipients this send would subscribe (with the project's double opt-in enabled). */
+  doubleOptIn?: boolean;
+  /** Topic choices of the recipients (contacts), patched like `data`; slugs are checked with the contacts' write. */
+  topics?: Record<string, unknown>;
   headers: Record<string, string>;
   attachments: StoredAttachment[];
   /** Decoded size of all attachments, in bytes. */
@@ -102,6 +106,15 @@ export const SEND_REQUEST_SCHEMA: SchemaObject = {
       description: 'Template variables, stored on the contact; `{ "value": …, "persistent": false }` uses a value for this email only',
     },
     subscribed: { type: 'boolean', description: 'Sets the subscription of the recipients (contacts)' },
+    doubleOptIn: {
+      type: 'boolean',
+      description: "With the project's double opt-in enabled, recipients that subscribed: true would subscribe stay unsubscribed (confirmation pending) and get the confirmation email",
+    },
+    topics: {
+      type: 'object',
+      additionalProperties: { type: 'boolean', nullable: true },
+      description: 'Topic choices of the recipients (contacts) by topic slug: true, false, or null to remove the choice; an unknown slug is a 422',
+    },
     headers: {
       type: 'object',
       maxProperties: SEND_LIMITS.headers,
@@ -456,6 +469,12 @@ export function parseSendRequest(input: unknown): { request: SendRequest; errors
     else p.add('data', 'invalid_type', 'data must be an object', input.data);
   }
   const subscribed = optionalBoolean(input, 'subscribed', p);
+  const doubleOptIn = optionalBoolean(input, 'doubleOptIn', p);
+  let topics: Record<string, unknown> | undefined;
+  if (input.topics !== undefined && input.topics !== null) {
+    if (isObject(input.topics)) topics = input.topics;
+    else p.add('topics', 'invalid_type', 'topics must be an object of topic slugs to true, false or null', input.topics);
+  }
   const tracking = optionalBoolean(input, 'tracking', p);
   const headers = parseHeaders(input.headers, p);
   const { attachments, bytes } = parseAttachments(input.attachments, p);
@@ -473,6 +492,8 @@ export function parseSendRequest(input: unknown): { request: SendRequest; errors
       reply: reply?.trim().toLowerCase(),
       data,
       subscribed,
+      doubleOptIn,
+      topics,
       headers,
       attachments,
       attachmentBytes: bytes,

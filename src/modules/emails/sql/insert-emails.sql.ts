@@ -10,7 +10,7 @@ import type { EmailType } from '../entities/email.entity';
  * writer (recipients in hand as JSON rows, an audience as a SELECT over contacts) hands its rows
  * to these builders, in these columns' order.
  */
-const CONTENT_COLUMNS = 'id, project_id, template_id, subject, body, liquid, markdown, text, from_name, reply_to, headers, attachments';
+const CONTENT_COLUMNS = 'id, project_id, template_id, subject, body, liquid, markdown, text, from_name, reply_to, headers, attachments, topic_id';
 const EMAIL_COLUMNS = 'id, project_id, contact_id, template_id, campaign_id, workflow_execution_id, content_id, type, from_address, to_address, to_name, variables, status, error, track_opens, track_clicks, source';
 
 /** `INSERT INTO email_contents` of `rows`, a SELECT of `CONTENT_COLUMNS` in order. */
@@ -33,6 +33,8 @@ export interface NewEmailContent {
   replyTo: string | null;
   headers?: Record<string, string>;
   attachments?: StoredAttachment[];
+  /** The topic whose List-Unsubscribe the MARKETING mail carries (a campaign's). */
+  topicId?: string | null;
 }
 
 export interface NewEmailRecipient {
@@ -65,9 +67,9 @@ export interface NewContentAndEmails {
 }
 
 const CONTENT_ROWS = insertContentsSql(
-  raw(`SELECT c.id, c.project_id, c.template_id, c.subject, c.body, c.liquid, c.markdown, c.text, c.from_name, c.reply_to, c.headers, c.attachments
+  raw(`SELECT c.id, c.project_id, c.template_id, c.subject, c.body, c.liquid, c.markdown, c.text, c.from_name, c.reply_to, c.headers, c.attachments, c.topic_id
     FROM jsonb_to_recordset($1::jsonb) AS c(id uuid, project_id uuid, template_id uuid, subject text, body text, liquid boolean,
-                                            markdown boolean, text text, from_name text, reply_to text, headers jsonb, attachments jsonb)`),
+                                            markdown boolean, text text, from_name text, reply_to text, headers jsonb, attachments jsonb, topic_id uuid)`),
 ).text;
 
 /** Content rows and their email rows in one statement of fixed text, prepared once (the rows travel as two JSON parameters). */
@@ -97,6 +99,7 @@ function contentRow(id: string, c: NewEmailContent): Record<string, unknown> {
     reply_to: c.replyTo,
     headers: c.headers ?? {},
     attachments: c.attachments ?? [],
+    topic_id: c.topicId ?? null,
   };
 }
 

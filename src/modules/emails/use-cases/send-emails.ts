@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { Batcher } from '../../../platform/batching/batcher';
 import { FieldError, validationError } from '../../../platform/http/app-error';
 import { ContactsService, normalizeEmail, UpsertContactInput } from '../../contacts/contacts.service';
+import { withoutSubscription } from '../../contacts/consent/double-opt-in';
 import { upsertKey } from '../../contacts/sql/upsert-contacts-batch.sql';
 import { DomainsService } from '../../domains/domains.service';
 import { BillingService } from '../../billing/billing.service';
@@ -28,22 +29,21 @@ interface SendItem {
   send: ResolvedSend;
   /** Its Idempotency-Key, claimed in the transaction that writes its emails. */
   claim?: IdempotencyClaim;
+  /** Double opt-in: its recipients are written without subscribing and asked to confirm after the commit. */
+  confirm: boolean;
 }
 
 /**
  * What a request wrote: its result items (recipient order), skipped recipients, the new email
  * ids; or, when its Idempotency-Key belongs to a request that committed first, nothing.
  */
-type Written = SendResult & { ids: string[] } | { keyTaken: true };
+type Written = SendResult & { ids: string[]; contactIds: string[] } | { keyTaken: true };
 
 
-const contactInput = (req: SendRequest, to: Recipient): UpsertContactInput => ({
-  email: to.email,
-  data: req.data,
-  subscribed: req.subscribed,
-  defaultSubscribed: false,
-  source: 'send',
-});
+const contactInput = (req: SendRequest, to: Recipient, confirm = false): UpsertContactInput => {
+  const input: UpsertContactInput = { email: to.email, data: req.data, topics: req.topics, subscribed: req.subscribed, defaultSubscribed: false, source: 'send' };
+  return confirm ? withoutSubscription(input) : input;
+};
 
 /** The façade's request for one validated send (its recipients are added once the contacts are upserted). */
 function emailSend(req: SendRequest, send: ResolvedSend): RecipientsRequest['send'] {
@@ -131,9 +131,12 @@ export class SendEmails {
     const send = await this.resolve(projectId, req);
     await this.domains.assertSenderAllowed(projectId, send.from.email);
 
-    const written = await this.batcher.run({ projectId, req, send, claim });
+    // Double opt-in (`doubleOptIn: true` with `subscribed: true`, the only way a send subscribes): decided once for every recipient.
+    const confirm = (await this.contacts.optIn(projectId, contactInput(req, req.to[0]), { requested: req.doubleOptIn })).confirm !== null;
+    const written = await this.batcher.run({ projectId, req, send, claim, confirm });
     if ('keyTaken' in written) throw idempotencyKeyReused(claim!.key, await this.idempotency.find(projectId, claim!.key));
     await this.emails.enqueueGrouped(written.ids, send.type);
+    if (confirm) for (const contactId of written.contactIds) await this.contacts.requestConfirmationOf(projectId, contactId);
     return { emails: written.emails, skipped: written.skipped, timestamp: written.timestamp };
   }
 
@@ -150,7 +153,7 @@ export class SendEmails {
       const claimed = await this.idempotency.claimIn(em, keyed.map((item) => item.claim!));
       const refused = new Set(keyed.filter((_, i) => !claimed[i]));
       const items = batch.filter((item) => !refused.has(item));
-      const all = items.flatMap(({ projectId, req }) => req.to.map((to) => ({ projectId, input: contactInput(req, to) })));
+      const all = items.flatMap(({ projectId, req, confirm }) => req.to.map((to) => ({ projectId, input: contactInput(req, to, confirm) })));
       const contacts = await this.contacts.upsertBatchIn(all, em);
       afterCommit = contacts.afterCommit;
       let next = 0;
@@ -159,7 +162,7 @@ export class SendEmails {
         send: emailSend(req, send),
         recipients: req.to.map((to) => {
           const { contact, variables } = contacts.results[next++];
-          return { contactId: contact.id, email: contact.email, name: to.name, subscribed: contact.subscribed, variables: recipientVariables(req, to, variables) };
+          return { contactId: contact.id, email: contact.email, name: to.name, subscribed: contact.subscribed, snoozedUntil: contact.snoozedUntil, variables: recipientVariables(req, to, variables) };
         }),
       }));
       const outcomes = await this.emails.queueForRecipientsIn(em, requests);
@@ -181,7 +184,7 @@ export class SendEmails {
         }
         const claim = items[i].claim;
         if (claim) await this.idempotency.recordIn(em, claim, 200, { success: true, data: { emails, skipped, timestamp } });
-        results.set(items[i], { emails, skipped, timestamp, ids: ids[i] });
+        results.set(items[i], { emails, skipped, timestamp, ids: ids[i], contactIds: recipients.map((r) => r.contactId!) });
       }
       return batch.map((item): Written => results.get(item) ?? { keyTaken: true });
     });

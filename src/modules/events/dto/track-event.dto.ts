@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { EmailField, NO_CONTROL_CHARS } from '../../contacts/dto/email-field';
 import { IsBoolean, IsDefined, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 import { isReservedEventName } from '../reserved-names';
+import { DoubleOptInField } from '../../contacts/dto/double-opt-in-field';
 
 @ValidatorConstraint({ name: 'notReservedEvent' })
 class NotReservedEvent implements ValidatorConstraintInterface {
@@ -9,7 +10,7 @@ class NotReservedEvent implements ValidatorConstraintInterface {
     return typeof value !== 'string' || !isReservedEventName(value);
   }
   defaultMessage(): string {
-    return 'event is a reserved name (email.*, contact.subscribed, contact.unsubscribed, segment.<slug>.entry|exit)';
+    return 'event is a reserved name (email.*, contact.subscribed, contact.unsubscribed, contact.confirmed, contact.snoozed, contact.topic.subscribed|unsubscribed, segment.<slug>.entry|exit)';
   }
 }
 
@@ -39,4 +40,12 @@ export class TrackEventDto {
   @IsObject()
   @ApiPropertyOptional({ description: 'Custom contact data: keys and JSON values (see docs/api.md "Custom data")', type: 'object', additionalProperties: true })
   data?: Record<string, unknown>;
+
+  @DoubleOptInField()
+  doubleOptIn?: boolean;
+
+  @IsOptional()
+  @IsObject()
+  @ApiPropertyOptional({ description: 'Topic choices by topic slug: true subscribes, false leaves, null removes the choice; other topics stay. An unknown slug is a 422', type: 'object', additionalProperties: { type: 'boolean', nullable: true } })
+  topics?: Record<string, unknown>;
 }

@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { CurrentProject, PublicOrSecretKey, SecretKey } from '../../auth/auth.decorators';
+import { CurrentPrincipal, CurrentProject, PublicOrSecretKey, SecretKey } from '../../auth/auth.decorators';
+import type { Principal } from '../../auth/principal';
 import { Idempotent } from '../../../platform/http/idempotency/idempotent.decorator';
 import { IdempotencyClaim, IdempotencyKeyClaim } from '../../../platform/http/idempotency/idempotency-claim';
 import { TrackEventDto } from '../dto/track-event.dto';
@@ -22,8 +23,13 @@ export class TrackController {
   @PublicOrSecretKey()
   @Idempotent()
   @ApiEnvelope(200, TRACKED, 'The event was stored and the contact upserted')
-  async track(@CurrentProject() projectId: string, @Body() dto: TrackEventDto, @IdempotencyKeyClaim() claim: IdempotencyClaim | undefined) {
-    return { success: true, data: await this.tracking.track(projectId, dto, claim) };
+  async track(
+    @CurrentProject() projectId: string,
+    @CurrentPrincipal() principal: Principal,
+    @Body() dto: TrackEventDto,
+    @IdempotencyKeyClaim() claim: IdempotencyClaim | undefined,
+  ) {
+    return { success: true, data: await this.tracking.track(projectId, dto, claim, principal.via === 'public_key') };
   }
 
   /** Dashboard alias of /v1/track (secret key or session), same body and response. */

@@ -26,19 +26,26 @@ export class TrackService {
    * `subscribed` is sent), a flip event if any, the tracked event, first-seen field types.
    * With an Idempotency-Key, that statement and the key's claim share one transaction.
    */
-  async track(projectId: string, dto: TrackEventDto, claim?: IdempotencyClaim): Promise<TrackResult> {
-    const input = { email: dto.email, data: dto.data, subscribed: dto.subscribed, defaultSubscribed: true, source: 'track' } as const;
+  async track(projectId: string, dto: TrackEventDto, claim?: IdempotencyClaim, publicKey = false): Promise<TrackResult> {
+    // Double opt-in (the public key, or doubleOptIn: true): the confirmation email follows the commit.
+    const { input, confirm } = await this.contacts.optIn(
+      projectId,
+      { email: dto.email, data: dto.data, topics: dto.topics, subscribed: dto.subscribed, defaultSubscribed: true, source: 'track' },
+      { publicKey, requested: dto.doubleOptIn },
+    );
     const event = { name: dto.event.trim() };
-    if (!claim) return resultOf(await this.contacts.upsertWithEvent(projectId, input, event));
-    const tracked = await this.dataSource.transaction(async (em) => {
-      const [claimed] = await this.idempotency.claimIn(em, [claim]);
-      if (!claimed) return null;
-      const result = resultOf(await this.contacts.upsertWithEvent(projectId, input, event, em));
-      await this.idempotency.recordIn(em, claim, 200, { success: true, data: result });
-      return result;
-    });
-    if (!tracked) throw idempotencyKeyReused(claim.key, await this.idempotency.find(projectId, claim.key));
-    return tracked;
+    const tracked = claim
+      ? await this.dataSource.transaction(async (em) => {
+          const [claimed] = await this.idempotency.claimIn(em, [claim]);
+          if (!claimed) return null;
+          const upserted = await this.contacts.upsertWithEvent(projectId, input, event, em);
+          await this.idempotency.recordIn(em, claim, 200, { success: true, data: resultOf(upserted) });
+          return upserted;
+        })
+      : await this.contacts.upsertWithEvent(projectId, input, event);
+    if (!tracked) throw idempotencyKeyReused(claim!.key, await this.idempotency.find(projectId, claim!.key));
+    await this.contacts.requestConfirmation(projectId, tracked, confirm);
+    return resultOf(tracked);
   }
 }
 

@@ -32,6 +32,16 @@ export class ProjectResponse {
     properties: { email: { type: 'string', description: 'Sender address' }, name: { type: 'string', nullable: true, description: 'Sender display name' } },
   })
   defaultFrom!: { email: string; name: string | null } | null;
+  @ApiProperty({
+    description: 'Double opt-in for sign-ups: enabled, the confirmation template (null: the built-in message) and where the page redirects once confirmed',
+    type: 'object',
+    properties: {
+      enabled: { type: 'boolean' },
+      templateId: { type: 'string', format: 'uuid', nullable: true },
+      redirectUrl: { type: 'string', nullable: true },
+    },
+  })
+  doubleOptIn!: { enabled: boolean; templateId: string | null; redirectUrl: string | null };
   @ApiPropertyOptional({ description: "Your role in the project (lists and reads by a member)", type: String })
   role?: string;
   @ApiProperty({ description: 'Creation time (ISO 8601)', type: String })
@@ -53,6 +63,7 @@ export function toProjectResponse(project: Project, keys?: KeyPair, role?: strin
     tracking: project.tracking,
     language: project.language,
     defaultFrom: project.defaultFromAddress ? { email: project.defaultFromAddress, name: project.defaultFromName } : null,
+    doubleOptIn: { enabled: project.doubleOptIn?.enabled === true, templateId: project.doubleOptIn?.templateId ?? null, redirectUrl: project.doubleOptIn?.redirectUrl ?? null },
     ...(role ? { role } : {}),
     createdAt: project.createdAt.toISOString(),
     updatedAt: project.updatedAt.toISOString(),

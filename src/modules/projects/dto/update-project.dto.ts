@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDefined, IsEmail, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
-import { OptionalNotNull } from '../../../platform/http/validation';
+import { IsBoolean, IsDefined, IsEmail, IsIn, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { IsHttpUrl, OptionalNotNull } from '../../../platform/http/validation';
 import { PROJECT_LANGUAGES, TRACKING_MODES } from '../project-settings';
 import type { TrackingMode } from '../entities/project.entity';
 
@@ -22,6 +22,24 @@ export class DefaultFromDto {
   @Matches(NO_CONTROL, { message: 'defaultFrom.name must not contain line breaks or control characters' })
   @ApiPropertyOptional({ description: 'Sender display name', type: String, nullable: true, maxLength: 200 })
   name?: string | null;
+}
+
+/** Double opt-in (docs/extensions.md, section 3): the whole setting, replaced at once. */
+export class DoubleOptInDto {
+  @IsDefined({ message: 'doubleOptIn.enabled is required' })
+  @IsBoolean()
+  @ApiProperty({ description: 'Whether sign-ups through the public key (or calls with doubleOptIn: true) must confirm by email', type: Boolean })
+  enabled!: boolean;
+
+  @IsOptional()
+  @IsUUID('all', { message: 'doubleOptIn.templateId must be a template id (UUID)' })
+  @ApiPropertyOptional({ description: 'Template of the confirmation email; it must use {{confirmUrl}}. Omitted or null: the built-in localized message', type: String, format: 'uuid', nullable: true })
+  templateId?: string | null;
+
+  @IsOptional()
+  @IsHttpUrl('doubleOptIn.redirectUrl')
+  @ApiPropertyOptional({ description: 'Where the confirmation page sends the contact once confirmed (http or https); null: a thank-you page', type: String, nullable: true, maxLength: 2048 })
+  redirectUrl?: string | null;
 }
 
 export class UpdateProjectDto {
@@ -59,4 +77,11 @@ export class UpdateProjectDto {
     description: "Sender used when a send names none (neither `from` nor a template's sender); on a verified domain of the project; null clears it",
   })
   defaultFrom?: DefaultFromDto | null;
+
+  @OptionalNotNull()
+  @IsObject({ message: 'doubleOptIn must be an object {enabled, templateId?, redirectUrl?}' })
+  @ValidateNested()
+  @Type(() => DoubleOptInDto)
+  @ApiPropertyOptional({ type: () => DoubleOptInDto, description: 'Double opt-in for sign-ups: {enabled, templateId?, redirectUrl?}' })
+  doubleOptIn?: DoubleOptInDto;
 }

@@ -1,5 +1,12 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
 
+/** The project's double opt-in setting (docs/extensions.md, section 3), stored as one jsonb value. */
+export interface DoubleOptInSetting {
+  enabled: boolean;
+  templateId?: string | null;
+  redirectUrl?: string | null;
+}
+
 /** Persisted values. */
 export type TrackingMode = 'ENABLED' | 'DISABLED' | 'MARKETING_ONLY';
 
@@ -22,6 +29,7 @@ export class Project {
   /** Sender of a send that names none, itself or through its template; on a verified domain when set. */
   @Column('text', { nullable: true }) defaultFromAddress: string | null;
   @Column('text', { nullable: true }) defaultFromName: string | null;
+  @Column('jsonb', { default: { enabled: false } }) doubleOptIn: DoubleOptInSetting;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsString, MaxLength, ValidateBy } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, ValidateBy } from 'class-validator';
 import { patternProblem } from '../event-patterns';
+import { IsHttpUrl } from '../../../platform/http/validation';
 
 export const MAX_URL_LENGTH = 2_048;
 export const MAX_DESCRIPTION_LENGTH = 500;
@@ -8,29 +9,7 @@ export const MAX_DESCRIPTION_LENGTH = 500;
 export const MAX_PATTERNS = 100;
 
 /** An absolute http(s) URL with a host, at most 2,048 characters (422 `invalid_string` otherwise). */
-export const IsWebhookUrl = () =>
-  applyDecorators(
-    IsString({ context: { code: 'invalid_type' } }),
-    MaxLength(MAX_URL_LENGTH, { message: `url must be at most ${MAX_URL_LENGTH} characters` }),
-    ValidateBy(
-      {
-        name: 'isWebhookUrl',
-        validator: {
-          validate: (value: unknown) => {
-            if (typeof value !== 'string') return false;
-            try {
-              const url = new URL(value);
-              return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
-            } catch {
-              return false;
-            }
-          },
-          defaultMessage: () => 'url must be an absolute http or https URL',
-        },
-      },
-      { context: { code: 'invalid_string' } },
-    ),
-  );
+export const IsWebhookUrl = () => IsHttpUrl('url', MAX_URL_LENGTH);
 
 /** A non-empty list of event patterns (exact name, `prefix.*` or `*`); a malformed one is named in the message. */
 export const IsEventPatterns = () =>

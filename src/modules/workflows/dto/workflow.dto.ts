@@ -12,7 +12,7 @@ export const STEP_POSITION: ApiPropertyOptions = {
   additionalProperties: true,
 };
 
-const EVENT_NAME = 'Event that starts the workflow for its contact (tracked with /v1/track or emitted, e.g. contact.subscribed, segment.<slug>.entry, email.open)';
+const EVENT_NAME = 'Event that starts the workflow for its contact (tracked with /v1/track or emitted, e.g. contact.subscribed, contact.topic.subscribed, contact.snoozed, segment.<slug>.entry, email.open)';
 
 export class TriggerConfigDto {
   @ApiProperty({ description: EVENT_NAME, type: String, maxLength: 200 })

@@ -5,6 +5,7 @@ import { type Campaign, type CampaignAudiencePreview, type CampaignStats, isLive
 import { data } from '../../api/client';
 import { qk } from '../../api/queryKeys';
 import { useSegment } from '../../api/segments';
+import { useTopics } from '../../api/topics';
 import { Button } from '../../components/Button';
 import { ConfirmButton } from '../../components/Dialogs';
 import { ErrorMessage } from '../../components/ErrorMessage';
@@ -163,6 +164,7 @@ function Detail({ campaign }: { campaign: Campaign }) {
 
 function Audience({ campaign }: { campaign: Campaign }) {
   const segment = useSegment(campaign.audienceType === 'SEGMENT' ? (campaign.segmentId ?? undefined) : undefined);
+  const topic = useTopics().data?.find((t) => t.id === campaign.topicId);
   return (
     <section className="panel">
       <h2>Audience</h2>
@@ -172,6 +174,12 @@ function Audience({ campaign }: { campaign: Campaign }) {
         {campaign.audienceType === 'FILTERED' && campaign.audienceCondition && (
           <>
             Contacts where <code>{describeTree(fromApiTree(campaign.audienceCondition))}</code>
+          </>
+        )}
+        {topic && (
+          <>
+            {' '}
+            Members of the topic <strong>{topic.name}</strong> only.
           </>
         )}
       </p>

@@ -5,6 +5,7 @@ import { type AudienceType, type Campaign, type CampaignInput, useCampaign } fro
 import { data } from '../../api/client';
 import { qk } from '../../api/queryKeys';
 import { useSegments } from '../../api/segments';
+import { useTopics } from '../../api/topics';
 import { EMAIL_TYPES, useTemplateList } from '../../api/templates';
 import type { EmailType } from '../../api/types';
 import { Button } from '../../components/Button';
@@ -23,7 +24,13 @@ import { useLiveCount } from '../segments/useLiveCount';
 /** CodeMirror is large: loaded when the composer opens, not with the campaigns list. */
 const HtmlLiquidEditor = lazy(() => import('../../components/HtmlLiquidEditor'));
 
-const FIELDS = ['name', 'description', 'subject', 'body', 'from', 'fromName', 'replyTo', 'type', 'audienceType', 'segmentId', 'audienceCondition'];
+const FIELDS = ['name', 'description', 'subject', 'body', 'from', 'fromName', 'replyTo', 'type', 'audienceType', 'segmentId', 'audienceCondition', 'topicId'];
+
+/** A filter tree narrowed to a topic's members (what the audience count must show for a campaign with a topic). */
+function withTopic<T extends object>(tree: T, slug: string | undefined): T {
+  if (!slug) return tree;
+  return { logic: 'AND', groups: [{ filters: [{ field: `topics.${slug}`, operator: 'equals', value: true }], conditions: tree }] } as unknown as T;
+}
 
 export default function CampaignEditorPage() {
   const { campaignId } = useParams();
@@ -60,9 +67,13 @@ function Editor({ campaign }: { campaign?: Campaign }) {
   });
   const [audienceType, setAudienceType] = useState<AudienceType>(campaign?.audienceType ?? 'ALL');
   const [segmentId, setSegmentId] = useState(campaign?.segmentId ?? '');
+  const topics = useTopics();
+  const [topicId, setTopicId] = useState(campaign?.topicId ?? '');
+  const chosenTopic = topics.data?.find((t) => t.id === topicId);
   const [tree, setTree] = useState<FilterTree>(() => (campaign?.audienceCondition ? fromApiTree(campaign.audienceCondition) : emptyTree()));
   const treeReady = audienceType === 'FILTERED' && problems(tree).length === 0;
-  const count = useLiveCount(treeReady ? toApiTree(tree, choices.types) : null);
+  // The live count is the audience narrowed to the topic's members, as sending narrows it.
+  const count = useLiveCount(treeReady ? withTopic(toApiTree(tree, choices.types), chosenTopic?.slug) : null);
   const editable = !campaign || campaign.status === 'DRAFT' || campaign.status === 'SCHEDULED';
   // Any edit marks the form: native fields by their bubbling change events, the body editor and
   // the filter builder through their setters.
@@ -99,6 +110,7 @@ function Editor({ campaign }: { campaign?: Campaign }) {
       audienceType,
       segmentId: audienceType === 'SEGMENT' ? segmentId || null : null,
       audienceCondition: audienceType === 'FILTERED' ? toApiTree(tree, choices.types) : null,
+      topicId: topicId || null,
     });
   };
   const fromError = save.error?.code === 'DOMAIN_NOT_VERIFIED' ? save.error.message : fieldError(save.error, 'from');
@@ -200,6 +212,20 @@ function Editor({ campaign }: { campaign?: Campaign }) {
               <LiveCountView count={count} />
             </>
           )}
+          <SelectField
+            label="Topic"
+            value={topicId}
+            onChange={(e) => setTopicId(e.target.value)}
+            error={fieldError(save.error, 'topicId')}
+            hint={chosenTopic ? `Only members of ${chosenTopic.name} get it (the others are skipped), and its unsubscribe link leaves just this topic.` : 'Optional: send to the members of a topic only.'}
+          >
+            <option value="">No topic</option>
+            {topics.data?.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </SelectField>
           <p className="muted">
             {content.type === 'TRANSACTIONAL' ? 'Transactional: every contact of the audience gets it, subscribed or not.' : 'Unsubscribed and suppressed contacts are skipped. After saving, the campaign page shows who will be skipped and why.'}
           </p>

@@ -16,6 +16,7 @@ import { Verdicts } from '../../components/Verdicts';
 import { dataPatch, fieldError, formValues, parseJsonObject, useApiMutation } from '../../lib/forms';
 import { formatDate, formatValue } from '../../lib/format';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
+import { ContactConsent } from './ContactConsent';
 
 const FIELDS = ['email', 'subscribed', 'data'] as const;
 
@@ -75,6 +76,37 @@ function EditContact({ contact }: { contact: Contact }) {
         Save changes
       </Button>
     </form>
+  );
+}
+
+const CONFIRMATION_LABELS = { pending: 'Confirmation pending', confirmed: 'Confirmed' } as const;
+
+/** Double opt-in state, and the confirmation email again (at most one per 10 minutes: the API's 429 says how long to wait). */
+function Confirmation({ contact }: { contact: Contact }) {
+  const api = useApi();
+  const projectId = useProjectId();
+  const queryClient = useQueryClient();
+  const resend = useApiMutation({
+    mutationFn: () => data(api.POST('/contacts/{id}/confirmation', { params: { path: { id: contact.id } } })),
+    onSuccess: (updated) => queryClient.setQueryData(qk.p(projectId, 'contacts', 'one', contact.id), updated),
+  });
+  const state = contact.confirmation;
+  return (
+    <>
+      <p>
+        {state ? <Badge tone={state === 'confirmed' ? 'good' : 'warn'}>{CONFIRMATION_LABELS[state]}</Badge> : 'Never asked to confirm.'}{' '}
+        {contact.confirmedAt && <>Confirmed {formatDate(contact.confirmedAt)}.</>}
+      </p>
+      {!contact.subscribed && (
+        <>
+          <ErrorMessage error={resend.error} title="Could not send the confirmation email" />
+          {resend.isSuccess && !resend.isPending && <Notice>Confirmation email sent.</Notice>}
+          <Button onClick={() => resend.submit()} pending={resend.isPending} pendingLabel="Sending…">
+            {state === 'pending' ? 'Resend confirmation' : 'Send confirmation email'}
+          </Button>
+        </>
+      )}
+    </>
   );
 }
 
@@ -193,6 +225,12 @@ export default function ContactDetailPage() {
         <section className="panel" aria-labelledby="edit-heading">
           <h2 id="edit-heading">Details</h2>
           <EditContact contact={c} />
+          <h3 id="confirmation-heading">Double opt-in</h3>
+          <Confirmation contact={c} />
+        </section>
+        <section className="panel" aria-labelledby="consent-heading">
+          <h2 id="consent-heading">Topics and snooze</h2>
+          <ContactConsent contact={c} />
         </section>
         <section className="panel" aria-labelledby="events-heading">
           <h2 id="events-heading">Events</h2>

@@ -14,11 +14,23 @@ import { fieldError, formValues, parseJsonObject, useApiMutation } from '../../l
 import { formatDate } from '../../lib/format';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
 import { BulkActions } from './BulkActions';
+import { useTopics } from '../../api/topics';
 import { FilterSelect, ListToolbar, useListSearch } from '../../components/ListToolbar';
 
 const SUBSCRIPTIONS = [
   { value: 'true', label: 'Subscribed' },
   { value: 'false', label: 'Unsubscribed' },
+];
+
+const CONFIRMATIONS = [
+  { value: 'pending', label: 'Confirmation pending' },
+  { value: 'confirmed', label: 'Confirmed' },
+  { value: 'none', label: 'Never asked' },
+];
+
+const SNOOZE = [
+  { value: 'true', label: 'Snoozed' },
+  { value: 'false', label: 'Not snoozed' },
 ];
 
 const SORTS: { value: string; label: string }[] = [
@@ -80,11 +92,23 @@ export default function ContactsListPage() {
   const searchBox = useListSearch(params, setUrlParams, clearSelection);
   const search = searchBox.search;
   const subscribed = params.get('subscribed') ?? '';
+  const confirmation = params.get('confirmation') ?? '';
+  const topic = params.get('topic') ?? '';
+  const snoozed = params.get('snoozed') ?? '';
+  const topics = useTopics();
   const sort = params.get('sort') ?? 'createdAt:desc';
   const [sortField, sortDir] = sort.split(':') as [ContactSort, 'asc' | 'desc'];
   const listParams: ContactListParams = useMemo(
-    () => ({ search: search || undefined, subscribed: subscribed === 'true' || subscribed === 'false' ? subscribed : undefined, sort: sortField, dir: sortDir }),
-    [search, subscribed, sortField, sortDir],
+    () => ({
+      search: search || undefined,
+      subscribed: subscribed === 'true' || subscribed === 'false' ? subscribed : undefined,
+      confirmation: CONFIRMATIONS.some((c) => c.value === confirmation) ? (confirmation as ContactListParams['confirmation']) : undefined,
+      topic: topic || undefined,
+      snoozed: snoozed === 'true' || snoozed === 'false' ? snoozed : undefined,
+      sort: sortField,
+      dir: sortDir,
+    }),
+    [search, subscribed, confirmation, topic, snoozed, sortField, sortDir],
   );
   const list = useContactList(listParams);
   // The bulk panel stays after its job cleared the selection, to show the outcome until dismissed.
@@ -98,7 +122,7 @@ export default function ContactsListPage() {
   const loadError = list.error;
   const contacts = list.data?.pages.flatMap((p) => p.data) ?? [];
   const total = list.data?.pages[0]?.total;
-  const filtered = Boolean(search || subscribed);
+  const filtered = Boolean(search || subscribed || confirmation || topic || snoozed);
   const allShownSelected = contacts.length > 0 && contacts.every((c) => selected.has(c.id));
   const toggle = (id: string) => {
     setBulkOpen(true);
@@ -126,6 +150,11 @@ export default function ContactsListPage() {
       />
       <ListToolbar search={searchBox} label="Search by email" placeholder="e.g. @example.com">
         <FilterSelect label="Subscription" value={subscribed} allLabel="All contacts" options={SUBSCRIPTIONS} onChange={(value) => setParam('subscribed', value)} />
+        {(topics.data?.length ?? 0) > 0 && (
+          <FilterSelect label="Topic" value={topic} allLabel="Any topic" options={(topics.data ?? []).map((t) => ({ value: t.slug, label: `Members of ${t.name}` }))} onChange={(value) => setParam('topic', value)} />
+        )}
+        <FilterSelect label="Snooze" value={snoozed} allLabel="Snoozed or not" options={SNOOZE} onChange={(value) => setParam('snoozed', value)} />
+        <FilterSelect label="Double opt-in" value={confirmation} allLabel="Any confirmation" options={CONFIRMATIONS} onChange={(value) => setParam('confirmation', value)} />
         <FilterSelect label="Sort" value={sort} options={SORTS} onChange={(value) => setParam('sort', value === 'createdAt:desc' ? '' : value)} />
       </ListToolbar>
       {(selected.size > 0 || bulkOpen) && <BulkActions selected={[...selected]} onFinished={clearSelection} onDismiss={() => setBulkOpen(false)} />}

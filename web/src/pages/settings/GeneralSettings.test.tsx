@@ -20,6 +20,7 @@ const project: Project = {
   tracking: 'ENABLED',
   language: 'en',
   defaultFrom: { email: 'hello@acme.test', name: 'Acme' },
+  doubleOptIn: { enabled: false, templateId: null, redirectUrl: null },
   role: 'OWNER',
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',

@@ -11,6 +11,7 @@ import { Notice } from '../../components/Feedback';
 import { QueryView } from '../../components/QueryView';
 import { fieldError, formValues, useApiMutation } from '../../lib/forms';
 import { useProjectId } from '../../lib/project';
+import { DoubleOptInSettings } from './DoubleOptInSettings';
 
 const LANGUAGES = [
   { value: 'en', label: 'English' },
@@ -154,5 +155,14 @@ export function SettingsForm({ project }: { project: Project }) {
 export default function GeneralSettings() {
   const projectId = useProjectId();
   const project = useProject(projectId);
-  return <QueryView query={project}>{(p) => <SettingsForm project={p} />}</QueryView>;
+  return (
+    <QueryView query={project}>
+      {(p) => (
+        <>
+          <SettingsForm project={p} />
+          <DoubleOptInSettings project={p} />
+        </>
+      )}
+    </QueryView>
+  );
 }

@@ -8,7 +8,7 @@ describe('webhook event picker', () => {
     const values = (title: string) => groups.find((g) => g.title === title)!.choices.map((c) => c.value);
     expect(values('Everything')).toEqual(['*']);
     expect(values('Emails')).toEqual(['email.*', 'email.sent', 'email.delivery', 'email.open', 'email.click', 'email.bounce', 'email.complaint', 'email.received']);
-    expect(values('Contacts')).toEqual(['contact.subscribed', 'contact.unsubscribed']);
+    expect(values('Contacts')).toEqual(['contact.subscribed', 'contact.unsubscribed', 'contact.topic.subscribed', 'contact.topic.unsubscribed', 'contact.snoozed']);
     expect(values('Segments')).toEqual(['segment.*', 'segment.vip.entry', 'segment.vip.exit']);
     expect(groups[3].choices[1].label).toBe('Joined vip');
     expect(values('Your tracked events')).toEqual(['purchase', 'signup']);
@@ -17,7 +17,7 @@ describe('webhook event picker', () => {
   });
 
   it('tells emitted names from tracked ones', () => {
-    expect(['email.sent', 'contact.unsubscribed', 'segment.a-b.exit', 'webhook.test'].every(isEmittedName)).toBe(true);
+    expect(['email.sent', 'contact.unsubscribed', 'contact.topic.subscribed', 'contact.snoozed', 'segment.a-b.exit', 'webhook.test'].every(isEmittedName)).toBe(true);
     expect(['purchase', 'contact.created', 'segment.entry', 'emails'].some(isEmittedName)).toBe(false);
   });
 

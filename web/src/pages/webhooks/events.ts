@@ -33,6 +33,9 @@ const EMAIL_EVENTS: EventChoice[] = [
 const CONTACT_EVENTS: EventChoice[] = [
   { value: 'contact.subscribed', label: 'Subscribed' },
   { value: 'contact.unsubscribed', label: 'Unsubscribed' },
+  { value: 'contact.topic.subscribed', label: 'Joined a topic' },
+  { value: 'contact.topic.unsubscribed', label: 'Left a topic' },
+  { value: 'contact.snoozed', label: 'Snoozed' },
 ];
 
 const SEGMENT_ALL: EventChoice = { value: 'segment.*', label: 'Every segment entry and exit' };
@@ -41,7 +44,7 @@ const SEGMENT_NAME = /^segment\.(.+)\.(entry|exit)$/;
 
 /** Names the service emits (tracking them with /v1/track is refused): they are not "your" events. */
 export function isEmittedName(name: string): boolean {
-  return /^email\./.test(name) || /^contact\.(subscribed|unsubscribed)$/.test(name) || SEGMENT_NAME.test(name) || name.startsWith('webhook.');
+  return /^email\./.test(name) || /^contact\.(subscribed|unsubscribed|snoozed|topic\.subscribed|topic\.unsubscribed)$/.test(name) || SEGMENT_NAME.test(name) || name.startsWith('webhook.');
 }
 
 /**

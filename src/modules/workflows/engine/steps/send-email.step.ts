@@ -46,7 +46,7 @@ export class SendEmailStep implements StepExecutor {
             workflowExecutionId: ex.id,
             content: { templateId: template.id, subject: template.subject, body: template.body, fromName: template.fromName, replyTo: template.replyTo },
           },
-          [{ contactId: contact.id, email: contact.email, name: null, subscribed: contact.subscribed, variables }],
+          [{ contactId: contact.id, email: contact.email, name: null, subscribed: contact.subscribed, snoozedUntil: contact.snoozedUntil, variables }],
           em,
         );
         if ('skipped' in outcome) {

@@ -1,0 +1,37 @@
+/** The part of an upsert's input that decides its subscription (`UpsertContactInput`). */
+interface SubscriptionInput {
+  subscribed?: boolean;
+  defaultSubscribed: boolean;
+}
+
+/** How long a resend waits for the previous confirmation email (also what repeated sign-ups wait). */
+export const CONFIRMATION_RESEND_INTERVAL_SECONDS = 600;
+
+/** How long a confirmation link stays valid. */
+export const CONFIRMATION_LINK_TTL_SECONDS = 7 * 24 * 3600;
+
+/** What starts double opt-in for a call: the public key on `/v1/track`, or `doubleOptIn: true` in the body. */
+export interface OptInTrigger {
+  publicKey?: boolean;
+  requested?: boolean;
+}
+
+/**
+ * When an upsert would make the contact subscribed: `always` with an explicit `subscribed: true`,
+ * `new` when only a contact it creates is subscribed by default (an existing one keeps its state);
+ * null when it never subscribes.
+ */
+export type ConfirmWhen = 'always' | 'new';
+
+export function subscribesWhen(input: SubscriptionInput): ConfirmWhen | null {
+  if (input.subscribed === true) return 'always';
+  return input.subscribed === undefined && input.defaultSubscribed ? 'new' : null;
+}
+
+/**
+ * The upsert under double opt-in: nothing it does subscribes the contact (a new contact starts
+ * unsubscribed, an existing one keeps its state); an explicit `false` still unsubscribes.
+ */
+export function withoutSubscription<T extends SubscriptionInput>(input: T): T {
+  return { ...input, subscribed: input.subscribed === false ? false : undefined, defaultSubscribed: false };
+}

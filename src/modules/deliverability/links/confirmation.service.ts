@@ -1,0 +1,123 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import type { AppConfig } from '../../../config/config';
+import { InjectConfig } from '../../../config/config.module';
+import { resolveLocale } from '../../../i18n/locales';
+import { ConfirmationMailer } from '../../contacts/consent/confirmation-mailer';
+import { CONFIRMATION_LINK_TTL_SECONDS } from '../../contacts/consent/double-opt-in';
+import { isContactId } from '../../contacts/contact-id';
+import { ContactsService } from '../../contacts/contacts.service';
+import type { Contact } from '../../contacts/entities/contact.entity';
+import { EmailQueueFacade } from '../../emails/email-queue.facade';
+import { parseSystemFrom } from '../../emails/system/pipeline-system-mailer';
+import type { Project } from '../../projects/entities/project.entity';
+import { ProjectsService } from '../../projects/projects.service';
+import { TemplatesService } from '../../templates/templates.service';
+import { builtInConfirmationEmail } from './confirmation-email';
+import { confirmToken, readConfirmToken } from './confirm-token';
+import { PageAnswer, renderRecipientPage } from './recipient-pages';
+import { InvalidPage, invalidLinkPage } from './recipient-links.service';
+
+
+/**
+ * Double opt-in's email and page (docs/extensions.md, section 3). The email goes through the one
+ * door for email (`EmailQueueFacade`), TRANSACTIONAL and untracked (a rewritten link would send
+ * scanners through the click tracker); the link is signed for 7 days. GET shows a button, POST
+ * confirms, so a link scanner confirms nothing.
+ */
+@Injectable()
+export class ConfirmationService implements OnModuleInit {
+  private readonly systemFrom: { email: string; name: string | null };
+
+  constructor(
+    @InjectConfig() private readonly config: AppConfig,
+    private readonly contacts: ContactsService,
+    private readonly projects: ProjectsService,
+    private readonly templates: TemplatesService,
+    private readonly emails: EmailQueueFacade,
+    private readonly mailer: ConfirmationMailer,
+  ) {
+    this.systemFrom = parseSystemFrom(config.email.systemFrom);
+  }
+
+  onModuleInit(): void {
+    this.mailer.register({
+      enabled: async (projectId) => (await this.projects.findById(projectId)).doubleOptIn?.enabled === true,
+      send: (projectId, contact) => this.send(projectId, contact),
+    });
+  }
+
+  /** The confirmation email: the project's template (with `{{confirmUrl}}`) or the built-in message in the contact's language. */
+  async send(projectId: string, contact: Contact): Promise<void> {
+    const project = await this.projects.findById(projectId);
+    const templateId = project.doubleOptIn?.templateId;
+    const template = templateId ? await this.templates.findOne(projectId, templateId).catch(() => null) : null;
+    const builtIn = builtInConfirmationEmail(resolveLocale(contact.data?.locale, project.language));
+    const expiresAt = new Date(Date.now() + CONFIRMATION_LINK_TTL_SECONDS * 1000);
+    const confirmUrl = `${this.config.publicUrl}/c/${confirmToken(this.config.appSecret, projectId, contact.id, expiresAt)}`;
+    const from = template ? { email: template.fromAddress, name: template.fromName } : this.builtInSender(project);
+    await this.emails.queueForRecipients(
+      projectId,
+      {
+        type: 'TRANSACTIONAL',
+        fromAddress: from.email,
+        tracking: false,
+        content: {
+          templateId: template?.id ?? null,
+          subject: template?.subject ?? builtIn.subject,
+          body: template?.body ?? builtIn.body,
+          fromName: from.name,
+          replyTo: template?.replyTo ?? null,
+        },
+      },
+      [
+        {
+          contactId: contact.id,
+          email: contact.email,
+          name: null,
+          subscribed: contact.subscribed,
+          variables: { ...contact.data, confirmUrl, confirmProject: project.name, confirmEmail: contact.email },
+        },
+      ],
+    );
+  }
+
+  /** GET: the confirm button; never changes anything. */
+  async page(token: string): Promise<PageAnswer> {
+    const resolved = await this.resolve(token);
+    if ('status' in resolved) return resolved;
+    const { project, contact } = resolved;
+    const done = contact.subscribed && contact.confirmation === 'confirmed';
+    return { status: 200, html: this.render('confirm', project, contact, done), formRedirect: project.doubleOptIn?.redirectUrl ?? undefined };
+  }
+
+  /** POST: confirms a pending contact (a confirmed one: nothing changes) and redirects when the project says where. */
+  async act(token: string): Promise<PageAnswer> {
+    const resolved = await this.resolve(token);
+    if ('status' in resolved) return resolved;
+    const { project } = resolved;
+    const contact = (await this.contacts.confirm(project.id, resolved.contact.id)) ?? resolved.contact;
+    if (contact.confirmation !== 'confirmed') return { status: 200, html: this.render('confirm', project, contact, false) };
+    const redirect = project.doubleOptIn?.redirectUrl;
+    return redirect ? { redirect } : { status: 200, html: this.render('confirm', project, contact, true) };
+  }
+
+  /** Forged, expired, or for a contact or project that is gone: the friendly page, and nothing else happens. */
+  private async resolve(token: string): Promise<{ project: Project; contact: Contact } | InvalidPage> {
+    const ids = readConfirmToken(this.config.appSecret, token);
+    if (ids === 'expired') return invalidLinkPage(410);
+    if (!ids || !isContactId(ids.contactId)) return invalidLinkPage(404);
+    const project = await this.projects.findById(ids.projectId).catch(() => null);
+    const contact = project ? await this.contacts.findById(project.id, ids.contactId) : null;
+    if (!project || !contact) return invalidLinkPage(404, project?.language);
+    return { project, contact };
+  }
+
+  private render(kind: 'confirm', project: Project, contact: Contact, done: boolean): string {
+    return renderRecipientPage({ kind, locale: resolveLocale(contact.data?.locale, project.language), email: contact.email, projectName: project.name, subscribed: contact.subscribed, done });
+  }
+
+  private builtInSender(project: Project): { email: string; name: string | null } {
+    if (project.defaultFromAddress) return { email: project.defaultFromAddress, name: project.defaultFromName ?? project.name };
+    return { email: this.systemFrom.email, name: project.name };
+  }
+}
