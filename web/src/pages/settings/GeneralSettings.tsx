@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { accountApi, useProject } from '../../api/account';
@@ -38,7 +39,8 @@ function defaultFromOf(v: Record<string, string>): NonNullable<ProjectSettings['
 const sameSender = (a: Project['defaultFrom'], b: Project['defaultFrom']) =>
   a?.email?.toLowerCase() === b?.email?.toLowerCase() && (a?.name ?? null) === (b?.name ?? null);
 
-export function SettingsForm({ project }: { project: Project }) {
+/** The project's settings; `children` (further settings panels) come before the project's deletion, which stays last. */
+export function SettingsForm({ project, children }: { project: Project; children?: ReactNode }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const save = useApiMutation({
@@ -130,6 +132,7 @@ export function SettingsForm({ project }: { project: Project }) {
           </Button>
         </section>
       )}
+      {children}
       {!readOnly && (
         <section className="panel">
           <h2>Delete the project</h2>
@@ -158,10 +161,9 @@ export default function GeneralSettings() {
   return (
     <QueryView query={project}>
       {(p) => (
-        <>
-          <SettingsForm project={p} />
+        <SettingsForm project={p}>
           <DoubleOptInSettings project={p} />
-        </>
+        </SettingsForm>
       )}
     </QueryView>
   );
