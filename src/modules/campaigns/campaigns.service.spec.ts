@@ -40,7 +40,7 @@ function cancelAgainstDeadlock(deadlocks: number) {
       if (failures-- > 0) throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
     }),
   } as unknown as EmailsService;
-  const audience = { condition: jest.fn(async () => empty) } as unknown as CampaignAudience;
+  const audience = { condition: jest.fn(async () => empty), topic: jest.fn(async () => null) } as unknown as CampaignAudience;
   const service = new CampaignsService(dataSource, {} as DomainsService, audience, repository, {} as BillingService, emails, {} as EmailQueueFacade);
   return { service, dataSource, emails, committed: () => committed };
 }
