@@ -1,5 +1,6 @@
 import type { Journey } from '../harness';
 import { accountJourney } from './account';
+import { campaignResultsJourney } from './campaign-results';
 import { campaignsJourney } from './campaigns';
 import { contactsJourney } from './contacts';
 import { corsJourney } from './cors';
@@ -16,4 +17,4 @@ import { workflowsJourney } from './workflows';
  * The journeys, in order: each may rely on the state the earlier ones left (the signed-in user,
  * the project, its domain, template and contacts). Add a journey by appending it here.
  */
-export const JOURNEYS: Journey[] = [accountJourney, recoveryJourney, domainsJourney, templatesJourney, contactsJourney, settingsJourney, segmentsJourney, campaignsJourney, workflowsJourney, webhooksJourney, everyPageJourney, corsJourney];
+export const JOURNEYS: Journey[] = [accountJourney, recoveryJourney, domainsJourney, templatesJourney, contactsJourney, settingsJourney, segmentsJourney, campaignsJourney, campaignResultsJourney, workflowsJourney, webhooksJourney, everyPageJourney, corsJourney];
