@@ -28,21 +28,18 @@ const STATUS = `CASE WHEN e.complained_at IS NOT NULL THEN 'complained' WHEN e.b
   WHEN ${UNSUBSCRIBED} THEN 'unsubscribed' WHEN e.clicked_at IS NOT NULL THEN 'clicked' WHEN e.opened_at IS NOT NULL THEN 'opened'
   WHEN e.delivered_at IS NOT NULL THEN 'delivered' WHEN e.sent_at IS NOT NULL THEN 'sent' ELSE e.status END`;
 
-export interface RecipientRow {
+/** The times a recipient row shows, as the emails table names them. */
+const TIMES = ['sent_at', 'delivered_at', 'opened_at', 'clicked_at', 'bounced_at', 'complained_at'] as const;
+
+export type RecipientRow = Record<(typeof TIMES)[number], Date | null> & {
   id: string;
   contact_id: string | null;
   to_address: string;
   status: RecipientStatus;
   skip_reason: string | null;
-  sent_at: Date | null;
-  delivered_at: Date | null;
-  opened_at: Date | null;
-  clicked_at: Date | null;
-  bounced_at: Date | null;
-  complained_at: Date | null;
   open_count: number;
   click_count: number;
-}
+};
 
 export interface RecipientsFilter {
   status?: RecipientFilter;
@@ -72,7 +69,7 @@ export class CampaignResultsRepository {
     const keyset = after ? sql` AND (e.to_address, e.id) > (${after.email}, ${after.id}::uuid)` : empty;
     const page = sql`SELECT e.id, e.contact_id, e.to_address, ${raw(STATUS)} AS status,
                             CASE WHEN e.status = 'skipped' THEN e.error END AS skip_reason,
-                            e.sent_at, e.delivered_at, e.opened_at, e.clicked_at, e.bounced_at, e.complained_at, e.open_count, e.click_count
+                            ${raw(TIMES.map((c) => `e.${c}`).join(', '))}, e.open_count, e.click_count
                        FROM ${campaignEmailsSql(projectId, campaignId)}
                       WHERE true${where}${keyset}
                       ORDER BY e.to_address, e.id LIMIT ${limit}`;
