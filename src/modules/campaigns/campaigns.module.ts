@@ -7,6 +7,9 @@ import { EmailsModule } from '../emails/emails.module';
 import { ProjectsModule } from '../projects/projects.module';
 import { SegmentsModule } from '../segments/segments.module';
 import { CampaignsController } from './campaigns.controller';
+import { CampaignResultsController } from './campaign-results.controller';
+import { CampaignResultsRepository } from './campaign-results.repository';
+import { CampaignResultsService } from './campaign-results.service';
 import { CampaignsService } from './campaigns.service';
 import { CampaignsRepository } from './campaigns.repository';
 import { CampaignAudience } from './engine/campaign-audience';
@@ -19,8 +22,8 @@ import { ActivityModule } from '../activity/activity.module';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Campaign]), EmailsModule, DomainsModule, ProjectsModule, SegmentsModule, ActivityModule, BillingModule, TopicsModule],
-  controllers: [CampaignsController],
-  providers: [CampaignsService, CampaignsRepository, CampaignAudience, CampaignEngine, CampaignTick, CampaignsUsage, CampaignsActivity],
+  controllers: [CampaignsController, CampaignResultsController],
+  providers: [CampaignsService, CampaignResultsService, CampaignResultsRepository, CampaignsRepository, CampaignAudience, CampaignEngine, CampaignTick, CampaignsUsage, CampaignsActivity],
   exports: [CampaignsService],
 })
 export class CampaignsModule {}

@@ -10,3 +10,10 @@ export function projectEventsBetweenSql(projectId: string, since: Date, until: D
   return sql`SELECT e.id, e.project_id, e.name, e.contact_id, e.data, e.created_at FROM events e
     WHERE e.project_id = ${projectId}::uuid AND e.created_at >= ${since}::timestamptz AND e.created_at < ${until}::timestamptz`;
 }
+
+/**
+ * The `email.click` events of one campaign's emails, alias `e` (`data` carries `emailId`, `link`).
+ * Served by `events_project_campaign_created_idx (project_id, (data->>'campaignId'), …)`.
+ */
+export const campaignClickEventsSql = (projectId: string, campaignId: string): Fragment =>
+  sql`(SELECT * FROM events WHERE project_id = ${projectId}::uuid AND data->>'campaignId' = ${campaignId} AND name = 'email.click') e`;

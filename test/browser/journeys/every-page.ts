@@ -26,7 +26,7 @@ export const everyPageJourney: Journey = {
     const contactId = await firstOf(page, baseUrl, projectId, '/contacts?limit=1');
     const workflowId = await firstOf(page, baseUrl, projectId, '/workflows');
     const executionId = workflowId && (await firstOf(page, baseUrl, projectId, `/workflows/${workflowId}/executions`));
-    const ids = { contactId, workflowId, executionId, templateId: state.templateId, segmentId: state.segmentId, campaignId: state.campaignId };
+    const ids = { contactId, workflowId, executionId, templateId: state.templateId, segmentId: state.segmentId, campaignId: state.campaignId, resultsCampaignId: state.resultsCampaignId };
     const missing = Object.entries(ids).filter(([, id]) => !id);
     assert(missing.length === 0, `the earlier journeys left no ${missing.map(([name]) => name).join(', ')}`);
 
@@ -45,6 +45,8 @@ export const everyPageJourney: Journey = {
       ['campaigns', 'campaigns'],
       ['campaign', `campaigns/${state.campaignId}`],
       ['campaign-new', 'campaigns/new'],
+      // A sent campaign's results, its recipients filtered (the campaign-results journey sent it and clicked a link).
+      ['campaign-recipients-clicked', `campaigns/${state.resultsCampaignId as string}?recipients=clicked`],
       ['workflows', 'workflows'],
       ['workflow', `workflows/${workflowId}`],
       ['workflow-executions', `workflows/${workflowId}/executions`],

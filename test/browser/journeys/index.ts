@@ -1,5 +1,6 @@
 import type { Journey } from '../harness';
 import { accountJourney } from './account';
+import { campaignResultsJourney } from './campaign-results';
 import { campaignsJourney } from './campaigns';
 import { consentJourney } from './consent';
 import { contactsJourney } from './contacts';
@@ -18,4 +19,4 @@ import { workflowsJourney } from './workflows';
  * The journeys, in order: each may rely on the state the earlier ones left (the signed-in user,
  * the project, its domain, template and contacts). Add a journey by appending it here.
  */
-export const JOURNEYS: Journey[] = [accountJourney, recoveryJourney, domainsJourney, templatesJourney, contactsJourney, settingsJourney, segmentsJourney, topicsJourney, campaignsJourney, consentJourney, workflowsJourney, webhooksJourney, everyPageJourney, corsJourney];
+export const JOURNEYS: Journey[] = [accountJourney, recoveryJourney, domainsJourney, templatesJourney, contactsJourney, settingsJourney, segmentsJourney, topicsJourney, campaignsJourney, campaignResultsJourney, consentJourney, workflowsJourney, webhooksJourney, everyPageJourney, corsJourney];

@@ -1438,6 +1438,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/campaigns/{id}/recipients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a campaign's recipients with their status */
+        get: operations["CampaignResultsController_recipients"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Count the clicks on a campaign's links */
+        get: operations["CampaignResultsController_links"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Bucket a campaign's unique opens and clicks over time */
+        get: operations["CampaignResultsController_timeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/segments": {
         parameters: {
             query?: never;
@@ -3108,6 +3159,83 @@ export interface components {
             skipped: {
                 [key: string]: number;
             };
+        };
+        CampaignRecipient: {
+            /** @description The email id */
+            emailId: string;
+            /** @description The contact (null when it was deleted since) */
+            contactId: string | null;
+            /** @description The address the email went to */
+            email: string;
+            /**
+             * @description The furthest the recipient got: complained > bounced > unsubscribed > clicked > opened > delivered > sent; else the email state
+             * @enum {string}
+             */
+            status: "sent" | "delivered" | "opened" | "clicked" | "bounced" | "complained" | "unsubscribed" | "skipped" | "failed" | "uncertain" | "queued" | "sending";
+            /** @description Why it was skipped (unsubscribed, suppressed, invalid_email, render_error, cancelled); null unless skipped */
+            skipReason: string | null;
+            /** Format: date-time */
+            sentAt: string | null;
+            /** Format: date-time */
+            deliveredAt: string | null;
+            /**
+             * Format: date-time
+             * @description First open
+             */
+            openedAt: string | null;
+            /**
+             * Format: date-time
+             * @description First click
+             */
+            clickedAt: string | null;
+            /** Format: date-time */
+            bouncedAt: string | null;
+            /** Format: date-time */
+            complainedAt: string | null;
+            openCount: number;
+            clickCount: number;
+        };
+        CampaignRecipientPage: {
+            data: components["schemas"]["CampaignRecipient"][];
+            /** @description Pass as `cursor` to get the next page; null on the last page */
+            cursor: string | null;
+            hasMore: boolean;
+            /** @description Recipients matching the filters, counted on the first page only (0 on later pages) */
+            total: number;
+        };
+        CampaignLinkClicks: {
+            /** @description The link target */
+            url: string;
+            /** @description Recipients who clicked it */
+            uniqueClicks: number;
+            /** @description Every click on it */
+            totalClicks: number;
+        };
+        CampaignLinks: {
+            /** @description Clicked links, most recipients first (at most 500) */
+            data: components["schemas"]["CampaignLinkClicks"][];
+        };
+        CampaignTimelineBucket: {
+            /**
+             * Format: date-time
+             * @description Start of the bucket
+             */
+            time: string;
+            /** @description Recipients whose first open falls in it */
+            opens: number;
+            /** @description Recipients whose first click falls in it */
+            clicks: number;
+        };
+        CampaignTimeline: {
+            /**
+             * Format: date-time
+             * @description When sending started (null before)
+             */
+            sentAt: string | null;
+            /** @enum {string} */
+            interval: "hour" | "day";
+            /** @description Buckets from the first to the last with activity, empty ones included (at most 2000, the latest) */
+            data: components["schemas"]["CampaignTimelineBucket"][];
         };
         SegmentResponse: {
             /** @description Identifier (UUID) */
@@ -10813,6 +10941,219 @@ export interface operations {
             };
             /** @description Not found in this project (NOT_FOUND) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    CampaignResultsController_recipients: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20; larger values are clamped) */
+                limit?: number;
+                /** @description `cursor` of the previous page */
+                cursor?: string;
+                /** @description Only recipients its stats counter counts (`clicked`: the `clickedCount` recipients, …) */
+                status?: "sent" | "delivered" | "opened" | "clicked" | "bounced" | "complained" | "unsubscribed" | "skipped" | "failed" | "uncertain";
+                /** @description Case-insensitive substring of the recipient address */
+                search?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cursor page of the recipients, by address; a filter selects exactly the recipients its stats counter counts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignRecipientPage"];
+                };
+            };
+            /** @description The cursor is not one this list gave */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    CampaignResultsController_links: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Each clicked link with its unique and total clicks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignLinks"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    CampaignResultsController_timeline: {
+        parameters: {
+            query?: {
+                /** @description Bucket width (default hour); buckets start on UTC boundaries */
+                interval?: "hour" | "day";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description First opens and first clicks per hour or day, with the time sending started */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignTimeline"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -18,6 +18,8 @@ export type EmailType = TemplateType;
 @Index('emails_unfinished_idx', ['createdAt'], { where: "status IN ('queued', 'sending')" })
 /** Exactly one email per (campaign, contact), whatever crashes or retries happen; also serves every lookup by campaign. */
 @Index('emails_campaign_contact_key', ['campaignId', 'contactId'], { unique: true, where: 'campaign_id IS NOT NULL' })
+/** The recipients list of a sent campaign (`GET /campaigns/:id/recipients`), keyset by address. */
+@Index('emails_campaign_recipients_idx', ['campaignId', 'toAddress', 'id'], { where: 'campaign_id IS NOT NULL' })
 /** Backlog (backpressure) and completion checks read only a campaign's unfinished emails. */
 @Index('emails_campaign_unfinished_idx', ['campaignId'], { where: "campaign_id IS NOT NULL AND status IN ('queued', 'sending')" })
 /**

@@ -16,6 +16,7 @@ import { fieldError, useApiMutation } from '../../lib/forms';
 import { formatDate, formatNumber, formatPercent, localToIso, userTimeZone } from '../../lib/format';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
 import { describeTree, fromApiTree } from '../segments/filterTree';
+import { CampaignResults } from './CampaignResults';
 import { CancelWindow, SendNow, useSecondsLeft } from './SendNow';
 import { StatusBadge } from './StatusBadge';
 
@@ -133,6 +134,7 @@ function Detail({ campaign }: { campaign: Campaign }) {
       )}
 
       <Stats campaign={campaign} />
+      {(s === 'SENDING' || s === 'SENT' || s === 'CANCELLED') && <CampaignResults campaign={campaign} />}
       <Audience campaign={campaign} />
       <TestSend campaignId={campaign.id} test={test} />
       <section className="panel">
