@@ -8,6 +8,7 @@ import MailComposer from 'nodemailer/lib/mail-composer';
 import { SmtpListeners } from '../../src/modules/smtp';
 import { TestDnsServer } from '../support/dns-server';
 import { send } from '../support/deliverability';
+import { RawSmtp } from '../support/raw-smtp';
 import { ProjectSession, useFixture, useSession, waitFor } from '../support/session';
 import { SmtpReceiver } from '../support/smtp-receiver';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -265,6 +266,31 @@ describe('inbound mail and bounces (SMTP_INBOUND_PORT)', () => {
     await deliver({ from: 'broken@sender.example', to: ['support@acme.test'] }, raw);
     const [event] = await received(s, before + 1);
     expect(Buffer.compare((await rawOf(s, event.data.inboundId as string)).bytes, raw)).toBe(0);
+  });
+
+  it('survives malformed commands and headers: refusals, never a crash, and it keeps receiving', async () => {
+    const raw = await RawSmtp.plain(port);
+    expect(await raw.command('EHLO fuzz.test')).toMatch(/^250/);
+    const garbage = ['', 'HELO', 'MAIL FROM:<<<>>>', 'RCPT TO:', 'DATA', 'AUTH PLAIN AAAA', 'VRFY root', 'RCPT TO:<a@b@c>', '\u0000\u0001\u0002', 'X'.repeat(5000)];
+    for (const line of garbage) expect(await raw.command(line)).toMatch(/^[2345]\d\d/);
+    raw.close();
+
+    // Headers no parser likes: NUL bytes, a line without a colon, a bad encoded word, an unclosed boundary.
+    const before = (await s.read.events({ name: 'email.received' })).length;
+    const broken = await RawSmtp.plain(port);
+    expect(await broken.command('EHLO fuzz.test')).toMatch(/^250/);
+    expect(await broken.command('MAIL FROM:<fuzz@sender.example>')).toMatch(/^250/);
+    expect(await broken.command('RCPT TO:<support@acme.test>')).toMatch(/^250/);
+    expect(await broken.command('DATA')).toMatch(/^354/);
+    const body = ['From: "Nul \u0000 Name" <fuzz@sender.example>', 'Subject: =?utf-8?B?not-base64?=', 'Bad Header Without Colon', 'Content-Type: multipart/mixed; boundary="open"', '', '--open', 'Content-Type: text/plain; charset=unknown', '', 'text'];
+    broken.socket.write(`${body.join('\r\n')}\r\n.\r\n`);
+    expect(await broken.reply()).toMatch(/^250/);
+    broken.close();
+    await received(s, before + 1);
+
+    // Still receiving.
+    await deliver({ from: 'after@sender.example', to: ['support@acme.test'] }, Buffer.from('From: after@sender.example\r\nTo: support@acme.test\r\nSubject: alive\r\n\r\nalive\r\n'));
+    await received(s, before + 2);
   });
 
   it('leaves nothing for a client that disconnects in the middle of DATA', async () => {
