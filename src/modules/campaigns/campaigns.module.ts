@@ -6,6 +6,7 @@ import { EmailsModule } from '../emails/emails.module';
 import { ProjectsModule } from '../projects/projects.module';
 import { SegmentsModule } from '../segments/segments.module';
 import { CampaignsController } from './campaigns.controller';
+import { CampaignPreviewsController } from './campaign-previews.controller';
 import { CampaignsService } from './campaigns.service';
 import { CampaignsRepository } from './campaigns.repository';
 import { CampaignAudience } from './engine/campaign-audience';
@@ -18,7 +19,7 @@ import { ActivityModule } from '../activity/activity.module';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Campaign]), EmailsModule, DomainsModule, ProjectsModule, SegmentsModule, ActivityModule, BillingModule],
-  controllers: [CampaignsController],
+  controllers: [CampaignsController, CampaignPreviewsController],
   providers: [CampaignsService, CampaignsRepository, CampaignAudience, CampaignEngine, CampaignTick, CampaignsUsage, CampaignsActivity],
   exports: [CampaignsService],
 })
