@@ -44,6 +44,7 @@ export const everyPageJourney: Journey = {
       ['segment-new', 'segments/new'],
       ['campaigns', 'campaigns'],
       ['campaign', `campaigns/${state.campaignId}`],
+      ['campaign-edit', `campaigns/${state.campaignId}/edit`],
       ['campaign-new', 'campaigns/new'],
       ['workflows', 'workflows'],
       ['workflow', `workflows/${workflowId}`],

@@ -110,7 +110,11 @@ function TestSend({ target, contactId }: { target: AsContactTarget; contactId: s
         {contactId ? 'Send test as contact' : 'Send test'}
       </Button>
       <ErrorMessage error={send.error} fields={['email']} title="The test was not sent" />
-      {send.isSuccess && <Notice>Test sent to {recipient}. It creates no contact and counts in no statistic.</Notice>}
+      {send.data && (
+        <Notice>
+          Test sent to {recipient}. It creates no contact and counts in no statistic. Email id: {send.data.emailId}
+        </Notice>
+      )}
     </form>
   );
 }
