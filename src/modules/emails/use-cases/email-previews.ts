@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { notFound, validationError } from '../../../platform/http/app-error';
+import { validationError } from '../../../platform/http/app-error';
 import { CounterStore } from '../../../platform/http/rate-limit/counter-store';
 import { rateLimitExceeded } from '../../../platform/http/rate-limit/rate-limit.errors';
 import { DomainsService } from '../../domains/domains.service';
 import { ContactsService } from '../../contacts/contacts.service';
-import type { Contact } from '../../contacts/entities/contact.entity';
 import type { EmailType } from '../entities/email.entity';
 import { EmailContentInput, EmailQueueFacade } from '../email-queue.facade';
 import { MessageBuilder } from '../engine/message-builder';
@@ -46,15 +45,8 @@ export class EmailPreviews {
     private readonly domains: DomainsService,
   ) {}
 
-  /** The contact of this project (404 for another project's or a malformed id). */
-  async contact(projectId: string, contactId: string): Promise<Contact> {
-    const contact = await this.contacts.findById(projectId, contactId);
-    if (!contact) throw notFound('Contact');
-    return contact;
-  }
-
   async preview(projectId: string, source: PreviewSource, contactId: string): Promise<RenderedPreview> {
-    const contact = await this.contact(projectId, contactId);
+    const contact = await this.contacts.getById(projectId, contactId);
     const project = await this.projects.get(projectId);
     const content = source.content;
     const rendered = await this.builder.render(project, {
@@ -77,7 +69,7 @@ export class EmailPreviews {
    * is the source's (a MARKETING copy has its footer), so a suppressed address is refused (422 `email`).
    */
   async sendTest(projectId: string, source: PreviewSource, to: string, contactId?: string | null): Promise<{ success: true; emailId: string }> {
-    const contact = contactId ? await this.contact(projectId, contactId) : null;
+    const contact = contactId ? await this.contacts.getById(projectId, contactId) : null;
     await this.domains.assertSenderAllowed(projectId, source.fromAddress);
     const { count, resetMs } = await this.counters.hit(`test-send:${projectId}`, 60_000);
     if (count > TEST_SENDS_PER_MINUTE) {
