@@ -9,7 +9,7 @@ describe('GET /config', () => {
   it('reports the feature flags without authentication', async () => {
     app = await startTestApp();
     const res = await request(app.http).get('/config').expect(200);
-    expect(res.body).toMatchObject({ signupEnabled: true, billing: false, oauthProviders: [], transport: 'outbox', tracking: true, uploads: true, uploadStorage: 'local', webhooks: true, mcp: true, telemetry: false });
+    expect(res.body).toMatchObject({ signupEnabled: true, billing: false, oauthProviders: [], transport: 'outbox', tracking: true, uploads: true, uploadStorage: 'local', webhooks: true, mcp: true, previews: true, telemetry: false });
     expect(JSON.stringify(res.body)).not.toContain(app.config.appSecret);
   });
 

@@ -25,6 +25,8 @@ export interface PublicConfigResponse {
   telemetry: boolean;
   /** This build ships the MCP server (`npm run mcp`, a separate process that calls this API). */
   mcp: boolean;
+  /** Previews and test sends as a contact (`POST /templates|campaigns/:id/preview|test`) are served. */
+  previews: boolean;
 }
 
 /** What the dashboard may show: which integrations are on. Never secrets. */
@@ -36,7 +38,7 @@ export class PublicConfigController {
   @Public()
   @Get()
   @ApiOperation({ summary: "Get the deployment's public configuration" })
-  @ApiJson(200, { type: 'object', properties: { signupEnabled: { type: 'boolean' }, signupDisabled: { type: 'boolean' }, transport: { type: 'string' }, emailTransport: { type: 'string' }, tracking: { type: 'boolean' }, uploads: { type: 'boolean' }, uploadStorage: { type: 'string', enum: ['local', 's3'] }, domainVerification: { type: 'boolean' }, billing: { type: 'boolean' }, oauthProviders: { type: 'array', items: { type: 'string' } }, publicUrl: { type: 'string' }, webhooks: { type: 'boolean', description: 'Event webhooks (/webhooks) are served' }, mcp: { type: 'boolean', description: 'This build ships the MCP server (npm run mcp), which calls this API with a secret key' }, telemetry: { type: 'boolean', description: 'Traces and metrics are exported over OpenTelemetry (OTLP/HTTP)' } } }, 'Which features this deployment has on (never secrets)')
+  @ApiJson(200, { type: 'object', properties: { signupEnabled: { type: 'boolean' }, signupDisabled: { type: 'boolean' }, transport: { type: 'string' }, emailTransport: { type: 'string' }, tracking: { type: 'boolean' }, uploads: { type: 'boolean' }, uploadStorage: { type: 'string', enum: ['local', 's3'] }, domainVerification: { type: 'boolean' }, billing: { type: 'boolean' }, oauthProviders: { type: 'array', items: { type: 'string' } }, publicUrl: { type: 'string' }, webhooks: { type: 'boolean', description: 'Event webhooks (/webhooks) are served' }, mcp: { type: 'boolean', description: 'This build ships the MCP server (npm run mcp), which calls this API with a secret key' }, telemetry: { type: 'boolean', description: 'Traces and metrics are exported over OpenTelemetry (OTLP/HTTP)' }, previews: { type: 'boolean', description: 'Previews and test sends as a contact are served' } } }, 'Which features this deployment has on (never secrets)')
   get(): PublicConfigResponse {
     return {
       signupEnabled: !this.config.signupDisabled,
@@ -53,6 +55,7 @@ export class PublicConfigController {
       webhooks: true,
       telemetry: this.config.telemetry.enabled,
       mcp: true,
+      previews: true,
     };
   }
 }

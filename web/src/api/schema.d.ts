@@ -4341,6 +4341,8 @@ export interface operations {
                         mcp?: boolean;
                         /** @description Traces and metrics are exported over OpenTelemetry (OTLP/HTTP) */
                         telemetry?: boolean;
+                        /** @description Previews and test sends as a contact are served */
+                        previews?: boolean;
                     };
                 };
             };
