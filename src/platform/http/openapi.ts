@@ -86,6 +86,7 @@ export const MODULE_TAGS: ReadonlyArray<[name: string, description: string]> = [
   ['templates', 'Email templates'],
   ['segments', 'Segments of contacts and their members'],
   ['campaigns', 'Campaigns to a segment or the whole audience'],
+  ['previews', 'Templates and campaigns rendered as a contact, and test copies that count nowhere'],
   ['workflows', 'Workflows, their steps, transitions and executions'],
   ['domains', 'Sender domains and their DNS records'],
   ['webhooks', 'Event webhooks: endpoints, their deliveries log, retries, replays and secret rotation'],
