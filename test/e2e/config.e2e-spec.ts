@@ -9,7 +9,7 @@ describe('GET /config', () => {
   it('reports the feature flags without authentication', async () => {
     app = await startTestApp();
     const res = await request(app.http).get('/config').expect(200);
-    expect(res.body).toMatchObject({ signupEnabled: true, billing: false, oauthProviders: [], transport: 'outbox', tracking: true, uploads: true, uploadStorage: 'local', webhooks: true, mcp: true, telemetry: false, smtp: { submission: false, inbound: false, submissionPort: null, submissionTlsPort: null }, verpBounces: false, topics: true });
+    expect(res.body).toMatchObject({ signupEnabled: true, billing: false, oauthProviders: [], transport: 'outbox', tracking: true, uploads: true, uploadStorage: 'local', webhooks: true, mcp: true, telemetry: false, smtp: { submission: false, inbound: false, submissionPort: null, submissionTlsPort: null }, verpBounces: false, topics: true, previews: true });
     expect(JSON.stringify(res.body)).not.toContain(app.config.appSecret);
   });
 

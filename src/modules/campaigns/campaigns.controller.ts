@@ -121,11 +121,11 @@ export class CampaignsController {
   @SecretKey()
   @Post(':id/test')
   @ApiOperation({ summary: 'Send a test copy of a campaign' })
-  @ApiErrors([403, 'The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED)'], 404, 422)
+  @ApiErrors([403, 'The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED)'], [404, 'No such campaign or contact in this project'], 422, 429)
   @HttpCode(200)
   @ApiJson(200, CampaignTestResponse, 'The test copy was queued')
   sendTest(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: TestCampaignDto): Promise<CampaignTestResponse> {
-    return this.campaigns.sendTest(projectId, id, dto.email);
+    return this.campaigns.sendTest(projectId, id, dto.email, dto.contactId);
   }
 
   @SecretKey()

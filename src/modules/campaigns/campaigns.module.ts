@@ -10,6 +10,7 @@ import { CampaignsController } from './campaigns.controller';
 import { CampaignResultsController } from './campaign-results.controller';
 import { CampaignResultsRepository } from './campaign-results.repository';
 import { CampaignResultsService } from './campaign-results.service';
+import { CampaignPreviewsController } from './campaign-previews.controller';
 import { CampaignsService } from './campaigns.service';
 import { CampaignsRepository } from './campaigns.repository';
 import { CampaignAudience } from './engine/campaign-audience';
@@ -22,7 +23,7 @@ import { ActivityModule } from '../activity/activity.module';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Campaign]), EmailsModule, DomainsModule, ProjectsModule, SegmentsModule, ActivityModule, BillingModule, TopicsModule],
-  controllers: [CampaignsController, CampaignResultsController],
+  controllers: [CampaignsController, CampaignResultsController, CampaignPreviewsController],
   providers: [CampaignsService, CampaignResultsService, CampaignResultsRepository, CampaignsRepository, CampaignAudience, CampaignEngine, CampaignTick, CampaignsUsage, CampaignsActivity],
   exports: [CampaignsService],
 })

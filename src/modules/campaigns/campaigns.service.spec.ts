@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { empty } from '../../platform/database/sql-fragment';
 import type { EmailsService } from '../emails/emails.service';
-import type { EmailQueueFacade } from '../emails/email-queue.facade';
+import type { EmailPreviews } from '../emails/use-cases/email-previews';
 import type { BillingService } from '../billing/billing.service';
 import type { DomainsService } from '../domains/domains.service';
 import type { CampaignsRepository } from './campaigns.repository';
@@ -41,7 +41,7 @@ function cancelAgainstDeadlock(deadlocks: number) {
     }),
   } as unknown as EmailsService;
   const audience = { condition: jest.fn(async () => empty), topic: jest.fn(async () => null) } as unknown as CampaignAudience;
-  const service = new CampaignsService(dataSource, {} as DomainsService, audience, repository, {} as BillingService, emails, {} as EmailQueueFacade);
+  const service = new CampaignsService(dataSource, {} as DomainsService, audience, repository, {} as BillingService, emails, {} as EmailPreviews);
   return { service, dataSource, emails, committed: () => committed };
 }
 

@@ -5,8 +5,8 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import type { FieldError } from '../../platform/http/app-error';
 import { BillingService } from '../billing/billing.service';
 import { DomainsService } from '../domains/domains.service';
-import { EmailQueueFacade } from '../emails/email-queue.facade';
 import { EmailsService } from '../emails/emails.service';
+import { EmailPreviews, PreviewSource, RenderedPreview } from '../emails/use-cases/email-previews';
 import { CampaignsRepository } from './campaigns.repository';
 import { liquidProblems } from '../templates/templates.errors';
 import {
@@ -72,7 +72,7 @@ export class CampaignsService {
     private readonly repository: CampaignsRepository,
     private readonly billing: BillingService,
     private readonly emails: EmailsService,
-    private readonly emailQueue: EmailQueueFacade,
+    private readonly previews: EmailPreviews,
   ) {}
 
   async create(projectId: string, dto: CreateCampaignDto): Promise<Campaign> {
@@ -234,17 +234,19 @@ export class CampaignsService {
     return { success: true, requeued: await this.emails.resendUncertain(projectId, campaign.id) };
   }
 
-  /** One copy to `email`: `[Test] ` subject, `X-Test: true`, no contact, counted nowhere. */
-  async sendTest(projectId: string, id: string, email: string): Promise<{ success: true; emailId: string }> {
-    const campaign = await this.findOne(projectId, id);
-    await this.domains.assertSenderAllowed(projectId, campaign.fromAddress);
-    const content = campaignContent(campaign, { test: true });
-    // TRANSACTIONAL, so the address's subscription state cannot skip it; no contact, no campaign id (no statistic), untracked.
-    const [outcome] = await this.emailQueue.queueForRecipients(projectId, { type: 'TRANSACTIONAL', fromAddress: campaign.fromAddress, tracking: false, content }, [
-      { contactId: null, email: email.trim().toLowerCase(), name: null, subscribed: true, variables: {} },
-    ]);
-    if ('skipped' in outcome) throw campaignFieldInvalid([{ field: 'email', code: 'invalid', message: `email cannot be sent to (${outcome.skipped})` }]);
-    return { success: true, emailId: outcome.emailId };
+  /** The campaign's sources as a preview or test copy is made of them (`EmailPreviews`). */
+  private source(c: Campaign): PreviewSource {
+    return { type: c.type, fromAddress: c.fromAddress, content: campaignContent(c) };
+  }
+
+  /** The campaign rendered as one contact of the project, by the pipeline's render (nothing written). */
+  async preview(projectId: string, id: string, contactId: string): Promise<RenderedPreview> {
+    return this.previews.preview(projectId, this.source(await this.findOne(projectId, id)), contactId);
+  }
+
+  /** One test copy to `email`, rendered as `contactId` when given: no contact, counted nowhere (`EmailPreviews.sendTest`). */
+  async sendTest(projectId: string, id: string, email: string, contactId?: string | null): Promise<{ success: true; emailId: string }> {
+    return this.previews.sendTest(projectId, this.source(await this.findOne(projectId, id)), email, contactId);
   }
 
   /** The audience as it would be fixed now: its size and who would be skipped, by reason. */

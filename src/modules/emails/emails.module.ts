@@ -31,6 +31,8 @@ import { sendRateProvider } from './transports/send-rate.provider';
 import { emailTransportProvider } from './transports/transport.provider';
 import { SendEmails } from './use-cases/send-emails';
 import { EmailQueueFacade } from './email-queue.facade';
+import { TemplatePreviewsController } from './previews/template-previews.controller';
+import { EmailPreviews } from './use-cases/email-previews';
 
 @Module({
   imports: [
@@ -43,7 +45,7 @@ import { EmailQueueFacade } from './email-queue.facade';
     EventsModule,
     BillingModule,
   ],
-  controllers: [EmailsController, EmailsQueriesController],
+  controllers: [EmailsController, EmailsQueriesController, TemplatePreviewsController],
   providers: [
     EmailsService,
     EmailsQueriesService,
@@ -62,9 +64,10 @@ import { EmailQueueFacade } from './email-queue.facade';
     EmailQueueFacade,
     EmailsRepository,
     SendTimeBounces,
+    EmailPreviews,
   ],
   // EmailStatusStore, SendTimeBounces and the transport are for DeliverabilityModule (feedback and tracking write through the store).
-  exports: [EmailsService, EmailQueueFacade, PipelineSystemMailer, EmailStatusStore, SendTimeBounces, EMAIL_TRANSPORT],
+  exports: [EmailsService, EmailQueueFacade, EmailPreviews, PipelineSystemMailer, EmailStatusStore, SendTimeBounces, EMAIL_TRANSPORT],
 })
 export class EmailsModule implements OnModuleInit, OnApplicationShutdown {
   constructor(

@@ -87,6 +87,7 @@ export const MODULE_TAGS: ReadonlyArray<[name: string, description: string]> = [
   ['segments', 'Segments of contacts and their members'],
   ['topics', 'Topics contacts subscribe to or leave (consent), for campaigns and segment filters'],
   ['campaigns', 'Campaigns to a segment or the whole audience'],
+  ['previews', 'Templates and campaigns rendered as a contact, and test copies that count nowhere'],
   ['workflows', 'Workflows, their steps, transitions and executions'],
   ['domains', 'Sender domains and their DNS records'],
   ['webhooks', 'Event webhooks: endpoints, their deliveries log, retries, replays and secret rotation'],

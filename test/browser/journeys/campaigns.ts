@@ -50,7 +50,7 @@ export const campaignsJourney: Journey = {
     await shot('draft-transactional');
 
     // A test copy.
-    await page.getByLabel('Test address').fill('test-inbox@example.net');
+    await page.getByLabel('Send the test to').fill('test-inbox@example.net');
     await page.getByRole('button', { name: 'Send test' }).click();
     await see(page.getByRole('status').filter({ hasText: 'Test sent to test-inbox@example.net.' }));
 

@@ -44,6 +44,7 @@ export const everyPageJourney: Journey = {
       ['segment-new', 'segments/new'],
       ['campaigns', 'campaigns'],
       ['campaign', `campaigns/${state.campaignId}`],
+      ['campaign-edit', `campaigns/${state.campaignId}/edit`],
       ['campaign-new', 'campaigns/new'],
       // A sent campaign's results, its recipients filtered (the campaign-results journey sent it and clicked a link).
       ['campaign-recipients-clicked', `campaigns/${state.resultsCampaignId as string}?recipients=clicked`],

@@ -1009,6 +1009,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/templates/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Preview a template as a contact */
+        post: operations["TemplatePreviewsController_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test copy of a template as a contact */
+        post: operations["TemplatePreviewsController_sendTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/@me/projects/{id}/billing-limits": {
         parameters: {
             query?: never;
@@ -1483,6 +1517,23 @@ export interface paths {
         get: operations["CampaignResultsController_timeline"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Preview a campaign as a contact */
+        post: operations["CampaignPreviewsController_preview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2672,6 +2723,37 @@ export interface components {
             /** @description Its email.* events, oldest first */
             events: components["schemas"]["EmailEventResponse"][];
         };
+        PreviewResponse: {
+            /** @description The rendered subject */
+            subject: string;
+            /** @description The rendered HTML, with the footer the service adds (MARKETING) and no tracking */
+            html: string;
+            /** @description The text/plain part */
+            text: string;
+            /** @description The headers the service adds (List-Unsubscribe for MARKETING/HEADLESS, Reply-To, custom headers) */
+            headers: {
+                [key: string]: string;
+            };
+        };
+        PreviewAsContactDto: {
+            /** @description The contact (`cnt_…`) of this project whose data the email is rendered with */
+            contactId: string;
+        };
+        TestSendResponse: {
+            /** @enum {boolean} */
+            success: true;
+            /** @description The test email (UUID); it carries `X-Test: true`, a `[Test] ` subject prefix, and counts in no statistic, usage or activity */
+            emailId: string;
+        };
+        TestSendDto: {
+            /**
+             * Format: email
+             * @description Address that receives the one test copy (no contact is created)
+             */
+            email: string;
+            /** @description Render the copy with this contact (`cnt_…`) of the project; omitted, without contact data */
+            contactId?: string | null;
+        };
         CategoryLimitSchema: {
             /** @description Monthly cap; null when there is none */
             limit: number | null;
@@ -3108,13 +3190,6 @@ export interface components {
             success: true;
             /** @description The test email (UUID); it carries `X-Test: true`, a `[Test] ` subject prefix, and counts in no statistic */
             emailId: string;
-        };
-        TestCampaignDto: {
-            /**
-             * Format: email
-             * @description Address that receives the one test copy (no contact is created)
-             */
-            email: string;
         };
         CampaignStats: {
             /** @description Contacts in the audience, fixed when sending starts (skipped ones included); 0 in DRAFT and SCHEDULED */
@@ -4630,6 +4705,8 @@ export interface operations {
                         topics?: boolean;
                         /** @description Double opt-in (the project setting doubleOptIn) and its confirmation page are served */
                         doubleOptIn?: boolean;
+                        /** @description Previews and test sends as a contact are served */
+                        previews?: boolean;
                     };
                 };
             };
@@ -8964,6 +9041,166 @@ export interface operations {
             };
         };
     };
+    TemplatePreviewsController_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreviewAsContactDto"];
+            };
+        };
+        responses: {
+            /** @description The saved template rendered with the contact, as the pipeline renders it (footer and headers included, untracked); nothing is written */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreviewResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such template or contact in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    TemplatePreviewsController_sendTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestSendDto"];
+            };
+        };
+        responses: {
+            /** @description The test copy was queued */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestSendResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED); or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such template or contact in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     BillingController_limits: {
         parameters: {
             query?: never;
@@ -10774,7 +11011,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TestCampaignDto"];
+                "application/json": components["schemas"]["TestSendDto"];
             };
         };
         responses: {
@@ -10805,7 +11042,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found in this project (NOT_FOUND) */
+            /** @description No such campaign or contact in this project */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11144,6 +11381,86 @@ export interface operations {
                 };
             };
             /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    CampaignPreviewsController_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreviewAsContactDto"];
+            };
+        };
+        responses: {
+            /** @description The campaign rendered with the contact, as the pipeline renders it (footer and headers included, untracked); nothing is written */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreviewResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such campaign or contact in this project */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -1,5 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow, IsEmail } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Allow } from 'class-validator';
 
 export class SendCampaignDto {
   /** Any value a date parser accepts (string or epoch milliseconds); omitted or null sends now. Parsed by the service (400 when unparseable). */
@@ -12,7 +12,5 @@ export class SendCampaignDto {
   scheduledFor?: unknown;
 }
 
-export class TestCampaignDto {
-  @ApiProperty({ description: 'Address that receives the one test copy (no contact is created)', type: String, format: 'email' })
-  @IsEmail({}, { message: 'email must be an email address' }) email: string;
-}
+/** The test send's body, shared with templates (`EmailPreviews`). */
+export { TestSendDto as TestCampaignDto } from '../../emails/previews/previews.dto';

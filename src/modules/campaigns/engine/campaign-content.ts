@@ -4,20 +4,19 @@ import type { Campaign } from '../entities/campaign.entity';
 /**
  * The campaign's sources as the pipeline's content row: compiled once (the renderer caches by
  * source) and rendered per contact. MARKETING mail is bulk mail (`Precedence: bulk`; the
- * pipeline adds the footer and one-click unsubscribe). A test copy is marked and prefixed.
+ * pipeline adds the footer and one-click unsubscribe). A test copy is marked and prefixed by
+ * `EmailPreviews.sendTest`.
  */
-export function campaignContent(c: Campaign, opts: { test: boolean }): EmailContentInput {
+export function campaignContent(c: Campaign): EmailContentInput {
   const headers: Record<string, string> = {};
   if (c.type === 'MARKETING') headers.Precedence = 'bulk';
-  if (opts.test) headers['X-Test'] = 'true';
   return {
     templateId: c.templateId,
-    subject: opts.test ? `[Test] ${c.subject}` : c.subject,
+    subject: c.subject,
     body: c.body,
     fromName: c.fromName,
     replyTo: c.replyTo,
     headers,
-    // Test copies are TRANSACTIONAL and go to an address, not a contact: no topic link.
-    topicId: opts.test ? null : c.topicId,
+    topicId: c.topicId,
   };
 }

@@ -182,7 +182,7 @@ export class CampaignEngine {
     return this.dataSource.transaction(async (em) => {
       const existing = await this.repository.lockContentId(c.projectId, c.id, em);
       if (existing) return existing;
-      const id = await this.emails.createContent(c.projectId, campaignContent(c, { test: false }), em);
+      const id = await this.emails.createContent(c.projectId, campaignContent(c), em);
       await this.repository.setContentId(c.projectId, c.id, id, em);
       return id;
     });

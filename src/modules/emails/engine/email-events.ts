@@ -2,11 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { EventsService } from '../../events/events.service';
 import { emailSource } from '../email-event-data';
 import type { LoadedEmail } from '../email-status.store';
+import { isTestCopy } from '../test-copy';
 
 /** Persisted event names (docs/decisions.md#events). */
 export type EmailEventName = 'email.sent' | 'email.delivery' | 'email.bounce';
 
-/** Emits the pipeline's `email.*` events with the payload of docs/decisions.md#events; account mail (no project) emits none. */
+/** Emits the pipeline's `email.*` events with the payload of docs/decisions.md#events; account mail (no project) and test copies emit none. */
 @Injectable()
 export class EmailEvents {
   constructor(private readonly events: EventsService) {}
@@ -19,7 +20,8 @@ export class EmailEvents {
 
   /** The events to store for `email` (none for account mail), for a caller that writes them in its own statement. */
   payloads(email: LoadedEmail, subject: string, names: EmailEventName[], extra: Record<string, unknown> = {}): Array<{ name: EmailEventName; data: Record<string, unknown> }> {
-    if (!email.projectId) return [];
+    // Test copies count nowhere (test-copy.ts): no events, so no activity, webhook or timeline entry.
+    if (!email.projectId || isTestCopy(email)) return [];
     const data = { emailId: email.id, subject, from: email.fromAddress, templateId: email.templateId, campaignId: email.campaignId, ...emailSource(email.source), ...extra };
     return names.map((name) => ({ name, data }));
   }

@@ -12,6 +12,14 @@ import { InjectConfig } from '../../../config/config.module';
 import { listUnsubscribeHeaders, recipientLinks, withRecipientFooter } from '../../deliverability/links/recipient-links';
 import { instrumentTracking } from '../../deliverability/tracking/instrument-tracking';
 import { skipReason } from '../recipient-policy';
+import { isTestCopy, testCopyContact } from '../test-copy';
+import type { Project } from '../../projects/entities/project.entity';
+
+type RenderProject = Project;
+/** What a render needs of an email (a loaded row, or a preview's stand-in). */
+export type RenderInput = Pick<LoadedEmail, 'id' | 'projectId' | 'contactId' | 'type' | 'toAddress' | 'variables' | 'trackOpens' | 'trackClicks'> & {
+  content: Pick<NonNullable<LoadedEmail['content']>, 'subject' | 'body' | 'liquid' | 'markdown' | 'text' | 'replyTo' | 'headers'> & { topicId?: string | null };
+};
 
 export type BuildResult = { kind: 'skip'; reason: string } | { kind: 'message'; message: ComposeInput };
 
@@ -50,35 +58,11 @@ export class MessageBuilder {
     const skip = project ? skipReason(email.type, { email: email.toAddress, suppressed: email.suppressed, subscribed: email.contactSubscribed ?? true }) : null;
     if (skip) return { kind: 'skip', reason: skip };
 
-    // 2. Variables: the contact's data (snapshot taken at send time) plus the generated ones.
-    let variables: Record<string, unknown> = {};
-    if (content.liquid) {
-      variables = email.variables ?? (await this.contactData(email));
-      variables = {
-        ...variables,
-        email: email.toAddress,
-        id: email.contactId,
-        ...(project && email.contactId ? recipientLinks(this.config, project.id, { id: email.contactId }) : {}),
-        locale: typeof variables.locale === 'string' && variables.locale ? variables.locale : (project?.language ?? 'en'),
-      };
-    }
-
-    // 3. Render subject and HTML (account mail arrives final; a markdown body is converted once rendered), then the plain-text part:
-    //    one job in the renderer process, off this event loop and bounded (docs/rendering.md); a template that fails throws RenderFailedError.
-    const rendered = await this.renderer.renderEmail({ subject: content.subject, body: content.body, liquid: content.liquid, markdown: content.markdown, text: content.text, variables });
-    let { html, text } = rendered;
-
-    // 4. The unsubscribe footer (MARKETING), then the open pixel and click redirects when tracking is on.
-    if (project && email.contactId) ({ html, text } = withRecipientFooter(this.config, project, { id: email.contactId, data: variables }, email.type, { html, text }));
-    // A message without HTML (a plain-text SMTP submission) stays without: no pixel, no HTML part.
-    if (project && html) html = instrumentTracking(this.config, html, { emailId: email.id, projectId: project.id, opens: email.trackOpens, clicks: email.trackClicks });
-
-    // 5. Headers: ours first, then the caller's custom headers override them case-insensitively.
-    const headers: Record<string, string> = { 'X-Mailroom-Email-Id': email.id };
-    if (project && email.contactId) Object.assign(headers, listUnsubscribeHeaders(this.config, project.id, { id: email.contactId }, email.type, content.topicId));
-    if (content.replyTo) headers['Reply-To'] = content.replyTo;
-    overrideHeaders(headers, content.headers);
+    // 2.–5. Variables, render, footer and tracking, headers: the steps a preview shares (`render`).
+    const variables = content.liquid ? (email.variables ?? (await this.contactData(email))) : {};
+    const rendered = await this.render(project, { ...email, content, variables });
     // The SMTP relay keeps the client's To (every addressee, not just this copy's) and Message-ID.
+    const headers = { ...rendered.headers };
     const toHeader = takeHeader(headers, 'to');
     const messageIdHeader = takeHeader(headers, 'message-id');
 
@@ -96,13 +80,53 @@ export class MessageBuilder {
         to: { email: email.toAddress, name: email.toName },
         toHeader,
         subject: rendered.subject,
-        html,
-        text,
+        html: rendered.html,
+        text: rendered.text,
         headers,
         attachments,
         dkim,
       },
     };
+  }
+
+  /**
+   * Steps 2–5 for one recipient: the generated variables, the render, the unsubscribe footer and
+   * tracking, our headers. A send (`build`) and a preview (`EmailPreviews`, with `trackOpens` and
+   * `trackClicks` off) both come here, so a preview is what the recipient gets.
+   */
+  async render(project: RenderProject | null, email: RenderInput): Promise<{ subject: string; html: string; text: string; headers: Record<string, string> }> {
+    const content = email.content;
+    // 2. Variables: the contact's data (snapshot taken at send time) plus the generated ones. A test
+    //    copy renders as the contact it names (test-copy.ts), not as its test address.
+    const as = isTestCopy(email) ? testCopyContact(email.variables) : email.contactId ? { id: email.contactId, email: email.toAddress } : null;
+    let variables: Record<string, unknown> = {};
+    if (content.liquid) {
+      variables = email.variables ?? {};
+      variables = {
+        ...variables,
+        email: as?.email ?? email.toAddress,
+        id: as?.id ?? email.contactId,
+        ...(project && as ? recipientLinks(this.config, project.id, { id: as.id }) : {}),
+        locale: typeof variables.locale === 'string' && variables.locale ? variables.locale : (project?.language ?? 'en'),
+      };
+    }
+
+    // 3. Render subject and HTML (account mail arrives final; a markdown body is converted once rendered), then the plain-text part:
+    //    one job in the renderer process, off this event loop and bounded (docs/rendering.md); a template that fails throws RenderFailedError.
+    const rendered = await this.renderer.renderEmail({ subject: content.subject, body: content.body, liquid: content.liquid, markdown: content.markdown, text: content.text, variables });
+    let { html, text } = rendered;
+
+    // 4. The unsubscribe footer (MARKETING), then the open pixel and click redirects when tracking is on.
+    if (project && as) ({ html, text } = withRecipientFooter(this.config, project, { id: as.id, data: variables }, email.type, { html, text }));
+    // A message without HTML (a plain-text SMTP submission) stays without: no pixel, no HTML part.
+    if (project && html) html = instrumentTracking(this.config, html, { emailId: email.id, projectId: project.id, opens: email.trackOpens, clicks: email.trackClicks });
+
+    // 5. Headers: ours first, then the caller's custom headers override them case-insensitively.
+    const headers: Record<string, string> = { 'X-Mailroom-Email-Id': email.id };
+    if (project && as) Object.assign(headers, listUnsubscribeHeaders(this.config, project.id, { id: as.id }, email.type, content.topicId));
+    if (content.replyTo) headers['Reply-To'] = content.replyTo;
+    overrideHeaders(headers, content.headers);
+    return { subject: rendered.subject, html, text, headers };
   }
 
   private async contactData(email: LoadedEmail): Promise<Record<string, unknown>> {

@@ -17,6 +17,7 @@ import { formatDate, formatNumber, formatPercent, localToIso, userTimeZone } fro
 import { projectPath, useApi, useProjectId } from '../../lib/project';
 import { describeTree, fromApiTree } from '../segments/filterTree';
 import { CampaignResults } from './CampaignResults';
+import { AsContactPanel } from '../../components/previews/AsContact';
 import { CancelWindow, SendNow, useSecondsLeft } from './SendNow';
 import { StatusBadge } from './StatusBadge';
 
@@ -47,7 +48,6 @@ function Detail({ campaign }: { campaign: Campaign }) {
       navigate(projectPath(projectId, 'campaigns', copy.id, 'edit'));
     },
   });
-  const test = useApiMutation({ mutationFn: (email: string) => data(api.POST('/campaigns/{id}/test', { params: { path: { id: campaign.id } }, body: { email } })) });
   const s = campaign.status;
   const secondsLeft = useSecondsLeft(campaign);
   const canEdit = s === 'DRAFT' || s === 'SCHEDULED';
@@ -136,7 +136,7 @@ function Detail({ campaign }: { campaign: Campaign }) {
       <Stats campaign={campaign} />
       {(s === 'SENDING' || s === 'SENT' || s === 'CANCELLED') && <CampaignResults campaign={campaign} />}
       <Audience campaign={campaign} />
-      <TestSend campaignId={campaign.id} test={test} />
+      <AsContactPanel target={{ kind: 'campaigns', id: campaign.id, version: campaign.updatedAt }} />
       <section className="panel">
         <h2>Email</h2>
         <dl className="dl-grid">
@@ -303,28 +303,3 @@ function SkipReasons({ skipped }: { skipped: Record<string, number> | undefined 
   );
 }
 
-function TestSend({ test }: { campaignId: string; test: ReturnType<typeof useApiMutation<unknown, string>> }) {
-  const [sentTo, setSentTo] = useState('');
-  return (
-    <form
-      className="panel"
-      onSubmit={(e) => {
-        e.preventDefault();
-        const email = String(new FormData(e.currentTarget).get('testEmail') ?? '').trim();
-        void test.submit(email).then((r) => r !== undefined && setSentTo(email));
-      }}
-      noValidate
-    >
-      <h2>Send a test</h2>
-      <p className="muted">One copy with "[Test]" in the subject; it counts in no statistic and creates no contact.</p>
-      <div className="toolbar">
-        <TextField label="Test address" name="testEmail" type="email" required error={fieldError(test.error, 'email')} />
-        <Button type="submit" pending={test.isPending} pendingLabel="Sending…">
-          Send test
-        </Button>
-      </div>
-      <ErrorMessage error={test.error} fields={['email']} title="Could not send the test" />
-      {test.isSuccess && sentTo && <p role="status">Test sent to {sentTo}.</p>}
-    </form>
-  );
-}

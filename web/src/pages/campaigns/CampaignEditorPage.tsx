@@ -20,6 +20,7 @@ import { FilterBuilder, useFieldChoices } from '../segments/FilterBuilder';
 import { emptyTree, type FilterTree, fromApiTree, problems, toApiTree } from '../segments/filterTree';
 import { LiveCountView } from '../segments/SegmentEditorPage';
 import { useLiveCount } from '../segments/useLiveCount';
+import { AsContactPanel } from '../../components/previews/AsContact';
 
 /** CodeMirror is large: loaded when the composer opens, not with the campaigns list. */
 const HtmlLiquidEditor = lazy(() => import('../../components/HtmlLiquidEditor'));
@@ -239,6 +240,7 @@ function Editor({ campaign }: { campaign?: Campaign }) {
           </div>
         )}
       </form>
+      {campaign && <AsContactPanel target={{ kind: 'campaigns', id: campaign.id, version: campaign.updatedAt }} />}
     </>
   );
 }

@@ -9,6 +9,7 @@ import { formatDate, formatNumber } from '../../lib/format';
 import { projectPath, useProjectId } from '../../lib/project';
 import { StatusBadge } from './StatusBadge';
 import { DataTable, NameCell } from '../../components/DataTable';
+import { AudienceCell } from './AudienceCell';
 
 export default function CampaignsListPage() {
   const projectId = useProjectId();
@@ -54,7 +55,7 @@ export default function CampaignsListPage() {
                     <td>
                       <StatusBadge status={c.status} />
                     </td>
-                    <td>{c.audienceType === 'ALL' ? 'all contacts' : c.audienceType === 'SEGMENT' ? 'segment' : 'filters'}</td>
+                    <AudienceCell campaign={c} />
                     <td>{c.status === 'DRAFT' || c.status === 'SCHEDULED' ? '—' : `${formatNumber(c.sentCount)} / ${formatNumber(c.totalRecipients)}`}</td>
                     <td>{c.status === 'DRAFT' || c.status === 'SCHEDULED' ? '—' : formatNumber(c.openedCount)}</td>
                     <td>{c.status === 'SCHEDULED' ? `at ${formatDate(c.scheduledFor)}` : c.sentAt ? `sent ${formatDate(c.sentAt)}` : `created ${formatDate(c.createdAt)}`}</td>

@@ -1,7 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { useMe } from '../../api/account';
 import { useDomains } from '../../api/domains';
 import { ApiError } from '../../api/errors';
 import { qk } from '../../api/queryKeys';
@@ -17,7 +16,8 @@ import { SelectField, TextAreaField, TextField } from '../../components/Fields';
 import { EmptyState, Loading, Notice, PageHeader } from '../../components/Feedback';
 import { fieldError, parseJsonObject, useApiMutation } from '../../lib/forms';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
-import { oneOffData, previewVariables, renderPreview } from './liquid-preview';
+import { previewVariables, renderPreview } from './liquid-preview';
+import { AsContactPanel } from '../../components/previews/AsContact';
 
 const FIELDS = ['name', 'description', 'subject', 'body', 'from', 'fromName', 'replyTo', 'type'] as const;
 
@@ -87,63 +87,6 @@ function Preview({ subject, body, sampleText, email }: { subject: string; body: 
       {/* No allow-scripts: the email's HTML is shown, never run. */}
       <iframe className="preview-frame" title="Email preview" sandbox="" srcDoc={result.html} />
     </>
-  );
-}
-
-function SendTest({ template, sampleText }: { template: Template; sampleText: string }) {
-  const api = useApi();
-  const me = useMe();
-  const [to, setTo] = useState<string | null>(null);
-  const [dataError, setDataError] = useState<string>();
-  const send = useApiMutation({
-    mutationFn: (recipient: string) => {
-      const sample = parseJsonObject(sampleText);
-      const sampleData = 'value' in sample ? oneOffData(sample.value) : {};
-      // Inline content (transactional): a test reaches the address whatever its subscription.
-      return data(
-        api.POST('/v1/send', {
-          body: {
-            to: recipient,
-            from: template.fromName ? { name: template.fromName, email: template.from } : template.from,
-            subject: `[Test] ${template.subject}`,
-            body: template.body,
-            ...(template.replyTo ? { reply: template.replyTo } : {}),
-            data: sampleData,
-          },
-        }),
-      );
-    },
-  });
-  const recipient = to ?? me.data?.email ?? '';
-  const result = send.data?.data;
-  return (
-    <section className="panel" aria-labelledby="test-heading">
-      <h2 id="test-heading">Send a test</h2>
-      <p className="muted">Sends the saved version with the sample data above (not stored on the contact). The address becomes a contact of this project if it is not one yet.</p>
-      <form
-        className="inline-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const sample = parseJsonObject(sampleText);
-          if ('error' in sample) return setDataError(`Fix the sample data first: ${sample.error}`);
-          setDataError(undefined);
-          void send.submit(recipient.trim());
-        }}
-        noValidate
-      >
-        <TextField label="Send the test to" type="email" value={recipient} onChange={(e) => setTo(e.target.value)} error={dataError ?? fieldError(send.error, 'to')} />
-        <Button type="submit" pending={send.isPending} pendingLabel="Sending…">
-          Send test
-        </Button>
-      </form>
-      <ErrorMessage error={send.error} fields={['to']} title="The test was not sent" />
-      {result && result.emails.length > 0 && <Notice>Test sent to {recipient}. Email id: {result.emails[0].email}</Notice>}
-      {result && result.skipped && result.skipped.length > 0 && (
-        <p className="field-error" role="alert">
-          Not sent to {result.skipped[0].to}: {result.skipped[0].reason}.
-        </p>
-      )}
-    </section>
   );
 }
 
@@ -315,9 +258,9 @@ function Editor({ template }: { template?: Template }) {
             <ErrorMessage error={loadContact.error} title="Could not load the contact" />
           </section>
           {template ? (
-            <SendTest template={template} sampleText={sampleText} />
+            <AsContactPanel target={{ kind: 'templates', id: template.id, version: template.updatedAt }} />
           ) : (
-            <EmptyState title="Send a test">Create the template first; then you can send yourself a test.</EmptyState>
+            <EmptyState title="Preview and test as a contact">Create the template first; then you can preview it as a contact and send yourself a test.</EmptyState>
           )}
         </div>
       </div>
