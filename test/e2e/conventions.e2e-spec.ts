@@ -103,7 +103,7 @@ describe('conventions: idempotency key store', () => {
   it('claims a key in the writing transaction; once committed, a repeat sees the original request and answer', async () => {
     await db().transaction(async (em) => {
       expect(await keys.claimIn(em, [claim('k-1')])).toEqual([true]);
-      await keys.recordIn(em, claim('k-1'), 200, { success: true, data: { emails: ['e-1'] } });
+      await keys.recordIn(em, [{ claim: claim('k-1'), statusCode: 200, response: { success: true, data: { emails: ['e-1'] } } }]);
     });
     expect(await keys.find(project.id, 'k-1')).toMatchObject({ method: 'POST', path: '/v1/send', statusCode: 200, response: { success: true, data: { emails: ['e-1'] } } });
     expect(await db().transaction((em) => keys.claimIn(em, [claim('k-1'), claim('k-1b')]))).toEqual([false, true]);

@@ -167,14 +167,9 @@ export class SendEmails {
       }));
       const outcomes = await this.emails.queueForRecipientsIn(em, requests);
       const ids = outcomes.map(emailIds);
-      // Counted in this transaction: over the cap it throws 402 and nothing of the batch is written.
-      // Last, so the project's usage row stays locked only from here to the commit: concurrent
-      // batches (other processes' included) wait on it for that long and no longer.
-      for (const [projectId, count] of emailsPerProject(items.map(({ projectId }, i) => ({ projectId, ids: ids[i] })))) {
-        await this.billing.consume(em, projectId, 'transactional', count);
-      }
       const timestamp = new Date().toISOString();
       const results = new Map<SendItem, Written>();
+      const answers: Parameters<IdempotencyService['recordIn']>[1] = [];
       for (const [i, { recipients }] of requests.entries()) {
         const emails: SendResult['emails'] = [];
         const skipped: SkippedRecipient[] = [];
@@ -183,8 +178,16 @@ export class SendEmails {
           else emails.push({ contact: { id: recipients[j].contactId!, email: recipients[j].email }, email: outcome.emailId });
         }
         const claim = items[i].claim;
-        if (claim) await this.idempotency.recordIn(em, claim, 200, { success: true, data: { emails, skipped, timestamp } });
+        if (claim) answers.push({ claim, statusCode: 200, response: { success: true, data: { emails, skipped, timestamp } } });
         results.set(items[i], { emails, skipped, timestamp, ids: ids[i], contactIds: recipients.map((r) => r.contactId!) });
+      }
+      // The keyed requests' answers in one statement, before the usage row's lock below.
+      await this.idempotency.recordIn(em, answers);
+      // Counted in this transaction: over the cap it throws 402 and nothing of the batch is written.
+      // Last, so the project's usage row stays locked only from here to the commit: concurrent
+      // batches (other processes' included) wait on it for that long and no longer.
+      for (const [projectId, count] of emailsPerProject(items.map(({ projectId }, i) => ({ projectId, ids: ids[i] })))) {
+        await this.billing.consume(em, projectId, 'transactional', count);
       }
       return batch.map((item): Written => results.get(item) ?? { keyTaken: true });
     });

@@ -39,7 +39,7 @@ export class TrackService {
           const [claimed] = await this.idempotency.claimIn(em, [claim]);
           if (!claimed) return null;
           const upserted = await this.contacts.upsertWithEvent(projectId, input, event, em);
-          await this.idempotency.recordIn(em, claim, 200, { success: true, data: resultOf(upserted) });
+          await this.idempotency.recordIn(em, [{ claim, statusCode: 200, response: { success: true, data: resultOf(upserted) } }]);
           return upserted;
         })
       : await this.contacts.upsertWithEvent(projectId, input, event);

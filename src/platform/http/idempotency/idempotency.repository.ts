@@ -45,14 +45,15 @@ export class IdempotencyRepository {
     return new Set(rows.map((r) => `${r.project_id}\n${r.key}`));
   }
 
-  /** Stores the answer of a claimed key, in the transaction that claimed it. */
-  async recordAnswer(projectId: string, key: string, statusCode: number, response: unknown, manager: EntityManager): Promise<void> {
-    await manager.query(`UPDATE idempotency_keys SET status_code = $3, response = $4::jsonb WHERE project_id = $1 AND key = $2`, [
-      projectId,
-      key,
-      statusCode,
-      JSON.stringify(response ?? null),
-    ]);
+  /** Stores the answers of claimed keys, in the transaction that claimed them: one statement for them all. */
+  async recordAnswers(answers: Array<{ projectId: string; key: string; statusCode: number; response: unknown }>, manager: EntityManager): Promise<void> {
+    if (answers.length === 0) return;
+    await manager.query(
+      `UPDATE idempotency_keys k SET status_code = a.status_code, response = a.response
+         FROM jsonb_to_recordset($1::jsonb) AS a(project_id uuid, key text, status_code int, response jsonb)
+        WHERE k.project_id = a.project_id AND k.key = a.key`,
+      [JSON.stringify(answers.map((a) => ({ project_id: a.projectId, key: a.key, status_code: a.statusCode, response: a.response ?? null })))],
+    );
   }
 
   /** A key and its answer at once, unless the key is held already. */

@@ -56,10 +56,10 @@ export class IdempotencyService {
     return claims.map((c) => taken.has(`${c.projectId}\n${c.key}`));
   }
 
-  /** Stores the answer of a claimed request, in the transaction that claimed it. */
-  async recordIn(em: EntityManager, claim: IdempotencyClaim, statusCode: number, response: unknown): Promise<void> {
-    await this.repository.recordAnswer(claim.projectId, claim.key, statusCode, response, em);
-    claim.recorded = true;
+  /** Stores the answers of claimed requests (a batch's: one statement), in the transaction that claimed them. */
+  async recordIn(em: EntityManager, answers: Array<{ claim: IdempotencyClaim; statusCode: number; response: unknown }>): Promise<void> {
+    await this.repository.recordAnswers(answers.map(({ claim, statusCode, response }) => ({ projectId: claim.projectId, key: claim.key, statusCode, response })), em);
+    for (const { claim } of answers) claim.recorded = true;
   }
 
   /**
