@@ -103,13 +103,15 @@ export class ContactsRepository {
    * Double opt-in: marks an unsubscribed contact `pending` and, when its last confirmation email
    * is older than `intervalSeconds` (or there was none), stamps a new one (`due`: send it now);
    * otherwise `waitSeconds` until the next may leave. Null for a subscribed or absent contact.
+   * Run in the transaction that writes the email (`manager`), so the stamp never outlives it.
    */
   async markConfirmationPending(
     projectId: string,
     id: string,
     intervalSeconds: number,
+    manager: EntityManager,
   ): Promise<{ row: ContactRow; due: boolean; waitSeconds: number } | null> {
-    const [rows]: [Array<ContactRow & { due: boolean; wait_seconds: number | null }>, number] = await this.dataSource.query(
+    const [rows]: [Array<ContactRow & { due: boolean; wait_seconds: number | null }>, number] = await manager.query(
       `WITH old AS (
          SELECT id AS cid, confirmation_sent_at AS sent FROM contacts WHERE project_id = $1 AND id = $2 AND NOT subscribed FOR UPDATE
        ), x AS (

@@ -340,11 +340,26 @@ export class ContactsService implements OnModuleInit {
    */
   async requestConfirmation(projectId: string, { contact, isNew }: { contact: Contact; isNew: boolean }, when: ConfirmWhen | null): Promise<Contact> {
     if (!when || (when === 'new' && !isNew) || contact.subscribed) return contact;
-    const marked = await this.repository.markConfirmationPending(projectId, contact.id, CONFIRMATION_RESEND_INTERVAL_SECONDS);
-    if (!marked) return contact;
-    const pending = fromContactRow(marked.row);
-    if (marked.due) await this.confirmations.send(projectId, pending);
-    return pending;
+    const marked = await this.markAndWriteConfirmation(projectId, contact.id);
+    return marked ? marked.contact : contact;
+  }
+
+  /**
+   * Marks the contact `pending` and, when the resend interval allows (`due`), writes the
+   * confirmation email in the same transaction: the stamp that throttles the next one and the
+   * email commit together (a failed write leaves neither), then the email goes to the queue.
+   */
+  private async markAndWriteConfirmation(projectId: string, id: string): Promise<{ contact: Contact; due: boolean; waitSeconds: number } | null> {
+    let emailIds: string[] = [];
+    const marked = await this.dataSource.transaction(async (em) => {
+      const row = await this.repository.markConfirmationPending(projectId, id, CONFIRMATION_RESEND_INTERVAL_SECONDS, em);
+      if (!row) return null;
+      const contact = fromContactRow(row.row);
+      if (row.due) emailIds = await this.confirmations.write(projectId, contact, em);
+      return { contact, due: row.due, waitSeconds: row.waitSeconds };
+    });
+    await this.confirmations.deliver(emailIds);
+    return marked;
   }
 
   /** `requestConfirmation` by id, after a commit that wrote the contact (`/v1/send` with `doubleOptIn: true`). */
@@ -363,12 +378,10 @@ export class ContactsService implements OnModuleInit {
       if (contact.confirmation === 'confirmed') return contact;
       throw alreadySubscribed();
     }
-    const marked = await this.repository.markConfirmationPending(projectId, contact.id, CONFIRMATION_RESEND_INTERVAL_SECONDS);
+    const marked = await this.markAndWriteConfirmation(projectId, contact.id);
     if (!marked) return this.getById(projectId, id);
     if (!marked.due) throw confirmationThrottled(marked.waitSeconds);
-    const pending = fromContactRow(marked.row);
-    await this.confirmations.send(projectId, pending);
-    return pending;
+    return marked.contact;
   }
 
   /**

@@ -1,12 +1,18 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { Contact } from '../entities/contact.entity';
 
 /** What sends a confirmation email: deliverability registers it (it owns the signed links and reaches the email pipeline). */
 export interface ConfirmationMailerHandler {
   /** Whether the project has double opt-in enabled. */
   enabled(projectId: string): Promise<boolean>;
-  /** Writes the confirmation email to the contact (the project's template or the built-in message). */
-  send(projectId: string, contact: Contact): Promise<void>;
+  /**
+   * Writes the confirmation email to the contact (the project's template or the built-in message)
+   * in the caller's transaction and gives back what `deliver` hands to the queue after its commit.
+   */
+  write(projectId: string, contact: Contact, em: EntityManager): Promise<string[]>;
+  /** Hands emails written by `write` to the queue, once their transaction committed. */
+  deliver(emailIds: string[]): Promise<void>;
 }
 
 /**
@@ -25,8 +31,16 @@ export class ConfirmationMailer {
     return this.handler ? this.handler.enabled(projectId) : Promise.resolve(false);
   }
 
-  async send(projectId: string, contact: Contact): Promise<void> {
+  write(projectId: string, contact: Contact, em: EntityManager): Promise<string[]> {
+    return this.mailer().write(projectId, contact, em);
+  }
+
+  deliver(emailIds: string[]): Promise<void> {
+    return emailIds.length ? this.mailer().deliver(emailIds) : Promise.resolve();
+  }
+
+  private mailer(): ConfirmationMailerHandler {
     if (!this.handler) throw new Error('no confirmation mailer registered');
-    await this.handler.send(projectId, contact);
+    return this.handler;
   }
 }
