@@ -2,15 +2,19 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Contact } from '../entities/contact.entity';
 
+/** Writes a composed confirmation email in the caller's transaction: the ids of the emails written. */
+export type ConfirmationWriter = (em: EntityManager) => Promise<string[]>;
+
 /** What sends a confirmation email: deliverability registers it (it owns the signed links and reaches the email pipeline). */
 export interface ConfirmationMailerHandler {
   /** Whether the project has double opt-in enabled. */
   enabled(projectId: string): Promise<boolean>;
   /**
-   * Writes the confirmation email to the contact (the project's template or the built-in message)
-   * in the caller's transaction and gives back what `deliver` hands to the queue after its commit.
+   * The confirmation email to the contact (the project's template or the built-in message), its
+   * reads done ahead: the writer it gives writes it in the caller's transaction without another
+   * connection (embedded mode has one) and returns what `deliver` hands to the queue after the commit.
    */
-  write(projectId: string, contact: Contact, em: EntityManager): Promise<string[]>;
+  compose(projectId: string, contact: Contact): Promise<ConfirmationWriter>;
   /** Hands emails written by `write` to the queue, once their transaction committed. */
   deliver(emailIds: string[]): Promise<void>;
 }
@@ -31,8 +35,8 @@ export class ConfirmationMailer {
     return this.handler ? this.handler.enabled(projectId) : Promise.resolve(false);
   }
 
-  write(projectId: string, contact: Contact, em: EntityManager): Promise<string[]> {
-    return this.mailer().write(projectId, contact, em);
+  compose(projectId: string, contact: Contact): Promise<ConfirmationWriter> {
+    return this.mailer().compose(projectId, contact);
   }
 
   deliver(emailIds: string[]): Promise<void> {

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { resolveLocale } from '../../../i18n/locales';
-import { ConfirmationMailer } from '../../contacts/consent/confirmation-mailer';
+import { ConfirmationMailer, type ConfirmationWriter } from '../../contacts/consent/confirmation-mailer';
 import { CONFIRMATION_LINK_TTL_SECONDS } from '../../contacts/consent/double-opt-in';
 import { isContactId } from '../../contacts/contact-id';
 import { ContactsService } from '../../contacts/contacts.service';
@@ -43,17 +43,17 @@ export class ConfirmationService implements OnModuleInit {
   onModuleInit(): void {
     this.mailer.register({
       enabled: async (projectId) => (await this.projects.findById(projectId)).doubleOptIn?.enabled === true,
-      write: (projectId, contact, em) => this.write(projectId, contact, em),
+      compose: (projectId, contact) => this.compose(projectId, contact),
       deliver: (emailIds) => this.emails.enqueueGrouped(emailIds, 'TRANSACTIONAL'),
     });
   }
 
   /**
-   * The confirmation email, written in the caller's transaction (`em`): the project's template
-   * (with `{{confirmUrl}}`) or the built-in message in the contact's language. The ids to enqueue
-   * once it committed (none when the recipient policy skipped the address).
+   * The confirmation email: the project's template (with `{{confirmUrl}}`) or the built-in message
+   * in the contact's language, read now; the writer writes it in the caller's transaction and
+   * gives the ids to enqueue once it committed (none when the recipient policy skipped the address).
    */
-  async write(projectId: string, contact: Contact, em: EntityManager): Promise<string[]> {
+  async compose(projectId: string, contact: Contact): Promise<ConfirmationWriter> {
     const project = await this.projects.findById(projectId);
     const templateId = project.doubleOptIn?.templateId;
     const template = templateId ? await this.templates.findOne(projectId, templateId).catch(() => null) : null;
@@ -61,7 +61,7 @@ export class ConfirmationService implements OnModuleInit {
     const expiresAt = new Date(Date.now() + CONFIRMATION_LINK_TTL_SECONDS * 1000);
     const confirmUrl = `${this.config.publicUrl}/c/${confirmToken(this.config.appSecret, projectId, contact.id, expiresAt)}`;
     const from = template ? { email: template.fromAddress, name: template.fromName } : this.builtInSender(project);
-    const outcomes = await this.emails.queueForRecipients(
+    return async (em: EntityManager) => emailIds(await this.emails.queueForRecipients(
       projectId,
       {
         type: 'TRANSACTIONAL',
@@ -85,8 +85,7 @@ export class ConfirmationService implements OnModuleInit {
         },
       ],
       em,
-    );
-    return emailIds(outcomes);
+    ));
   }
 
   /** GET: the confirm button; never changes anything. */
