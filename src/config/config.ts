@@ -34,6 +34,8 @@ export interface AppConfig {
     sendLeaseSeconds: number;
     /** How often worker processes look for stranded emails (`EMAIL_SWEEP_INTERVAL_MS`). */
     sweepIntervalMs: number;
+    /** How often worker processes write double opt-in confirmation emails a crash left owed (`CONFIRMATION_REPAIR_INTERVAL_MS`). */
+    confirmationRepairIntervalMs: number;
   };
   aws: {
     region?: string;
@@ -384,6 +386,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       sendConcurrency: int(env, 'SEND_CONCURRENCY', 32, 1, 1000),
       sendLeaseSeconds: int(env, 'SEND_LEASE_SECONDS', 180, 10, 86_400),
       sweepIntervalMs: int(env, 'EMAIL_SWEEP_INTERVAL_MS', 60_000, 1_000, 3_600_000),
+      confirmationRepairIntervalMs: int(env, 'CONFIRMATION_REPAIR_INTERVAL_MS', 30_000, 100, 3_600_000),
     },
     aws: {
       region: awsRegion,

@@ -8,10 +8,11 @@ const APP_SECRET = randomBytes(32).toString('hex');
 /**
  * Double opt-in (extensions.md §3): the project setting and its validation, the public-key
  * sign-up that stays pending until the link's POST, `doubleOptIn: true` on secret-key calls,
- * the unchanged secret-key path, the resend throttle, and links that are tampered or expired.
+ * the unchanged secret-key path, the resend throttle, the repair of a crash between the sign-up's
+ * commit and its email, and links that are tampered or expired.
  */
 describe('double opt-in', () => {
-  const s = useSession({ PUBLIC_URL: 'https://mail.example.test', APP_SECRET }, { projectName: 'Acme Letters' });
+  const s = useSession({ PUBLIC_URL: 'https://mail.example.test', APP_SECRET, CONFIRMATION_REPAIR_INTERVAL_MS: '200' }, { projectName: 'Acme Letters' });
   const settings = (body: Record<string, unknown>) => s.dashboard.patch(`/users/@me/projects/${s.project.id}`, body);
 
   interface ContactState {
@@ -185,6 +186,42 @@ describe('double opt-in', () => {
     await s.api.post('/contacts/cnt_00000000000000000000000000000000/confirmation').expect(404);
     const other = await s.newProject();
     await other.api.post(`/contacts/${created.id}/confirmation`).expect(404);
+  });
+
+  it('writes the confirmation email a crash after the sign-up’s commit left owed, exactly once (repair pass)', async () => {
+    const email = 'crash@example.net';
+    const owedSince = async (id: string) =>
+      ((await s.db.query(`SELECT confirmation_requested_at FROM contacts WHERE id = $1`, [id])) as Array<{ confirmation_requested_at: Date | null }>)[0]
+        .confirmation_requested_at;
+    // White-box: a constraint that fails the email insert stands in for a crash between the contact's commit and its email.
+    await s.db.query(`ALTER TABLE emails ADD CONSTRAINT doi_e2e_fail CHECK (to_address <> '${email}')`);
+    try {
+      const failed = await s.publicApi.post('/v1/track', { email, event: 'signup' });
+      expect(failed.status).toBeGreaterThanOrEqual(500);
+    } finally {
+      await s.db.query(`ALTER TABLE emails DROP CONSTRAINT doi_e2e_fail`);
+    }
+    // The contact committed unsubscribed with the decision that it must confirm; the mark and the throttle's stamp rolled back with the email.
+    const owed = await byEmail(email);
+    expect(owed).toMatchObject({ subscribed: false, confirmation: null });
+    expect(await owedSince(owed.id)).not.toBeNull();
+    expect(await confirmationEmails(owed.id)).toHaveLength(0);
+
+    // Within the grace the repair pass leaves it (a request's own path may still be under way); past it, one email.
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(await confirmationEmails(owed.id)).toHaveLength(0);
+    await s.db.query(`UPDATE contacts SET confirmation_requested_at = now() - interval '2 minutes' WHERE id = $1`, [owed.id]);
+    const { link } = await confirmationMail(owed.id);
+    expect(await contact(owed.id)).toMatchObject({ subscribed: false, confirmation: 'pending' });
+    expect(await owedSince(owed.id)).toBeNull();
+
+    // Later rounds and a repeated sign-up (throttled: its marker is cleared without an email) send no more.
+    await s.publicApi.post('/v1/track', { email, event: 'signup' }).expect(200);
+    expect(await owedSince(owed.id)).toBeNull();
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(await confirmationEmails(owed.id)).toHaveLength(1);
+    await s.anonymous.post(pathOf(link)).type('form').send({}).expect(200);
+    expect(await contact(owed.id)).toMatchObject({ subscribed: true, confirmation: 'confirmed' });
   });
 
   it('answers tampered, foreign and expired links with a friendly page and changes nothing', async () => {

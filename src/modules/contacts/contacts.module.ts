@@ -18,6 +18,7 @@ import { Contact } from './entities/contact.entity';
 import { ImportJobError } from './entities/import-job-error.entity';
 import { ImportJob } from './entities/import-job.entity';
 import { BULK_PROVIDERS, BulkController } from './bulk/bulk.providers';
+import { ConfirmationRepair } from './worker/confirmation-repair';
 import { IMPORT_PROVIDERS, ImportController } from './import/import.providers';
 
 @Module({
@@ -29,7 +30,7 @@ import { IMPORT_PROVIDERS, ImportController } from './import/import.providers';
   ],
   // ContactFieldsController first: its static paths must win over `/contacts/:id`.
   controllers: [ImportController, BulkController, ContactFieldsController, ContactsController],
-  providers: [ConfirmationMailer, ContactsRepository, ContactFieldsRepository, ContactsService, ContactFieldsService, ContactsQueriesService, ...IMPORT_PROVIDERS, ...BULK_PROVIDERS],
+  providers: [ConfirmationMailer, ConfirmationRepair, ContactsRepository, ContactFieldsRepository, ContactsService, ContactFieldsService, ContactsQueriesService, ...IMPORT_PROVIDERS, ...BULK_PROVIDERS],
   exports: [ContactsService, ContactFieldsService, ConfirmationMailer],
 })
 export class ContactsModule {}

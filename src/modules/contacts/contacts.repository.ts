@@ -102,28 +102,54 @@ export class ContactsRepository {
   /**
    * Double opt-in: marks an unsubscribed contact `pending` and, when its last confirmation email
    * is older than `intervalSeconds` (or there was none), stamps a new one (`due`: send it now);
-   * otherwise `waitSeconds` until the next may leave. Null for a subscribed or absent contact.
+   * otherwise `waitSeconds` until the next may leave. Null for a subscribed or absent contact, and
+   * with `owedOnly` for one whose `confirmation_requested_at` is not set (another process wrote
+   * its email first: the row lock makes the second wait and then see the marker cleared).
+   * Clears the marker; run in the transaction that writes the email (`manager`), so the stamp
+   * and the cleared marker commit with it or not at all.
    */
   async markConfirmationPending(
     projectId: string,
     id: string,
     intervalSeconds: number,
+    owedOnly: boolean,
+    manager: EntityManager,
   ): Promise<{ row: ContactRow; due: boolean; waitSeconds: number } | null> {
-    const [rows]: [Array<ContactRow & { due: boolean; wait_seconds: number | null }>, number] = await this.dataSource.query(
+    const [rows]: [Array<ContactRow & { due: boolean; wait_seconds: number | null }>, number] = await manager.query(
       `WITH old AS (
-         SELECT id AS cid, confirmation_sent_at AS sent FROM contacts WHERE project_id = $1 AND id = $2 AND NOT subscribed FOR UPDATE
+         SELECT id AS cid, confirmation_sent_at AS sent FROM contacts
+         WHERE project_id = $1 AND id = $2 AND NOT subscribed AND (NOT $4::boolean OR confirmation_requested_at IS NOT NULL) FOR UPDATE
        ), x AS (
          SELECT cid, sent, (sent IS NULL OR sent <= now() - make_interval(secs => $3)) AS due FROM old
        )
        UPDATE contacts SET confirmation = 'pending',
               confirmation_sent_at = CASE WHEN x.due THEN now() ELSE confirmation_sent_at END,
+              confirmation_requested_at = NULL,
               updated_at = CASE WHEN x.due OR confirmation IS DISTINCT FROM 'pending' THEN now() ELSE updated_at END
        FROM x WHERE contacts.project_id = $1 AND contacts.id = x.cid
        RETURNING ${CONTACT_COLUMNS}, x.due, ceil(extract(epoch FROM (x.sent + make_interval(secs => $3) - now())))::int AS wait_seconds`,
-      [projectId, id, intervalSeconds],
+      [projectId, id, intervalSeconds, owedOnly],
     );
     const row = rows[0];
     return row ? { row, due: row.due, waitSeconds: Math.max(1, row.wait_seconds ?? 1) } : null;
+  }
+
+  /**
+   * Contacts asked to confirm more than `graceSeconds` ago whose confirmation email was never
+   * written (a crash after the upsert's commit), oldest first; markers left on contacts that
+   * have since been subscribed are dropped (there is nothing to confirm).
+   */
+  async owedConfirmations(graceSeconds: number, limit: number): Promise<Array<{ projectId: string; id: string }>> {
+    const rows: Array<{ project_id: string; id: string }> = await this.dataSource.query(
+      `WITH dropped AS (
+         UPDATE contacts SET confirmation_requested_at = NULL WHERE confirmation_requested_at IS NOT NULL AND subscribed
+       )
+       SELECT project_id, id FROM contacts
+       WHERE confirmation_requested_at < now() - make_interval(secs => $1) AND NOT subscribed
+       ORDER BY confirmation_requested_at LIMIT $2`,
+      [graceSeconds, limit],
+    );
+    return rows.map((r) => ({ projectId: r.project_id, id: r.id }));
   }
 
   /**
@@ -135,7 +161,7 @@ export class ContactsRepository {
       `WITH old AS (
          SELECT id AS cid, subscribed AS was_subscribed FROM contacts WHERE project_id = $1 AND id = $2 AND confirmation = 'pending' FOR UPDATE
        )
-       UPDATE contacts SET subscribed = true, confirmation = 'confirmed', confirmed_at = now(), updated_at = now()
+       UPDATE contacts SET subscribed = true, confirmation = 'confirmed', confirmed_at = now(), confirmation_requested_at = NULL, updated_at = now()
        FROM old WHERE contacts.project_id = $1 AND contacts.id = old.cid
        RETURNING ${CONTACT_COLUMNS}, old.was_subscribed`,
       [projectId, id],

@@ -6,7 +6,7 @@ import { ContactDirectory } from '../events/contact-directory';
 import { EventsService } from '../events/events.service';
 import { EventRow, fromEventRow, StoredEvent } from '../events/events.types';
 import { ConfirmationMailer } from './consent/confirmation-mailer';
-import { CONFIRMATION_RESEND_INTERVAL_SECONDS, ConfirmWhen, OptInTrigger, subscribesWhen, withoutSubscription } from './consent/double-opt-in';
+import { CONFIRMATION_REPAIR_GRACE_SECONDS, CONFIRMATION_RESEND_INTERVAL_SECONDS, ConfirmWhen, OptInTrigger, subscribesWhen, withoutSubscription } from './consent/double-opt-in';
 import { CONTACT_CONFIRMED, CONTACT_SNOOZED, CONTACT_SUBSCRIBED, CONTACT_TOPIC_SUBSCRIBED, CONTACT_TOPIC_UNSUBSCRIBED, CONTACT_UNSUBSCRIBED } from '../events/reserved-names';
 import { TopicsService } from '../topics/topics.service';
 import { isTopicMember, TopicRule } from '../topics/topics.sql';
@@ -36,6 +36,8 @@ export interface UpsertContactInput {
   source: ContactSource;
   /** Topic choices patched like `data` (null removes a choice); an unknown slug is a 422 before anything is written. */
   topics?: JsonObject;
+  /** Double opt-in (set by `optIn` through `withoutSubscription`): the upsert records that the contact must confirm. */
+  confirm?: ConfirmWhen | null;
 }
 
 export interface UpsertContactResult {
@@ -188,6 +190,7 @@ export class ContactsService implements OnModuleInit {
       event: event ? { name: event.name, data: { ...patch.set, ...patch.transient } } : undefined,
       fieldTypes,
       topics,
+      confirm: input.confirm ?? null,
     };
     return { patch, fieldTypes, statement };
   }
@@ -330,21 +333,58 @@ export class ContactsService implements OnModuleInit {
     const when = subscribesWhen(input);
     if (!(trigger.publicKey || trigger.requested) || !when) return { input, confirm: null };
     if (!(await this.confirmations.enabled(projectId))) return { input, confirm: null };
-    return { input: withoutSubscription(input), confirm: when };
+    return { input: withoutSubscription(input, when), confirm: when };
   }
 
   /**
-   * After an opt-in upsert committed: an unsubscribed contact becomes `pending` and gets the
-   * confirmation email, at most one per 10 minutes (repeated sign-ups send no more). A contact
-   * already subscribed (confirmed, or subscribed before) is left as it is.
+   * After an opt-in upsert committed (which stamped `confirmation_requested_at`): an unsubscribed
+   * contact becomes `pending` and gets the confirmation email, at most one per 10 minutes
+   * (repeated sign-ups send no more). A contact already subscribed (confirmed, or subscribed
+   * before) is left as it is. A crash before this runs leaves the marker to `writeOwedConfirmations`.
    */
   async requestConfirmation(projectId: string, { contact, isNew }: { contact: Contact; isNew: boolean }, when: ConfirmWhen | null): Promise<Contact> {
     if (!when || (when === 'new' && !isNew) || contact.subscribed) return contact;
-    const marked = await this.repository.markConfirmationPending(projectId, contact.id, CONFIRMATION_RESEND_INTERVAL_SECONDS);
-    if (!marked) return contact;
-    const pending = fromContactRow(marked.row);
-    if (marked.due) await this.confirmations.send(projectId, pending);
-    return pending;
+    const marked = await this.markAndWriteConfirmation(projectId, contact, true);
+    if (marked) return marked.contact;
+    // Another request's or the repair pass's transaction wrote it first: the contact as it is now.
+    return (await this.findById(projectId, contact.id)) ?? contact;
+  }
+
+  /**
+   * The repair pass (`ConfirmationRepair`): confirmation emails that upserts asked for more than
+   * `CONFIRMATION_REPAIR_GRACE_SECONDS` ago and that were never written, each through the same
+   * transaction as the normal path, so a contact gets its email once whichever process gets there.
+   */
+  async writeOwedConfirmations(onError: (err: unknown, contactId: string) => void, limit = 100): Promise<number> {
+    const owed = await this.repository.owedConfirmations(CONFIRMATION_REPAIR_GRACE_SECONDS, limit);
+    let written = 0;
+    for (const { projectId, id } of owed) {
+      try {
+        const contact = await this.findById(projectId, id);
+        if (contact && (await this.markAndWriteConfirmation(projectId, contact, true))?.due) written++;
+      } catch (err) {
+        onError(err, id); // Left owed: the next round tries again; one contact never holds up the others.
+      }
+    }
+    return written;
+  }
+
+  /**
+   * Marks the contact `pending` and, when the resend interval allows (`due`), writes the
+   * confirmation email in the same transaction: the stamp that throttles the next one and the
+   * email commit together (a failed write leaves neither), then the email goes to the queue.
+   */
+  private async markAndWriteConfirmation(projectId: string, contact: Contact, owedOnly: boolean): Promise<{ contact: Contact; due: boolean; waitSeconds: number } | null> {
+    const write = await this.confirmations.compose(projectId, contact);
+    let emailIds: string[] = [];
+    const marked = await this.dataSource.transaction(async (em) => {
+      const row = await this.repository.markConfirmationPending(projectId, contact.id, CONFIRMATION_RESEND_INTERVAL_SECONDS, owedOnly, em);
+      if (!row) return null;
+      if (row.due) emailIds = await write(em);
+      return { contact: fromContactRow(row.row), due: row.due, waitSeconds: row.waitSeconds };
+    });
+    await this.confirmations.deliver(emailIds);
+    return marked;
   }
 
   /** `requestConfirmation` by id, after a commit that wrote the contact (`/v1/send` with `doubleOptIn: true`). */
@@ -363,12 +403,10 @@ export class ContactsService implements OnModuleInit {
       if (contact.confirmation === 'confirmed') return contact;
       throw alreadySubscribed();
     }
-    const marked = await this.repository.markConfirmationPending(projectId, contact.id, CONFIRMATION_RESEND_INTERVAL_SECONDS);
+    const marked = await this.markAndWriteConfirmation(projectId, contact, false);
     if (!marked) return this.getById(projectId, id);
     if (!marked.due) throw confirmationThrottled(marked.waitSeconds);
-    const pending = fromContactRow(marked.row);
-    await this.confirmations.send(projectId, pending);
-    return pending;
+    return marked.contact;
   }
 
   /**

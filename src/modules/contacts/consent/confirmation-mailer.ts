@@ -1,12 +1,22 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { Contact } from '../entities/contact.entity';
+
+/** Writes a composed confirmation email in the caller's transaction: the ids of the emails written. */
+export type ConfirmationWriter = (em: EntityManager) => Promise<string[]>;
 
 /** What sends a confirmation email: deliverability registers it (it owns the signed links and reaches the email pipeline). */
 export interface ConfirmationMailerHandler {
   /** Whether the project has double opt-in enabled. */
   enabled(projectId: string): Promise<boolean>;
-  /** Writes the confirmation email to the contact (the project's template or the built-in message). */
-  send(projectId: string, contact: Contact): Promise<void>;
+  /**
+   * The confirmation email to the contact (the project's template or the built-in message), its
+   * reads done ahead: the writer it gives writes it in the caller's transaction without another
+   * connection (embedded mode has one) and returns what `deliver` hands to the queue after the commit.
+   */
+  compose(projectId: string, contact: Contact): Promise<ConfirmationWriter>;
+  /** Hands emails written by `write` to the queue, once their transaction committed. */
+  deliver(emailIds: string[]): Promise<void>;
 }
 
 /**
@@ -25,8 +35,16 @@ export class ConfirmationMailer {
     return this.handler ? this.handler.enabled(projectId) : Promise.resolve(false);
   }
 
-  async send(projectId: string, contact: Contact): Promise<void> {
+  compose(projectId: string, contact: Contact): Promise<ConfirmationWriter> {
+    return this.mailer().compose(projectId, contact);
+  }
+
+  deliver(emailIds: string[]): Promise<void> {
+    return emailIds.length ? this.mailer().deliver(emailIds) : Promise.resolve();
+  }
+
+  private mailer(): ConfirmationMailerHandler {
     if (!this.handler) throw new Error('no confirmation mailer registered');
-    await this.handler.send(projectId, contact);
+    return this.handler;
   }
 }

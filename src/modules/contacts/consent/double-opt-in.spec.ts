@@ -9,7 +9,7 @@ describe('double opt-in input rules', () => {
   });
 
   it('writes without subscribing, and keeps an explicit unsubscribe', () => {
-    expect(withoutSubscription({ email: 'a@b.c', subscribed: true, defaultSubscribed: true })).toEqual({ email: 'a@b.c', subscribed: undefined, defaultSubscribed: false });
-    expect(withoutSubscription({ subscribed: false, defaultSubscribed: true })).toEqual({ subscribed: false, defaultSubscribed: false });
+    expect(withoutSubscription({ email: 'a@b.c', subscribed: true, defaultSubscribed: true }, 'always')).toEqual({ email: 'a@b.c', subscribed: undefined, defaultSubscribed: false, confirm: 'always' });
+    expect(withoutSubscription({ subscribed: false, defaultSubscribed: true }, 'new')).toEqual({ subscribed: false, defaultSubscribed: false, confirm: 'new' });
   });
 });

@@ -2,10 +2,15 @@
 interface SubscriptionInput {
   subscribed?: boolean;
   defaultSubscribed: boolean;
+  /** Set by `withoutSubscription`: the upsert records that the contact must confirm. */
+  confirm?: ConfirmWhen | null;
 }
 
 /** How long a resend waits for the previous confirmation email (also what repeated sign-ups wait). */
 export const CONFIRMATION_RESEND_INTERVAL_SECONDS = 600;
+
+/** How long after the upsert that asked for it a confirmation email not yet written is the repair pass's to write. */
+export const CONFIRMATION_REPAIR_GRACE_SECONDS = 60;
 
 /** How long a confirmation link stays valid. */
 export const CONFIRMATION_LINK_TTL_SECONDS = 7 * 24 * 3600;
@@ -30,8 +35,9 @@ export function subscribesWhen(input: SubscriptionInput): ConfirmWhen | null {
 
 /**
  * The upsert under double opt-in: nothing it does subscribes the contact (a new contact starts
- * unsubscribed, an existing one keeps its state); an explicit `false` still unsubscribes.
+ * unsubscribed, an existing one keeps its state); an explicit `false` still unsubscribes. It
+ * carries `when` so the upsert's own statement records that the contact must confirm.
  */
-export function withoutSubscription<T extends SubscriptionInput>(input: T): T {
-  return { ...input, subscribed: input.subscribed === false ? false : undefined, defaultSubscribed: false };
+export function withoutSubscription<T extends SubscriptionInput>(input: T, when: ConfirmWhen): T {
+  return { ...input, subscribed: input.subscribed === false ? false : undefined, defaultSubscribed: false, confirm: when };
 }

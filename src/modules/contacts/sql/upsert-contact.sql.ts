@@ -1,6 +1,7 @@
 import { insertEventsSql } from '../../events/events-insert.sql';
 import type { FieldType } from '../data/field-types';
 import type { TopicRule } from '../../topics/topics.sql';
+import type { ConfirmWhen } from '../consent/double-opt-in';
 
 /** The subscription event a flip stores (`up`: the upserted row). */
 export const FLIP_EVENT_NAME = "CASE WHEN up.subscribed THEN 'contact.subscribed' ELSE 'contact.unsubscribed' END";
@@ -16,12 +17,25 @@ export interface UpsertStatementInput {
   event?: { name: string; data: Record<string, unknown> };
   fieldTypes: Array<[string, FieldType]>;
   /**
+   * Double opt-in (`ContactsService.optIn`): the statement stamps `confirmation_requested_at` on a
+   * contact it leaves unsubscribed that must confirm (`new`: only one it creates), so the decision
+   * commits with the contact and a crash before the email leaves it for the repair pass.
+   */
+  confirm?: ConfirmWhen | null;
+  /**
    * Topic choices to set and to remove (slugs checked by the caller), with the rules of every slug
    * they name: a change of effective membership stores `contact.topic.subscribed|unsubscribed`.
    * Only the single statement writes topics (the batch statement leaves them as they are).
    */
   topics?: { set: Record<string, boolean>; unset: string[]; rules: TopicRule[] };
 }
+
+/**
+ * Double opt-in on the update branch (`c`: the existing row): an existing contact is asked to
+ * confirm only under `always` and when the upsert leaves it unsubscribed (SQL; `confirm` and
+ * `subscribed` are the call's values).
+ */
+export const ASKS_EXISTING = (confirm: string, subscribed: string) => `(${confirm} = 'always' AND NOT COALESCE(${subscribed}, c.subscribed))`;
 
 /** A contact's effective membership of topic `r` (`{slug, default}`) given its choices `topics` (SQL; rule of topics.sql.ts). */
 const memberOf = (topics: string) => `coalesce((${topics} ->> r.slug)::boolean, r.d = 'opt_out')`;
@@ -47,6 +61,7 @@ export function buildUpsertStatement(input: UpsertStatementInput): { sql: string
     JSON.stringify((input.topics?.rules ?? []).map((r) => ({ slug: r.slug, d: r.default }))),
     JSON.stringify(input.topics?.set ?? {}),
     input.topics?.unset ?? [],
+    input.confirm ?? null,
   ];
   const ctes = [
     `old AS (
@@ -54,8 +69,8 @@ export function buildUpsertStatement(input: UpsertStatementInput): { sql: string
       WHERE project_id = $1 AND email = $2 FOR UPDATE
     )`,
     `up AS (
-      INSERT INTO contacts AS c (project_id, email, subscribed, data, topics)
-      SELECT $1, $2, COALESCE($3::boolean, $4::boolean), $5::jsonb, $9::jsonb
+      INSERT INTO contacts AS c (project_id, email, subscribed, data, topics, confirmation_requested_at)
+      SELECT $1, $2, COALESCE($3::boolean, $4::boolean), $5::jsonb, $9::jsonb, CASE WHEN $11::text IS NOT NULL THEN now() END
       -- Forces "old" to run (and lock) before this insert: evaluated after it, FOR UPDATE
       -- would skip the row this statement itself just updated.
       WHERE (SELECT count(*) FROM old) >= 0
@@ -63,10 +78,12 @@ export function buildUpsertStatement(input: UpsertStatementInput): { sql: string
         SET subscribed = COALESCE($3::boolean, c.subscribed),
             data = (c.data - $6::text[]) || $5::jsonb,
             topics = (c.topics - $10::text[]) || $9::jsonb,
+            confirmation_requested_at = CASE WHEN ${ASKS_EXISTING('$11::text', '$3::boolean')} THEN now() ELSE c.confirmation_requested_at END,
             updated_at = now()
         WHERE c.subscribed IS DISTINCT FROM COALESCE($3::boolean, c.subscribed)
            OR c.data IS DISTINCT FROM ((c.data - $6::text[]) || $5::jsonb)
            OR c.topics IS DISTINCT FROM ((c.topics - $10::text[]) || $9::jsonb)
+           OR ${ASKS_EXISTING('$11::text', '$3::boolean')}
       RETURNING c.id, c.email, c.subscribed, c.data, c.topics, c.snoozed_until, c.confirmation, c.confirmed_at, c.created_at, c.updated_at, (c.xmax = 0) AS inserted
     )`,
     `cur AS (

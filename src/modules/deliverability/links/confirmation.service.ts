@@ -1,13 +1,14 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { resolveLocale } from '../../../i18n/locales';
-import { ConfirmationMailer } from '../../contacts/consent/confirmation-mailer';
+import { ConfirmationMailer, type ConfirmationWriter } from '../../contacts/consent/confirmation-mailer';
 import { CONFIRMATION_LINK_TTL_SECONDS } from '../../contacts/consent/double-opt-in';
 import { isContactId } from '../../contacts/contact-id';
 import { ContactsService } from '../../contacts/contacts.service';
 import type { Contact } from '../../contacts/entities/contact.entity';
-import { EmailQueueFacade } from '../../emails/email-queue.facade';
+import { EmailQueueFacade, emailIds } from '../../emails/email-queue.facade';
 import { parseSystemFrom } from '../../emails/system/pipeline-system-mailer';
 import type { Project } from '../../projects/entities/project.entity';
 import { ProjectsService } from '../../projects/projects.service';
@@ -42,12 +43,17 @@ export class ConfirmationService implements OnModuleInit {
   onModuleInit(): void {
     this.mailer.register({
       enabled: async (projectId) => (await this.projects.findById(projectId)).doubleOptIn?.enabled === true,
-      send: (projectId, contact) => this.send(projectId, contact),
+      compose: (projectId, contact) => this.compose(projectId, contact),
+      deliver: (emailIds) => this.emails.enqueueGrouped(emailIds, 'TRANSACTIONAL'),
     });
   }
 
-  /** The confirmation email: the project's template (with `{{confirmUrl}}`) or the built-in message in the contact's language. */
-  async send(projectId: string, contact: Contact): Promise<void> {
+  /**
+   * The confirmation email: the project's template (with `{{confirmUrl}}`) or the built-in message
+   * in the contact's language, read now; the writer writes it in the caller's transaction and
+   * gives the ids to enqueue once it committed (none when the recipient policy skipped the address).
+   */
+  async compose(projectId: string, contact: Contact): Promise<ConfirmationWriter> {
     const project = await this.projects.findById(projectId);
     const templateId = project.doubleOptIn?.templateId;
     const template = templateId ? await this.templates.findOne(projectId, templateId).catch(() => null) : null;
@@ -55,7 +61,7 @@ export class ConfirmationService implements OnModuleInit {
     const expiresAt = new Date(Date.now() + CONFIRMATION_LINK_TTL_SECONDS * 1000);
     const confirmUrl = `${this.config.publicUrl}/c/${confirmToken(this.config.appSecret, projectId, contact.id, expiresAt)}`;
     const from = template ? { email: template.fromAddress, name: template.fromName } : this.builtInSender(project);
-    await this.emails.queueForRecipients(
+    return async (em: EntityManager) => emailIds(await this.emails.queueForRecipients(
       projectId,
       {
         type: 'TRANSACTIONAL',
@@ -78,7 +84,8 @@ export class ConfirmationService implements OnModuleInit {
           variables: { ...contact.data, confirmUrl, confirmProject: project.name, confirmEmail: contact.email },
         },
       ],
-    );
+      em,
+    ));
   }
 
   /** GET: the confirm button; never changes anything. */

@@ -42,7 +42,7 @@ type Written = SendResult & { ids: string[]; contactIds: string[] } | { keyTaken
 
 const contactInput = (req: SendRequest, to: Recipient, confirm = false): UpsertContactInput => {
   const input: UpsertContactInput = { email: to.email, data: req.data, topics: req.topics, subscribed: req.subscribed, defaultSubscribed: false, source: 'send' };
-  return confirm ? withoutSubscription(input) : input;
+  return confirm ? withoutSubscription(input, 'always') : input;
 };
 
 /** The façade's request for one validated send (its recipients are added once the contacts are upserted). */
