@@ -8,6 +8,7 @@ import { Project } from '../../projects/entities/project.entity';
 @Unique('contacts_project_email_key', ['projectId', 'email'])
 @Check('contacts_confirmation_check', `confirmation IN ('pending', 'confirmed')`)
 @Index('contacts_project_created_idx', ['projectId', 'createdAt', 'id'])
+@Index('contacts_confirmation_requested_idx', ['confirmationRequestedAt'], { where: 'confirmation_requested_at IS NOT NULL' })
 /** `USING gin (email gin_trgm_ops)` and `USING gin (data jsonb_path_ops)`: operator classes TypeORM cannot declare. */
 @Index('contacts_email_trgm_idx', { synchronize: false })
 @Index('contacts_data_gin_idx', { synchronize: false })
@@ -33,6 +34,8 @@ export class Contact {
   @Column('timestamptz', { nullable: true }) confirmedAt: Date | null;
   /** When the last confirmation email was written (resends are throttled on it). */
   @Column('timestamptz', { nullable: true }) confirmationSentAt: Date | null;
+  /** Set by the upsert that decides the contact must confirm, cleared when its confirmation email is written (the repair pass writes the ones a crash left owed). */
+  @Column('timestamptz', { nullable: true }) confirmationRequestedAt: Date | null;
   /** Explicit topic choices by slug; effective membership also depends on each topic's default (topics.sql.ts). */
   @Column('jsonb', { default: {} }) topics: Record<string, boolean>;
   /** No MARKETING mail until then (compared with now() where mail is decided: it ends by itself). */
