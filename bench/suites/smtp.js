@@ -8,6 +8,7 @@
 // before and with 100 idle authenticated submission sessions.
 const tls = require('node:tls');
 const nodemailer = require('nodemailer');
+const { processCpuMs } = require('../lib/cpu');
 const { _internals: sendSuite } = require('./send');
 
 const CONNECTIONS = 50;
@@ -95,22 +96,40 @@ async function run(ctx) {
         await relay(port, project.secretKey, 200, 1_000_000);
         await receiver.waitFor(400, 60_000);
 
+        // CPU of the service (its main process: with PROCESSES=2 the primary alone, so only for one process) and of this
+        // client, per email of each path: where the time of the slower path goes.
+        const clientCpuMs = () => {
+          const { user, system } = process.cpuUsage();
+          return (user + system) / 1000;
+        };
         receiver.reset();
+        let cpu0 = processCpuMs(app.pid);
+        let client0 = clientCpuMs();
         let t0 = Date.now();
         const api = await load({ url: app.url, connections: CONNECTIONS, amount: n, requests: apiRequests(project.secretKey, 0), timeout: 30 });
         const apiOk = n - api.non2xx - api.errors;
         await receiver.waitFor(apiOk, 300_000);
         const apiRate = apiOk / ((Date.now() - t0) / 1000);
+        const apiCpu = (processCpuMs(app.pid) - cpu0) / Math.max(1, apiOk);
+        const apiClientCpu = (clientCpuMs() - client0) / Math.max(1, apiOk);
 
         receiver.reset();
+        cpu0 = processCpuMs(app.pid);
+        client0 = clientCpuMs();
         t0 = Date.now();
         const refused = await relay(port, project.secretKey, n, 0);
         await receiver.waitFor(n - refused, 300_000);
         const relayRate = (n - refused) / ((Date.now() - t0) / 1000);
+        const relayCpu = (processCpuMs(app.pid) - cpu0) / Math.max(1, n - refused);
+        const relayClientCpu = (clientCpuMs() - client0) / Math.max(1, n - refused);
         ctx.log(`${label}: /v1/send ${Math.round(apiRate)} emails/s, relay ${Math.round(relayRate)} emails/s (${refused} refused)`);
         rows.push(row('/v1/send accepted → received by SMTP, emails/s', label, Math.round(apiRate), 'emails/s'));
         rows.push(row('SMTP relay (nodemailer, STARTTLS) → received, emails/s', label, Math.round(relayRate), 'emails/s', undefined, { baseline: Math.round(apiRate) }));
         rows.push(row('relay share of /v1/send', label, Math.round((relayRate / apiRate) * 100), '%', { min: 80 }, { baseline: Math.round(apiRate), baselineUnit: 'emails/s' }));
+        if (!env.PROCESSES) {
+          rows.push(row('service CPU per email, relay (baseline: /v1/send)', label, Number(relayCpu.toFixed(2)), 'ms', undefined, { baseline: Number(apiCpu.toFixed(2)) }));
+          rows.push(row('bench client CPU per email, nodemailer relay (baseline: HTTP /v1/send)', label, Number(relayClientCpu.toFixed(2)), 'ms', undefined, { baseline: Number(apiClientCpu.toFixed(2)) }));
+        }
         rows.push(row('relay refusals', label, refused + api.non2xx + api.errors, 'count', { max: 0 }));
 
         await sleep(2_000);

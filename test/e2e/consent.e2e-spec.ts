@@ -62,6 +62,18 @@ describe('double opt-in', () => {
     expect(project.doubleOptIn).toEqual({ enabled: true, templateId: null, redirectUrl: null });
   });
 
+  it('serves the built-in message for previews: the project’s language by default, any supported one on request', async () => {
+    const english = (await s.api.get('/double-opt-in/built-in-email').expect(200)).body;
+    expect(english).toMatchObject({ locale: 'en', subject: 'Confirm your subscription to {{ confirmProject }}' });
+    expect(english.body).toContain('href="{{ confirmUrl }}"');
+    expect(english.body).toContain('Confirm subscription');
+    const german = (await s.dashboard.get('/double-opt-in/built-in-email?locale=de').set('X-Project-Id', s.project.id).expect(200)).body;
+    expect(german.locale).toBe('de');
+    expect(german.subject).not.toBe(english.subject);
+    const refused = await s.api.get('/double-opt-in/built-in-email?locale=xx').expect(422);
+    expect(refused.body.error.errors[0]).toMatchObject({ field: 'locale' });
+  });
+
   it('keeps a public-key sign-up pending until the link’s POST; GET changes nothing', async () => {
     await s.publicApi.post('/v1/track', { email: 'Reader@Example.net', event: 'signup', data: { locale: 'de' } }).expect(200);
     const pending = await byEmail('reader@example.net');

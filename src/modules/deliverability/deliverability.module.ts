@@ -1,3 +1,4 @@
+import { ConfirmationEmailController } from './links/confirmation-email.controller';
 import { TopicsModule } from '../topics/topics.module';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -45,7 +46,7 @@ import { SnsMessagesPurge } from './worker/sns-messages-purge';
     BillingModule,
     TemplatesModule,
   ],
-  controllers: [TrackingController, RecipientLinksController, SnsController],
+  controllers: [TrackingController, RecipientLinksController, ConfirmationEmailController, SnsController],
   providers: [
     SuppressionService,
     SuppressionsRepository,

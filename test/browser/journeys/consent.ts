@@ -66,7 +66,8 @@ export const consentJourney: Journey = {
     // Double opt-in in the project settings, with the confirmation email's preview.
     await page.goto(projectUrl('settings'));
     const doi = page.getByRole('region', { name: 'Double opt-in' });
-    await see(doi.getByText(/^The built-in message, in the contact/));
+    await see(doi.getByText(/^The built-in message, here in the project/));
+    await see(doi.frameLocator('iframe[title="Confirmation email preview"]').getByRole('link', { name: 'Confirm subscription' }));
     await doi.getByLabel('Confirmation email').selectOption({ label: state.templateName ?? 'Welcome email' });
     await see(doi.getByText(/does not use \{\{confirmUrl\}\}/));
     await see(doi.frameLocator('iframe[title="Confirmation email preview"]').locator('body'));

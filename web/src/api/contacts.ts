@@ -2,6 +2,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useApi, useProjectId } from '../lib/project';
 import { data, projectApi } from './client';
 import { qk } from './queryKeys';
+import type { operations } from './schema';
 import type { ImportJobResponse } from './types';
 
 /** One refused row of an import (the document types `errors` only as objects). */
@@ -107,3 +108,15 @@ export function uploadContactsCsv(projectId: string, file: File) {
 }
 
 export type BulkOperation = 'subscribe' | 'unsubscribe' | 'delete';
+
+type ConfirmationLocale = NonNullable<NonNullable<operations['ConfirmationEmailController_builtIn']['parameters']['query']>['locale']>;
+
+/** The built-in double opt-in message (Liquid over confirmProject, confirmEmail, confirmUrl) in a language, for previews. */
+export function useBuiltInConfirmationEmail(locale: string) {
+  const api = useApi();
+  const projectId = useProjectId();
+  return useQuery({
+    queryKey: qk.p(projectId, 'double-opt-in', 'built-in-email', locale),
+    queryFn: ({ signal }) => data(api.GET('/double-opt-in/built-in-email', { params: { query: { locale: locale as ConfirmationLocale } }, signal })),
+  });
+}

@@ -1043,6 +1043,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/double-opt-in/built-in-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the built-in confirmation email
+         * @description The Liquid source of the localized message double opt-in sends when the project names no template; the variables are confirmProject, confirmEmail and confirmUrl.
+         */
+        get: operations["ConfirmationEmailController_builtIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/@me/projects/{id}/billing-limits": {
         parameters: {
             query?: never;
@@ -2753,6 +2773,17 @@ export interface components {
             email: string;
             /** @description Render the copy with this contact (`cnt_…`) of the project; omitted, without contact data */
             contactId?: string | null;
+        };
+        ConfirmationEmailResponse: {
+            /**
+             * @description Language of the message
+             * @enum {string}
+             */
+            locale: "en" | "de" | "fr" | "es" | "nl" | "pt" | "it";
+            /** @description Subject, as Liquid over confirmProject and confirmEmail */
+            subject: string;
+            /** @description HTML body, as Liquid over confirmProject, confirmEmail and confirmUrl */
+            body: string;
         };
         CategoryLimitSchema: {
             /** @description Monthly cap; null when there is none */
@@ -9165,6 +9196,65 @@ export interface operations {
             };
             /** @description No such template or contact in this project */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ConfirmationEmailController_builtIn: {
+        parameters: {
+            query?: {
+                /** @description Language of the message (default: the project's language) */
+                locale?: "en" | "de" | "fr" | "es" | "nl" | "pt" | "it";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message in the asked language */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfirmationEmailResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { accountApi } from '../../api/account';
+import { useBuiltInConfirmationEmail } from '../../api/contacts';
 import { qk } from '../../api/queryKeys';
 import { useTemplate, useTemplateList } from '../../api/templates';
 import type { Project } from '../../api/types';
@@ -12,32 +13,44 @@ import { fieldError, formValues, useApiMutation } from '../../lib/forms';
 import { previewVariables, renderPreview } from '../templates/liquid-preview';
 
 const SAMPLE_CONFIRM_URL = '#confirm';
+const SAMPLE_EMAIL = 'ada@example.com';
 
-/** The chosen template rendered like the template editor's preview, with a placeholder confirmation link. */
-function ConfirmationPreview({ templateId }: { templateId: string }) {
-  const template = useTemplate(templateId || undefined);
-  if (!templateId) {
-    return (
-      <p className="hint" id="doi-preview">
-        The built-in message, in the contact's language (its data.locale, else the project's language): “Confirm your subscription to {'{project}'}”, with a
-        button that opens the confirmation page.
-      </p>
-    );
-  }
-  if (template.isPending) return <p id="doi-preview">Loading the preview…</p>;
-  if (template.isError) return <ErrorMessage error={template.error} title="Could not load the template" />;
-  const result = renderPreview(template.data.subject, template.data.body, { ...previewVariables({}, 'ada@example.com'), confirmUrl: SAMPLE_CONFIRM_URL });
+/** A message rendered like the template editor's preview, with the project's name, a sample address and a placeholder link. */
+function RenderedConfirmation({ subject, body, projectName, requireLink }: { subject: string; body: string; projectName: string; requireLink: boolean }) {
+  const result = renderPreview(subject, body, { ...previewVariables({}, SAMPLE_EMAIL), confirmUrl: SAMPLE_CONFIRM_URL, confirmProject: projectName, confirmEmail: SAMPLE_EMAIL });
   if (!result.ok) return <p className="error-suggestion">The template does not render: {result.problem.message}</p>;
-  const usesLink = /\{\{-?\s*confirmUrl\s*(\||-?\}\})/.test(template.data.body + template.data.subject);
+  const usesLink = /\{\{-?\s*confirmUrl\s*(\||-?\}\})/.test(body + subject);
   return (
     <div id="doi-preview">
-      {!usesLink && <p className="banner banner-warning">This template does not use {'{{confirmUrl}}'}: saving will be refused.</p>}
+      {requireLink && !usesLink && <p className="banner banner-warning">This template does not use {'{{confirmUrl}}'}: saving will be refused.</p>}
       <p className="preview-subject" aria-label="Rendered subject">
         {result.subject}
       </p>
       <iframe className="preview-frame" title="Confirmation email preview" sandbox="" srcDoc={result.html} />
     </div>
   );
+}
+
+/** The built-in message in the project's language, as the service sends it. */
+function BuiltInConfirmationPreview({ project }: { project: Project }) {
+  const builtIn = useBuiltInConfirmationEmail(project.language);
+  if (builtIn.isPending) return <p id="doi-preview">Loading the preview…</p>;
+  if (builtIn.isError) return <ErrorMessage error={builtIn.error} title="Could not load the built-in message" />;
+  return (
+    <>
+      <p className="hint">The built-in message, here in the project's language; each contact gets it in its own (data.locale) when Mailroom has it.</p>
+      <RenderedConfirmation subject={builtIn.data.subject} body={builtIn.data.body} projectName={project.name} requireLink={false} />
+    </>
+  );
+}
+
+/** The chosen template (or the built-in message) rendered like the template editor's preview, with a placeholder confirmation link. */
+function ConfirmationPreview({ templateId, project }: { templateId: string; project: Project }) {
+  const template = useTemplate(templateId || undefined);
+  if (!templateId) return <BuiltInConfirmationPreview project={project} />;
+  if (template.isPending) return <p id="doi-preview">Loading the preview…</p>;
+  if (template.isError) return <ErrorMessage error={template.error} title="Could not load the template" />;
+  return <RenderedConfirmation subject={template.data.subject} body={template.data.body} projectName={project.name} requireLink />;
 }
 
 /** Double opt-in: on or off, the confirmation template (or the built-in message) and where the page redirects. */
@@ -98,7 +111,7 @@ export function DoubleOptInSettings({ project }: { project: Project }) {
           error={fieldError(save.error, 'doubleOptIn.redirectUrl')}
         />
         <h3>Preview</h3>
-        <ConfirmationPreview templateId={templateId} />
+        <ConfirmationPreview templateId={templateId} project={project} />
         <ErrorMessage error={save.error} fields={['doubleOptIn.enabled', 'doubleOptIn.templateId', 'doubleOptIn.redirectUrl']} title="Could not save" />
         {save.isSuccess && <Notice>Saved.</Notice>}
         <Button type="submit" variant="primary" pending={save.isPending} pendingLabel="Saving…" disabled={readOnly}>
