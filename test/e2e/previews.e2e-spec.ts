@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { pathOf } from '../support/deliverability';
 import { ProjectSession, useFixture, useSession, waitFor } from '../support/session';
 import { SmtpReceiver } from '../support/smtp-receiver';
 
@@ -62,6 +64,12 @@ describe('previews and test sends as a contact', () => {
         expect(msg.parsed!.html).toContain('Hello Ada of Engines, you are ada@example.com.');
         expect(msg.parsed!.html).toMatch(/\/u\/[^"]+/);
         expect(msg.parsed!.headers.get('x-test')).toBe('true');
+        // Its unsubscribe links act on no one: the page is the invalid-link page and a mailbox's
+        // one-click POST leaves the contact it renders as subscribed.
+        const oneClick = /href="(https?:\/\/[^"]+\/u\/[^"]+)"/.exec(msg.parsed!.html as string)![1];
+        await request(s.http).get(pathOf(oneClick)).expect(404);
+        await request(s.http).post(pathOf(oneClick)).type('form').send('List-Unsubscribe=One-Click').expect((r) => expect(r.status).toBeGreaterThanOrEqual(400));
+        expect((await p.api.get(`/contacts/${ada}`).expect(200)).body.subscribed).toBe(true);
         await p.read.emailSettled(res.body.emailId as string, ['sent', 'delivered']);
         expect(await p.read.contactByEmail(to)).toBeUndefined();
         expect(await counts(p, kind === 'campaigns' ? id : undefined)).toEqual(before);

@@ -17,6 +17,14 @@ export function testCopyContact(variables: Record<string, unknown> | null): { id
   return typeof id === 'string' && typeof email === 'string' ? { id, email } : null;
 }
 
+/**
+ * What a test copy's unsubscribe and preference links (footer, `{{unsubscribeUrl}}`,
+ * `{{manageUrl}}`, List-Unsubscribe) are signed for instead of the contact: not a contact id, so
+ * the pages answer their friendly invalid-link page and a click, or a mailbox's one-click POST,
+ * changes nothing for the contact the copy renders as.
+ */
+export const TEST_COPY_LINK_ID = 'test-copy';
+
 /** A test copy's subject prefix and header; its type stays the real one (MARKETING gets its footer). */
 export const TEST_SUBJECT_PREFIX = '[Test] ';
 export const TEST_HEADER = 'X-Test';

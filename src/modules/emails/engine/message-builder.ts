@@ -12,7 +12,7 @@ import { InjectConfig } from '../../../config/config.module';
 import { listUnsubscribeHeaders, recipientLinks, withRecipientFooter } from '../../deliverability/links/recipient-links';
 import { instrumentTracking } from '../../deliverability/tracking/instrument-tracking';
 import { skipReason } from '../recipient-policy';
-import { isTestCopy, testCopyContact } from '../test-copy';
+import { isTestCopy, TEST_COPY_LINK_ID, testCopyContact } from '../test-copy';
 import type { Project } from '../../projects/entities/project.entity';
 
 type RenderProject = Project;
@@ -99,6 +99,8 @@ export class MessageBuilder {
     // 2. Variables: the contact's data (snapshot taken at send time) plus the generated ones. A test
     //    copy renders as the contact it names (test-copy.ts), not as its test address.
     const as = isTestCopy(email) ? testCopyContact(email.variables) : email.contactId ? { id: email.contactId, email: email.toAddress } : null;
+    // The recipient links are the contact's, except in a test copy, whose links act on no one (test-copy.ts).
+    const linked = as && isTestCopy(email) ? { id: TEST_COPY_LINK_ID } : as;
     let variables: Record<string, unknown> = {};
     if (content.liquid) {
       variables = email.variables ?? {};
@@ -106,7 +108,7 @@ export class MessageBuilder {
         ...variables,
         email: as?.email ?? email.toAddress,
         id: as?.id ?? email.contactId,
-        ...(project && as ? recipientLinks(this.config, project.id, { id: as.id }) : {}),
+        ...(project && linked ? recipientLinks(this.config, project.id, { id: linked.id }) : {}),
         locale: typeof variables.locale === 'string' && variables.locale ? variables.locale : (project?.language ?? 'en'),
       };
     }
@@ -117,13 +119,13 @@ export class MessageBuilder {
     let { html, text } = rendered;
 
     // 4. The unsubscribe footer (MARKETING), then the open pixel and click redirects when tracking is on.
-    if (project && as) ({ html, text } = withRecipientFooter(this.config, project, { id: as.id, data: variables }, email.type, { html, text }));
+    if (project && linked) ({ html, text } = withRecipientFooter(this.config, project, { id: linked.id, data: variables }, email.type, { html, text }));
     // A message without HTML (a plain-text SMTP submission) stays without: no pixel, no HTML part.
     if (project && html) html = instrumentTracking(this.config, html, { emailId: email.id, projectId: project.id, opens: email.trackOpens, clicks: email.trackClicks });
 
     // 5. Headers: ours first, then the caller's custom headers override them case-insensitively.
     const headers: Record<string, string> = { 'X-Mailroom-Email-Id': email.id };
-    if (project && as) Object.assign(headers, listUnsubscribeHeaders(this.config, project.id, { id: as.id }, email.type, content.topicId));
+    if (project && linked) Object.assign(headers, listUnsubscribeHeaders(this.config, project.id, { id: linked.id }, email.type, content.topicId));
     if (content.replyTo) headers['Reply-To'] = content.replyTo;
     overrideHeaders(headers, content.headers);
     return { subject: rendered.subject, html, text, headers };
