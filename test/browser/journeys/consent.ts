@@ -38,6 +38,8 @@ export const consentJourney: Journey = {
     await page.getByRole('button', { name: 'Save draft' }).click();
     await see(page.getByRole('heading', { name: 'Weekly digest #1' }));
     await page.getByRole('button', { name: 'Send now' }).click();
+    // Confirmed in the dialog (the topic narrows the audience it shows), it starts after the 10 s cancel window.
+    await page.getByRole('alertdialog', { name: 'Send Weekly digest #1 now?' }).getByRole('button', { name: 'Send', exact: true }).click();
     await until('the campaign is SENT', async () => (await page.locator('.badge').filter({ hasText: /^sent$/ }).count()) > 0, 60_000);
 
     // The email's footer links to the preference centre.
