@@ -257,6 +257,31 @@ describe('inbound mail and bounces (SMTP_INBOUND_PORT)', () => {
     expect((await inbound(other, theirs[0].data.inboundId as string)).recipients).toEqual(['b@other.test']);
   });
 
+  it('records a message for two projects for both or for neither: a failure for one answers 4xx, and the retry records each once', async () => {
+    const mine = (await s.read.events({ name: 'email.received' })).length;
+    const theirs = (await other.read.events({ name: 'email.received' })).length;
+    const raw = await compose({ from: 'dave@sender.example', to: ['a@acme.test', 'b@other.test'], subject: 'All or nothing', text: 'x', messageId: '<all-or-nothing@sender.example>' });
+    const envelope = { from: 'dave@sender.example', to: ['a@acme.test', 'b@other.test'] };
+    // The insert of the project written second (the higher id) fails, after the first one's went through.
+    const second = [s.project.id, other.project.id].sort()[1];
+    await s.db.dataSource.query(`CREATE FUNCTION inbound_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused for the test'; END $$`);
+    await s.db.dataSource.query(`CREATE TRIGGER inbound_refuse BEFORE INSERT ON inbound_messages FOR EACH ROW WHEN (NEW.project_id = '${second}') EXECUTE FUNCTION inbound_refuse()`);
+    try {
+      const refused = await deliver(envelope, raw).then(() => null, (err: { responseCode?: number }) => err);
+      expect(refused?.responseCode).toBeGreaterThanOrEqual(400);
+      expect(refused?.responseCode).toBeLessThan(500);
+    } finally {
+      await s.db.dataSource.query('DROP TRIGGER inbound_refuse ON inbound_messages; DROP FUNCTION inbound_refuse()');
+    }
+    const rows = await s.db.dataSource.query(`SELECT project_id FROM inbound_messages WHERE message_id = $1`, ['<all-or-nothing@sender.example>']);
+    expect(rows).toEqual([]);
+    await deliver(envelope, raw);
+    expect(await received(s, mine + 1)).toHaveLength(mine + 1);
+    expect(await received(other, theirs + 1)).toHaveLength(theirs + 1);
+    const after = await s.db.dataSource.query(`SELECT project_id FROM inbound_messages WHERE message_id = $1 ORDER BY project_id`, ['<all-or-nothing@sender.example>']);
+    expect(after.map((r: { project_id: string }) => r.project_id)).toEqual([s.project.id, other.project.id].sort());
+  });
+
   it('stores malformed MIME as received', async () => {
     const raw = Buffer.concat([
       Buffer.from('From: broken@sender.example\r\nTo: support@acme.test\r\nSubject: broken\r\nContent-Type: multipart/mixed; boundary="never-closed"\r\n\r\n--never-closed\r\nContent-Type: text/plain\r\nContent-Transfer-Encoding: base64\r\n\r\n@@@not base64@@@\r\n'),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { logger } from '../../platform/logging/logger';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 import { BillingLimitExceeded, BillingService } from '../billing';
@@ -37,7 +37,7 @@ export interface InboundEnvelope {
  * Mail received on SMTP_INBOUND_PORT. Ordinary mail becomes, for each project owning a
  * recipient's domain, its raw bytes in storage, an `inbound_messages` row and an `email.received`
  * event on the sender's contact (created unsubscribed), counted as `inbound` for billing; the
- * row, contact, event and count are one transaction, so the event outbox carries it to webhooks
+ * rows, contacts, events and counts of all its projects are one transaction, so the event outbox carries it to webhooks
  * and workflows only once it committed. Mail to a VERP bounce address is a report (`BounceReports`).
  */
 @Injectable()
@@ -75,42 +75,70 @@ export class InboundService {
     const verdicts = await verdictsOf(raw, { ip: envelope.remoteAddress, helo: envelope.helo, sender: envelope.mailFrom, mta: hostname() }, (name, type) => this.dns.resolve(name, type));
     const sender = [parsed.from, mailFrom].find((a): a is string => !!a && EMAIL.test(a)) ?? null;
 
-    for (const [projectId, to] of byProject) {
-      const id = randomUUID();
-      const storageKey = `${id}.eml`;
-      await this.storage.put(storageKey, raw, 'message/rfc822');
-      try {
-        await this.dataSource.transaction(async (em) => {
-          const contact = sender ? (await this.contacts.upsert(projectId, { email: sender, defaultSubscribed: false, source: 'system' }, em)).contact : null;
-          await this.repository.insert(
-            { id, projectId, contactId: contact?.id ?? null, storageKey, size: raw.length, mailFrom, recipients: to, fromAddress: parsed.from, subject: parsed.subject, messageId: parsed.messageId, ...verdicts },
-            em,
-          );
-          const data = {
-            inboundId: id,
-            emailId: null,
-            templateId: null,
-            campaignId: null,
-            from: parsed.from ?? mailFrom,
-            to: parsed.to,
-            cc: parsed.cc,
-            subject: parsed.subject,
-            messageId: parsed.messageId,
-            inReplyTo: parsed.inReplyTo,
-            text: parsed.text,
-            attachments: parsed.attachments,
-            ...verdicts,
-          };
-          await this.events.record(projectId, { contactId: contact?.id ?? null, name: 'email.received', data }, em);
-          // Last: the count locks the project's billing row until the commit, so concurrent messages queue only there.
-          await this.billing.consume(em, projectId, 'inbound', 1);
-        });
-      } catch (err) {
-        await this.storage.delete(storageKey).catch((e: unknown) => log.warn({ err: e, storageKey }, 'removing the raw message of a failed receipt failed'));
-        if (!(err instanceof BillingLimitExceeded)) throw err;
-        log.warn({ projectId, messageId: parsed.messageId }, 'inbound mail over the monthly inbound limit: not recorded');
+    // Every project's record in one transaction (a savepoint each, so one over its inbound limit
+    // drops only its own): a failure leaves no project recorded and the sender's retry records
+    // each once. Projects in id order, so concurrent messages take the billing rows' locks in the
+    // same order.
+    const entries = [...byProject].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([projectId, to]) => ({ projectId, to, id: randomUUID() }));
+    const stored: string[] = [];
+    try {
+      for (const entry of entries) {
+        await this.storage.put(`${entry.id}.eml`, raw, 'message/rfc822');
+        stored.push(`${entry.id}.eml`);
       }
+      const dropped = await this.dataSource.transaction(async (em) => {
+        const over: string[] = [];
+        for (const { projectId, to, id } of entries) {
+          try {
+            await em.transaction((sp) => this.record(sp, { projectId, to, id, raw, parsed, mailFrom, sender, verdicts }));
+          } catch (err) {
+            if (!(err instanceof BillingLimitExceeded)) throw err;
+            log.warn({ projectId, messageId: parsed.messageId }, 'inbound mail over the monthly inbound limit: not recorded');
+            over.push(`${id}.eml`);
+          }
+        }
+        return over;
+      });
+      await this.dropStored(dropped);
+    } catch (err) {
+      await this.dropStored(stored);
+      throw err;
     }
+  }
+
+  /** One project's row, sender contact, `email.received` event and inbound count, in `em`. */
+  private async record(
+    em: EntityManager,
+    r: { projectId: string; to: string[]; id: string; raw: Buffer; parsed: Awaited<ReturnType<typeof parseInbound>>; mailFrom: string | null; sender: string | null; verdicts: Awaited<ReturnType<typeof verdictsOf>> },
+  ): Promise<void> {
+    const { projectId, id, parsed, verdicts } = r;
+    const contact = r.sender ? (await this.contacts.upsert(projectId, { email: r.sender, defaultSubscribed: false, source: 'system' }, em)).contact : null;
+    await this.repository.insert(
+      { id, projectId, contactId: contact?.id ?? null, storageKey: `${id}.eml`, size: r.raw.length, mailFrom: r.mailFrom, recipients: r.to, fromAddress: parsed.from, subject: parsed.subject, messageId: parsed.messageId, ...verdicts },
+      em,
+    );
+    const data = {
+      inboundId: id,
+      emailId: null,
+      templateId: null,
+      campaignId: null,
+      from: parsed.from ?? r.mailFrom,
+      to: parsed.to,
+      cc: parsed.cc,
+      subject: parsed.subject,
+      messageId: parsed.messageId,
+      inReplyTo: parsed.inReplyTo,
+      text: parsed.text,
+      attachments: parsed.attachments,
+      ...verdicts,
+    };
+    await this.events.record(projectId, { contactId: contact?.id ?? null, name: 'email.received', data }, em);
+    // Last: the count locks the project's billing row until the commit, so concurrent messages queue only there.
+    await this.billing.consume(em, projectId, 'inbound', 1);
+  }
+
+  private async dropStored(keys: string[]): Promise<void> {
+    await Promise.all(keys.map((storageKey) => this.storage.delete(storageKey).catch((e: unknown) => log.warn({ err: e, storageKey }, 'removing the raw message of an unrecorded receipt failed'))));
   }
 
   async findOne(projectId: string, id: string): Promise<InboundMessageResponse> {
