@@ -1,12 +1,6 @@
 import { validationError, type FieldError } from '../../../../platform/http/app-error';
 import { DATA_LIMITS } from '../../data/data-patch';
-import { ColumnMapping, DROPPED_KEYS, headerText, headerToKey } from './csv-values';
-
-/**
- * A mapped key: letters, digits, `_`, and inner spaces or dashes. No dot (a dot is a nested path
- * in segments and templates), nothing around it, so the key is written the way it is stored.
- */
-const MAPPED_KEY = /^[\p{L}\p{N}_](?:[\p{L}\p{N}_ -]*[\p{L}\p{N}_])?$/u;
+import { ColumnMapping, DROPPED_KEYS, headerText, headerToKey, MAPPED_KEY } from './csv-values';
 
 const item = (header: string | null, code: string, message: string, received?: unknown): FieldError => ({
   field: header === null ? 'mapping' : `mapping.${header}`,

@@ -40,6 +40,13 @@ export function headerText(header: string): string {
  */
 export type ColumnMapping = Record<string, string | null>;
 
+/**
+ * A mapped key: letters, digits, `_`, and inner spaces or dashes. No dot (a dot is a nested path
+ * in segments and templates), nothing around it, so the key is written the way it is stored.
+ * The dashboard's mapping step checks keys with the same pattern (it imports this file).
+ */
+export const MAPPED_KEY = /^[\p{L}\p{N}_](?:[\p{L}\p{N}_ -]*[\p{L}\p{N}_])?$/u;
+
 export interface ColumnPlan {
   /** Index of the first `email` column. */
   emailIndex: number;
