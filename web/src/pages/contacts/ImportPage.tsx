@@ -138,7 +138,8 @@ export default function ImportPage() {
         ← All contacts
       </Link>
       <PageHeader title="Import contacts" description="Add or update many contacts at once from a CSV file (at most 5 MB)." />
-      <div className="two-columns">
+      {/* The mapping table needs the width: with a file chosen, the notes on the format go below the form. */}
+      <div className={preview ? undefined : 'two-columns'} style={preview ? { display: 'grid', gap: '1.25rem' } : undefined}>
         <form
           className="panel"
           onSubmit={(e) => {
@@ -164,7 +165,7 @@ export default function ImportPage() {
             <section aria-labelledby="mapping-heading">
               <h2 id="mapping-heading">Columns</h2>
               <p className="muted">
-                Each column is stored under the key on its row; rename it or skip the column. Keys without spaces are simplest to use: {KEY_SYNTAX_HINT}
+                Each column is stored under the key on its row: rename it, or skip the column. Keys without spaces are the simplest to use. {KEY_SYNTAX_HINT}
               </p>
               <ColumnMappingTable preview={preview} columns={columns} fieldTypes={fieldTypes} serverErrors={serverMappingErrors} onChange={setColumns} />
             </section>
