@@ -298,6 +298,67 @@ describe('CSV import', () => {
     });
   });
 
+  describe('column mapping', () => {
+    const withMapping = (p: TestProject, content: string, mapping: unknown, headers: Record<string, string> = auth(p)) =>
+      request(app.http)
+        .post('/contacts/import')
+        .set(headers)
+        .field('mapping', typeof mapping === 'string' ? mapping : JSON.stringify(mapping))
+        .attach('file', Buffer.from(content, 'utf8'), { filename: 'contacts.csv', contentType: 'text/csv' });
+
+    it('stores columns under the mapped keys, skips null ones, and keeps the derived key for the rest', async () => {
+      const p = await createProject(app.http);
+      const csv = `${BOM}email, First Name ,Last Name,Notes,id\nmap@example.com,Ada,Lovelace,private,42\n`;
+      const res = await withMapping(p, csv, { 'First Name': 'firstName', Notes: null, id: 'legacyId' }).expect(202);
+      const job = await finished(p, res.body.jobId);
+      expect(job).toMatchObject({ status: 'completed', imported: 1, errors: [] });
+      expect((await contact(p, 'map@example.com'))?.data).toEqual({ firstName: 'Ada', 'last name': 'Lovelace', legacyId: 42 });
+      const fields = (await request(app.http).get('/contacts/fields').set(auth(p)).expect(200)).body.fields as Array<{ field: string; type: string }>;
+      expect(fields).toContainEqual(expect.objectContaining({ field: 'data.legacyId', type: 'number' }));
+      expect(fields.map((f) => f.field)).not.toContain('data.notes');
+    });
+
+    it('is taken from the dashboard session (with the CSRF header) like the file', async () => {
+      const p = await createProject(app.http);
+      const headers = { Cookie: p.cookie, 'X-Project-Id': p.id, 'X-Requested-With': 'XMLHttpRequest' };
+      const res = await withMapping(p, 'email,First Name\nsession@example.com,Grace\n', { 'First Name': 'firstName' }, headers).expect(202);
+      await finished(p, res.body.jobId);
+      expect((await contact(p, 'session@example.com'))?.data).toEqual({ firstName: 'Grace' });
+    });
+
+    it('refuses a bad mapping with 422, one item per problem, and creates no job', async () => {
+      const p = await createProject(app.http);
+      const csv = 'email,First Name,Last Name,plan\nbad@example.com,A,B,pro\n';
+      const cases: Array<[unknown, Array<{ field: string; code: string }>]> = [
+        ['{nope', [{ field: 'mapping', code: 'invalid_json' }]],
+        [['firstName'], [{ field: 'mapping', code: 'invalid_type' }]],
+        [{ 'First Name': '' }, [{ field: 'mapping.First Name', code: 'too_small' }]],
+        [{ 'First Name': 'first.name', plan: 'email' }, [{ field: 'mapping.First Name', code: 'invalid_string' }, { field: 'mapping.plan', code: 'reserved_key' }]],
+        [{ 'First Name': 'name', 'Last Name': 'name' }, [{ field: 'mapping.Last Name', code: 'duplicate_key' }]],
+        [{ 'Last Name': 'plan' }, [{ field: 'mapping.Last Name', code: 'duplicate_key' }]],
+        [{ Missing: 'x' }, [{ field: 'mapping.Missing', code: 'unknown_column' }]],
+        [{ email: 'mail' }, [{ field: 'mapping.email', code: 'email_column' }]],
+      ];
+      for (const [mapping, items] of cases) {
+        const res = await withMapping(p, csv, mapping).expect(422);
+        expect(res.body.error.code).toBe('VALIDATION_ERROR');
+        expect(res.body.error.errors.map(({ field, code }: { field: string; code: string }) => ({ field, code }))).toEqual(items);
+      }
+      // The file's own problems come first: a mapping does not hide a missing email column (400).
+      await withMapping(p, 'name\nA\n', { name: 'x' }).expect(400);
+      const jobs = await app.runtime.app.get(DataSource).query(`SELECT count(*)::int AS n FROM import_jobs WHERE project_id = $1`, [p.id]);
+      expect(jobs[0].n).toBe(0);
+      expect(await contactCount(p)).toBe(0);
+    });
+
+    it('an empty mapping part imports as before', async () => {
+      const p = await createProject(app.http);
+      const res = await withMapping(p, 'email,First Name\nplain@example.com,Ann\n', '').expect(202);
+      await finished(p, res.body.jobId);
+      expect((await contact(p, 'plain@example.com'))?.data).toEqual({ 'first name': 'Ann' });
+    });
+  });
+
   describe('job lookup', () => {
     it('hides another project’s job and answers unknown or malformed ids with 404', async () => {
       const owner = await createProject(app.http);

@@ -61,6 +61,19 @@ function uploadsSuite(name: string, setup: () => Promise<{ env: Record<string, s
       expect(await stored()).toBe(before + 1);
     });
 
+    // The template and campaign editors upload with the dashboard's session (docs/dashboard.md).
+    it('takes the dashboard session with X-Project-Id and the CSRF header, and refuses it without them', async () => {
+      const cookie = { Cookie: s.project.cookie, 'X-Project-Id': s.project.id };
+      const res = await s.anonymous.post('/uploads/image').set({ ...cookie, 'X-Requested-With': 'XMLHttpRequest' }).attach('file', PNG, 'a.png').expect(201);
+      expect(res.body.url).toMatch(/^https:\/\/mail\.example\.test\/uploads\/img_[0-9a-f]{32}\.png$/);
+      const before = await stored();
+      const csrf = await s.anonymous.post('/uploads/image').set(cookie).attach('file', PNG, 'a.png').expect(403);
+      expect(csrf.body.error.code).toBe('FORBIDDEN');
+      const stranger = await s.newUser();
+      await s.anonymous.post('/uploads/image').set({ Cookie: stranger.cookie, 'X-Project-Id': s.project.id, 'X-Requested-With': 'XMLHttpRequest' }).attach('file', PNG, 'a.png').expect(404);
+      expect(await stored()).toBe(before);
+    });
+
     it('needs the file part and the secret key; unknown images are 404', async () => {
       await s.api.post('/uploads/image').attach('image', PNG, 'a.png').expect(400);
       await s.api.post('/uploads/image').field('x', 'y').expect(400);

@@ -100,8 +100,10 @@ export function isJobFinished(job: { status: string } | undefined): boolean {
   return finished(job?.status);
 }
 
-export function uploadContactsCsv(projectId: string, file: File) {
+/** `mapping`: header → key or null to skip (docs/api.md#import-column-mapping); without it the server derives the keys. */
+export function uploadContactsCsv(projectId: string, file: File, mapping?: Record<string, string | null>) {
   const form = new FormData();
+  if (mapping) form.append('mapping', JSON.stringify(mapping));
   form.append('file', file);
   // Multipart: openapi-fetch sends FormData as it is (the browser sets the boundary).
   return data(projectApi(projectId).POST('/contacts/import', { body: form as never }));

@@ -6860,6 +6860,8 @@ export interface operations {
                      * @description UTF-8 CSV, at most 5 MB, header row with an email column
                      */
                     file: string;
+                    /** @description Optional column mapping, a JSON object: header cell (as written, without surrounding spaces) → the data key to store it under, or null to skip the column, e.g. {"First Name": "firstName", "Notes": null}. Columns it does not name keep the derived key (`First Name` → `first name`). */
+                    mapping?: string;
                 };
             };
         };
@@ -6907,6 +6909,15 @@ export interface operations {
             };
             /** @description The file is larger than 5 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The mapping is not a JSON object, names a column the file lacks or the email column, gives an empty, invalid or reserved key, or two columns the same key */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

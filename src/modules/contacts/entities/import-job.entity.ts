@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { Project } from '../../projects/entities/project.entity';
+import type { ColumnMapping } from '../import/csv/csv-values';
 import type { ImportJobStatus } from '../import/dto/import-job.response';
 
 /**
@@ -18,6 +19,8 @@ export class ImportJob {
   @Column('text', { nullable: true }) fileName: string | null;
   @Column('integer') fileSize: number;
   @Column('bytea', { nullable: true }) file: Buffer | null;
+  /** The upload's column mapping (header → key or null), applied by the runner; null: keys derived from the headers. */
+  @Column('jsonb', { nullable: true }) columnMapping: ColumnMapping | null;
   @Column('integer', { default: 0 }) totalRows: number;
   @Column('integer', { default: 0 }) processedRows: number;
   @Column('integer', { default: 1 }) cursorRow: number;

@@ -1,8 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { ColumnMapping } from './csv/csv-values';
 import type { ImportRowError } from './csv/import-rows';
 import type { ImportJobRow } from './dto/import-job.response';
+
+export interface ImportJobForRun {
+  status: string;
+  file: Buffer | null;
+  column_mapping: ColumnMapping | null;
+  cursor_row: number;
+}
 
 const JOB_COLUMNS = 'id, status, total_rows, processed_rows, imported, updated, skipped, failure_reason, created_at, finished_at';
 
@@ -14,10 +22,10 @@ const JOB_COLUMNS = 'id, status, total_rows, processed_rows, imported, updated, 
 export class ImportJobsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async create(projectId: string, file: { name: string | null; size: number; content: Buffer }): Promise<string> {
+  async create(projectId: string, file: { name: string | null; size: number; content: Buffer; columnMapping: ColumnMapping | null }): Promise<string> {
     const rows: Array<{ id: string }> = await this.dataSource.query(
-      `INSERT INTO import_jobs (project_id, file_name, file_size, file) VALUES ($1, $2, $3, $4) RETURNING id`,
-      [projectId, file.name, file.size, file.content],
+      `INSERT INTO import_jobs (project_id, file_name, file_size, file, column_mapping) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+      [projectId, file.name, file.size, file.content, file.columnMapping === null ? null : JSON.stringify(file.columnMapping)],
     );
     return rows[0].id;
   }
@@ -41,10 +49,10 @@ export class ImportJobsRepository {
     );
   }
 
-  /** What a runner needs to start or resume: state, stored file and resume cursor. */
-  async forRun(projectId: string, id: string): Promise<{ status: string; file: Buffer | null; cursor_row: number } | null> {
-    const rows: Array<{ status: string; file: Buffer | null; cursor_row: number }> = await this.dataSource.query(
-      `SELECT status, file, cursor_row FROM import_jobs WHERE id = $1 AND project_id = $2`,
+  /** What a runner needs to start or resume: state, stored file, column mapping and resume cursor. */
+  async forRun(projectId: string, id: string): Promise<ImportJobForRun | null> {
+    const rows: ImportJobForRun[] = await this.dataSource.query(
+      `SELECT status, file, column_mapping, cursor_row FROM import_jobs WHERE id = $1 AND project_id = $2`,
       [id, projectId],
     );
     return rows[0] ?? null;

@@ -32,7 +32,7 @@ function fakeDatabase(job: FakeJob, opts: { failUpsertOfBatch?: number } = {}) {
   let holdUpserts = false;
   /** The job's row, as ImportJobsRepository reads and moves it. */
   const jobs = {
-    forRun: jest.fn(async () => ({ status: job.status, file: job.file, cursor_row: job.cursor })),
+    forRun: jest.fn(async () => ({ status: job.status, file: job.file, column_mapping: null, cursor_row: job.cursor })),
     start: jest.fn(async () => {
       job.status = 'processing';
     }),

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { logger } from '../../../platform/logging/logger';
 import { dataLimitMessage } from '../../../platform/database/pg-errors';
 import { countDataRecords, csvRecords, decodeCsv } from './csv/csv-file';
-import { planColumns } from './csv/csv-values';
+import { ColumnMapping, planColumns } from './csv/csv-values';
 import { ImportBatch, ImportRowReader } from './csv/import-rows';
 import { writeImportBatch } from './import-batch.sql';
 import { appMetrics } from '../../../platform/metrics/metrics';
@@ -64,7 +64,7 @@ export class ImportRunner {
     }
     await this.jobs.start(projectId, jobId, countDataRecords(text));
     try {
-      await this.process(projectId, jobId, text, job.cursor_row);
+      await this.process(projectId, jobId, text, job.cursor_row, job.column_mapping);
     } catch (err) {
       if (err instanceof ImportSuperseded) return;
       if (err instanceof ImportFileUnusable) return this.fail(projectId, jobId, err.message);
@@ -82,7 +82,7 @@ export class ImportRunner {
     await this.jobs.fail(projectId, jobId, reason.slice(0, 500));
   }
 
-  private async process(projectId: string, jobId: string, text: string, startCursor: number): Promise<void> {
+  private async process(projectId: string, jobId: string, text: string, startCursor: number, mapping: ColumnMapping | null): Promise<void> {
     let reader: ImportRowReader | undefined;
     let batch = new ImportBatch();
     // Batches in flight, oldest first. Each writes its contacts as soon as it is parsed (beside
@@ -118,7 +118,7 @@ export class ImportRunner {
     try {
       for await (const record of csvRecords(text)) {
         if (!reader) {
-          const plan = planColumns(record.cells);
+          const plan = planColumns(record.cells, mapping);
           if (!plan) throw new ImportFileUnusable('The header row has no email column');
           reader = new ImportRowReader(plan);
           continue;

@@ -2,6 +2,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { JobPayloads, QUEUES } from '../../../platform/queues/queues';
+import { resolveColumnMapping } from './csv/column-mapping';
 import { inspectCsv } from './csv/csv-file';
 import { ImportJobResponse, toImportJobResponse } from './dto/import-job.response';
 import { ImportJobsRepository } from './import-jobs.repository';
@@ -22,11 +23,13 @@ export class ImportService {
     @InjectQueue(QUEUES.contactImport) private readonly queue: Queue<JobPayloads['contact-import']>,
   ) {}
 
-  async create(projectId: string, file: UploadedCsv | undefined): Promise<{ jobId: string; status: 'queued' }> {
+  /** `mapping`: the optional column mapping part, JSON text (checked against the file's header). */
+  async create(projectId: string, file: UploadedCsv | undefined, mapping?: string): Promise<{ jobId: string; status: 'queued' }> {
     if (!file?.buffer) throw missingImportFile();
     const inspection = inspectCsv(file.buffer);
     if (!inspection.ok) throw invalidCsv(inspection.reason);
-    const id = await this.jobs.create(projectId, { name: file.originalname?.slice(0, 255) ?? null, size: file.size, content: file.buffer });
+    const columnMapping = resolveColumnMapping(inspection.header, mapping);
+    const id = await this.jobs.create(projectId, { name: file.originalname?.slice(0, 255) ?? null, size: file.size, content: file.buffer, columnMapping });
     try {
       await this.queue.add('import', { projectId, importJobId: id }, { jobId: `import-${id}` });
     } catch (err) {

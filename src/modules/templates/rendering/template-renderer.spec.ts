@@ -11,6 +11,16 @@ describe('TemplateRenderer', () => {
     expect(render('{{firstName}}/{{profile.tier}}/{{data["first name"] | capitalize}}', vars).html).toBe('Ann/gold/Bob');
   });
 
+  // The one syntax the dashboard shows for a data key (web/src/lib/liquid-keys.ts): a plain
+  // identifier as `{{key}}`, any other key (an imported `First Name` is `first name`) as `{{ data["key"] }}`.
+  it('renders keys with spaces or dashes only through data["…"], never as {{first name}}', () => {
+    const vars = { 'first name': 'Ada', 'plan-tier': 'gold', '2fa': 'on', firstName: 'Grace' };
+    expect(render('{{ data["first name"] }}|{{ data["plan-tier"] }}|{{ data["2fa"] }}|{{firstName}}|{{ data["firstName"] }}', vars).html).toBe('Ada|gold|on|Grace|Grace');
+    expect(render('{{ data["first name"] ?? "friend" }}/{{ data["last name"] ?? "friend" }}', vars).html).toBe('Ada/friend');
+    expect(render('{{first name}}', vars).html).not.toContain('Ada');
+    expect(render('{{ first_name }}', vars).html).toBe('');
+  });
+
   it('applies ?? only when the value is missing or null', () => {
     const vars = { present: 'x', nothing: null, no: false, empty: '', zero: 0 };
     expect(render('{{missing ?? "fb"}}|{{nothing ?? "fb"}}|{{present ?? "fb"}}', vars).html).toBe('fb|fb|x');

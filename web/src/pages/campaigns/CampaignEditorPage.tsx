@@ -15,6 +15,7 @@ import { Loading, Notice, PageHeader } from '../../components/Feedback';
 import { UnsavedChangesPrompt } from '../../components/UnsavedChangesPrompt';
 import { fieldError, useApiMutation } from '../../lib/forms';
 import { formatNumber } from '../../lib/format';
+import { KEY_SYNTAX_HINT } from '../../lib/liquid-keys';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
 import { FilterBuilder, useFieldChoices } from '../segments/FilterBuilder';
 import { emptyTree, type FilterTree, fromApiTree, problems, toApiTree } from '../segments/filterTree';
@@ -154,9 +155,9 @@ function Editor({ campaign }: { campaign?: Campaign }) {
               <HtmlLiquidEditor value={content.body} onChange={(body) => {
                   setTouched(true);
                   setContent((c) => ({ ...c, body }));
-                }} label="Body (HTML with {{variables}})" height="300px" readOnly={!editable} />
+                }} label="Body (HTML with {{variables}})" height="300px" readOnly={!editable} imageUpload />
             </Suspense>
-            <p className="field-hint">Liquid: {'{{firstName}}'}, {'{{email}}'}, {'{{unsubscribeUrl}}'}, {"{% if plan == 'pro' %}…{% endif %}"}.</p>
+            <p className="field-hint">{KEY_SYNTAX_HINT} Also {'{{email}}'}, {'{{unsubscribeUrl}}'}, {"{% if plan == 'pro' %}…{% endif %}"}.</p>
             {fieldError(save.error, 'body') && (
               <p className="field-error" role="alert">
                 {fieldError(save.error, 'body')}

@@ -15,6 +15,7 @@ import { Badge, EmptyState, Loading, Notice, PageHeader } from '../../components
 import { Verdicts } from '../../components/Verdicts';
 import { dataPatch, fieldError, formValues, parseJsonObject, useApiMutation } from '../../lib/forms';
 import { formatDate, formatValue } from '../../lib/format';
+import { KEY_SYNTAX_HINT } from '../../lib/liquid-keys';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
 import { ContactConsent } from './ContactConsent';
 
@@ -67,7 +68,7 @@ function EditContact({ contact }: { contact: Contact }) {
         name="data"
         rows={10}
         defaultValue={JSON.stringify(contact.data ?? {}, null, 2)}
-        hint="Custom fields used in templates as {{key}} and in segments as data.key. Removing a key deletes it."
+        hint={`Custom fields. ${KEY_SYNTAX_HINT} In segments: data.firstName. Removing a key deletes it.`}
         error={dataError ?? fieldError(save.error, 'data')}
       />
       {!emailConflict && <ErrorMessage error={save.error} fields={FIELDS} title="Could not save" />}

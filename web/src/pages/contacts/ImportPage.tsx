@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { isJobFinished, uploadContactsCsv, useImportJob } from '../../api/contacts';
+import { isJobFinished, uploadContactsCsv, useContactFields, useImportJob } from '../../api/contacts';
 import { ApiError } from '../../api/errors';
 import { qk } from '../../api/queryKeys';
 import type { ImportJob } from '../../api/contacts';
@@ -12,6 +12,9 @@ import { Badge, PageHeader, ProgressBar } from '../../components/Feedback';
 import { useApiMutation } from '../../lib/forms';
 import { projectPath, useProjectId } from '../../lib/project';
 import { DataTable } from '../../components/DataTable';
+import { KEY_SYNTAX_HINT } from '../../lib/liquid-keys';
+import { type CsvPreview, initialColumns, keyProblem, type MappedColumn, previewCsv, toMapping } from './columnMapping';
+import { ColumnMappingTable } from './ColumnMappingTable';
 
 const MAX_BYTES = 5 * 1024 * 1024;
 
@@ -86,12 +89,23 @@ function JobResult({ job }: { job: ImportJob }) {
   );
 }
 
+/** 422 items of the mapping part, by the column header they name (`mapping.<header>`). */
+function mappingErrors(error: unknown): Map<string, string> {
+  const out = new Map<string, string>();
+  if (error instanceof ApiError) for (const e of error.fieldErrors) if (e.field?.startsWith('mapping.')) out.set(e.field.slice('mapping.'.length), e.message);
+  return out;
+}
+
 export default function ImportPage() {
   const projectId = useProjectId();
   const queryClient = useQueryClient();
   const [file, setFile] = useState<File | null>(null);
   const [localError, setLocalError] = useState<string>();
-  const upload = useApiMutation({ mutationFn: (f: File) => uploadContactsCsv(projectId, f) });
+  const [preview, setPreview] = useState<CsvPreview | null>(null);
+  const [columns, setColumns] = useState<MappedColumn[]>([]);
+  const fields = useContactFields();
+  const fieldTypes = new Map((fields.data?.fields ?? []).flatMap((f) => (f.field && f.type ? [[f.field, f.type] as const] : [])));
+  const upload = useApiMutation({ mutationFn: (v: { file: File; mapping: Record<string, string | null> }) => uploadContactsCsv(projectId, v.file, v.mapping) });
   const job = useImportJob(upload.data?.jobId);
   const finished = isJobFinished(job.data);
   useEffect(() => {
@@ -99,6 +113,24 @@ export default function ImportPage() {
   }, [finished, projectId, queryClient]);
   const running = upload.isPending || (Boolean(upload.data) && !finished);
   const fileError = localError ?? uploadProblem(upload.error);
+  const serverMappingErrors = mappingErrors(upload.error);
+  const mappingInvalid = columns.some((c) => keyProblem(c, columns) !== undefined);
+
+  /** The mapping step's table comes from the file's first rows, read here (the file is at most 5 MB). */
+  const choose = async (chosen: File | null) => {
+    setFile(chosen);
+    setLocalError(undefined);
+    setPreview(null);
+    setColumns([]);
+    upload.reset();
+    if (!chosen || chosen.size > MAX_BYTES) return;
+    const read = previewCsv(await chosen.slice(0, 256 * 1024).text());
+    if (!read) return setLocalError(UPLOAD_REASONS.no_header);
+    const next = initialColumns(read);
+    if (!next.some((c) => c.isEmail)) return setLocalError(UPLOAD_REASONS.no_email_column);
+    setPreview(read);
+    setColumns(next);
+  };
 
   return (
     <>
@@ -106,16 +138,18 @@ export default function ImportPage() {
         ← All contacts
       </Link>
       <PageHeader title="Import contacts" description="Add or update many contacts at once from a CSV file (at most 5 MB)." />
-      <div className="two-columns">
+      {/* The mapping table needs the width: with a file chosen, the notes on the format go below the form. */}
+      <div className={preview ? undefined : 'two-columns'} style={preview ? { display: 'grid', gap: '1.25rem' } : undefined}>
         <form
           className="panel"
           onSubmit={(e) => {
             e.preventDefault();
             if (!file) return setLocalError('Choose a CSV file first.');
             if (file.size > MAX_BYTES) return setLocalError('The file is larger than 5 MB. Split it into smaller files.');
+            if (mappingInvalid) return;
             setLocalError(undefined);
             upload.reset();
-            void upload.submit(file);
+            void upload.submit({ file, mapping: toMapping(columns) });
           }}
           noValidate
         >
@@ -124,14 +158,20 @@ export default function ImportPage() {
             name="file"
             type="file"
             accept=".csv,text/csv"
-            onChange={(e) => {
-              setFile(e.target.files?.[0] ?? null);
-              setLocalError(undefined);
-            }}
+            onChange={(e) => void choose(e.target.files?.[0] ?? null)}
             error={fileError}
           />
-          {!fileError && <ErrorMessage error={upload.error} title="Could not upload" />}
-          <Button type="submit" variant="primary" pending={running} pendingLabel={upload.isPending ? 'Uploading…' : 'Importing…'} disabled={!file}>
+          {preview && (
+            <section aria-labelledby="mapping-heading">
+              <h2 id="mapping-heading">Columns</h2>
+              <p className="muted">
+                Each column is stored under the key on its row: rename it, or skip the column. Keys without spaces are the simplest to use. {KEY_SYNTAX_HINT}
+              </p>
+              <ColumnMappingTable preview={preview} columns={columns} fieldTypes={fieldTypes} serverErrors={serverMappingErrors} onChange={setColumns} />
+            </section>
+          )}
+          {!fileError && <ErrorMessage error={upload.error} fields={[...serverMappingErrors.keys()].map((h) => `mapping.${h}`)} title="Could not upload" />}
+          <Button type="submit" variant="primary" pending={running} pendingLabel={upload.isPending ? 'Uploading…' : 'Importing…'} disabled={!file || mappingInvalid}>
             Import
           </Button>
         </form>
@@ -142,7 +182,8 @@ export default function ImportPage() {
               A header row, then one contact per row; one column must be named <code>email</code>.
             </li>
             <li>
-              Every other column becomes custom data: <code>First Name</code> is stored as <code>first name</code>, used in templates as{' '}
+              Every other column becomes custom data under the key shown for it once you choose the file: <code>First Name</code> is suggested as{' '}
+              <code>firstName</code>, used in templates as <code>{'{{firstName}}'}</code>. A key you keep with a space is used as{' '}
               <code>{'{{data["first name"]}}'}</code>.
             </li>
             <li>Numbers, true/false and ISO dates are typed; everything else stays text.</li>

@@ -15,6 +15,7 @@ import { ErrorMessage } from '../../components/ErrorMessage';
 import { SelectField, TextAreaField, TextField } from '../../components/Fields';
 import { EmptyState, Loading, Notice, PageHeader } from '../../components/Feedback';
 import { fieldError, parseJsonObject, useApiMutation } from '../../lib/forms';
+import { KEY_SYNTAX_HINT } from '../../lib/liquid-keys';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
 import { previewVariables, renderPreview } from './liquid-preview';
 import { AsContactPanel } from '../../components/previews/AsContact';
@@ -217,9 +218,9 @@ function Editor({ template }: { template?: Template }) {
             <span className="field-label" id="body-label">
               <strong>Body (HTML)</strong>
             </span>
-            <HtmlLiquidEditor value={draft.body} onChange={(value) => set('body', value)} label="Body (HTML)" />
+            <HtmlLiquidEditor value={draft.body} onChange={(value) => set('body', value)} label="Body (HTML)" imageUpload />
             <p className="field-hint">
-              Variables: {'{{firstName}}'}, nested {'{{profile.tier}}'}, with a default {'{{name ?? "friend"}}'}; also {'{{email}}'}, {'{{unsubscribeUrl}}'}. Liquid tags and filters work.
+              {KEY_SYNTAX_HINT} Nested {'{{profile.tier}}'}, with a default {'{{firstName ?? "friend"}}'}; also {'{{email}}'}, {'{{unsubscribeUrl}}'}. Liquid tags and filters work.
             </p>
             {fieldError(save.error, 'body') && (
               <p className="field-error" role="alert">

@@ -11,7 +11,7 @@ async function collect(text: string, chunkChars?: number) {
 describe('inspectCsv', () => {
   it('accepts a header with an email column', () => {
     const result = inspectCsv(bytes('email,name\na@example.com,A\n'));
-    expect(result).toEqual({ ok: true, plan: { emailIndex: 0, columns: [{ index: 1, key: 'name' }] } });
+    expect(result).toEqual({ ok: true, header: ['email', 'name'], plan: { emailIndex: 0, columns: [{ index: 1, key: 'name' }] } });
   });
 
   it('accepts a UTF-8 BOM', () => {

@@ -4,7 +4,7 @@ import { ColumnPlan, planColumns } from './csv-values';
 /** Why an upload is refused before any job exists (each becomes a 400). */
 export type CsvRejection = 'empty' | 'binary' | 'encoding' | 'no_header' | 'no_email_column';
 
-export type CsvInspection = { ok: true; plan: ColumnPlan } | { ok: false; reason: CsvRejection };
+export type CsvInspection = { ok: true; header: string[]; plan: ColumnPlan } | { ok: false; reason: CsvRejection };
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 const CHUNK_CHARS = 64 * 1024;
@@ -59,7 +59,7 @@ export function inspectCsv(bytes: Uint8Array): CsvInspection {
   const header = readHeader(text);
   if (!header) return { ok: false, reason: 'no_header' };
   const plan = planColumns(header);
-  return plan ? { ok: true, plan } : { ok: false, reason: 'no_email_column' };
+  return plan ? { ok: true, header, plan } : { ok: false, reason: 'no_email_column' };
 }
 
 export interface CsvRecord {

@@ -10,7 +10,7 @@ export interface TypedCell {
  * Columns that never become `data.<key>` (compared after `headerToKey`): the core contact
  * fields, the generated URL variables, and the reserved data keys.
  */
-const DROPPED_KEYS = new Set([
+export const DROPPED_KEYS: ReadonlySet<string> = new Set([
   'id',
   'email',
   'subscribed',
@@ -25,8 +25,27 @@ const DROPPED_KEYS = new Set([
 
 /** Header text → data key: trimmed, inner whitespace collapsed, lowercased (`First Name` → `first name`). */
 export function headerToKey(header: string): string {
-  return header.replace(/^\uFEFF/, '').trim().replace(/\s+/g, ' ').toLowerCase();
+  return headerText(header).replace(/\s+/g, ' ').toLowerCase();
 }
+
+/** A header cell as a column mapping names it: without a BOM and the spaces around it. */
+export function headerText(header: string): string {
+  return header.replace(/^\uFEFF/, '').trim();
+}
+
+/**
+ * An import's column mapping (docs/api.md#import-column-mapping): header text (`headerText`) →
+ * the data key its cells are stored under, or null to skip the column. Headers it does not name
+ * keep the derived key (`headerToKey`). Validated at upload (`resolveColumnMapping`).
+ */
+export type ColumnMapping = Record<string, string | null>;
+
+/**
+ * A mapped key: letters, digits, `_`, and inner spaces or dashes. No dot (a dot is a nested path
+ * in segments and templates), nothing around it, so the key is written the way it is stored.
+ * The dashboard's mapping step checks keys with the same pattern (it imports this file).
+ */
+export const MAPPED_KEY = /^[\p{L}\p{N}_](?:[\p{L}\p{N}_ -]*[\p{L}\p{N}_])?$/u;
 
 export interface ColumnPlan {
   /** Index of the first `email` column. */
@@ -36,13 +55,17 @@ export interface ColumnPlan {
 }
 
 /** Decides which columns are read; null when the header has no `email` column. */
-export function planColumns(headers: string[]): ColumnPlan | null {
+export function planColumns(headers: string[], mapping?: ColumnMapping | null): ColumnPlan | null {
   const keys = headers.map(headerToKey);
   const emailIndex = keys.indexOf('email');
   if (emailIndex < 0) return null;
   const columns: ColumnPlan['columns'] = [];
   keys.forEach((key, index) => {
-    if (key !== '' && !DROPPED_KEYS.has(key)) columns.push({ index, key });
+    const text = headerText(headers[index]);
+    if (index !== emailIndex && mapping && Object.hasOwn(mapping, text)) {
+      const mapped = mapping[text];
+      if (mapped !== null) columns.push({ index, key: mapped });
+    } else if (key !== '' && !DROPPED_KEYS.has(key)) columns.push({ index, key });
   });
   return { emailIndex, columns };
 }
