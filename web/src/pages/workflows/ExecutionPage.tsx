@@ -82,6 +82,7 @@ function TimelineStep({ record: s, execution: x, workflow }: { record: Execution
   const projectId = useProjectId();
   const templates = useTemplateList({ page: 1, sort: 'updatedAt', dir: 'desc' });
   const out = (s.output ?? {}) as Record<string, unknown>;
+  const title = stepNameOf(workflow, s.stepId, s.type);
   const rows: Array<[string, ReactNode]> = [['Started', formatDate(s.startedAt)]];
   if (s.completedAt) rows.push(['Ended', formatDate(s.completedAt)]);
   switch (s.type) {
@@ -103,7 +104,7 @@ function TimelineStep({ record: s, execution: x, workflow }: { record: Execution
       break;
     case 'DELAY':
     case 'WAIT_FOR_EVENT':
-      if (s.status === 'WAITING' && x.status === 'WAITING') rows.push(['Waiting', <WaitingNote execution={x} />]);
+      if (s.status === 'WAITING' && x.status === 'WAITING') rows.push(['Now', <WaitingNote execution={x} />]);
       if (out.outcome) rows.push(['Went on', out.outcome === 'EVENT' ? 'the event came' : 'the timeout passed']);
       else if (out.resumedAt) rows.push(['Went on', formatDate(String(out.resumedAt))]);
       break;
@@ -123,8 +124,8 @@ function TimelineStep({ record: s, execution: x, workflow }: { record: Execution
   return (
     <li>
       <div className="wf-timeline-head">
-        <h3>{stepNameOf(workflow, s.stepId, s.type)}</h3>
-        <span className="muted">{stepLabel(s.type)}</span>
+        <h3>{title}</h3>
+        {title !== stepLabel(s.type) && <span className="muted">{stepLabel(s.type)}</span>}
         <Badge tone={stepTone(s.status)}>{s.status.toLowerCase()}</Badge>
       </div>
       <dl>
