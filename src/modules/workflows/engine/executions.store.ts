@@ -345,9 +345,11 @@ export class ExecutionsStore {
 
   /** One page of the workflow's executions (newest first), optionally of one status, each with its contact's email (joined), and the total. */
   async listPage(projectId: string, workflowId: string, status: ExecutionStatus | undefined, offset: number, take: number): Promise<[ExecutionWithContact[], number]> {
-    const qb = this.withContact().where('x.projectId = :projectId AND x.workflowId = :workflowId', { projectId, workflowId });
-    if (status) qb.andWhere('x.status = :status', { status });
-    const total = await qb.getCount();
+    const where = { projectId, workflowId, ...(status ? { status } : {}) };
+    // The total counts executions alone; the page joins each to its contact.
+    const total = await this.dataSource.getRepository(WorkflowExecution).count({ where });
+    const qb = this.withContact().where('x.projectId = :projectId AND x.workflowId = :workflowId', where);
+    if (status) qb.andWhere('x.status = :status', where);
     const page = await qb.orderBy('x.startedAt', 'DESC').addOrderBy('x.id', 'ASC').offset(offset).limit(take).getRawAndEntities();
     return [withEmails(page), total];
   }

@@ -90,7 +90,7 @@ function TimelineStep({ record: s, execution: x, workflow }: { record: Execution
       rows.push(['Started by', out.eventName ? <>the event <code>{String(out.eventName)}</code></> : 'a manual start']);
       break;
     case 'SEND_EMAIL': {
-      if (out.skipped) rows.push(['Not sent', String(out.skipped)]);
+      if (out.skipped) rows.push(['Not sent', out.skipped === 'unsubscribed' ? 'the contact is unsubscribed (a marketing template)' : String(out.skipped)]);
       if (s.email) {
         rows.push(['Email', <>“{s.email.subject ?? '(subject not rendered yet)'}” <Badge tone={s.email.status === 'delivered' || s.email.status === 'sent' ? 'good' : s.email.status === 'bounced' || s.email.status === 'failed' ? 'bad' : 'neutral'}>{s.email.status}</Badge></>]);
         rows.push(['Sent to', <Link to={projectPath(projectId, 'contacts', x.contactId)}>{x.contactEmail ?? 'the contact'}</Link>]);

@@ -52,6 +52,7 @@ export default function WorkflowEditor({ workflow }: { workflow: Workflow }) {
   const templates = useTemplateList({ page: 1, sort: 'updatedAt', dir: 'desc' });
   const templateNames = useMemo(() => Object.fromEntries((templates.data?.data ?? []).map((t) => [t.id, t.name])), [templates.data]);
   const counts = useStepCounts(workflow.id);
+  const activeCount = (counts.data?.steps ?? []).reduce((n, c) => n + c.running + c.waiting, 0);
   const countOf = useMemo(() => new Map((counts.data?.steps ?? []).map((c) => [c.stepId, { running: c.running, waiting: c.waiting }])), [counts.data]);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [connectError, setConnectError] = useState<string | null>(null);
@@ -93,7 +94,7 @@ export default function WorkflowEditor({ workflow }: { workflow: Workflow }) {
   const edges: Edge[] = flow.edges.map((e) => ({
     ...e,
     deletable: true,
-    markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 },
+    markerEnd: { type: MarkerType.ArrowClosed, width: 22, height: 22, color: '#5b6472' },
     ariaLabel: `Arrow from ${stepTitleOf(workflow, e.source)} to ${stepTitleOf(workflow, e.target)}${e.label ? ` (${e.label})` : ''}`,
     className: e.label ? `wf-edge-${e.label}` : undefined,
   }));
@@ -165,9 +166,9 @@ export default function WorkflowEditor({ workflow }: { workflow: Workflow }) {
         )}
         <ErrorMessage error={removeEdge.error} title="Could not delete the arrow" />
         <ErrorMessage error={move.error} title="Could not move the step" />
-        {counts.data && counts.data.steps.length > 0 && (
-          <p className="muted" role="status">
-            {counts.data.steps.reduce((n, c) => n + c.running + c.waiting, 0)} active execution(s): each step shows how many are at it now.
+        {activeCount > 0 && (
+          <p className="muted">
+            {activeCount === 1 ? 'One execution is active' : `${activeCount} executions are active`}: each step shows how many are at it now.
           </p>
         )}
         <section className="panel">
