@@ -403,6 +403,64 @@ describe('workflows', () => {
     await s.api.delete(`/workflows/${wf.id}`).expect(204);
   });
 
+  it('executions read as people: contact email, waiting until, the sent email\'s subject, and the active count at each step (project-scoped)', async () => {
+    const tpl = await template(s.api, 'TRANSACTIONAL');
+    const wf = await workflow(s.api, 'people.view');
+    const send = await step(s.api, wf.id, 'SEND_EMAIL', { templateId: tpl });
+    const delay = await step(s.api, wf.id, 'DELAY', { amount: 1, unit: 'hours' });
+    const wait = await step(s.api, wf.id, 'WAIT_FOR_EVENT', { eventName: 'replied' });
+    await link(s.api, wf.id, wf.trigger, send);
+    await link(s.api, wf.id, send, delay);
+    await link(s.api, wf.id, delay, wait, {});
+    const a = await contact(s.api, 'people-a@example.com', { firstName: 'Ada' });
+    const b = await contact(s.api, 'people-b@example.com', { firstName: 'Bo' });
+    expect((await s.api.get(`/workflows/${wf.id}/step-counts`).expect(200)).body).toEqual({ steps: [] });
+    const exA = (await s.api.post(`/workflows/${wf.id}/executions`, { contactId: a }).expect(201)).body.id;
+    const exB = (await s.api.post(`/workflows/${wf.id}/executions`, { contactId: b }).expect(201)).body.id;
+    await settled(s.api, wf.id, exA, ['WAITING']);
+    await settled(s.api, wf.id, exB, ['WAITING']);
+    const list = (await s.api.get(`/workflows/${wf.id}/executions`).expect(200)).body.data as Array<{ id: string; contactEmail: string; waitingUntil: string; waitingFor: string | null; currentStepId: string }>;
+    expect(list.map((x) => [x.id, x.contactEmail, x.currentStepId, x.waitingFor]).sort()).toEqual(
+      [
+        [exA, 'people-a@example.com', delay, null],
+        [exB, 'people-b@example.com', delay, null],
+      ].sort(),
+    );
+    for (const x of list) {
+      const dueIn = Date.parse(x.waitingUntil) - Date.now();
+      expect(dueIn).toBeGreaterThan(3_600_000 - 120_000);
+      expect(dueIn).toBeLessThanOrEqual(3_600_000);
+    }
+    expect((await s.api.get(`/workflows/${wf.id}/step-counts`).expect(200)).body).toEqual({ steps: [{ stepId: delay, running: 0, waiting: 2 }] });
+    // The execution page's step records carry the email the SEND_EMAIL step queued, with its rendered subject.
+    const one = (await s.api.get(`/workflows/${wf.id}/executions/${exA}`).expect(200)).body;
+    expect(one).toMatchObject({ contactEmail: 'people-a@example.com', status: 'WAITING', waitingUntil: list.find((x) => x.id === exA)!.waitingUntil });
+    const emailId = one.steps[1].output.emailId;
+    await s.read.emailSettled(emailId);
+    const again = (await s.api.get(`/workflows/${wf.id}/executions/${exA}`).expect(200)).body;
+    expect(again.steps.map((r: { type: string; email: unknown }) => [r.type, r.email])).toEqual([
+      ['TRIGGER', null],
+      ['SEND_EMAIL', { id: emailId, subject: 'Hi Ada', status: 'delivered' }],
+      ['DELAY', null],
+    ]);
+    // Time travel: A's delay is due; it moves on to the wait for "replied", which has no timeout.
+    await s.db.dataSource.query(`UPDATE workflow_executions SET wake_at = now() - interval '10 seconds' WHERE id = $1`, [exA]);
+    await waitFor(async () => {
+      const x = (await s.api.get(`/workflows/${wf.id}/executions/${exA}`).expect(200)).body;
+      return x.currentStepId === wait && x.status === 'WAITING' ? x : undefined;
+    }, 20_000).then((x) => expect(x).toMatchObject({ waitingUntil: null, waitingFor: 'replied' }));
+    await s.api.delete(`/workflows/${wf.id}/executions/${exB}`).expect(204);
+    expect((await s.api.get(`/workflows/${wf.id}/step-counts`).expect(200)).body).toEqual({ steps: [{ stepId: wait, running: 0, waiting: 1 }] });
+    const ended = (await s.api.get(`/workflows/${wf.id}/executions?status=CANCELLED`).expect(200)).body.data[0];
+    expect(ended).toMatchObject({ id: exB, contactEmail: 'people-b@example.com', waitingUntil: null, waitingFor: null });
+    // Another project sees neither the counts nor the executions.
+    const other = await s.newProject('counts-stranger');
+    await other.api.get(`/workflows/${wf.id}/step-counts`).expect(404);
+    await other.api.get(`/workflows/${wf.id}/executions/${exA}`).expect(404);
+    await s.api.get('/workflows/not-a-uuid/step-counts').expect(404);
+    await s.api.post(`/workflows/${wf.id}/executions/cancel-all`).expect(200);
+  });
+
   it('wake-ups due together resume as a group: one event resumes the waits of three workflows, and overdue DELAYs swept together all go on', async () => {
     const who = await contact(s.api, 'group-wake@example.com');
     const waits: Array<{ wf: string; ex: string }> = [];

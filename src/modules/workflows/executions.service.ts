@@ -3,10 +3,10 @@ import { validationError } from '../../platform/http/app-error';
 import { offsetPage, OffsetPage, parseOffsetQuery } from '../../platform/http/pagination';
 import { ContactsService } from '../contacts/contacts.service';
 import type { StartExecutionDto } from './dto/workflow.dto';
-import { ExecutionResponse, toExecutionResponse, toExecutionStepResponse } from './dto/workflow.response';
-import { ExecutionsStore } from './engine/executions.store';
+import { ExecutionResponse, ExecutionStepResponse, StepCountsResponse, toExecutionResponse, toExecutionStepResponse } from './dto/workflow.response';
+import { ExecutionsStore, ExecutionWithContact } from './engine/executions.store';
 import { WorkflowQueue } from './engine/workflow-queue';
-import { EXECUTION_STATUSES, ExecutionStatus, WorkflowExecution } from './entities/workflow-execution.entity';
+import { EXECUTION_STATUSES, ExecutionStatus } from './entities/workflow-execution.entity';
 import { executionAlreadyActive, executionNotActive, executionNotFound } from './workflows.errors';
 import { WorkflowsService } from './workflows.service';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
@@ -58,7 +58,19 @@ export class ExecutionsService {
     const steps =
       execution.records ??
       (await this.store.stepRecordsOf(execution)).map(toExecutionStepResponse);
-    return toExecutionResponse(execution, steps);
+    // The emails its SEND_EMAIL steps queued, by primary key, to show their subject and status.
+    const emailId = (s: ExecutionStepResponse) => {
+      const id = (s.output as { emailId?: unknown } | null)?.emailId;
+      return typeof id === 'string' && isUuid(id) ? id : null;
+    };
+    const emails = await this.store.emailsOf(projectId, steps.map(emailId).filter((id): id is string => id !== null));
+    return toExecutionResponse(execution, steps.map((s) => ({ ...s, email: emails.get(emailId(s) ?? '') ?? null })));
+  }
+
+  /** `GET /workflows/:id/step-counts`: how many active executions are at each step (one grouped statement). */
+  async stepCounts(projectId: string, workflowId: string): Promise<StepCountsResponse> {
+    const workflow = await this.workflows.findOne(projectId, workflowId);
+    return { steps: await this.store.countsByStep(projectId, workflow.id) };
   }
 
   /** Stops an active execution; a pending DELAY or WAIT then finds it CANCELLED and never resumes. */
@@ -73,7 +85,7 @@ export class ExecutionsService {
     return { cancelled: await this.store.cancel(projectId, workflow.id, null) };
   }
 
-  private async find(projectId: string, workflowId: string, executionId: string): Promise<WorkflowExecution> {
+  private async find(projectId: string, workflowId: string, executionId: string): Promise<ExecutionWithContact> {
     const workflow = await this.workflows.findOne(projectId, workflowId);
     if (!isUuid(executionId)) throw executionNotFound();
     const execution = await this.store.findOne(projectId, workflow.id, executionId);

@@ -5,7 +5,7 @@ import { ApiJson, ApiNoContent } from '../../platform/http/openapi-responses';
 import { CurrentProject, SecretKey } from '../auth/auth.decorators';
 import { ListExecutionsQuery } from './dto/list-executions.query';
 import { CreateStepDto, CreateTransitionDto, CreateWorkflowDto, StartExecutionDto, UpdateStepDto, UpdateWorkflowDto } from './dto/workflow.dto';
-import { CancelAllResponse, ExecutionPage, ExecutionResponse, StepResponse, TransitionResponse, WorkflowFieldsResponse, WorkflowPage, WorkflowResponse } from './dto/workflow.response';
+import { CancelAllResponse, ExecutionPage, ExecutionResponse, StepCountsResponse, StepResponse, TransitionResponse, WorkflowFieldsResponse, WorkflowPage, WorkflowResponse } from './dto/workflow.response';
 import { ExecutionsService } from './executions.service';
 import { WorkflowFields } from './workflow-fields';
 import { WorkflowsService } from './workflows.service';
@@ -142,6 +142,15 @@ export class WorkflowsController {
     @Query() query: ListExecutionsQuery,
   ): Promise<ExecutionPage> {
     return this.executions.list(projectId, id, query);
+  }
+
+  @SecretKey()
+  @Get(':id/step-counts')
+  @ApiOperation({ summary: 'Count the active executions at each step' })
+  @ApiErrors([404, 'No such workflow'])
+  @ApiJson(200, StepCountsResponse, 'Per step, how many executions are RUNNING or WAITING at it now (steps with none are left out)')
+  stepCounts(@CurrentProject() projectId: string, @Param('id') id: string): Promise<StepCountsResponse> {
+    return this.executions.stepCounts(projectId, id);
   }
 
   /** Declared before `executions/:executionId`. */

@@ -1824,6 +1824,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workflows/{id}/step-counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Count the active executions at each step */
+        get: operations["WorkflowsController_stepCounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workflows/{id}/executions/cancel-all": {
         parameters: {
             query?: never;
@@ -3814,6 +3831,14 @@ export interface components {
              */
             waitOutcome?: "EVENT" | "TIMEOUT" | null;
         };
+        ExecutionEmailResponse: {
+            /** @description Email (UUID) */
+            id: string;
+            /** @description Subject as rendered for the contact; null until rendered */
+            subject: string | null;
+            /** @description Email status (queued, sending, sent, delivered, bounced, …) */
+            status: string;
+        };
         ExecutionStepResponse: {
             /** @description The workflow step run (UUID) */
             stepId: string;
@@ -3837,6 +3862,8 @@ export interface components {
             } | null;
             /** @description Why the step failed; null otherwise */
             error: string | null;
+            /** @description The email a SEND_EMAIL step queued (`output.emailId`), read with the execution: its subject (null until rendered) and status; only on GET /workflows/:id/executions/:executionId */
+            email?: components["schemas"]["ExecutionEmailResponse"] | null;
         };
         ExecutionResponse: {
             /** @description Identifier (UUID) */
@@ -3845,6 +3872,8 @@ export interface components {
             workflowId: string;
             /** @description Contact it runs for */
             contactId: string;
+            /** @description That contact's email (read with the execution) */
+            contactEmail: string | null;
             /**
              * @description RUNNING and WAITING are active (cancellable); COMPLETED, EXITED (an EXIT step), FAILED and CANCELLED are final
              * @enum {string}
@@ -3854,6 +3883,10 @@ export interface components {
             currentStepId: string | null;
             /** @description The EXIT step's reason; null otherwise */
             exitReason: string | null;
+            /** @description While WAITING: when it resumes (ISO 8601; a DELAY end or a WAIT_FOR_EVENT timeout); null otherwise or for a wait without timeout */
+            waitingUntil: string | null;
+            /** @description While WAITING at a WAIT_FOR_EVENT step: the event it waits for; null otherwise */
+            waitingFor: string | null;
             /** @description Per-execution variables (`workflow.<key>` in conditions and templates) */
             context: {
                 [key: string]: unknown;
@@ -3884,6 +3917,18 @@ export interface components {
             totalPages: number;
             /** @description Executions of this page (without their steps) */
             data: components["schemas"]["ExecutionResponse"][];
+        };
+        StepCountResponse: {
+            /** @description Step (UUID) */
+            stepId: string;
+            /** @description Executions RUNNING at it */
+            running: number;
+            /** @description Executions WAITING at it (a DELAY or WAIT_FOR_EVENT) */
+            waiting: number;
+        };
+        StepCountsResponse: {
+            /** @description Steps with at least one active execution at them (a step not listed has none) */
+            steps: components["schemas"]["StepCountResponse"][];
         };
         CancelAllResponse: {
             /** @description Active (RUNNING or WAITING) executions cancelled */
@@ -13343,6 +13388,64 @@ export interface operations {
             };
             /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WorkflowsController_stepCounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Per step, how many executions are RUNNING or WAITING at it now (steps with none are left out) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StepCountsResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such workflow */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

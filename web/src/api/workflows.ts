@@ -63,3 +63,14 @@ export function useExecution(workflowId: string, executionId: string) {
     refetchInterval: (q) => (q.state.data && ACTIVE.includes(q.state.data.status) ? 1000 : false),
   });
 }
+
+/** How many active executions are at each step now (steps with none are left out); read again every few seconds. */
+export function useStepCounts(workflowId: string) {
+  const api = useApi();
+  const projectId = useProjectId();
+  return useQuery({
+    queryKey: qk.p(projectId, 'workflows', 'step-counts', workflowId),
+    queryFn: ({ signal }) => data(api.GET('/workflows/{id}/step-counts', { params: { path: { id: workflowId } }, signal })),
+    refetchInterval: 5000,
+  });
+}

@@ -86,6 +86,15 @@ export class WorkflowPage extends OmitType(TemplatePage, ['data'] as const) {
   data!: WorkflowResponse[];
 }
 
+export class ExecutionEmailResponse {
+  @ApiProperty({ description: 'Email (UUID)', type: String })
+  id!: string;
+  @ApiProperty({ description: 'Subject as rendered for the contact; null until rendered', type: String, nullable: true })
+  subject!: string | null;
+  @ApiProperty({ description: 'Email status (queued, sending, sent, delivered, bounced, …)', type: String })
+  status!: string;
+}
+
 export class ExecutionStepResponse implements ExecutionStepRecord {
   @ApiProperty({ description: 'The workflow step run (UUID)', type: String })
   stepId!: string;
@@ -106,6 +115,12 @@ export class ExecutionStepResponse implements ExecutionStepRecord {
   output!: unknown;
   @ApiProperty({ description: 'Why the step failed; null otherwise', type: String, nullable: true })
   error!: string | null;
+  @ApiPropertyOptional({
+    description: 'The email a SEND_EMAIL step queued (`output.emailId`), read with the execution: its subject (null until rendered) and status; only on GET /workflows/:id/executions/:executionId',
+    type: () => ExecutionEmailResponse,
+    nullable: true,
+  })
+  email?: ExecutionEmailResponse | null;
 }
 
 export const toExecutionStepResponse = (s: WorkflowExecutionStep): ExecutionStepResponse => ({
@@ -125,12 +140,18 @@ export class ExecutionResponse {
   workflowId!: string;
   @ApiProperty({ description: 'Contact it runs for', type: String })
   contactId!: string;
+  @ApiProperty({ description: "That contact's email (read with the execution)", type: String, nullable: true })
+  contactEmail!: string | null;
   @ApiProperty({ description: 'RUNNING and WAITING are active (cancellable); COMPLETED, EXITED (an EXIT step), FAILED and CANCELLED are final', enum: EXECUTION_STATUSES })
   status!: ExecutionStatus;
   @ApiProperty({ description: 'Step it is at or ended on (UUID)', type: String, nullable: true })
   currentStepId!: string | null;
   @ApiProperty({ description: "The EXIT step's reason; null otherwise", type: String, nullable: true })
   exitReason!: string | null;
+  @ApiProperty({ description: 'While WAITING: when it resumes (ISO 8601; a DELAY end or a WAIT_FOR_EVENT timeout); null otherwise or for a wait without timeout', type: String, nullable: true })
+  waitingUntil!: string | null;
+  @ApiProperty({ description: 'While WAITING at a WAIT_FOR_EVENT step: the event it waits for; null otherwise', type: String, nullable: true })
+  waitingFor!: string | null;
   @ApiProperty({ description: 'Per-execution variables (`workflow.<key>` in conditions and templates)', type: 'object', additionalProperties: true })
   context!: Record<string, unknown>;
   @ApiProperty({ description: 'Start (ISO 8601)', type: String })
@@ -141,13 +162,16 @@ export class ExecutionResponse {
   steps?: ExecutionStepResponse[];
 }
 
-export const toExecutionResponse = (e: WorkflowExecution, steps?: ExecutionStepResponse[]): ExecutionResponse => ({
+export const toExecutionResponse = (e: WorkflowExecution & { contactEmail: string | null }, steps?: ExecutionStepResponse[]): ExecutionResponse => ({
   id: e.id,
   workflowId: e.workflowId,
   contactId: e.contactId,
+  contactEmail: e.contactEmail,
   status: e.status,
   currentStepId: e.currentStepId,
   exitReason: e.exitReason,
+  waitingUntil: e.status === 'WAITING' ? (e.wakeAt?.toISOString() ?? null) : null,
+  waitingFor: e.status === 'WAITING' ? e.waitEvent : null,
   context: e.context,
   startedAt: e.startedAt.toISOString(),
   completedAt: e.completedAt?.toISOString() ?? null,
@@ -172,6 +196,20 @@ export class WorkflowFieldResponse implements WorkflowField {
 export class WorkflowFieldsResponse {
   @ApiProperty({ description: 'Fields usable in CONDITION steps', type: () => [WorkflowFieldResponse] })
   fields!: WorkflowFieldResponse[];
+}
+
+export class StepCountResponse {
+  @ApiProperty({ description: 'Step (UUID)', type: String })
+  stepId!: string;
+  @ApiProperty({ description: 'Executions RUNNING at it', type: 'integer' })
+  running!: number;
+  @ApiProperty({ description: 'Executions WAITING at it (a DELAY or WAIT_FOR_EVENT)', type: 'integer' })
+  waiting!: number;
+}
+
+export class StepCountsResponse {
+  @ApiProperty({ description: 'Steps with at least one active execution at them (a step not listed has none)', type: () => [StepCountResponse] })
+  steps!: StepCountResponse[];
 }
 
 export class CancelAllResponse {

@@ -4,9 +4,18 @@ import { DataSource, EntityManager } from 'typeorm';
 import { StatementRunner } from '../../../platform/database/statement-runner';
 import type { StepRef } from '../../../platform/queues/queues';
 import type { UpcomingExecution } from '../../activity/activity.registry';
+import { Contact } from '../../contacts/entities/contact.entity';
 import { WorkflowExecutionStep } from '../entities/workflow-execution-step.entity';
 import { ExecutionStatus, ExecutionStepRecord, WorkflowExecution } from '../entities/workflow-execution.entity';
 import type { ExecutionRow } from './step-executor';
+
+/** An execution as the API lists it: with its contact's email, read in the same statement. */
+export type ExecutionWithContact = WorkflowExecution & { contactEmail: string | null };
+
+function withEmails({ entities, raw }: { entities: WorkflowExecution[]; raw: Array<{ x_id: string; contact_email: string | null }> }): ExecutionWithContact[] {
+  const emails = new Map(raw.map((r) => [r.x_id, r.contact_email]));
+  return entities.map((e) => Object.assign(e, { contactEmail: emails.get(e.id) ?? null }));
+}
 
 const LOAD_SQL = `SELECT id, project_id, workflow_id, version, contact_id, status, current_step_id, steps_run, context, event, wake_at, wait_outcome
   FROM workflow_executions`;
@@ -334,18 +343,48 @@ export class ExecutionsStore {
     return count;
   }
 
-  /** One page of the workflow's executions (newest first), optionally of one status, and the total. */
-  listPage(projectId: string, workflowId: string, status: ExecutionStatus | undefined, offset: number, take: number): Promise<[WorkflowExecution[], number]> {
-    return this.dataSource.getRepository(WorkflowExecution).findAndCount({
-      where: { projectId, workflowId, ...(status ? { status } : {}) },
-      order: { startedAt: 'DESC', id: 'ASC' },
-      skip: offset,
-      take,
-    });
+  /** One page of the workflow's executions (newest first), optionally of one status, each with its contact's email (joined), and the total. */
+  async listPage(projectId: string, workflowId: string, status: ExecutionStatus | undefined, offset: number, take: number): Promise<[ExecutionWithContact[], number]> {
+    const where = { projectId, workflowId, ...(status ? { status } : {}) };
+    // The total counts executions alone; the page joins each to its contact.
+    const total = await this.dataSource.getRepository(WorkflowExecution).count({ where });
+    const qb = this.withContact().where('x.projectId = :projectId AND x.workflowId = :workflowId', where);
+    if (status) qb.andWhere('x.status = :status', where);
+    const page = await qb.orderBy('x.startedAt', 'DESC').addOrderBy('x.id', 'ASC').offset(offset).limit(take).getRawAndEntities();
+    return [withEmails(page), total];
   }
 
-  findOne(projectId: string, workflowId: string, id: string): Promise<WorkflowExecution | null> {
-    return this.dataSource.getRepository(WorkflowExecution).findOne({ where: { id, workflowId, projectId } });
+  async findOne(projectId: string, workflowId: string, id: string): Promise<ExecutionWithContact | null> {
+    const one = await this.withContact().where('x.id = :id AND x.workflowId = :workflowId AND x.projectId = :projectId', { id, workflowId, projectId }).getRawAndEntities();
+    return withEmails(one)[0] ?? null;
+  }
+
+  private withContact() {
+    return this.dataSource.getRepository(WorkflowExecution).createQueryBuilder('x').leftJoin(Contact, 'c', 'c.id = x.contactId AND c.projectId = x.projectId').addSelect('c.email', 'contact_email');
+  }
+
+  /**
+   * How many of the workflow's active executions are at each step, in one grouped statement over
+   * its active executions (`workflow_executions_active_key` holds exactly those rows).
+   */
+  countsByStep(projectId: string, workflowId: string): Promise<Array<{ stepId: string; running: number; waiting: number }>> {
+    return this.dataSource.query(
+      `SELECT current_step_id::text AS "stepId", count(*) FILTER (WHERE status = 'RUNNING')::int AS running, count(*) FILTER (WHERE status = 'WAITING')::int AS waiting
+         FROM workflow_executions
+        WHERE workflow_id = $1 AND project_id = $2 AND status IN ('RUNNING', 'WAITING') AND current_step_id IS NOT NULL
+        GROUP BY current_step_id ORDER BY current_step_id`,
+      [workflowId, projectId],
+    );
+  }
+
+  /** The project's emails among `ids` (those an execution's SEND_EMAIL steps queued): subject and status. */
+  async emailsOf(projectId: string, ids: string[]): Promise<Map<string, { id: string; subject: string | null; status: string }>> {
+    if (ids.length === 0) return new Map();
+    const rows: Array<{ id: string; subject: string | null; status: string }> = await this.dataSource.query(
+      `SELECT id::text AS id, subject, status FROM emails WHERE id = ANY($1::uuid[]) AND project_id = $2`,
+      [ids, projectId],
+    );
+    return new Map(rows.map((r) => [r.id, r]));
   }
 
   /** The step records of an execution found in its project (`findOne`), in order. */

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { data } from '../../api/client';
 import { useEventNames } from '../../api/segments';
 import { useTemplateList } from '../../api/templates';
-import { type StepConfig, useWorkflowFields, type WorkflowStep } from '../../api/workflows';
+import { type StepConfig, type TransitionBody, useWorkflowFields, type WorkflowStep } from '../../api/workflows';
 import { Button } from '../../components/Button';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { SelectField, TextAreaField, TextField } from '../../components/Fields';
@@ -66,10 +66,27 @@ function build(step: WorkflowStep, f: FormData): Built {
   }
 }
 
-/** The config form of one step; saves with PATCH …/steps/:id (the trigger: PATCH the workflow's event name). */
-export function StepConfigForm({ workflowId, step, onSaved, createAt }: { workflowId: string; step: WorkflowStep; onSaved: (created?: WorkflowStep) => void; createAt?: { x: number; y: number } }) {
+/**
+ * The config form of one step; saves with PATCH …/steps/:id (the trigger: PATCH the workflow's
+ * event name). With `createAt` it adds a new step there (POST …/steps), then connects it with the
+ * transition `linkNew` answers for it (POST …/transitions), if any.
+ */
+export function StepConfigForm({
+  workflowId,
+  step,
+  onSaved,
+  createAt,
+  linkNew,
+}: {
+  workflowId: string;
+  step: WorkflowStep;
+  onSaved: (created?: WorkflowStep) => void;
+  createAt?: { x: number; y: number };
+  linkNew?: (created: WorkflowStep) => TransitionBody | null;
+}) {
   const api = useApi();
   const [local, setLocal] = useState<{ field: string; error: string } | null>(null);
+  const [linkError, setLinkError] = useState<string | null>(null);
   const templates = useTemplateList({ page: 1, sort: 'updatedAt', dir: 'desc' });
   const events = useEventNames();
   const fields = useWorkflowFields();
@@ -78,7 +95,18 @@ export function StepConfigForm({ workflowId, step, onSaved, createAt }: { workfl
     mutationFn: async (body: { name: string; config: Record<string, unknown> }): Promise<WorkflowStep | undefined> => {
       const path = { id: workflowId };
       const config = body.config as StepConfig;
-      if (createAt) return data(api.POST('/workflows/{id}/steps', { params: { path }, body: { type: step.type as CreatableType, name: body.name || undefined, config, position: createAt } }));
+      if (createAt) {
+        const created = await data(api.POST('/workflows/{id}/steps', { params: { path }, body: { type: step.type as CreatableType, name: body.name || undefined, config, position: createAt } }));
+        const link = linkNew?.(created);
+        setLinkError(null);
+        if (link) {
+          // The step exists whatever happens here: a refused arrow is said, and the step is still shown.
+          await data(api.POST('/workflows/{id}/transitions', { params: { path }, body: link })).catch((err: unknown) =>
+            setLinkError(`The step was added but not connected: ${err instanceof Error ? err.message : String(err)}`),
+          );
+        }
+        return created;
+      }
       if (step.type === 'TRIGGER') await data(api.PATCH('/workflows/{id}', { params: { path }, body: { eventName: String(body.config.eventName ?? '') } }));
       else await data(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { ...path, stepId: step.id } }, body: { name: body.name || null, config } }));
       return undefined;
@@ -174,6 +202,11 @@ export function StepConfigForm({ workflowId, step, onSaved, createAt }: { workfl
       )}
       {step.type === 'EXIT' && <TextField label="Exit reason" name="reason" defaultValue={str(c.reason)} error={err('reason')} />}
       <ErrorMessage error={save.error} fields={SHOWN} title={createAt ? 'Could not add the step' : 'Could not save the step'} />
+      {linkError && (
+        <p className="field-error" role="alert">
+          {linkError}
+        </p>
+      )}
       <Button type="submit" variant="primary" pending={save.isPending} pendingLabel={createAt ? 'Adding…' : 'Saving…'}>
         {createAt ? 'Add step' : 'Save step'}
       </Button>

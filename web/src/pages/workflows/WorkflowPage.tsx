@@ -4,6 +4,8 @@ import { Link, NavLink, useNavigate, useParams } from 'react-router';
 import { data } from '../../api/client';
 import { qk } from '../../api/queryKeys';
 import type { components } from '../../api/schema';
+import { ApiError } from '../../api/errors';
+import { useContactList } from '../../api/contacts';
 import { ACTIVE, type ExecutionStatus, useExecutions, useWorkflow, type Workflow } from '../../api/workflows';
 import { Button } from '../../components/Button';
 import { ConfirmButton } from '../../components/Dialogs';
@@ -15,6 +17,7 @@ import { fieldError, useApiMutation } from '../../lib/forms';
 import { formatDate } from '../../lib/format';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
 import { DataTable } from '../../components/DataTable';
+import { executionTone, stepNameOf, WaitingNote } from './executionParts';
 
 type UpdateWorkflowBody = components['schemas']['UpdateWorkflowDto'];
 
@@ -22,7 +25,6 @@ type UpdateWorkflowBody = components['schemas']['UpdateWorkflowDto'];
 const WorkflowEditor = lazy(() => import('./WorkflowEditor'));
 
 const STATUSES: ExecutionStatus[] = ['RUNNING', 'WAITING', 'COMPLETED', 'EXITED', 'FAILED', 'CANCELLED'];
-export const executionTone = (s: ExecutionStatus) => (s === 'COMPLETED' ? 'good' : s === 'FAILED' ? 'bad' : ACTIVE.includes(s) ? 'info' : 'neutral');
 
 export default function WorkflowPage({ tab }: { tab: 'graph' | 'executions' }) {
   const { workflowId = '' } = useParams();
@@ -132,7 +134,24 @@ function Executions({ workflow }: { workflow: Workflow }) {
   const [status, setStatus] = useState<ExecutionStatus | ''>('');
   const list = useExecutions(workflow.id, page, status);
   const refresh = () => queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'workflows', 'executions', workflow.id) });
-  const start = useApiMutation({ mutationFn: (contactId: string) => data(api.POST('/workflows/{id}/executions', { params: { path: { id: workflow.id } }, body: { contactId } })), onSuccess: refresh });
+  const [typed, setTyped] = useState('');
+  const matches = useContactList({ search: typed.trim() || undefined });
+  const start = useApiMutation({
+    // The contact is named by its email: found with the contacts search, then started by its id.
+    mutationFn: async (email: string) => {
+      const found = await data(api.GET('/contacts', { params: { query: { search: email, limit: 10 } } }));
+      const contact = found.data.find((c) => c.email.toLowerCase() === email.toLowerCase());
+      if (!contact) {
+        const message = email ? `No contact has the email ${email}.` : 'Type the email of a contact.';
+        throw new ApiError({ status: 422, code: 'VALIDATION_ERROR', message, field: 'contactId', fieldErrors: [{ field: 'contactId', code: 'not_found', message }] });
+      }
+      return data(api.POST('/workflows/{id}/executions', { params: { path: { id: workflow.id } }, body: { contactId: contact.id } }));
+    },
+    onSuccess: () => {
+      setTyped('');
+      void refresh();
+    },
+  });
   const cancelOne = useApiMutation({ mutationFn: (id: string) => data(api.DELETE('/workflows/{id}/executions/{executionId}', { params: { path: { id: workflow.id, executionId: id } } })), onSuccess: refresh });
   return (
     <>
@@ -159,17 +178,32 @@ function Executions({ workflow }: { workflow: Workflow }) {
       </div>
       <form
         className="toolbar"
+        aria-label="Start for a contact"
         onSubmit={(e) => {
           e.preventDefault();
-          void start.submit(String(new FormData(e.currentTarget).get('contactId') ?? '').trim());
+          void start.submit(String(new FormData(e.currentTarget).get('contactEmail') ?? '').trim());
         }}
       >
-        <TextField label="Start for a contact (id)" name="contactId" placeholder="cnt_…" hint="Runs even while the workflow is disabled." />
+        <TextField
+          label="Start for a contact (email)"
+          name="contactEmail"
+          type="email"
+          list="wf-start-contacts"
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+          error={fieldError(start.error, 'contactId')}
+          hint="Runs even while the workflow is disabled."
+        />
+        <datalist id="wf-start-contacts">
+          {(matches.data?.pages[0]?.data ?? []).map((c) => (
+            <option key={c.id} value={c.email} />
+          ))}
+        </datalist>
         <Button type="submit" pending={start.isPending} pendingLabel="Starting…">
           Start
         </Button>
       </form>
-      <ErrorMessage error={start.error} title="Could not start" />
+      <ErrorMessage error={start.error} fields={['contactId']} title="Could not start" />
       {list.isPending ? (
         <Loading label="Loading executions…" />
       ) : list.isError ? (
@@ -186,29 +220,41 @@ function Executions({ workflow }: { workflow: Workflow }) {
         </EmptyState>
       ) : (
         <>
-          <DataTable caption="Executions" columns={['Started', 'Contact', 'Status', 'Ended', 'Actions']}>
-            {list.data.data.map((x) => (
-              <tr key={x.id}>
-                <td>
-                  <Link to={projectPath(projectId, 'workflows', workflow.id, 'executions', x.id)}>{formatDate(x.startedAt)}</Link>
-                </td>
-                <td>
-                  <Link to={projectPath(projectId, 'contacts', x.contactId)}>{x.contactId}</Link>
-                </td>
-                <td>
-                  <Badge tone={executionTone(x.status)}>{x.status.toLowerCase()}</Badge>
-                  {x.exitReason && <span className="muted"> {x.exitReason}</span>}
-                </td>
-                <td>{x.completedAt ? formatDate(x.completedAt) : '—'}</td>
-                <td>
-                  {ACTIVE.includes(x.status) && (
-                    <Button onClick={() => void cancelOne.submit(x.id)} aria-label={`Cancel execution ${x.id}`}>
-                      Cancel
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            ))}
+          <DataTable caption="Executions" columns={['Contact', 'Status', 'Step', 'Started', 'Ended', 'Actions']}>
+            {list.data.data.map((x) => {
+              const who = x.contactEmail ?? 'a deleted contact';
+              return (
+                <tr key={x.id}>
+                  <td>
+                    <Link to={projectPath(projectId, 'contacts', x.contactId)}>{who}</Link>
+                  </td>
+                  <td>
+                    <Badge tone={executionTone(x.status)}>{x.status.toLowerCase()}</Badge>
+                    {x.exitReason && <span className="muted"> {x.exitReason}</span>}
+                    {x.status === 'WAITING' && (
+                      <div className="muted">
+                        <WaitingNote execution={x} />
+                      </div>
+                    )}
+                  </td>
+                  <td>{stepNameOf(workflow, x.currentStepId)}</td>
+                  <td>{formatDate(x.startedAt)}</td>
+                  <td>{x.completedAt ? formatDate(x.completedAt) : '—'}</td>
+                  <td>
+                    <div className="button-row">
+                      <Link className="btn" to={projectPath(projectId, 'workflows', workflow.id, 'executions', x.id)} aria-label={`Steps of ${who}'s run`}>
+                        Steps
+                      </Link>
+                      {ACTIVE.includes(x.status) && (
+                        <Button onClick={() => void cancelOne.submit(x.id)} aria-label={`Cancel the run of ${who}`}>
+                          Cancel
+                        </Button>
+                      )}
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
           </DataTable>
           <ErrorMessage error={cancelOne.error} title="Could not cancel" />
           <Pager page={list.data.page} totalPages={list.data.totalPages} total={list.data.total} onPage={setPage} busy={list.isFetching} />

@@ -70,6 +70,86 @@ export function nextPosition(steps: WorkflowStep[]): { x: number; y: number } {
   return { x: 80, y: (ys.length ? Math.max(...ys) : -100) + 140 };
 }
 
+/** Where a step is drawn: its stored position, or its place in the default column. */
+export function positionOf(steps: WorkflowStep[], id: string): { x: number; y: number } | null {
+  const i = steps.findIndex((s) => s.id === id);
+  if (i < 0) return null;
+  const p = steps[i].position;
+  return isPoint(p) ? p : defaultPosition(i);
+}
+
+/** Node footprint used to keep a new step off the ones already drawn. */
+const NODE_W = 220;
+const NODE_H = 110;
+
+/**
+ * Where a step added after `anchor` (along its output `handle`) goes: one row below it, under
+ * that handle (a branch's second output a column to the right), moved down until it overlaps no
+ * node already drawn. Without an anchor: below every node.
+ */
+export function placeAfter(steps: WorkflowStep[], anchor: { stepId: string; handle: string } | null): { x: number; y: number } {
+  const from = anchor ? positionOf(steps, anchor.stepId) : null;
+  if (!anchor || !from) return nextPosition(steps);
+  const type = steps.find((s) => s.id === anchor.stepId)!.type;
+  const handles = handlesOf(type);
+  const k = Math.max(0, handles.findIndex((h) => h.id === anchor.handle));
+  const spread = handles.length > 1 ? (k - (handles.length - 1) / 2) * (NODE_W + 40) : 0;
+  const at = { x: Math.round(from.x + spread), y: from.y + 140 };
+  const taken = steps.map((s, i) => (isPoint(s.position) ? s.position : defaultPosition(i)));
+  while (taken.some((p) => Math.abs(p.x - at.x) < NODE_W && Math.abs(p.y - at.y) < NODE_H)) at.y += 140;
+  return at;
+}
+
+/** The steps from which `stepId` can be reached (itself excluded unless it is on a loop). */
+export function ancestorsOf(stepId: string, transitions: Pick<WorkflowTransition, 'fromStepId' | 'toStepId'>[]): Set<string> {
+  const seen = new Set<string>();
+  const todo = [stepId];
+  while (todo.length) {
+    const at = todo.pop()!;
+    for (const t of transitions) {
+      if (t.toStepId === at && !seen.has(t.fromStepId)) {
+        seen.add(t.fromStepId);
+        todo.push(t.fromStepId);
+      }
+    }
+  }
+  return seen;
+}
+
+/**
+ * The steps the "next step" picker offers from `step`: never itself, the trigger, or a step that
+ * leads to it (that arrow would close a loop). Loops are allowed by the API (an execution stops
+ * after 1,000 steps) and can still be drawn by dragging; the picker does not suggest them.
+ */
+export function nextStepChoices(step: WorkflowStep, workflow: Pick<Workflow, 'steps' | 'transitions'>): WorkflowStep[] {
+  const before = ancestorsOf(step.id, workflow.transitions);
+  return workflow.steps.filter((s) => s.id !== step.id && s.type !== 'TRIGGER' && !before.has(s.id));
+}
+
+/** A free output of a step that a new step can follow, as the "after" picker offers it. */
+export interface Anchor {
+  stepId: string;
+  handle: string;
+  label: string;
+}
+
+/** Every free output of the workflow's steps, in the steps' order, named for the "after" picker. */
+export function anchorsOf(workflow: Pick<Workflow, 'steps' | 'transitions'>, names: { templates?: Record<string, string> } = {}): Anchor[] {
+  return workflow.steps.flatMap((s) =>
+    freeHandles(s, workflow.transitions).map((h) => ({ stepId: s.id, handle: h.id, label: `${stepTitle(s, names)}${h.label ? ` (${h.label})` : ''}` })),
+  );
+}
+
+/** Which free output a new step follows by default: the selected step's first, else the last step's that has one. */
+export function defaultAnchor(anchors: Anchor[], selectedId: string | null): Anchor | null {
+  return anchors.find((a) => a.stepId === selectedId) ?? anchors.at(-1) ?? null;
+}
+
+/** A step as a person reads it: its name, or its type and what it does. */
+export function stepTitle(step: WorkflowStep, names: { templates?: Record<string, string> } = {}): string {
+  return step.name && step.name !== stepLabel(step.type) ? step.name : `${stepLabel(step.type)}: ${summarize(step, names)}`;
+}
+
 export function transitionHandle(t: Pick<WorkflowTransition, 'branch' | 'waitOutcome'>): string {
   return t.branch ?? t.waitOutcome ?? 'next';
 }
