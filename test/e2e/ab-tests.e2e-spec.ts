@@ -73,6 +73,9 @@ describe('A/B tests', () => {
     const p = await s.newProject();
     await seed(p, 'auto', 30);
     const id = (await p.api.post('/campaigns', abBody(AB)).expect(201)).body.data.id as string;
+    // Variants are compared sent at one time: not in the recipients' time zones.
+    const tz = await p.api.post(`/campaigns/${id}/send`, { scheduledFor: '2030-12-01T09:00:00', timezone: 'recipient' }).expect(422);
+    expect(tz.body.error.errors.map((e: { field: string }) => e.field)).toEqual(['timezone']);
     await p.api.post(`/campaigns/${id}/send`, {}).expect(200);
     await untilPhase(p, id, 'waiting');
     // A SENDING campaign's settings cannot change.

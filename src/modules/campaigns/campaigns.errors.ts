@@ -27,3 +27,8 @@ export const abNotPickable = (why: string) => conflict(`Cannot pick an A/B winne
 
 export const abUnknownVariant = (variant: string, letters: string[]) =>
   validationError([{ field: 'variant', message: `variant must be one of ${letters.join(', ')}`, code: 'invalid_value', received: variant }]);
+
+export const abWithRecipientTimezone = () =>
+  validationError([
+    { field: 'timezone', message: 'An A/B campaign cannot be sent in the recipients\' time zones: its variants are compared sent at one time', code: 'invalid_combination', received: 'recipient' },
+  ]);

@@ -166,10 +166,11 @@ export class CampaignsService {
    * with the audience fixed at this instant; the engine on the workers picks it up. Later:
    * SCHEDULED, due by `scheduled_for` in the database (a restart or lost job cannot lose it).
    */
-  async send(projectId: string, id: string, scheduledFor: unknown): Promise<CampaignSendResponse> {
+  async send(projectId: string, id: string, scheduledFor: unknown, timezone?: unknown): Promise<CampaignSendResponse> {
     const when = parseScheduledFor(scheduledFor);
     const campaign = await this.findOne(projectId, id);
     if (!EDITABLE.includes(campaign.status)) throw wrongCampaignStatus('send', campaign.status);
+    this.abTests.assertSendable(campaign, timezone);
     // The sender may have lost its verification since the campaign was saved.
     await this.domains.assertSenderAllowed(projectId, campaign.fromAddress);
     // 402 before anything leaves when the audience as it is now would pass the monthly limit (the batches' own count is the guard that holds).

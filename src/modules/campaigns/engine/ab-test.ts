@@ -7,7 +7,7 @@ import { AudienceVariants, EmailQueueFacade } from '../../emails/email-queue.fac
 import { liquidProblems } from '../../templates/templates.errors';
 import { AbLockedState, AbTestRepository } from '../ab-test.repository';
 import type { LeasedCampaign } from '../campaigns.repository';
-import { abNotPickable, abUnknownVariant, campaignNotFound } from '../campaigns.errors';
+import { abNotPickable, abUnknownVariant, abWithRecipientTimezone, campaignNotFound } from '../campaigns.errors';
 import type { AbTestDto } from '../dto/ab-test.dto';
 import type { AbTestStats } from '../dto/ab-test.dto';
 import type { AbTestSettings, Campaign } from '../entities/campaign.entity';
@@ -61,6 +61,11 @@ export class AbTests {
       waitMinutes: dto.waitMinutes,
     };
     return { settings, problems };
+  }
+
+  /** An A/B test compares variants sent at one time: a send in the recipients' time zones is refused (422 naming `timezone`). */
+  assertSendable(c: Campaign, timezone: unknown): void {
+    if (c.abTest && timezone === 'recipient') throw abWithRecipientTimezone();
   }
 
   /** The engine's hook (`CampaignEngine.advance`, under its lease): null for a plain campaign. */
