@@ -15,8 +15,8 @@ const INTERRUPTED = /^interrupted while being handed to the transport/;
 /**
  * An A/B campaign through SIGKILLs of the process that runs the engine (services mode: the
  * ROLE=worker process of the compose topology beside a ROLE=api one; embedded mode: the one
- * process, restarted on its data directory): killed while the test share is written, right
- * after the winner is picked (the phase change), and while the rest is written. Every recipient
+ * process, restarted on its data directory): killed while the test share is written, and right
+ * after the winner is picked (the phase change and the first batches of the rest). Every recipient
  * gets exactly one message; an email caught in the pipeline's at-most-once window (killed during
  * its hand-over) must read `uncertain` and is counted apart, as in campaign-crash.e2e-spec.ts.
  * Small batches and a short send lease keep the test short.
@@ -105,15 +105,11 @@ describe('A/B campaign crash safety', () => {
         return s.abTest?.phase === 'waiting' ? s : undefined;
       }, 120_000, 200);
       const testShare = (waiting.abTest.variants as Array<{ recipients: number }>).reduce((n, v) => n + v.recipients, 0);
-      // 2. Right after the winner is picked: the phase change and the fresh cursor.
+      // 2. Right after the winner is picked: the phase change, the fresh cursor and the first batches of the rest
+      // (a kill later in the rest is a plain campaign's, which campaign-crash.e2e-spec.ts covers).
       await call('post', `/campaigns/${id}/ab/winner`, { variant: 'B' }).expect(200);
       await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 200)));
       await kill('winner picked');
-      // 3. While the rest is being written and sent.
-      const before = smtp.count;
-      await waitFor(async () => (smtp.count > before + 20 || smtp.count >= RECIPIENTS ? true : undefined), 120_000, 20);
-      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 300)));
-      await kill('rest');
 
       const final = await waitFor(async () => {
         const c = (await call('get', `/campaigns/${id}`).expect(200)).body;
