@@ -103,6 +103,7 @@ async function throughput(ctx, deployment, receiver, n, limit) {
       rows.push(...cpuRows(row, label, cpu, n, seconds));
       const stats = await call('GET', `/campaigns/${campaign.id}/stats`);
       rows.push(row('campaign stats sentCount = recipients', label, stats.sentCount, 'count', { min: n }));
+      rows.push(...(await abThroughput(ctx, call, receiver, n, rate, label)));
     } finally {
       await db.end();
     }
@@ -110,6 +111,42 @@ async function throughput(ctx, deployment, receiver, n, limit) {
     await app.stop();
   }
   return rows;
+}
+
+/**
+ * An A/B campaign (test share 20%, two subjects) to the same audience in the same run, beside the
+ * plain one: its emails/s over its two sending phases (the test share, then the rest once the
+ * winner is picked by hand), the wait left out. docs/delivery-control.md#ab-tests.
+ */
+async function abThroughput(ctx, call, receiver, n, plainRate, label) {
+  const { row } = ctx;
+  const body = { ...campaignBody('bench-ab'), abTest: { variants: [{ subject: 'Hi {{firstName}}!' }], testPercent: 20, metric: 'opens', waitMinutes: 30 } };
+  const campaign = (await call('POST', '/campaigns', body)).data;
+  receiver.reset();
+  const t0 = Date.now();
+  await call('POST', `/campaigns/${campaign.id}/send`);
+  let testShare = 0;
+  for (;;) {
+    const stats = await call('GET', `/campaigns/${campaign.id}/stats`);
+    if (stats.abTest && stats.abTest.phase === 'waiting') {
+      testShare = stats.abTest.variants.reduce((a, v) => a + v.recipients, 0);
+      break;
+    }
+    if (Date.now() - t0 > 1_800_000) throw new Error('the A/B test share was not written within 30 minutes');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await receiver.waitFor(testShare, 1_800_000);
+  const testSeconds = (Date.now() - t0) / 1000;
+  const r0 = Date.now();
+  await call('POST', `/campaigns/${campaign.id}/ab/winner`, { variant: 'B' });
+  await receiver.waitFor(n, 1_800_000);
+  const restSeconds = (Date.now() - r0) / 1000;
+  const rate = n / (testSeconds + restSeconds);
+  ctx.log(`${label}: A/B campaign of ${n}: test share ${testShare} in ${testSeconds.toFixed(1)} s, the rest in ${restSeconds.toFixed(1)} s`);
+  return [
+    row(`A/B campaign ${n} recipients (test 20%) → received, emails/s over its sending phases`, label, Math.round(rate), 'emails/s', undefined, { baseline: Math.round(plainRate), baselineUnit: 'emails/s' }),
+    row('A/B campaign share of the plain campaign emails/s (same run)', label, Math.round((rate / plainRate) * 100), '%', { min: 90 }),
+  ];
 }
 
 /** Milliseconds to the hundredth, for the CPU rows. */

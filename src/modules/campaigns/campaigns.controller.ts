@@ -17,6 +17,7 @@ import {
 import { CreateCampaignDto } from './dto/create-campaign.dto';
 import { ListCampaignsQuery } from './dto/list-campaigns.query';
 import { SendCampaignDto, TestCampaignDto } from './dto/send-campaign.dto';
+import { PickAbWinnerDto } from './dto/ab-test.dto';
 import { ApiErrors } from '../../platform/http/openapi-errors';
 
 @ApiTags('campaigns')
@@ -91,7 +92,7 @@ export class CampaignsController {
   @HttpCode(200)
   @ApiJson(200, CampaignSendResponse, 'Sending now, or scheduled (from DRAFT or SCHEDULED, else 409)')
   send(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: SendCampaignDto): Promise<CampaignSendResponse> {
-    return this.campaigns.send(projectId, id, dto.scheduledFor);
+    return this.campaigns.send(projectId, id, dto.scheduledFor, dto.timezone);
   }
 
   @SecretKey()
@@ -102,6 +103,20 @@ export class CampaignsController {
   @ApiJson(200, CampaignResponse, 'The campaign: a SCHEDULED one is back in DRAFT, a SENDING one CANCELLED (any other status is 409)')
   async cancel(@CurrentProject() projectId: string, @Param('id') id: string): Promise<CampaignResponse> {
     return toCampaignResponse(await this.campaigns.cancel(projectId, id));
+  }
+
+  @SecretKey()
+  @Post(':id/ab/winner')
+  @ApiOperation({ summary: "Pick an A/B test's winner by hand" })
+  @ApiErrors(404, [409, 'The campaign is not SENDING, has no A/B test, or its winner is already decided'], [422, 'variant is not one of the campaign\'s letters'])
+  @HttpCode(200)
+  @ApiJson(
+    200,
+    CampaignResponse,
+    'The winner is decided now: during the wait the rest of the audience starts getting it at once; while the test share is still being sent, the rest follows as soon as it is',
+  )
+  async pickAbWinner(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: PickAbWinnerDto): Promise<CampaignResponse> {
+    return toCampaignResponse(await this.campaigns.pickAbWinner(projectId, id, dto.variant));
   }
 
   @SecretKey()

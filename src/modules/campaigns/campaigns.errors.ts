@@ -21,3 +21,14 @@ export const mixedPagination = (query: { page?: unknown; pageSize?: unknown }) =
       .filter((field) => query[field] !== undefined)
       .map((field): FieldError => ({ field, message: `${field} cannot be combined with limit or cursor: use page/pageSize (offset list) or limit/cursor (cursor list)`, code: 'invalid_combination', received: query[field] })),
   );
+
+/** `POST /campaigns/:id/ab/winner` outside an A/B test's test phase or wait. */
+export const abNotPickable = (why: string) => conflict(`Cannot pick an A/B winner: ${why}`);
+
+export const abUnknownVariant = (variant: string, letters: string[]) =>
+  validationError([{ field: 'variant', message: `variant must be one of ${letters.join(', ')}`, code: 'invalid_value', received: variant }]);
+
+export const abWithRecipientTimezone = () =>
+  validationError([
+    { field: 'timezone', message: 'An A/B campaign cannot be sent in the recipients\' time zones: its variants are compared sent at one time', code: 'invalid_combination', received: 'recipient' },
+  ]);

@@ -7,6 +7,7 @@ import type { DomainsService } from '../domains/domains.service';
 import type { CampaignsRepository } from './campaigns.repository';
 import { CampaignsService } from './campaigns.service';
 import type { CampaignAudience } from './engine/campaign-audience';
+import type { AbTests } from './engine/ab-test';
 import type { Campaign } from './entities/campaign.entity';
 
 const PROJECT = '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f';
@@ -41,7 +42,7 @@ function cancelAgainstDeadlock(deadlocks: number) {
     }),
   } as unknown as EmailsService;
   const audience = { condition: jest.fn(async () => empty), topic: jest.fn(async () => null) } as unknown as CampaignAudience;
-  const service = new CampaignsService(dataSource, {} as DomainsService, audience, repository, {} as BillingService, emails, {} as EmailPreviews);
+  const service = new CampaignsService(dataSource, {} as DomainsService, audience, repository, {} as BillingService, emails, {} as EmailPreviews, { unwrittenParts: async () => null } as unknown as AbTests);
   return { service, dataSource, emails, committed: () => committed };
 }
 

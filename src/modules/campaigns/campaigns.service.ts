@@ -24,6 +24,8 @@ import { CAMPAIGN_SORTS, CampaignSort, ListCampaignsQuery, MAX_PAGE_SIZE } from 
 import { Campaign, CAMPAIGN_STATUSES, CampaignStatus } from './entities/campaign.entity';
 import { CampaignAudience } from './engine/campaign-audience';
 import { campaignContent } from './engine/campaign-content';
+import { AbTests } from './engine/ab-test';
+import type { Fragment } from '../../platform/database/sql-fragment';
 import { retryOnConflict } from '../../platform/database/pg-errors';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 import { clampLimit, cursorPage, decodeCursor, offsetPage, PG_TIMESTAMP } from '../../platform/http/pagination';
@@ -73,6 +75,7 @@ export class CampaignsService {
     private readonly billing: BillingService,
     private readonly emails: EmailsService,
     private readonly previews: EmailPreviews,
+    private readonly abTests: AbTests,
   ) {}
 
   async create(projectId: string, dto: CreateCampaignDto): Promise<Campaign> {
@@ -153,6 +156,7 @@ export class CampaignsService {
         audienceCondition: c.audienceCondition,
         topicId: c.topicId,
         templateId: c.templateId,
+        abTest: c.abTest,
         ...DRAFT_STATE,
       });
   }
@@ -162,10 +166,11 @@ export class CampaignsService {
    * with the audience fixed at this instant; the engine on the workers picks it up. Later:
    * SCHEDULED, due by `scheduled_for` in the database (a restart or lost job cannot lose it).
    */
-  async send(projectId: string, id: string, scheduledFor: unknown): Promise<CampaignSendResponse> {
+  async send(projectId: string, id: string, scheduledFor: unknown, timezone?: unknown): Promise<CampaignSendResponse> {
     const when = parseScheduledFor(scheduledFor);
     const campaign = await this.findOne(projectId, id);
     if (!EDITABLE.includes(campaign.status)) throw wrongCampaignStatus('send', campaign.status);
+    this.abTests.assertSendable(campaign, timezone);
     // The sender may have lost its verification since the campaign was saved.
     await this.domains.assertSenderAllowed(projectId, campaign.fromAddress);
     // 402 before anything leaves when the audience as it is now would pass the monthly limit (the batches' own count is the guard that holds).
@@ -204,15 +209,17 @@ export class CampaignsService {
         // The part of the fixed audience the engine has not written yet is counted now (the lock keeps
         // the engine from writing more): each contact of it is skipped, as `cancelled` unless it had
         // its own reason, so the stats account for every contact of the fixed audience.
-        const unwritten = row.audience_done
-          ? { total: 0, skipped: {} }
-          : await this.repository
-              .preview(projectId, campaign.type, (condition ??= await this.audience.condition(projectId, campaign)), topic, {
-                em,
-                fixedAt: row.fixed_at,
-                after: row.cursor_id && row.cursor_created_at ? { createdAt: row.cursor_created_at, id: row.cursor_id } : null,
-              })
-              .then((rest) => ({ total: rest.total, skipped: rest.unskipped > 0 ? { ...rest.skipped, cancelled: rest.unskipped } : rest.skipped }));
+        // An A/B test before its winner also leaves the rest share unwritten (`AbTests.unwrittenParts`).
+        condition ??= await this.audience.condition(projectId, campaign);
+        const parts: Array<{ condition: Fragment; after: { createdAt: string; id: string } | null }> = (await this.abTests.unwrittenParts(campaign, row, condition, em)) ??
+          (row.audience_done ? [] : [{ condition, after: row.cursor_id && row.cursor_created_at ? { createdAt: row.cursor_created_at, id: row.cursor_id } : null }]);
+        const unwritten = { total: 0, skipped: {} as Record<string, number> };
+        for (const part of parts) {
+          const rest = await this.repository.preview(projectId, campaign.type, part.condition, topic, { em, fixedAt: row.fixed_at, after: part.after });
+          unwritten.total += rest.total;
+          const add = rest.unskipped > 0 ? { ...rest.skipped, cancelled: rest.unskipped } : rest.skipped;
+          for (const [reason, n] of Object.entries(add)) unwritten.skipped[reason] = (unwritten.skipped[reason] ?? 0) + (n ?? 0);
+        }
         await this.repository.markCancelled(projectId, id, unwritten, em);
         // The queued emails become skipped `cancelled`; the counters' trigger adds them.
         await this.emails.cancelQueued(em, projectId, id);
@@ -261,8 +268,14 @@ export class CampaignsService {
    */
   async stats(projectId: string, id: string): Promise<CampaignStats> {
     const c = await this.findOne(projectId, id);
-    if (EDITABLE.includes(c.status)) return { ...statsOf(DRAFT_STATE), unsubscribedCount: 0 };
-    return { ...statsOf(c), unsubscribedCount: await this.repository.unsubscribedAfterSend(projectId, c.id) };
+    if (EDITABLE.includes(c.status)) return { ...statsOf(DRAFT_STATE), unsubscribedCount: 0, abTest: null };
+    return { ...statsOf(c), unsubscribedCount: await this.repository.unsubscribedAfterSend(projectId, c.id), abTest: await this.abTests.stats(c) };
+  }
+
+  /** `POST /campaigns/:id/ab/winner`: the winner picked by hand during the test (`AbTests.pickWinner`); the campaign after it. */
+  async pickAbWinner(projectId: string, id: string, variant: string): Promise<Campaign> {
+    await this.abTests.pickWinner(await this.findOne(projectId, id), variant);
+    return this.findOne(projectId, id);
   }
 
   /** The audience as it would be fixed if sending started now: its size and who would be skipped, by reason (nothing written). */
@@ -284,7 +297,8 @@ export class CampaignsService {
       audienceCondition: dto.audienceType === 'FILTERED' ? (dto.audienceCondition ?? null) : null,
       topicId: dto.topicId ?? null,
     };
-    const problems: FieldError[] = [...liquidProblems({ subject: dto.subject, body: dto.body }), ...(await this.audience.problems(projectId, spec))];
+    const ab = this.abTests.settingsOf(dto.abTest);
+    const problems: FieldError[] = [...liquidProblems({ subject: dto.subject, body: dto.body }), ...ab.problems, ...(await this.audience.problems(projectId, spec))];
     if (problems.length) throw campaignFieldInvalid(problems);
     const from = dto.from!.trim().toLowerCase();
     await this.domains.assertSenderAllowed(projectId, from);
@@ -298,6 +312,7 @@ export class CampaignsService {
       replyTo: blankToNull(dto.replyTo)?.toLowerCase() ?? null,
       type: dto.type ?? 'MARKETING',
       ...spec,
+      abTest: ab.settings,
     };
   }
 }
@@ -305,7 +320,7 @@ export class CampaignsService {
 type Counters = CampaignCounters & Pick<Campaign, 'complainedCount' | 'skipped'>;
 
 /** The stats shape (docs/decisions.md#campaigns) from the counters; rates are fractions of `deliveredCount` (0 when none). */
-function statsOf(c: Counters): Omit<CampaignStats, 'unsubscribedCount'> {
+function statsOf(c: Counters): Omit<CampaignStats, 'unsubscribedCount' | 'abTest'> {
   return {
     ...countersOf(c),
     complainedCount: c.complainedCount,

@@ -11,7 +11,8 @@ import { ProjectCache } from './engine/project-cache';
 import { RecipientSkipReason, respectsSubscription, skipReason } from './recipient-policy';
 import { insertContent, insertContentsAndEmails, NewEmailContent } from './sql/insert-emails.sql';
 import { suppressionKey } from '../deliverability/suppression/suppressions.sql';
-import { EmailsRepository } from './emails.repository';
+import { AudienceVariants, EmailsRepository } from './emails.repository';
+export type { AudienceVariants } from './emails.repository';
 
 /** Whether opens and clicks are tracked: the per-send override wins over the project's mode. */
 function trackingFor(mode: TrackingMode, type: EmailType, override: boolean | undefined): boolean {
@@ -78,6 +79,8 @@ export interface AudienceBatch extends EmailSend {
   limit: number;
   /** The campaign's topic: contacts that are not its members are written skipped `topic`. */
   topic?: TopicRule | null;
+  /** An A/B test's split: per contact, its variant's content and letter (`contentId` unused). */
+  variants?: AudienceVariants;
 }
 
 /** Persisted in `emails.error` of a campaign's `skipped` rows (campaign stats group by it). */

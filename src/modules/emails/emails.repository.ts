@@ -23,6 +23,14 @@ export interface AudienceInsert {
   limit: number;
   /** The campaign's topic: contacts that are not its members are written skipped `topic`. */
   topic?: TopicRule | null;
+  /** An A/B test's variants: each contact's email gets the content and letter at `index` (0-based SQL over `c`) instead of `contentId`. */
+  variants?: AudienceVariants;
+}
+
+export interface AudienceVariants {
+  index: Fragment;
+  contentIds: string[];
+  letters: string[];
 }
 
 export interface AudienceInsertResult {
@@ -102,15 +110,21 @@ export class EmailsRepository {
    */
   async insertAudienceBatch(projectId: string, b: AudienceInsert, track: boolean, em: EntityManager): Promise<AudienceInsertResult> {
     const after = b.after ? sql`AND (c.created_at, c.id) > (${b.after.createdAt}::timestamptz, ${b.after.id})` : empty;
-    const insert = insertEmailsSql(sql`
-        SELECT gen_random_uuid(), ${projectId}::uuid, batch.id, NULL::uuid, ${b.campaignId}::uuid, NULL::uuid, ${b.contentId}::uuid, ${b.type}, ${b.fromAddress},
-               batch.email, NULL, batch.data, CASE WHEN batch.reason IS NULL THEN 'queued' ELSE 'skipped' END, batch.reason, ${track}, ${track}, NULL
+    const v = b.variants;
+    const content = v ? sql`(${v.contentIds}::uuid[])[batch.v + 1]` : sql`${b.contentId}::uuid`;
+    const variant = v ? sql`(${v.letters}::text[])[batch.v + 1]` : sql`NULL::text`;
+    const insert = insertEmailsSql(
+      sql`
+        SELECT gen_random_uuid(), ${projectId}::uuid, batch.id, NULL::uuid, ${b.campaignId}::uuid, NULL::uuid, ${content}, ${b.type}, ${b.fromAddress},
+               batch.email, NULL, batch.data, CASE WHEN batch.reason IS NULL THEN 'queued' ELSE 'skipped' END, batch.reason, ${track}, ${track}, NULL, ${variant}
           FROM batch
         ON CONFLICT (campaign_id, contact_id) WHERE campaign_id IS NOT NULL DO NOTHING
-        RETURNING id, status, error`);
+        RETURNING id, status, error`,
+      true,
+    );
     const query = sql`
       WITH batch AS (
-        SELECT c.id, c.email, c.data, c.created_at, ${skipReasonSql(b.type, CONTACT_COLUMNS, b.topic)} AS reason
+        SELECT c.id, c.email, c.data, c.created_at, ${skipReasonSql(b.type, CONTACT_COLUMNS, b.topic)} AS reason, ${v ? v.index : sql`0`} AS v
           FROM contacts c
          WHERE c.project_id = ${projectId} AND c.created_at <= ${b.fixedAt}::timestamptz ${after} AND (${b.condition})
          ORDER BY c.created_at, c.id

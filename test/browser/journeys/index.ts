@@ -1,4 +1,5 @@
 import type { Journey } from '../harness';
+import { abTestJourney } from './ab-test';
 import { accountJourney } from './account';
 import { campaignResultsJourney } from './campaign-results';
 import { campaignsJourney } from './campaigns';
@@ -21,4 +22,4 @@ import { workflowsJourney } from './workflows';
  * The journeys, in order: each may rely on the state the earlier ones left (the signed-in user,
  * the project, its domain, template and contacts). Add a journey by appending it here.
  */
-export const JOURNEYS: Journey[] = [accountJourney, recoveryJourney, domainsJourney, templatesJourney, contactsJourney, settingsJourney, segmentsJourney, topicsJourney, campaignsJourney, campaignResultsJourney, previewsJourney, consentJourney, workflowsJourney, webhooksJourney, importMappingJourney, everyPageJourney, corsJourney];
+export const JOURNEYS: Journey[] = [accountJourney, recoveryJourney, domainsJourney, templatesJourney, contactsJourney, settingsJourney, segmentsJourney, topicsJourney, campaignsJourney, campaignResultsJourney, previewsJourney, consentJourney, workflowsJourney, webhooksJourney, importMappingJourney, everyPageJourney, corsJourney, abTestJourney];

@@ -1424,6 +1424,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/campaigns/{id}/ab/winner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pick an A/B test's winner by hand */
+        post: operations["CampaignsController_pickAbWinner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/campaigns/{id}/resend-uncertain": {
         parameters: {
             query?: never;
@@ -3075,6 +3092,21 @@ export interface components {
             /** @description Groups of filters (at most 200 groups and 200 filters in the whole tree) */
             groups: components["schemas"]["FilterGroupSchema"][];
         };
+        AbVariantDto: {
+            /** @description Subject line of this variant (Liquid template) */
+            subject: string;
+            /** @description HTML body of this variant (Liquid); omitted, the campaign's body */
+            body?: string | null;
+            /** @description Sender display name of this variant; omitted, the campaign's */
+            fromName?: string | null;
+        };
+        AbTestSettingsResponse: {
+            variants: components["schemas"]["AbVariantDto"][];
+            testPercent: number;
+            /** @enum {string} */
+            metric: "opens" | "clicks";
+            waitMinutes: number;
+        };
         CampaignResponse: {
             /** @description Identifier (UUID) */
             id: string;
@@ -3141,6 +3173,8 @@ export interface components {
             uncertainCount: number;
             /** @description When sending started (ISO 8601); null before */
             sentAt: string | null;
+            /** @description The A/B test (testPercent and metric with their defaults applied); null for a plain campaign */
+            abTest: components["schemas"]["AbTestSettingsResponse"] | null;
         };
         CampaignPage: {
             /** @description Page number */
@@ -3163,6 +3197,19 @@ export interface components {
             hasMore: boolean;
             /** @description Campaigns matching the filters, counted on the first page only (0 on later pages) */
             total: number;
+        };
+        AbTestDto: {
+            /** @description The other variants (1 to 4): "B", "C", … in order; the campaign's own content is "A" */
+            variants: components["schemas"]["AbVariantDto"][];
+            /** @description Share of the fixed audience that gets the test, split evenly among the variants (5 to 50; default 20) */
+            testPercent?: number;
+            /**
+             * @description What wins: the unique open rate or the unique click rate among delivered emails (default opens)
+             * @enum {string}
+             */
+            metric?: "opens" | "clicks";
+            /** @description Minutes between the test share being sent and the winner being picked (30 to 10080) */
+            waitMinutes: number;
         };
         CreateCampaignDto: {
             /** @description Name */
@@ -3201,6 +3248,8 @@ export interface components {
              * @description A topic of this project (UUID): the audience is narrowed to its members (the others are skipped with reason `topic`) and its MARKETING mail's List-Unsubscribe leaves the topic; null for none
              */
             topicId?: string | null;
+            /** @description A/B test (docs/delivery-control.md#ab-tests): variants of the content, the test share, the metric and the wait; null or omitted for a plain campaign */
+            abTest?: components["schemas"]["AbTestDto"] | null;
         };
         CampaignSendSummary: {
             /** @description Identifier (UUID) */
@@ -3226,6 +3275,15 @@ export interface components {
         SendCampaignDto: {
             /** @description When to send: a date-time (ISO 8601 recommended) or epoch milliseconds; omitted, null or in the past sends now. Sending again while SCHEDULED reschedules. Unparseable: 400 */
             scheduledFor?: (string | number) | null;
+            /** @description "recipient": each contact at scheduledFor in its own time zone; refused (422) for an A/B campaign */
+            timezone?: string | null;
+        };
+        PickAbWinnerDto: {
+            /**
+             * @description The variant letter that wins ("A" is the campaign's own content)
+             * @example B
+             */
+            variant: string;
         };
         ResendUncertainResponse: {
             /** @enum {boolean} */
@@ -3238,6 +3296,35 @@ export interface components {
             success: true;
             /** @description The test email (UUID); it carries `X-Test: true`, a `[Test] ` subject prefix, and counts in no statistic */
             emailId: string;
+        };
+        AbVariantStats: {
+            /** @description Variant letter */
+            variant: string;
+            /** @description Its subject */
+            subject: string;
+            /** @description Emails written for it (skipped contacts excluded); the rest of the audience counts for the winner */
+            recipients: number;
+            delivered: number;
+            /** @description Unique opens among delivered */
+            opened: number;
+            /** @description Unique clicks among delivered */
+            clicked: number;
+            /** @description opened / delivered (0 when none delivered) */
+            openRate: number;
+            /** @description clicked / delivered (0 when none delivered) */
+            clickRate: number;
+        };
+        AbTestStats: {
+            /**
+             * @description testing (the test share is being sent), waiting (for waitMinutes), winner (the rest gets the winner)
+             * @enum {string}
+             */
+            phase: "testing" | "waiting" | "winner";
+            /** @description The winning letter, once decided (automatically or by hand); null before */
+            winner: string | null;
+            /** @description When the winner was decided (ISO 8601); null before */
+            decidedAt: string | null;
+            variants: components["schemas"]["AbVariantStats"][];
         };
         CampaignStats: {
             /** @description Contacts in the audience, fixed when sending starts (skipped ones included); 0 in DRAFT and SCHEDULED */
@@ -3272,6 +3359,8 @@ export interface components {
             clickRate: number;
             /** @description bouncedCount / deliveredCount */
             bounceRate: number;
+            /** @description Per-variant results of an A/B test with its phase and winner; null for a plain campaign and before sending starts */
+            abTest: components["schemas"]["AbTestStats"] | null;
         };
         CampaignAudiencePreview: {
             /** @description Contacts in the audience, fixed when sending starts (skipped ones included); 0 in DRAFT and SCHEDULED */
@@ -11043,6 +11132,95 @@ export interface operations {
             };
             /** @description The campaign is not SCHEDULED or SENDING */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    CampaignsController_pickAbWinner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PickAbWinnerDto"];
+            };
+        };
+        responses: {
+            /** @description The winner is decided now: during the wait the rest of the audience starts getting it at once; while the test share is still being sent, the rest follows as soon as it is */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The campaign is not SENDING, has no A/B test, or its winner is already decided */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description variant is not one of the campaign's letters */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

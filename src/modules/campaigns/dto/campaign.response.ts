@@ -2,6 +2,7 @@ import { ApiProperty, OmitType, PickType } from '@nestjs/swagger';
 import { FilterTreeSchema } from '../../filters/validate-filter';
 import { TemplatePage, TemplateResponse } from '../../templates/dto/template.response';
 import { TEMPLATE_TYPES, type TemplateType } from '../../templates/entities/template.entity';
+import { AbTestSettingsResponse, AbTestStats } from './ab-test.dto';
 import { AUDIENCE_TYPES, CAMPAIGN_STATUSES, type AudienceType, type Campaign, type CampaignStatus } from '../entities/campaign.entity';
 
 const STATUS = 'DRAFT, SCHEDULED (waits for scheduledFor), SENDING, SENT or CANCELLED';
@@ -45,6 +46,8 @@ export class CampaignResponse extends PickType(TemplateResponse, ['id', 'name', 
   uncertainCount!: number;
   @ApiProperty({ description: 'When sending started (ISO 8601); null before', type: String, nullable: true })
   sentAt!: string | null;
+  @ApiProperty({ description: 'The A/B test (testPercent and metric with their defaults applied); null for a plain campaign', type: () => AbTestSettingsResponse, nullable: true })
+  abTest!: AbTestSettingsResponse | null;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -80,6 +83,7 @@ export function toCampaignResponse(c: Campaign): CampaignResponse {
     ...countersOf(c),
     projectId: c.projectId,
     sentAt: iso(c.sentAt),
+    abTest: c.abTest,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
   };
@@ -162,6 +166,8 @@ export class CampaignStats extends PickType(CampaignResponse, [
   clickRate!: number;
   @ApiProperty({ description: 'bouncedCount / deliveredCount', type: Number })
   bounceRate!: number;
+  @ApiProperty({ description: 'Per-variant results of an A/B test with its phase and winner; null for a plain campaign and before sending starts', type: () => AbTestStats, nullable: true })
+  abTest!: AbTestStats | null;
 }
 
 /** `GET /campaigns/:id/audience-preview`: the audience if sending started now (nothing is fixed or written). */

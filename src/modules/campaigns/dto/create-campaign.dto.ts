@@ -1,5 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsObject, IsOptional, IsUUID } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsIn, IsObject, IsOptional, IsUUID, ValidateNested } from 'class-validator';
+import { AbTestDto } from './ab-test.dto';
 import { FilterTreeSchema } from '../../filters/validate-filter';
 import { CreateTemplateDto } from '../../templates/dto/create-template.dto';
 import { AUDIENCE_TYPES, type AudienceType } from '../entities/campaign.entity';
@@ -18,4 +20,7 @@ export class CreateCampaignDto extends CreateTemplateDto {
   @IsOptional() @IsObject() audienceCondition?: Record<string, unknown> | null;
   @ApiPropertyOptional({ description: 'A topic of this project (UUID): the audience is narrowed to its members (the others are skipped with reason `topic`) and its MARKETING mail\'s List-Unsubscribe leaves the topic; null for none', type: String, format: 'uuid', nullable: true })
   @IsOptional() @IsUUID('all', { message: 'topicId must be a UUID' }) topicId?: string | null;
+  @ApiPropertyOptional({ description: 'A/B test (docs/delivery-control.md#ab-tests): variants of the content, the test share, the metric and the wait; null or omitted for a plain campaign', type: () => AbTestDto, nullable: true })
+  @IsOptional() @IsObject({ message: 'abTest must be an object {variants, testPercent?, metric?, waitMinutes}, or null' }) @ValidateNested() @Type(() => AbTestDto)
+  abTest?: AbTestDto | null;
 }

@@ -10,6 +10,10 @@ export class SendCampaignDto {
   })
   @Allow()
   scheduledFor?: unknown;
+  /** Recipient time zones (docs/delivery-control.md): an A/B campaign refuses `recipient` (its variants are compared sent at one time). */
+  @ApiPropertyOptional({ description: '"recipient": each contact at scheduledFor in its own time zone; refused (422) for an A/B campaign', type: String, nullable: true })
+  @Allow()
+  timezone?: unknown;
 }
 
 /** The test send's body, shared with templates (`EmailPreviews`). */

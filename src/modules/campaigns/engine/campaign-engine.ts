@@ -12,6 +12,8 @@ import { Campaign } from '../entities/campaign.entity';
 import type { TopicRule } from '../../topics/topics.sql';
 import { CampaignAudience } from './campaign-audience';
 import { campaignContent } from './campaign-content';
+import { AbTests } from './ab-test';
+import type { AudienceVariants } from '../../emails/email-queue.facade';
 
 /** How long a worker owns a campaign's fan-out before another may take it over. */
 const LEASE_SECONDS = 30;
@@ -53,6 +55,7 @@ export class CampaignEngine {
     private readonly repository: CampaignsRepository,
     private readonly audience: CampaignAudience,
     private readonly billing: BillingService,
+    private readonly abTests: AbTests,
   ) {}
 
   private get stopped(): boolean {
@@ -109,12 +112,17 @@ export class CampaignEngine {
     try {
       const entity = await this.repository.findOne(row.project_id, row.id);
       if (!entity) return false;
-      let done = campaign.audience_done;
+      // An A/B test decides which part of the audience is walked now and with which content (`ab-test.ts`).
+      const ab = await this.abTests.plan(entity, campaign);
+      if (ab === 'hold') return false;
+      const state = ab?.state ?? campaign;
+      let done = state.audience_done;
       if (!done) {
-        const contentId = campaign.content_id ?? (await this.createContent(entity));
-        const condition = await this.audience.condition(entity.projectId, entity);
+        const contentId = ab?.variants.contentIds[0] ?? campaign.content_id ?? (await this.createContent(entity));
+        const base = await this.audience.condition(entity.projectId, entity);
+        const condition = ab ? ab.narrow(base) : base;
         const topic = await this.audience.topic(entity.projectId, entity);
-        let after: AudienceCursor | null = campaign.cursor_id && campaign.cursor_created_at ? { createdAt: campaign.cursor_created_at, id: campaign.cursor_id } : null;
+        let after: AudienceCursor | null = state.cursor_id && state.cursor_created_at ? { createdAt: state.cursor_created_at, id: state.cursor_id } : null;
         const deadline = Date.now() + TICK_BUDGET_MS;
         // At most `maxQueued` of its emails wait ahead of the transport (`queued`/`sending`): a batch is written only when it fits.
         // Counted once per tick: only this loop adds to the backlog, so adding each batch to the
@@ -122,10 +130,10 @@ export class CampaignEngine {
         const { batchSize, maxQueued } = this.config.campaigns;
         const carried = this.carried.get(entity.id);
         this.carried.delete(entity.id);
-        let backlog = carried && carried.cursorId === campaign.cursor_id ? carried.backlog : await this.repository.backlog(entity.projectId, entity.id, maxQueued);
+        let backlog = carried && carried.cursorId === state.cursor_id ? carried.backlog : await this.repository.backlog(entity.projectId, entity.id, maxQueued);
         const fits = () => backlog + batchSize <= Math.max(maxQueued, batchSize);
         while (!done && !this.stopped && Date.now() < deadline && fits()) {
-          const batch = await this.materialiseBatch(entity, { contentId, condition, topic, fixedAt: campaign.fixed_at, after });
+          const batch = await this.materialiseBatch(entity, { contentId, condition, topic, fixedAt: campaign.fixed_at, after, variants: ab?.variants });
           if (batch === 'stopped') return false;
           if (batch.last === null) done = true;
           after = batch.last;
@@ -153,7 +161,14 @@ export class CampaignEngine {
    */
   private async materialiseBatch(
     c: Campaign,
-    b: { contentId: string; condition: Awaited<ReturnType<CampaignAudience['condition']>>; topic: TopicRule | null; fixedAt: string; after: AudienceCursor | null },
+    b: {
+      contentId: string;
+      condition: Awaited<ReturnType<CampaignAudience['condition']>>;
+      topic: TopicRule | null;
+      fixedAt: string;
+      after: AudienceCursor | null;
+      variants?: AudienceVariants;
+    },
   ) {
     return this.dataSource.transaction(async (em: EntityManager) => {
       // Serialises with cancel: a cancelled campaign writes nothing more.
@@ -168,6 +183,7 @@ export class CampaignEngine {
         fixedAt: b.fixedAt,
         after: b.after,
         limit: this.config.campaigns.batchSize,
+        variants: b.variants,
       });
       // The batch's emails count against the monthly limit in this transaction: over it, nothing of the batch is written.
       await this.billing.consume(em, c.projectId, 'campaigns', result.queuedIds.length);

@@ -9,6 +9,19 @@ export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 /** Persisted values. */
 export const AUDIENCE_TYPES = ['ALL', 'SEGMENT', 'FILTERED'] as const;
 export type AudienceType = (typeof AUDIENCE_TYPES)[number];
+/** Persisted values of `ab_phase`: the test share is written, then the wait, then the rest gets the winner. */
+export const AB_PHASES = ['testing', 'waiting', 'winner'] as const;
+export type AbPhase = (typeof AB_PHASES)[number];
+export const AB_METRICS = ['opens', 'clicks'] as const;
+export type AbMetric = (typeof AB_METRICS)[number];
+
+/** A campaign's A/B test as saved (docs/delivery-control.md#ab-tests): the campaign's own content is variant "A". */
+export interface AbTestSettings {
+  variants: Array<{ subject: string; body?: string | null; fromName?: string | null }>;
+  testPercent: number;
+  metric: AbMetric;
+  waitMinutes: number;
+}
 
 @Entity('campaigns')
 /** The engine's tick looks only at campaigns with work to do. */
@@ -72,6 +85,18 @@ export class Campaign {
   /** Emails interrupted during their hand-over (may or may not have arrived); `resend-uncertain` sends them again. */
   @Column('int', { default: 0 }) uncertainCount: number;
   @Column('int', { default: 0 }) skippedCount: number;
+  /** The A/B test's settings; null for a plain campaign. The columns below are its state, written by the engine (`engine/ab-test.ts`). */
+  @Column('jsonb', { nullable: true }) abTest: AbTestSettings | null;
+  /** Null until sending starts; then testing → waiting → winner. */
+  @Column('text', { nullable: true }) abPhase: AbPhase | null;
+  /** Per variant letter, its email_contents row (made once, when sending starts). */
+  @Column('jsonb', { nullable: true }) abContents: Record<string, string> | null;
+  /** The first eligible contact ids of the fixed audience, one per variant: always in the test share, so no variant is empty. */
+  @Column('jsonb', { nullable: true }) abSeed: string[] | null;
+  /** When the wait ends (set once the test share is written); a test moves it by SQL. */
+  @Column('timestamptz', { nullable: true }) abWaitUntil: Date | null;
+  @Column('text', { nullable: true }) abWinner: string | null;
+  @Column('timestamptz', { nullable: true }) abDecidedAt: Date | null;
   @Column('jsonb', { default: {} }) skipped: Record<string, number>;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;

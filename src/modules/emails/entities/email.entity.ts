@@ -66,6 +66,8 @@ export class Email {
   @Column('uuid', { nullable: true }) claimToken: string | null;
   /** `smtp` for an email of the submission relay (its events carry `source`); null otherwise. Persisted value. */
   @Column('text', { nullable: true }) source: string | null;
+  /** A campaign A/B test's variant letter ("A", "B", …) the email carries; null otherwise. */
+  @Column('text', { nullable: true }) variant: string | null;
   @Column('boolean', { default: false }) trackOpens: boolean;
   @Column('boolean', { default: false }) trackClicks: boolean;
   @Column('timestamptz', { default: () => 'now()' }) createdAt: Date;

@@ -16,8 +16,11 @@ const EMAIL_COLUMNS = 'id, project_id, contact_id, template_id, campaign_id, wor
 /** `INSERT INTO email_contents` of `rows`, a SELECT of `CONTENT_COLUMNS` in order. */
 export const insertContentsSql = (rows: Fragment): Fragment => sql`INSERT INTO email_contents (${raw(CONTENT_COLUMNS)}) ${rows}`;
 
-/** `INSERT INTO emails` of `rows`, a SELECT of `EMAIL_COLUMNS` in order (status `queued`, or `skipped` with its reason in `error`). */
-export const insertEmailsSql = (rows: Fragment): Fragment => sql`INSERT INTO emails (${raw(EMAIL_COLUMNS)}) ${rows}`;
+/**
+ * `INSERT INTO emails` of `rows`, a SELECT of `EMAIL_COLUMNS` in order (status `queued`, or `skipped` with its reason in `error`),
+ * then `variant` when `withVariant` (a campaign's audience batches).
+ */
+export const insertEmailsSql = (rows: Fragment, withVariant = false): Fragment => sql`INSERT INTO emails (${raw(EMAIL_COLUMNS)}${raw(withVariant ? ', variant' : '')}) ${rows}`;
 
 export interface NewEmailContent {
   projectId: string | null;

@@ -20,6 +20,7 @@ import { CampaignResults } from './CampaignResults';
 import { AsContactPanel } from '../../components/previews/AsContact';
 import { CancelWindow, SendNow, useSecondsLeft } from './SendNow';
 import { StatusBadge } from './StatusBadge';
+import { AbResults } from './AbResults';
 
 export default function CampaignDetailPage() {
   const { campaignId = '' } = useParams();
@@ -216,6 +217,7 @@ function SentStats({ campaign }: { campaign: Campaign }) {
   if (stats.isError) return <ErrorMessage error={stats.error} title="Could not load statistics" />;
   const st: CampaignStats = stats.data;
   return (
+    <>
     <section className="panel" aria-label="Statistics">
       <h2>Statistics</h2>
       {campaign.status === 'SENDING' && <ProgressBar label="Sending" value={st.sentCount + st.skippedCount} max={Math.max(1, st.totalRecipients)} detail={`${formatNumber(st.sentCount)} of ${formatNumber(st.totalRecipients)} sent`} />}
@@ -257,6 +259,8 @@ function SentStats({ campaign }: { campaign: Campaign }) {
       {st.uncertainCount > 0 && <ResendUncertain campaign={campaign} count={st.uncertainCount} />}
       <SkipReasons skipped={st.skipped} />
     </section>
+    {st.abTest && <AbResults campaign={campaign} ab={st.abTest} />}
+    </>
   );
 }
 

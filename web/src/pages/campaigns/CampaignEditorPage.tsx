@@ -22,11 +22,12 @@ import { emptyTree, type FilterTree, fromApiTree, problems, toApiTree } from '..
 import { LiveCountView } from '../segments/SegmentEditorPage';
 import { useLiveCount } from '../segments/useLiveCount';
 import { AsContactPanel } from '../../components/previews/AsContact';
+import { abDraftOf, abTestInput, AbTestFields } from './AbTestFields';
 
 /** CodeMirror is large: loaded when the composer opens, not with the campaigns list. */
 const HtmlLiquidEditor = lazy(() => import('../../components/HtmlLiquidEditor'));
 
-const FIELDS = ['name', 'description', 'subject', 'body', 'from', 'fromName', 'replyTo', 'type', 'audienceType', 'segmentId', 'audienceCondition', 'topicId'];
+const FIELDS = ['name', 'description', 'subject', 'body', 'from', 'fromName', 'replyTo', 'type', 'audienceType', 'segmentId', 'audienceCondition', 'topicId', 'abTest'];
 
 /** A filter tree narrowed to a topic's members (what the audience count must show for a campaign with a topic). */
 function withTopic<T extends object>(tree: T, slug: string | undefined): T {
@@ -80,6 +81,7 @@ function Editor({ campaign }: { campaign?: Campaign }) {
   // Any edit marks the form: native fields by their bubbling change events, the body editor and
   // the filter builder through their setters.
   const [touched, setTouched] = useState(false);
+  const [abTest, setAbTest] = useState(() => abDraftOf(campaign));
 
   useEffect(() => {
     document.title = campaign ? `Edit ${campaign.name} · Campaigns` : 'New campaign · Campaigns';
@@ -113,6 +115,7 @@ function Editor({ campaign }: { campaign?: Campaign }) {
       segmentId: audienceType === 'SEGMENT' ? segmentId || null : null,
       audienceCondition: audienceType === 'FILTERED' ? toApiTree(tree, choices.types) : null,
       topicId: topicId || null,
+      abTest: abTestInput(abTest),
     });
   };
   const fromError = save.error?.code === 'DOMAIN_NOT_VERIFIED' ? save.error.message : fieldError(save.error, 'from');
@@ -231,6 +234,10 @@ function Editor({ campaign }: { campaign?: Campaign }) {
           <p className="muted">
             {content.type === 'TRANSACTIONAL' ? 'Transactional: every contact of the audience gets it, subscribed or not.' : 'Unsubscribed and suppressed contacts are skipped. After saving, the campaign page shows who will be skipped and why.'}
           </p>
+        </fieldset>
+        <fieldset className="panel" disabled={!editable}>
+          <legend>Delivery</legend>
+          <AbTestFields value={abTest} onChange={setAbTest} error={save.error} />
         </fieldset>
         <ErrorMessage error={save.error} fields={FIELDS} title="Could not save the campaign" />
         {editable && (
