@@ -196,6 +196,11 @@ export class EmailQueueFacade {
     return out;
   }
 
+  /** Whether the audience has contacts past the batch's cursor, without writing (a batch held by a warm-up cap asks before waiting a day). */
+  audienceRemains(projectId: string, em: EntityManager, b: Pick<AudienceBatch, 'after' | 'fixedAt' | 'condition'>): Promise<boolean> {
+    return this.emails.audienceRemains(projectId, b, em);
+  }
+
   /** An audience's one content row (its Liquid sources and headers), shared by all its emails. */
   createContent(projectId: string, content: EmailContentInput, em: EntityManager): Promise<string> {
     return insertContent(this.statements, em, { ...content, projectId });

@@ -161,8 +161,9 @@ export class CampaignEngine {
     return this.dataSource.transaction(async (em: EntityManager) => {
       // Serialises with cancel: a cancelled campaign writes nothing more.
       if ((await this.repository.lockStatus(c.projectId, c.id, em)) !== 'SENDING') return 'stopped' as const;
+      // A full day holds the rest for the next UTC day, unless nothing is left: then the batch below finds the audience's end.
       const warmup = await this.warmup.today(em, c.projectId, c.fromAddress);
-      if (warmup.room === 0) return 'held' as const;
+      if (warmup.room === 0 && (await this.emails.audienceRemains(c.projectId, em, b))) return 'held' as const;
       const result = await this.emails.queueForAudience(c.projectId, em, {
         campaignId: c.id,
         contentId: b.contentId,
@@ -172,7 +173,7 @@ export class CampaignEngine {
         topic: b.topic,
         fixedAt: b.fixedAt,
         after: b.after,
-        limit: Math.min(this.config.campaigns.batchSize, warmup.room),
+        limit: Math.min(this.config.campaigns.batchSize, warmup.room || this.config.campaigns.batchSize),
       });
       await this.warmup.add(em, warmup, result.queuedIds.length);
       // The batch's emails count against the monthly limit in this transaction: over it, nothing of the batch is written.
