@@ -16,7 +16,6 @@ describe('domain warm-up', () => {
     await s.db.query(`UPDATE domain_send_counts SET day = day - 1 WHERE domain_id = $1`, [domainId]);
     await s.db.query(`UPDATE emails SET not_before = not_before - interval '1 day' WHERE not_before IS NOT NULL AND from_address LIKE $1`, [`%@${domain}`]);
   };
-  const emails = async (p: ProjectSession, filter: Record<string, string>) => p.read.emails(filter);
 
   it('validates each warm-up field with a 422 naming it, and hides other projects’ domains', async () => {
     const id = await addDomain(s, 'rules.example');
