@@ -1,8 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentProject, SecretKey } from '../auth/auth.decorators';
 import { DomainsService } from './domains.service';
 import { CreateDomainDto } from './dto/create-domain.dto';
+import { UpdateDomainDto } from './dto/update-domain.dto';
 import { DomainResponse } from './dto/domain.response';
 import { ApiJson, ApiList, ApiNoContent } from '../../platform/http/openapi-responses';
 import { ApiErrors } from '../../platform/http/openapi-errors';
@@ -37,6 +38,24 @@ export class DomainsController {
   @ApiJson(200, DomainResponse, 'The domain after a fresh DNS check')
   verify(@CurrentProject() projectId: string, @Param('id') id: string): Promise<DomainResponse> {
     return this.domains.verify(projectId, id);
+  }
+
+  @SecretKey()
+  @Get(':id')
+  @ApiOperation({ summary: 'Get a domain, with where its warm-up stands today' })
+  @ApiErrors(404)
+  @ApiJson(200, DomainResponse, 'The domain')
+  get(@CurrentProject() projectId: string, @Param('id') id: string): Promise<DomainResponse> {
+    return this.domains.get(projectId, id);
+  }
+
+  @SecretKey()
+  @Patch(':id')
+  @ApiOperation({ summary: "Change a domain's warm-up settings" })
+  @ApiErrors(404, 422)
+  @ApiJson(200, DomainResponse, 'The domain with its new settings')
+  update(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: UpdateDomainDto): Promise<DomainResponse> {
+    return this.domains.update(projectId, id, dto);
   }
 
   @SecretKey()

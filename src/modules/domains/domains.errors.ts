@@ -33,3 +33,8 @@ export const sesRemovalFailed = (domain: string, reason: string) =>
     details: { domain },
     suggestion: 'Check the AWS credentials, region and SES permissions (ses:DeleteIdentity), then retry the delete.',
   });
+
+export const warmupCeilingBelowStart = (maxPerDay: number, startPerDay: number) =>
+  validationError([
+    { field: 'warmup.maxPerDay', message: `warmup.maxPerDay (${maxPerDay}) must be at least warmup.startPerDay (${startPerDay})`, code: 'too_small', received: maxPerDay },
+  ]);

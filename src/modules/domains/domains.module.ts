@@ -6,12 +6,14 @@ import { DomainsController } from './domains.controller';
 import { DomainsRepository } from './domains.repository';
 import { DomainsService } from './domains.service';
 import { Domain } from './entities/domain.entity';
+import { DomainSendCount } from './entities/domain-send-count.entity';
+import { WarmupLedger } from './warmup/warmup-ledger';
 import { SesIdentities } from './ses/ses-identities';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Domain])],
+  imports: [TypeOrmModule.forFeature([Domain, DomainSendCount])],
   controllers: [DomainsController],
-  providers: [DomainsRepository, DomainsService, DnsResolver, SesIdentities, DomainVerificationScheduler],
-  exports: [DomainsService, DnsResolver],
+  providers: [DomainsRepository, DomainsService, DnsResolver, SesIdentities, DomainVerificationScheduler, WarmupLedger],
+  exports: [DomainsService, DnsResolver, WarmupLedger],
 })
 export class DomainsModule {}

@@ -2,6 +2,27 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In } from 'typeorm';
 import { Domain } from './entities/domain.entity';
+import type { WarmupStatusRow } from './dto/domain.response';
+import { TODAY_UTC, WARMUP_CAP, WARMUP_COMPLETE_DAY, WARMUP_DAY } from './warmup/warmup-cap.sql';
+
+export type WarmupSettings = Pick<Domain, 'warmupEnabled' | 'warmupStartPerDay' | 'warmupGrowthPercent' | 'warmupMaxPerDay'>;
+
+/** Day 0 of the schedule shown: the warm-up's own start, or today for a preview while it is off. */
+const SCHEDULE_START = `CASE WHEN d.warmup_enabled THEN (d.warmup_started_at AT TIME ZONE 'UTC')::date ELSE ${TODAY_UTC} END`;
+const SCHEDULE_FIRST = `CASE WHEN d.warmup_enabled THEN GREATEST(${WARMUP_DAY()}, 0) ELSE 0 END`;
+
+/** Today's figures and the next two weeks' caps, with the gate's own expressions (warmup-cap.sql.ts). */
+const WARMUP_STATUS_SQL = `
+  SELECT d.id,
+         CASE WHEN d.warmup_enabled THEN ${WARMUP_DAY()} END AS day,
+         CASE WHEN d.warmup_enabled THEN ${WARMUP_CAP(WARMUP_DAY())} END AS cap_today,
+         CASE WHEN d.warmup_enabled THEN coalesce(k.sent, 0) END AS sent_today,
+         CASE WHEN d.warmup_enabled THEN ((d.warmup_started_at AT TIME ZONE 'UTC')::date + ${WARMUP_COMPLETE_DAY()})::timestamp AT TIME ZONE 'UTC' END AS complete_at,
+         (SELECT json_agg(json_build_object('day', n, 'date', to_char(${SCHEDULE_START} + n, 'YYYY-MM-DD'), 'cap', ${WARMUP_CAP('n')}) ORDER BY n)
+            FROM generate_series(${SCHEDULE_FIRST}, ${SCHEDULE_FIRST} + 13) AS n) AS schedule
+    FROM domains d
+    LEFT JOIN domain_send_counts k ON k.domain_id = d.id AND k.day = ${TODAY_UTC}
+   WHERE d.project_id = $1 AND d.id = ANY($2::uuid[])`;
 
 export type NewDomain = Pick<Domain, 'domain' | 'status' | 'sesIdentity' | 'dkimSelector' | 'dkimPrivateKey' | 'dkimPublicKey'>;
 
@@ -55,6 +76,23 @@ export class DomainsRepository {
       where: { projectId, domain: In(names), ...(anyStatus ? {} : { status: 'verified' as const }) },
       select: { id: true, domain: true, dkimSelector: true, dkimPrivateKey: true },
     });
+  }
+
+  /** Where each domain's warm-up stands today (UTC), by id. */
+  async warmupStatus(projectId: string, ids: string[]): Promise<Map<string, WarmupStatusRow>> {
+    if (ids.length === 0) return new Map();
+    const rows: WarmupStatusRow[] = await this.dataSource.query(WARMUP_STATUS_SQL, [projectId, ids]);
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  /** New warm-up settings; turning it on starts day 0 today, turning it off clears the start. */
+  async saveWarmup(projectId: string, id: string, settings: WarmupSettings): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE domains SET warmup_enabled = $3, warmup_start_per_day = $4, warmup_growth_percent = $5, warmup_max_per_day = $6,
+              warmup_started_at = CASE WHEN NOT $3 THEN NULL WHEN warmup_enabled THEN warmup_started_at ELSE now() END
+        WHERE project_id = $1 AND id = $2`,
+      [projectId, id, settings.warmupEnabled, settings.warmupStartPerDay, settings.warmupGrowthPercent, settings.warmupMaxPerDay],
+    );
   }
 
   /** A check's outcome. */

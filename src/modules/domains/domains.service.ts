@@ -8,7 +8,8 @@ import { DnsResolver } from './dns/dns-resolver';
 import { ownDkimRecords, sesRecords, withBounceRecords } from './dns/domain-records';
 import { bounceDomainOf } from '../deliverability/links/bounce-address';
 import { domainAndParents, domainOfEmail, normalizeDomainName } from './domain-name';
-import { domainAlreadyClaimed, domainInUse, domainNotFound, domainNotVerified, invalidDomainName } from './domains.errors';
+import { domainAlreadyClaimed, domainInUse, domainNotFound, domainNotVerified, invalidDomainName, warmupCeilingBelowStart } from './domains.errors';
+import type { UpdateDomainDto } from './dto/update-domain.dto';
 import { DomainResponse, toDomainResponse } from './dto/domain.response';
 import { DomainsRepository } from './domains.repository';
 import type { Domain } from './entities/domain.entity';
@@ -77,20 +78,46 @@ export class DomainsService {
       if (isUniqueViolation(error)) throw domainAlreadyClaimed(name);
       throw error;
     }
-    return toDomainResponse(row, this.verificationOff);
+    return (await this.respond(projectId, [row]))[0];
   }
 
   /** The path's project must be the caller's own: anything else is simply not found. */
   async list(projectId: string, pathProjectId: string): Promise<DomainResponse[]> {
     if (pathProjectId !== projectId) throw domainNotFound();
     const rows = await this.repository.list(projectId);
-    return rows.map((row) => toDomainResponse(this.syncBounceRecords(row), this.verificationOff));
+    return this.respond(projectId, rows.map((row) => this.syncBounceRecords(row)));
   }
 
   /** Forced check: resolves the records now and returns the fresh statuses. */
   async verify(projectId: string, id: string): Promise<DomainResponse> {
     const row = await this.findOne(projectId, id);
-    return toDomainResponse(await this.check(row), this.verificationOff);
+    return (await this.respond(projectId, [await this.check(row)]))[0];
+  }
+
+  /** One domain, its warm-up standing included. */
+  async get(projectId: string, id: string): Promise<DomainResponse> {
+    const row = await this.findOne(projectId, id);
+    return (await this.respond(projectId, [this.syncBounceRecords(row)]))[0];
+  }
+
+  /** `PATCH /domains/:id`: warm-up settings merged over the stored ones (a ceiling below the start is 422). */
+  async update(projectId: string, id: string, dto: UpdateDomainDto): Promise<DomainResponse> {
+    const row = await this.findOne(projectId, id);
+    const w = dto.warmup;
+    const settings = {
+      warmupEnabled: w.enabled ?? row.warmupEnabled,
+      warmupStartPerDay: w.startPerDay ?? row.warmupStartPerDay,
+      warmupGrowthPercent: w.growthPercent ?? row.warmupGrowthPercent,
+      warmupMaxPerDay: w.maxPerDay === undefined ? row.warmupMaxPerDay : w.maxPerDay,
+    };
+    if (settings.warmupMaxPerDay !== null && settings.warmupMaxPerDay < settings.warmupStartPerDay) throw warmupCeilingBelowStart(settings.warmupMaxPerDay, settings.warmupStartPerDay);
+    await this.repository.saveWarmup(projectId, row.id, settings);
+    return this.get(projectId, row.id);
+  }
+
+  private async respond(projectId: string, rows: Domain[]): Promise<DomainResponse[]> {
+    const warmup = await this.repository.warmupStatus(projectId, rows.map((r) => r.id));
+    return rows.map((row) => toDomainResponse(row, this.verificationOff, warmup.get(row.id)));
   }
 
   async remove(projectId: string, id: string): Promise<void> {

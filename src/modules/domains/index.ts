@@ -5,3 +5,5 @@ export * from './domain-name';
 export * from './domains.module';
 export * from './domains.service';
 export * from './sender-domain';
+export * from './warmup/warmup-cap.sql';
+export * from './warmup/warmup-ledger';

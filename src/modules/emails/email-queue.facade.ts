@@ -13,6 +13,8 @@ import { insertContent, insertContentsAndEmails, NewEmailContent } from './sql/i
 import { suppressionKey } from '../deliverability/suppression/suppressions.sql';
 import { AudienceVariants, EmailsRepository } from './emails.repository';
 export type { AudienceVariants } from './emails.repository';
+import { EmailStatusStore } from './email-status.store';
+import { WarmupLedger } from '../domains/warmup/warmup-ledger';
 
 /** Whether opens and clicks are tracked: the per-send override wins over the project's mode. */
 function trackingFor(mode: TrackingMode, type: EmailType, override: boolean | undefined): boolean {
@@ -58,8 +60,11 @@ export interface RecipientsRequest {
   recipients: EmailRecipient[];
 }
 
-/** Per recipient, in order: its email id, or why it gets none. */
-export type RecipientOutcome = { emailId: string } | { skipped: RecipientSkipReason };
+/**
+ * Per recipient, in order: its email id, or why it gets none. `heldUntil`: workflow mail past its
+ * domain's warm-up cap, written `queued` but not sent before then (not to be enqueued: the sweep does it when due).
+ */
+export type RecipientOutcome = { emailId: string; heldUntil?: Date } | { skipped: RecipientSkipReason };
 
 /** Keyset position in an audience: `createdAt` is PostgreSQL's text of the timestamp (full precision). */
 export interface AudienceCursor {
@@ -111,6 +116,8 @@ export class EmailQueueFacade {
     private readonly queue: EmailQueue,
     private readonly projects: ProjectCache,
     private readonly emails: EmailsRepository,
+    private readonly warmup: WarmupLedger,
+    private readonly store: EmailStatusStore,
   ) {}
 
   /**
@@ -138,7 +145,7 @@ export class EmailQueueFacade {
    */
   async queueForRecipients(projectId: string, send: RecipientsRequest['send'], recipients: EmailRecipient[], em?: EntityManager): Promise<RecipientOutcome[]> {
     const [outcomes] = await this.queueForRecipientsIn(em ?? this.dataSource.manager, [{ projectId, send, recipients }]);
-    if (!em) await this.enqueueGrouped(emailIds(outcomes), send.type);
+    if (!em) await this.enqueueGrouped(dueEmailIds(outcomes), send.type);
     return outcomes;
   }
 
@@ -160,10 +167,41 @@ export class EmailQueueFacade {
       });
     }
     const ids = await insertContentsAndEmails(this.statements, em, rows);
+    const notBefore = await this.bookWorkflowMail(em, requests, ids);
     return outcomes.map((reasons, i) => {
       let next = 0;
-      return reasons.map((reason): RecipientOutcome => (reason ? { skipped: reason } : { emailId: ids[i][next++] }));
+      return reasons.map((reason): RecipientOutcome => {
+        if (reason) return { skipped: reason };
+        const heldUntil = notBefore[i]?.[next];
+        return { emailId: ids[i][next++], ...(heldUntil ? { heldUntil } : {}) };
+      });
     });
+  }
+
+  /**
+   * Workflow mail from a warming domain books the first days with room under the cap (the insert
+   * counted every other kind); what falls on a later day is held until that day starts. Per request,
+   * per written email: its not-before time, or null.
+   */
+  private async bookWorkflowMail(em: EntityManager, requests: RecipientsRequest[], ids: string[][]): Promise<Array<Array<Date | null>>> {
+    const out: Array<Array<Date | null>> = [];
+    const held: Array<{ id: string; notBefore: Date }> = [];
+    for (const [i, { projectId, send }] of requests.entries()) {
+      if (!send.workflowExecutionId || ids[i].length === 0) {
+        out.push([]);
+        continue;
+      }
+      const days = await this.warmup.book(em, projectId, send.fromAddress, ids[i].length);
+      days.forEach((notBefore, j) => notBefore && held.push({ id: ids[i][j], notBefore }));
+      out.push(days);
+    }
+    await this.store.hold(em, held);
+    return out;
+  }
+
+  /** Whether the audience has contacts past the batch's cursor, without writing (a batch held by a warm-up cap asks before waiting a day). */
+  audienceRemains(projectId: string, em: EntityManager, b: Pick<AudienceBatch, 'after' | 'fixedAt' | 'condition'>): Promise<boolean> {
+    return this.emails.audienceRemains(projectId, b, em);
   }
 
   /** An audience's one content row (its Liquid sources and headers), shared by all its emails. */
@@ -202,6 +240,9 @@ export class EmailQueueFacade {
     return trackingFor((await this.projects.get(projectId, em)).tracking, send.type, send.tracking);
   }
 }
+
+/** The email ids of these outcomes to enqueue now: those a warm-up cap holds wait for the sweep. */
+export const dueEmailIds = (outcomes: RecipientOutcome[]): string[] => outcomes.flatMap((o) => ('emailId' in o && !o.heldUntil ? [o.emailId] : []));
 
 /** The email ids of these outcomes, in order. */
 export const emailIds = (outcomes: RecipientOutcome[]): string[] => outcomes.flatMap((o) => ('emailId' in o ? [o.emailId] : []));

@@ -53,6 +53,7 @@ export const statusGuard = (condition: string): string => `(CASE WHEN ${conditio
 /** The pipeline's per-email statements, each run for a batch of emails (the Batchers below). */
 const LOAD_SQL = `SELECT e.id, e.project_id, e.contact_id, e.template_id, e.campaign_id, e.type, e.from_address, e.to_address, e.to_name,
               e.variables, e.status, e.created_at, (e.lease_until IS NOT NULL AND e.lease_until > now()) AS lease_active,
+              (e.not_before IS NOT NULL AND e.not_before > now()) AS held,
               e.track_opens, e.track_clicks, e.content_id, e.source,
               -- What the recipient policy (skipReason) needs, for the mail that respects subscriptions.
               CASE WHEN e.type = ANY($2::text[]) THEN ${suppressedSql({ projectId: 'e.project_id', email: 'lower(btrim(e.to_address))' })} ELSE false END AS suppressed,
@@ -65,7 +66,7 @@ const LOAD_SQL = `SELECT e.id, e.project_id, e.contact_id, e.template_id, e.camp
 const CLAIM_SQL = `UPDATE emails e SET status = 'sending', subject = v.subject, message_id = v.message_id, attempts = e.attempts + 1,
                 lease_until = now() + make_interval(secs => $2), claim_token = v.token, updated_at = now()
            FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, subject text, message_id text, token uuid)
-          WHERE e.id = ANY($3::uuid[]) AND e.id = v.id AND ${statusGuard("e.status = 'queued'")} RETURNING e.id`;
+          WHERE e.id = ANY($3::uuid[]) AND e.id = v.id AND ${statusGuard("e.status = 'queued' AND (e.not_before IS NULL OR e.not_before <= now())")} RETURNING e.id`;
 
 const MARK_SENT_SQL = `WITH v AS (
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, provider_message_id text, delivered boolean, events jsonb)
@@ -95,6 +96,8 @@ export interface LoadedEmail {
   /** When the email was queued (the hand-over latency metric's start). */
   queuedAt: Date;
   leaseActive: boolean;
+  /** Held by a warm-up cap until `not_before` (docs/delivery-control.md): not sent now, the sweep enqueues it once due. */
+  held: boolean;
   trackOpens: boolean;
   trackClicks: boolean;
   /** `smtp` for the submission relay's emails, else null (see email-event-data.ts, `emailSource`). */
@@ -120,6 +123,7 @@ export interface LoadedEmail {
 
 interface LoadedRow {
   id: string;
+  held: boolean;
   created_at: Date;
   project_id: string | null;
   contact_id: string | null;
@@ -396,6 +400,14 @@ export class EmailStatusStore {
     return affectedCount(rows) > 0;
   }
 
+  /** Workflow mail a warm-up cap pushed to a later day (`WarmupLedger.book`), in the writer's transaction. */
+  async hold(em: EntityManager, held: Array<{ id: string; notBefore: Date }>): Promise<void> {
+    if (held.length === 0) return;
+    await em.query(`UPDATE emails e SET not_before = h.not_before FROM jsonb_to_recordset($1::jsonb) AS h(id uuid, not_before timestamptz) WHERE e.id = h.id`, [
+      JSON.stringify(held.map((h) => ({ id: h.id, not_before: h.notBefore.toISOString() }))),
+    ]);
+  }
+
   /** queued → skipped for every still-queued email of a campaign (its cancel), in the caller's transaction: nothing more of it leaves (the claim needs `queued`). */
   async skipQueuedOfCampaign(em: EntityManager, projectId: string, campaignId: string, reason: string): Promise<void> {
     await em.query(`UPDATE emails SET status = 'skipped', error = $3, updated_at = now() WHERE project_id = $1 AND campaign_id = $2 AND status = 'queued'`, [
@@ -413,11 +425,15 @@ export class EmailStatusStore {
     );
   }
 
-  /** Unfinished emails whose job may have been lost (enqueue failed, queue data lost, crash). */
+  /**
+   * Unfinished emails whose job may have been lost (enqueue failed, queue data lost, crash), and
+   * emails a warm-up cap held whose day has come (they were never enqueued).
+   */
   async findStranded(limit: number): Promise<Array<{ id: string; type: EmailType }>> {
     return this.dataSource.query(
       `SELECT id, type FROM emails
-        WHERE (status = 'queued' AND updated_at < now() - interval '2 minutes')
+        WHERE (status = 'queued' AND not_before IS NULL AND updated_at < now() - interval '2 minutes')
+           OR (status = 'queued' AND not_before <= now())
            OR (status = 'sending' AND lease_until < now())
         ORDER BY created_at LIMIT $1`,
       [limit],
@@ -454,6 +470,7 @@ function toLoaded(r: LoadedRow): LoadedEmail {
     status: r.status,
     queuedAt: new Date(r.created_at),
     leaseActive: r.lease_active,
+    held: r.held,
     trackOpens: r.track_opens,
     trackClicks: r.track_clicks,
     source: r.source,

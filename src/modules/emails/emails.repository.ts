@@ -47,6 +47,12 @@ export interface EmailListFilter {
   contactId?: string;
 }
 
+/** The audience's contacts (alias `c`) past the batch's cursor. */
+const audienceAfterCursor = (projectId: string, b: Pick<AudienceInsert, 'after' | 'fixedAt' | 'condition'>): Fragment => {
+  const after = b.after ? sql`AND (c.created_at, c.id) > (${b.after.createdAt}::timestamptz, ${b.after.id})` : empty;
+  return sql`c.project_id = ${projectId} AND c.created_at <= ${b.fixedAt}::timestamptz ${after} AND (${b.condition})`;
+};
+
 /**
  * Reads of the `emails` table and the audience batch insert. Status changes are
  * `EmailStatusStore`'s; inserts of recipients in hand are `sql/insert-emails.sql.ts`'s statements.
@@ -104,12 +110,18 @@ export class EmailsRepository {
     return new Set(rows.map((r) => suppressionKey(r.project_id, r.email)));
   }
 
+  /** Whether any contact of the audience lies past the batch's cursor (one indexed probe, nothing written). */
+  async audienceRemains(projectId: string, b: Pick<AudienceInsert, 'after' | 'fixedAt' | 'condition'>, em: EntityManager): Promise<boolean> {
+    const query = sql`SELECT EXISTS (SELECT 1 FROM contacts c WHERE ${audienceAfterCursor(projectId, b)}) AS remains`;
+    const [row] = (await em.query(query.text, query.values)) as Array<{ remains: boolean }>;
+    return row.remains;
+  }
+
   /**
    * One keyset batch of an audience as email rows, set-based (one `INSERT … SELECT`), in the
    * caller's transaction: see `EmailQueueFacade.queueForAudience`.
    */
   async insertAudienceBatch(projectId: string, b: AudienceInsert, track: boolean, em: EntityManager): Promise<AudienceInsertResult> {
-    const after = b.after ? sql`AND (c.created_at, c.id) > (${b.after.createdAt}::timestamptz, ${b.after.id})` : empty;
     const v = b.variants;
     const content = v ? sql`(${v.contentIds}::uuid[])[batch.v + 1]` : sql`${b.contentId}::uuid`;
     const variant = v ? sql`(${v.letters}::text[])[batch.v + 1]` : sql`NULL::text`;
@@ -126,7 +138,7 @@ export class EmailsRepository {
       WITH batch AS (
         SELECT c.id, c.email, c.data, c.created_at, ${skipReasonSql(b.type, CONTACT_COLUMNS, b.topic)} AS reason, ${v ? v.index : sql`0`} AS v
           FROM contacts c
-         WHERE c.project_id = ${projectId} AND c.created_at <= ${b.fixedAt}::timestamptz ${after} AND (${b.condition})
+         WHERE ${audienceAfterCursor(projectId, b)}
          ORDER BY c.created_at, c.id
          LIMIT ${b.limit}
       ), ins AS (${insert}), last AS (

@@ -446,14 +446,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Get a domain, with where its warm-up stands today */
+        get: operations["DomainsController_get"];
         put?: never;
         post?: never;
         /** Delete a domain */
         delete: operations["DomainsController_remove"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change a domain's warm-up settings */
+        patch: operations["DomainsController_update"];
         trace?: never;
     };
     "/v1/verify": {
@@ -2236,6 +2238,34 @@ export interface components {
             /** @description Record check result */
             status: string;
         };
+        WarmupDayResponse: {
+            /** @description Day of the warm-up (0: the day it was turned on) */
+            day: number;
+            /** @description UTC date (YYYY-MM-DD) */
+            date: string;
+            /** @description Campaign and workflow emails the day allows */
+            cap: number;
+        };
+        DomainWarmupResponse: {
+            /** @description Whether the daily caps apply */
+            enabled: boolean;
+            /** @description Cap of day 0 */
+            startPerDay: number;
+            /** @description Growth of the cap per day, in percent */
+            growthPercent: number;
+            /** @description Ceiling of the daily cap; null: none */
+            maxPerDay: number | null;
+            /** @description Day of the warm-up today (0 the first day); null while disabled */
+            day: number | null;
+            /** @description Today's cap; null while disabled */
+            capToday: number | null;
+            /** @description Emails from the domain counted today (every kind, transactional included); null while disabled */
+            sentToday: number | null;
+            /** @description Start (UTC midnight) of the first day whose cap reaches maxPerDay; null without maxPerDay or while disabled */
+            completeAt: string | null;
+            /** @description The caps of today and the 13 days after (while disabled: the schedule if it were turned on today) */
+            schedule: components["schemas"]["WarmupDayResponse"][];
+        };
         DomainResponse: {
             /** @description Identifier (UUID) */
             id: string;
@@ -2253,10 +2283,26 @@ export interface components {
             verifiedAt: string | null;
             /** @description Last DNS check */
             lastCheckedAt: string | null;
+            /** @description Warm-up: daily caps for campaign and workflow mail (docs/delivery-control.md) */
+            warmup: components["schemas"]["DomainWarmupResponse"];
         };
         CreateDomainDto: {
             /** @description Domain name, e.g. example.com */
             domain: string;
+        };
+        DomainWarmupDto: {
+            /** @description Whether the daily caps apply; turning it on starts day 0 today (UTC) */
+            enabled?: boolean;
+            /** @description Cap of day 0 (default 50) */
+            startPerDay?: number;
+            /** @description Growth of the cap per day, in percent (default 50): day n allows startPerDay × (1 + growthPercent/100)^n */
+            growthPercent?: number;
+            /** @description Ceiling of the daily cap; the warm-up is complete on the first day that reaches it. null: no ceiling */
+            maxPerDay?: number | null;
+        };
+        UpdateDomainDto: {
+            /** @description Warm-up: daily caps for campaign and workflow mail from the domain */
+            warmup: components["schemas"]["DomainWarmupDto"];
         };
         VerifyEmailResult: {
             /** @description Email address */
@@ -6084,6 +6130,64 @@ export interface operations {
             };
         };
     };
+    DomainsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     DomainsController_remove: {
         parameters: {
             query?: never;
@@ -6131,6 +6235,86 @@ export interface operations {
             };
             /** @description Templates or campaigns still send from it */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    DomainsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDomainDto"];
+            };
+        };
+        responses: {
+            /** @description The domain with its new settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -14,6 +14,7 @@ import { CampaignAudience } from './campaign-audience';
 import { campaignContent } from './campaign-content';
 import { AbTests } from './ab-test';
 import type { AudienceVariants } from '../../emails/email-queue.facade';
+import { WarmupLedger } from '../../domains/warmup/warmup-ledger';
 
 /** How long a worker owns a campaign's fan-out before another may take it over. */
 const LEASE_SECONDS = 30;
@@ -56,6 +57,7 @@ export class CampaignEngine {
     private readonly audience: CampaignAudience,
     private readonly billing: BillingService,
     private readonly abTests: AbTests,
+    private readonly warmup: WarmupLedger,
   ) {}
 
   private get stopped(): boolean {
@@ -135,6 +137,7 @@ export class CampaignEngine {
         while (!done && !this.stopped && Date.now() < deadline && fits()) {
           const batch = await this.materialiseBatch(entity, { contentId, condition, topic, fixedAt: campaign.fixed_at, after, variants: ab?.variants });
           if (batch === 'stopped') return false;
+          if (batch === 'held') break; // the sender's warm-up cap is reached: the rest waits for the next UTC day
           if (batch.last === null) done = true;
           after = batch.last;
           backlog += batch.queuedIds.length;
@@ -173,6 +176,9 @@ export class CampaignEngine {
     return this.dataSource.transaction(async (em: EntityManager) => {
       // Serialises with cancel: a cancelled campaign writes nothing more.
       if ((await this.repository.lockStatus(c.projectId, c.id, em)) !== 'SENDING') return 'stopped' as const;
+      // A full day holds the rest for the next UTC day, unless nothing is left: then the batch below finds the audience's end.
+      const warmup = await this.warmup.today(em, c.projectId, c.fromAddress);
+      if (warmup.room === 0 && (await this.emails.audienceRemains(c.projectId, em, b))) return 'held' as const;
       const result = await this.emails.queueForAudience(c.projectId, em, {
         campaignId: c.id,
         contentId: b.contentId,
@@ -182,9 +188,10 @@ export class CampaignEngine {
         topic: b.topic,
         fixedAt: b.fixedAt,
         after: b.after,
-        limit: this.config.campaigns.batchSize,
+        limit: Math.min(this.config.campaigns.batchSize, warmup.room || this.config.campaigns.batchSize),
         variants: b.variants,
       });
+      await this.warmup.add(em, warmup, result.queuedIds.length);
       // The batch's emails count against the monthly limit in this transaction: over it, nothing of the batch is written.
       await this.billing.consume(em, c.projectId, 'campaigns', result.queuedIds.length);
       const skippedTotal = Object.values(result.skipped).reduce((a, n) => a + (n ?? 0), 0);

@@ -46,4 +46,11 @@ export class Domain {
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @Column('timestamptz', { nullable: true }) verifiedAt: Date | null;
   @Column('timestamptz', { nullable: true }) lastCheckedAt: Date | null;
+  /** Warm-up (warmup/warmup-cap.ts): daily caps from `warmupStartPerDay`, growing `warmupGrowthPercent` a day, at most `warmupMaxPerDay`. */
+  @Column('boolean', { default: false }) warmupEnabled: boolean;
+  @Column('int', { default: 50 }) warmupStartPerDay: number;
+  @Column('int', { default: 50 }) warmupGrowthPercent: number;
+  @Column('int', { nullable: true }) warmupMaxPerDay: number | null;
+  /** Day 0 is this instant's UTC date; null while warm-up is off. */
+  @Column('timestamptz', { nullable: true }) warmupStartedAt: Date | null;
 }

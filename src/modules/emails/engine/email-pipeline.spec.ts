@@ -152,6 +152,13 @@ describe('EmailPipeline hand-over', () => {
     expect({ uncertain, claimed, pending: pending.length }).toEqual({ uncertain: ['e1'], claimed: [], pending: 0 });
   });
 
+  it('neither claims nor hands over an email a warm-up cap holds to a later day', async () => {
+    const { transport, pending } = gatedTransport(undefined);
+    const { pipeline: p, claimed } = pipeline(transport, { load: async (id: string) => ({ ...loaded(id), held: true }) });
+    await p.deliver('e1', { isLast: false });
+    expect({ claimed, pending: pending.length }).toEqual({ claimed: [], pending: 0 });
+  });
+
   it('takes back its own claim when the claim lost its answer (it may have committed), hands nothing over, and leaves the email for a retry', async () => {
     const { transport, pending, connecting } = gatedTransport(1);
     const tokens: string[] = [];

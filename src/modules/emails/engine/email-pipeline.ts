@@ -87,6 +87,8 @@ export class EmailPipeline {
       return;
     }
     if (email.status !== 'queued') return;
+    // A warm-up cap holds it to a later day: the sweep enqueues it then (and the claim refuses it before).
+    if (email.held) return;
 
     let built;
     try {

@@ -61,6 +61,8 @@ export class Email {
   @Column('text', { nullable: true }) providerMessageId: string | null;
   @Column('text', { nullable: true }) error: string | null;
   @Column('int', { default: 0 }) attempts: number;
+  /** Held by a domain's warm-up cap: never claimed before this time (docs/delivery-control.md, "Domain warm-up"). */
+  @Column('timestamptz', { nullable: true }) notBefore: Date | null;
   @Column('timestamptz', { nullable: true }) leaseUntil: Date | null;
   /** Written by each claim (queued → sending): lets the claiming worker take back its own claim when nothing was handed over. */
   @Column('uuid', { nullable: true }) claimToken: string | null;

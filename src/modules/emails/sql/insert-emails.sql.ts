@@ -4,6 +4,7 @@ import { Fragment, raw, sql } from '../../../platform/database/sql-fragment';
 import type { StatementRunner } from '../../../platform/database/statement-runner';
 import type { StoredAttachment } from '../entities/email-content.entity';
 import type { EmailType } from '../entities/email.entity';
+import { countHandedInSql } from '../../domains/warmup/warmup-cap.sql';
 
 /**
  * The one `INSERT INTO email_contents` and the one `INSERT INTO emails` of the code base: every
@@ -75,8 +76,14 @@ const CONTENT_ROWS = insertContentsSql(
                                             markdown boolean, text text, from_name text, reply_to text, headers jsonb, attachments jsonb, topic_id uuid)`),
 ).text;
 
-/** Content rows and their email rows in one statement of fixed text, prepared once (the rows travel as two JSON parameters). */
-const INSERT_CONTENTS_AND_EMAILS_SQL = `WITH content AS (${CONTENT_ROWS} RETURNING id)
+/**
+ * Content rows and their email rows in one statement of fixed text, prepared once (the rows travel as two JSON parameters).
+ * A warming domain's counter takes the emails in the same statement; workflow mail is not counted
+ * here, the warm-up books it (`WarmupLedger.book`), as it may be held.
+ */
+const INSERT_CONTENTS_AND_EMAILS_SQL = `WITH content AS (${CONTENT_ROWS} RETURNING id), counted AS (
+${countHandedInSql(`jsonb_to_recordset($2::jsonb) AS r(project_id uuid, from_address text, workflow_execution_id uuid)`, 'r.workflow_execution_id IS NULL')}
+)
 ${
   insertEmailsSql(
     raw(`SELECT r.id, r.project_id, r.contact_id, r.template_id, r.campaign_id, r.workflow_execution_id, r.content_id, r.type, r.from_address,

@@ -17,6 +17,7 @@ import { NotFoundPage } from '../../layouts/RouteError';
 import { fieldError, formValues, useApiMutation } from '../../lib/forms';
 import { formatDate } from '../../lib/format';
 import { useApi, useProjectId } from '../../lib/project';
+import { WarmupPanel } from './WarmupPanel';
 
 function statusBadge(status: string) {
   return status === 'verified' ? <Badge tone="good">Verified</Badge> : <Badge tone="warn">Pending</Badge>;
@@ -134,6 +135,7 @@ function DomainCard({ domain }: { domain: Domain }) {
           </tbody>
         </table>
       </div>
+      <WarmupPanel domain={domain} />
     </section>
   );
 }

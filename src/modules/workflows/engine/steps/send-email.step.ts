@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { logger } from '../../../../platform/logging/logger';
 import { BillingService } from '../../../billing/billing.service';
 import { ContactsService } from '../../../contacts/contacts.service';
-import { EmailQueueFacade, emailIds as queuedIds } from '../../../emails/email-queue.facade';
+import { dueEmailIds, EmailQueueFacade, emailIds as queuedIds } from '../../../emails/email-queue.facade';
 import { TemplatesService } from '../../../templates/templates.service';
 import { ExecutionsStore } from '../executions.store';
 import type { StepContext, StepExecutor, StepOutcome } from '../step-executor';
@@ -57,7 +57,7 @@ export class SendEmailStep implements StepExecutor {
         await this.billing.consume(em, ex.project_id, 'workflows', 1);
         const emailIds = queuedIds([outcome]);
         await this.executions.recordEmail(em, ex.id, ex.steps_run, emailIds[0] ?? null);
-        return { after: () => this.emails.enqueue(emailIds, template.type).catch((err: unknown) => this.log.warn({ err }, 'email enqueue failed; the email sweep sends it')) };
+        return { after: () => this.emails.enqueue(dueEmailIds([outcome]), template.type).catch((err: unknown) => this.log.warn({ err }, 'email enqueue failed; the email sweep sends it')) };
       },
     };
   }
