@@ -166,6 +166,7 @@ describe('campaigns', () => {
       openRate: 0,
       clickRate: 0,
       bounceRate: 0,
+      abTest: null,
     };
 
     // A test send changes none of them either (see 'sends a test copy').
