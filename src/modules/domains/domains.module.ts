@@ -7,7 +7,7 @@ import { DomainsRepository } from './domains.repository';
 import { DomainsService } from './domains.service';
 import { Domain } from './entities/domain.entity';
 import { DomainSendCount } from './entities/domain-send-count.entity';
-import { WarmupLedger } from './warmup/warmup-ledger';
+import { WarmupLedger } from './warmup/warmup-ledger.store';
 import { SesIdentities } from './ses/ses-identities';
 
 @Module({

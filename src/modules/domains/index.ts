@@ -6,4 +6,4 @@ export * from './domains.module';
 export * from './domains.service';
 export * from './sender-domain';
 export * from './warmup/warmup-cap.sql';
-export * from './warmup/warmup-ledger';
+export * from './warmup/warmup-ledger.store';

@@ -14,7 +14,7 @@ import { suppressionKey } from '../deliverability/suppression/suppressions.sql';
 import { AudienceVariants, EmailsRepository } from './emails.repository';
 export type { AudienceVariants } from './emails.repository';
 import { EmailStatusStore } from './email-status.store';
-import { WarmupLedger } from '../domains/warmup/warmup-ledger';
+import { WarmupLedger } from '../domains/warmup/warmup-ledger.store';
 
 /** Whether opens and clicks are tracked: the per-send override wins over the project's mode. */
 function trackingFor(mode: TrackingMode, type: EmailType, override: boolean | undefined): boolean {

@@ -14,7 +14,7 @@ import { CampaignAudience } from './campaign-audience';
 import { campaignContent } from './campaign-content';
 import { AbTests } from './ab-test';
 import type { AudienceVariants } from '../../emails/email-queue.facade';
-import { WarmupLedger } from '../../domains/warmup/warmup-ledger';
+import { WarmupLedger } from '../../domains/warmup/warmup-ledger.store';
 
 /** How long a worker owns a campaign's fan-out before another may take it over. */
 const LEASE_SECONDS = 30;

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { WarmupLedger } from './warmup-ledger';
+import { WarmupLedger } from './warmup-ledger.store';
 
 /** A transaction whose counters have `rooms[offset]` left on each day (SQL itself is covered by test/e2e/warmup.e2e-spec.ts). */
 function fakeTransaction(rooms: number[] | null) {
