@@ -15,6 +15,7 @@ import { CampaignsService } from './campaigns.service';
 import { CampaignsRepository } from './campaigns.repository';
 import { CampaignAudience } from './engine/campaign-audience';
 import { CampaignEngine } from './engine/campaign-engine';
+import { ReleaseSchedule } from './engine/release-schedule';
 import { CampaignTick } from './worker/campaign-tick';
 import { Campaign } from './entities/campaign.entity';
 import { CampaignsUsage } from './campaigns.usage';
@@ -24,7 +25,7 @@ import { ActivityModule } from '../activity/activity.module';
 @Module({
   imports: [TypeOrmModule.forFeature([Campaign]), EmailsModule, DomainsModule, ProjectsModule, SegmentsModule, ActivityModule, BillingModule, TopicsModule],
   controllers: [CampaignsController, CampaignResultsController, CampaignPreviewsController],
-  providers: [CampaignsService, CampaignResultsService, CampaignResultsRepository, CampaignsRepository, CampaignAudience, CampaignEngine, CampaignTick, CampaignsUsage, CampaignsActivity],
+  providers: [CampaignsService, CampaignResultsService, CampaignResultsRepository, CampaignsRepository, CampaignAudience, CampaignEngine, ReleaseSchedule, CampaignTick, CampaignsUsage, CampaignsActivity],
   exports: [CampaignsService],
 })
 export class CampaignsModule {}

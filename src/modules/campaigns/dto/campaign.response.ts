@@ -2,7 +2,8 @@ import { ApiProperty, OmitType, PickType } from '@nestjs/swagger';
 import { FilterTreeSchema } from '../../filters/validate-filter';
 import { TemplatePage, TemplateResponse } from '../../templates/dto/template.response';
 import { TEMPLATE_TYPES, type TemplateType } from '../../templates/entities/template.entity';
-import { AUDIENCE_TYPES, CAMPAIGN_STATUSES, type AudienceType, type Campaign, type CampaignStatus } from '../entities/campaign.entity';
+import { AUDIENCE_TYPES, CAMPAIGN_STATUSES, type AudienceType, type Campaign, type CampaignDelivery, type CampaignStatus } from '../entities/campaign.entity';
+import { DeliverySchema } from './create-campaign.dto';
 
 const STATUS = 'DRAFT, SCHEDULED (waits for scheduledFor), SENDING, SENT or CANCELLED';
 
@@ -45,6 +46,14 @@ export class CampaignResponse extends PickType(TemplateResponse, ['id', 'name', 
   uncertainCount!: number;
   @ApiProperty({ description: 'When sending started (ISO 8601); null before', type: String, nullable: true })
   sentAt!: string | null;
+  @ApiProperty({ description: 'Waves and window (docs/delivery-control.md); null: all at once', type: () => DeliverySchema, nullable: true })
+  delivery!: CampaignDelivery | null;
+  @ApiProperty({ description: '"recipient" when each contact gets it at localScheduledFor in its own time zone; null otherwise', type: String, enum: ['recipient'], nullable: true })
+  timezone!: 'recipient' | null;
+  @ApiProperty({ description: 'With timezone "recipient": the wall-clock time (2026-12-01T09:00:00); scheduledFor is then the first zone\'s moment', type: String, nullable: true })
+  localScheduledFor!: string | null;
+  @ApiProperty({ description: 'With timezone "recipient": the zone of contacts without a valid data.timezone', type: String, nullable: true })
+  fallbackTimezone!: string | null;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -80,6 +89,10 @@ export function toCampaignResponse(c: Campaign): CampaignResponse {
     ...countersOf(c),
     projectId: c.projectId,
     sentAt: iso(c.sentAt),
+    delivery: c.delivery ?? null,
+    timezone: c.localScheduledFor ? 'recipient' : null,
+    localScheduledFor: c.localScheduledFor ?? null,
+    fallbackTimezone: c.fallbackTimezone ?? null,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
   };
@@ -162,6 +175,10 @@ export class CampaignStats extends PickType(CampaignResponse, [
   clickRate!: number;
   @ApiProperty({ description: 'bouncedCount / deliveredCount', type: Number })
   bounceRate!: number;
+  @ApiProperty({ description: 'SENDING: contacts of the fixed audience not written yet (waiting for their zone, wave or window); 0 otherwise', type: 'integer' })
+  waiting!: number;
+  @ApiProperty({ description: 'When the next batch may be written (ISO 8601): SCHEDULED, the start; SENDING, while the release schedule waits; null otherwise', type: String, nullable: true })
+  nextBatchAt!: string | null;
 }
 
 /** `GET /campaigns/:id/audience-preview`: the audience if sending started now (nothing is fixed or written). */

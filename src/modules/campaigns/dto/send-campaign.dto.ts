@@ -10,6 +10,19 @@ export class SendCampaignDto {
   })
   @Allow()
   scheduledFor?: unknown;
+
+  @ApiPropertyOptional({
+    description:
+      '"recipient": scheduledFor is a wall-clock time without offset (2026-12-01T09:00:00) and each contact gets the email at that time in its own `data.timezone` (fallbackTimezone when missing or unknown). Other values: 422',
+    enum: ['recipient'],
+    nullable: true,
+  })
+  @Allow()
+  timezone?: unknown;
+
+  @ApiPropertyOptional({ description: 'With timezone "recipient": the IANA zone of contacts without a valid `data.timezone` (default UTC); unknown zone: 422', type: String, nullable: true })
+  @Allow()
+  fallbackTimezone?: unknown;
 }
 
 /** The test send's body, shared with templates (`EmailPreviews`). */

@@ -12,6 +12,7 @@ import { Campaign } from '../entities/campaign.entity';
 import type { TopicRule } from '../../topics/topics.sql';
 import { CampaignAudience } from './campaign-audience';
 import { campaignContent } from './campaign-content';
+import { ReleaseSchedule } from './release-schedule';
 
 /** How long a worker owns a campaign's fan-out before another may take it over. */
 const LEASE_SECONDS = 30;
@@ -53,6 +54,7 @@ export class CampaignEngine {
     private readonly repository: CampaignsRepository,
     private readonly audience: CampaignAudience,
     private readonly billing: BillingService,
+    private readonly releases: ReleaseSchedule,
   ) {}
 
   private get stopped(): boolean {
@@ -125,10 +127,13 @@ export class CampaignEngine {
         let backlog = carried && carried.cursorId === campaign.cursor_id ? carried.backlog : await this.repository.backlog(entity.projectId, entity.id, maxQueued);
         const fits = () => backlog + batchSize <= Math.max(maxQueued, batchSize);
         while (!done && !this.stopped && Date.now() < deadline && fits()) {
-          const batch = await this.materialiseBatch(entity, { contentId, condition, topic, fixedAt: campaign.fixed_at, after });
+          // Recipient time zones, waves and windows (release-schedule.ts): how many may be written now.
+          const allowed = await this.releases.allowance(entity, { condition, fixedAt: campaign.fixed_at });
+          if (allowed === 0) break;
+          const batch = await this.materialiseBatch(entity, { contentId, condition, topic, fixedAt: campaign.fixed_at, after, limit: Math.min(batchSize, allowed) });
           if (batch === 'stopped') return false;
-          if (batch.last === null) done = true;
-          after = batch.last;
+          if (batch.last === null && !batch.restart) done = true;
+          after = batch.restart ? null : batch.last;
           backlog += batch.queuedIds.length;
           await this.emails.enqueueGrouped(batch.queuedIds, entity.type, { bulk: true });
         }
@@ -153,7 +158,7 @@ export class CampaignEngine {
    */
   private async materialiseBatch(
     c: Campaign,
-    b: { contentId: string; condition: Awaited<ReturnType<CampaignAudience['condition']>>; topic: TopicRule | null; fixedAt: string; after: AudienceCursor | null },
+    b: { contentId: string; condition: Awaited<ReturnType<CampaignAudience['condition']>>; topic: TopicRule | null; fixedAt: string; after: AudienceCursor | null; limit: number },
   ) {
     return this.dataSource.transaction(async (em: EntityManager) => {
       // Serialises with cancel: a cancelled campaign writes nothing more.
@@ -163,17 +168,17 @@ export class CampaignEngine {
         contentId: b.contentId,
         type: c.type,
         fromAddress: c.fromAddress,
-        condition: b.condition,
+        condition: await this.releases.narrow(c, b.condition),
         topic: b.topic,
         fixedAt: b.fixedAt,
         after: b.after,
-        limit: this.config.campaigns.batchSize,
+        limit: b.limit,
       });
       // The batch's emails count against the monthly limit in this transaction: over it, nothing of the batch is written.
       await this.billing.consume(em, c.projectId, 'campaigns', result.queuedIds.length);
       const skippedTotal = Object.values(result.skipped).reduce((a, n) => a + (n ?? 0), 0);
       await this.repository.addBatch(c.projectId, c.id, { last: result.last, inserted: result.inserted, skippedTotal, skipped: result.skipped }, em);
-      return result;
+      return { ...result, restart: await this.releases.recordBatch(em, c, result, b) };
     });
   }
 
