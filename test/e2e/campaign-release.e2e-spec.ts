@@ -160,7 +160,7 @@ describe('campaign release schedule', () => {
     const res = await p.api.post(`/campaigns/${c.id}/send`, { scheduledFor: local, timezone: 'recipient' }).expect(200);
     // Tokyo (UTC+9) comes first.
     expect(res.body.data).toMatchObject({ status: 'SCHEDULED', scheduledFor: '2030-06-01T00:00:00.000Z' });
-    expect(await stats(p, c.id)).toMatchObject({ waiting: 0, nextBatchAt: '2030-06-01T00:00:00.000Z' });
+    expect(await stats(p, c.id)).toMatchObject({ waiting: 0, nextBatchAt: null, totalRecipients: 0 });
     expect((await p.api.post(`/campaigns/${c.id}/cancel`).expect(200)).body.status).toBe('DRAFT');
     const again = await get(p, c.id);
     expect(again).toMatchObject({ timezone: null, localScheduledFor: null });

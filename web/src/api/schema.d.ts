@@ -3058,6 +3058,20 @@ export interface components {
             /** @description Groups of filters (at most 200 groups and 200 filters in the whole tree) */
             groups: components["schemas"]["FilterGroupSchema"][];
         };
+        DeliveryWindowSchema: {
+            days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+            /** @example 08:00 */
+            from: string;
+            /** @example 18:00 */
+            to: string;
+            /** @example Europe/Paris */
+            timezone: string;
+        };
+        DeliverySchema: {
+            batchSize?: number;
+            intervalMinutes?: number;
+            window?: components["schemas"]["DeliveryWindowSchema"];
+        };
         CampaignResponse: {
             /** @description Identifier (UUID) */
             id: string;
@@ -3124,6 +3138,17 @@ export interface components {
             uncertainCount: number;
             /** @description When sending started (ISO 8601); null before */
             sentAt: string | null;
+            /** @description Waves and window (docs/delivery-control.md); null: all at once */
+            delivery: components["schemas"]["DeliverySchema"] | null;
+            /**
+             * @description "recipient" when each contact gets it at localScheduledFor in its own time zone; null otherwise
+             * @enum {string|null}
+             */
+            timezone: "recipient" | null;
+            /** @description With timezone "recipient": the wall-clock time (2026-12-01T09:00:00); scheduledFor is then the first zone's moment */
+            localScheduledFor: string | null;
+            /** @description With timezone "recipient": the zone of contacts without a valid data.timezone */
+            fallbackTimezone: string | null;
         };
         CampaignPage: {
             /** @description Page number */
@@ -3184,6 +3209,8 @@ export interface components {
              * @description A topic of this project (UUID): the audience is narrowed to its members (the others are skipped with reason `topic`) and its MARKETING mail's List-Unsubscribe leaves the topic; null for none
              */
             topicId?: string | null;
+            /** @description Gradual sending and window (docs/delivery-control.md): waves of batchSize (1 to 1,000,000) every intervalMinutes (1 to 10,080, default 60), started only inside window (days mon…sun, from < to as HH:MM in timezone). Null: all at once. Checked by the service (one 422 item per bad field) */
+            delivery?: components["schemas"]["DeliverySchema"] | null;
         };
         CampaignSendSummary: {
             /** @description Identifier (UUID) */
@@ -3209,6 +3236,13 @@ export interface components {
         SendCampaignDto: {
             /** @description When to send: a date-time (ISO 8601 recommended) or epoch milliseconds; omitted, null or in the past sends now. Sending again while SCHEDULED reschedules. Unparseable: 400 */
             scheduledFor?: (string | number) | null;
+            /**
+             * @description "recipient": scheduledFor is a wall-clock time without offset (2026-12-01T09:00:00) and each contact gets the email at that time in its own `data.timezone` (fallbackTimezone when missing or unknown). Other values: 422
+             * @enum {string|null}
+             */
+            timezone?: "recipient" | null;
+            /** @description With timezone "recipient": the IANA zone of contacts without a valid `data.timezone` (default UTC); unknown zone: 422 */
+            fallbackTimezone?: string | null;
         };
         ResendUncertainResponse: {
             /** @enum {boolean} */
@@ -3255,6 +3289,10 @@ export interface components {
             clickRate: number;
             /** @description bouncedCount / deliveredCount */
             bounceRate: number;
+            /** @description SENDING: contacts of the fixed audience not written yet (waiting for their zone, wave or window); 0 otherwise */
+            waiting: number;
+            /** @description SENDING: when the next batch may be written (ISO 8601) while the release schedule waits (zone, wave or window); null otherwise (a SCHEDULED campaign starts at scheduledFor) */
+            nextBatchAt: string | null;
         };
         CampaignAudiencePreview: {
             /** @description Contacts in the audience, fixed when sending starts (skipped ones included); 0 in DRAFT and SCHEDULED */

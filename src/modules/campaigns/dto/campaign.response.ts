@@ -177,7 +177,7 @@ export class CampaignStats extends PickType(CampaignResponse, [
   bounceRate!: number;
   @ApiProperty({ description: 'SENDING: contacts of the fixed audience not written yet (waiting for their zone, wave or window); 0 otherwise', type: 'integer' })
   waiting!: number;
-  @ApiProperty({ description: 'When the next batch may be written (ISO 8601): SCHEDULED, the start; SENDING, while the release schedule waits; null otherwise', type: String, nullable: true })
+  @ApiProperty({ description: 'SENDING: when the next batch may be written (ISO 8601) while the release schedule waits (zone, wave or window); null otherwise (a SCHEDULED campaign starts at scheduledFor)', type: String, nullable: true })
   nextBatchAt!: string | null;
 }
 

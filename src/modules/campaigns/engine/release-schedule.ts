@@ -143,8 +143,7 @@ export class ReleaseSchedule {
   }
 
   /** The audience not yet written (SENDING campaigns; 0 otherwise) and when the next batch may go. */
-  async timeline(c: Pick<Campaign, 'id' | 'projectId' | 'status' | 'audienceDone' | 'audienceFixedAt' | 'nextBatchAt' | 'scheduledFor'>, condition: () => Promise<Fragment>) {
-    if (c.status === 'SCHEDULED') return { waiting: 0, nextBatchAt: c.scheduledFor };
+  async timeline(c: Pick<Campaign, 'id' | 'projectId' | 'status' | 'audienceDone' | 'audienceFixedAt'>, condition: () => Promise<Fragment>) {
     if (c.status !== 'SENDING' || c.audienceDone || !c.audienceFixedAt) return { waiting: 0, nextBatchAt: null };
     const audience = fixedAudienceSql(c.projectId, c.audienceFixedAt.toISOString(), await condition());
     const query = sql`SELECT count(*)::int AS n, (SELECT next_batch_at FROM campaigns WHERE id = ${c.id}::uuid AND next_batch_at > now()) AS next
