@@ -10,6 +10,7 @@ import { EMAIL_TYPES, useTemplateList } from '../../api/templates';
 import type { EmailType } from '../../api/types';
 import { Button } from '../../components/Button';
 import { ErrorMessage } from '../../components/ErrorMessage';
+import { type Delivery, DeliveryFields, deliveryInput } from './DeliveryFields';
 import { SelectField, TextField } from '../../components/Fields';
 import { Loading, Notice, PageHeader } from '../../components/Feedback';
 import { UnsavedChangesPrompt } from '../../components/UnsavedChangesPrompt';
@@ -25,7 +26,7 @@ import { AsContactPanel } from '../../components/previews/AsContact';
 /** CodeMirror is large: loaded when the composer opens, not with the campaigns list. */
 const HtmlLiquidEditor = lazy(() => import('../../components/HtmlLiquidEditor'));
 
-const FIELDS = ['name', 'description', 'subject', 'body', 'from', 'fromName', 'replyTo', 'type', 'audienceType', 'segmentId', 'audienceCondition', 'topicId'];
+const FIELDS = ['name', 'description', 'subject', 'body', 'from', 'fromName', 'replyTo', 'type', 'audienceType', 'segmentId', 'audienceCondition', 'topicId', 'delivery'];
 
 /** A filter tree narrowed to a topic's members (what the audience count must show for a campaign with a topic). */
 function withTopic<T extends object>(tree: T, slug: string | undefined): T {
@@ -70,6 +71,7 @@ function Editor({ campaign }: { campaign?: Campaign }) {
   const [segmentId, setSegmentId] = useState(campaign?.segmentId ?? '');
   const topics = useTopics();
   const [topicId, setTopicId] = useState(campaign?.topicId ?? '');
+  const [delivery, setDelivery] = useState<Delivery | null>(campaign?.delivery ?? null);
   const chosenTopic = topics.data?.find((t) => t.id === topicId);
   const [tree, setTree] = useState<FilterTree>(() => (campaign?.audienceCondition ? fromApiTree(campaign.audienceCondition) : emptyTree()));
   const treeReady = audienceType === 'FILTERED' && problems(tree).length === 0;
@@ -112,6 +114,7 @@ function Editor({ campaign }: { campaign?: Campaign }) {
       segmentId: audienceType === 'SEGMENT' ? segmentId || null : null,
       audienceCondition: audienceType === 'FILTERED' ? toApiTree(tree, choices.types) : null,
       topicId: topicId || null,
+      delivery: deliveryInput(delivery),
     });
   };
   const fromError = save.error?.code === 'DOMAIN_NOT_VERIFIED' ? save.error.message : fieldError(save.error, 'from');
@@ -230,6 +233,10 @@ function Editor({ campaign }: { campaign?: Campaign }) {
           <p className="muted">
             {content.type === 'TRANSACTIONAL' ? 'Transactional: every contact of the audience gets it, subscribed or not.' : 'Unsubscribed and suppressed contacts are skipped. After saving, the campaign page shows who will be skipped and why.'}
           </p>
+        </fieldset>
+        <fieldset className="panel" disabled={!editable}>
+          <legend>Delivery</legend>
+          <DeliveryFields value={delivery} onChange={(d) => { setTouched(true); setDelivery(d); }} error={save.error} />
         </fieldset>
         <ErrorMessage error={save.error} fields={FIELDS} title="Could not save the campaign" />
         {editable && (
