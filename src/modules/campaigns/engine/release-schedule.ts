@@ -101,6 +101,8 @@ export class ReleaseSchedule {
     if (!c.localScheduledFor && !c.delivery) return Infinity;
     const s = await this.state(c);
     if (c.localScheduledFor) {
+      // Read here, outside the batch's transaction: `narrow` runs inside it and must not wait on a second connection.
+      await this.zoneNames();
       let moment = s.release_moment;
       if (!moment) {
         moment =
