@@ -151,6 +151,8 @@ describe('campaigns', () => {
     });
 
     const ZERO_STATS = {
+      waiting: 0,
+      nextBatchAt: null,
       totalRecipients: 0,
       sentCount: 0,
       deliveredCount: 0,

@@ -92,7 +92,7 @@ export class CampaignsController {
   @HttpCode(200)
   @ApiJson(200, CampaignSendResponse, 'Sending now, or scheduled (from DRAFT or SCHEDULED, else 409)')
   send(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: SendCampaignDto): Promise<CampaignSendResponse> {
-    return this.campaigns.send(projectId, id, dto.scheduledFor, dto.timezone);
+    return this.campaigns.send(projectId, id, dto);
   }
 
   @SecretKey()

@@ -17,6 +17,7 @@ import { CampaignAudience } from './engine/campaign-audience';
 import { CampaignEngine } from './engine/campaign-engine';
 import { AbTests } from './engine/ab-test';
 import { AbTestRepository } from './ab-test.repository';
+import { ReleaseSchedule } from './engine/release-schedule';
 import { CampaignTick } from './worker/campaign-tick';
 import { Campaign } from './entities/campaign.entity';
 import { CampaignsUsage } from './campaigns.usage';
@@ -26,7 +27,7 @@ import { ActivityModule } from '../activity/activity.module';
 @Module({
   imports: [TypeOrmModule.forFeature([Campaign]), EmailsModule, DomainsModule, ProjectsModule, SegmentsModule, ActivityModule, BillingModule, TopicsModule],
   controllers: [CampaignsController, CampaignResultsController, CampaignPreviewsController],
-  providers: [CampaignsService, CampaignResultsService, CampaignResultsRepository, CampaignsRepository, CampaignAudience, CampaignEngine, AbTests, AbTestRepository, CampaignTick, CampaignsUsage, CampaignsActivity],
+  providers: [CampaignsService, CampaignResultsService, CampaignResultsRepository, CampaignsRepository, CampaignAudience, CampaignEngine, AbTests, AbTestRepository, ReleaseSchedule, CampaignTick, CampaignsUsage, CampaignsActivity],
   exports: [CampaignsService],
 })
 export class CampaignsModule {}

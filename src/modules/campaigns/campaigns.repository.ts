@@ -106,15 +106,18 @@ export class CampaignsRepository {
     id: string,
     when: Date | null,
     later: boolean,
+    zones: { localScheduledFor: string; fallbackTimezone: string } | null = null,
   ): Promise<Array<{ id: string; name: string; status: CampaignStatus; scheduledFor: Date | null }>> {
+    // The release schedule starts afresh (recipient time zones when `zones`, docs/delivery-control.md).
+    const release = `local_scheduled_for = $4, fallback_timezone = $5, release_moment = NULL, wave_count = 0, wave_started_at = NULL, wave_written = 0, next_batch_at = NULL`;
     return returnedRows(
       await this.dataSource.query(
         later
-          ? `UPDATE campaigns SET status = 'SCHEDULED', scheduled_for = $3, updated_at = now()
+          ? `UPDATE campaigns SET status = 'SCHEDULED', scheduled_for = $3, ${release}, updated_at = now()
               WHERE id = $1 AND project_id = $2 AND status IN ('DRAFT', 'SCHEDULED') ${SENT_RETURNING}`
-          : `UPDATE campaigns SET status = 'SENDING', scheduled_for = coalesce($3, scheduled_for), sent_at = now(), audience_fixed_at = now(), updated_at = now()
+          : `UPDATE campaigns SET status = 'SENDING', scheduled_for = coalesce($3, scheduled_for), ${release}, sent_at = now(), audience_fixed_at = now(), updated_at = now()
               WHERE id = $1 AND project_id = $2 AND status IN ('DRAFT', 'SCHEDULED') ${SENT_RETURNING}`,
-        [id, projectId, when],
+        [id, projectId, when, zones?.localScheduledFor ?? null, zones?.fallbackTimezone ?? null],
       ),
     );
   }
@@ -135,7 +138,7 @@ export class CampaignsRepository {
 
   /** SCHEDULED → DRAFT (the caller holds the row's lock). */
   async unschedule(projectId: string, id: string, em: EntityManager): Promise<void> {
-    await em.query(`UPDATE campaigns SET status = 'DRAFT', scheduled_for = NULL, updated_at = now() WHERE id = $1 AND project_id = $2`, [id, projectId]);
+    await em.query(`UPDATE campaigns SET status = 'DRAFT', scheduled_for = NULL, local_scheduled_for = NULL, fallback_timezone = NULL, updated_at = now() WHERE id = $1 AND project_id = $2`, [id, projectId]);
   }
 
   /** SENDING → CANCELLED, the unwritten part of the audience added as skipped (the caller holds the row's lock). */

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import type { ReleaseSchedule } from './engine/release-schedule';
 import { empty } from '../../platform/database/sql-fragment';
 import type { EmailsService } from '../emails/emails.service';
 import type { EmailPreviews } from '../emails/use-cases/email-previews';
@@ -42,7 +43,7 @@ function cancelAgainstDeadlock(deadlocks: number) {
     }),
   } as unknown as EmailsService;
   const audience = { condition: jest.fn(async () => empty), topic: jest.fn(async () => null) } as unknown as CampaignAudience;
-  const service = new CampaignsService(dataSource, {} as DomainsService, audience, repository, {} as BillingService, emails, {} as EmailPreviews, { unwrittenParts: async () => null } as unknown as AbTests);
+  const service = new CampaignsService(dataSource, {} as DomainsService, audience, repository, {} as BillingService, emails, {} as EmailPreviews, { unwrittenParts: async () => null } as unknown as AbTests, {} as ReleaseSchedule);
   return { service, dataSource, emails, committed: () => committed };
 }
 

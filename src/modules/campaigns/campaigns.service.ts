@@ -25,7 +25,10 @@ import { Campaign, CAMPAIGN_STATUSES, CampaignStatus } from './entities/campaign
 import { CampaignAudience } from './engine/campaign-audience';
 import { campaignContent } from './engine/campaign-content';
 import { AbTests } from './engine/ab-test';
-import type { Fragment } from '../../platform/database/sql-fragment';
+import { checkDelivery, isTimezone, wallClock } from './engine/delivery-settings';
+import { ReleaseSchedule } from './engine/release-schedule';
+import { unwrittenSql } from './engine/release-schedule.sql';
+import { type Fragment, sql } from '../../platform/database/sql-fragment';
 import { retryOnConflict } from '../../platform/database/pg-errors';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 import { clampLimit, cursorPage, decodeCursor, offsetPage, PG_TIMESTAMP } from '../../platform/http/pagination';
@@ -76,6 +79,7 @@ export class CampaignsService {
     private readonly emails: EmailsService,
     private readonly previews: EmailPreviews,
     private readonly abTests: AbTests,
+    private readonly releases: ReleaseSchedule,
   ) {}
 
   async create(projectId: string, dto: CreateCampaignDto): Promise<Campaign> {
@@ -157,6 +161,7 @@ export class CampaignsService {
         topicId: c.topicId,
         templateId: c.templateId,
         abTest: c.abTest,
+        delivery: c.delivery,
         ...DRAFT_STATE,
       });
   }
@@ -166,18 +171,26 @@ export class CampaignsService {
    * with the audience fixed at this instant; the engine on the workers picks it up. Later:
    * SCHEDULED, due by `scheduled_for` in the database (a restart or lost job cannot lose it).
    */
-  async send(projectId: string, id: string, scheduledFor: unknown, timezone?: unknown): Promise<CampaignSendResponse> {
-    const when = parseScheduledFor(scheduledFor);
+  async send(projectId: string, id: string, body: { scheduledFor?: unknown; timezone?: unknown; fallbackTimezone?: unknown }): Promise<CampaignSendResponse> {
+    const zones = await this.recipientZones(body);
+    let when = zones ? null : parseScheduledFor(body.scheduledFor);
     const campaign = await this.findOne(projectId, id);
     if (!EDITABLE.includes(campaign.status)) throw wrongCampaignStatus('send', campaign.status);
-    this.abTests.assertSendable(campaign, timezone);
+    this.abTests.assertSendable(campaign, body.timezone);
     // The sender may have lost its verification since the campaign was saved.
     await this.domains.assertSenderAllowed(projectId, campaign.fromAddress);
     // 402 before anything leaves when the audience as it is now would pass the monthly limit (the batches' own count is the guard that holds).
     const now = await this.audienceNow(projectId, campaign);
     await this.billing.assertAvailable(projectId, 'campaigns', now.total - now.skippedCount);
+    if (zones) {
+      // SCHEDULED until the first zone's moment among the audience as it is now (the fallback zone's when it is empty).
+      const condition = sql`c.project_id = ${projectId} AND (${await this.audience.condition(projectId, campaign)})`;
+      when =
+        (await this.releases.firstMoment(campaign, { wall: sql`${zones.localScheduledFor}`, fallback: sql`${zones.fallbackTimezone}` }, condition, { unwritten: false })) ??
+        (await this.releases.momentIn(zones.localScheduledFor, zones.fallbackTimezone));
+    }
     const later = when !== null && when.getTime() > Date.now();
-    const rows = await this.repository.markSendingOrScheduled(projectId, campaign.id, when, later);
+    const rows = await this.repository.markSendingOrScheduled(projectId, campaign.id, when, later, zones);
     // Another request changed the status between the read above and this update.
     if (rows.length === 0) throw wrongCampaignStatus('send', (await this.findOne(projectId, id)).status);
     const [after] = rows;
@@ -187,6 +200,33 @@ export class CampaignsService {
       data: { id: after.id, name: after.name, status: after.status, scheduledFor: scheduledAt },
       message: later ? `Campaign scheduled for ${scheduledAt}` : 'Campaign is being sent',
     };
+  }
+
+  /**
+   * `timezone: "recipient"`: `scheduledFor` as a wall-clock time without offset and a
+   * `fallbackTimezone` (default UTC) both PostgreSQL and `Intl` know; null for an ordinary send.
+   * One 422 item per bad field.
+   */
+  private async recipientZones(body: { scheduledFor?: unknown; timezone?: unknown; fallbackTimezone?: unknown }) {
+    if (body.timezone === undefined || body.timezone === null) {
+      if (body.fallbackTimezone !== undefined && body.fallbackTimezone !== null) {
+        throw campaignFieldInvalid([{ field: 'fallbackTimezone', message: 'fallbackTimezone applies only with timezone "recipient"', code: 'invalid_combination', received: body.fallbackTimezone }]);
+      }
+      return null;
+    }
+    const problems: FieldError[] = [];
+    if (body.timezone !== 'recipient') problems.push({ field: 'timezone', message: 'timezone must be "recipient" (or omitted)', code: 'invalid', received: body.timezone });
+    const local = wallClock(body.scheduledFor);
+    if (body.scheduledFor === undefined || body.scheduledFor === null) problems.push({ field: 'scheduledFor', message: 'scheduledFor is required with timezone "recipient"', code: 'required' });
+    else if (!local) {
+      problems.push({ field: 'scheduledFor', message: 'scheduledFor must be a wall-clock time without offset, e.g. 2026-12-01T09:00:00', code: 'invalid', received: body.scheduledFor });
+    }
+    const fallback = body.fallbackTimezone ?? 'UTC';
+    if (!isTimezone(fallback) || !(await this.releases.isKnownZone(fallback))) {
+      problems.push({ field: 'fallbackTimezone', message: 'fallbackTimezone must be an IANA time zone, e.g. Europe/Paris', code: 'invalid', received: body.fallbackTimezone });
+    }
+    if (problems.length) throw campaignFieldInvalid(problems);
+    return { localScheduledFor: local!, fallbackTimezone: fallback as string };
   }
 
   /**
@@ -209,10 +249,19 @@ export class CampaignsService {
         // The part of the fixed audience the engine has not written yet is counted now (the lock keeps
         // the engine from writing more): each contact of it is skipped, as `cancelled` unless it had
         // its own reason, so the stats account for every contact of the fixed audience.
-        // An A/B test before its winner also leaves the rest share unwritten (`AbTests.unwrittenParts`).
+        // An A/B test before its winner also leaves the rest share unwritten (`AbTests.unwrittenParts`);
+        // recipient time zones walk the audience once per zone moment: their unwritten rest is the contacts without an email yet.
         condition ??= await this.audience.condition(projectId, campaign);
+        const zoned = !!campaign.localScheduledFor;
         const parts: Array<{ condition: Fragment; after: { createdAt: string; id: string } | null }> = (await this.abTests.unwrittenParts(campaign, row, condition, em)) ??
-          (row.audience_done ? [] : [{ condition, after: row.cursor_id && row.cursor_created_at ? { createdAt: row.cursor_created_at, id: row.cursor_id } : null }]);
+          (row.audience_done
+            ? []
+            : [
+                {
+                  condition: zoned ? sql`(${condition}) AND ${unwrittenSql(projectId, campaign.id)}` : condition,
+                  after: !zoned && row.cursor_id && row.cursor_created_at ? { createdAt: row.cursor_created_at, id: row.cursor_id } : null,
+                },
+              ]);
         const unwritten = { total: 0, skipped: {} as Record<string, number> };
         for (const part of parts) {
           const rest = await this.repository.preview(projectId, campaign.type, part.condition, topic, { em, fixedAt: row.fixed_at, after: part.after });
@@ -268,8 +317,10 @@ export class CampaignsService {
    */
   async stats(projectId: string, id: string): Promise<CampaignStats> {
     const c = await this.findOne(projectId, id);
-    if (EDITABLE.includes(c.status)) return { ...statsOf(DRAFT_STATE), unsubscribedCount: 0, abTest: null };
-    return { ...statsOf(c), unsubscribedCount: await this.repository.unsubscribedAfterSend(projectId, c.id), abTest: await this.abTests.stats(c) };
+    const timeline = await this.releases.timeline(c, () => this.audience.condition(projectId, c));
+    const release = { waiting: timeline.waiting, nextBatchAt: timeline.nextBatchAt ? new Date(timeline.nextBatchAt).toISOString() : null };
+    if (EDITABLE.includes(c.status)) return { ...statsOf(DRAFT_STATE), unsubscribedCount: 0, abTest: null, ...release };
+    return { ...statsOf(c), unsubscribedCount: await this.repository.unsubscribedAfterSend(projectId, c.id), abTest: await this.abTests.stats(c), ...release };
   }
 
   /** `POST /campaigns/:id/ab/winner`: the winner picked by hand during the test (`AbTests.pickWinner`); the campaign after it. */
@@ -298,7 +349,8 @@ export class CampaignsService {
       topicId: dto.topicId ?? null,
     };
     const ab = this.abTests.settingsOf(dto.abTest);
-    const problems: FieldError[] = [...liquidProblems({ subject: dto.subject, body: dto.body }), ...ab.problems, ...(await this.audience.problems(projectId, spec))];
+    const delivery = checkDelivery(dto.delivery);
+    const problems: FieldError[] = [...liquidProblems({ subject: dto.subject, body: dto.body }), ...ab.problems, ...(await this.audience.problems(projectId, spec)), ...delivery.problems];
     if (problems.length) throw campaignFieldInvalid(problems);
     const from = dto.from!.trim().toLowerCase();
     await this.domains.assertSenderAllowed(projectId, from);
@@ -311,6 +363,7 @@ export class CampaignsService {
       fromName: blankToNull(dto.fromName),
       replyTo: blankToNull(dto.replyTo)?.toLowerCase() ?? null,
       type: dto.type ?? 'MARKETING',
+      delivery: delivery.delivery,
       ...spec,
       abTest: ab.settings,
     };
@@ -320,7 +373,7 @@ export class CampaignsService {
 type Counters = CampaignCounters & Pick<Campaign, 'complainedCount' | 'skipped'>;
 
 /** The stats shape (docs/decisions.md#campaigns) from the counters; rates are fractions of `deliveredCount` (0 when none). */
-function statsOf(c: Counters): Omit<CampaignStats, 'unsubscribedCount' | 'abTest'> {
+function statsOf(c: Counters): Omit<CampaignStats, 'unsubscribedCount' | 'abTest' | 'waiting' | 'nextBatchAt'> {
   return {
     ...countersOf(c),
     complainedCount: c.complainedCount,

@@ -6,6 +6,7 @@ import { campaignsJourney } from './campaigns';
 import { consentJourney } from './consent';
 import { contactsJourney } from './contacts';
 import { corsJourney } from './cors';
+import { deliveryJourney } from './delivery';
 import { domainsJourney } from './domains';
 import { everyPageJourney } from './every-page';
 import { importMappingJourney } from './import-mapping';
@@ -22,4 +23,4 @@ import { workflowsJourney } from './workflows';
  * The journeys, in order: each may rely on the state the earlier ones left (the signed-in user,
  * the project, its domain, template and contacts). Add a journey by appending it here.
  */
-export const JOURNEYS: Journey[] = [accountJourney, recoveryJourney, domainsJourney, templatesJourney, contactsJourney, settingsJourney, segmentsJourney, topicsJourney, campaignsJourney, campaignResultsJourney, previewsJourney, consentJourney, workflowsJourney, webhooksJourney, importMappingJourney, everyPageJourney, corsJourney, abTestJourney];
+export const JOURNEYS: Journey[] = [accountJourney, recoveryJourney, domainsJourney, templatesJourney, contactsJourney, settingsJourney, segmentsJourney, topicsJourney, campaignsJourney, campaignResultsJourney, deliveryJourney, previewsJourney, consentJourney, workflowsJourney, webhooksJourney, importMappingJourney, everyPageJourney, corsJourney, abTestJourney];

@@ -3,7 +3,8 @@ import { FilterTreeSchema } from '../../filters/validate-filter';
 import { TemplatePage, TemplateResponse } from '../../templates/dto/template.response';
 import { TEMPLATE_TYPES, type TemplateType } from '../../templates/entities/template.entity';
 import { AbTestSettingsResponse, AbTestStats } from './ab-test.dto';
-import { AUDIENCE_TYPES, CAMPAIGN_STATUSES, type AudienceType, type Campaign, type CampaignStatus } from '../entities/campaign.entity';
+import { AUDIENCE_TYPES, CAMPAIGN_STATUSES, type AudienceType, type Campaign, type CampaignDelivery, type CampaignStatus } from '../entities/campaign.entity';
+import { DeliverySchema } from './create-campaign.dto';
 
 const STATUS = 'DRAFT, SCHEDULED (waits for scheduledFor), SENDING, SENT or CANCELLED';
 
@@ -48,6 +49,14 @@ export class CampaignResponse extends PickType(TemplateResponse, ['id', 'name', 
   sentAt!: string | null;
   @ApiProperty({ description: 'The A/B test (testPercent and metric with their defaults applied); null for a plain campaign', type: () => AbTestSettingsResponse, nullable: true })
   abTest!: AbTestSettingsResponse | null;
+  @ApiProperty({ description: 'Waves and window (docs/delivery-control.md); null: all at once', type: () => DeliverySchema, nullable: true })
+  delivery!: CampaignDelivery | null;
+  @ApiProperty({ description: '"recipient" when each contact gets it at localScheduledFor in its own time zone; null otherwise', type: String, enum: ['recipient'], nullable: true })
+  timezone!: 'recipient' | null;
+  @ApiProperty({ description: 'With timezone "recipient": the wall-clock time (2026-12-01T09:00:00); scheduledFor is then the first zone\'s moment', type: String, nullable: true })
+  localScheduledFor!: string | null;
+  @ApiProperty({ description: 'With timezone "recipient": the zone of contacts without a valid data.timezone', type: String, nullable: true })
+  fallbackTimezone!: string | null;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -84,6 +93,10 @@ export function toCampaignResponse(c: Campaign): CampaignResponse {
     projectId: c.projectId,
     sentAt: iso(c.sentAt),
     abTest: c.abTest,
+    delivery: c.delivery ?? null,
+    timezone: c.localScheduledFor ? 'recipient' : null,
+    localScheduledFor: c.localScheduledFor ?? null,
+    fallbackTimezone: c.fallbackTimezone ?? null,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
   };
@@ -168,6 +181,10 @@ export class CampaignStats extends PickType(CampaignResponse, [
   bounceRate!: number;
   @ApiProperty({ description: 'Per-variant results of an A/B test with its phase and winner; null for a plain campaign and before sending starts', type: () => AbTestStats, nullable: true })
   abTest!: AbTestStats | null;
+  @ApiProperty({ description: 'SENDING: contacts of the fixed audience not written yet (waiting for their zone, wave or window); 0 otherwise', type: 'integer' })
+  waiting!: number;
+  @ApiProperty({ description: 'SENDING: when the next batch may be written (ISO 8601) while the release schedule waits (zone, wave or window); null otherwise (a SCHEDULED campaign starts at scheduledFor)', type: String, nullable: true })
+  nextBatchAt!: string | null;
 }
 
 /** `GET /campaigns/:id/audience-preview`: the audience if sending started now (nothing is fixed or written). */

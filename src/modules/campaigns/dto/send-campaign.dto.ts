@@ -10,10 +10,19 @@ export class SendCampaignDto {
   })
   @Allow()
   scheduledFor?: unknown;
-  /** Recipient time zones (docs/delivery-control.md): an A/B campaign refuses `recipient` (its variants are compared sent at one time). */
-  @ApiPropertyOptional({ description: '"recipient": each contact at scheduledFor in its own time zone; refused (422) for an A/B campaign', type: String, nullable: true })
+
+  @ApiPropertyOptional({
+    description:
+      '"recipient": scheduledFor is a wall-clock time without offset (2026-12-01T09:00:00) and each contact gets the email at that time in its own `data.timezone` (fallbackTimezone when missing or unknown). Other values: 422; refused (422) for an A/B campaign, whose variants are compared sent at one time',
+    enum: ['recipient'],
+    nullable: true,
+  })
   @Allow()
   timezone?: unknown;
+
+  @ApiPropertyOptional({ description: 'With timezone "recipient": the IANA zone of contacts without a valid `data.timezone` (default UTC); unknown zone: 422', type: String, nullable: true })
+  @Allow()
+  fallbackTimezone?: unknown;
 }
 
 /** The test send's body, shared with templates (`EmailPreviews`). */

@@ -15,6 +15,7 @@ import { campaignContent } from './campaign-content';
 import { AbTests } from './ab-test';
 import type { AudienceVariants } from '../../emails/email-queue.facade';
 import { WarmupLedger } from '../../domains/warmup/warmup-ledger.store';
+import { ReleaseSchedule } from './release-schedule';
 
 /** How long a worker owns a campaign's fan-out before another may take it over. */
 const LEASE_SECONDS = 30;
@@ -58,6 +59,7 @@ export class CampaignEngine {
     private readonly billing: BillingService,
     private readonly abTests: AbTests,
     private readonly warmup: WarmupLedger,
+    private readonly releases: ReleaseSchedule,
   ) {}
 
   private get stopped(): boolean {
@@ -135,11 +137,14 @@ export class CampaignEngine {
         let backlog = carried && carried.cursorId === state.cursor_id ? carried.backlog : await this.repository.backlog(entity.projectId, entity.id, maxQueued);
         const fits = () => backlog + batchSize <= Math.max(maxQueued, batchSize);
         while (!done && !this.stopped && Date.now() < deadline && fits()) {
-          const batch = await this.materialiseBatch(entity, { contentId, condition, topic, fixedAt: campaign.fixed_at, after, variants: ab?.variants });
+          // Recipient time zones, waves and windows (release-schedule.ts): how many may be written now.
+          const allowed = await this.releases.allowance(entity, { condition, fixedAt: campaign.fixed_at });
+          if (allowed === 0) break;
+          const batch = await this.materialiseBatch(entity, { contentId, condition, topic, fixedAt: campaign.fixed_at, after, variants: ab?.variants, limit: Math.min(batchSize, allowed) });
           if (batch === 'stopped') return false;
           if (batch === 'held') break; // the sender's warm-up cap is reached: the rest waits for the next UTC day
-          if (batch.last === null) done = true;
-          after = batch.last;
+          if (batch.last === null && !batch.restart) done = true;
+          after = batch.restart ? null : batch.last;
           backlog += batch.queuedIds.length;
           await this.emails.enqueueGrouped(batch.queuedIds, entity.type, { bulk: true });
         }
@@ -171,6 +176,7 @@ export class CampaignEngine {
       fixedAt: string;
       after: AudienceCursor | null;
       variants?: AudienceVariants;
+      limit: number;
     },
   ) {
     return this.dataSource.transaction(async (em: EntityManager) => {
@@ -184,11 +190,11 @@ export class CampaignEngine {
         contentId: b.contentId,
         type: c.type,
         fromAddress: c.fromAddress,
-        condition: b.condition,
+        condition: await this.releases.narrow(c, b.condition),
         topic: b.topic,
         fixedAt: b.fixedAt,
         after: b.after,
-        limit: Math.min(this.config.campaigns.batchSize, warmup.room || this.config.campaigns.batchSize),
+        limit: Math.min(b.limit, warmup.room || b.limit),
         variants: b.variants,
       });
       await this.warmup.add(em, warmup, result.queuedIds.length);
@@ -196,7 +202,7 @@ export class CampaignEngine {
       await this.billing.consume(em, c.projectId, 'campaigns', result.queuedIds.length);
       const skippedTotal = Object.values(result.skipped).reduce((a, n) => a + (n ?? 0), 0);
       await this.repository.addBatch(c.projectId, c.id, { last: result.last, inserted: result.inserted, skippedTotal, skipped: result.skipped }, em);
-      return result;
+      return { ...result, restart: await this.releases.recordBatch(em, c, result, b) };
     });
   }
 

@@ -23,6 +23,16 @@ export interface AbTestSettings {
   waitMinutes: number;
 }
 
+/** Persisted weekday names of a sending window. */
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+/** A campaign's gradual sending and window, as persisted (validated by `delivery-settings.ts`). */
+export interface CampaignDelivery {
+  batchSize?: number;
+  intervalMinutes?: number;
+  window?: { days: Weekday[]; from: string; to: string; timezone: string };
+}
+
 @Entity('campaigns')
 /** The engine's tick looks only at campaigns with work to do. */
 @Index('campaigns_active_idx', ['scheduledFor'], { where: "status IN ('SCHEDULED', 'SENDING')" })
@@ -66,6 +76,20 @@ export class Campaign {
   @Column('timestamptz', { nullable: true }) engineLeaseUntil: Date | null;
   /** The fixed audience written so far, skipped contacts included: added by the engine with each batch (and by a cancel for the unwritten rest). */
   @Column('int', { default: 0 }) totalRecipients: number;
+  /** Gradual sending and windows (docs/delivery-control.md): `{batchSize?, intervalMinutes?, window?}`, null for all at once. */
+  @Column('jsonb', { nullable: true }) delivery: CampaignDelivery | null;
+  /** `timezone: "recipient"`: the wall-clock time (`2026-12-01T09:00:00`) each contact gets it at in its own zone; null otherwise. */
+  @Column('text', { nullable: true }) localScheduledFor: string | null;
+  /** The zone of contacts without a valid `data.timezone` (recipient time zones only). */
+  @Column('text', { nullable: true }) fallbackTimezone: string | null;
+  /** Recipient time zones: the zone moment being released (contacts whose local time falls at or before it are written). */
+  @Column('timestamptz', { nullable: true }) releaseMoment: Date | null;
+  /** Waves started so far, the current one's start and how many of the audience it has written. */
+  @Column('int', { default: 0 }) waveCount: number;
+  @Column('timestamptz', { nullable: true }) waveStartedAt: Date | null;
+  @Column('int', { default: 0 }) waveWritten: number;
+  /** When the release schedule lets the next batch be written, while it waits (stats `nextBatchAt`). */
+  @Column('timestamptz', { nullable: true }) nextBatchAt: Date | null;
   /**
    * sentCount … uncertainCount, and skippedCount/skipped beyond what a batch wrote skipped: kept by the
    * database, not by src/. The trigger `emails_campaign_counters` (AFTER UPDATE ON emails, per

@@ -21,6 +21,7 @@ import { AsContactPanel } from '../../components/previews/AsContact';
 import { CancelWindow, SendNow, useSecondsLeft } from './SendNow';
 import { StatusBadge } from './StatusBadge';
 import { AbResults } from './AbResults';
+import { LocalTimeSchedule, ReleaseTimeline } from './ReleaseTimeline';
 
 export default function CampaignDetailPage() {
   const { campaignId = '' } = useParams();
@@ -118,12 +119,14 @@ function Detail({ campaign }: { campaign: Campaign }) {
                 {s === 'SCHEDULED' ? 'Reschedule' : 'Schedule'}
               </Button>
             </form>
+            <LocalTimeSchedule campaign={campaign} />
             <ErrorMessage error={send.error} fields={['scheduledFor']} title="Could not send" />
             <ErrorMessage error={cancel.error} title="Could not cancel" />
             {s === 'SCHEDULED' && send.data?.data.scheduledFor && <Notice>Scheduled for {formatDate(send.data.data.scheduledFor)}.</Notice>}
           </section>
         )
       )}
+      <ReleaseTimeline campaign={campaign} />
       {s === 'SENDING' && (
         <section className="panel" aria-label="Sending">
           <Button variant="danger" onClick={() => void cancel.submit().then((done) => done !== undefined && toast('Sending stopped.'))} pending={cancel.isPending} pendingLabel="Stopping…">

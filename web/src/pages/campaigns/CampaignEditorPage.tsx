@@ -10,6 +10,7 @@ import { EMAIL_TYPES, useTemplateList } from '../../api/templates';
 import type { EmailType } from '../../api/types';
 import { Button } from '../../components/Button';
 import { ErrorMessage } from '../../components/ErrorMessage';
+import { type Delivery, DeliveryFields, deliveryInput } from './DeliveryFields';
 import { SelectField, TextField } from '../../components/Fields';
 import { Loading, Notice, PageHeader } from '../../components/Feedback';
 import { UnsavedChangesPrompt } from '../../components/UnsavedChangesPrompt';
@@ -27,7 +28,7 @@ import { abDraftOf, abTestInput, AbTestFields } from './AbTestFields';
 /** CodeMirror is large: loaded when the composer opens, not with the campaigns list. */
 const HtmlLiquidEditor = lazy(() => import('../../components/HtmlLiquidEditor'));
 
-const FIELDS = ['name', 'description', 'subject', 'body', 'from', 'fromName', 'replyTo', 'type', 'audienceType', 'segmentId', 'audienceCondition', 'topicId', 'abTest'];
+const FIELDS = ['name', 'description', 'subject', 'body', 'from', 'fromName', 'replyTo', 'type', 'audienceType', 'segmentId', 'audienceCondition', 'topicId', 'abTest', 'delivery'];
 
 /** A filter tree narrowed to a topic's members (what the audience count must show for a campaign with a topic). */
 function withTopic<T extends object>(tree: T, slug: string | undefined): T {
@@ -72,6 +73,7 @@ function Editor({ campaign }: { campaign?: Campaign }) {
   const [segmentId, setSegmentId] = useState(campaign?.segmentId ?? '');
   const topics = useTopics();
   const [topicId, setTopicId] = useState(campaign?.topicId ?? '');
+  const [delivery, setDelivery] = useState<Delivery | null>(campaign?.delivery ?? null);
   const chosenTopic = topics.data?.find((t) => t.id === topicId);
   const [tree, setTree] = useState<FilterTree>(() => (campaign?.audienceCondition ? fromApiTree(campaign.audienceCondition) : emptyTree()));
   const treeReady = audienceType === 'FILTERED' && problems(tree).length === 0;
@@ -116,6 +118,7 @@ function Editor({ campaign }: { campaign?: Campaign }) {
       audienceCondition: audienceType === 'FILTERED' ? toApiTree(tree, choices.types) : null,
       topicId: topicId || null,
       abTest: abTestInput(abTest),
+      delivery: deliveryInput(delivery),
     });
   };
   const fromError = save.error?.code === 'DOMAIN_NOT_VERIFIED' ? save.error.message : fieldError(save.error, 'from');
@@ -237,7 +240,8 @@ function Editor({ campaign }: { campaign?: Campaign }) {
         </fieldset>
         <fieldset className="panel" disabled={!editable}>
           <legend>Delivery</legend>
-          <AbTestFields value={abTest} onChange={setAbTest} error={save.error} />
+          <DeliveryFields value={delivery} onChange={(d) => { setTouched(true); setDelivery(d); }} error={save.error} />
+          <AbTestFields value={abTest} onChange={(v) => { setTouched(true); setAbTest(v); }} error={save.error} />
         </fieldset>
         <ErrorMessage error={save.error} fields={FIELDS} title="Could not save the campaign" />
         {editable && (

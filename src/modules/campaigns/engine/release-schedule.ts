@@ -1,0 +1,187 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { empty, Fragment, sql } from '../../../platform/database/sql-fragment';
+import type { AudienceBatchResult } from '../../emails/email-queue.facade';
+import type { Campaign } from '../entities/campaign.entity';
+import { campaignZonesSql, contactMomentSql, fixedAudienceSql, nextOpeningSql, unwrittenSql } from './release-schedule.sql';
+
+/** The campaign fields the schedule reads. */
+type Scheduled = Pick<Campaign, 'id' | 'projectId' | 'delivery' | 'localScheduledFor' | 'fallbackTimezone'>;
+/** The audience a walk reads: its condition (alias `c`) and the instant it was fixed at. */
+export interface WalkAudience {
+  condition: Fragment;
+  fixedAt: string;
+}
+
+interface ScheduleRow {
+  now: Date;
+  release_moment: Date | null;
+  wave_started_at: Date | null;
+  wave_written: number;
+  next_batch_at: Date | null;
+}
+
+/**
+ * When, and how much of, a campaign's audience the engine may write now (docs/delivery-control.md):
+ * recipient time zones, waves and sending windows. Everything is decided in the database, per
+ * batch, from columns of the campaign row (`release_moment`, `wave_started_at`, `wave_written`,
+ * `next_batch_at`), so a worker killed at any point resumes where the schedule stood, and a test
+ * moves time by rewriting them. The engine asks `allowance` before each batch, walks the audience
+ * narrowed by `narrow`, and records the batch with `recordBatch` in the batch's transaction.
+ *
+ * Recipient time zones: contacts are released by moment (`scheduledFor` as wall-clock time in the
+ * contact's zone), ascending. The walk of moment M (fresh cursor) writes every contact of the fixed
+ * audience whose moment is at or before M and who has no email of the campaign yet; when it ends,
+ * the next moment is the earliest among the contacts still unwritten. A contact whose zone changes
+ * mid-campaign is therefore released at its zone as read by the walk that reaches it; one who
+ * moves to a moment already released gets it with the next walk; the unique (campaign, contact)
+ * row keeps it to one email whatever happens.
+ */
+@Injectable()
+export class ReleaseSchedule {
+  /** PostgreSQL's zone names, read once per process (they change only with a PostgreSQL upgrade). */
+  private names: Promise<string[]> | null = null;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Zone names PostgreSQL accepts in `AT TIME ZONE`. */
+  zoneNames(): Promise<string[]> {
+    this.names ??= this.dataSource
+      .query(`SELECT name FROM pg_timezone_names`)
+      .then((rows: Array<{ name: string }>) => rows.map((r) => r.name))
+      .catch((err: unknown) => {
+        this.names = null;
+        throw err;
+      });
+    return this.names;
+  }
+
+  async isKnownZone(name: string): Promise<boolean> {
+    return (await this.zoneNames()).includes(name);
+  }
+
+  /** The audience condition a walk uses: for recipient time zones, only unwritten contacts whose moment has been released. */
+  async narrow(c: Scheduled, condition: Fragment): Promise<Fragment> {
+    if (!c.localScheduledFor) return condition;
+    const zones = campaignZonesSql(c.id);
+    const moment = contactMomentSql(zones.wall, zones.fallback, await this.zoneNames());
+    return sql`(${condition}) AND ${moment} <= (SELECT k.release_moment FROM campaigns k WHERE k.id = ${c.id}::uuid) AND ${unwrittenSql(c.projectId, c.id)}`;
+  }
+
+  /** The wall-clock time `wall` in `zone`. */
+  async momentIn(wall: string, zone: string): Promise<Date> {
+    const [row] = (await this.dataSource.query(`SELECT ($1::timestamp AT TIME ZONE $2::text) AS at`, [wall, zone])) as Array<{ at: Date }>;
+    return row.at;
+  }
+
+  /**
+   * The earliest release moment among contacts `c` of `audience` (with `unwritten`, only those
+   * without an email of the campaign), or null when there are none.
+   */
+  async firstMoment(
+    c: Pick<Scheduled, 'id' | 'projectId'>,
+    zones: { wall: Fragment; fallback: Fragment },
+    audience: Fragment,
+    opts: { unwritten: boolean; em?: EntityManager },
+  ): Promise<Date | null> {
+    const moment = contactMomentSql(zones.wall, zones.fallback, await this.zoneNames());
+    const query = sql`SELECT min(${moment}) AS at FROM contacts c WHERE ${audience} ${opts.unwritten ? sql`AND ${unwrittenSql(c.projectId, c.id)}` : empty}`;
+    const [row] = (await (opts.em ?? this.dataSource.manager).query(query.text, query.values)) as Array<{ at: Date | null }>;
+    return row.at;
+  }
+
+  /**
+   * How many contacts the next batch may walk now (Infinity: no limit of the schedule's), or 0 when
+   * nothing may be written yet, `next_batch_at` then saying when. Starts a wave when one is due
+   * inside the window. A wave that started inside the window writes its whole `batchSize`, even
+   * past the window's end; a campaign without `batchSize` checks the window before every batch.
+   */
+  async allowance(c: Scheduled, audience: WalkAudience): Promise<number> {
+    if (!c.localScheduledFor && !c.delivery) return Infinity;
+    const s = await this.state(c);
+    if (c.localScheduledFor) {
+      // Read here, outside the batch's transaction: `narrow` runs inside it and must not wait on a second connection.
+      await this.zoneNames();
+      let moment = s.release_moment;
+      if (!moment) {
+        moment =
+          (await this.firstMoment(c, campaignZonesSql(c.id), fixedAudienceSql(c.projectId, audience.fixedAt, audience.condition), { unwritten: true })) ??
+          s.now;
+        await this.set(c, sql`release_moment = ${moment}::timestamptz`);
+      }
+      if (moment > s.now) return this.park(c, s, moment);
+    }
+    const d = c.delivery;
+    if (!d) return this.clear(c, s, Infinity);
+    const cap = d.batchSize;
+    if (cap && s.wave_started_at && s.wave_written < cap) return this.clear(c, s, cap - s.wave_written);
+    const earliest = cap && s.wave_started_at ? new Date(s.wave_started_at.getTime() + (d.intervalMinutes ?? 60) * 60_000) : s.now;
+    const from = earliest > s.now ? earliest : s.now;
+    const opening = d.window ? await this.nextOpening(from, d.window) : from;
+    if (opening > s.now) return this.park(c, s, opening);
+    if (!cap) return this.clear(c, s, Infinity);
+    await this.set(c, sql`wave_count = wave_count + 1, wave_started_at = now(), wave_written = 0, next_batch_at = NULL`);
+    return cap;
+  }
+
+  /**
+   * In the batch's transaction: the wave's count, and for recipient time zones, at the end of a
+   * moment's walk, the next moment (the cursor starts over). True when the walk starts over.
+   */
+  async recordBatch(em: EntityManager, c: Scheduled, result: Pick<AudienceBatchResult, 'inserted' | 'last'>, audience: WalkAudience): Promise<boolean> {
+    if (c.delivery?.batchSize && result.inserted > 0) {
+      await em.query(`UPDATE campaigns SET wave_written = wave_written + $3 WHERE id = $1 AND project_id = $2`, [c.id, c.projectId, result.inserted]);
+    }
+    if (!c.localScheduledFor || result.last !== null) return false;
+    const next = await this.firstMoment(c, campaignZonesSql(c.id), fixedAudienceSql(c.projectId, audience.fixedAt, audience.condition), { unwritten: true, em });
+    if (!next) return false;
+    await em.query(
+      `UPDATE campaigns SET release_moment = greatest(release_moment, $3::timestamptz), cursor_created_at = NULL, cursor_id = NULL, audience_done = false
+        WHERE id = $1 AND project_id = $2`,
+      [c.id, c.projectId, next],
+    );
+    return true;
+  }
+
+  /** The audience not yet written (SENDING campaigns; 0 otherwise) and when the next batch may go. */
+  async timeline(c: Pick<Campaign, 'id' | 'projectId' | 'status' | 'audienceDone' | 'audienceFixedAt'>, condition: () => Promise<Fragment>) {
+    if (c.status !== 'SENDING' || c.audienceDone || !c.audienceFixedAt) return { waiting: 0, nextBatchAt: null };
+    const audience = fixedAudienceSql(c.projectId, c.audienceFixedAt.toISOString(), await condition());
+    const query = sql`SELECT count(*)::int AS n, (SELECT next_batch_at FROM campaigns WHERE id = ${c.id}::uuid AND next_batch_at > now()) AS next
+                        FROM contacts c WHERE ${audience} AND ${unwrittenSql(c.projectId, c.id)}`;
+    const [row] = (await this.dataSource.query(query.text, query.values)) as Array<{ n: number; next: Date | null }>;
+    return { waiting: row.n, nextBatchAt: row.next };
+  }
+
+  private async state(c: Scheduled): Promise<ScheduleRow> {
+    const [row] = (await this.dataSource.query(
+      `SELECT now() AS now, release_moment, wave_started_at, wave_written, next_batch_at FROM campaigns WHERE id = $1 AND project_id = $2`,
+      [c.id, c.projectId],
+    )) as ScheduleRow[];
+    return row;
+  }
+
+  private async nextOpening(from: Date, window: NonNullable<NonNullable<Campaign['delivery']>['window']>): Promise<Date> {
+    const query = nextOpeningSql(sql`${from.toISOString()}::timestamptz`, window);
+    const [row] = (await this.dataSource.query(query.text, query.values)) as Array<{ at: Date | null }>;
+    // A window always opens within a week of any instant (validation keeps `days` non-empty).
+    return row.at ?? new Date(from.getTime() + 7 * 86_400_000);
+  }
+
+  /** Nothing now: the next batch at `at` (persisted for stats and the dashboard). */
+  private async park(c: Scheduled, s: ScheduleRow, at: Date): Promise<number> {
+    if (s.next_batch_at?.getTime() !== at.getTime()) await this.set(c, sql`next_batch_at = ${at.toISOString()}::timestamptz`);
+    return 0;
+  }
+
+  private async clear(c: Scheduled, s: ScheduleRow, n: number): Promise<number> {
+    if (s.next_batch_at) await this.set(c, sql`next_batch_at = NULL`);
+    return n;
+  }
+
+  private async set(c: Scheduled, assignments: Fragment): Promise<void> {
+    const query = sql`UPDATE campaigns SET ${assignments} WHERE id = ${c.id}::uuid AND project_id = ${c.projectId}::uuid`;
+    await this.dataSource.query(query.text, query.values);
+  }
+}
