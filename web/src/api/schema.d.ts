@@ -446,14 +446,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Get a domain, with where its warm-up stands today */
+        get: operations["DomainsController_get"];
         put?: never;
         post?: never;
         /** Delete a domain */
         delete: operations["DomainsController_remove"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change a domain's warm-up settings */
+        patch: operations["DomainsController_update"];
         trace?: never;
     };
     "/v1/verify": {
@@ -1424,6 +1426,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/campaigns/{id}/ab/winner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pick an A/B test's winner by hand */
+        post: operations["CampaignsController_pickAbWinner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/campaigns/{id}/resend-uncertain": {
         parameters: {
             query?: never;
@@ -1824,6 +1843,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workflows/{id}/step-counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Count the active executions at each step */
+        get: operations["WorkflowsController_stepCounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workflows/{id}/executions/cancel-all": {
         parameters: {
             query?: never;
@@ -2202,6 +2238,34 @@ export interface components {
             /** @description Record check result */
             status: string;
         };
+        WarmupDayResponse: {
+            /** @description Day of the warm-up (0: the day it was turned on) */
+            day: number;
+            /** @description UTC date (YYYY-MM-DD) */
+            date: string;
+            /** @description Campaign and workflow emails the day allows */
+            cap: number;
+        };
+        DomainWarmupResponse: {
+            /** @description Whether the daily caps apply */
+            enabled: boolean;
+            /** @description Cap of day 0 */
+            startPerDay: number;
+            /** @description Growth of the cap per day, in percent */
+            growthPercent: number;
+            /** @description Ceiling of the daily cap; null: none */
+            maxPerDay: number | null;
+            /** @description Day of the warm-up today (0 the first day); null while disabled */
+            day: number | null;
+            /** @description Today's cap; null while disabled */
+            capToday: number | null;
+            /** @description Emails from the domain counted today (every kind, transactional included); null while disabled */
+            sentToday: number | null;
+            /** @description Start (UTC midnight) of the first day whose cap reaches maxPerDay; null without maxPerDay or while disabled */
+            completeAt: string | null;
+            /** @description The caps of today and the 13 days after (while disabled: the schedule if it were turned on today) */
+            schedule: components["schemas"]["WarmupDayResponse"][];
+        };
         DomainResponse: {
             /** @description Identifier (UUID) */
             id: string;
@@ -2219,10 +2283,26 @@ export interface components {
             verifiedAt: string | null;
             /** @description Last DNS check */
             lastCheckedAt: string | null;
+            /** @description Warm-up: daily caps for campaign and workflow mail (docs/delivery-control.md) */
+            warmup: components["schemas"]["DomainWarmupResponse"];
         };
         CreateDomainDto: {
             /** @description Domain name, e.g. example.com */
             domain: string;
+        };
+        DomainWarmupDto: {
+            /** @description Whether the daily caps apply; turning it on starts day 0 today (UTC) */
+            enabled?: boolean;
+            /** @description Cap of day 0 (default 50) */
+            startPerDay?: number;
+            /** @description Growth of the cap per day, in percent (default 50): day n allows startPerDay × (1 + growthPercent/100)^n */
+            growthPercent?: number;
+            /** @description Ceiling of the daily cap; the warm-up is complete on the first day that reaches it. null: no ceiling */
+            maxPerDay?: number | null;
+        };
+        UpdateDomainDto: {
+            /** @description Warm-up: daily caps for campaign and workflow mail from the domain */
+            warmup: components["schemas"]["DomainWarmupDto"];
         };
         VerifyEmailResult: {
             /** @description Email address */
@@ -3058,6 +3138,21 @@ export interface components {
             /** @description Groups of filters (at most 200 groups and 200 filters in the whole tree) */
             groups: components["schemas"]["FilterGroupSchema"][];
         };
+        AbVariantDto: {
+            /** @description Subject line of this variant (Liquid template) */
+            subject: string;
+            /** @description HTML body of this variant (Liquid); omitted, the campaign's body */
+            body?: string | null;
+            /** @description Sender display name of this variant; omitted, the campaign's */
+            fromName?: string | null;
+        };
+        AbTestSettingsResponse: {
+            variants: components["schemas"]["AbVariantDto"][];
+            testPercent: number;
+            /** @enum {string} */
+            metric: "opens" | "clicks";
+            waitMinutes: number;
+        };
         DeliveryWindowSchema: {
             days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
             /** @example 08:00 */
@@ -3138,6 +3233,8 @@ export interface components {
             uncertainCount: number;
             /** @description When sending started (ISO 8601); null before */
             sentAt: string | null;
+            /** @description The A/B test (testPercent and metric with their defaults applied); null for a plain campaign */
+            abTest: components["schemas"]["AbTestSettingsResponse"] | null;
             /** @description Waves and window (docs/delivery-control.md); null: all at once */
             delivery: components["schemas"]["DeliverySchema"] | null;
             /**
@@ -3171,6 +3268,19 @@ export interface components {
             hasMore: boolean;
             /** @description Campaigns matching the filters, counted on the first page only (0 on later pages) */
             total: number;
+        };
+        AbTestDto: {
+            /** @description The other variants (1 to 4): "B", "C", … in order; the campaign's own content is "A" */
+            variants: components["schemas"]["AbVariantDto"][];
+            /** @description Share of the fixed audience that gets the test, split evenly among the variants (5 to 50; default 20) */
+            testPercent?: number;
+            /**
+             * @description What wins: the unique open rate or the unique click rate among delivered emails (default opens)
+             * @enum {string}
+             */
+            metric?: "opens" | "clicks";
+            /** @description Minutes between the test share being sent and the winner being picked (30 to 10080) */
+            waitMinutes: number;
         };
         CreateCampaignDto: {
             /** @description Name */
@@ -3209,6 +3319,8 @@ export interface components {
              * @description A topic of this project (UUID): the audience is narrowed to its members (the others are skipped with reason `topic`) and its MARKETING mail's List-Unsubscribe leaves the topic; null for none
              */
             topicId?: string | null;
+            /** @description A/B test (docs/delivery-control.md#ab-tests): variants of the content, the test share, the metric and the wait; null or omitted for a plain campaign */
+            abTest?: components["schemas"]["AbTestDto"] | null;
             /** @description Gradual sending and window (docs/delivery-control.md): waves of batchSize (1 to 1,000,000) every intervalMinutes (1 to 10,080, default 60), started only inside window (days mon…sun, from < to as HH:MM in timezone). Null: all at once. Checked by the service (one 422 item per bad field) */
             delivery?: components["schemas"]["DeliverySchema"] | null;
         };
@@ -3237,12 +3349,19 @@ export interface components {
             /** @description When to send: a date-time (ISO 8601 recommended) or epoch milliseconds; omitted, null or in the past sends now. Sending again while SCHEDULED reschedules. Unparseable: 400 */
             scheduledFor?: (string | number) | null;
             /**
-             * @description "recipient": scheduledFor is a wall-clock time without offset (2026-12-01T09:00:00) and each contact gets the email at that time in its own `data.timezone` (fallbackTimezone when missing or unknown). Other values: 422
+             * @description "recipient": scheduledFor is a wall-clock time without offset (2026-12-01T09:00:00) and each contact gets the email at that time in its own `data.timezone` (fallbackTimezone when missing or unknown). Other values: 422; refused (422) for an A/B campaign, whose variants are compared sent at one time
              * @enum {string|null}
              */
             timezone?: "recipient" | null;
             /** @description With timezone "recipient": the IANA zone of contacts without a valid `data.timezone` (default UTC); unknown zone: 422 */
             fallbackTimezone?: string | null;
+        };
+        PickAbWinnerDto: {
+            /**
+             * @description The variant letter that wins ("A" is the campaign's own content)
+             * @example B
+             */
+            variant: string;
         };
         ResendUncertainResponse: {
             /** @enum {boolean} */
@@ -3255,6 +3374,35 @@ export interface components {
             success: true;
             /** @description The test email (UUID); it carries `X-Test: true`, a `[Test] ` subject prefix, and counts in no statistic */
             emailId: string;
+        };
+        AbVariantStats: {
+            /** @description Variant letter */
+            variant: string;
+            /** @description Its subject */
+            subject: string;
+            /** @description Emails written for it (skipped contacts excluded); the rest of the audience counts for the winner */
+            recipients: number;
+            delivered: number;
+            /** @description Unique opens among delivered */
+            opened: number;
+            /** @description Unique clicks among delivered */
+            clicked: number;
+            /** @description opened / delivered (0 when none delivered) */
+            openRate: number;
+            /** @description clicked / delivered (0 when none delivered) */
+            clickRate: number;
+        };
+        AbTestStats: {
+            /**
+             * @description testing (the test share is being sent), waiting (for waitMinutes), winner (the rest gets the winner)
+             * @enum {string}
+             */
+            phase: "testing" | "waiting" | "winner";
+            /** @description The winning letter, once decided (automatically or by hand); null before */
+            winner: string | null;
+            /** @description When the winner was decided (ISO 8601); null before */
+            decidedAt: string | null;
+            variants: components["schemas"]["AbVariantStats"][];
         };
         CampaignStats: {
             /** @description Contacts in the audience, fixed when sending starts (skipped ones included); 0 in DRAFT and SCHEDULED */
@@ -3289,6 +3437,8 @@ export interface components {
             clickRate: number;
             /** @description bouncedCount / deliveredCount */
             bounceRate: number;
+            /** @description Per-variant results of an A/B test with its phase and winner; null for a plain campaign and before sending starts */
+            abTest: components["schemas"]["AbTestStats"] | null;
             /** @description SENDING: contacts of the fixed audience not written yet (waiting for their zone, wave or window); 0 otherwise */
             waiting: number;
             /** @description SENDING: when the next batch may be written (ISO 8601) while the release schedule waits (zone, wave or window); null otherwise (a SCHEDULED campaign starts at scheduledFor) */
@@ -3852,6 +4002,14 @@ export interface components {
              */
             waitOutcome?: "EVENT" | "TIMEOUT" | null;
         };
+        ExecutionEmailResponse: {
+            /** @description Email (UUID) */
+            id: string;
+            /** @description Subject as rendered for the contact; null until rendered */
+            subject: string | null;
+            /** @description Email status (queued, sending, sent, delivered, bounced, …) */
+            status: string;
+        };
         ExecutionStepResponse: {
             /** @description The workflow step run (UUID) */
             stepId: string;
@@ -3875,6 +4033,8 @@ export interface components {
             } | null;
             /** @description Why the step failed; null otherwise */
             error: string | null;
+            /** @description The email a SEND_EMAIL step queued (`output.emailId`), read with the execution: its subject (null until rendered) and status; only on GET /workflows/:id/executions/:executionId */
+            email?: components["schemas"]["ExecutionEmailResponse"] | null;
         };
         ExecutionResponse: {
             /** @description Identifier (UUID) */
@@ -3883,6 +4043,8 @@ export interface components {
             workflowId: string;
             /** @description Contact it runs for */
             contactId: string;
+            /** @description That contact's email (read with the execution) */
+            contactEmail: string | null;
             /**
              * @description RUNNING and WAITING are active (cancellable); COMPLETED, EXITED (an EXIT step), FAILED and CANCELLED are final
              * @enum {string}
@@ -3892,6 +4054,10 @@ export interface components {
             currentStepId: string | null;
             /** @description The EXIT step's reason; null otherwise */
             exitReason: string | null;
+            /** @description While WAITING: when it resumes (ISO 8601; a DELAY end or a WAIT_FOR_EVENT timeout); null otherwise or for a wait without timeout */
+            waitingUntil: string | null;
+            /** @description While WAITING at a WAIT_FOR_EVENT step: the event it waits for; null otherwise */
+            waitingFor: string | null;
             /** @description Per-execution variables (`workflow.<key>` in conditions and templates) */
             context: {
                 [key: string]: unknown;
@@ -3922,6 +4088,18 @@ export interface components {
             totalPages: number;
             /** @description Executions of this page (without their steps) */
             data: components["schemas"]["ExecutionResponse"][];
+        };
+        StepCountResponse: {
+            /** @description Step (UUID) */
+            stepId: string;
+            /** @description Executions RUNNING at it */
+            running: number;
+            /** @description Executions WAITING at it (a DELAY or WAIT_FOR_EVENT) */
+            waiting: number;
+        };
+        StepCountsResponse: {
+            /** @description Steps with at least one active execution at them (a step not listed has none) */
+            steps: components["schemas"]["StepCountResponse"][];
         };
         CancelAllResponse: {
             /** @description Active (RUNNING or WAITING) executions cancelled */
@@ -5988,6 +6166,64 @@ export interface operations {
             };
         };
     };
+    DomainsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     DomainsController_remove: {
         parameters: {
             query?: never;
@@ -6035,6 +6271,86 @@ export interface operations {
             };
             /** @description Templates or campaigns still send from it */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    DomainsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDomainDto"];
+            };
+        };
+        responses: {
+            /** @description The domain with its new settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6898,6 +7214,8 @@ export interface operations {
                      * @description UTF-8 CSV, at most 5 MB, header row with an email column
                      */
                     file: string;
+                    /** @description Optional column mapping, a JSON object: header cell (as written, without surrounding spaces) → the data key to store it under, or null to skip the column, e.g. {"First Name": "firstName", "Notes": null}. Columns it does not name keep the derived key (`First Name` → `first name`). */
+                    mapping?: string;
                 };
             };
         };
@@ -6945,6 +7263,15 @@ export interface operations {
             };
             /** @description The file is larger than 5 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The mapping is not a JSON object, names a column the file lacks or the email column, gives an empty, invalid or reserved key, or two columns the same key */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11052,6 +11379,95 @@ export interface operations {
             };
         };
     };
+    CampaignsController_pickAbWinner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PickAbWinnerDto"];
+            };
+        };
+        responses: {
+            /** @description The winner is decided now: during the wait the rest of the audience starts getting it at once; while the test share is still being sent, the rest follows as soon as it is */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The campaign is not SENDING, has no A/B test, or its winner is already decided */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description variant is not one of the campaign's letters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     CampaignsController_resendUncertain: {
         parameters: {
             query?: never;
@@ -13370,6 +13786,64 @@ export interface operations {
             };
             /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WorkflowsController_stepCounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Per step, how many executions are RUNNING or WAITING at it now (steps with none are left out) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StepCountsResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such workflow */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
