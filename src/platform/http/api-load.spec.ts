@@ -41,7 +41,22 @@ describe('yieldToApi', () => {
     expect(waited).toBeLessThan(1_000);
   });
 
-  it('never waits longer than its bound under a load that does not end', async () => {
+  it('under a load that does not end lets one waiter go on every bound, the first after one bound', async () => {
+    const responses = start(API_BUSY_IN_FLIGHT + 10);
+    try {
+      const t0 = Date.now();
+      const ends = (await Promise.all([yieldToApi(300), yieldToApi(300)].map((w) => w.then(() => Date.now() - t0)))).sort((a, b) => a - b);
+      expect(ends[0]).toBeGreaterThanOrEqual(295);
+      expect(ends[0]).toBeLessThan(1_000);
+      // The second went on a whole bound after the first.
+      expect(ends[1] - ends[0]).toBeGreaterThanOrEqual(290);
+    } finally {
+      closeAll(responses);
+    }
+  });
+
+  it('bounds the wait of a lone waiter', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 250)); // the previous test's last pass is a bound ago
     const responses = start(API_BUSY_IN_FLIGHT + 10);
     try {
       const waited = await yieldToApi(200);

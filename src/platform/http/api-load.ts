@@ -24,20 +24,28 @@ export function apiInFlight(): number {
   return inFlight;
 }
 
+/** When a waiter last went on while the API was still busy (its bound had passed). */
+let lastForcedAt = 0;
+
 /**
  * Background work that competes with the API for the CPU calls this first: while the process has
- * `API_BUSY_IN_FLIGHT` or more requests in flight it waits until they drop below, but never
- * longer than `maxWaitMs` (the work still progresses under a load that never ends; 0: never
- * waits). Resolves with the milliseconds waited.
+ * `API_BUSY_IN_FLIGHT` or more requests in flight it waits until they drop below. So that the
+ * work still progresses under a load that never ends, one waiter goes on anyway every
+ * `maxWaitMs` (the first once it has waited that long; with N waiting, the last waits about N
+ * times that). 0: never waits. Resolves with the milliseconds waited.
  */
 export async function yieldToApi(maxWaitMs: number, busyAt: number = API_BUSY_IN_FLIGHT): Promise<number> {
   if (maxWaitMs <= 0 || inFlight < busyAt) return 0;
   const started = Date.now();
-  while (inFlight >= busyAt) {
-    const left = maxWaitMs - (Date.now() - started);
-    if (left <= 0) break;
+  for (;;) {
     // Unref'd: a wait alone never keeps a process that is shutting down alive.
-    await new Promise((resolve) => setTimeout(resolve, Math.min(RECHECK_MS, left)).unref());
+    await new Promise((resolve) => setTimeout(resolve, RECHECK_MS).unref());
+    if (inFlight < busyAt) break;
+    const now = Date.now();
+    if (now - started >= maxWaitMs && now - lastForcedAt >= maxWaitMs) {
+      lastForcedAt = now;
+      break;
+    }
   }
   return Date.now() - started;
 }
