@@ -71,7 +71,7 @@ export interface AppConfig {
     sweepGraceMs: number;
     /** `WEBHOOK_CONCURRENCY`: requests one worker process has in flight at once (default 64). */
     concurrency: number;
-    /** `WEBHOOK_YIELD_MAX_MS`: longest a group of deliveries waits for a busy API of its process to calm down (default 2 s; 0: never waits). */
+    /** `WEBHOOK_YIELD_MAX_MS`: while the API of its process is busy, deliveries wait, one group going on anyway per this many ms (default 2 s; 0: never waits). */
     yieldMaxMs: number;
   };
   /** `WORKER_NICE`: added to the scheduling priority (nice) of a `ROLE=worker` process at start, so API processes win the CPU (default 10; 0: unchanged). */

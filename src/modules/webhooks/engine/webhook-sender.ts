@@ -62,7 +62,7 @@ export class WebhookSender implements OnApplicationShutdown {
    * queued at its due time (also written to the delivery, for the sweep).
    */
   async deliver(ids: string[]): Promise<void> {
-    // Deliveries yield to the API of this process: a busy API (a track load) keeps them waiting, for WEBHOOK_YIELD_MAX_MS at most.
+    // Deliveries yield to the API of this process: a busy API (a track load) keeps them waiting, one group going on per WEBHOOK_YIELD_MAX_MS.
     await yieldToApi(this.config.webhooks.yieldMaxMs);
     const now = new Date();
     const claimed = await this.store.claim(ids, now, new Date(now.getTime() + ATTEMPT_LEASE_MS));
