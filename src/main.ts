@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import cluster from 'node:cluster';
+import { getPriority, setPriority } from 'node:os';
 import type { Server } from 'node:http';
 import { ConfigError, loadConfig } from './config/config';
 import { joinCluster, runClusterPrimary } from './platform/cluster';
@@ -22,6 +23,19 @@ function drainHttp(server: Server): Promise<void> {
   });
 }
 
+/**
+ * `WORKER_NICE`: a worker process (`ROLE=worker`) lowers its own scheduling priority, so that on
+ * shared cores the API processes win the CPU and its jobs use what they leave.
+ */
+function lowerPriority(increment: number): void {
+  if (increment <= 0) return;
+  try {
+    setPriority(Math.min(19, getPriority() + increment));
+  } catch (err) {
+    process.stderr.write(`WORKER_NICE: could not lower the priority (${(err as Error).message}); running at the usual one\n`);
+  }
+}
+
 /** Upper bound for draining requests and jobs after SIGINT/SIGTERM (compose's stop_grace_period is longer). */
 const SHUTDOWN_TIMEOUT_MS = 25_000;
 
@@ -36,6 +50,8 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  // Set before the cluster forks: its processes inherit the priority.
+  if (config.role === 'worker' && cluster.isPrimary) lowerPriority(config.workerNice);
   if (config.processes > 1 && cluster.isPrimary) {
     configureLogger(config.logLevel);
     runClusterPrimary(config.processes);

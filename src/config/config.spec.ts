@@ -69,3 +69,15 @@ describe('loadConfig: SMTP listeners', () => {
     expect(() => load({ [name]: value })).toThrow(new RegExp(`^${name} `));
   });
 });
+
+describe('loadConfig: yielding the CPU to the API', () => {
+  it('waits deliveries 2 s at most and lowers a worker process by 10 by default; 0 turns either off', () => {
+    expect(load({}).webhooks.yieldMaxMs).toBe(2_000);
+    expect(load({}).workerNice).toBe(10);
+    expect(load({ WEBHOOK_YIELD_MAX_MS: '0', WORKER_NICE: '0' })).toMatchObject({ webhooks: { yieldMaxMs: 0 }, workerNice: 0 });
+  });
+
+  it.each([['WORKER_NICE', '20'], ['WORKER_NICE', '-5'], ['WEBHOOK_YIELD_MAX_MS', '60001']])('refuses %s=%j with one line naming it', (name, value) => {
+    expect(() => load({ [name]: value })).toThrow(new RegExp(`^${name} `));
+  });
+});

@@ -71,7 +71,11 @@ export interface AppConfig {
     sweepGraceMs: number;
     /** `WEBHOOK_CONCURRENCY`: requests one worker process has in flight at once (default 64). */
     concurrency: number;
+    /** `WEBHOOK_YIELD_MAX_MS`: while the API of its process is busy, deliveries wait, one group going on anyway per this many ms (default 2 s; 0: never waits). */
+    yieldMaxMs: number;
   };
+  /** `WORKER_NICE`: added to the scheduling priority (nice) of a `ROLE=worker` process at start, so API processes win the CPU (default 10; 0: unchanged). */
+  workerNice: number;
   /** `WORKFLOW_CONCURRENCY`: workflow executions one process runs a step of at once (8 with `ROLE=worker`, else 2). */
   workflowConcurrency: number;
   snsCertHosts: string[];
@@ -412,7 +416,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
       sweepIntervalMs: int(env, 'WEBHOOK_SWEEP_INTERVAL_MS', 5_000, 100, 3_600_000),
       sweepGraceMs: int(env, 'WEBHOOK_SWEEP_GRACE_MS', 60_000, 0, 86_400_000),
       concurrency: int(env, 'WEBHOOK_CONCURRENCY', 64, 1, 10_000),
+      yieldMaxMs: int(env, 'WEBHOOK_YIELD_MAX_MS', 2_000, 0, 60_000),
     },
+    workerNice: int(env, 'WORKER_NICE', 10, 0, 19),
     // A process that also serves the API lets workflow work take less of it.
     workflowConcurrency: int(env, 'WORKFLOW_CONCURRENCY', role === 'worker' ? 8 : 2, 1, 1000),
     snsCertHosts: snsHosts ? snsHosts.split(',').map((h) => h.trim()).filter(Boolean) : ['sns.*.amazonaws.com'],

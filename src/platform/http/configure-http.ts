@@ -3,6 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
 import { json, raw, text, urlencoded } from 'express';
 import type { AppConfig } from '../../config/config';
+import { apiLoadMiddleware } from './api-load';
 import { accessLogMiddleware } from '../logging/access-log.middleware';
 import { httpMetricsMiddleware } from '../metrics/http-metrics.middleware';
 import { inputGuardMiddleware } from './input-guard';
@@ -21,6 +22,7 @@ export function configureHttp(app: INestApplication, config: AppConfig): void {
   express.disable('x-powered-by');
   // TRUST_PROXY: whose X-Forwarded-For names the client in req.ip (default: nobody's).
   express.set('trust proxy', config.trustProxy);
+  express.use(apiLoadMiddleware);
   express.use(requestIdMiddleware);
   express.use(accessLogMiddleware);
   express.use(httpMetricsMiddleware);

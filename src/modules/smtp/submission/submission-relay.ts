@@ -12,7 +12,7 @@ import { DomainsService } from '../../domains/domains.service';
 import { EmailsService } from '../../emails/emails.service';
 import { ProjectsService } from '../../projects/projects.service';
 import { SmtpListeners, type SmtpListenerSpec } from '../smtp-listeners';
-import { smtpAccepted, smtpReply } from '../smtp-reply';
+import { type SmtpReply, smtpAccepted, smtpReply } from '../smtp-reply';
 import { fromOf, messageToSendRequest } from './message-to-send-request';
 
 /** AUTH user names: `mailroom`, and `plunk` for Plunk's relay clients; the password is the project's secret key. */
@@ -89,10 +89,13 @@ export class SubmissionRelay implements OnApplicationBootstrap {
     const { projectId } = session.user as RelayUser;
     const budget = await hitProjectBudget(this.counters, this.config, projectId);
     if (budget.exceeded) throw smtpReply(451, '4.7.1', `Rate limit of ${budget.limit} requests a minute reached; try again in ${Math.max(1, Math.ceil(budget.resetMs / 1000))} seconds`, 'rate_limited');
-    const parsed = await simpleParser(message, { keepCidLinks: true, skipTextToHtml: true, skipImageLinks: true });
+    // No conversion either way: an HTML-only message gets its text part from the send path's renderer
+    // (as `/v1/send` does: in the renderer process, converted once for identical bodies), not from
+    // mailparser's html-to-text on this event loop, per message.
+    const parsed = await simpleParser(message, { keepCidLinks: true, skipTextToHtml: true, skipHtmlToText: true, skipImageLinks: true });
     const from = fromOf(parsed);
     if (!from) throw smtpReply(550, '5.7.1', 'The message has no From address', 'sender_domain');
-    await this.assertDomain(projectId, from.email);
+    // The From header's domain is checked by the send path itself (`refusal` words its answer), before anything is written.
     const recipients = [...new Set(session.envelope.rcptTo.map((r) => r.address.trim().toLowerCase()))];
     const req = messageToSendRequest(parsed, from, recipients);
     // The Message-ID is the submission's idempotency key: a client retrying a message it already got accepted is answered 250, once.
@@ -102,7 +105,7 @@ export class SubmissionRelay implements OnApplicationBootstrap {
       return smtpAccepted(queuedAs(result.emails.map((e) => e.email)));
     } catch (err) {
       if (err instanceof AppError && err.code === 'IDEMPOTENCY_KEY_REUSED') return smtpAccepted(`${queuedAs(originalIds(err))} (this Message-ID was submitted before; not sent again)`);
-      throw this.refusal(err);
+      throw this.refusal(err, from.email);
     }
   }
 
@@ -110,15 +113,13 @@ export class SubmissionRelay implements OnApplicationBootstrap {
     try {
       await this.domains.assertSenderAllowed(projectId, address);
     } catch (err) {
-      if (err instanceof AppError && err.code === 'DOMAIN_NOT_VERIFIED') {
-        throw smtpReply(550, '5.7.1', `Sender domain ${domainOf(address)} is not a verified domain of this project`, 'sender_domain');
-      }
+      if (err instanceof AppError && err.code === 'DOMAIN_NOT_VERIFIED') throw senderDomainRefused(address);
       throw err;
     }
   }
 
   /** The send path's refusals in SMTP terms; anything else (the database, a bug) is the listener's 451 4.3.0. */
-  private refusal(err: unknown): unknown {
+  private refusal(err: unknown, fromEmail: string): unknown {
     if (!(err instanceof AppError)) return err;
     switch (err.code) {
       case 'PROJECT_DISABLED':
@@ -126,13 +127,17 @@ export class SubmissionRelay implements OnApplicationBootstrap {
       case 'BILLING_LIMIT_EXCEEDED':
         return smtpReply(550, '5.7.1', err.message, 'billing_limit');
       case 'DOMAIN_NOT_VERIFIED':
-        return smtpReply(550, '5.7.1', err.message, 'sender_domain');
+        return senderDomainRefused(fromEmail);
       case 'VALIDATION_ERROR':
         return smtpReply(552, '5.3.4', 'The message is too big to send once composed', 'too_big');
       default:
         return err;
     }
   }
+}
+
+function senderDomainRefused(address: string): SmtpReply {
+  return smtpReply(550, '5.7.1', `Sender domain ${domainOf(address)} is not a verified domain of this project`, 'sender_domain');
 }
 
 function queuedAs(ids: string[]): string {

@@ -4,6 +4,7 @@ import { InjectConfig } from '../../../config/config.module';
 import { Batcher } from '../../../platform/batching/batcher';
 import { ConcurrencyLimit } from '../../../platform/batching/concurrency-limit';
 import { decryptSecret } from '../../../platform/crypto';
+import { yieldToApi } from '../../../platform/http/api-load';
 import { appMetrics } from '../../../platform/metrics/metrics';
 import { setSpanAttributes, traced } from '../../../platform/telemetry/telemetry';
 import { OUTBOUND_TIMEOUT_MS, OutboundHttp, type OutboundResponse } from '../../../platform/net/outbound-http';
@@ -61,6 +62,8 @@ export class WebhookSender implements OnApplicationShutdown {
    * queued at its due time (also written to the delivery, for the sweep).
    */
   async deliver(ids: string[]): Promise<void> {
+    // Deliveries yield to the API of this process: a busy API (a track load) keeps them waiting, one group going on per WEBHOOK_YIELD_MAX_MS.
+    await yieldToApi(this.config.webhooks.yieldMaxMs);
     const now = new Date();
     const claimed = await this.store.claim(ids, now, new Date(now.getTime() + ATTEMPT_LEASE_MS));
     await Promise.all(
