@@ -17,6 +17,22 @@ interface ContactsCursor extends Record<string, unknown> {
 
 const escapeLike = (value: string): string => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/**
+ * `search`: the email, or the value of a string-typed field (`contact_fields.type = 'string'`,
+ * nested ones by dotted path), contains the term, case-insensitively. The trigram index over
+ * `contact_search_text(email, data)` (email + the data's lowercased JSON text, migration
+ * ContactsSearch) finds the candidates; in that text a value's `"`, `\` and control characters
+ * are JSON-escaped, so the term is escaped alike for it. The exact test then keeps string fields
+ * only (a number, a date or a key's name is in the JSON text but does not match).
+ */
+function searchFilter(term: string, params: unknown[]): string {
+  params.push(`%${escapeLike(JSON.stringify(term).slice(1, -1))}%`, `%${escapeLike(term)}%`);
+  const [candidates, exact] = [`$${params.length - 1}`, `$${params.length}`];
+  return `contact_search_text(email, data) LIKE ${candidates} AND (email LIKE ${exact} OR EXISTS (
+      SELECT 1 FROM contact_fields f WHERE f.project_id = $1 AND f.type = 'string'
+        AND lower(data #>> string_to_array(f.key, '.')) LIKE ${exact}))`;
+}
+
 export interface ListContactsStatements {
   sort: SortKey;
   dir: Dir;
@@ -29,8 +45,7 @@ export interface ListContactsStatements {
 
 /**
  * Keyset pagination over (email) or (created_at, id). A cursor carries its own sort and
- * direction, so later pages continue the order they started with. Search is a case-insensitive
- * substring of the email (emails are stored lowercased), served by the trigram index.
+ * direction, so later pages continue the order they started with. Search: `searchFilter`.
  */
 export function listContactsStatements(projectId: string, query: ListContactsQuery, topic?: TopicRule): ListContactsStatements {
   const limit = clampLimit(query.limit);
@@ -47,9 +62,9 @@ export function listContactsStatements(projectId: string, query: ListContactsQue
 
   const params: unknown[] = [projectId];
   const filters = ['project_id = $1'];
-  if (query.search) {
-    params.push(`%${escapeLike(query.search.trim().toLowerCase())}%`);
-    filters.push(`email LIKE $${params.length}`);
+  const term = query.search?.trim().toLowerCase();
+  if (term) {
+    filters.push(searchFilter(term, params));
   }
   if (query.subscribed !== undefined) {
     params.push(query.subscribed);
