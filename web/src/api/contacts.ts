@@ -64,10 +64,11 @@ export function useContactEvents(contactId: string) {
   });
 }
 
-export function useContactFields() {
+/** The project's fields with types and coverage (one scan of its contacts: load it when needed, `enabled`). */
+export function useContactFields(enabled = true) {
   const api = useApi();
   const projectId = useProjectId();
-  return useQuery({ queryKey: qk.p(projectId, 'contacts', 'fields'), queryFn: () => data(api.GET('/contacts/fields')) });
+  return useQuery({ queryKey: qk.p(projectId, 'contacts', 'fields'), queryFn: () => data(api.GET('/contacts/fields')), enabled });
 }
 
 const finished = (status: string | undefined) => status === 'completed' || status === 'failed';

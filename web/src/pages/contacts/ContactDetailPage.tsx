@@ -1,30 +1,44 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { data } from '../../api/client';
 import { useContactInbound } from '../../api/activity';
-import { useContact, useContactEvents } from '../../api/contacts';
+import { useContact, useContactEvents, useContactFields } from '../../api/contacts';
 import { ApiError } from '../../api/errors';
 import { qk } from '../../api/queryKeys';
 import type { Contact } from '../../api/types';
 import { Button } from '../../components/Button';
 import { ConfirmButton } from '../../components/Dialogs';
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { CheckboxField, TextAreaField, TextField } from '../../components/Fields';
+import { CheckboxField, TextField } from '../../components/Fields';
 import { Badge, EmptyState, Loading, Notice, PageHeader } from '../../components/Feedback';
 import { Verdicts } from '../../components/Verdicts';
-import { dataPatch, fieldError, formValues, parseJsonObject, useApiMutation } from '../../lib/forms';
+import { dataPatch, fieldError, formValues, useApiMutation } from '../../lib/forms';
 import { formatDate, formatValue } from '../../lib/format';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
 import { ContactConsent } from './ContactConsent';
+import { DataFieldsEditor } from './DataFieldsEditor';
+import { type DataRow, type FieldType, fromRows, toRows } from './dataFields';
 
 const FIELDS = ['email', 'subscribed', 'data'] as const;
+const NO_TYPES: ReadonlyMap<string, FieldType> = new Map();
 
-function EditContact({ contact }: { contact: Contact }) {
+/** The project's field types by key (`profile.tier`), from `GET /contacts/fields`. */
+function useFieldTypes(): { types: ReadonlyMap<string, FieldType> | undefined; settled: boolean } {
+  const fields = useContactFields();
+  const types = useMemo(
+    () => (fields.data ? new Map((fields.data.fields ?? []).filter((f) => f.isCustom && f.field && f.type).map((f) => [f.field!.slice('data.'.length), f.type as FieldType])) : undefined),
+    [fields.data],
+  );
+  return { types, settled: !fields.isPending };
+}
+
+function EditContact({ contact, fieldTypes }: { contact: Contact; fieldTypes: ReadonlyMap<string, FieldType> }) {
   const api = useApi();
   const projectId = useProjectId();
   const queryClient = useQueryClient();
-  const [dataError, setDataError] = useState<string>();
+  const [rows, setRows] = useState<DataRow[]>(() => toRows(contact.data ?? {}, fieldTypes));
+  const [rowErrors, setRowErrors] = useState<Record<string, string>>({});
   const save = useApiMutation({
     mutationFn: (body: Partial<Pick<Contact, 'email' | 'subscribed' | 'data'>>) => data(api.PATCH('/contacts/{id}', { params: { path: { id: contact.id } }, body })),
     onSuccess: (updated) => {
@@ -36,19 +50,18 @@ function EditContact({ contact }: { contact: Contact }) {
   const emailConflict = save.error instanceof ApiError && save.error.status === 409 ? save.error.message : undefined;
   return (
     <form
-      key={contact.updatedAt}
       onSubmit={(e) => {
         e.preventDefault();
         const v = formValues(e.currentTarget);
-        const data = parseJsonObject(v.data ?? '');
-        if ('error' in data) return setDataError(data.error);
-        setDataError(undefined);
+        const built = fromRows(rows);
+        if ('errors' in built) return setRowErrors(built.errors);
+        setRowErrors({});
         const body: Partial<Contact> = {};
         const email = (v.email ?? '').trim();
         if (email !== contact.email) body.email = email;
         const subscribed = v.subscribed === 'on';
         if (subscribed !== contact.subscribed) body.subscribed = subscribed;
-        const patch = dataPatch(contact.data ?? {}, data.value);
+        const patch = dataPatch(contact.data ?? {}, built.data);
         if (Object.keys(patch).length) body.data = patch;
         void save.submit(body);
       }}
@@ -62,14 +75,13 @@ function EditContact({ contact }: { contact: Contact }) {
         hint="Changing it records a contact.subscribed or contact.unsubscribed event."
         error={fieldError(save.error, 'subscribed')}
       />
-      <TextAreaField
-        label="Data (JSON)"
-        name="data"
-        rows={10}
-        defaultValue={JSON.stringify(contact.data ?? {}, null, 2)}
-        hint="Custom fields used in templates as {{key}} and in segments as data.key. Removing a key deletes it."
-        error={dataError ?? fieldError(save.error, 'data')}
-      />
+      <DataFieldsEditor rows={rows} onRowsChange={setRows} errors={rowErrors} fieldTypes={fieldTypes} />
+      {Object.keys(rowErrors).length > 0 && <p className="field-error" role="alert">Correct the marked fields.</p>}
+      {fieldError(save.error, 'data') && (
+        <p className="field-error" role="alert">
+          {fieldError(save.error, 'data')}
+        </p>
+      )}
       {!emailConflict && <ErrorMessage error={save.error} fields={FIELDS} title="Could not save" />}
       {save.isSuccess && !save.isPending && <Notice>Saved.</Notice>}
       <Button type="submit" variant="primary" pending={save.isPending} pendingLabel="Saving…">
@@ -179,6 +191,7 @@ export default function ContactDetailPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const contact = useContact(contactId);
+  const fieldTypes = useFieldTypes();
   const back = (
     <Link to={projectPath(projectId, 'contacts')} className="btn btn-ghost">
       ← All contacts
@@ -224,7 +237,7 @@ export default function ContactDetailPage() {
       <div className="two-columns">
         <section className="panel" aria-labelledby="edit-heading">
           <h2 id="edit-heading">Details</h2>
-          <EditContact contact={c} />
+          {fieldTypes.settled ? <EditContact key={c.updatedAt} contact={c} fieldTypes={fieldTypes.types ?? NO_TYPES} /> : <Loading label="Loading the fields…" />}
           <h3 id="confirmation-heading">Double opt-in</h3>
           <Confirmation contact={c} />
         </section>

@@ -16,6 +16,8 @@ import { projectPath, useApi, useProjectId } from '../../lib/project';
 import { BulkActions } from './BulkActions';
 import { useTopics } from '../../api/topics';
 import { FilterSelect, ListToolbar, useListSearch } from '../../components/ListToolbar';
+import { ColumnChooser, DataCell } from './ColumnChooser';
+import { columnsStorageKey, leafPaths, readColumns, valueAt } from './dataFields';
 
 const SUBSCRIPTIONS = [
   { value: 'true', label: 'Subscribed' },
@@ -111,6 +113,13 @@ export default function ContactsListPage() {
     [search, subscribed, confirmation, topic, snoozed, sortField, sortDir],
   );
   const list = useContactList(listParams);
+  // Chosen columns are per project (this page stays mounted when the project changes).
+  const [chosenColumns, setChosenColumns] = useState<Record<string, string[]>>({});
+  const columns = chosenColumns[projectId] ?? readColumns(localStorage, projectId);
+  const setColumns = (next: string[]) => {
+    setChosenColumns((prev) => ({ ...prev, [projectId]: next }));
+    localStorage.setItem(columnsStorageKey(projectId), JSON.stringify(next));
+  };
   // The bulk panel stays after its job cleared the selection, to show the outcome until dismissed.
   const [bulkOpen, setBulkOpen] = useState(false);
 
@@ -123,6 +132,7 @@ export default function ContactsListPage() {
   const contacts = list.data?.pages.flatMap((p) => p.data) ?? [];
   const total = list.data?.pages[0]?.total;
   const filtered = Boolean(search || subscribed || confirmation || topic || snoozed);
+  const shownKeys = useMemo(() => [...new Set(contacts.slice(0, 100).flatMap((c) => leafPaths(c.data)))], [contacts]);
   const allShownSelected = contacts.length > 0 && contacts.every((c) => selected.has(c.id));
   const toggle = (id: string) => {
     setBulkOpen(true);
@@ -148,7 +158,7 @@ export default function ContactsListPage() {
           </>
         }
       />
-      <ListToolbar search={searchBox} label="Search by email" placeholder="e.g. @example.com">
+      <ListToolbar search={searchBox} label="Search by email or text field" placeholder="e.g. @example.com or a company">
         <FilterSelect label="Subscription" value={subscribed} allLabel="All contacts" options={SUBSCRIPTIONS} onChange={(value) => setParam('subscribed', value)} />
         {(topics.data?.length ?? 0) > 0 && (
           <FilterSelect label="Topic" value={topic} allLabel="Any topic" options={(topics.data ?? []).map((t) => ({ value: t.slug, label: `Members of ${t.name}` }))} onChange={(value) => setParam('topic', value)} />
@@ -156,6 +166,7 @@ export default function ContactsListPage() {
         <FilterSelect label="Snooze" value={snoozed} allLabel="Snoozed or not" options={SNOOZE} onChange={(value) => setParam('snoozed', value)} />
         <FilterSelect label="Double opt-in" value={confirmation} allLabel="Any confirmation" options={CONFIRMATIONS} onChange={(value) => setParam('confirmation', value)} />
         <FilterSelect label="Sort" value={sort} options={SORTS} onChange={(value) => setParam('sort', value === 'createdAt:desc' ? '' : value)} />
+        <ColumnChooser chosen={columns} shownKeys={shownKeys} onChange={setColumns} />
       </ListToolbar>
       {(selected.size > 0 || bulkOpen) && <BulkActions selected={[...selected]} onFinished={clearSelection} onDismiss={() => setBulkOpen(false)} />}
       {list.isPending ? (
@@ -200,7 +211,15 @@ export default function ContactsListPage() {
                   </th>
                   <th scope="col">Email</th>
                   <th scope="col">Subscription</th>
-                  <th scope="col">Data</th>
+                  {columns.length ? (
+                    columns.map((key) => (
+                      <th scope="col" key={key}>
+                        {key}
+                      </th>
+                    ))
+                  ) : (
+                    <th scope="col">Data</th>
+                  )}
                   <th scope="col">Added</th>
                 </tr>
               </thead>
@@ -216,7 +235,15 @@ export default function ContactsListPage() {
                       </Link>
                     </td>
                     <td>{c.subscribed ? <Badge tone="good">Subscribed</Badge> : <Badge>Unsubscribed</Badge>}</td>
-                    <td className="muted">{Object.keys(c.data ?? {}).length ? Object.keys(c.data).slice(0, 4).join(', ') : '—'}</td>
+                    {columns.length ? (
+                      columns.map((key) => (
+                        <td key={key}>
+                          <DataCell value={valueAt(c.data, key)} />
+                        </td>
+                      ))
+                    ) : (
+                      <td className="muted">{Object.keys(c.data ?? {}).length ? Object.keys(c.data).slice(0, 4).join(', ') : '—'}</td>
+                    )}
                     <td>{formatDate(c.createdAt)}</td>
                   </tr>
                 ))}
