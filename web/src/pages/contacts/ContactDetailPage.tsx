@@ -39,6 +39,12 @@ function EditContact({ contact, fieldTypes }: { contact: Contact; fieldTypes: Re
   const queryClient = useQueryClient();
   const [rows, setRows] = useState<DataRow[]>(() => toRows(contact.data ?? {}, fieldTypes));
   const [rowErrors, setRowErrors] = useState<Record<string, string>>({});
+  // A saved (or otherwise changed) contact shows its stored data again; the mutation's state stays.
+  const [shown, setShown] = useState(contact.updatedAt);
+  if (shown !== contact.updatedAt) {
+    setShown(contact.updatedAt);
+    setRows(toRows(contact.data ?? {}, fieldTypes));
+  }
   const save = useApiMutation({
     mutationFn: (body: Partial<Pick<Contact, 'email' | 'subscribed' | 'data'>>) => data(api.PATCH('/contacts/{id}', { params: { path: { id: contact.id } }, body })),
     onSuccess: (updated) => {
@@ -50,6 +56,7 @@ function EditContact({ contact, fieldTypes }: { contact: Contact; fieldTypes: Re
   const emailConflict = save.error instanceof ApiError && save.error.status === 409 ? save.error.message : undefined;
   return (
     <form
+      key={contact.updatedAt}
       onSubmit={(e) => {
         e.preventDefault();
         const v = formValues(e.currentTarget);
@@ -237,7 +244,7 @@ export default function ContactDetailPage() {
       <div className="two-columns">
         <section className="panel" aria-labelledby="edit-heading">
           <h2 id="edit-heading">Details</h2>
-          {fieldTypes.settled ? <EditContact key={c.updatedAt} contact={c} fieldTypes={fieldTypes.types ?? NO_TYPES} /> : <Loading label="Loading the fields…" />}
+          {fieldTypes.settled ? <EditContact contact={c} fieldTypes={fieldTypes.types ?? NO_TYPES} /> : <Loading label="Loading the fields…" />}
           <h3 id="confirmation-heading">Double opt-in</h3>
           <Confirmation contact={c} />
         </section>
