@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { data } from '../../api/client';
 import { useContactInbound } from '../../api/activity';
-import { useContact, useContactEvents, useContactFields } from '../../api/contacts';
+import { useContact, useContactFields } from '../../api/contacts';
 import { ApiError } from '../../api/errors';
 import { qk } from '../../api/queryKeys';
 import type { Contact } from '../../api/types';
@@ -14,9 +14,10 @@ import { CheckboxField, TextField } from '../../components/Fields';
 import { Badge, EmptyState, Loading, Notice, PageHeader } from '../../components/Feedback';
 import { Verdicts } from '../../components/Verdicts';
 import { dataPatch, fieldError, formValues, useApiMutation } from '../../lib/forms';
-import { formatDate, formatValue } from '../../lib/format';
+import { formatDate } from '../../lib/format';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
 import { ContactConsent } from './ContactConsent';
+import { ContactTimeline } from './ContactTimeline';
 import { DataFieldsEditor } from './DataFieldsEditor';
 import { type DataRow, type FieldType, fromRows, toRows } from './dataFields';
 
@@ -129,47 +130,6 @@ function Confirmation({ contact }: { contact: Contact }) {
   );
 }
 
-function Timeline({ contactId }: { contactId: string }) {
-  const events = useContactEvents(contactId);
-  if (events.isPending) return <Loading label="Loading events…" />;
-  if (events.isError) return <ErrorMessage error={events.error} title="Could not load the events" />;
-  const list = events.data.pages.flatMap((p) => p.data);
-  if (list.length === 0)
-    return (
-      <EmptyState title="No events yet">
-        Emails sent to this contact, opens, clicks and events you track with POST /v1/track appear here.
-      </EmptyState>
-    );
-  return (
-    <>
-      <ol className="timeline" aria-label="Events, newest first">
-        {list.map((event) => (
-          <li key={event.id}>
-            <strong>{event.name}</strong> <time dateTime={event.createdAt}>{formatDate(event.createdAt)}</time>
-            {event.data && Object.keys(event.data).length > 0 && (
-              <dl className="dl-grid">
-                {Object.entries(event.data)
-                  .slice(0, 8)
-                  .map(([key, value]) => (
-                    <div key={key} style={{ display: 'contents' }}>
-                      <dt>{key}</dt>
-                      <dd>{formatValue(value)}</dd>
-                    </div>
-                  ))}
-              </dl>
-            )}
-          </li>
-        ))}
-      </ol>
-      {events.hasNextPage && (
-        <Button onClick={() => events.fetchNextPage()} pending={events.isFetchingNextPage} pendingLabel="Loading…">
-          Load older events
-        </Button>
-      )}
-    </>
-  );
-}
-
 /** Mail this contact sent to the project's domains (the inbound listener), with its SPF/DKIM/DMARC verdicts. */
 function ReceivedMail({ contactId }: { contactId: string }) {
   const inbound = useContactInbound(contactId);
@@ -252,9 +212,9 @@ export default function ContactDetailPage() {
           <h2 id="consent-heading">Topics and snooze</h2>
           <ContactConsent contact={c} />
         </section>
-        <section className="panel" aria-labelledby="events-heading">
-          <h2 id="events-heading">Events</h2>
-          <Timeline contactId={c.id} />
+        <section className="panel" aria-labelledby="timeline-heading">
+          <h2 id="timeline-heading">Timeline</h2>
+          <ContactTimeline contactId={c.id} />
         </section>
         <section className="panel" aria-labelledby="inbound-heading">
           <h2 id="inbound-heading">Received mail</h2>

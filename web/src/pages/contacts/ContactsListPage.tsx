@@ -129,7 +129,7 @@ export default function ContactsListPage() {
   };
 
   const loadError = list.error;
-  const contacts = list.data?.pages.flatMap((p) => p.data) ?? [];
+  const contacts = useMemo(() => list.data?.pages.flatMap((p) => p.data) ?? [], [list.data]);
   const total = list.data?.pages[0]?.total;
   const filtered = Boolean(search || subscribed || confirmation || topic || snoozed);
   const shownKeys = useMemo(() => [...new Set(contacts.slice(0, 100).flatMap((c) => leafPaths(c.data)))], [contacts]);
