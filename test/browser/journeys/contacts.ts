@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assert, focused, hasFocusWithin, type Journey, see } from '../harness';
+import { assert, focused, hasFocusWithin, type Journey, see, until } from '../harness';
 
 /** Import a CSV (progress, row errors), then search, filter, open, edit (typed fields) and bulk-change contacts, and choose list columns. */
 export const contactsJourney: Journey = {
@@ -137,5 +137,27 @@ export const contactsJourney: Journey = {
     await see(page.getByRole('heading', { name: 'Contacts', exact: true }));
     await page.getByLabel('Search by email or text field').fill(emails[10]);
     await see(page.getByRole('heading', { name: 'No contact matches' }));
+
+    // A contact added with typed fields (then deleted: later journeys count the contacts).
+    await page.getByRole('button', { name: 'Add contact' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a contact' });
+    await dialog.getByLabel('Email', { exact: true }).fill('typed@example.net');
+    await dialog.getByLabel('New field name').fill('company');
+    await dialog.getByRole('button', { name: 'Add field' }).click();
+    await dialog.getByLabel(/^company \(/).fill('Typed Fields Inc');
+    await dialog.getByLabel('New field name').fill('seats');
+    await dialog.getByLabel('New field type').selectOption('number');
+    await dialog.getByRole('button', { name: 'Add field' }).click();
+    await dialog.getByLabel(/^seats \(/).fill('7');
+    await shot('add-contact-typed');
+    await dialog.getByRole('button', { name: 'Save contact' }).click();
+    await until('the dialog closes once saved', async () => (await dialog.count()) === 0);
+    await page.getByLabel('Search by email or text field').fill('typed fields');
+    await see(page.getByText('1 matching'));
+    await page.getByRole('link', { name: 'typed@example.net' }).click();
+    assert((await page.getByLabel(/^seats \(/).getAttribute('type')) === 'number' && (await page.getByLabel(/^seats \(/).inputValue()) === '7', 'the added number field');
+    await page.getByRole('button', { name: 'Delete contact' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete', exact: true }).click();
+    await see(page.getByRole('heading', { name: 'Contacts', exact: true }));
   },
 };

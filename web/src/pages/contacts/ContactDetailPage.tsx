@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { data } from '../../api/client';
 import { useContactInbound } from '../../api/activity';
-import { useContact, useContactFields } from '../../api/contacts';
+import { useContact } from '../../api/contacts';
 import { ApiError } from '../../api/errors';
 import { qk } from '../../api/queryKeys';
 import type { Contact } from '../../api/types';
@@ -18,21 +18,10 @@ import { formatDate } from '../../lib/format';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
 import { ContactConsent } from './ContactConsent';
 import { ContactTimeline } from './ContactTimeline';
-import { DataFieldsEditor } from './DataFieldsEditor';
+import { DataFieldsEditor, useFieldTypes } from './DataFieldsEditor';
 import { type DataRow, type FieldType, fromRows, toRows } from './dataFields';
 
 const FIELDS = ['email', 'subscribed', 'data'] as const;
-const NO_TYPES: ReadonlyMap<string, FieldType> = new Map();
-
-/** The project's field types by key (`profile.tier`), from `GET /contacts/fields`. */
-function useFieldTypes(): { types: ReadonlyMap<string, FieldType> | undefined; settled: boolean } {
-  const fields = useContactFields();
-  const types = useMemo(
-    () => (fields.data ? new Map((fields.data.fields ?? []).filter((f) => f.isCustom && f.field && f.type).map((f) => [f.field!.slice('data.'.length), f.type as FieldType])) : undefined),
-    [fields.data],
-  );
-  return { types, settled: !fields.isPending };
-}
 
 function EditContact({ contact, fieldTypes }: { contact: Contact; fieldTypes: ReadonlyMap<string, FieldType> }) {
   const api = useApi();
@@ -204,7 +193,7 @@ export default function ContactDetailPage() {
       <div className="two-columns">
         <section className="panel" aria-labelledby="edit-heading">
           <h2 id="edit-heading">Details</h2>
-          {fieldTypes.settled ? <EditContact contact={c} fieldTypes={fieldTypes.types ?? NO_TYPES} /> : <Loading label="Loading the fields…" />}
+          {fieldTypes.settled ? <EditContact contact={c} fieldTypes={fieldTypes.types} /> : <Loading label="Loading the fields…" />}
           <h3 id="confirmation-heading">Double opt-in</h3>
           <Confirmation contact={c} />
         </section>

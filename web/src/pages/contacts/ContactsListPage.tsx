@@ -8,16 +8,17 @@ import { qk } from '../../api/queryKeys';
 import { Button } from '../../components/Button';
 import { Modal } from '../../components/Dialogs';
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { CheckboxField, TextAreaField, TextField } from '../../components/Fields';
+import { CheckboxField, TextField } from '../../components/Fields';
 import { Badge, EmptyState, Loading, PageHeader } from '../../components/Feedback';
-import { fieldError, formValues, parseJsonObject, useApiMutation } from '../../lib/forms';
+import { fieldError, formValues, useApiMutation } from '../../lib/forms';
 import { formatDate } from '../../lib/format';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
 import { BulkActions } from './BulkActions';
 import { useTopics } from '../../api/topics';
 import { FilterSelect, ListToolbar, useListSearch } from '../../components/ListToolbar';
 import { ColumnChooser, DataCell } from './ColumnChooser';
-import { columnsStorageKey, leafPaths, readColumns, valueAt } from './dataFields';
+import { DataFieldsEditor, useFieldTypes } from './DataFieldsEditor';
+import { columnsStorageKey, type DataRow, fromRows, leafPaths, readColumns, valueAt } from './dataFields';
 
 const SUBSCRIPTIONS = [
   { value: 'true', label: 'Subscribed' },
@@ -47,32 +48,41 @@ function AddContact() {
   const projectId = useProjectId();
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
-  const [dataError, setDataError] = useState<string>();
+  const [rows, setRows] = useState<DataRow[]>([]);
+  const [rowErrors, setRowErrors] = useState<Record<string, string>>({});
+  // The project's field types, read when the dialog opens (never for the list itself).
+  const fieldTypes = useFieldTypes(open).types;
   const create = useApiMutation({
     mutationFn: (body: { email: string; subscribed: boolean; data: Record<string, unknown> }) => data(api.POST('/contacts', { body })),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'contacts') });
       setOpen(false);
+      setRows([]);
     },
   });
   return (
     <>
       <Button onClick={() => setOpen(true)}>Add contact</Button>
-      <Modal open={open} onOpenChange={setOpen} title="Add a contact" description="An existing address is updated instead (its data is merged).">
+      <Modal open={open} onOpenChange={setOpen} title="Add a contact" description="An existing address is updated instead (the fields given replace its values).">
         <form
           onSubmit={(e) => {
             e.preventDefault();
             const v = formValues(e.currentTarget);
-            const data = parseJsonObject(v.data ?? '');
-            if ('error' in data) return setDataError(data.error);
-            setDataError(undefined);
-            void create.submit({ email: (v.email ?? '').trim(), subscribed: v.subscribed === 'on', data: data.value });
+            const built = fromRows(rows);
+            if ('errors' in built) return setRowErrors(built.errors);
+            setRowErrors({});
+            void create.submit({ email: (v.email ?? '').trim(), subscribed: v.subscribed === 'on', data: built.data });
           }}
           noValidate
         >
           <TextField label="Email" name="email" type="email" required error={fieldError(create.error, 'email')} />
           <CheckboxField label="Subscribed to marketing email" name="subscribed" defaultChecked />
-          <TextAreaField label="Data (JSON)" name="data" placeholder='{"firstName": "Ada", "plan": "pro"}' error={dataError ?? fieldError(create.error, 'data')} />
+          <DataFieldsEditor rows={rows} onRowsChange={setRows} errors={rowErrors} fieldTypes={fieldTypes} />
+          {fieldError(create.error, 'data') && (
+            <p className="field-error" role="alert">
+              {fieldError(create.error, 'data')}
+            </p>
+          )}
           <ErrorMessage error={create.error} fields={['email', 'data']} />
           <div className="dialog-actions">
             <Button type="submit" variant="primary" pending={create.isPending} pendingLabel="Saving…">

@@ -1,6 +1,17 @@
-import { useId, useRef, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
+import { useContactFields } from '../../api/contacts';
 import { Button } from '../../components/Button';
 import { type DataRow, emptyText, type FieldType, newKeyError, newRowId, type RowType } from './dataFields';
+
+/** The project's field types by key (`profile.tier`), from `GET /contacts/fields` (read only when `enabled`). */
+export function useFieldTypes(enabled = true): { types: ReadonlyMap<string, FieldType>; settled: boolean } {
+  const fields = useContactFields(enabled);
+  const types = useMemo(
+    () => new Map((fields.data?.fields ?? []).filter((f) => f.isCustom && f.field && f.type).map((f) => [f.field!.slice('data.'.length), f.type as FieldType])),
+    [fields.data],
+  );
+  return { types, settled: !fields.isPending };
+}
 
 const TYPE_LABELS: Record<RowType, string> = { string: 'Text', number: 'Number', boolean: 'Yes/no', date: 'Date', json: 'JSON' };
 const NEW_TYPES: FieldType[] = ['string', 'number', 'boolean', 'date'];
