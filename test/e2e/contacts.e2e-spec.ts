@@ -254,7 +254,7 @@ describe('contacts', () => {
       await list('?subscribed=maybe').expect(422);
     });
 
-    it('searches string-typed fields too (nested ones, case-insensitive), never numbers, dates, key names or other projects', async () => {
+    it('searches the words of string-typed fields too by prefix (nested ones and arrays, case-insensitive), never numbers, dates, key names or other projects', async () => {
       const people = await s.newProject('Search fields project');
       const add = (email: string, data: Record<string, unknown>) => people.api.post('/contacts', { email, data }).expect(201);
       const ada = await add('ada@one.test', { company: 'Analytical Engines Ltd', profile: { city: 'London' }, visits: 1815, born: '1815-12-10' });
@@ -264,6 +264,9 @@ describe('contacts', () => {
       const search = async (term: string) =>
         ((await people.api.get(`/contacts?search=${encodeURIComponent(term)}&limit=100`).expect(200)).body.data as Array<{ email: string }>).map((c) => c.email).sort();
       expect(await search('ENGINES')).toEqual(['ada@one.test']);
+      expect(await search('analytical ltd')).toEqual(['ada@one.test']);
+      expect(await search('analytical london')).toEqual([]);
+      expect(await search('gines')).toEqual([]);
       expect(await search('london')).toEqual(['ada@one.test']);
       expect(await search('"park" \\')).toEqual(['alan@two.test']);
       expect(await search('cobol')).toEqual(['grace@three.test']);

@@ -17,22 +17,33 @@ interface ContactsCursor extends Record<string, unknown> {
 
 const escapeLike = (value: string): string => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** The words of a search term as a prefix query (`acme ltd` → `acme:* & ltd:*`); null without a word. */
+export function searchWordsQuery(term: string): string | null {
+  const words = term.toLowerCase().match(/[\p{L}\p{N}]+/gu);
+  return words ? words.map((w) => `${w}:*`).join(' & ') : null;
+}
+
+/** The words of the string values of `data` (migration ContactsSearch, index contacts_search_words_idx). */
+const DATA_WORDS = `jsonb_to_tsvector('simple'::regconfig, data, '["string"]'::jsonb)`;
+
 /**
- * `search`: the email, or the value of a string-typed field (`contact_fields.type = 'string'`,
- * nested ones by dotted path), contains the term, case-insensitively. The trigram index over
- * `contact_search_text(email, data)` (email + the data's lowercased JSON text, migration
- * ContactsSearch) finds the candidates; in that text a value's `"`, `\` and control characters
- * are JSON-escaped, so the term is escaped alike for it. The exact test then keeps string fields
- * only (a number, a date or a key's name is in the JSON text but does not match). The email's own
- * trigram index answers `email LIKE` first: a term most emails hold (`example`) is counted
- * without reading their data (bench contacts-search).
+ * `search`: the email contains the term (case-insensitive, trigram index), or every word of the
+ * term begins a word of one string-typed field's value (`contact_fields.type = 'string'`, nested
+ * ones by dotted path; `simple` text search, case-insensitive). The words index over every string
+ * value of `data` finds the candidates; the exact test keeps string fields only (a date-looking
+ * value of a date field, or a string stored under a number field, does not match). `email LIKE`
+ * comes first: a term most emails hold is counted without reading their data.
  */
 function searchFilter(term: string, params: unknown[]): string {
-  params.push(`%${escapeLike(JSON.stringify(term).slice(1, -1))}%`, `%${escapeLike(term)}%`);
-  const [candidates, exact] = [`$${params.length - 1}`, `$${params.length}`];
-  return `(email LIKE ${exact} OR (contact_search_text(email, data) LIKE ${candidates} AND EXISTS (
+  params.push(`%${escapeLike(term)}%`);
+  const email = `email LIKE $${params.length}`;
+  const words = searchWordsQuery(term);
+  if (words === null) return email;
+  params.push(words);
+  const query = `to_tsquery('simple', $${params.length})`;
+  return `(${email} OR (${DATA_WORDS} @@ ${query} AND EXISTS (
       SELECT 1 FROM contact_fields f WHERE f.project_id = $1 AND f.type = 'string'
-        AND lower(data #>> string_to_array(f.key, '.')) LIKE ${exact})))`;
+        AND to_tsvector('simple', data #>> string_to_array(f.key, '.')) @@ ${query})))`;
 }
 
 export interface ListContactsStatements {
