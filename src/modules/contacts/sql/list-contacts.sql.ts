@@ -28,22 +28,23 @@ const DATA_WORDS = `jsonb_to_tsvector('simple'::regconfig, data, '["string"]'::j
 
 /**
  * `search`: the email contains the term (case-insensitive, trigram index), or every word of the
- * term begins a word of one string-typed field's value (`contact_fields.type = 'string'`, nested
- * ones by dotted path; `simple` text search, case-insensitive). The words index over every string
- * value of `data` finds the candidates; the exact test keeps string fields only (a date-looking
- * value of a date field, or a string stored under a number field, does not match). `email LIKE`
- * comes first: a term most emails hold is counted without reading their data.
+ * term begins a word of one string-typed field's value (`stringKeys`: the project's keys typed
+ * `string`, nested ones dotted; `simple` text search, case-insensitive). The words index over
+ * every string value of `data` finds the candidates; the exact test keeps string fields only (a
+ * date-looking value of a date field, or a string stored under a number field, does not match).
+ * The keys come as a parameter, not a subquery, so the plan's estimate stays small (a correlated
+ * subquery's made PostgreSQL JIT-compile each search, +30 ms). `email LIKE` comes first: a term
+ * most emails hold is counted without reading their data.
  */
-function searchFilter(term: string, params: unknown[]): string {
+function searchFilter(term: string, stringKeys: readonly string[], params: unknown[]): string {
   params.push(`%${escapeLike(term)}%`);
   const email = `email LIKE $${params.length}`;
   const words = searchWordsQuery(term);
-  if (words === null) return email;
-  params.push(words);
-  const query = `to_tsquery('simple', $${params.length})`;
+  if (words === null || stringKeys.length === 0) return email;
+  params.push(words, stringKeys);
+  const [query, keys] = [`to_tsquery('simple', $${params.length - 1})`, `$${params.length}::text[]`];
   return `(${email} OR (${DATA_WORDS} @@ ${query} AND EXISTS (
-      SELECT 1 FROM contact_fields f WHERE f.project_id = $1 AND f.type = 'string'
-        AND to_tsvector('simple', data #>> string_to_array(f.key, '.')) @@ ${query})))`;
+      SELECT 1 FROM unnest(${keys}) AS k(key) WHERE to_tsvector('simple', data #>> string_to_array(k.key, '.')) @@ ${query})))`;
 }
 
 export interface ListContactsStatements {
@@ -60,7 +61,7 @@ export interface ListContactsStatements {
  * Keyset pagination over (email) or (created_at, id). A cursor carries its own sort and
  * direction, so later pages continue the order they started with. Search: `searchFilter`.
  */
-export function listContactsStatements(projectId: string, query: ListContactsQuery, topic?: TopicRule): ListContactsStatements {
+export function listContactsStatements(projectId: string, query: ListContactsQuery, topic?: TopicRule, stringKeys: readonly string[] = []): ListContactsStatements {
   const limit = clampLimit(query.limit);
   const cursor = decodeCursor<ContactsCursor>(
     query.cursor,
@@ -77,7 +78,7 @@ export function listContactsStatements(projectId: string, query: ListContactsQue
   const filters = ['project_id = $1'];
   const term = query.search?.trim().toLowerCase();
   if (term) {
-    filters.push(searchFilter(term, params));
+    filters.push(searchFilter(term, stringKeys, params));
   }
   if (query.subscribed !== undefined) {
     params.push(query.subscribed);
