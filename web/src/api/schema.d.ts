@@ -7599,7 +7599,7 @@ export interface operations {
                 limit?: number;
                 /** @description Cursor from the previous page (`cursor` of the response) */
                 cursor?: string;
-                /** @description Case-insensitive substring of the email or of a string-typed custom field (`GET /contacts/fields`, nested ones included) */
+                /** @description Case-insensitive: a substring of the email, or words that begin words of one string-typed custom field (`GET /contacts/fields`, nested ones included) */
                 search?: string;
                 /** @description Whether the contact receives marketing email */
                 subscribed?: boolean;
