@@ -254,6 +254,34 @@ describe('contacts', () => {
       await list('?subscribed=maybe').expect(422);
     });
 
+    it('searches the words of string-typed fields too by prefix (nested ones and arrays, case-insensitive), never numbers, dates, key names or other projects', async () => {
+      const people = await s.newProject('Search fields project');
+      const add = (email: string, data: Record<string, unknown>) => people.api.post('/contacts', { email, data }).expect(201);
+      const ada = await add('ada@one.test', { company: 'Analytical Engines Ltd', profile: { city: 'London' }, visits: 1815, born: '1815-12-10' });
+      const alan = await add('alan@two.test', { company: 'Bletchley "Park" \\ Co', nickname: 'Prof' });
+      await add('grace@three.test', { company: 'Navy', tags: ['compilers', 'cobol'], profile: { city: 'Arlington' } });
+      await other.api.post('/contacts', { email: 'spy@other.test', data: { company: 'Analytical Engines Ltd' } }).expect(201);
+      const search = async (term: string) =>
+        ((await people.api.get(`/contacts?search=${encodeURIComponent(term)}&limit=100`).expect(200)).body.data as Array<{ email: string }>).map((c) => c.email).sort();
+      expect(await search('ENGINES')).toEqual(['ada@one.test']);
+      expect(await search('analytical ltd')).toEqual(['ada@one.test']);
+      expect(await search('analytical london')).toEqual([]);
+      expect(await search('gines')).toEqual([]);
+      expect(await search('london')).toEqual(['ada@one.test']);
+      expect(await search('"park" \\')).toEqual(['alan@two.test']);
+      expect(await search('cobol')).toEqual(['grace@three.test']);
+      expect(await search('.test')).toEqual(['ada@one.test', 'alan@two.test', 'grace@three.test']);
+      expect(await search('1815')).toEqual([]);
+      expect(await search('company')).toEqual([]);
+      expect(await search('%')).toEqual([]);
+      const page = await people.api.get('/contacts?search=pro&limit=1').expect(200);
+      expect(page.body.total).toBe(1);
+      expect(page.body.data[0].id).toBe(alan.body.id);
+      // A string value stored under a key typed number (its first value) is not searched.
+      await people.api.patch(`/contacts/${ada.body.id}`, { data: { visits: 'many-visits' } }).expect(200);
+      expect(await search('many-visits')).toEqual([]);
+    });
+
     it('rejects a forged cursor with 400', async () => {
       const res = await list('?cursor=not*valid').expect(400);
       expect(res.body.error.code).toBe('BAD_REQUEST');

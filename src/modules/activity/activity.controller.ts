@@ -5,8 +5,8 @@ import type { CursorPage } from '../../platform/http/pagination';
 import { CurrentProject, SecretKey } from '../auth/auth.decorators';
 import { ACTIVITY_TYPES, ActivityType } from './activity.types';
 import { ActivityService } from './activity.service';
-import { ActivityItem, ActivityStatsSchema, UpcomingSchema } from './dto/activity-item.response';
-import { ListActivityQuery, RangeQuery, RecentCountQuery } from './dto/activity.query';
+import { ActivityItem, ActivityStatsSchema, ContactExecutionsSchema, UpcomingSchema } from './dto/activity-item.response';
+import { ContactExecutionsQuery, ListActivityQuery, RangeQuery, RecentCountQuery } from './dto/activity.query';
 import { ApiErrors } from '../../platform/http/openapi-errors';
 
 @ApiTags('activity')
@@ -48,6 +48,14 @@ export class ActivityController {
   )
   types(@CurrentProject() projectId: string): Promise<{ types: ActivityType[] }> {
     return this.activity.types(projectId);
+  }
+
+  @Get('executions')
+  @ApiOperation({ summary: "List a contact's workflow executions" })
+  @ApiErrors(422)
+  @ApiJson(200, ContactExecutionsSchema, "The contact's executions, newest first (none for an unknown or another project's contact)")
+  executions(@CurrentProject() projectId: string, @Query() query: ContactExecutionsQuery): Promise<ContactExecutionsSchema> {
+    return this.activity.contactExecutions(projectId, query.contactId);
   }
 
   @Get('upcoming')

@@ -26,6 +26,22 @@ interface UpcomingKinds {
 export type UpcomingKind = keyof UpcomingKinds;
 export type UpcomingProvider<K extends UpcomingKind> = (projectId: string) => Promise<Array<UpcomingKinds[K]>>;
 export type CampaignNamesProvider = (projectId: string, ids: string[]) => Promise<Map<string, string>>;
+/** Names by id of a module's records (ids come from event data: the provider ignores malformed ones). */
+export type NamesProvider = (projectId: string, ids: string[]) => Promise<Map<string, string>>;
+
+/** A contact's workflow execution, for its timeline (`GET /activity/executions?contactId=`). */
+export interface ContactExecution {
+  id: string;
+  workflowId: string;
+  workflowName: string;
+  /** RUNNING, WAITING, COMPLETED, EXITED, FAILED or CANCELLED. */
+  status: string;
+  exitReason: string | null;
+  /** ISO 8601. */
+  startedAt: string;
+  completedAt: string | null;
+}
+export type ContactExecutionsProvider = (projectId: string, contactId: string, limit: number) => Promise<ContactExecution[]>;
 
 /** What `/analytics/top-campaigns` ranks by (wire values). */
 export const CAMPAIGN_EMAIL_METRICS = ['sent', 'opens', 'clicks'] as const;
@@ -58,7 +74,9 @@ export interface CampaignEmailsProvider {
  * - `registerUpcoming('campaigns', p => scheduled campaigns of p)`,
  * - `registerUpcoming('executions', p => waiting executions of p)`,
  * - `registerCampaignNames((p, ids) => Map id → name)`, for top campaigns and campaign stats,
- * - `registerCampaignEmails({top, totals})`, the numbers of campaigns' emails.
+ * - `registerCampaignEmails({top, totals})`, the numbers of campaigns' emails,
+ * - `registerTemplateNames((p, ids) => Map id → name)`, for the names on email activity,
+ * - `registerContactExecutions((p, contactId, limit) => executions)`, a contact's timeline.
  * Each provider must filter by the project id it is given.
  */
 @Injectable()
@@ -66,6 +84,26 @@ export class ActivityRegistry {
   private readonly upcoming: { [K in UpcomingKind]?: UpcomingProvider<K> } = {};
   private campaignNames: CampaignNamesProvider | null = null;
   private campaignEmails: CampaignEmailsProvider | null = null;
+  private templateNames: NamesProvider | null = null;
+  private contactExecutions: ContactExecutionsProvider | null = null;
+
+  registerTemplateNames(provider: NamesProvider): void {
+    this.templateNames = provider;
+  }
+
+  registerContactExecutions(provider: ContactExecutionsProvider): void {
+    this.contactExecutions = provider;
+  }
+
+  async templateNamesOf(projectId: string, ids: string[]): Promise<Map<string, string>> {
+    if (!this.templateNames || ids.length === 0) return new Map();
+    return this.templateNames(projectId, ids);
+  }
+
+  /** The contact's executions, newest first (none without a workflows module). */
+  async executionsOf(projectId: string, contactId: string, limit: number): Promise<ContactExecution[]> {
+    return this.contactExecutions ? this.contactExecutions(projectId, contactId, limit) : [];
+  }
 
   registerUpcoming<K extends UpcomingKind>(kind: K, provider: UpcomingProvider<K>): void {
     (this.upcoming as Record<K, UpcomingProvider<K>>)[kind] = provider;

@@ -5,7 +5,7 @@ import { isContactId } from '../contacts/contact-id';
 import { ContactDirectory } from '../events/contact-directory';
 import { EventPageFilter, EventsQueriesService } from '../events/events-queries.service';
 import { parseRange } from './activity-range';
-import { ActivityRegistry, UpcomingCampaign } from './activity.registry';
+import { ActivityRegistry, ContactExecution, UpcomingCampaign } from './activity.registry';
 import { ActivityRepository } from './activity.repository';
 import { ACTIVITY_TYPES, activityTypeOf, ActivityStats, ActivityType, EMAIL_ACTIVITY_TYPES, METRIC_NAMES } from './activity.types';
 import { ActivityItem, toActivityItem, UpcomingExecutionSchema } from './dto/activity-item.response';
@@ -15,6 +15,8 @@ import { isUuid } from '../../platform/http/parse-uuid.pipe';
 /** `/activity/recent-count?minutes`: default one hour, at most a week (larger values are clamped). */
 const RECENT_DEFAULT_MINUTES = 60;
 const RECENT_MAX_MINUTES = 7 * 24 * 60;
+/** How many executions a contact's timeline lists (newest first). */
+const CONTACT_EXECUTIONS_LIMIT = 100;
 
 /**
  * The activity feed is the project's events table (the pipeline, tracking and inbound mail store
@@ -50,7 +52,25 @@ export class ActivityService {
       this.events.page(projectId, { names, contactId: query.contactId, campaignId: query.campaignId }, query, toActivityItem, byRecord),
       firstPage && !byRecord ? this.repository.total(projectId, names) : Promise.resolve(null),
     ]);
-    return rolledUp === null ? page : { ...page, total: rolledUp };
+    const named = await this.withNames(projectId, page.data);
+    return rolledUp === null ? { ...page, data: named } : { ...page, data: named, total: rolledUp };
+  }
+
+  /** Campaign and template names on email activity, one lookup per kind for the page. */
+  private async withNames(projectId: string, items: ActivityItem[]): Promise<ActivityItem[]> {
+    const ids = (key: 'campaignId' | 'templateId') => [...new Set(items.map((i) => i[key]).filter((id): id is string => id !== undefined))];
+    const [campaigns, templates] = await Promise.all([this.registry.namesOf(projectId, ids('campaignId')), this.registry.templateNamesOf(projectId, ids('templateId'))]);
+    return items.map((item) => {
+      const campaignName = item.campaignId ? campaigns.get(item.campaignId) : undefined;
+      const templateName = item.templateId ? templates.get(item.templateId) : undefined;
+      return campaignName === undefined && templateName === undefined ? item : { ...item, ...(campaignName !== undefined && { campaignName }), ...(templateName !== undefined && { templateName }) };
+    });
+  }
+
+  /** `GET /activity/executions?contactId=`: the contact's workflow executions, newest first. */
+  async contactExecutions(projectId: string, contactId: string): Promise<{ data: ContactExecution[] }> {
+    if (!isContactId(contactId)) return { data: [] };
+    return { data: await this.registry.executionsOf(projectId, contactId, CONTACT_EXECUTIONS_LIMIT) };
   }
 
   async stats(projectId: string, query: RangeQuery): Promise<ActivityStats> {

@@ -6,7 +6,8 @@ import { ContactsService } from './contacts.service';
 import { ContactResponse, fromContactRow, toContactResponse } from './dto/contact.response';
 import type { CreateContactDto } from './dto/create-contact.dto';
 import type { ListContactsQuery } from './dto/list-contacts.query';
-import { listContactsStatements } from './sql/list-contacts.sql';
+import { listContactsStatements, searchWordsQuery } from './sql/list-contacts.sql';
+import { ContactFieldsService } from './contact-fields.service';
 import { TopicsService } from '../topics/topics.service';
 
 /** The dashboard/API-facing flows of /contacts that shape responses around ContactsService. */
@@ -16,12 +17,16 @@ export class ContactsQueriesService {
     private readonly repository: ContactsRepository,
     private readonly contacts: ContactsService,
     private readonly topics: TopicsService,
+    private readonly fields: ContactFieldsService,
   ) {}
 
-  /** One keyset page of the project's contacts (`sql/list-contacts.sql.ts`). */
+  /** One keyset page of the project's contacts (`sql/list-contacts.sql.ts`); a search reads the string-typed keys first. */
   async list(projectId: string, query: ListContactsQuery): Promise<CursorPage<ContactResponse>> {
-    const topic = query.topic ? (await this.topics.rulesOf(projectId, [query.topic], 'topic')).get(query.topic) : undefined;
-    const statements = listContactsStatements(projectId, query, topic);
+    const [topic, stringKeys] = await Promise.all([
+      query.topic ? this.topics.rulesOf(projectId, [query.topic], 'topic').then((rules) => rules.get(query.topic!)) : undefined,
+      query.search && searchWordsQuery(query.search) ? this.fields.keyTypes(projectId).then((keys) => keys.filter((k) => k.type === 'string').map((k) => k.key)) : [],
+    ]);
+    const statements = listContactsStatements(projectId, query, topic, stringKeys);
     const { rows, total } = await this.repository.listPage(projectId, statements);
     const { sort, dir } = statements;
     return cursorPage(

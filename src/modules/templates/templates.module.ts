@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ActivityModule } from '../activity/activity.module';
 import { DomainsModule } from '../domains/domains.module';
 import { Template } from './entities/template.entity';
 import { RenderPool } from './rendering/render-pool';
@@ -11,7 +12,7 @@ import { TemplatesService } from './templates.service';
 import { TemplateUsage } from './template-usage';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Template]), DomainsModule],
+  imports: [TypeOrmModule.forFeature([Template]), DomainsModule, ActivityModule],
   controllers: [TemplatesController],
   // One renderer pool per process (docs/rendering.md): its processes start on first use and stop with the application.
   providers: [TemplatesRepository, TemplatesService, TemplateUsage, { provide: RenderPool, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new RenderPool({}, config.role !== 'api') }],

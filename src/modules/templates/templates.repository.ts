@@ -58,6 +58,11 @@ export class TemplatesRepository {
   }
 
   /** The project's templates sending from `domain` or one of its subdomains. */
+  /** Names by id (ids must be well-formed uuids). */
+  names(projectId: string, ids: string[]): Promise<Array<{ id: string; name: string }>> {
+    return this.dataSource.query(`SELECT id::text AS id, name FROM templates WHERE project_id = $1 AND id = ANY($2::uuid[])`, [projectId, ids]);
+  }
+
   sendingFromDomain(projectId: string, domain: string): Promise<Array<{ id: string; name: string }>> {
     return this.dataSource.query(`SELECT id::text AS id, name FROM templates WHERE project_id = $1 AND ${SENDER_DOMAIN_MATCHES('from_address', 2)}`, [projectId, domain]);
   }

@@ -7,7 +7,8 @@ const UPCOMING_LIMIT = 100;
 
 /**
  * Workflows' part of activity: waiting executions with their due time (a DELAY's end or a
- * WAIT_FOR_EVENT's timeout; null for a wait without timeout, listed last).
+ * WAIT_FOR_EVENT's timeout; null for a wait without timeout, listed last), and a contact's
+ * executions for its timeline.
  */
 @Injectable()
 export class WorkflowsActivity implements OnModuleInit {
@@ -18,6 +19,7 @@ export class WorkflowsActivity implements OnModuleInit {
 
   onModuleInit(): void {
     this.activity.registerUpcoming('executions', (projectId) => this.waiting(projectId));
+    this.activity.registerContactExecutions((projectId, contactId, limit) => this.store.ofContact(projectId, contactId, limit));
   }
 
   private waiting(projectId: string): Promise<UpcomingExecution[]> {

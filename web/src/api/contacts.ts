@@ -52,22 +52,11 @@ export function useContact(contactId: string) {
   return useQuery({ queryKey: qk.p(projectId, 'contacts', 'one', contactId), queryFn: () => data(api.GET('/contacts/{id}', { params: { path: { id: contactId } } })) });
 }
 
-/** A contact's events, newest first, older pages on demand. */
-export function useContactEvents(contactId: string) {
+/** The project's fields with types and coverage (one scan of its contacts: load it when needed, `enabled`). */
+export function useContactFields(enabled = true) {
   const api = useApi();
   const projectId = useProjectId();
-  return useInfiniteQuery({
-    queryKey: qk.p(projectId, 'contacts', 'events', contactId),
-    queryFn: ({ pageParam, signal }) => data(api.GET('/events/contact/{contactId}', { params: { path: { contactId }, query: { limit: 25, cursor: pageParam } }, signal })),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => (last.hasMore && last.cursor ? last.cursor : undefined),
-  });
-}
-
-export function useContactFields() {
-  const api = useApi();
-  const projectId = useProjectId();
-  return useQuery({ queryKey: qk.p(projectId, 'contacts', 'fields'), queryFn: () => data(api.GET('/contacts/fields')) });
+  return useQuery({ queryKey: qk.p(projectId, 'contacts', 'fields'), queryFn: () => data(api.GET('/contacts/fields')), enabled });
 }
 
 const finished = (status: string | undefined) => status === 'completed' || status === 'failed';

@@ -1219,6 +1219,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/activity/executions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a contact's workflow executions */
+        get: operations["ActivityController_executions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/activity/upcoming": {
         parameters: {
             query?: never;
@@ -2963,6 +2980,12 @@ export interface components {
             emailId?: string;
             /** @description Campaign (UUID), on email.* activity of a campaign email */
             campaignId?: string;
+            /** @description Name of that campaign (absent once it is deleted) */
+            campaignName?: string;
+            /** @description Template (UUID) the email was made from, on email.* activity */
+            templateId?: string;
+            /** @description Name of that template (absent once it is deleted) */
+            templateName?: string;
             /** @description Subject of the email, on email.* activity */
             subject?: string;
             /** @description Event name, on type event */
@@ -2989,6 +3012,26 @@ export interface components {
             received: number;
             /** @description Every other event (tracked and emitted) */
             events: number;
+        };
+        ContactExecutionSchema: {
+            /** @description Execution (UUID) */
+            id: string;
+            /** @description Workflow (UUID) */
+            workflowId: string;
+            /** @description Workflow name */
+            workflowName: string;
+            /** @description RUNNING, WAITING, COMPLETED, EXITED, FAILED or CANCELLED */
+            status: string;
+            /** @description Why it exited or failed */
+            exitReason: string | null;
+            /** @description When it started (ISO 8601) */
+            startedAt: string;
+            /** @description When it ended (ISO 8601); null while active */
+            completedAt: string | null;
+        };
+        ContactExecutionsSchema: {
+            /** @description The contact's workflow executions, newest first (at most 100) */
+            data: components["schemas"]["ContactExecutionSchema"][];
         };
         UpcomingCampaignSchema: {
             /** @description Campaign (UUID) */
@@ -7921,7 +7964,7 @@ export interface operations {
                 limit?: number;
                 /** @description Cursor from the previous page (`cursor` of the response) */
                 cursor?: string;
-                /** @description Case-insensitive substring filter */
+                /** @description Case-insensitive: a substring of the email, or words that begin words of one string-typed custom field (`GET /contacts/fields`, nested ones included) */
                 search?: string;
                 /** @description Whether the contact receives marketing email */
                 subscribed?: boolean;
@@ -10256,6 +10299,65 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ActivityController_executions: {
+        parameters: {
+            query: {
+                /** @description The contact (id); a malformed or unknown one has none */
+                contactId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contact's executions, newest first (none for an unknown or another project's contact) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactExecutionsSchema"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

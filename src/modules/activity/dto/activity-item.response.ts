@@ -22,6 +22,12 @@ export class ActivityItem {
   emailId?: string;
   @ApiPropertyOptional({ description: 'Campaign (UUID), on email.* activity of a campaign email', type: String })
   campaignId?: string;
+  @ApiPropertyOptional({ description: 'Name of that campaign (absent once it is deleted)', type: String })
+  campaignName?: string;
+  @ApiPropertyOptional({ description: 'Template (UUID) the email was made from, on email.* activity', type: String })
+  templateId?: string;
+  @ApiPropertyOptional({ description: 'Name of that template (absent once it is deleted)', type: String })
+  templateName?: string;
   @ApiPropertyOptional({ description: 'Subject of the email, on email.* activity', type: String })
   subject?: string;
   @ApiPropertyOptional({ description: 'Event name, on type event', type: String })
@@ -73,6 +79,28 @@ export class UpcomingExecutionSchema {
   dueAt!: string | null;
 }
 
+export class ContactExecutionSchema {
+  @ApiProperty({ description: 'Execution (UUID)', type: String })
+  id!: string;
+  @ApiProperty({ description: 'Workflow (UUID)', type: String })
+  workflowId!: string;
+  @ApiProperty({ description: 'Workflow name', type: String })
+  workflowName!: string;
+  @ApiProperty({ description: 'RUNNING, WAITING, COMPLETED, EXITED, FAILED or CANCELLED', type: String })
+  status!: string;
+  @ApiProperty({ description: 'Why it exited or failed', type: String, nullable: true })
+  exitReason!: string | null;
+  @ApiProperty({ description: 'When it started (ISO 8601)', type: String })
+  startedAt!: string;
+  @ApiProperty({ description: 'When it ended (ISO 8601); null while active', type: String, nullable: true })
+  completedAt!: string | null;
+}
+
+export class ContactExecutionsSchema {
+  @ApiProperty({ description: "The contact's workflow executions, newest first (at most 100)", type: () => [ContactExecutionSchema] })
+  data!: ContactExecutionSchema[];
+}
+
 export class UpcomingSchema {
   @ApiProperty({ description: 'SCHEDULED campaigns, soonest first (at most 100)', type: () => [UpcomingCampaignSchema] })
   campaigns!: UpcomingCampaignSchema[];
@@ -104,6 +132,7 @@ export function toActivityItem(row: ActivityRow): ActivityItem {
   };
   if (str(data.emailId)) item.emailId = str(data.emailId);
   if (str(data.campaignId)) item.campaignId = str(data.campaignId);
+  if (str(data.templateId)) item.templateId = str(data.templateId);
   if (str(data.subject)) item.subject = str(data.subject);
   if (type === 'event') item.eventName = row.name;
   return item;

@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { ACTIVITY_TYPES } from '../activity.types';
 
@@ -43,4 +43,9 @@ export class TopCampaignsQuery extends RangeQuery {
 export class TopEventsQuery extends RangeQuery {
   @ApiPropertyOptional({ description: 'How many rows, 1-100 (larger values are clamped; default 10 for top-events, 100 for campaign-stats)', type: 'integer' })
   @IsOptional() limit?: string;
+}
+
+export class ContactExecutionsQuery {
+  @ApiProperty({ description: 'The contact (id); a malformed or unknown one has none', type: String })
+  @IsString() @MaxLength(64) contactId!: string;
 }

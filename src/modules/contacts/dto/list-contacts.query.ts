@@ -8,7 +8,7 @@ export class ListContactsQuery {
   @IsOptional() limit?: string;
   @ApiPropertyOptional({ description: 'Cursor from the previous page (`cursor` of the response)', type: String })
   @IsOptional() @IsString() @MaxLength(2048) cursor?: string;
-  @ApiPropertyOptional({ description: 'Case-insensitive substring filter', type: String })
+  @ApiPropertyOptional({ description: 'Case-insensitive: a substring of the email, or words that begin words of one string-typed custom field (`GET /contacts/fields`, nested ones included)', type: String })
   @IsOptional() @IsString() @MaxLength(320) search?: string;
   @ApiPropertyOptional({ description: 'Whether the contact receives marketing email', type: Boolean })
   @IsOptional() @QueryBoolean() @IsBoolean({ message: 'subscribed must be true or false' }) subscribed?: boolean;

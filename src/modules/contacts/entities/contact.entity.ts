@@ -12,6 +12,8 @@ import { Project } from '../../projects/entities/project.entity';
 /** `USING gin (email gin_trgm_ops)` and `USING gin (data jsonb_path_ops)`: operator classes TypeORM cannot declare. */
 @Index('contacts_email_trgm_idx', { synchronize: false })
 @Index('contacts_data_gin_idx', { synchronize: false })
+/** `USING gin (jsonb_to_tsvector('simple', data, '["string"]'))`: `GET /contacts?search=` over string fields (migration ContactsSearch). */
+@Index('contacts_search_words_idx', { synchronize: false })
 /** `USING gin (topics jsonb_path_ops)`: topic membership tests (`topics @> …`). */
 @Index('contacts_topics_gin_idx', { synchronize: false })
 export class Contact {

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { StatementRunner } from '../../../platform/database/statement-runner';
 import type { StepRef } from '../../../platform/queues/queues';
-import type { UpcomingExecution } from '../../activity/activity.registry';
+import type { ContactExecution, UpcomingExecution } from '../../activity/activity.registry';
 import { Contact } from '../../contacts/entities/contact.entity';
 import { WorkflowExecutionStep } from '../entities/workflow-execution-step.entity';
 import { ExecutionStatus, ExecutionStepRecord, WorkflowExecution } from '../entities/workflow-execution.entity';
@@ -410,6 +410,19 @@ export class ExecutionsStore {
         WHERE x.project_id = $1 AND x.status = 'WAITING'
         ORDER BY x.wake_at NULLS LAST, x.id LIMIT $2`,
       [projectId, limit],
+    );
+  }
+
+  /** The contact's executions, newest first (`workflow_executions_contact_idx`). */
+  ofContact(projectId: string, contactId: string, limit: number): Promise<ContactExecution[]> {
+    return this.dataSource.query(
+      `SELECT x.id::text AS id, x.workflow_id::text AS "workflowId", w.name AS "workflowName", x.status, x.exit_reason AS "exitReason",
+              to_char(x.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "startedAt",
+              to_char(x.completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "completedAt"
+         FROM workflow_executions x JOIN workflows w ON w.id = x.workflow_id
+        WHERE x.project_id = $1 AND x.contact_id = $2
+        ORDER BY x.started_at DESC, x.id DESC LIMIT $3`,
+      [projectId, contactId, limit],
     );
   }
 }

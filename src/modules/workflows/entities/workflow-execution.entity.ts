@@ -34,6 +34,8 @@ export interface ExecutionStepRecord {
 @Index('workflow_executions_due_idx', ['wakeAt'], { where: "status = 'WAITING'" })
 @Index('workflow_executions_waiting_event_idx', ['projectId', 'waitEvent', 'contactId'], { where: "status = 'WAITING' AND wait_event IS NOT NULL" })
 @Index('workflow_executions_stale_idx', ['updatedAt'], { where: "status = 'RUNNING'" })
+/** A contact's executions, newest first (its timeline). */
+@Index('workflow_executions_contact_idx', ['projectId', 'contactId', 'startedAt'])
 /** `(workflow_id, started_at DESC, id)`: TypeORM cannot declare a descending key, so it leaves this index to the migration. */
 @Index('workflow_executions_list_idx', { synchronize: false })
 export class WorkflowExecution {

@@ -3,29 +3,39 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { data } from '../../api/client';
 import { useContactInbound } from '../../api/activity';
-import { useContact, useContactEvents } from '../../api/contacts';
+import { useContact } from '../../api/contacts';
 import { ApiError } from '../../api/errors';
 import { qk } from '../../api/queryKeys';
 import type { Contact } from '../../api/types';
 import { Button } from '../../components/Button';
 import { ConfirmButton } from '../../components/Dialogs';
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { CheckboxField, TextAreaField, TextField } from '../../components/Fields';
+import { CheckboxField, TextField } from '../../components/Fields';
 import { Badge, EmptyState, Loading, Notice, PageHeader } from '../../components/Feedback';
 import { Verdicts } from '../../components/Verdicts';
-import { dataPatch, fieldError, formValues, parseJsonObject, useApiMutation } from '../../lib/forms';
+import { dataPatch, fieldError, formValues, useApiMutation } from '../../lib/forms';
 import { formatDate, formatValue } from '../../lib/format';
 import { KEY_SYNTAX_HINT } from '../../lib/liquid-keys';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
 import { ContactConsent } from './ContactConsent';
+import { ContactTimeline } from './ContactTimeline';
+import { DataFieldsEditor, useFieldTypes } from './DataFieldsEditor';
+import { type DataRow, type FieldType, fromRows, toRows } from './dataFields';
 
 const FIELDS = ['email', 'subscribed', 'data'] as const;
 
-function EditContact({ contact }: { contact: Contact }) {
+function EditContact({ contact, fieldTypes }: { contact: Contact; fieldTypes: ReadonlyMap<string, FieldType> }) {
   const api = useApi();
   const projectId = useProjectId();
   const queryClient = useQueryClient();
-  const [dataError, setDataError] = useState<string>();
+  const [rows, setRows] = useState<DataRow[]>(() => toRows(contact.data ?? {}, fieldTypes));
+  const [rowErrors, setRowErrors] = useState<Record<string, string>>({});
+  // A saved (or otherwise changed) contact shows its stored data again; the mutation's state stays.
+  const [shown, setShown] = useState(contact.updatedAt);
+  if (shown !== contact.updatedAt) {
+    setShown(contact.updatedAt);
+    setRows(toRows(contact.data ?? {}, fieldTypes));
+  }
   const save = useApiMutation({
     mutationFn: (body: Partial<Pick<Contact, 'email' | 'subscribed' | 'data'>>) => data(api.PATCH('/contacts/{id}', { params: { path: { id: contact.id } }, body })),
     onSuccess: (updated) => {
@@ -41,15 +51,15 @@ function EditContact({ contact }: { contact: Contact }) {
       onSubmit={(e) => {
         e.preventDefault();
         const v = formValues(e.currentTarget);
-        const data = parseJsonObject(v.data ?? '');
-        if ('error' in data) return setDataError(data.error);
-        setDataError(undefined);
+        const built = fromRows(rows);
+        if ('errors' in built) return setRowErrors(built.errors);
+        setRowErrors({});
         const body: Partial<Contact> = {};
         const email = (v.email ?? '').trim();
         if (email !== contact.email) body.email = email;
         const subscribed = v.subscribed === 'on';
         if (subscribed !== contact.subscribed) body.subscribed = subscribed;
-        const patch = dataPatch(contact.data ?? {}, data.value);
+        const patch = dataPatch(contact.data ?? {}, built.data);
         if (Object.keys(patch).length) body.data = patch;
         void save.submit(body);
       }}
@@ -63,14 +73,14 @@ function EditContact({ contact }: { contact: Contact }) {
         hint="Changing it records a contact.subscribed or contact.unsubscribed event."
         error={fieldError(save.error, 'subscribed')}
       />
-      <TextAreaField
-        label="Data (JSON)"
-        name="data"
-        rows={10}
-        defaultValue={JSON.stringify(contact.data ?? {}, null, 2)}
-        hint={`Custom fields. ${KEY_SYNTAX_HINT} In segments: data.firstName. Removing a key deletes it.`}
-        error={dataError ?? fieldError(save.error, 'data')}
-      />
+      <DataFieldsEditor rows={rows} onRowsChange={setRows} errors={rowErrors} fieldTypes={fieldTypes} />
+      <p className="field-hint">{`${KEY_SYNTAX_HINT} In segments: data.firstName.`}</p>
+      {Object.keys(rowErrors).length > 0 && <p className="field-error" role="alert">Correct the marked fields.</p>}
+      {fieldError(save.error, 'data') && (
+        <p className="field-error" role="alert">
+          {fieldError(save.error, 'data')}
+        </p>
+      )}
       {!emailConflict && <ErrorMessage error={save.error} fields={FIELDS} title="Could not save" />}
       {save.isSuccess && !save.isPending && <Notice>Saved.</Notice>}
       <Button type="submit" variant="primary" pending={save.isPending} pendingLabel="Saving…">
@@ -111,47 +121,6 @@ function Confirmation({ contact }: { contact: Contact }) {
   );
 }
 
-function Timeline({ contactId }: { contactId: string }) {
-  const events = useContactEvents(contactId);
-  if (events.isPending) return <Loading label="Loading events…" />;
-  if (events.isError) return <ErrorMessage error={events.error} title="Could not load the events" />;
-  const list = events.data.pages.flatMap((p) => p.data);
-  if (list.length === 0)
-    return (
-      <EmptyState title="No events yet">
-        Emails sent to this contact, opens, clicks and events you track with POST /v1/track appear here.
-      </EmptyState>
-    );
-  return (
-    <>
-      <ol className="timeline" aria-label="Events, newest first">
-        {list.map((event) => (
-          <li key={event.id}>
-            <strong>{event.name}</strong> <time dateTime={event.createdAt}>{formatDate(event.createdAt)}</time>
-            {event.data && Object.keys(event.data).length > 0 && (
-              <dl className="dl-grid">
-                {Object.entries(event.data)
-                  .slice(0, 8)
-                  .map(([key, value]) => (
-                    <div key={key} style={{ display: 'contents' }}>
-                      <dt>{key}</dt>
-                      <dd>{formatValue(value)}</dd>
-                    </div>
-                  ))}
-              </dl>
-            )}
-          </li>
-        ))}
-      </ol>
-      {events.hasNextPage && (
-        <Button onClick={() => events.fetchNextPage()} pending={events.isFetchingNextPage} pendingLabel="Loading…">
-          Load older events
-        </Button>
-      )}
-    </>
-  );
-}
-
 /** Mail this contact sent to the project's domains (the inbound listener), with its SPF/DKIM/DMARC verdicts. */
 function ReceivedMail({ contactId }: { contactId: string }) {
   const inbound = useContactInbound(contactId);
@@ -180,6 +149,7 @@ export default function ContactDetailPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const contact = useContact(contactId);
+  const fieldTypes = useFieldTypes();
   const back = (
     <Link to={projectPath(projectId, 'contacts')} className="btn btn-ghost">
       ← All contacts
@@ -225,7 +195,7 @@ export default function ContactDetailPage() {
       <div className="two-columns">
         <section className="panel" aria-labelledby="edit-heading">
           <h2 id="edit-heading">Details</h2>
-          <EditContact contact={c} />
+          {fieldTypes.settled ? <EditContact contact={c} fieldTypes={fieldTypes.types} /> : <Loading label="Loading the fields…" />}
           <h3 id="confirmation-heading">Double opt-in</h3>
           <Confirmation contact={c} />
         </section>
@@ -233,9 +203,9 @@ export default function ContactDetailPage() {
           <h2 id="consent-heading">Topics and snooze</h2>
           <ContactConsent contact={c} />
         </section>
-        <section className="panel" aria-labelledby="events-heading">
-          <h2 id="events-heading">Events</h2>
-          <Timeline contactId={c.id} />
+        <section className="panel" aria-labelledby="timeline-heading">
+          <h2 id="timeline-heading">Timeline</h2>
+          <ContactTimeline contactId={c.id} />
         </section>
         <section className="panel" aria-labelledby="inbound-heading">
           <h2 id="inbound-heading">Received mail</h2>

@@ -8,14 +8,17 @@ import { qk } from '../../api/queryKeys';
 import { Button } from '../../components/Button';
 import { Modal } from '../../components/Dialogs';
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { CheckboxField, TextAreaField, TextField } from '../../components/Fields';
+import { CheckboxField, TextField } from '../../components/Fields';
 import { Badge, EmptyState, Loading, PageHeader } from '../../components/Feedback';
-import { fieldError, formValues, parseJsonObject, useApiMutation } from '../../lib/forms';
+import { fieldError, formValues, useApiMutation } from '../../lib/forms';
 import { formatDate } from '../../lib/format';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
 import { BulkActions } from './BulkActions';
 import { useTopics } from '../../api/topics';
 import { FilterSelect, ListToolbar, useListSearch } from '../../components/ListToolbar';
+import { ColumnChooser, DataCell } from './ColumnChooser';
+import { DataFieldsEditor, useFieldTypes } from './DataFieldsEditor';
+import { columnsStorageKey, type DataRow, fromRows, leafPaths, readColumns, valueAt } from './dataFields';
 
 const SUBSCRIPTIONS = [
   { value: 'true', label: 'Subscribed' },
@@ -45,32 +48,41 @@ function AddContact() {
   const projectId = useProjectId();
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
-  const [dataError, setDataError] = useState<string>();
+  const [rows, setRows] = useState<DataRow[]>([]);
+  const [rowErrors, setRowErrors] = useState<Record<string, string>>({});
+  // The project's field types, read when the dialog opens (never for the list itself).
+  const fieldTypes = useFieldTypes(open).types;
   const create = useApiMutation({
     mutationFn: (body: { email: string; subscribed: boolean; data: Record<string, unknown> }) => data(api.POST('/contacts', { body })),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'contacts') });
       setOpen(false);
+      setRows([]);
     },
   });
   return (
     <>
       <Button onClick={() => setOpen(true)}>Add contact</Button>
-      <Modal open={open} onOpenChange={setOpen} title="Add a contact" description="An existing address is updated instead (its data is merged).">
+      <Modal open={open} onOpenChange={setOpen} title="Add a contact" description="An existing address is updated instead (the fields given replace its values).">
         <form
           onSubmit={(e) => {
             e.preventDefault();
             const v = formValues(e.currentTarget);
-            const data = parseJsonObject(v.data ?? '');
-            if ('error' in data) return setDataError(data.error);
-            setDataError(undefined);
-            void create.submit({ email: (v.email ?? '').trim(), subscribed: v.subscribed === 'on', data: data.value });
+            const built = fromRows(rows);
+            if ('errors' in built) return setRowErrors(built.errors);
+            setRowErrors({});
+            void create.submit({ email: (v.email ?? '').trim(), subscribed: v.subscribed === 'on', data: built.data });
           }}
           noValidate
         >
           <TextField label="Email" name="email" type="email" required error={fieldError(create.error, 'email')} />
           <CheckboxField label="Subscribed to marketing email" name="subscribed" defaultChecked />
-          <TextAreaField label="Data (JSON)" name="data" placeholder='{"firstName": "Ada", "plan": "pro"}' error={dataError ?? fieldError(create.error, 'data')} />
+          <DataFieldsEditor rows={rows} onRowsChange={setRows} errors={rowErrors} fieldTypes={fieldTypes} />
+          {fieldError(create.error, 'data') && (
+            <p className="field-error" role="alert">
+              {fieldError(create.error, 'data')}
+            </p>
+          )}
           <ErrorMessage error={create.error} fields={['email', 'data']} />
           <div className="dialog-actions">
             <Button type="submit" variant="primary" pending={create.isPending} pendingLabel="Saving…">
@@ -111,6 +123,13 @@ export default function ContactsListPage() {
     [search, subscribed, confirmation, topic, snoozed, sortField, sortDir],
   );
   const list = useContactList(listParams);
+  // Chosen columns are per project (this page stays mounted when the project changes).
+  const [chosenColumns, setChosenColumns] = useState<Record<string, string[]>>({});
+  const columns = chosenColumns[projectId] ?? readColumns(localStorage, projectId);
+  const setColumns = (next: string[]) => {
+    setChosenColumns((prev) => ({ ...prev, [projectId]: next }));
+    localStorage.setItem(columnsStorageKey(projectId), JSON.stringify(next));
+  };
   // The bulk panel stays after its job cleared the selection, to show the outcome until dismissed.
   const [bulkOpen, setBulkOpen] = useState(false);
 
@@ -120,9 +139,10 @@ export default function ContactsListPage() {
   };
 
   const loadError = list.error;
-  const contacts = list.data?.pages.flatMap((p) => p.data) ?? [];
+  const contacts = useMemo(() => list.data?.pages.flatMap((p) => p.data) ?? [], [list.data]);
   const total = list.data?.pages[0]?.total;
   const filtered = Boolean(search || subscribed || confirmation || topic || snoozed);
+  const shownKeys = useMemo(() => [...new Set(contacts.slice(0, 100).flatMap((c) => leafPaths(c.data)))], [contacts]);
   const allShownSelected = contacts.length > 0 && contacts.every((c) => selected.has(c.id));
   const toggle = (id: string) => {
     setBulkOpen(true);
@@ -148,7 +168,7 @@ export default function ContactsListPage() {
           </>
         }
       />
-      <ListToolbar search={searchBox} label="Search by email" placeholder="e.g. @example.com">
+      <ListToolbar search={searchBox} label="Search by email or text field" placeholder="e.g. @example.com or a company">
         <FilterSelect label="Subscription" value={subscribed} allLabel="All contacts" options={SUBSCRIPTIONS} onChange={(value) => setParam('subscribed', value)} />
         {(topics.data?.length ?? 0) > 0 && (
           <FilterSelect label="Topic" value={topic} allLabel="Any topic" options={(topics.data ?? []).map((t) => ({ value: t.slug, label: `Members of ${t.name}` }))} onChange={(value) => setParam('topic', value)} />
@@ -156,6 +176,7 @@ export default function ContactsListPage() {
         <FilterSelect label="Snooze" value={snoozed} allLabel="Snoozed or not" options={SNOOZE} onChange={(value) => setParam('snoozed', value)} />
         <FilterSelect label="Double opt-in" value={confirmation} allLabel="Any confirmation" options={CONFIRMATIONS} onChange={(value) => setParam('confirmation', value)} />
         <FilterSelect label="Sort" value={sort} options={SORTS} onChange={(value) => setParam('sort', value === 'createdAt:desc' ? '' : value)} />
+        <ColumnChooser chosen={columns} shownKeys={shownKeys} onChange={setColumns} />
       </ListToolbar>
       {(selected.size > 0 || bulkOpen) && <BulkActions selected={[...selected]} onFinished={clearSelection} onDismiss={() => setBulkOpen(false)} />}
       {list.isPending ? (
@@ -200,7 +221,15 @@ export default function ContactsListPage() {
                   </th>
                   <th scope="col">Email</th>
                   <th scope="col">Subscription</th>
-                  <th scope="col">Data</th>
+                  {columns.length ? (
+                    columns.map((key) => (
+                      <th scope="col" key={key}>
+                        {key}
+                      </th>
+                    ))
+                  ) : (
+                    <th scope="col">Data</th>
+                  )}
                   <th scope="col">Added</th>
                 </tr>
               </thead>
@@ -216,7 +245,15 @@ export default function ContactsListPage() {
                       </Link>
                     </td>
                     <td>{c.subscribed ? <Badge tone="good">Subscribed</Badge> : <Badge>Unsubscribed</Badge>}</td>
-                    <td className="muted">{Object.keys(c.data ?? {}).length ? Object.keys(c.data).slice(0, 4).join(', ') : '—'}</td>
+                    {columns.length ? (
+                      columns.map((key) => (
+                        <td key={key}>
+                          <DataCell value={valueAt(c.data, key)} />
+                        </td>
+                      ))
+                    ) : (
+                      <td className="muted">{Object.keys(c.data ?? {}).length ? Object.keys(c.data).slice(0, 4).join(', ') : '—'}</td>
+                    )}
                     <td>{formatDate(c.createdAt)}</td>
                   </tr>
                 ))}

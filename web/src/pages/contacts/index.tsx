@@ -3,6 +3,7 @@ import { NotFoundPage } from '../../layouts/RouteError';
 import ContactDetailPage from './ContactDetailPage';
 import ContactsListPage from './ContactsListPage';
 import ImportPage from './ImportPage';
+import './contacts.css';
 
 export default function ContactsSection() {
   return (
