@@ -14,7 +14,7 @@ import { CheckboxField, TextField } from '../../components/Fields';
 import { Badge, EmptyState, Loading, Notice, PageHeader } from '../../components/Feedback';
 import { Verdicts } from '../../components/Verdicts';
 import { dataPatch, fieldError, formValues, useApiMutation } from '../../lib/forms';
-import { formatDate, formatValue } from '../../lib/format';
+import { formatDate } from '../../lib/format';
 import { KEY_SYNTAX_HINT } from '../../lib/liquid-keys';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
 import { ContactConsent } from './ContactConsent';
