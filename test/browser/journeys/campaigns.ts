@@ -18,9 +18,9 @@ export const campaignsJourney: Journey = {
     await see(page.getByRole('heading', { name: 'New campaign' }));
     await page.getByLabel('Campaign name').fill('Pro newsletter');
     await page.getByLabel('Start from a template').selectOption({ label: state.templateName ?? 'Welcome email' });
-    await until('the template fills the subject', async () => (await page.getByLabel('Subject').inputValue()) !== '');
+    await until('the template fills the subject', async () => (await page.getByLabel('Subject', { exact: true }).inputValue()) !== '');
     assert((await page.getByLabel('From address').inputValue()) === state.fromAddress, 'the sender comes from the template');
-    await page.getByLabel('Subject').fill('News for pro users');
+    await page.getByLabel('Subject', { exact: true }).fill('News for pro users');
 
     // The segment of the segments journey, then filters with a live count (saved: every imported contact).
     await page.getByRole('radio', { name: 'A segment' }).check();

@@ -27,8 +27,8 @@ export const consentJourney: Journey = {
     await see(page.getByRole('heading', { name: 'New campaign' }));
     await page.getByLabel('Campaign name').fill('Weekly digest #1');
     await page.getByLabel('Start from a template').selectOption({ label: state.templateName ?? 'Welcome email' });
-    await until('the template fills the subject', async () => (await page.getByLabel('Subject').inputValue()) !== '');
-    await page.getByLabel('Subject').fill('This week');
+    await until('the template fills the subject', async () => (await page.getByLabel('Subject', { exact: true }).inputValue()) !== '');
+    await page.getByLabel('Subject', { exact: true }).fill('This week');
     await page.getByLabel('Email type').selectOption('MARKETING');
     await page.getByRole('radio', { name: 'Contacts matching filters' }).check();
     await page.getByLabel('Group 1 filter 1 operator').selectOption('contains');

@@ -79,7 +79,7 @@ export const contactsJourney: Journey = {
     await see(field('company'));
     assert((await field('company').inputValue()) === 'Analytical Engines' && (await field('score').inputValue()) === '12.5', 'saved values');
     assert((await field('renewal').getAttribute('type')) === 'date' && (await field('renewal').inputValue()) === '2027-01-31', 'the new date field');
-    assert((await field('plan').count()) === 0 && (await field('first name').inputValue()) === 'Person Two', 'removed and edited fields');
+    assert((await field('plan').count()) === 0 && (await field('firstName').inputValue()) === 'Person Two', 'removed and edited fields');
     // An address another contact has: the 409 shows at the email field.
     await page.getByLabel('Email', { exact: true }).fill('person3@example.org');
     await page.getByRole('button', { name: 'Save changes' }).click();

@@ -12,7 +12,7 @@ export const deliveryJourney: Journey = {
     await see(page.getByRole('heading', { name: 'New campaign' }));
     await page.getByLabel('Campaign name').fill('Gradual news');
     await page.getByLabel('Start from a template').selectOption({ label: state.templateName ?? 'Welcome email' });
-    await until('the template fills the subject', async () => (await page.getByLabel('Subject').inputValue()) !== '');
+    await until('the template fills the subject', async () => (await page.getByLabel('Subject', { exact: true }).inputValue()) !== '');
     await page.getByLabel('Email type').selectOption('TRANSACTIONAL');
     await page.getByLabel('Send in waves').check();
     await page.getByLabel('Recipients per wave').fill('1');
