@@ -18,6 +18,7 @@ import { CampaignEngine } from './engine/campaign-engine';
 import { AbTests } from './engine/ab-test';
 import { AbTestRepository } from './ab-test.repository';
 import { ReleaseSchedule } from './engine/release-schedule';
+import { ReleaseScheduleRepository } from './release-schedule.repository';
 import { CampaignTick } from './worker/campaign-tick';
 import { Campaign } from './entities/campaign.entity';
 import { CampaignsUsage } from './campaigns.usage';
@@ -27,7 +28,7 @@ import { ActivityModule } from '../activity/activity.module';
 @Module({
   imports: [TypeOrmModule.forFeature([Campaign]), EmailsModule, DomainsModule, ProjectsModule, SegmentsModule, ActivityModule, BillingModule, TopicsModule],
   controllers: [CampaignsController, CampaignResultsController, CampaignPreviewsController],
-  providers: [CampaignsService, CampaignResultsService, CampaignResultsRepository, CampaignsRepository, CampaignAudience, CampaignEngine, AbTests, AbTestRepository, ReleaseSchedule, CampaignTick, CampaignsUsage, CampaignsActivity],
+  providers: [CampaignsService, CampaignResultsService, CampaignResultsRepository, CampaignsRepository, CampaignAudience, CampaignEngine, AbTests, AbTestRepository, ReleaseSchedule, ReleaseScheduleRepository, CampaignTick, CampaignsUsage, CampaignsActivity],
   exports: [CampaignsService],
 })
 export class CampaignsModule {}

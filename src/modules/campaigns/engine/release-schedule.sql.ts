@@ -35,3 +35,7 @@ export const nextOpeningSql = (t: Fragment, w: { days: string[]; from: string; t
             FROM generate_series((${t} AT TIME ZONE ${w.timezone}::text)::date - 1, (${t} AT TIME ZONE ${w.timezone}::text)::date + 7, interval '1 day') d
            WHERE to_char(d, 'dy') = ANY(${w.days}::text[])) o
    WHERE o.closes > ${t}`;
+
+/** Contact `c`'s `moment` has been released: it is at or before the campaign's `release_moment`. */
+export const releasedSql = (campaignId: string, moment: Fragment): Fragment =>
+  sql`${moment} <= (SELECT k.release_moment FROM campaigns k WHERE k.id = ${campaignId}::uuid)`;

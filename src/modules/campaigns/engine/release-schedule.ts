@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { empty, Fragment, sql } from '../../../platform/database/sql-fragment';
+import { EntityManager } from 'typeorm';
+import { Fragment, sql } from '../../../platform/database/sql-fragment';
 import type { AudienceBatchResult } from '../../emails/email-queue.facade';
 import type { Campaign } from '../entities/campaign.entity';
-import { campaignZonesSql, contactMomentSql, fixedAudienceSql, nextOpeningSql, unwrittenSql } from './release-schedule.sql';
+import { ReleaseScheduleRepository, ReleaseScheduleRow } from '../release-schedule.repository';
+import { campaignZonesSql, contactMomentSql, fixedAudienceSql, releasedSql, unwrittenSql } from './release-schedule.sql';
 
 /** The campaign fields the schedule reads. */
 type Scheduled = Pick<Campaign, 'id' | 'projectId' | 'delivery' | 'localScheduledFor' | 'fallbackTimezone'>;
@@ -14,21 +14,14 @@ export interface WalkAudience {
   fixedAt: string;
 }
 
-interface ScheduleRow {
-  now: Date;
-  release_moment: Date | null;
-  wave_started_at: Date | null;
-  wave_written: number;
-  next_batch_at: Date | null;
-}
-
 /**
  * When, and how much of, a campaign's audience the engine may write now (docs/delivery-control.md):
  * recipient time zones, waves and sending windows. Everything is decided in the database, per
  * batch, from columns of the campaign row (`release_moment`, `wave_started_at`, `wave_written`,
  * `next_batch_at`), so a worker killed at any point resumes where the schedule stood, and a test
  * moves time by rewriting them. The engine asks `allowance` before each batch, walks the audience
- * narrowed by `narrow`, and records the batch with `recordBatch` in the batch's transaction.
+ * narrowed by `narrow`, and records the batch with `recordBatch` in the batch's transaction. The
+ * statements live in `ReleaseScheduleRepository`; this class holds the decisions.
  *
  * Recipient time zones: contacts are released by moment (`scheduledFor` as wall-clock time in the
  * contact's zone), ascending. The walk of moment M (fresh cursor) writes every contact of the fixed
@@ -43,17 +36,14 @@ export class ReleaseSchedule {
   /** PostgreSQL's zone names, read once per process (they change only with a PostgreSQL upgrade). */
   private names: Promise<string[]> | null = null;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly repository: ReleaseScheduleRepository) {}
 
   /** Zone names PostgreSQL accepts in `AT TIME ZONE`. */
   zoneNames(): Promise<string[]> {
-    this.names ??= this.dataSource
-      .query(`SELECT name FROM pg_timezone_names`)
-      .then((rows: Array<{ name: string }>) => rows.map((r) => r.name))
-      .catch((err: unknown) => {
-        this.names = null;
-        throw err;
-      });
+    this.names ??= this.repository.zoneNames().catch((err: unknown) => {
+      this.names = null;
+      throw err;
+    });
     return this.names;
   }
 
@@ -66,13 +56,12 @@ export class ReleaseSchedule {
     if (!c.localScheduledFor) return condition;
     const zones = campaignZonesSql(c.id);
     const moment = contactMomentSql(zones.wall, zones.fallback, await this.zoneNames());
-    return sql`(${condition}) AND ${moment} <= (SELECT k.release_moment FROM campaigns k WHERE k.id = ${c.id}::uuid) AND ${unwrittenSql(c.projectId, c.id)}`;
+    return sql`(${condition}) AND ${releasedSql(c.id, moment)} AND ${unwrittenSql(c.projectId, c.id)}`;
   }
 
   /** The wall-clock time `wall` in `zone`. */
-  async momentIn(wall: string, zone: string): Promise<Date> {
-    const [row] = (await this.dataSource.query(`SELECT ($1::timestamp AT TIME ZONE $2::text) AS at`, [wall, zone])) as Array<{ at: Date }>;
-    return row.at;
+  momentIn(wall: string, zone: string): Promise<Date> {
+    return this.repository.momentIn(wall, zone);
   }
 
   /**
@@ -86,9 +75,7 @@ export class ReleaseSchedule {
     opts: { unwritten: boolean; em?: EntityManager },
   ): Promise<Date | null> {
     const moment = contactMomentSql(zones.wall, zones.fallback, await this.zoneNames());
-    const query = sql`SELECT min(${moment}) AS at FROM contacts c WHERE ${audience} ${opts.unwritten ? sql`AND ${unwrittenSql(c.projectId, c.id)}` : empty}`;
-    const [row] = (await (opts.em ?? this.dataSource.manager).query(query.text, query.values)) as Array<{ at: Date | null }>;
-    return row.at;
+    return this.repository.firstMoment(c.projectId, c.id, moment, audience, opts);
   }
 
   /**
@@ -99,7 +86,7 @@ export class ReleaseSchedule {
    */
   async allowance(c: Scheduled, audience: WalkAudience): Promise<number> {
     if (!c.localScheduledFor && !c.delivery) return Infinity;
-    const s = await this.state(c);
+    const s = await this.repository.state(c.projectId, c.id);
     if (c.localScheduledFor) {
       // Read here, outside the batch's transaction: `narrow` runs inside it and must not wait on a second connection.
       await this.zoneNames();
@@ -108,7 +95,7 @@ export class ReleaseSchedule {
         moment =
           (await this.firstMoment(c, campaignZonesSql(c.id), fixedAudienceSql(c.projectId, audience.fixedAt, audience.condition), { unwritten: true })) ??
           s.now;
-        await this.set(c, sql`release_moment = ${moment}::timestamptz`);
+        await this.repository.setReleaseMoment(c.projectId, c.id, moment);
       }
       if (moment > s.now) return this.park(c, s, moment);
     }
@@ -121,7 +108,7 @@ export class ReleaseSchedule {
     const opening = d.window ? await this.nextOpening(from, d.window) : from;
     if (opening > s.now) return this.park(c, s, opening);
     if (!cap) return this.clear(c, s, Infinity);
-    await this.set(c, sql`wave_count = wave_count + 1, wave_started_at = now(), wave_written = 0, next_batch_at = NULL`);
+    await this.repository.startWave(c.projectId, c.id);
     return cap;
   }
 
@@ -131,16 +118,12 @@ export class ReleaseSchedule {
    */
   async recordBatch(em: EntityManager, c: Scheduled, result: Pick<AudienceBatchResult, 'inserted' | 'last'>, audience: WalkAudience): Promise<boolean> {
     if (c.delivery?.batchSize && result.inserted > 0) {
-      await em.query(`UPDATE campaigns SET wave_written = wave_written + $3 WHERE id = $1 AND project_id = $2`, [c.id, c.projectId, result.inserted]);
+      await this.repository.addWaveWritten(c.projectId, c.id, result.inserted, em);
     }
     if (!c.localScheduledFor || result.last !== null) return false;
     const next = await this.firstMoment(c, campaignZonesSql(c.id), fixedAudienceSql(c.projectId, audience.fixedAt, audience.condition), { unwritten: true, em });
     if (!next) return false;
-    await em.query(
-      `UPDATE campaigns SET release_moment = greatest(release_moment, $3::timestamptz), cursor_created_at = NULL, cursor_id = NULL, audience_done = false
-        WHERE id = $1 AND project_id = $2`,
-      [c.id, c.projectId, next],
-    );
+    await this.repository.releaseNext(c.projectId, c.id, next, em);
     return true;
   }
 
@@ -148,40 +131,22 @@ export class ReleaseSchedule {
   async timeline(c: Pick<Campaign, 'id' | 'projectId' | 'status' | 'audienceDone' | 'audienceFixedAt'>, condition: () => Promise<Fragment>) {
     if (c.status !== 'SENDING' || c.audienceDone || !c.audienceFixedAt) return { waiting: 0, nextBatchAt: null };
     const audience = fixedAudienceSql(c.projectId, c.audienceFixedAt.toISOString(), await condition());
-    const query = sql`SELECT count(*)::int AS n, (SELECT next_batch_at FROM campaigns WHERE id = ${c.id}::uuid AND next_batch_at > now()) AS next
-                        FROM contacts c WHERE ${audience} AND ${unwrittenSql(c.projectId, c.id)}`;
-    const [row] = (await this.dataSource.query(query.text, query.values)) as Array<{ n: number; next: Date | null }>;
-    return { waiting: row.n, nextBatchAt: row.next };
-  }
-
-  private async state(c: Scheduled): Promise<ScheduleRow> {
-    const [row] = (await this.dataSource.query(
-      `SELECT now() AS now, release_moment, wave_started_at, wave_written, next_batch_at FROM campaigns WHERE id = $1 AND project_id = $2`,
-      [c.id, c.projectId],
-    )) as ScheduleRow[];
-    return row;
+    return this.repository.waiting(c.projectId, c.id, audience);
   }
 
   private async nextOpening(from: Date, window: NonNullable<NonNullable<Campaign['delivery']>['window']>): Promise<Date> {
-    const query = nextOpeningSql(sql`${from.toISOString()}::timestamptz`, window);
-    const [row] = (await this.dataSource.query(query.text, query.values)) as Array<{ at: Date | null }>;
     // A window always opens within a week of any instant (validation keeps `days` non-empty).
-    return row.at ?? new Date(from.getTime() + 7 * 86_400_000);
+    return (await this.repository.nextOpening(from, window)) ?? new Date(from.getTime() + 7 * 86_400_000);
   }
 
   /** Nothing now: the next batch at `at` (persisted for stats and the dashboard). */
-  private async park(c: Scheduled, s: ScheduleRow, at: Date): Promise<number> {
-    if (s.next_batch_at?.getTime() !== at.getTime()) await this.set(c, sql`next_batch_at = ${at.toISOString()}::timestamptz`);
+  private async park(c: Scheduled, s: ReleaseScheduleRow, at: Date): Promise<number> {
+    if (s.next_batch_at?.getTime() !== at.getTime()) await this.repository.setNextBatchAt(c.projectId, c.id, at);
     return 0;
   }
 
-  private async clear(c: Scheduled, s: ScheduleRow, n: number): Promise<number> {
-    if (s.next_batch_at) await this.set(c, sql`next_batch_at = NULL`);
+  private async clear(c: Scheduled, s: ReleaseScheduleRow, n: number): Promise<number> {
+    if (s.next_batch_at) await this.repository.setNextBatchAt(c.projectId, c.id, null);
     return n;
-  }
-
-  private async set(c: Scheduled, assignments: Fragment): Promise<void> {
-    const query = sql`UPDATE campaigns SET ${assignments} WHERE id = ${c.id}::uuid AND project_id = ${c.projectId}::uuid`;
-    await this.dataSource.query(query.text, query.values);
   }
 }
