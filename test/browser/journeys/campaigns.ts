@@ -70,7 +70,7 @@ export const campaignsJourney: Journey = {
     }
     await page.keyboard.press('Escape');
     await until('Escape closes the dialog', async () => (await dialog.count()) === 0);
-    assert(await hasFocusWithin(sendNow), 'the focus returns to Send now');
+    await until('the focus returns to Send now', () => hasFocusWithin(sendNow));
 
     // Confirmed, the send waits 10 s (scheduled through the API); cancelled in that window, nothing is sent.
     const campaignApi = () => page.request.get(`${baseUrl}/campaigns/${state.campaignId}`, { headers: { 'X-Project-Id': state.projectId! } }).then((r) => r.json());
