@@ -34,6 +34,8 @@ export interface AppConfig {
     sendLeaseSeconds: number;
     /** How often worker processes look for stranded emails (`EMAIL_SWEEP_INTERVAL_MS`). */
     sweepIntervalMs: number;
+    /** How long a `queued` email goes untouched before the sweep re-enqueues it, its job presumed lost (`EMAIL_STRANDED_AFTER_MS`). */
+    strandedAfterMs: number;
     /** How often worker processes write double opt-in confirmation emails a crash left owed (`CONFIRMATION_REPAIR_INTERVAL_MS`). */
     confirmationRepairIntervalMs: number;
   };
@@ -103,8 +105,11 @@ export interface AppConfig {
   redisPrefix: string;
   /** `SEGMENT_RECOMPUTE_INTERVAL_MS` (default 5 minutes; tests use less) and `SEGMENT_QUERY_TIMEOUT_MS` (statement_timeout of segment queries). */
   segments: { recomputeIntervalMs: number; queryTimeoutMs: number };
-  /** `CAMPAIGN_BATCH_SIZE`: contacts per keyset batch (one INSERT … SELECT + checkpoint); `CAMPAIGN_MAX_QUEUED`: a campaign's emails waiting ahead of the transport at most. */
-  campaigns: { batchSize: number; maxQueued: number };
+  /**
+   * `CAMPAIGN_BATCH_SIZE`: contacts per keyset batch (one INSERT … SELECT + checkpoint); `CAMPAIGN_MAX_QUEUED`: a campaign's emails waiting ahead of the transport at most;
+   * `CAMPAIGN_LEASE_SECONDS`: how long a worker owns a campaign's fan-out before another may take it over (after a crash, the wait before another worker goes on).
+   */
+  campaigns: { batchSize: number; maxQueued: number; leaseSeconds: number };
   /** `WEB_DIST_DIR`: the built dashboard served under `/app/` (default `dist/web`, written by `npm run build`). */
   webDistDir: string;
   /** OpenTelemetry export over OTLP/HTTP (see `telemetryConfig`); the SDK reads the other `OTEL_*` variables itself. */
@@ -390,6 +395,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       sendConcurrency: int(env, 'SEND_CONCURRENCY', 32, 1, 1000),
       sendLeaseSeconds: int(env, 'SEND_LEASE_SECONDS', 180, 10, 86_400),
       sweepIntervalMs: int(env, 'EMAIL_SWEEP_INTERVAL_MS', 60_000, 1_000, 3_600_000),
+      strandedAfterMs: int(env, 'EMAIL_STRANDED_AFTER_MS', 120_000, 1_000, 86_400_000),
       confirmationRepairIntervalMs: int(env, 'CONFIRMATION_REPAIR_INTERVAL_MS', 30_000, 100, 3_600_000),
     },
     aws: {
@@ -439,6 +445,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     campaigns: {
       batchSize: int(env, 'CAMPAIGN_BATCH_SIZE', 1_000, 1, 100_000),
       maxQueued: int(env, 'CAMPAIGN_MAX_QUEUED', 5_000, 1, 100_000_000),
+      leaseSeconds: int(env, 'CAMPAIGN_LEASE_SECONDS', 30, 3, 3_600),
     },
     webDistDir: webDistDir(env),
     telemetry: telemetryConfig(env),

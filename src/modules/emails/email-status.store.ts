@@ -426,17 +426,19 @@ export class EmailStatusStore {
   }
 
   /**
-   * Unfinished emails whose job may have been lost (enqueue failed, queue data lost, crash), and
-   * emails a warm-up cap held whose day has come (they were never enqueued).
+   * Unfinished emails whose job may have been lost (enqueue failed, queue data lost, crash): `queued`
+   * untouched for `strandedAfterMs`, or `sending` past their lease; and emails a warm-up cap held
+   * whose day has come (they were never enqueued). A re-enqueued email whose first job was not lost
+   * after all is claimed once: the claim's status guard lets one job win.
    */
-  async findStranded(limit: number): Promise<Array<{ id: string; type: EmailType }>> {
+  async findStranded(limit: number, strandedAfterMs: number): Promise<Array<{ id: string; type: EmailType }>> {
     return this.dataSource.query(
       `SELECT id, type FROM emails
-        WHERE (status = 'queued' AND not_before IS NULL AND updated_at < now() - interval '2 minutes')
+        WHERE (status = 'queued' AND not_before IS NULL AND updated_at < now() - $2 * interval '1 millisecond')
            OR (status = 'queued' AND not_before <= now())
            OR (status = 'sending' AND lease_until < now())
         ORDER BY created_at LIMIT $1`,
-      [limit],
+      [limit, strandedAfterMs],
     );
   }
 }

@@ -17,8 +17,6 @@ import type { AudienceVariants } from '../../emails/email-queue.facade';
 import { WarmupLedger } from '../../domains/warmup/warmup-ledger.store';
 import { ReleaseSchedule } from './release-schedule';
 
-/** How long a worker owns a campaign's fan-out before another may take it over. */
-const LEASE_SECONDS = 30;
 /** A tick hands over batches for at most this long, then lets the next tick (and other campaigns) run. */
 const TICK_BUDGET_MS = 2_000;
 
@@ -111,7 +109,7 @@ export class CampaignEngine {
    * True when the tick's time budget alone stopped it (more of its audience to write, room for it).
    */
   private async advance(row: CampaignRow): Promise<boolean> {
-    const campaign = await this.repository.takeEngineLease(row.project_id, row.id, LEASE_SECONDS);
+    const campaign = await this.repository.takeEngineLease(row.project_id, row.id, this.config.campaigns.leaseSeconds);
     if (!campaign) return false;
     try {
       const entity = await this.repository.findOne(row.project_id, row.id);

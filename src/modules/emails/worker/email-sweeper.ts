@@ -22,7 +22,7 @@ export class EmailSweeper extends PeriodicWorker {
   private readonly log = logger('email-sweeper');
 
   constructor(
-    @InjectConfig() config: AppConfig,
+    @InjectConfig() private readonly config: AppConfig,
     private readonly store: EmailStatusStore,
     private readonly queue: EmailQueue,
   ) {
@@ -30,7 +30,7 @@ export class EmailSweeper extends PeriodicWorker {
   }
 
   protected async round(): Promise<void> {
-    const stranded = await this.store.findStranded(BATCH);
+    const stranded = await this.store.findStranded(BATCH, this.config.email.strandedAfterMs);
     // Concurrent calls share one addBulk (EmailQueue batches them).
     await Promise.all(TEMPLATE_TYPES.map((type) => this.queue.enqueue(stranded.filter((e) => e.type === type).map((e) => e.id), type)));
     if (stranded.length) this.log.info({ count: stranded.length }, 're-enqueued stranded emails');
