@@ -12,6 +12,7 @@
  */
 
 import { validationError } from '../../../platform/http/app-error';
+import { RESERVED_DATA_KEYS } from './data-rules';
 
 /**
  * Custom-data limits (docs/api.md "Custom data limits"); each breach is a 422 naming the limit.
@@ -46,8 +47,7 @@ export function checkDataLimits(data: JsonObject, field = 'data'): void {
   }
 }
 
-/** Keys silently dropped from every `data` payload (they are generated template variables or core fields). */
-export const RESERVED_DATA_KEYS: readonly string[] = ['id', 'plunk_id', 'plunk_email', 'email', 'unsubscribeUrl', 'subscribeUrl', 'manageUrl'];
+export { RESERVED_DATA_KEYS };
 const RESERVED = new Set(RESERVED_DATA_KEYS);
 
 export type JsonObject = Record<string, unknown>;

@@ -5,6 +5,7 @@
  * sends the data rule for removal: a top-level key as null, a nested leaf by re-sending its
  * parent object without it (a sent object replaces the stored one).
  */
+import { DATE_ONLY, isDateString, RESERVED_DATA_KEYS } from '../../../../src/modules/contacts/data/data-rules';
 
 /** The project's field types (`GET /contacts/fields`); `json` edits what has no field type (arrays). */
 export type FieldType = 'string' | 'number' | 'boolean' | 'date';
@@ -22,19 +23,8 @@ export interface DataRow {
 }
 
 /** Keys the API drops from every write (docs/api.md "Custom data"). */
-export const RESERVED_KEYS = ['id', 'plunk_id', 'plunk_email', 'email', 'unsubscribeUrl', 'subscribeUrl', 'manageUrl'];
-
-const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(\.\d{3})?Z$/;
-
-/** The API's two date forms with a real calendar day (the server's `isDateString`). */
-export function isDateString(value: string): boolean {
-  const m = DATE_ONLY.exec(value) ?? DATE_TIME.exec(value);
-  if (!m) return false;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (month < 1 || month > 12 || day < 1) return false;
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
+export const RESERVED_KEYS = RESERVED_DATA_KEYS;
+export { isDateString };
 
 /** The type the API infers for a value (its first value fixes a field's type). */
 export function inferType(value: unknown): RowType {
