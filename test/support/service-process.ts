@@ -15,11 +15,16 @@ const ROOT = join(__dirname, '..', '..');
  */
 export const systemEnv = (): Record<string, string> => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' });
 
-/** The service as `npm start` runs it, but from the TypeScript sources (no build needed). */
+/**
+ * The service as `npm start` runs it, but from the TypeScript sources (no build needed). A worker
+ * keeps the usual priority (`WORKER_NICE=0` unless the caller sets it): beside the parallel suites
+ * of a loaded CI machine, a lowered one starves it, and these tests are about behaviour, not about
+ * who wins the CPU (the bench measures that).
+ */
 export function spawnService(env: Record<string, string>): { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<number | null> } {
   const child = spawn(process.execPath, ['-r', './test/support/ts-register.js', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...systemEnv(), ...env },
+    env: { ...systemEnv(), WORKER_NICE: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

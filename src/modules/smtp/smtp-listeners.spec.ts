@@ -14,7 +14,7 @@ import { SmtpTls } from './smtp-tls';
 
 describe('SmtpListeners', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-smtp-'));
-  const config = loadConfig({ DATA_DIR: dataDir, APP_SECRET: 'x'.repeat(32), HOST: '127.0.0.1', LOG_LEVEL: 'silent', SMTP_IDLE_TIMEOUT_MS: '5000' });
+  const config = loadConfig({ DATA_DIR: dataDir, APP_SECRET: 'x'.repeat(32), HOST: '127.0.0.1', LOG_LEVEL: 'silent', SMTP_IDLE_TIMEOUT_MS: '30000' });
   const readiness = new ReadinessRegistry();
   const listeners = new SmtpListeners(config, new SmtpTls(config), readiness);
   const received: Buffer[] = [];
