@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import type { UpcomingCampaign } from '../activity.registry';
 import { ACTIVITY_TYPES, activityTypeOf, type ActivityStats, ActivityType } from '../activity.types';
 
@@ -79,13 +79,7 @@ export class UpcomingExecutionSchema {
   dueAt!: string | null;
 }
 
-export class ContactExecutionSchema {
-  @ApiProperty({ description: 'Execution (UUID)', type: String })
-  id!: string;
-  @ApiProperty({ description: 'Workflow (UUID)', type: String })
-  workflowId!: string;
-  @ApiProperty({ description: 'Workflow name', type: String })
-  workflowName!: string;
+export class ContactExecutionSchema extends PickType(UpcomingExecutionSchema, ['id', 'workflowId', 'workflowName'] as const) {
   @ApiProperty({ description: 'RUNNING, WAITING, COMPLETED, EXITED, FAILED or CANCELLED', type: String })
   status!: string;
   @ApiProperty({ description: 'Why it exited or failed', type: String, nullable: true })
