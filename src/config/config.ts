@@ -16,6 +16,11 @@ export interface AppConfig {
   databaseUrl?: string;
   /** `EMBEDDED_DB_BUFFERS_MB`: the embedded database's shared_buffers (PostgreSQL's 128 MB default is resident from start). */
   embeddedDbBuffersMb: number;
+  /**
+   * `EMBEDDED_MAINTENANCE_INTERVAL_MS`: how often the embedded database, which has no autovacuum,
+   * looks for tables to vacuum or analyze and GIN pending lists to merge; 0: never (default 30 s).
+   */
+  embeddedMaintenanceIntervalMs: number;
   redisUrl?: string;
   role: Role;
   /** `PROCESSES`: copies of the service this command starts (node:cluster, one shared port); services mode only. */
@@ -382,6 +387,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dataDir,
     databaseUrl,
     embeddedDbBuffersMb: int(env, 'EMBEDDED_DB_BUFFERS_MB', 16, 1, 4096),
+    embeddedMaintenanceIntervalMs: int(env, 'EMBEDDED_MAINTENANCE_INTERVAL_MS', 30_000, 0, 86_400_000),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     role,
     processes,

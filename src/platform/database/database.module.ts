@@ -4,11 +4,12 @@ import type { DataSource } from 'typeorm';
 import { dataSourceOptions } from './data-source-options';
 import { StatementRunner } from './statement-runner';
 import { DatabaseTraits } from './database-traits';
+import { EmbeddedMaintenance } from './embedded-maintenance';
 
 @Global()
 @Module({})
 export class DatabaseModule {
-  /** `embedded`: the database is the in-process PGlite (changes how statements are prepared, and `DatabaseTraits`). */
+  /** `embedded`: the database is the in-process PGlite (changes how statements are prepared, `DatabaseTraits`, and adds `EmbeddedMaintenance`). */
   static forRoot(databaseUrl: string, poolSize: number, embedded: boolean): DynamicModule {
     return {
       module: DatabaseModule,
@@ -16,6 +17,8 @@ export class DatabaseModule {
       providers: [
         { provide: StatementRunner, useFactory: (dataSource: DataSource) => new StatementRunner(dataSource, embedded), inject: [getDataSourceToken()] },
         { provide: DatabaseTraits, useValue: new DatabaseTraits({ concurrentTransactions: !embedded }) },
+        // PGlite has no autovacuum: the service does its work (PostgreSQL does its own).
+        ...(embedded ? [EmbeddedMaintenance] : []),
       ],
       exports: [StatementRunner, DatabaseTraits],
     };
