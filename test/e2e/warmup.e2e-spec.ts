@@ -110,6 +110,9 @@ describe('domain warm-up', () => {
     expect(await rowsOf()).toHaveLength(4);
     expect((await p.api.get(`/campaigns/${campaign.id}`).expect(200)).body.status).toBe('SENDING');
     expect(await warmup(p, id)).toMatchObject({ day: 0, capToday: 4, sentToday: 4 });
+    // The stats say who waits and until when: the next UTC day.
+    const tomorrow = new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00.000Z`).getTime() + 86_400_000;
+    expect((await p.api.get(`/campaigns/${campaign.id}/stats`).expect(200)).body).toMatchObject({ waiting: 6, nextBatchAt: new Date(tomorrow).toISOString() });
 
     // Day 1 allows 4 × 1.5 = 6: the other 6 go out, and the campaign is SENT that day (its cap is full, but nothing is left).
     await nextDay(id, 'news.example');

@@ -21,6 +21,7 @@ interface EndpointDbRow {
   previous_secret_expires_at: Date | null;
   last_success_at: Date | null;
   failing_since: Date | null;
+  enabled_since: Date;
   created_at: Date;
   updated_at: Date;
   last_delivery_at: Date | null;
@@ -40,6 +41,7 @@ const toEndpoint = (r: EndpointDbRow): EndpointRow => ({
   previousSecretExpiresAt: r.previous_secret_expires_at,
   lastSuccessAt: r.last_success_at,
   failingSince: r.failing_since,
+  enabledSince: r.enabled_since,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
   lastDeliveryAt: r.last_delivery_at,
@@ -75,6 +77,8 @@ export interface SubscribedEndpoint {
   id: string;
   project_id: string;
   events: string[];
+  /** Created or last enabled at: events recorded before are not its own. */
+  enabled_since: Date;
 }
 
 /** The webhooks module's endpoints table (deliveries and attempts: `deliveries.store.ts`). */
@@ -128,6 +132,8 @@ export class WebhooksRepository {
     if (changes.description !== undefined) set('description', changes.description);
     if (changes.events !== undefined) set('events', changes.events, '::text[]');
     if (changes.enabled !== undefined) {
+      // Enabling a disabled endpoint starts its events anew (before `enabled` changes: SET reads the old row).
+      if (changes.enabled) sets.push('enabled_since = CASE WHEN enabled THEN enabled_since ELSE now() END');
       set('enabled', changes.enabled);
       sets.push('disabled_reason = NULL');
       if (changes.enabled) sets.push('failing_since = NULL');
@@ -157,7 +163,7 @@ export class WebhooksRepository {
    * `webhook_endpoints_project_created_idx` per project, nothing found in the common case.
    */
   enabledOfProjects(projectIds: string[]): Promise<SubscribedEndpoint[]> {
-    return this.statements.run<SubscribedEndpoint>(`SELECT id, project_id, events FROM webhook_endpoints WHERE project_id = ANY($1::uuid[]) AND enabled`, [projectIds]);
+    return this.statements.run<SubscribedEndpoint>(`SELECT id, project_id, events, enabled_since FROM webhook_endpoints WHERE project_id = ANY($1::uuid[]) AND enabled`, [projectIds]);
   }
 
   /**

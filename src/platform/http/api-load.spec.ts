@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Request, Response } from 'express';
-import { API_BUSY_IN_FLIGHT, apiInFlight, apiLoadMiddleware, yieldToApi } from './api-load';
+import { API_BUSY_IN_FLIGHT, apiInFlight, apiLoadMiddleware, apiYieldGate, yieldToApi } from './api-load';
 
 /** Starts `n` requests through the middleware; closing a response ends its request. */
 function start(n: number): EventEmitter[] {
@@ -71,6 +71,39 @@ describe('yieldToApi', () => {
     const responses = start(API_BUSY_IN_FLIGHT + 10);
     try {
       expect(await yieldToApi(0)).toBe(0);
+    } finally {
+      closeAll(responses);
+    }
+  });
+});
+
+describe('apiYieldGate', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('holds while the API is busy, lets one round through per bound, and opens once the API calms down', () => {
+    jest.useFakeTimers({ now: 1_000_000 });
+    const gate = apiYieldGate(2_000);
+    expect(gate()).toBe(true);
+    const responses = start(API_BUSY_IN_FLIGHT);
+    try {
+      expect(gate()).toBe(false);
+      jest.advanceTimersByTime(1_999);
+      expect(gate()).toBe(false);
+      jest.advanceTimersByTime(1);
+      expect(gate()).toBe(true); // the bound passed: one round, then it holds again
+      expect(gate()).toBe(false);
+      jest.advanceTimersByTime(2_000);
+      expect(gate()).toBe(true);
+    } finally {
+      closeAll(responses);
+    }
+    expect(gate()).toBe(true);
+  });
+
+  it('with a bound of 0 never holds', () => {
+    const responses = start(API_BUSY_IN_FLIGHT + 5);
+    try {
+      expect(apiYieldGate(0)()).toBe(true);
     } finally {
       closeAll(responses);
     }

@@ -49,3 +49,25 @@ export async function yieldToApi(maxWaitMs: number, busyAt: number = API_BUSY_IN
   }
   return Date.now() - started;
 }
+
+/**
+ * `yieldToApi` for work that is polled rather than awaited (an event consumer's turn in the
+ * outbox's rounds): the returned gate answers false while the process has `busyAt` or more
+ * requests in flight, and true once they drop below, or once it has answered false for
+ * `maxWaitMs` (then it starts counting again), so the work still progresses under a load that
+ * never ends. 0: always true.
+ */
+export function apiYieldGate(maxWaitMs: number, busyAt: number = API_BUSY_IN_FLIGHT): () => boolean {
+  let heldSince: number | null = null;
+  return () => {
+    if (maxWaitMs <= 0 || inFlight < busyAt) {
+      heldSince = null;
+      return true;
+    }
+    const now = Date.now();
+    heldSince ??= now;
+    if (now - heldSince < maxWaitMs) return false;
+    heldSince = null;
+    return true;
+  };
+}

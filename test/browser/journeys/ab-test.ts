@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { assert, type Journey, see, until } from '../harness';
 
 /**
- * An A/B campaign composed in the dashboard: two subjects (the Delivery step), half the audience
+ * An A/B campaign composed in the dashboard: variant B with its own subject, sender name and body
+ * (the Delivery step), half the audience
  * tested, winner by clicks. A recipient of B clicks (the tracking redirect of the message in the
  * outbox); the campaign page shows the per-variant results during the wait, B is picked as the
  * winner by hand, and the rest of the audience gets B.
@@ -25,8 +26,12 @@ export const abTestJourney: Journey = {
     await page.getByLabel('Subject', { exact: true }).fill('Spring plans A');
     await page.getByLabel('From address').fill(state.fromAddress!);
     const delivery = page.getByRole('group', { name: 'Delivery' });
-    await delivery.getByLabel('A/B test the subject').check();
+    await delivery.getByLabel('A/B test the subject, sender name or body').check();
     await delivery.getByLabel('Subject B').fill('Spring plans B');
+    await delivery.getByLabel('Sender name B').fill('Spring team');
+    await delivery.getByLabel('A body of its own for B').check();
+    await delivery.locator('.cm-content').click();
+    await page.keyboard.insertText('<p>See <a href="https://example.com/spring-b">the B plans</a>.</p>');
     await delivery.getByLabel('Test share (%)').fill('50');
     await delivery.getByLabel('Winner by').selectOption('clicks');
     await delivery.getByLabel('Wait (minutes)').fill('30');
@@ -40,7 +45,7 @@ export const abTestJourney: Journey = {
     const id = /\/campaigns\/([0-9a-f-]{36})$/.exec(page.url())?.[1];
     assert(id, `the campaign page opens (${page.url()})`);
     const saved = await api('GET', `/campaigns/${id}`);
-    assert(saved.abTest?.testPercent === 50 && saved.abTest.metric === 'clicks' && saved.abTest.variants[0].subject === 'Spring plans B', `the A/B test is saved (${JSON.stringify(saved.abTest)})`);
+    assert(saved.abTest?.testPercent === 50 && saved.abTest.metric === 'clicks' && saved.abTest.variants[0].subject === 'Spring plans B' && saved.abTest.variants[0].fromName === 'Spring team' && /the B plans/.test(saved.abTest.variants[0].body), `the A/B test is saved (${JSON.stringify(saved.abTest)})`);
 
     await page.getByRole('button', { name: 'Send now' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Send', exact: true }).click();
@@ -49,6 +54,7 @@ export const abTestJourney: Journey = {
     const b = emails.find((e) => e.subject === 'Spring plans B');
     assert(b, `a test email carries subject B (${JSON.stringify(emails.map((e) => e.subject))})`);
     const eml = readFileSync(join(service.dataDir, 'outbox', `${b.id}.eml`), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    assert(eml.includes('the B plans') && /^From: "?Spring team"? </m.test(eml), 'variant B went out with its own body and sender name');
     const link = /https?:\/\/[^\s"'<>]+\/t\/c\/[A-Za-z0-9_.-]+/.exec(eml)?.[0];
     assert(link, 'the message carries a tracked link');
     const click = await page.request.get(`${baseUrl}${new URL(link).pathname}`, { maxRedirects: 0 });

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { WarmupLedger } from '../../domains/warmup/warmup-ledger.store';
 import { Fragment, sql } from '../../../platform/database/sql-fragment';
 import type { AudienceBatchResult } from '../../emails/email-queue.facade';
 import type { Campaign } from '../entities/campaign.entity';
@@ -36,7 +38,11 @@ export class ReleaseSchedule {
   /** PostgreSQL's zone names, read once per process (they change only with a PostgreSQL upgrade). */
   private names: Promise<string[]> | null = null;
 
-  constructor(private readonly repository: ReleaseScheduleRepository) {}
+  constructor(
+    private readonly repository: ReleaseScheduleRepository,
+    private readonly warmup: WarmupLedger,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
 
   /** Zone names PostgreSQL accepts in `AT TIME ZONE`. */
   zoneNames(): Promise<string[]> {
@@ -127,11 +133,16 @@ export class ReleaseSchedule {
     return true;
   }
 
-  /** The audience not yet written (SENDING campaigns; 0 otherwise) and when the next batch may go. */
-  async timeline(c: Pick<Campaign, 'id' | 'projectId' | 'status' | 'audienceDone' | 'audienceFixedAt'>, condition: () => Promise<Fragment>) {
+  /**
+   * The audience not yet written (SENDING campaigns; 0 otherwise) and when the next batch may go:
+   * the schedule's next batch, or, when the sender's warm-up cap for today is reached, the next UTC day.
+   */
+  async timeline(c: Pick<Campaign, 'id' | 'projectId' | 'status' | 'audienceDone' | 'audienceFixedAt' | 'fromAddress'>, condition: () => Promise<Fragment>) {
     if (c.status !== 'SENDING' || c.audienceDone || !c.audienceFixedAt) return { waiting: 0, nextBatchAt: null };
     const audience = fixedAudienceSql(c.projectId, c.audienceFixedAt.toISOString(), await condition());
-    return this.repository.waiting(c.projectId, c.id, audience);
+    const timeline = await this.repository.waiting(c.projectId, c.id, audience);
+    if (timeline.waiting === 0 || timeline.nextBatchAt) return timeline;
+    return { ...timeline, nextBatchAt: await this.warmup.heldUntil(this.dataSource.manager, c.projectId, c.fromAddress) };
   }
 
   private async nextOpening(from: Date, window: NonNullable<NonNullable<Campaign['delivery']>['window']>): Promise<Date> {

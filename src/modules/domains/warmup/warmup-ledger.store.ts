@@ -34,6 +34,14 @@ const LOCK_ROOM_SQL = `
   SELECT w.id, GREATEST(w.cap - k.sent, 0) AS room, ((${TODAY_UTC} + $3::int)::timestamp AT TIME ZONE 'UTC') AS starts_at
     FROM w JOIN k ON k.domain_id = w.id`;
 
+/** Tomorrow's UTC midnight when a warming domain covering the sender has no room left today (read only: no counter is created or locked). */
+const HELD_UNTIL_SQL = `
+  SELECT ((${TODAY_UTC} + 1)::timestamp AT TIME ZONE 'UTC') AS until
+    FROM domains d LEFT JOIN domain_send_counts k ON k.domain_id = d.id AND k.day = ${TODAY_UTC}
+   WHERE d.project_id = $1 AND d.warmup_enabled AND ${SENDER_AT_DOMAIN('$2::text')}
+     AND coalesce(k.sent, 0) >= ${WARMUP_CAP(WARMUP_DAY())}
+   LIMIT 1`;
+
 const ADD_SQL = `UPDATE domain_send_counts SET sent = sent + $3 WHERE domain_id = ANY($1::uuid[]) AND day = ${TODAY_UTC} + $2::int`;
 
 /** How far ahead a workflow's held mail is booked at most (a cap is at least one a day, so only a burst larger than this many days' caps reaches it). */
@@ -50,6 +58,12 @@ export class WarmupLedger {
   /** Today's room under the caps covering the sender, counters locked until the caller's commit. */
   async today(em: EntityManager, projectId: string, fromAddress: string): Promise<WarmupRoom> {
     return this.room(em, projectId, fromAddress, 0);
+  }
+
+  /** When campaign mail from the sender may go again if today's cap is reached (the next UTC day), else null. */
+  async heldUntil(em: EntityManager, projectId: string, fromAddress: string): Promise<Date | null> {
+    const rows: Array<{ until: Date }> = await em.query(HELD_UNTIL_SQL, [projectId, fromAddress]);
+    return rows.length ? new Date(rows[0].until) : null;
   }
 
   /** Adds `count` written emails to the counters of `room`'s day. */

@@ -11,6 +11,12 @@ export interface EventConsumer {
   name: string;
   /** batch in ascending event id; must be idempotent (at-least-once) */
   handle(events: StoredEvent[]): Promise<void>;
+  /**
+   * Asked before each round: false skips this consumer for the round (its events wait past its
+   * cursor and come in the next batches), e.g. the webhooks fan-out while the API is busy
+   * (`apiYieldGate`). Absent: every round.
+   */
+  mayRun?(): boolean;
 }
 
 /** Modules register their consumers here (in `onModuleInit`); the outbox drives them. */

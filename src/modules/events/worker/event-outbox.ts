@@ -81,7 +81,8 @@ export class EventOutbox implements OnApplicationBootstrap, BeforeApplicationShu
   private async drainAll(): Promise<void> {
     const consumers = this.registry.all();
     for (const consumer of consumers) await this.ensureCursor(consumer);
-    while (!this.stopped && (await this.round(consumers)));
+    // A consumer that holds off (`mayRun`) is left out of that round; the 1 s poll brings it back.
+    while (!this.stopped && (await this.round(consumers.filter((c) => c.mayRun?.() ?? true))));
   }
 
   /**

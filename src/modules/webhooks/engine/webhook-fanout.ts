@@ -1,4 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import type { AppConfig } from '../../../config/config';
+import { InjectConfig } from '../../../config/config.module';
+import { apiYieldGate } from '../../../platform/http/api-load';
 import { ContactDirectory } from '../../events/contact-directory';
 import type { StoredEvent } from '../../events/events.types';
 import { DeliveriesStore, type FanOut } from '../deliveries.store';
@@ -14,18 +17,24 @@ import { WebhookQueue } from './webhook-queue';
  * contacts' addresses come in one lookup per project, every (endpoint, event) delivery is
  * inserted in one statement (an event handed on again makes none), and the new deliveries are
  * queued in groups. Events recorded before an endpoint existed, or while it was disabled, never
- * reach it (a replay sends them on purpose).
+ * reach it, however late the fan-out runs (`enabled_since`; a replay sends them on purpose). While the process's API is busy the consumer holds
+ * off (`mayRun`), so a track load does not pay for its fan-out as it runs.
  */
 @Injectable()
 export class WebhookFanOut {
   readonly name = 'webhooks';
+  /** The fan-out yields to this process's API as the deliveries do: while it is busy, at most one round per `WEBHOOK_YIELD_MAX_MS`. */
+  readonly mayRun: () => boolean;
 
   constructor(
+    @InjectConfig() config: AppConfig,
     private readonly endpoints: WebhooksRepository,
     private readonly store: DeliveriesStore,
     private readonly queue: WebhookQueue,
     private readonly contacts: ContactDirectory,
-  ) {}
+  ) {
+    this.mayRun = apiYieldGate(config.webhooks.yieldMaxMs);
+  }
 
   async handle(events: StoredEvent[]): Promise<void> {
     if (events.length === 0) return;
@@ -36,7 +45,10 @@ export class WebhookFanOut {
 
     const matched: Array<{ event: StoredEvent; endpointIds: string[] }> = [];
     for (const event of events) {
-      const endpointIds = (byProject.get(event.projectId) ?? []).filter((e) => matches(e.events, event.name)).map((e) => e.id);
+      // Only endpoints enabled when the event was recorded: the fan-out may run late (it yields to a busy API).
+      const endpointIds = (byProject.get(event.projectId) ?? [])
+        .filter((e) => new Date(e.enabled_since).getTime() <= event.createdAt.getTime() && matches(e.events, event.name))
+        .map((e) => e.id);
       if (endpointIds.length) matched.push({ event, endpointIds });
     }
     if (matched.length === 0) return;

@@ -29,6 +29,8 @@ export class WebhookEndpoint {
   @Column('timestamptz', { nullable: true }) lastSuccessAt: Date | null;
   /** The first failed attempt since the last success (null once one succeeds): the auto-disable clock. */
   @Column('timestamptz', { nullable: true }) failingSince: Date | null;
+  /** When it was created or last enabled: the fan-out sends it only events recorded since. */
+  @Column('timestamptz', { default: () => 'now()' }) enabledSince: Date;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

@@ -53,7 +53,10 @@ describe('campaign page: A/B results', () => {
 describe('composer: A/B draft', () => {
   it('keeps a variant body set through the API when the subject changes, and saves null when off', () => {
     const draft = abDraftOf(campaign);
-    expect(abTestInput({ ...draft, subjects: ['New B'] })).toEqual({ variants: [{ subject: 'New B', body: '<p>b</p>', fromName: null }], testPercent: 20, metric: 'clicks', waitMinutes: 60 });
+    expect(draft.variants).toEqual([{ subject: 'B', fromName: '', ownBody: true, body: '<p>b</p>' }]);
+    expect(abTestInput({ ...draft, variants: [{ ...draft.variants[0]!, subject: 'New B' }] })).toEqual({ variants: [{ subject: 'New B', body: '<p>b</p>', fromName: null }], testPercent: 20, metric: 'clicks', waitMinutes: 60 });
+    // A sender name of its own; the body unticked goes back to variant A's.
+    expect(abTestInput({ ...draft, variants: [{ ...draft.variants[0]!, fromName: ' Team B ', ownBody: false }] })?.variants).toEqual([{ subject: 'B', fromName: 'Team B', body: null }]);
     expect(abTestInput({ ...draft, enabled: false })).toBeNull();
   });
 });

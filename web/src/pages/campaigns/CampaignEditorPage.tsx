@@ -241,7 +241,7 @@ function Editor({ campaign }: { campaign?: Campaign }) {
         <fieldset className="panel" disabled={!editable}>
           <legend>Delivery</legend>
           <DeliveryFields value={delivery} onChange={(d) => { setTouched(true); setDelivery(d); }} error={save.error} />
-          <AbTestFields value={abTest} onChange={(v) => { setTouched(true); setAbTest(v); }} error={save.error} />
+          <AbTestFields value={abTest} onChange={(v) => { setTouched(true); setAbTest(v); }} error={save.error} readOnly={!editable} />
         </fieldset>
         <ErrorMessage error={save.error} fields={FIELDS} title="Could not save the campaign" />
         {editable && (

@@ -23,14 +23,17 @@ export function describeDelivery(c: Pick<Campaign, 'delivery' | 'timezone' | 'lo
 }
 
 /**
- * The release timeline of a campaign with delivery control: its settings, and while it sends,
- * how many recipients wait and when the next batch goes (from the stats, refreshed each second).
+ * The release timeline of a campaign with delivery control (or held by its domain's warm-up): its
+ * settings, and while it sends, how many recipients wait and when the next batch goes (from the
+ * stats, refreshed each second).
  */
 export function ReleaseTimeline({ campaign }: { campaign: Campaign }) {
   const stats = useCampaignStats(campaign.id, campaign.status);
-  const parts = describeDelivery(campaign);
-  if (parts.length === 0) return null;
   const st = stats.data;
+  // A campaign without delivery settings shows it only while the sender's warm-up holds it (the stats' next batch is the next UTC day).
+  const warmupHold = campaign.status === 'SENDING' && Boolean(st?.nextBatchAt) && describeDelivery(campaign).length === 0;
+  const parts = warmupHold ? ["The sending domain's warm-up cap for today is reached: the rest goes out from the next UTC day"] : describeDelivery(campaign);
+  if (parts.length === 0) return null;
   return (
     <section className="panel" aria-label="Release timeline">
       <h2>Release timeline</h2>
