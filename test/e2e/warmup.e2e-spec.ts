@@ -10,11 +10,17 @@ describe('domain warm-up', () => {
 
   const addDomain = async (p: ProjectSession, domain: string): Promise<string> => (await p.api.post('/domains', { domain }).expect(201)).body.id;
   const warmup = async (p: ProjectSession, id: string) => (await p.api.get(`/domains/${id}`).expect(200)).body.warmup;
-  /** The next UTC day, for this domain: its start, its counters and its held emails move one day back. */
+  /**
+   * The next UTC day, for this domain: its start, its counters and its held emails move one day
+   * back, in one transaction (an engine tick between the start's move and the counters' would see
+   * day 1's cap against day 0's count and write into the day that is about to become yesterday).
+   */
   const nextDay = async (domainId: string, domain: string) => {
-    await s.db.query(`UPDATE domains SET warmup_started_at = warmup_started_at - interval '1 day' WHERE id = $1`, [domainId]);
-    await s.db.query(`UPDATE domain_send_counts SET day = day - 1 WHERE domain_id = $1`, [domainId]);
-    await s.db.query(`UPDATE emails SET not_before = not_before - interval '1 day' WHERE not_before IS NOT NULL AND from_address LIKE $1`, [`%@${domain}`]);
+    await s.db.dataSource.transaction(async (em) => {
+      await em.query(`UPDATE domains SET warmup_started_at = warmup_started_at - interval '1 day' WHERE id = $1`, [domainId]);
+      await em.query(`UPDATE domain_send_counts SET day = day - 1 WHERE domain_id = $1`, [domainId]);
+      await em.query(`UPDATE emails SET not_before = not_before - interval '1 day' WHERE not_before IS NOT NULL AND from_address LIKE $1`, [`%@${domain}`]);
+    });
   };
 
   it('validates each warm-up field with a 422 naming it, and hides other projects’ domains', async () => {
