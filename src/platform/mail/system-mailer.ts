@@ -7,7 +7,7 @@ export interface SystemMessage {
 
 /**
  * Account mail (verification, password reset) from `SYSTEM_FROM`, belonging to no project.
- * Bound globally to the outbox writer now; the sending module rebinds it to the real pipeline.
+ * `SystemMailModule` binds it to the emails module's pipeline, so it goes out like any other email.
  */
 export abstract class SystemMailer {
   abstract send(msg: SystemMessage): Promise<void>;

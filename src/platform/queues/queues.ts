@@ -6,8 +6,6 @@ import type { JobTrace } from '../telemetry/telemetry';
  * deterministic so a retried enqueue cannot duplicate work.
  */
 export const QUEUES = {
-  /** Housekeeping jobs of the platform itself. */
-  maintenance: 'maintenance',
   /** CSV contact imports (one job per import_jobs row). */
   contactImport: 'contact-import',
   /** Bulk subscribe / unsubscribe / delete (one job per bulk_jobs row). */
@@ -38,7 +36,6 @@ export interface StepRef {
 }
 
 export interface JobPayloads {
-  maintenance: { task: 'purge-expired' };
   'contact-import': { projectId: string; importJobId: string };
   'contact-bulk': { projectId: string; bulkJobId: string };
   /** One email (`emailId`: retries, the sweep, rate-limited sending) or a group sent together (`emailIds`). */

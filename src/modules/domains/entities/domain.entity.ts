@@ -46,7 +46,7 @@ export class Domain {
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @Column('timestamptz', { nullable: true }) verifiedAt: Date | null;
   @Column('timestamptz', { nullable: true }) lastCheckedAt: Date | null;
-  /** Warm-up (warmup/warmup-cap.ts): daily caps from `warmupStartPerDay`, growing `warmupGrowthPercent` a day, at most `warmupMaxPerDay`. */
+  /** Warm-up (warmup/warmup-cap.sql.ts): daily caps from `warmupStartPerDay`, growing `warmupGrowthPercent` a day, at most `warmupMaxPerDay`. */
   @Column('boolean', { default: false }) warmupEnabled: boolean;
   @Column('int', { default: 50 }) warmupStartPerDay: number;
   @Column('int', { default: 50 }) warmupGrowthPercent: number;
