@@ -34,8 +34,11 @@ export class WebhookSender implements OnApplicationShutdown {
   private readonly http: OutboundHttp;
   private readonly limit: ConcurrencyLimit;
   /**
-   * Outcomes are written as each attempt ends: attempts ending together share one statement, but a
-   * 2xx never waits for a slower attempt of its job (a crash in that wait sent it again).
+   * Outcomes are written as each attempt ends: attempts ending together share one statement, but
+   * an outcome never waits for a slower attempt of its job nor behind another statement in flight
+   * (as many statements as attempts may run), and an attempt holds its concurrency slot until its
+   * outcome is written. So a crash repeats at most `WEBHOOK_CONCURRENCY` attempts per process:
+   * those sent whose outcome was not yet committed.
    */
   private readonly recorder: Batcher<AttemptOutcome, RecordedOutcome | null>;
   private readonly userAgent = `Mailroom-Webhooks/${APP_VERSION}`;
@@ -53,6 +56,7 @@ export class WebhookSender implements OnApplicationShutdown {
         const written = new Map((await this.store.recordOutcomes(outcomes)).map((w) => [w.id, w]));
         return outcomes.map((o) => written.get(o.id) ?? null);
       },
+      maxInFlight: config.webhooks.concurrency,
     });
   }
 
@@ -68,7 +72,7 @@ export class WebhookSender implements OnApplicationShutdown {
     const claimed = await this.store.claim(ids, now, new Date(now.getTime() + ATTEMPT_LEASE_MS));
     await Promise.all(
       claimed.map(async (c) => {
-        const written = await this.recorder.run(await this.limit.run(() => this.attempt(c, false)));
+        const written = await this.limit.run(async () => this.recorder.run(await this.attempt(c, false)));
         if (written?.status === 'pending' && written.next_attempt_at !== null) {
           await this.queue.enqueueRetries([{ id: written.id, attempts: written.attempts, dueAt: written.next_attempt_at }]);
         }
