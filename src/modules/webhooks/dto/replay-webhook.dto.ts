@@ -18,6 +18,6 @@ export class ReplayWebhookDto {
 }
 
 export class ReplayResponse {
-  @ApiProperty({ description: 'Deliveries queued: one per matching event recorded in the window (at most 10,000)', type: 'integer' })
+  @ApiProperty({ description: 'Deliveries queued: one per matching event recorded in the window', type: 'integer' })
   queued!: number;
 }
