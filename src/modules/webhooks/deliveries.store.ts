@@ -140,18 +140,40 @@ export class DeliveriesStore {
   /**
    * A replay: one new delivery per event of the project recorded in [since, until) whose name
    * matches the patterns, bodies built in SQL, in one `INSERT … SELECT` over the events module's
-   * row source. The ids inserted, in event order.
+   * row source. In one transaction holding the endpoint's row, so concurrent replays of an
+   * endpoint queue one after the other: nothing is inserted while a replay of the endpoint is
+   * still pending (`pending`), nor when more than `max` events match (`tooMany`, how many);
+   * otherwise the ids inserted, in event order.
    */
-  async insertReplay(projectId: string, endpointId: string, patterns: string[], since: Date, until: Date, now: Date): Promise<string[]> {
-    const statement = sql`INSERT INTO webhook_deliveries (project_id, endpoint_id, event_id, kind, type, body, next_attempt_at)
-      SELECT ${projectId}::uuid, ${endpointId}::uuid, e.id, 'replay', e.name, ${raw(replayBodySql())}, ${now}::timestamptz
-        FROM (${projectEventsBetweenSql(projectId, since, until)}) e
-        LEFT JOIN LATERAL (SELECT ${raw(contactEmailSql('e.project_id', 'e.contact_id'))} AS email) ce ON true
-       WHERE ${nameMatchesSql(raw('e.name'), patterns)}
-       ORDER BY e.created_at, e.id
-      RETURNING id`;
-    const rows: Array<{ id: string }> = await this.dataSource.query(statement.text, statement.values);
-    return rows.map((r) => r.id);
+  insertReplay(
+    projectId: string,
+    endpointId: string,
+    patterns: string[],
+    window: { since: Date; until: Date },
+    max: number,
+    now: Date,
+  ): Promise<{ ids: string[] } | { pending: true } | { tooMany: number }> {
+    const { since, until } = window;
+    return this.dataSource.transaction(async (m) => {
+      await m.query(`SELECT 1 FROM webhook_endpoints WHERE project_id = $1 AND id = $2 FOR UPDATE`, [projectId, endpointId]);
+      const pending: unknown[] = await m.query(
+        `SELECT 1 FROM webhook_deliveries WHERE project_id = $1 AND endpoint_id = $2 AND kind = 'replay' AND status = 'pending' LIMIT 1`,
+        [projectId, endpointId],
+      );
+      if (pending.length > 0) return { pending: true as const };
+      const matching = sql`SELECT count(*)::int AS n FROM (${projectEventsBetweenSql(projectId, since, until)}) e WHERE ${nameMatchesSql(raw('e.name'), patterns)}`;
+      const [{ n }]: Array<{ n: number }> = await m.query(matching.text, matching.values);
+      if (n > max) return { tooMany: n };
+      const statement = sql`INSERT INTO webhook_deliveries (project_id, endpoint_id, event_id, kind, type, body, next_attempt_at)
+        SELECT ${projectId}::uuid, ${endpointId}::uuid, e.id, 'replay', e.name, ${raw(replayBodySql())}, ${now}::timestamptz
+          FROM (${projectEventsBetweenSql(projectId, since, until)}) e
+          LEFT JOIN LATERAL (SELECT ${raw(contactEmailSql('e.project_id', 'e.contact_id'))} AS email) ce ON true
+         WHERE ${nameMatchesSql(raw('e.name'), patterns)}
+         ORDER BY e.created_at, e.id
+        RETURNING id`;
+      const rows: Array<{ id: string }> = returnedRows(await m.query(statement.text, statement.values));
+      return { ids: rows.map((r) => r.id) };
+    });
   }
 
   /** A test delivery, claimed for its one attempt (made by the caller now). */
@@ -275,9 +297,9 @@ export class DeliveriesStore {
   }
 
   /** The sweep across projects: pending deliveries of enabled endpoints due before `before`, oldest first. */
-  overdueAcrossProjects(before: Date, limit: number): Promise<Array<{ id: string; attempts: number }>> {
+  overdueAcrossProjects(before: Date, limit: number): Promise<Array<{ id: string; attempts: number; kind: DeliveryKind }>> {
     return this.dataSource.query(
-      `SELECT d.id, d.attempts FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.enabled
+      `SELECT d.id, d.attempts, d.kind FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.enabled
         WHERE d.status = 'pending' AND d.next_attempt_at < $1 ORDER BY d.next_attempt_at LIMIT $2`,
       [before, limit],
     );

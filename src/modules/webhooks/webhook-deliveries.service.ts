@@ -6,12 +6,12 @@ import { isUuid } from '../../platform/http/parse-uuid.pipe';
 import { DeliveriesStore } from './deliveries.store';
 import { type DeliveryDetailResponse, type DeliveryResponse, toDeliveryDetailResponse, toDeliveryResponse } from './dto/delivery.response';
 import type { ListDeliveriesQuery } from './dto/list-deliveries.query';
-import { REPLAY_MAX_AGE_MS, type ReplayResponse, type ReplayWebhookDto } from './dto/replay-webhook.dto';
+import { REPLAY_MAX_AGE_MS, REPLAY_MAX_DELIVERIES, type ReplayResponse, type ReplayWebhookDto } from './dto/replay-webhook.dto';
 import type { WebhookTestResponse } from './dto/webhook.response';
 import { testBody } from './engine/delivery-body';
 import { ATTEMPT_LEASE_MS, WebhookSender } from './engine/webhook-sender';
 import { WebhookQueue } from './engine/webhook-queue';
-import { deliveryNotFound, endpointDisabled, replayWindowInvalid, webhookNotFound } from './webhooks.errors';
+import { deliveryNotFound, endpointDisabled, replayPending, replayTooLarge, replayWindowInvalid, webhookNotFound } from './webhooks.errors';
 import { requireManager, WebhooksService } from './webhooks.service';
 
 /** An endpoint's deliveries: the log, a retry by hand, a replay of a time window, a test. */
@@ -55,7 +55,9 @@ export class WebhookDeliveriesService {
   /**
    * Every event of the project recorded in [since, until) that the endpoint's patterns match is
    * delivered again (new deliveries, whatever became of the earlier ones): one `INSERT … SELECT`.
-   * `since` at most 7 days ago, before `until` (default now); 422 naming the field otherwise.
+   * `since` at most 7 days ago, before `until` (default now); 422 naming the field otherwise. At
+   * most `REPLAY_MAX_DELIVERIES` (more: 422 on `since` with the count), and one replay of an
+   * endpoint at a time (409 while one is pending); replayed deliveries go behind new events.
    */
   async replay(principal: Principal, projectId: string, endpointId: string, dto: ReplayWebhookDto): Promise<ReplayResponse> {
     requireManager(principal);
@@ -69,9 +71,11 @@ export class WebhookDeliveriesService {
     else if (dto.until === undefined && since.getTime() >= now.getTime()) errors.push({ field: 'since', message: 'since must be in the past', received: dto.since });
     if (errors.length) throw replayWindowInvalid(errors);
     if (!endpoint.enabled) throw endpointDisabled();
-    const ids = await this.store.insertReplay(projectId, endpointId, endpoint.events, since, until, now);
-    await this.queue.enqueueNew(ids, 'p');
-    return { queued: ids.length };
+    const replayed = await this.store.insertReplay(projectId, endpointId, endpoint.events, { since, until }, REPLAY_MAX_DELIVERIES, now);
+    if ('pending' in replayed) throw replayPending();
+    if ('tooMany' in replayed) throw replayTooLarge(replayed.tooMany, REPLAY_MAX_DELIVERIES, dto.since);
+    await this.queue.enqueueNew(replayed.ids, 'replay');
+    return { queued: replayed.ids.length };
   }
 
   /** A `webhook.test` event delivered now from this process (one attempt, recorded in the log like any delivery, never retried). */

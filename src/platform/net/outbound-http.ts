@@ -1,7 +1,10 @@
 import { lookup as dnsLookup, LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
+import { logger } from '../logging/logger';
 import { isPrivateAddress } from './private-address';
+
+const log = logger('outbound-http');
 
 /** Every outbound request (a workflow WEBHOOK step, an event webhook) ends within this, its answer's reading included. */
 export const OUTBOUND_TIMEOUT_MS = 10_000;
@@ -39,6 +42,12 @@ export interface OutboundResponse {
 /** Not worth retrying as is: the address is refused, the URL is bad, or a redirect leads nowhere allowed. */
 export class OutboundRefused extends Error {}
 
+/**
+ * What a caller is told of a private, loopback or link-local target: never the address a name
+ * resolved to (that would map the deployment's internal DNS for whoever can set a URL).
+ */
+export const DESTINATION_NOT_ALLOWED = 'the destination is not allowed';
+
 /** No complete answer within the timeout (the request or the reading of its answer). */
 export class OutboundTimedOut extends Error {
   constructor(timeoutMs: number, options?: ErrorOptions) {
@@ -59,7 +68,8 @@ export function guardedLookup(hostname: string, options: { all?: boolean } | num
     if (err) return cb(err, all ? [] : '');
     const refused = addresses.find((a) => isPrivateAddress(a.address));
     if (refused) {
-      return cb(Object.assign(new OutboundRefused(`${hostname} resolves to a private address (${refused.address})`), { code: 'EPRIVATE' }), all ? [] : '');
+      log.debug({ hostname, address: refused.address }, 'outbound request refused: the name resolves to a private address');
+      return cb(Object.assign(new OutboundRefused(DESTINATION_NOT_ALLOWED), { code: 'EPRIVATE' }), all ? [] : '');
     }
     if (all) return cb(null, addresses);
     return cb(null, addresses[0].address, addresses[0].family);
@@ -152,7 +162,7 @@ export class OutboundHttp {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefused(`only http and https URLs are allowed (${url.protocol})`);
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (!this.allowPrivate && (isIP(host) ? isPrivateAddress(host) : host === 'localhost' || host.endsWith('.localhost'))) {
-      throw new OutboundRefused(`${host} is a private address`);
+      throw new OutboundRefused(DESTINATION_NOT_ALLOWED);
     }
     return url.toString();
   }

@@ -2,6 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsISO8601, IsOptional } from 'class-validator';
 
 export const REPLAY_MAX_AGE_MS = 7 * 86_400_000;
+/** Deliveries one replay queues at most: a wider window is refused, so the caller narrows it. */
+export const REPLAY_MAX_DELIVERIES = 10_000;
 
 export class ReplayWebhookDto {
   @IsDefined({ message: 'since is required' })

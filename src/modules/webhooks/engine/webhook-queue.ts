@@ -1,8 +1,11 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import type { JobsOptions, Queue } from 'bullmq';
+import type { AppConfig } from '../../../config/config';
+import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
 import { JobPayloads, QUEUES } from '../../../platform/queues/queues';
+import type { DeliveryKind } from '../entities/webhook-delivery.entity';
 
 type Payload = JobPayloads['webhook-delivery'];
 
@@ -20,6 +23,23 @@ export const DELIVERY_JOB_OPTIONS: JobsOptions = {
 /** Deliveries per grouped job: claimed in one statement, sent side by side, recorded in one statement. */
 export const DELIVERIES_PER_JOB = 25;
 
+/** BullMQ takes unprioritized jobs first: replayed deliveries (and their retries) wait behind every new event's. */
+export const REPLAY_PRIORITY = 100;
+
+/** Jobs a process runs at once: enough to keep `WEBHOOK_CONCURRENCY` requests in flight (the sender bounds them), and one more group waiting. */
+export const workerSlots = (concurrency: number): number => Math.max(2, Math.ceil(concurrency / DELIVERIES_PER_JOB) + 1);
+
+/** Requests of replayed deliveries a process has in flight at most: a quarter of `WEBHOOK_CONCURRENCY`, so new events always find room. */
+export const replaySlots = (concurrency: number): number => Math.max(1, Math.floor(concurrency / 4));
+
+/**
+ * Replayed deliveries per job: small enough that replay jobs filling every worker slot never wait
+ * for a replay slot, so each ends after one attempt's time and a new event's job (taken first)
+ * gets a slot within about one answer of a slow receiver.
+ */
+export const replayGroupSize = (concurrency: number): number => Math.max(1, Math.floor(replaySlots(concurrency) / workerSlots(concurrency)));
+const priorityOf = (kind: DeliveryKind): number | undefined => (kind === 'replay' ? REPLAY_PRIORITY : undefined);
+
 /**
  * Enqueues attempts. Job ids are deterministic, so a repeated enqueue adds nothing:
  * `f.<first id>` for the deliveries a fan-out, replay or sweep made together (each delivery is in
@@ -31,15 +51,24 @@ export const DELIVERIES_PER_JOB = 25;
 export class WebhookQueue {
   private readonly log = logger('webhook-queue');
 
-  constructor(@InjectQueue(QUEUES.webhookDelivery) private readonly queue: Queue<Payload>) {}
+  private readonly replayGroup: number;
 
-  /** New deliveries, in groups; a failure is logged and left to the sweep (the rows are due). */
-  async enqueueNew(ids: string[], prefix = 'f'): Promise<void> {
+  constructor(
+    @InjectQueue(QUEUES.webhookDelivery) private readonly queue: Queue<Payload>,
+    @InjectConfig() config: AppConfig,
+  ) {
+    this.replayGroup = replayGroupSize(config.webhooks.concurrency);
+  }
+
+  /** New deliveries, in groups (a replay's behind new events); a failure is logged and left to the sweep (the rows are due). */
+  async enqueueNew(ids: string[], kind: 'event' | 'replay' = 'event'): Promise<void> {
     if (ids.length === 0) return;
+    const prefix = kind === 'replay' ? 'p' : 'f';
+    const size = kind === 'replay' ? this.replayGroup : DELIVERIES_PER_JOB;
     const jobs = [];
-    for (let i = 0; i < ids.length; i += DELIVERIES_PER_JOB) {
-      const deliveryIds = ids.slice(i, i + DELIVERIES_PER_JOB);
-      jobs.push({ name: 'deliver', data: { deliveryIds }, opts: { ...DELIVERY_JOB_OPTIONS, jobId: `${prefix}.${deliveryIds[0]}` } });
+    for (let i = 0; i < ids.length; i += size) {
+      const deliveryIds = ids.slice(i, i + size);
+      jobs.push({ name: 'deliver', data: { deliveryIds }, opts: { ...DELIVERY_JOB_OPTIONS, jobId: `${prefix}.${deliveryIds[0]}`, priority: priorityOf(kind) } });
     }
     try {
       for (let i = 0; i < jobs.length; i += 500) await this.queue.addBulk(jobs.slice(i, i + 500));
@@ -49,7 +78,7 @@ export class WebhookQueue {
   }
 
   /** The next attempts after failed ones, each delayed until it is due. */
-  async enqueueRetries(retries: Array<{ id: string; attempts: number; dueAt: Date }>): Promise<void> {
+  async enqueueRetries(retries: Array<{ id: string; attempts: number; dueAt: Date; kind: DeliveryKind }>): Promise<void> {
     if (retries.length === 0) return;
     const now = Date.now();
     try {
@@ -57,7 +86,7 @@ export class WebhookQueue {
         retries.map((r) => ({
           name: 'deliver',
           data: { deliveryIds: [r.id] },
-          opts: { ...DELIVERY_JOB_OPTIONS, jobId: `r.${r.id}.${r.attempts}`, delay: Math.max(0, r.dueAt.getTime() - now) },
+          opts: { ...DELIVERY_JOB_OPTIONS, jobId: `r.${r.id}.${r.attempts}`, delay: Math.max(0, r.dueAt.getTime() - now), priority: priorityOf(r.kind) },
         })),
       );
     } catch (err) {
@@ -71,9 +100,11 @@ export class WebhookQueue {
   }
 
   /** The sweep's overdue deliveries: a fresh job id per minute, as an older job may have been kept (failed). */
-  async enqueueOverdue(rows: Array<{ id: string; attempts: number }>): Promise<void> {
+  async enqueueOverdue(rows: Array<{ id: string; attempts: number; kind: DeliveryKind }>): Promise<void> {
     if (rows.length === 0) return;
     const minute = Math.floor(Date.now() / 60_000);
-    await this.queue.addBulk(rows.map((r) => ({ name: 'deliver', data: { deliveryIds: [r.id] }, opts: { ...DELIVERY_JOB_OPTIONS, jobId: `s.${r.id}.${r.attempts}.${minute}` } })));
+    await this.queue.addBulk(
+      rows.map((r) => ({ name: 'deliver', data: { deliveryIds: [r.id] }, opts: { ...DELIVERY_JOB_OPTIONS, jobId: `s.${r.id}.${r.attempts}.${minute}`, priority: priorityOf(r.kind) } })),
+    );
   }
 }

@@ -12,7 +12,7 @@ import { APP_VERSION } from '../../../platform/version';
 import { type AttemptOutcome, type ClaimedDelivery, DeliveriesStore, type RecordedOutcome } from '../deliveries.store';
 import { webhookHeaders } from '../webhook-signing';
 import { attemptResult, withoutNul } from './attempt-outcome';
-import { WebhookQueue } from './webhook-queue';
+import { replaySlots, WebhookQueue } from './webhook-queue';
 
 /**
  * How long a claimed delivery is held: past the request's timeout with room to record the
@@ -33,9 +33,13 @@ const SECRET_CACHE_SIZE = 1_000;
 export class WebhookSender implements OnApplicationShutdown {
   private readonly http: OutboundHttp;
   private readonly limit: ConcurrencyLimit;
+  private readonly replayLimit: ConcurrencyLimit;
   /**
-   * Outcomes are written as each attempt ends: attempts ending together share one statement, but a
-   * 2xx never waits for a slower attempt of its job (a crash in that wait sent it again).
+   * Outcomes are written as each attempt ends: attempts ending together share one statement, but
+   * an outcome never waits for a slower attempt of its job nor behind another statement in flight
+   * (as many statements as attempts may run), and an attempt holds its concurrency slot until its
+   * outcome is written. So a crash repeats at most `WEBHOOK_CONCURRENCY` attempts per process:
+   * those sent whose outcome was not yet committed.
    */
   private readonly recorder: Batcher<AttemptOutcome, RecordedOutcome | null>;
   private readonly userAgent = `Mailroom-Webhooks/${APP_VERSION}`;
@@ -48,11 +52,13 @@ export class WebhookSender implements OnApplicationShutdown {
   ) {
     this.http = new OutboundHttp(config.webhookAllowPrivate);
     this.limit = new ConcurrencyLimit(config.webhooks.concurrency);
+    this.replayLimit = new ConcurrencyLimit(replaySlots(config.webhooks.concurrency));
     this.recorder = new Batcher<AttemptOutcome, RecordedOutcome | null>({
       runBatch: async (outcomes) => {
         const written = new Map((await this.store.recordOutcomes(outcomes)).map((w) => [w.id, w]));
         return outcomes.map((o) => written.get(o.id) ?? null);
       },
+      maxInFlight: config.webhooks.concurrency,
     });
   }
 
@@ -68,9 +74,11 @@ export class WebhookSender implements OnApplicationShutdown {
     const claimed = await this.store.claim(ids, now, new Date(now.getTime() + ATTEMPT_LEASE_MS));
     await Promise.all(
       claimed.map(async (c) => {
-        const written = await this.recorder.run(await this.limit.run(() => this.attempt(c, false)));
+        // A replay's attempts hold at most a share of the slots: new events always find room.
+        const attempt = () => this.limit.run(async () => this.recorder.run(await this.attempt(c, false)));
+        const written = await (c.kind === 'replay' ? this.replayLimit.run(attempt) : attempt());
         if (written?.status === 'pending' && written.next_attempt_at !== null) {
-          await this.queue.enqueueRetries([{ id: written.id, attempts: written.attempts, dueAt: written.next_attempt_at }]);
+          await this.queue.enqueueRetries([{ id: written.id, attempts: written.attempts, dueAt: written.next_attempt_at, kind: c.kind }]);
         }
       }),
     );

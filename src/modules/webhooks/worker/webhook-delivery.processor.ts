@@ -5,7 +5,7 @@ import { InjectConfig } from '../../../config/config.module';
 import { QueueProcessor } from '../../../platform/queues/queue-processor.decorator';
 import { JobPayloads, QUEUES } from '../../../platform/queues/queues';
 import type { ConfiguresWorker } from '../../../platform/queues/workers.service';
-import { DELIVERIES_PER_JOB } from '../engine/webhook-queue';
+import { workerSlots } from '../engine/webhook-queue';
 import { WebhookSender } from '../engine/webhook-sender';
 
 @QueueProcessor(QUEUES.webhookDelivery)
@@ -17,9 +17,8 @@ export class WebhookDeliveryProcessor extends WorkerHost implements ConfiguresWo
     super();
   }
 
-  /** Enough jobs at once to keep `WEBHOOK_CONCURRENCY` requests in flight (the sender bounds them), and one more group waiting. */
   configureWorker(worker: Worker): void {
-    worker.concurrency = Math.max(2, Math.ceil(this.config.webhooks.concurrency / DELIVERIES_PER_JOB) + 1);
+    worker.concurrency = workerSlots(this.config.webhooks.concurrency);
   }
 
   async process(job: Job<JobPayloads['webhook-delivery']>): Promise<void> {
