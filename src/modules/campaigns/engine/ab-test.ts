@@ -42,9 +42,10 @@ const rate = (n: number, of: number) => (of > 0 ? n / of : 0);
 /**
  * A campaign's A/B test (docs/delivery-control.md#ab-tests), decided in the database: the engine
  * walks the test share (the first `round(testPercent% × audience)` contacts in a hash order of
- * campaign and contact, cut into even variants when sending starts) with each contact's variant content; once it is written the wait starts (`ab_wait_until`); when the
- * wait is over (or a winner is picked by hand) the winner is computed in SQL and the rest of the
- * fixed audience is walked from a fresh cursor with the winner's content. Every transition runs
+ * campaign and contact, cut into even variants when sending starts) with each contact's variant
+ * content; once it is written the wait starts (`ab_wait_until`); when the wait is over (or a
+ * winner is picked by hand) the winner is computed in SQL and the rest of the fixed audience is
+ * walked from a fresh cursor with the winner's content. Every transition runs
  * under the campaign's row lock with the checkpoint it implies, so a worker killed anywhere
  * resumes from the row, and the unique (campaign, contact) key writes no contact twice.
  */
