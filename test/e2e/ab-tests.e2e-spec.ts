@@ -133,6 +133,33 @@ describe('A/B tests', () => {
     expect((await stats(p, id)).abTest).toMatchObject({ phase: 'winner', winner: 'C' });
   });
 
+  it('sends exactly round(testPercent% × audience) of the audience as the test, split evenly, and the rest exactly the complement', async () => {
+    const cases = [
+      { n: 40, testPercent: 50, variants: 1, sizes: [10, 10] },
+      { n: 41, testPercent: 20, variants: 2, sizes: [3, 3, 2] },
+      { n: 7, testPercent: 50, variants: 1, sizes: [2, 2] },
+      { n: 13, testPercent: 25, variants: 3, sizes: [1, 1, 1, 1] },
+    ];
+    for (const [k, c] of cases.entries()) {
+      const p = await s.newProject();
+      const prefix = `even${k}-`;
+      await seed(p, prefix, c.n);
+      const ab = { variants: Array.from({ length: c.variants }, (_, i) => ({ subject: `Subject ${String.fromCharCode(66 + i)}` })), testPercent: c.testPercent, metric: 'opens', waitMinutes: 60 };
+      const id = (await p.api.post('/campaigns', abBody(ab)).expect(201)).body.data.id as string;
+      await p.api.post(`/campaigns/${id}/send`, {}).expect(200);
+      await untilPhase(p, id, 'waiting');
+      const test = (await stats(p, id)).abTest.variants.map((v: { recipients: number }) => v.recipients);
+      expect({ n: c.n, testPercent: c.testPercent, split: test }).toEqual({ n: c.n, testPercent: c.testPercent, split: c.sizes });
+      const share = c.sizes.reduce((a, b) => a + b, 0);
+      await delivered(prefix, share);
+      await p.api.post(`/campaigns/${id}/ab/winner`, { variant: 'A' }).expect(200);
+      await untilStatus(p, id, 'SENT');
+      const subjects = await delivered(prefix, c.n);
+      expect(subjects['Subject A']).toBe(c.n - share + c.sizes[0]);
+      expect((await stats(p, id)).abTest.variants.map((v: { recipients: number }) => v.recipients)).toEqual([c.n - share + c.sizes[0], ...c.sizes.slice(1)]);
+    }
+  });
+
   it('cancelled during the wait, sends nothing more and counts the rest as cancelled', async () => {
     const p = await s.newProject();
     await seed(p, 'stop', 20);

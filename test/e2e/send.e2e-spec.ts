@@ -111,8 +111,9 @@ describe('POST /v1/send through SMTP', () => {
     const anon = (await smtp.waitFor('anon@example.org')).parsed!;
     expect(anon.subject).toBe('Hello !');
     expect(anon.html).toContain('<p>Hello there!</p>');
-    // The name is this email's, not stored on the contact.
-    expect((await s.read.contactByEmail('john@example.org'))!.data).toEqual({});
+    // The name is stored as the contact's data.name when it has none (docs/plunk.md); a nameless recipient stores nothing.
+    expect((await s.read.contactByEmail('john@example.org'))!.data).toEqual({ name: 'John Smith' });
+    expect((await s.read.contactByEmail('anon@example.org'))!.data).toEqual({});
 
     // `data.name` wins (stored, or one-off); a name stored earlier yields to the recipient's name.
     await send({ to: { name: 'John Smith', email: 'john2@example.org' }, from: 'hello@acme.test', subject: 'Hi {{name}}', body: 'b', data: { name: 'Johnny' } }).expect(200);
@@ -122,6 +123,8 @@ describe('POST /v1/send through SMTP', () => {
     await send({ to: { name: 'John Smith', email: 'john2@example.org' }, from: 'hello@acme.test', subject: 'Again {{name}}', body: 'b' }).expect(200);
     const again = await waitFor(async () => smtp.to('john2@example.org').find((m) => m.parsed!.subject?.startsWith('Again')));
     expect(again.parsed!.subject).toBe('Again John Smith');
+    // The stored name is never overwritten by a send.
+    expect((await s.read.contactByEmail('john2@example.org'))!.data).toEqual({ name: 'Johnny' });
   });
 
   it('converts a markdown body (type "markdown") to HTML after rendering its Liquid; type "html" or none sends the body as given', async () => {

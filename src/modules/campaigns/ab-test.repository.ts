@@ -7,6 +7,7 @@ import type { EmailType } from '../emails/entities/email.entity';
 import { CONTACT_COLUMNS, skipReasonSql } from '../emails/recipient-policy';
 import type { TopicRule } from '../topics/topics.sql';
 import type { AbMetric, AbPhase, CampaignStatus } from './entities/campaign.entity';
+import { abHashSql, AbCut, testShareSize, variantSizes } from './sql/ab-test.sql';
 
 /** A campaign's A/B state under its row lock, with the fan-out checkpoint (both move together). */
 export interface AbLockedState {
@@ -14,6 +15,7 @@ export interface AbLockedState {
   ab_phase: AbPhase | null;
   ab_contents: Record<string, string> | null;
   ab_seed: string[] | null;
+  ab_cuts: AbCut[] | null;
   wait_over: boolean | null;
   ab_winner: string | null;
   audience_done: boolean;
@@ -36,7 +38,7 @@ export class AbTestRepository {
 
   async lockState(projectId: string, id: string, em: EntityManager): Promise<AbLockedState | undefined> {
     const [row] = (await em.query(
-      `SELECT status, ab_phase, ab_contents, ab_seed, ab_wait_until <= now() AS wait_over, ab_winner, audience_done,
+      `SELECT status, ab_phase, ab_contents, ab_seed, ab_cuts, ab_wait_until <= now() AS wait_over, ab_winner, audience_done,
               cursor_created_at::text AS cursor_created_at, cursor_id
          FROM campaigns WHERE id = $1 AND project_id = $2 FOR UPDATE`,
       [id, projectId],
@@ -44,26 +46,39 @@ export class AbTestRepository {
     return row;
   }
 
-  /** The first `count` contacts of the fixed audience that the recipient policy lets through, in the walk's order. */
-  async firstEligible(
+  /**
+   * The test share's cuts (`sql/ab-test.sql.ts`): the contacts of the fixed audience that the recipient
+   * policy lets through, in the campaign's hash order; `round(testPercent% × audience)` of them (at least
+   * one per variant) split into variants whose sizes differ by at most one; per variant, its last key.
+   */
+  async cuts(
     projectId: string,
     em: EntityManager,
-    a: { type: EmailType; condition: Fragment; topic: TopicRule | null; fixedAt: string; count: number },
-  ): Promise<string[]> {
-    const query = sql`SELECT c.id::text AS id FROM contacts c
+    a: { campaignId: string; type: EmailType; condition: Fragment; topic: TopicRule | null; fixedAt: string; testPercent: number; count: number },
+  ): Promise<AbCut[]> {
+    const eligible = sql`FROM contacts c
                        WHERE c.project_id = ${projectId} AND c.created_at <= ${a.fixedAt}::timestamptz AND (${a.condition})
-                         AND ${skipReasonSql(a.type, CONTACT_COLUMNS, a.topic)} IS NULL
-                       ORDER BY c.created_at, c.id LIMIT ${a.count}`;
-    const rows = (await em.query(query.text, query.values)) as Array<{ id: string }>;
-    return rows.map((r) => r.id);
+                         AND ${skipReasonSql(a.type, CONTACT_COLUMNS, a.topic)} IS NULL`;
+    const counted = sql`SELECT count(*)::int AS n ${eligible}`;
+    const [{ n }] = (await em.query(counted.text, counted.values)) as Array<{ n: number }>;
+    let end = 0;
+    const ranks = variantSizes(testShareSize(n, a.testPercent, a.count), a.count).map((size) => (end += size));
+    if (end === 0) return [];
+    const ordered = sql`SELECT h::text AS h, id, rn::int AS rn
+                          FROM (SELECT h, id, row_number() OVER (ORDER BY h, id) AS rn
+                                  FROM (SELECT ${abHashSql(a.campaignId)} AS h, c.id ${eligible}) e) r
+                         WHERE rn = ANY(${ranks}::int[])`;
+    const rows = (await em.query(ordered.text, ordered.values)) as Array<AbCut & { rn: number }>;
+    const byRank = new Map(rows.map((r) => [r.rn, { h: r.h, id: r.id }]));
+    return ranks.map((r) => byRank.get(r)!);
   }
 
-  async startTesting(projectId: string, id: string, contents: Record<string, string>, seed: string[], em: EntityManager): Promise<void> {
-    await em.query(`UPDATE campaigns SET ab_phase = 'testing', ab_contents = $3, ab_seed = $4, updated_at = now() WHERE id = $1 AND project_id = $2`, [
+  async startTesting(projectId: string, id: string, contents: Record<string, string>, cuts: AbCut[], em: EntityManager): Promise<void> {
+    await em.query(`UPDATE campaigns SET ab_phase = 'testing', ab_contents = $3, ab_cuts = $4, updated_at = now() WHERE id = $1 AND project_id = $2`, [
       id,
       projectId,
       JSON.stringify(contents),
-      JSON.stringify(seed),
+      JSON.stringify(cuts),
     ]);
   }
 

@@ -29,6 +29,8 @@ export type ContactSource = 'api' | 'track' | 'send' | 'import' | 'workflow' | '
 export interface UpsertContactInput {
   email: string;
   data?: JsonObject;
+  /** Data keys stored only where the contact has none yet (a send's `to.name`); `data` wins over them. */
+  dataDefaults?: JsonObject;
   /** Explicit value, or undefined to keep an existing contact's state. */
   subscribed?: boolean;
   /** State of a contact created by this call. */
@@ -178,7 +180,8 @@ export class ContactsService implements OnModuleInit {
   /** The statement input of one upsert, with the data patch and the field types it registers. */
   private prepareUpsert(projectId: string, input: UpsertContactInput, event?: { name: string }, topics?: TopicsStatement) {
     const patch = compileDataPatch(input.data);
-    const fieldTypes = this.fields.pendingTypes(projectId, patch.set);
+    const defaults = input.dataDefaults ?? {};
+    const fieldTypes = this.fields.pendingTypes(projectId, { ...defaults, ...patch.set });
     const statement: UpsertStatementInput = {
       projectId,
       email: normalizeEmail(input.email),
@@ -186,6 +189,7 @@ export class ContactsService implements OnModuleInit {
       defaultSubscribed: input.defaultSubscribed,
       set: patch.set,
       unset: patch.unset,
+      defaults,
       flipData: { source: input.source },
       event: event ? { name: event.name, data: { ...patch.set, ...patch.transient } } : undefined,
       fieldTypes,

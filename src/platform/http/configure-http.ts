@@ -7,6 +7,7 @@ import { apiLoadMiddleware } from './api-load';
 import { accessLogMiddleware } from '../logging/access-log.middleware';
 import { httpMetricsMiddleware } from '../metrics/http-metrics.middleware';
 import { inputGuardMiddleware } from './input-guard';
+import { plunkApiPrefixMiddleware } from './plunk-paths';
 import { configureDashboard } from './dashboard';
 import { configureOpenApi } from './openapi';
 import { publicApiCors } from './cors';
@@ -22,6 +23,8 @@ export function configureHttp(app: INestApplication, config: AppConfig): void {
   express.disable('x-powered-by');
   // TRUST_PROXY: whose X-Forwarded-For names the client in req.ip (default: nobody's).
   express.set('trust proxy', config.trustProxy);
+  // First: every later middleware and route sees `/api/v1/…` as the `/v1/…` it is.
+  express.use(plunkApiPrefixMiddleware);
   express.use(apiLoadMiddleware);
   express.use(requestIdMiddleware);
   express.use(accessLogMiddleware);

@@ -4,6 +4,7 @@ import { logger } from '../logging/logger';
 import { AppError, ShortBadRequest } from './app-error';
 import { dataLimitMessage, sqlState } from '../database/pg-errors';
 import { isServiceUnavailable } from '../database/unavailable';
+import { unknownV1RouteMessage } from './plunk-paths';
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'BAD_REQUEST',
@@ -118,6 +119,10 @@ function render(exception: unknown): Rendered | undefined {
   return undefined;
 }
 
+/** Nest's answer for a path no route serves (`Cannot GET /path`), as opposed to a handler's 404. */
+const isRouteNotFound = (exception: unknown): boolean =>
+  !(exception instanceof AppError) && isHttpException(exception) && /^Cannot [A-Z]+ /.test(exception.message);
+
 @Catch()
 export class ErrorEnvelopeFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -135,6 +140,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       logger('http').error({ err: exception, requestId: req.id, method: req.method, path: req.path }, 'unhandled error');
       rendered = { status: 500, code: 'INTERNAL_SERVER_ERROR', message: 'An unexpected error occurred', extra: {} };
     }
+    if (rendered.status === 404 && isRouteNotFound(exception)) rendered.message = unknownV1RouteMessage(req.method, req.path, req.app) ?? rendered.message;
     for (const [name, value] of Object.entries(rendered.headers ?? {})) res.setHeader(name, value);
     const error: Record<string, unknown> = {
       code: rendered.code,

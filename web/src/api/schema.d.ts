@@ -2562,6 +2562,8 @@ export interface components {
             event: string;
             /** @description Whether the contact receives marketing email */
             subscribed?: boolean;
+            /** @description Plunk's flag: with true, `subscribed` applies to a new contact only and an existing contact keeps its state */
+            preserveExistingSubscription?: boolean;
             /** @description Custom contact data: keys and JSON values (see docs/api.md "Custom data") */
             data?: {
                 [key: string]: unknown;
@@ -9216,6 +9218,8 @@ export interface operations {
                     };
                     /** @description Sets the subscription of the recipients (contacts) */
                     subscribed?: boolean;
+                    /** @description Plunk's flag: with true, `subscribed` applies to recipients that become new contacts only; existing contacts keep their state */
+                    preserveExistingSubscription?: boolean;
                     /** @description With the project's double opt-in enabled, recipients that subscribed: true would subscribe stay unsubscribed (confirmation pending) and get the confirmation email */
                     doubleOptIn?: boolean;
                     /** @description Topic choices of the recipients (contacts) by topic slug: true, false, or null to remove the choice; an unknown slug is a 422 */

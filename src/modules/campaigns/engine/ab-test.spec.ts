@@ -1,6 +1,7 @@
 import { AppError } from '../../../platform/http/app-error';
 import type { Campaign } from '../entities/campaign.entity';
 import { AbTests, abLetters } from './ab-test';
+import { testShareSize, variantSizes } from '../sql/ab-test.sql';
 
 describe('AbTests (pure parts)', () => {
   const ab = new AbTests(null as never, null as never, null as never, null as never);
@@ -29,5 +30,28 @@ describe('AbTests (pure parts)', () => {
     expect(() => ab.assertSendable(abCampaign, 'recipient')).toThrow(AppError);
     expect(() => ab.assertSendable(abCampaign, undefined)).not.toThrow();
     expect(() => ab.assertSendable({ abTest: null } as Campaign, 'recipient')).not.toThrow();
+  });
+
+  it('sizes the test share as round(testPercent% × audience), at least one per variant, split to within one', () => {
+    expect(testShareSize(40, 50, 2)).toBe(20);
+    expect(variantSizes(20, 2)).toEqual([10, 10]);
+    expect(testShareSize(41, 20, 3)).toBe(8);
+    expect(variantSizes(8, 3)).toEqual([3, 3, 2]);
+    expect(testShareSize(7, 50, 2)).toBe(4);
+    expect(testShareSize(6, 5, 3)).toBe(3);
+    expect(testShareSize(2, 20, 3)).toBe(2);
+    expect(variantSizes(2, 3)).toEqual([1, 1, 0]);
+    expect(testShareSize(0, 50, 2)).toBe(0);
+    for (let n = 1; n <= 300; n++) {
+      for (const pct of [5, 20, 33, 50]) {
+        for (const count of [2, 3, 5]) {
+          const share = testShareSize(n, pct, count);
+          const sizes = variantSizes(share, count);
+          expect(sizes.reduce((a, b) => a + b, 0)).toBe(share);
+          expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
+          expect(share).toBe(Math.min(n, Math.max(count, Math.round((pct * n) / 100))));
+        }
+      }
+    }
   });
 });

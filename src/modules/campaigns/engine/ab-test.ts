@@ -11,7 +11,7 @@ import { abNotPickable, abUnknownVariant, abWithRecipientTimezone, campaignNotFo
 import type { AbTestDto } from '../dto/ab-test.dto';
 import type { AbTestStats } from '../dto/ab-test.dto';
 import type { AbTestSettings, Campaign } from '../entities/campaign.entity';
-import { andSql, inTestShareSql, notSql, variantIndexSql, ZERO_SQL } from '../sql/ab-test.sql';
+import { AbMembership, andSql, inTestShareSql, notSql, variantIndexSql, ZERO_SQL } from '../sql/ab-test.sql';
 import { CampaignAudience } from './campaign-audience';
 import { campaignContent } from './campaign-content';
 
@@ -28,14 +28,24 @@ export type AbPlan =
       variants: AudienceVariants;
     };
 
+/** What decides a contact's part: the cuts, or the seeds of a campaign that started before cuts existed. */
+const membershipOf = (c: Campaign, s: AbLockedState): AbMembership => ({
+  campaignId: c.id,
+  testPercent: c.abTest!.testPercent,
+  count: abLetters(c.abTest!).length,
+  cuts: s.ab_cuts,
+  seed: s.ab_seed,
+});
+
 const rate = (n: number, of: number) => (of > 0 ? n / of : 0);
 
 /**
  * A campaign's A/B test (docs/delivery-control.md#ab-tests), decided in the database: the engine
- * walks the test share (a hash of campaign and contact, plus one seed contact per variant) with
- * each contact's variant content; once it is written the wait starts (`ab_wait_until`); when the
- * wait is over (or a winner is picked by hand) the winner is computed in SQL and the rest of the
- * fixed audience is walked from a fresh cursor with the winner's content. Every transition runs
+ * walks the test share (the first `round(testPercent% × audience)` contacts in a hash order of
+ * campaign and contact, cut into even variants when sending starts) with each contact's variant
+ * content; once it is written the wait starts (`ab_wait_until`); when the wait is over (or a
+ * winner is picked by hand) the winner is computed in SQL and the rest of the fixed audience is
+ * walked from a fresh cursor with the winner's content. Every transition runs
  * under the campaign's row lock with the checkpoint it implies, so a worker killed anywhere
  * resumes from the row, and the unique (campaign, contact) key writes no contact twice.
  */
@@ -89,7 +99,8 @@ export class AbTests {
         await this.toWinner(c, s, s.ab_winner ?? (await this.repository.leader(c.projectId, c.id, letters, settings.metric, em)), em);
       }
       const contents = s.ab_contents!;
-      const test = inTestShareSql(c.id, settings.testPercent, s.ab_seed!);
+      const membership = membershipOf(c, s);
+      const test = inTestShareSql(membership);
       const state = { audience_done: s.audience_done, cursor_created_at: s.cursor_created_at, cursor_id: s.cursor_id };
       if (s.ab_phase === 'winner') {
         const w = s.ab_winner!;
@@ -98,12 +109,12 @@ export class AbTests {
       return {
         state,
         narrow: (condition: Fragment) => andSql(condition, test),
-        variants: { index: variantIndexSql(c.id, letters.length, s.ab_seed!), contentIds: letters.map((l) => contents[l]), letters },
+        variants: { index: variantIndexSql(membership), contentIds: letters.map((l) => contents[l]), letters },
       };
     });
   }
 
-  /** Sending starts: one content row per variant and the seed contacts, made once (the row lock serialises racing workers). */
+  /** Sending starts: one content row per variant and the test share's cuts, made once (the row lock serialises racing workers). */
   private async start(c: Campaign, fixedAt: string, letters: string[], s: AbLockedState, em: EntityManager): Promise<void> {
     const base = campaignContent(c);
     const contents: Record<string, string> = {};
@@ -112,15 +123,17 @@ export class AbTests {
       const v = sources[i];
       contents[letter] = await this.emails.createContent(c.projectId, { ...base, subject: v.subject, body: v.body ?? c.body, fromName: v.fromName ?? c.fromName }, em);
     }
-    const seed = await this.repository.firstEligible(c.projectId, em, {
+    const cuts = await this.repository.cuts(c.projectId, em, {
+      campaignId: c.id,
       type: c.type,
       condition: await this.audience.condition(c.projectId, c),
       topic: await this.audience.topic(c.projectId, c),
       fixedAt,
+      testPercent: c.abTest!.testPercent,
       count: letters.length,
     });
-    await this.repository.startTesting(c.projectId, c.id, contents, seed, em);
-    Object.assign(s, { ab_phase: 'testing', ab_contents: contents, ab_seed: seed });
+    await this.repository.startTesting(c.projectId, c.id, contents, cuts, em);
+    Object.assign(s, { ab_phase: 'testing', ab_contents: contents, ab_cuts: cuts });
   }
 
   private async toWinner(c: Campaign, s: AbLockedState, winner: string, em: EntityManager): Promise<void> {
@@ -158,7 +171,7 @@ export class AbTests {
     if (!c.abTest) return null;
     const s = await this.repository.lockState(c.projectId, c.id, em);
     if (!s || s.ab_phase === null || s.ab_phase === 'winner') return null;
-    const test = inTestShareSql(c.id, c.abTest.testPercent, s.ab_seed!);
+    const test = inTestShareSql(membershipOf(c, s));
     const after = row.cursor_id && row.cursor_created_at ? { createdAt: row.cursor_created_at, id: row.cursor_id } : null;
     const parts = [{ condition: andSql(condition, notSql(test)), after: null }];
     return row.audience_done ? parts : [...parts, { condition: andSql(condition, test), after }];

@@ -2,6 +2,7 @@ import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedCo
 import { Project } from '../../projects/entities/project.entity';
 import { Template, type TemplateType } from '../../templates/entities/template.entity';
 import { Topic } from '../../topics/entities/topic.entity';
+import type { AbCut } from '../sql/ab-test.sql';
 
 /** Persisted values: renaming one strands the campaigns that carry it. */
 export const CAMPAIGN_STATUSES = ['DRAFT', 'SCHEDULED', 'SENDING', 'SENT', 'CANCELLED'] as const;
@@ -115,8 +116,10 @@ export class Campaign {
   @Column('text', { nullable: true }) abPhase: AbPhase | null;
   /** Per variant letter, its email_contents row (made once, when sending starts). */
   @Column('jsonb', { nullable: true }) abContents: Record<string, string> | null;
-  /** The first eligible contact ids of the fixed audience, one per variant: always in the test share, so no variant is empty. */
+  /** Campaigns started before `abCuts`: the first eligible contact ids, one per variant, always in the test share. */
   @Column('jsonb', { nullable: true }) abSeed: string[] | null;
+  /** Per variant, the last (hash, contact id) of its part of the test share (`sql/ab-test.sql.ts`), computed when sending starts. */
+  @Column('jsonb', { nullable: true }) abCuts: AbCut[] | null;
   /** When the wait ends (set once the test share is written); a test moves it by SQL. */
   @Column('timestamptz', { nullable: true }) abWaitUntil: Date | null;
   @Column('text', { nullable: true }) abWinner: string | null;

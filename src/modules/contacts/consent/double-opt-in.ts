@@ -34,6 +34,15 @@ export function subscribesWhen(input: SubscriptionInput): ConfirmWhen | null {
 }
 
 /**
+ * Plunk's `preserveExistingSubscription: true`: the explicit `subscribed` value applies to a
+ * contact the call creates only; an existing contact keeps its state.
+ */
+export function preservingSubscription<T extends SubscriptionInput>(input: T, preserve: boolean | undefined): T {
+  if (!preserve || input.subscribed === undefined) return input;
+  return { ...input, subscribed: undefined, defaultSubscribed: input.subscribed };
+}
+
+/**
  * The upsert under double opt-in: nothing it does subscribes the contact (a new contact starts
  * unsubscribed, an existing one keeps its state); an explicit `false` still unsubscribes. It
  * carries `when` so the upsert's own statement records that the contact must confirm.

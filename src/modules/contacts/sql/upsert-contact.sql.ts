@@ -13,6 +13,8 @@ export interface UpsertStatementInput {
   defaultSubscribed: boolean;
   set: Record<string, unknown>;
   unset: string[];
+  /** Keys written only where the contact has none (a send's `to.name` as `data.name`); `set` wins over them. */
+  defaults?: Record<string, unknown>;
   flipData: Record<string, unknown>;
   event?: { name: string; data: Record<string, unknown> };
   fieldTypes: Array<[string, FieldType]>;
@@ -62,6 +64,7 @@ export function buildUpsertStatement(input: UpsertStatementInput): { sql: string
     JSON.stringify(input.topics?.set ?? {}),
     input.topics?.unset ?? [],
     input.confirm ?? null,
+    JSON.stringify(input.defaults ?? {}),
   ];
   const ctes = [
     `old AS (
@@ -70,18 +73,18 @@ export function buildUpsertStatement(input: UpsertStatementInput): { sql: string
     )`,
     `up AS (
       INSERT INTO contacts AS c (project_id, email, subscribed, data, topics, confirmation_requested_at)
-      SELECT $1, $2, COALESCE($3::boolean, $4::boolean), $5::jsonb, $9::jsonb, CASE WHEN $11::text IS NOT NULL THEN now() END
+      SELECT $1, $2, COALESCE($3::boolean, $4::boolean), $12::jsonb || $5::jsonb, $9::jsonb, CASE WHEN $11::text IS NOT NULL THEN now() END
       -- Forces "old" to run (and lock) before this insert: evaluated after it, FOR UPDATE
       -- would skip the row this statement itself just updated.
       WHERE (SELECT count(*) FROM old) >= 0
       ON CONFLICT (project_id, email) DO UPDATE
         SET subscribed = COALESCE($3::boolean, c.subscribed),
-            data = (c.data - $6::text[]) || $5::jsonb,
+            data = $12::jsonb || (c.data - $6::text[]) || $5::jsonb,
             topics = (c.topics - $10::text[]) || $9::jsonb,
             confirmation_requested_at = CASE WHEN ${ASKS_EXISTING('$11::text', '$3::boolean')} THEN now() ELSE c.confirmation_requested_at END,
             updated_at = now()
         WHERE c.subscribed IS DISTINCT FROM COALESCE($3::boolean, c.subscribed)
-           OR c.data IS DISTINCT FROM ((c.data - $6::text[]) || $5::jsonb)
+           OR c.data IS DISTINCT FROM ($12::jsonb || (c.data - $6::text[]) || $5::jsonb)
            OR c.topics IS DISTINCT FROM ((c.topics - $10::text[]) || $9::jsonb)
            OR ${ASKS_EXISTING('$11::text', '$3::boolean')}
       RETURNING c.id, c.email, c.subscribed, c.data, c.topics, c.snoozed_until, c.confirmation, c.confirmed_at, c.created_at, c.updated_at, (c.xmax = 0) AS inserted

@@ -20,13 +20,13 @@ describe('batch statement parameters', () => {
   it('encodes items as one JSON array, field types first-wins per project and key', () => {
     const [items, fields] = buildUpsertBatchParams([
       item(P1, 'a@example.com', { subscribed: false, set: { plan: 'pro' }, unset: ['old'], fieldTypes: [['plan', 'string']], event: { name: 'buy', data: { plan: 'pro', once: 1 } } }),
-      item(P1, 'b@example.com', { set: { plan: 5 }, fieldTypes: [['plan', 'number'], ['n', 'number']] }),
+      item(P1, 'b@example.com', { set: { plan: 5 }, defaults: { name: 'Bo' }, fieldTypes: [['plan', 'number'], ['n', 'number']] }),
       item(P2, 'a@example.com', { defaultSubscribed: false, fieldTypes: [['plan', 'boolean']], confirm: 'new' }),
     ]);
     expect(JSON.parse(items)).toEqual([
-      { i: 0, p: P1, e: 'a@example.com', s: false, d: true, sv: { plan: 'pro' }, un: ['old'], fd: { source: 'track' }, en: 'buy', ed: { plan: 'pro', once: 1 }, cw: null },
-      { i: 1, p: P1, e: 'b@example.com', s: null, d: true, sv: { plan: 5 }, un: [], fd: { source: 'track' }, en: null, ed: null, cw: null },
-      { i: 2, p: P2, e: 'a@example.com', s: null, d: false, sv: {}, un: [], fd: { source: 'track' }, en: null, ed: null, cw: 'new' },
+      { i: 0, p: P1, e: 'a@example.com', s: false, d: true, sv: { plan: 'pro' }, un: ['old'], df: {}, fd: { source: 'track' }, en: 'buy', ed: { plan: 'pro', once: 1 }, cw: null },
+      { i: 1, p: P1, e: 'b@example.com', s: null, d: true, sv: { plan: 5 }, un: [], df: { name: 'Bo' }, fd: { source: 'track' }, en: null, ed: null, cw: null },
+      { i: 2, p: P2, e: 'a@example.com', s: null, d: false, sv: {}, un: [], df: {}, fd: { source: 'track' }, en: null, ed: null, cw: 'new' },
     ]);
     expect(JSON.parse(fields)).toEqual([
       { p: P1, k: 'plan', t: 'string' },

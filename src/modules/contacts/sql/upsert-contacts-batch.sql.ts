@@ -22,7 +22,7 @@ import { ASKS_EXISTING, FLIP_EVENT_NAME, type UpsertStatementInput } from './ups
  */
 export const UPSERT_CONTACTS_BATCH_SQL = `WITH input AS MATERIALIZED (
   SELECT * FROM jsonb_to_recordset($1::jsonb)
-    AS x(i int, p uuid, e text, s boolean, d boolean, sv jsonb, un text[], fd jsonb, en text, ed jsonb, cw text)
+    AS x(i int, p uuid, e text, s boolean, d boolean, sv jsonb, un text[], df jsonb, fd jsonb, en text, ed jsonb, cw text)
 ), old AS (
   -- One index probe per item (lateral: never a scan of the table), locked in (project_id, email) order.
   SELECT c.* FROM (SELECT p, e FROM input ORDER BY p, e) x
@@ -32,19 +32,19 @@ export const UPSERT_CONTACTS_BATCH_SQL = `WITH input AS MATERIALIZED (
   ) c
 ), up AS (
   INSERT INTO contacts AS c (project_id, email, subscribed, data, confirmation_requested_at)
-  SELECT x.p, x.e, COALESCE(x.s, x.d), x.sv, CASE WHEN x.cw IS NOT NULL THEN now() END FROM input x
+  SELECT x.p, x.e, COALESCE(x.s, x.d), x.df || x.sv, CASE WHEN x.cw IS NOT NULL THEN now() END FROM input x
   -- Forces "old" to run (and lock) before this insert, as in the single statement.
   WHERE (SELECT count(*) FROM old) >= 0
   ORDER BY x.p, x.e
   ON CONFLICT (project_id, email) DO UPDATE
     SET (subscribed, data, confirmation_requested_at, updated_at) = (
-          SELECT COALESCE(x.s, c.subscribed), (c.data - x.un) || x.sv,
+          SELECT COALESCE(x.s, c.subscribed), x.df || (c.data - x.un) || x.sv,
                  CASE WHEN ${ASKS_EXISTING('x.cw', 'x.s')} THEN now() ELSE c.confirmation_requested_at END, now()
           FROM input x WHERE x.p = excluded.project_id AND x.e = excluded.email)
     WHERE EXISTS (
           SELECT 1 FROM input x WHERE x.p = excluded.project_id AND x.e = excluded.email
             AND (c.subscribed IS DISTINCT FROM COALESCE(x.s, c.subscribed)
-                 OR c.data IS DISTINCT FROM ((c.data - x.un) || x.sv)
+                 OR c.data IS DISTINCT FROM (x.df || (c.data - x.un) || x.sv)
                  OR ${ASKS_EXISTING('x.cw', 'x.s')}))
   RETURNING c.id, c.project_id, c.email, c.subscribed, c.data, c.topics, c.snoozed_until, c.confirmation, c.confirmed_at, c.created_at, c.updated_at, (c.xmax = 0) AS inserted
 ), cur AS (
@@ -91,6 +91,7 @@ export function buildUpsertBatchParams(items: UpsertStatementInput[]): [string, 
       d: item.defaultSubscribed,
       sv: item.set,
       un: item.unset,
+      df: item.defaults ?? {},
       fd: item.flipData,
       en: item.event ? item.event.name : null,
       ed: item.event ? item.event.data : null,

@@ -31,6 +31,8 @@ export interface SendRequest {
   reply?: string;
   data?: Record<string, unknown>;
   subscribed?: boolean;
+  /** Plunk's flag: `subscribed` applies to a recipient that becomes a new contact only. */
+  preserveExistingSubscription?: boolean;
   /** Double opt-in for recipients this send would subscribe (with the project's double opt-in enabled). */
   doubleOptIn?: boolean;
   /** Topic choices of the recipients (contacts), patched like `data`; slugs are checked with the contacts' write. */
@@ -106,6 +108,7 @@ export const SEND_REQUEST_SCHEMA: SchemaObject = {
       description: 'Template variables, stored on the contact; `{ "value": …, "persistent": false }` uses a value for this email only',
     },
     subscribed: { type: 'boolean', description: 'Sets the subscription of the recipients (contacts)' },
+    preserveExistingSubscription: { type: 'boolean', description: "Plunk's flag: with true, `subscribed` applies to recipients that become new contacts only; existing contacts keep their state" },
     doubleOptIn: {
       type: 'boolean',
       description: "With the project's double opt-in enabled, recipients that subscribed: true would subscribe stay unsubscribed (confirmation pending) and get the confirmation email",
@@ -469,6 +472,7 @@ export function parseSendRequest(input: unknown): { request: SendRequest; errors
     else p.add('data', 'invalid_type', 'data must be an object', input.data);
   }
   const subscribed = optionalBoolean(input, 'subscribed', p);
+  const preserveExistingSubscription = optionalBoolean(input, 'preserveExistingSubscription', p);
   const doubleOptIn = optionalBoolean(input, 'doubleOptIn', p);
   let topics: Record<string, unknown> | undefined;
   if (input.topics !== undefined && input.topics !== null) {
@@ -492,6 +496,7 @@ export function parseSendRequest(input: unknown): { request: SendRequest; errors
       reply: reply?.trim().toLowerCase(),
       data,
       subscribed,
+      preserveExistingSubscription,
       doubleOptIn,
       topics,
       headers,

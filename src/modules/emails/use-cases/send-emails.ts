@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { Batcher } from '../../../platform/batching/batcher';
 import { FieldError, validationError } from '../../../platform/http/app-error';
 import { ContactsService, normalizeEmail, UpsertContactInput } from '../../contacts/contacts.service';
-import { withoutSubscription } from '../../contacts/consent/double-opt-in';
+import { preservingSubscription, subscribesWhen, withoutSubscription } from '../../contacts/consent/double-opt-in';
 import { upsertKey } from '../../contacts/sql/upsert-contacts-batch.sql';
 import { DomainsService } from '../../domains/domains.service';
 import { BillingService } from '../../billing/billing.service';
@@ -40,9 +40,13 @@ interface SendItem {
 type Written = SendResult & { ids: string[]; contactIds: string[] } | { keyTaken: true };
 
 
+/** The recipient as a contact: `to.name` becomes `data.name` only where the contact has none (never overwritten by a send). */
 const contactInput = (req: SendRequest, to: Recipient, confirm = false): UpsertContactInput => {
-  const input: UpsertContactInput = { email: to.email, data: req.data, topics: req.topics, subscribed: req.subscribed, defaultSubscribed: false, source: 'send' };
-  return confirm ? withoutSubscription(input, 'always') : input;
+  const input = preservingSubscription<UpsertContactInput>(
+    { email: to.email, data: req.data, dataDefaults: to.name ? { name: to.name } : undefined, topics: req.topics, subscribed: req.subscribed, defaultSubscribed: false, source: 'send' },
+    req.preserveExistingSubscription,
+  );
+  return confirm ? withoutSubscription(input, subscribesWhen(input) ?? 'always') : input;
 };
 
 /** The façade's request for one validated send (its recipients are added once the contacts are upserted). */

@@ -37,6 +37,11 @@ export class TrackEventDto {
   subscribed?: boolean;
 
   @IsOptional()
+  @IsBoolean()
+  @ApiPropertyOptional({ description: "Plunk's flag: with true, `subscribed` applies to a new contact only and an existing contact keeps its state", type: Boolean })
+  preserveExistingSubscription?: boolean;
+
+  @IsOptional()
   @IsObject()
   @ApiPropertyOptional({ description: 'Custom contact data: keys and JSON values (see docs/api.md "Custom data")', type: 'object', additionalProperties: true })
   data?: Record<string, unknown>;

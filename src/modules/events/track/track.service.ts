@@ -5,6 +5,7 @@ import type { IdempotencyClaim } from '../../../platform/http/idempotency/idempo
 import { idempotencyKeyReused } from '../../../platform/http/idempotency/idempotency.errors';
 import { IdempotencyService } from '../../../platform/http/idempotency/idempotency.service';
 import { ContactsService } from '../../contacts/contacts.service';
+import { preservingSubscription } from '../../contacts/consent/double-opt-in';
 import type { TrackEventDto } from '../dto/track-event.dto';
 
 export interface TrackResult {
@@ -30,7 +31,7 @@ export class TrackService {
     // Double opt-in (the public key, or doubleOptIn: true): the confirmation email follows the commit.
     const { input, confirm } = await this.contacts.optIn(
       projectId,
-      { email: dto.email, data: dto.data, topics: dto.topics, subscribed: dto.subscribed, defaultSubscribed: true, source: 'track' },
+      preservingSubscription({ email: dto.email, data: dto.data, topics: dto.topics, subscribed: dto.subscribed, defaultSubscribed: true, source: 'track' }, dto.preserveExistingSubscription),
       { publicKey, requested: dto.doubleOptIn },
     );
     const event = { name: dto.event.trim() };
