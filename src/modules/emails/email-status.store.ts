@@ -80,6 +80,14 @@ const MARK_SENT_SQL = `WITH v AS (
        ), ev AS (${SENT_EVENTS_SQL})
        SELECT (SELECT json_agg(id) FROM sent) AS ids, (SELECT json_agg(ev ORDER BY ev.created_at) FROM ev) AS events`;
 
+/**
+ * The share of `uncertain` emails that had in fact arrived, measured by the crash rehearsals
+ * (worker kill -9 while a campaign sends into a loopback SMTP server; docs/operations.md,
+ * "Reliability"). Campaign stats carry it, so a user weighing `resend-uncertain` knows how many
+ * duplicates a resend usually costs.
+ */
+export const UNCERTAIN_ARRIVED_SHARE = 0.25;
+
 /** The email row joined with its content: everything the pipeline needs in one read. */
 export interface LoadedEmail {
   id: string;
