@@ -86,7 +86,7 @@ const MARK_SENT_SQL = `WITH v AS (
  * "Reliability"). Campaign stats carry it, so a user weighing `resend-uncertain` knows how many
  * duplicates a resend usually costs.
  */
-export const UNCERTAIN_ARRIVED_SHARE = 0.25;
+export const UNCERTAIN_ARRIVED_SHARE = 0.3;
 
 /** The email row joined with its content: everything the pipeline needs in one read. */
 export interface LoadedEmail {
