@@ -182,7 +182,7 @@ async function runMode(ctx, mode) {
     proxied.host = `127.0.0.1:${proxy.port}`;
     return proxied.toString();
   };
-  let app = await startApp(mode === 'services' ? { mode, env, workers: 2, databaseUrl, timeoutMs: 120_000 } : { mode, env, dataDir, timeoutMs: 120_000 });
+  let app = await startApp(mode === 'services' ? { mode, env, workers: 2, databaseUrl, timeoutMs: 300_000 } : { mode, env, dataDir, timeoutMs: 300_000 });
   const state = { base: app.url, latencies: [], refused: {} };
   let db;
   const marks = [];
@@ -257,19 +257,19 @@ async function runMode(ctx, mode) {
       await sleep(durationMs * 0.45);
       if (mode === 'services') {
         const victim = app.processes().find((p) => p.role === 'worker' && !p.exitInfo);
+        marks.push({ at: Date.now() - t0, what: 'kill -9 worker' });
         victim.child.kill('SIGKILL');
         await victim.exited;
         await app.addWorker();
-        marks.push({ at: Date.now() - t0, what: 'kill -9 worker' });
       } else {
+        marks.push({ at: Date.now() - t0, what: 'kill -9' });
         app.child.kill('SIGKILL');
         await app.exited;
         await app.stop({ keepData: true });
         db?.end().catch(() => undefined);
         db = undefined;
-        app = await startApp({ mode, env, dataDir, timeoutMs: 120_000 });
+        app = await startApp({ mode, env, dataDir, timeoutMs: 300_000 });
         state.base = app.url;
-        marks.push({ at: Date.now() - t0, what: 'kill -9' });
       }
       await sleep(Math.max(0, durationMs * 0.55 - (Date.now() - t0)));
       if (proxy) {
