@@ -171,8 +171,18 @@ async function runMode(ctx, mode) {
   const durationMs = minutes * 60_000;
   const smtp = await sendSuite.startReceiver();
   const hooks = await webhookSuite.startReceiver();
-  // Short leases and sweeps so that the emails the kill interrupts are settled within the run.
-  const env = { EMAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url, DOMAIN_VERIFICATION: 'off', SEND_LEASE_SECONDS: '30', EMAIL_SWEEP_INTERVAL_MS: '5000', EMAIL_STRANDED_AFTER_MS: '30000' };
+  // Short leases and sweeps so that the emails the kill interrupts are settled within the run,
+  // and the webhook retries (loopback endpoints allowed) come within the run.
+  const env = {
+    EMAIL_TRANSPORT: 'smtp',
+    SMTP_URL: smtp.url,
+    DOMAIN_VERIFICATION: 'off',
+    SEND_LEASE_SECONDS: '30',
+    EMAIL_SWEEP_INTERVAL_MS: '5000',
+    EMAIL_STRANDED_AFTER_MS: '30000',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    WEBHOOK_RETRY_SCHEDULE_MS: '1000,2000,4000,8000,15000,30000,60000',
+  };
   let proxy;
   const dataDir = mode === 'embedded' ? require('node:fs').mkdtempSync(join(require('node:os').tmpdir(), 'mailroom-soak-')) : undefined;
   const databaseUrl = async (url) => {
@@ -182,7 +192,12 @@ async function runMode(ctx, mode) {
     proxied.host = `127.0.0.1:${proxy.port}`;
     return proxied.toString();
   };
-  let app = await startApp(mode === 'services' ? { mode, env, workers: 2, databaseUrl, timeoutMs: 300_000 } : { mode, env, dataDir, timeoutMs: 300_000 });
+  let app = await startApp(mode === 'services' ? { mode, env, workers: 2, databaseUrl, timeoutMs: 300_000 } : { mode, env, dataDir, timeoutMs: 300_000 }).catch(async (err) => {
+    proxy?.close();
+    await smtp.close();
+    await hooks.close();
+    throw err;
+  });
   const state = { base: app.url, latencies: [], refused: {} };
   let db;
   const marks = [];
