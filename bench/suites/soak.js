@@ -368,7 +368,9 @@ async function runMode(ctx, mode) {
       let worst = 0;
       const names = new Set(after.flatMap((w) => Object.keys(w.procs)));
       for (const name of names) {
-        const series = after.map((w) => w.procs[name]?.[field]).filter((v) => v > 0);
+        // A process started during the run (the killed worker's successor) warms up from its own start.
+        const born = windows.find((w) => w.procs[name]).endMin * 60_000;
+        const series = after.filter((w) => w.endMin * 60_000 > born + warmMs).map((w) => w.procs[name]?.[field]).filter((v) => v > 0);
         if (series.length < 2) continue;
         worst = Math.max(worst, series.at(-1) / series[0] - 1);
       }
