@@ -109,7 +109,9 @@ async function startApp(options = {}) {
   if (mode === 'services') {
     database = await createDatabase();
     redisPrefix = `mrbench:${process.pid}:${randomBytes(4).toString('hex')}`;
-    Object.assign(env, { DATABASE_URL: database.url, REDIS_URL: REDIS_URL, REDIS_PREFIX: redisPrefix });
+    // databaseUrl(url): what the processes get instead (e.g. a fault proxy in front of the bench database).
+    const appDatabaseUrl = options.databaseUrl ? await options.databaseUrl(database.url) : database.url;
+    Object.assign(env, { DATABASE_URL: appDatabaseUrl, REDIS_URL: REDIS_URL, REDIS_PREFIX: redisPrefix });
   } else if (mode !== 'embedded') {
     throw new Error(`unknown mode ${mode}`);
   }
@@ -166,11 +168,18 @@ async function startApp(options = {}) {
   const startupMs = Number(process.hrtime.bigint() - spawnedAt) / 1e6;
   const url = `http://127.0.0.1:${port}`;
 
-  // Separate worker processes, started once the API has migrated the database.
-  for (let i = 0; i < workerCount; i++) {
+  main.port = port;
+  main.role = env.ROLE || 'all';
+  /** One more `ROLE=worker` process on the same database and queue (e.g. in place of a killed one). */
+  const addWorker = async () => {
     const workerPort = await freePort();
-    await untilHealthy(launch({ ...env, ROLE: 'worker', PORT: String(workerPort) }), workerPort, 'worker');
-  }
+    const worker = launch({ ...env, ROLE: 'worker', PORT: String(workerPort) });
+    Object.assign(worker, { port: workerPort, role: 'worker' });
+    await untilHealthy(worker, workerPort, 'worker');
+    return worker;
+  };
+  // Separate worker processes, started once the API has migrated the database.
+  for (let i = 0; i < workerCount; i++) await addWorker();
   const workers = processes.slice(1);
 
   async function cleanup() {
@@ -189,6 +198,14 @@ async function startApp(options = {}) {
     startupMs,
     child,
     workerPids: workers.map((w) => w.child.pid),
+    /** Every process started so far: { child, port, role, exitInfo? } (the API first). */
+    processes: () => processes.slice(),
+    /** Starts one more worker process (services with `workers`); resolves once it answers /health. */
+    async addWorker() {
+      const worker = await addWorker();
+      workers.push(worker);
+      return worker;
+    },
     exited,
     logs: () => output.join(''),
     /** Resident set size of the child, from /proc (Linux). */

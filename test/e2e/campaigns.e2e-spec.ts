@@ -162,6 +162,7 @@ describe('campaigns', () => {
       complainedCount: 0,
       failedCount: 0,
       uncertainCount: 0,
+      uncertainArrivedShare: 0.3,
       unsubscribedCount: 0,
       skippedCount: 0,
       skipped: {},
@@ -256,7 +257,7 @@ describe('campaigns', () => {
         `UPDATE emails SET status = 'uncertain', error = 'interrupted while being handed to the transport' WHERE campaign_id = $1 AND to_address IN ('ann@example.com', 'bob@example.com')`,
         [id],
       );
-      expect((await p.api.get(`/campaigns/${id}/stats`).expect(200)).body).toMatchObject({ failedCount: 0, uncertainCount: 2 });
+      expect((await p.api.get(`/campaigns/${id}/stats`).expect(200)).body).toMatchObject({ failedCount: 0, uncertainCount: 2, uncertainArrivedShare: 0.3 });
       expect((await p.api.get(`/campaigns/${id}`).expect(200)).body).toMatchObject({ uncertainCount: 2 });
       const other = await s.newProject();
       await other.api.post(`/campaigns/${id}/resend-uncertain`).expect(404);

@@ -6,6 +6,7 @@ import type { FieldError } from '../../platform/http/app-error';
 import { BillingService } from '../billing/billing.service';
 import { DomainsService } from '../domains/domains.service';
 import { EmailsService } from '../emails/emails.service';
+import { UNCERTAIN_ARRIVED_SHARE } from '../emails/email-status.store';
 import { EmailPreviews, PreviewSource, RenderedPreview } from '../emails/use-cases/email-previews';
 import { CampaignsRepository } from './campaigns.repository';
 import { liquidProblems } from '../templates/templates.errors';
@@ -377,6 +378,7 @@ function statsOf(c: Counters): Omit<CampaignStats, 'unsubscribedCount' | 'abTest
   return {
     ...countersOf(c),
     complainedCount: c.complainedCount,
+    uncertainArrivedShare: UNCERTAIN_ARRIVED_SHARE,
     skipped: c.skipped,
     openRate: rate(c.openedCount, c.deliveredCount),
     clickRate: rate(c.clickedCount, c.deliveredCount),

@@ -80,6 +80,14 @@ const MARK_SENT_SQL = `WITH v AS (
        ), ev AS (${SENT_EVENTS_SQL})
        SELECT (SELECT json_agg(id) FROM sent) AS ids, (SELECT json_agg(ev ORDER BY ev.created_at) FROM ev) AS events`;
 
+/**
+ * The share of `uncertain` emails that had in fact arrived, measured by the crash rehearsals
+ * (worker kill -9 while a campaign sends into a loopback SMTP server; docs/operations.md,
+ * "Reliability"). Campaign stats carry it, so a user weighing `resend-uncertain` knows how many
+ * duplicates a resend usually costs.
+ */
+export const UNCERTAIN_ARRIVED_SHARE = 0.3;
+
 /** The email row joined with its content: everything the pipeline needs in one read. */
 export interface LoadedEmail {
   id: string;
@@ -191,6 +199,7 @@ export class EmailStatusStore {
       return rows.length > 0;
     });
     reputation.register((projectId, since, manager) => this.reputationCounts(projectId, since, manager));
+    this.sents = new Batcher({ runBatch: (items) => this.markSentMany(items), max: 200, maxInFlight: config.email.sendConcurrency });
   }
 
   /**
@@ -206,7 +215,12 @@ export class EmailStatusStore {
   /** Concurrent workers share round trips for the per-email reads and writes (adaptive batches). */
   private readonly loads = new Batcher<string, LoadedEmail | null>({ runBatch: (ids) => this.loadMany(ids), max: 200 });
   private readonly claims = new Batcher<{ id: string; subject: string; messageId: string; token: string }, boolean>({ runBatch: (items) => this.claimMany(items), max: 200 });
-  private readonly sents = new Batcher<{ id: string; outcome: SentOutcome }, SentRecord>({ runBatch: (items) => this.markSentMany(items), max: 200 });
+  /**
+   * An outcome is written as soon as its hand-over ends, never behind a statement in flight: the
+   * email stays `sending` (it ends `uncertain` after a crash, though it arrived) until it lands. As
+   * many statements as emails can be handed over at once; outcomes of the same turn share one.
+   */
+  private readonly sents: Batcher<{ id: string; outcome: SentOutcome }, SentRecord>;
 
   load(emailId: string): Promise<LoadedEmail | null> {
     return this.loads.run(emailId);

@@ -3470,6 +3470,8 @@ export interface components {
             uncertainCount: number;
             /** @description Recipients who marked the email as spam */
             complainedCount: number;
+            /** @description The share (0 to 1) of uncertain emails that usually had arrived all the same, as measured by crash rehearsals: POST /campaigns/:id/resend-uncertain sends about that share of uncertainCount twice */
+            uncertainArrivedShare: number;
             /** @description Recipients who unsubscribed after their email left */
             unsubscribedCount: number;
             /** @description skippedCount by reason: unsubscribed, suppressed, invalid_email, render_error, cancelled (not yet sent when the campaign was cancelled) */

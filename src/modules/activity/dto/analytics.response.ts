@@ -39,7 +39,7 @@ export class TopCampaignsSchema {
 }
 
 /** GET /campaigns/:id/stats counted over the emails created in the range, with the campaign's id and name. */
-export class CampaignStatsRowSchema extends OmitType(CampaignStats, ['unsubscribedCount', 'skipped', 'abTest', 'waiting', 'nextBatchAt'] as const) implements CampaignRow {
+export class CampaignStatsRowSchema extends OmitType(CampaignStats, ['unsubscribedCount', 'skipped', 'abTest', 'waiting', 'nextBatchAt', 'uncertainArrivedShare'] as const) implements CampaignRow {
   @ApiProperty({ description: 'Campaign (UUID)', type: String })
   id!: string;
   @ApiProperty({ description: 'Campaign name; null once the campaign is deleted', type: String, nullable: true })

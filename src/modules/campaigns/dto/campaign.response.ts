@@ -165,6 +165,12 @@ export class CampaignStats extends PickType(CampaignResponse, [
 ] as const) {
   @ApiProperty({ description: 'Recipients who marked the email as spam', type: 'integer' })
   complainedCount!: number;
+  @ApiProperty({
+    description:
+      'The share (0 to 1) of uncertain emails that usually had arrived all the same, as measured by crash rehearsals: POST /campaigns/:id/resend-uncertain sends about that share of uncertainCount twice',
+    type: Number,
+  })
+  uncertainArrivedShare!: number;
   @ApiProperty({ description: 'Recipients who unsubscribed after their email left', type: 'integer' })
   unsubscribedCount!: number;
   @ApiProperty({

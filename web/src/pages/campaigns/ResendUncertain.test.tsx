@@ -26,12 +26,14 @@ describe('campaign page: uncertain emails', () => {
       <QueryClientProvider client={new QueryClient()}>
         <MemoryRouter initialEntries={['/p/p1/campaigns/c1']}>
           <Routes>
-            <Route path="/p/:projectId/campaigns/:id" element={<ResendUncertain campaign={campaign} count={3} />} />
+            <Route path="/p/:projectId/campaigns/:id" element={<ResendUncertain campaign={campaign} count={3} arrivedShare={0.3} />} />
           </Routes>
         </MemoryRouter>
       </QueryClientProvider>,
     );
     expect(screen.getByRole('status').textContent).toContain('may or may not have arrived');
+    // How many duplicates a resend usually costs (the API's uncertainArrivedShare).
+    expect(screen.getByRole('status').textContent).toContain('about 30% of uncertain emails had in fact arrived');
     fireEvent.click(screen.getByRole('button', { name: 'Send uncertain again' }));
     expect(calls).toHaveLength(0);
     fireEvent.click(screen.getByRole('button', { name: 'Send again' }));
