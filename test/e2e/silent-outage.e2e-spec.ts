@@ -84,6 +84,8 @@ describe('a silent PostgreSQL or Redis', () => {
 
   const api = (method: 'get' | 'post', path: string) => request(base)[method](path).set('Authorization', `Bearer ${project.secretKey}`);
   const send = (to: string) => api('post', '/v1/send').send({ to, from: 'hello@acme.test', subject: 'Silent', body: 'b' });
+  /** A send's status, 0 when it got no answer within 10 s (a hung request fails the wait instead of holding it). */
+  const sendStatus = (to: string) => send(to).timeout(10_000).then((r) => r.status, () => 0);
   const delivered = (to: string) => smtp.messages.some((m) => m.envelope.to.includes(to));
 
   /** The probes of the issue, at once: a send, a track, and a dashboard read (session + project header). */
@@ -118,7 +120,7 @@ describe('a silent PostgreSQL or Redis', () => {
   /** After the heal: a fresh send delivered and a fresh event recorded, then none of the probes' effects exist. */
   async function expectNothingPerformed(tag: string): Promise<void> {
     const marker = `${tag}-after`;
-    await waitFor(async () => ((await send(`${marker}@silent.example`)).status === 200 ? true : undefined), 60_000, 250);
+    await waitFor(async () => ((await sendStatus(`${marker}@silent.example`)) === 200 ? true : undefined), 60_000, 250);
     await api('post', '/v1/track').send({ email: `${marker}@silent.example`, event: `${marker}-event` }).expect(200);
     await waitFor(async () => (delivered(`${marker}@silent.example`) ? true : undefined), 120_000, 200);
     const client = new Client({ connectionString: database.url });
@@ -156,11 +158,11 @@ describe('a silent PostgreSQL or Redis', () => {
     await redis!.restore();
     const healedAt = Date.now();
     const to = 'after-redis-heal@silent.example';
-    await waitFor(async () => ((await send(to)).status === 200 ? true : undefined), RESUME_WITHIN_MS, 250);
+    await waitFor(async () => ((await sendStatus(to)) === 200 ? true : undefined), RESUME_WITHIN_MS, 250);
     await waitFor(async () => (delivered(to) ? true : undefined), RESUME_WITHIN_MS + DELIVERY_MARGIN_MS - (Date.now() - healedAt), 200);
     process.stdout.write(`silent Redis (${TEST_MODE}): delivered ${Date.now() - healedAt} ms after the heal\n`);
     expectOutageAnswers(answers);
-    await waitFor(async () => ((await request(base).get('/health/ready')).status === 200 ? true : undefined), RESUME_WITHIN_MS, 500);
+    await waitFor(async () => ((await request(base).get('/health/ready').timeout(10_000).then((r) => r.status, () => 0)) === 200 ? true : undefined), RESUME_WITHIN_MS, 500);
     await expectNothingPerformed('redis-stalled');
   });
 });
