@@ -47,7 +47,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        DatabaseModule.forRoot(databaseUrl, config.databaseUrl ? 20 : 8, !config.databaseUrl),
+        DatabaseModule.forRoot(databaseUrl, config.databaseUrl ? 20 : 8, !config.databaseUrl, config.outage.databaseConnectTimeoutMs),
         QueuesModule.forRoot(config, databaseUrl),
         ScheduleModule.forRoot(),
         RateLimitModule,

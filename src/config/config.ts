@@ -121,6 +121,19 @@ export interface AppConfig {
   telemetry: TelemetryConfig;
   /** SMTP listeners (docs/smtp.md): the submission relay and inbound mail. A port left unset keeps its listener off. */
   smtp: SmtpConfig;
+  /** How long the service waits on a silent PostgreSQL or Redis (docs/operations.md, "When a dependency goes silent"). */
+  outage: OutageConfig;
+}
+
+export interface OutageConfig {
+  /** `REQUEST_TIMEOUT_MS`: an API request not answered by then gets 503 and its database work is abandoned (0: no deadline). */
+  requestTimeoutMs: number;
+  /** `DATABASE_CONNECT_TIMEOUT_MS`: opening a pooled PostgreSQL connection, or waiting for a free one. */
+  databaseConnectTimeoutMs: number;
+  /** `REDIS_COMMAND_TIMEOUT_MS`: a command of the request path (rate-limit counters, readiness ping) unanswered by then fails. */
+  redisCommandTimeoutMs: number;
+  /** `REDIS_SOCKET_TIMEOUT_MS`: a queue connection that has a command waiting and receives nothing for this long is dropped and reopened. */
+  redisSocketTimeoutMs: number;
 }
 
 export interface SmtpConfig {
@@ -323,6 +336,17 @@ function optionalPort(env: Env, name: string): number | undefined {
   return str(env, name) === undefined ? undefined : int(env, name, 0, 0, 65535);
 }
 
+function outageConfig(env: Env, external: boolean): OutageConfig {
+  return {
+    // The embedded database runs in-process: it cannot go silent, and a deadline would only cut long requests short.
+    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', external ? 4_000 : 0, 0, 3_600_000),
+    databaseConnectTimeoutMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', 3_000, 100, 600_000),
+    redisCommandTimeoutMs: int(env, 'REDIS_COMMAND_TIMEOUT_MS', 1_000, 50, 600_000),
+    // Above BullMQ's longest blocking read (10 s), which is a command waiting for data too.
+    redisSocketTimeoutMs: int(env, 'REDIS_SOCKET_TIMEOUT_MS', 15_000, 11_000, 600_000),
+  };
+}
+
 function smtpConfig(env: Env): SmtpConfig {
   const certFile = str(env, 'SMTP_TLS_CERT_FILE');
   const keyFile = str(env, 'SMTP_TLS_KEY_FILE');
@@ -456,5 +480,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webDistDir: webDistDir(env),
     telemetry: telemetryConfig(env),
     smtp: smtpConfig(env),
+    outage: outageConfig(env, databaseUrl !== undefined || str(env, 'REDIS_URL') !== undefined),
   };
 }

@@ -53,6 +53,8 @@ export class AccessGuard implements CanActivate {
     const kind = this.reflector.getAllAndOverride<AccessKind | undefined>(ACCESS_KEY, [context.getHandler(), context.getClass()]);
     if (!kind) throw unauthorized('This route declares no access rule');
     const req = context.switchToHttp().getRequest<Request>();
+    // The route template on the request's span (no express instrumentation: docs/operations.md, "Observability").
+    if (typeof req.route?.path === 'string') setRequestAttributes(req, { 'http.route': req.route.path });
     if (kind === 'public') {
       if (this.reflector.getAllAndOverride<boolean | undefined>(SETS_SESSION_KEY, [context.getHandler(), context.getClass()])) this.checkCsrf(req, true);
       return true;

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
+import { DeadlineBoundClient } from './deadline-client';
 import { projectRoot } from './project-root';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
@@ -9,7 +10,11 @@ export function migrationsGlob(): string {
   return __filename.endsWith('.ts') ? join(root, 'migrations', '*.ts') : join(root, 'dist', 'migrations', '*.js');
 }
 
-export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {
+/**
+ * `connectTimeoutMs` bounds opening a connection and waiting for a free one (a silent database
+ * must not hold a caller for long); TCP keepalive finds connections a partition left dead.
+ */
+export function dataSourceOptions(url: string, poolSize = 10, connectTimeoutMs = 30_000): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -19,6 +24,6 @@ export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions
     migrationsTransactionMode: 'each',
     synchronize: false,
     poolSize,
-    extra: { max: poolSize, connectionTimeoutMillis: 30_000 },
+    extra: { max: poolSize, connectionTimeoutMillis: connectTimeoutMs, keepAlive: true, Client: DeadlineBoundClient },
   };
 }

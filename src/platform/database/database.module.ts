@@ -10,10 +10,10 @@ import { EmbeddedMaintenance } from './embedded-maintenance';
 @Module({})
 export class DatabaseModule {
   /** `embedded`: the database is the in-process PGlite (changes how statements are prepared, `DatabaseTraits`, and adds `EmbeddedMaintenance`). */
-  static forRoot(databaseUrl: string, poolSize: number, embedded: boolean): DynamicModule {
+  static forRoot(databaseUrl: string, poolSize: number, embedded: boolean, connectTimeoutMs: number): DynamicModule {
     return {
       module: DatabaseModule,
-      imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, poolSize), autoLoadEntities: true, migrations: [] })],
+      imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, poolSize, connectTimeoutMs), autoLoadEntities: true, migrations: [] })],
       providers: [
         { provide: StatementRunner, useFactory: (dataSource: DataSource) => new StatementRunner(dataSource, embedded), inject: [getDataSourceToken()] },
         { provide: DatabaseTraits, useValue: new DatabaseTraits({ concurrentTransactions: !embedded }) },

@@ -18,6 +18,11 @@ const UNAVAILABLE_MESSAGES = [
   /^Connection is closed\.?$/,
   /Stream isn't writeable and enableOfflineQueue options is false/,
   /Reached the max retries per request limit/,
+  // A silent dependency: pg's statement read timeout, ioredis' command and socket timeouts, the request's deadline.
+  /^Query read timeout$/,
+  /^Command timed out$/,
+  /^Socket timeout\. Expecting data/,
+  /^Request deadline exceeded while waiting for a backing service$/,
 ];
 
 export function isServiceUnavailable(error: unknown, depth = 0): boolean {

@@ -44,22 +44,35 @@ export class BuiltinReadinessChecks implements OnModuleInit, OnApplicationShutdo
 
   private async pingRedis(): Promise<Record<string, unknown>> {
     // Created on first use, so processes that are never probed hold no extra connection.
-    this.redis ??= new Redis({
+    const redis = (this.redis ??= new Redis({
       ...(queueConnection(this.config, '') as object),
       lazyConnect: true,
       maxRetriesPerRequest: 1,
       enableOfflineQueue: false,
       connectTimeout: 2_000,
-    });
-    const redis = this.redis;
-    if (redis.status !== 'ready') {
-      this.connecting ??= (redis.status === 'wait' || redis.status === 'end' ? redis.connect() : new Promise<void>((resolve, reject) => {
-        redis.once('ready', () => resolve());
-        redis.once('error', reject);
-      })).finally(() => (this.connecting = undefined));
-      await this.connecting;
+      commandTimeout: this.config.outage.redisCommandTimeoutMs,
+      socketTimeout: this.config.outage.redisCommandTimeoutMs,
+      // Never reopened by itself: a failed probe drops the client and the next one makes a new one.
+      retryStrategy: () => null,
+    }));
+    try {
+      if (redis.status !== 'ready') {
+        this.connecting ??= (redis.status === 'wait' ? redis.connect() : new Promise<void>((resolve, reject) => {
+          redis.once('ready', () => resolve());
+          redis.once('error', reject);
+          redis.once('end', () => reject(new Error('Connection is closed.')));
+        })).finally(() => (this.connecting = undefined));
+        await this.connecting;
+      }
+      await redis.ping();
+    } catch (err) {
+      // A half-open connection stays silent for good: the next probe starts over on a new one.
+      if (this.redis === redis) {
+        this.redis = undefined;
+        redis.disconnect();
+      }
+      throw err;
     }
-    await redis.ping();
     return { backend: 'redis' };
   }
 

@@ -12,6 +12,8 @@ import { configureDashboard } from './dashboard';
 import { configureOpenApi } from './openapi';
 import { publicApiCors } from './cors';
 import { requestIdMiddleware } from './request-context';
+import { requestDeadlineMiddleware } from './request-deadline';
+import { answerOutage } from './exception.filter';
 import { createValidationPipe } from './validation';
 
 /** Body size for `/v1/send`: a 40 MB message arrives base64-encoded inside JSON. */
@@ -41,6 +43,9 @@ export function configureHttp(app: INestApplication, config: AppConfig): void {
   express.use(json({ limit: DEFAULT_BODY_LIMIT }));
   express.use(urlencoded({ extended: false, limit: DEFAULT_BODY_LIMIT }));
   express.use(inputGuardMiddleware);
+  // After the body parsers: the deadline bounds the wait on dependencies, not a slow upload (and
+  // its async context must reach the handler, which a parser's stream events would not carry).
+  express.use(requestDeadlineMiddleware(config.outage.requestTimeoutMs, answerOutage));
   express.useGlobalPipes(createValidationPipe());
   configureOpenApi(app, config);
 }

@@ -89,14 +89,33 @@ const OUTAGE_RETRY_AFTER_SECONDS = 5;
  * transaction (or one statement), so a request cut off by the outage wrote nothing or all.
  */
 function fromOutage(error: unknown): Rendered | undefined {
-  if (!isServiceUnavailable(error)) return undefined;
-  return {
-    status: 503,
-    code: 'SERVICE_UNAVAILABLE',
-    message: 'The service is temporarily unavailable (its database or queue cannot be reached); retry shortly',
-    extra: {},
-    headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) },
+  return isServiceUnavailable(error) ? OUTAGE : undefined;
+}
+
+const OUTAGE: Rendered = {
+  status: 503,
+  code: 'SERVICE_UNAVAILABLE',
+  message: 'The service is temporarily unavailable (its database or queue cannot be reached); retry shortly',
+  extra: {},
+  headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) },
+};
+
+/** The outage answer (503 + Retry-After) for a request that ran past its deadline (`request-deadline.ts`). */
+export function answerOutage(req: Request, res: Response): void {
+  if (!res.headersSent) writeEnvelope(req, res, OUTAGE);
+}
+
+function writeEnvelope(req: Request, res: Response, rendered: Rendered): void {
+  for (const [name, value] of Object.entries(rendered.headers ?? {})) res.setHeader(name, value);
+  const error: Record<string, unknown> = {
+    code: rendered.code,
+    message: rendered.message,
+    statusCode: rendered.status,
+    requestId: req.id,
   };
+  for (const [key, value] of Object.entries(rendered.extra)) if (value !== undefined) error[key] = value;
+  // `message` also at the top level: Plunk's SDK and many hand-written clients read only that.
+  res.status(rendered.status).json({ success: false, message: rendered.message, error, timestamp: new Date().toISOString() });
 }
 
 function render(exception: unknown): Rendered | undefined {
@@ -141,15 +160,6 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       rendered = { status: 500, code: 'INTERNAL_SERVER_ERROR', message: 'An unexpected error occurred', extra: {} };
     }
     if (rendered.status === 404 && isRouteNotFound(exception)) rendered.message = unknownV1RouteMessage(req.method, req.path, req.app) ?? rendered.message;
-    for (const [name, value] of Object.entries(rendered.headers ?? {})) res.setHeader(name, value);
-    const error: Record<string, unknown> = {
-      code: rendered.code,
-      message: rendered.message,
-      statusCode: rendered.status,
-      requestId: req.id,
-    };
-    for (const [key, value] of Object.entries(rendered.extra)) if (value !== undefined) error[key] = value;
-    // `message` also at the top level: Plunk's SDK and many hand-written clients read only that.
-    res.status(rendered.status).json({ success: false, message: rendered.message, error, timestamp: new Date().toISOString() });
+    writeEnvelope(req, res, rendered);
   }
 }

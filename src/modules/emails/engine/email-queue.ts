@@ -7,6 +7,10 @@ import { TEMPLATE_TYPES } from '../../templates/entities/template.entity';
 import type { EmailType } from '../entities/email.entity';
 import { Batcher } from '../../../platform/batching/batcher';
 import { currentJobTrace, type JobTrace } from '../../../platform/telemetry/telemetry';
+import { beforeDeadline } from '../../../platform/http/request-deadline';
+
+/** Time kept, before a request's deadline, to answer once the rows are committed (the sweep enqueues what is left). */
+const ENQUEUE_ANSWER_MARGIN_MS = 500;
 
 /**
  * Retries are job options. Temporary failures (SMTP 4xx, network, SES throttling) back off
@@ -69,12 +73,13 @@ export class EmailQueue {
   /**
    * New emails, in jobs of up to `EMAILS_PER_JOB` (concurrent callers' emails of one type share
    * jobs). Enqueued after the rows are committed; a failure here leaves rows `queued` for the
-   * sweep to pick up.
+   * sweep to pick up. Inside an API request, a queue that does not answer is waited for only
+   * until shortly before the request's deadline: the rows are committed, so the answer is 200.
    */
   async enqueueOrLeaveForSweep(emailIds: string[], type: EmailType, { bulk = false }: { bulk?: boolean } = {}): Promise<void> {
     if (emailIds.length === 0) return;
     try {
-      await this.adds.run({ ids: emailIds, type, alone: false, bulk, trace: currentJobTrace() });
+      await beforeDeadline(this.adds.run({ ids: emailIds, type, alone: false, bulk, trace: currentJobTrace() }), ENQUEUE_ANSWER_MARGIN_MS);
     } catch (err) {
       this.log.error({ err, count: emailIds.length }, 'enqueue failed; the sweep will retry');
     }

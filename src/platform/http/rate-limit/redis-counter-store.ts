@@ -22,7 +22,10 @@ export class RedisCounterStore extends CounterStore implements OnModuleDestroy {
 
   constructor(config: AppConfig) {
     super();
-    this.redis = new Redis(config.redisUrl!, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) as ScriptedRedis;
+    // In every key-authenticated request's path: a silent Redis fails the hit within the command
+    // timeout (503), and the connection that heard nothing is dropped and reopened.
+    const timeout = config.outage.redisCommandTimeoutMs;
+    this.redis = new Redis(config.redisUrl!, { maxRetriesPerRequest: 2, enableOfflineQueue: true, commandTimeout: timeout, socketTimeout: timeout, keepAlive: 10_000 }) as ScriptedRedis;
     this.redis.defineCommand('counterHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
     this.prefix = `${config.redisPrefix}:counter:`;
   }
