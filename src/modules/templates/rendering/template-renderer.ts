@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { compile as compileHtmlToText } from 'html-to-text';
 import type { Template } from 'liquidjs';
-import { htmlEngine, LIQUID_LIMITS, textEngine } from './liquid-engine';
+import { htmlEngine, LIQUID_LIMITS, parseLiquid, textEngine } from './liquid-engine';
 import { LruCache } from './lru-cache';
 
 export interface TemplateSource {
@@ -55,7 +55,7 @@ export class TemplateRenderer {
     const key = createHash('sha1').update(source.subject).update('\u0000').update(source.body).digest('base64');
     let compiled = this.cache.get(key);
     if (!compiled) {
-      compiled = { subject: textEngine.parse(source.subject), body: htmlEngine.parse(source.body) };
+      compiled = { subject: parseLiquid(source.subject, textEngine), body: parseLiquid(source.body, htmlEngine) };
       this.cache.set(key, compiled);
     }
     return compiled;
