@@ -113,6 +113,25 @@ describe('RenderPool', () => {
     });
   });
 
+  it("serves projects in turn: one project's slow renders hold another's email back by one job at most (issue 51.4)", async () => {
+    pool = new RenderPool({ processes: 1, renderMs: 300, wallMs: 10_000, sliceMs: 50, ...samePriority });
+    await pool.renderEmail('p', email('warm'));
+    const order: string[] = [];
+    const slow = Array.from({ length: 6 }, (_, i) => pool.renderEmail('A', email(FOREVER, { xs })).catch(() => order.push(`a${i}`)));
+    const plain = pool.renderEmail('B', email('<p>plain</p>')).then(() => order.push('b'));
+    await Promise.all([...slow, plain]);
+    // Each slow job runs to its 300 ms budget; the batch stops after the first, and B's turn comes next.
+    expect(order.indexOf('b')).toBeLessThanOrEqual(1);
+  });
+
+  it('checks Liquid sources in a renderer, ahead of the renders waiting (issue 51.1)', async () => {
+    pool = new RenderPool({ processes: 1 });
+    await expect(pool.checkLiquid([{ source: '{{ broken', subject: false }, { source: 'Hi {{ name }}', subject: true }])).resolves.toEqual([
+      { line: 1, message: expect.stringMatching(/not closed/) as string },
+      null,
+    ]);
+  });
+
   it('a renderer runs 10 nice steps below the service (it yields the CPU to the API)', async () => {
     pool = new RenderPool({ processes: 1 });
     await pool.renderEmail('p', email('warm'));
