@@ -132,6 +132,13 @@ describe('RenderPool', () => {
     ]);
   });
 
+  it('renders many distinct bodies of about 1 MB in a row without outgrowing the heap (issue 51.6: the compiled cache is bounded by size)', async () => {
+    pool = new RenderPool({ processes: 1, heapMb: 96, wallMs: 60_000, ...samePriority });
+    const base = '<p>hello world</p>'.repeat(54_000);
+    for (let i = 0; i < 150; i++) await expect(pool.renderEmail('p', email(`${base}${i}`, {}, { text: 'given' }))).resolves.toMatchObject({ text: 'given' });
+    expect(pool.stats.replaced).toBe(0);
+  });
+
   it('a renderer runs 10 nice steps below the service (it yields the CPU to the API)', async () => {
     pool = new RenderPool({ processes: 1 });
     await pool.renderEmail('p', email('warm'));
