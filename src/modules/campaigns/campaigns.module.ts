@@ -1,4 +1,5 @@
 import { TopicsModule } from '../topics/topics.module';
+import { TemplatesModule } from '../templates/templates.module';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BillingModule } from '../billing/billing.module';
@@ -26,7 +27,7 @@ import { CampaignsActivity } from './campaigns.activity';
 import { ActivityModule } from '../activity/activity.module';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Campaign]), EmailsModule, DomainsModule, ProjectsModule, SegmentsModule, ActivityModule, BillingModule, TopicsModule],
+  imports: [TypeOrmModule.forFeature([Campaign]), EmailsModule, TemplatesModule, DomainsModule, ProjectsModule, SegmentsModule, ActivityModule, BillingModule, TopicsModule],
   controllers: [CampaignsController, CampaignResultsController, CampaignPreviewsController],
   providers: [CampaignsService, CampaignResultsService, CampaignResultsRepository, CampaignsRepository, CampaignAudience, CampaignEngine, AbTests, AbTestRepository, ReleaseSchedule, ReleaseScheduleRepository, CampaignTick, CampaignsUsage, CampaignsActivity],
   exports: [CampaignsService],

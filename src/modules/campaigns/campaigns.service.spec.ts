@@ -10,6 +10,7 @@ import { CampaignsService } from './campaigns.service';
 import type { CampaignAudience } from './engine/campaign-audience';
 import type { AbTests } from './engine/ab-test';
 import type { Campaign } from './entities/campaign.entity';
+import type { LiquidCheck } from '../templates/liquid-check';
 
 const PROJECT = '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f';
 const CAMPAIGN = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
@@ -43,7 +44,7 @@ function cancelAgainstDeadlock(deadlocks: number) {
     }),
   } as unknown as EmailsService;
   const audience = { condition: jest.fn(async () => empty), topic: jest.fn(async () => null) } as unknown as CampaignAudience;
-  const service = new CampaignsService(dataSource, {} as DomainsService, audience, repository, {} as BillingService, emails, {} as EmailPreviews, { unwrittenParts: async () => null } as unknown as AbTests, {} as ReleaseSchedule);
+  const service = new CampaignsService(dataSource, {} as DomainsService, audience, repository, {} as BillingService, emails, {} as EmailPreviews, { unwrittenParts: async () => null } as unknown as AbTests, {} as ReleaseSchedule, {} as LiquidCheck);
   return { service, dataSource, emails, committed: () => committed };
 }
 

@@ -9,7 +9,6 @@ import { EmailsService } from '../emails/emails.service';
 import { UNCERTAIN_ARRIVED_SHARE } from '../emails/email-status.store';
 import { EmailPreviews, PreviewSource, RenderedPreview } from '../emails/use-cases/email-previews';
 import { CampaignsRepository } from './campaigns.repository';
-import { liquidProblems } from '../templates/templates.errors';
 import {
   campaignFieldInvalid,
   campaignNotFound,
@@ -26,6 +25,7 @@ import { Campaign, CAMPAIGN_STATUSES, CampaignStatus } from './entities/campaign
 import { CampaignAudience } from './engine/campaign-audience';
 import { campaignContent } from './engine/campaign-content';
 import { AbTests } from './engine/ab-test';
+import { LiquidCheck } from '../templates/liquid-check';
 import { checkDelivery, isTimezone, wallClock } from './engine/delivery-settings';
 import { ReleaseSchedule } from './engine/release-schedule';
 import { unwrittenSql } from './engine/release-schedule.sql';
@@ -81,6 +81,7 @@ export class CampaignsService {
     private readonly previews: EmailPreviews,
     private readonly abTests: AbTests,
     private readonly releases: ReleaseSchedule,
+    private readonly liquid: LiquidCheck,
   ) {}
 
   async create(projectId: string, dto: CreateCampaignDto): Promise<Campaign> {
@@ -349,9 +350,9 @@ export class CampaignsService {
       audienceCondition: dto.audienceType === 'FILTERED' ? (dto.audienceCondition ?? null) : null,
       topicId: dto.topicId ?? null,
     };
-    const ab = this.abTests.settingsOf(dto.abTest);
+    const ab = await this.abTests.settingsOf(dto.abTest);
     const delivery = checkDelivery(dto.delivery);
-    const problems: FieldError[] = [...liquidProblems({ subject: dto.subject, body: dto.body }), ...ab.problems, ...(await this.audience.problems(projectId, spec)), ...delivery.problems];
+    const problems: FieldError[] = [...(await this.liquid.problems({ subject: dto.subject, body: dto.body })), ...ab.problems, ...(await this.audience.problems(projectId, spec)), ...delivery.problems];
     if (problems.length) throw campaignFieldInvalid(problems);
     const from = dto.from!.trim().toLowerCase();
     await this.domains.assertSenderAllowed(projectId, from);

@@ -3,6 +3,7 @@
 export * from './dto/create-template.dto';
 export * from './dto/template.response';
 export * from './entities/template.entity';
+export * from './liquid-check';
 export * from './rendering/confirm-url';
 export * from './rendering/liquid-engine';
 export * from './rendering/render-pool';

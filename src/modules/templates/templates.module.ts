@@ -9,13 +9,14 @@ import { APP_CONFIG } from '../../config/config.module';
 import { TemplatesController } from './templates.controller';
 import { TemplatesRepository } from './templates.repository';
 import { TemplatesService } from './templates.service';
+import { LiquidCheck } from './liquid-check';
 import { TemplateUsage } from './template-usage';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Template]), DomainsModule, ActivityModule],
   controllers: [TemplatesController],
   // One renderer pool per process (docs/rendering.md): its processes start on first use and stop with the application.
-  providers: [TemplatesRepository, TemplatesService, TemplateUsage, { provide: RenderPool, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new RenderPool({}, config.role !== 'api') }],
-  exports: [TemplatesService, RenderPool],
+  providers: [TemplatesRepository, TemplatesService, TemplateUsage, LiquidCheck, { provide: RenderPool, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new RenderPool({}, config.role !== 'api') }],
+  exports: [TemplatesService, RenderPool, LiquidCheck],
 })
 export class TemplatesModule {}

@@ -6,7 +6,8 @@ import { ListTemplatesQuery, MAX_PAGE_SIZE, TEMPLATE_SORTS, TemplateSort } from 
 import { TemplatePage, TemplateUsageResponse, toTemplateResponse } from './dto/template.response';
 import type { UpdateTemplateDto } from './dto/update-template.dto';
 import type { Template } from './entities/template.entity';
-import { assertValidLiquid, missingTemplateField, templateNotFound } from './templates.errors';
+import { missingTemplateField, templateNotFound } from './templates.errors';
+import { LiquidCheck } from './liquid-check';
 import { TemplateUsage } from './template-usage';
 import { TemplatesRepository } from './templates.repository';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
@@ -22,6 +23,7 @@ export class TemplatesService {
     private readonly repository: TemplatesRepository,
     private readonly domains: DomainsService,
     private readonly templateUsage: TemplateUsage,
+    private readonly liquid: LiquidCheck,
   ) {}
 
   async create(projectId: string, dto: CreateTemplateDto): Promise<Template> {
@@ -29,7 +31,7 @@ export class TemplatesService {
       const value = dto[field];
       if (value === undefined || value === null || value.trim() === '') throw missingTemplateField(field);
     }
-    assertValidLiquid({ subject: dto.subject, body: dto.body });
+    await this.liquid.assertValid({ subject: dto.subject, body: dto.body });
     const from = dto.from!.trim().toLowerCase();
     await this.domains.assertSenderAllowed(projectId, from);
     return this.repository.insert(projectId, {
@@ -74,7 +76,7 @@ export class TemplatesService {
 
   async update(projectId: string, id: string, dto: UpdateTemplateDto): Promise<Template> {
     const template = await this.findOne(projectId, id);
-    assertValidLiquid({ subject: dto.subject, body: dto.body });
+    await this.liquid.assertValid({ subject: dto.subject, body: dto.body });
     if (dto.from !== undefined) {
       template.fromAddress = dto.from.trim().toLowerCase();
       await this.domains.assertSenderAllowed(projectId, template.fromAddress);

@@ -4,7 +4,6 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Fragment } from '../../../platform/database/sql-fragment';
 import type { FieldError } from '../../../platform/http/app-error';
 import { AudienceVariants, EmailQueueFacade } from '../../emails/email-queue.facade';
-import { liquidProblems } from '../../templates/templates.errors';
 import { AbLockedState, AbTestRepository } from '../ab-test.repository';
 import type { LeasedCampaign } from '../campaigns.repository';
 import { abNotPickable, abUnknownVariant, abWithRecipientTimezone, campaignNotFound } from '../campaigns.errors';
@@ -13,6 +12,7 @@ import type { AbTestStats } from '../dto/ab-test.dto';
 import type { AbTestSettings, Campaign } from '../entities/campaign.entity';
 import { AbMembership, andSql, inTestShareSql, notSql, variantIndexSql, ZERO_SQL } from '../sql/ab-test.sql';
 import { CampaignAudience } from './campaign-audience';
+import { LiquidCheck } from '../../templates/liquid-check';
 import { campaignContent } from './campaign-content';
 
 /** The variants' letters: the campaign's own content is "A", its `abTest.variants` "B", "C", … */
@@ -56,14 +56,14 @@ export class AbTests {
     private readonly repository: AbTestRepository,
     private readonly emails: EmailQueueFacade,
     private readonly audience: CampaignAudience,
+    private readonly liquid: LiquidCheck,
   ) {}
 
   /** The settings as saved (defaults applied), and 422 items for Liquid errors in the variants. */
-  settingsOf(dto: AbTestDto | null | undefined): { settings: AbTestSettings | null; problems: FieldError[] } {
+  async settingsOf(dto: AbTestDto | null | undefined): Promise<{ settings: AbTestSettings | null; problems: FieldError[] }> {
     if (!dto) return { settings: null, problems: [] };
-    const problems = dto.variants.flatMap((v, i) =>
-      [...liquidProblems({ subject: v.subject }), ...liquidProblems({ body: v.body ?? undefined })].map((p) => ({ ...p, field: `abTest.variants[${i}].${p.field}` })),
-    );
+    const checked = await Promise.all(dto.variants.map((v) => this.liquid.problems({ subject: v.subject, body: v.body })));
+    const problems = checked.flatMap((items, i) => items.map((p) => ({ ...p, field: `abTest.variants[${i}].${p.field}` })));
     const settings: AbTestSettings = {
       variants: dto.variants.map((v) => ({ subject: v.subject, body: v.body ?? null, fromName: v.fromName?.trim() || null })),
       testPercent: dto.testPercent ?? 20,

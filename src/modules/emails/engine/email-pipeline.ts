@@ -92,7 +92,9 @@ export class EmailPipeline {
 
     let built;
     try {
-      built = await this.builder.build(email, { ownDkim: this.transport.signsWithOwnDkim });
+      // The render waits in the renderer pool, where projects take turns (docs/rendering.md): no slot is
+      // held meanwhile, or one project's slow renders would hold every slot and queue another's email behind them.
+      built = await this.slots.outside(() => this.builder.build(email, { ownDkim: this.transport.signsWithOwnDkim }));
     } catch (err) {
       // A template that fails to render (an error, its time or memory bound) fails for good, never retried:
       // a campaign contact is skipped (the campaign goes on), any other email fails with render_error.

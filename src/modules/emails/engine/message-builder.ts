@@ -115,7 +115,7 @@ export class MessageBuilder {
 
     // 3. Render subject and HTML (account mail arrives final; a markdown body is converted once rendered), then the plain-text part:
     //    one job in the renderer process, off this event loop and bounded (docs/rendering.md); a template that fails throws RenderFailedError.
-    const rendered = await this.renderer.renderEmail({ subject: content.subject, body: content.body, liquid: content.liquid, markdown: content.markdown, text: content.text, variables });
+    const rendered = await this.renderer.renderEmail(email.projectId, { subject: content.subject, body: content.body, liquid: content.liquid, markdown: content.markdown, text: content.text, variables });
     let { html, text } = rendered;
 
     // 4. The unsubscribe footer (MARKETING), then the open pixel and click redirects when tracking is on.

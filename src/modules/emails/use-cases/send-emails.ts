@@ -10,8 +10,8 @@ import { DomainsService } from '../../domains/domains.service';
 import { BillingService } from '../../billing/billing.service';
 import { projectDisabled } from '../../projects/projects.errors';
 import type { Template } from '../../templates/entities/template.entity';
-import { liquidProblems } from '../../templates/templates.errors';
 import { TemplatesService } from '../../templates/templates.service';
+import { LiquidCheck } from '../../templates/liquid-check';
 import { EmailQueueFacade, emailIds, RecipientsRequest } from '../email-queue.facade';
 import type { EmailType } from '../entities/email.entity';
 import { ProjectCache } from '../engine/project-cache';
@@ -106,6 +106,7 @@ export class SendEmails {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly projects: ProjectCache,
     private readonly templates: TemplatesService,
+    private readonly liquid: LiquidCheck,
     private readonly domains: DomainsService,
     private readonly contacts: ContactsService,
     private readonly emails: EmailQueueFacade,
@@ -214,7 +215,7 @@ export class SendEmails {
       req.from ?? (template ? { email: template.fromAddress, name: template.fromName } : undefined) ?? (await this.projects.defaultFrom(projectId));
     if (!from) problems.push({ field: 'from', code: 'required', message: FROM_REQUIRED });
     else if (!from.name && req.name) from = { ...from, name: req.name };
-    if (!req.relay) problems.push(...liquidProblems({ subject: req.subject, body: req.body }));
+    if (!req.relay) problems.push(...(await this.liquid.problems({ subject: req.subject, body: req.body })));
     const estimate = (body?.length ?? 0) * 2 + (subject?.length ?? 0) + Math.ceil((req.attachmentBytes * 4) / 3) * 1.03 + 4096;
     if (estimate > SEND_LIMITS.messageBytes) {
       problems.push({ field: 'attachments', code: 'too_big', message: `the whole message would exceed ${SEND_LIMITS.messageBytes / 1024 / 1024} MB` });

@@ -6,13 +6,17 @@ import { TemplateRenderer } from './template-renderer';
  * The renderer process (`RenderPool` forks it; docs/rendering.md). It renders the batches its
  * parent sends, one at a time, and answers each with one outcome per job. Before a job that starts
  * `PROGRESS_MS` or more after its batch's last report, it reports the job's index, so the parent's
- * wall-clock bound applies to each job rather than to the whole batch. Its heap is bounded by its
+ * wall-clock bound applies to each job rather than to the whole batch. A job that would start
+ * `sliceMs` or more into the batch is not run: the answer stops short, and the pool gives the
+ * renderer to another project's jobs before these (`RenderQueue`). Its heap is bounded by its
  * own `--max-old-space-size`: a render that outgrows it kills this process only.
  */
 
 export interface BatchRequest extends PackedBatch {
   id: number;
   budgetMs: number;
+  /** No job starts after this long into the batch: the answer then stops short, the rest are not run. */
+  sliceMs: number;
 }
 
 export type ChildMessage = { ready: true } | { id: number; at: number } | { id: number; results: RenderOutcome[] };
@@ -25,8 +29,10 @@ const renderer = new TemplateRenderer();
 process.on('message', (request: BatchRequest) => {
   const jobs = unpackJobs(request);
   const results: RenderOutcome[] = [];
-  let reported = performance.now();
+  const started = performance.now();
+  let reported = started;
   for (let i = 0; i < jobs.length; i++) {
+    if (i > 0 && performance.now() - started >= request.sliceMs) break;
     if (i > 0 && performance.now() - reported >= PROGRESS_MS) {
       send({ id: request.id, at: i });
       reported = performance.now();

@@ -1,5 +1,5 @@
 import { markdownToHtml } from './markdown';
-import { LIQUID_LIMITS, textEngine } from './liquid-engine';
+import { checkLiquidSyntax, htmlEngine, LIQUID_LIMITS, type LiquidSyntaxProblem, textEngine } from './liquid-engine';
 import { TemplateRenderer } from './template-renderer';
 
 /**
@@ -31,8 +31,20 @@ export interface StringsRenderJob {
   variables: Record<string, unknown>;
 }
 
-export type RenderJob = EmailRenderJob | StringsRenderJob;
-export type RenderOutcome = { ok: true; value: RenderedEmail | string[] } | { ok: false; error: string };
+/** A source to check at save time: a subject (a header, `textEngine`) or a body. */
+export interface CheckSource {
+  source: string;
+  subject: boolean;
+}
+
+/** Save-time checks (`checkLiquidSyntax`) of untrusted sources, off the API's event loop. */
+export interface CheckRenderJob {
+  kind: 'check';
+  sources: CheckSource[];
+}
+
+export type RenderJob = EmailRenderJob | StringsRenderJob | CheckRenderJob;
+export type RenderOutcome = { ok: true; value: RenderedEmail | string[] | Array<LiquidSyntaxProblem | null> } | { ok: false; error: string };
 
 /**
  * Runs one job, never throwing: a template's failure (syntax, a filter's error, liquidjs's time or
@@ -40,6 +52,7 @@ export type RenderOutcome = { ok: true; value: RenderedEmail | string[] } | { ok
  */
 export function runRenderJob(renderer: TemplateRenderer, job: RenderJob, budgetMs: number = LIQUID_LIMITS.renderLimit): RenderOutcome {
   try {
+    if (job.kind === 'check') return { ok: true, value: job.sources.map((s) => checkLiquidSyntax(s.source, s.subject ? textEngine : htmlEngine)) };
     if (job.kind === 'strings') {
       const started = Date.now();
       const value = job.sources.map((source) => textEngine.parseAndRenderSync(source, job.variables, { renderLimit: Math.max(1, budgetMs - (Date.now() - started)) }) as string);
@@ -67,7 +80,7 @@ export function describeRenderError(err: unknown, budgetMs: number): string {
 /** A batch as sent to the renderer process: the subjects and bodies of its emails once each (a campaign's batch shares one). */
 export interface PackedBatch {
   strings: string[];
-  jobs: Array<(Omit<EmailRenderJob, 'subject' | 'body'> & { subject: number; body: number }) | StringsRenderJob>;
+  jobs: Array<(Omit<EmailRenderJob, 'subject' | 'body'> & { subject: number; body: number }) | StringsRenderJob | CheckRenderJob>;
 }
 
 export function packJobs(jobs: RenderJob[]): PackedBatch {

@@ -2,11 +2,11 @@ import { ChildProcess, fork } from 'node:child_process';
 import { availableParallelism, getPriority, setPriority } from 'node:os';
 import { extname, join } from 'node:path';
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { Batcher } from '../../../platform/batching/batcher';
 import { logger } from '../../../platform/logging/logger';
 import type { BatchRequest, ChildMessage } from './render-child';
-import { LIQUID_LIMITS } from './liquid-engine';
-import { EmailRenderJob, packJobs, RenderedEmail, RenderJob, RenderOutcome } from './render-job';
+import { LIQUID_LIMITS, type LiquidSyntaxProblem } from './liquid-engine';
+import { CheckSource, EmailRenderJob, packJobs, RenderedEmail, RenderJob, RenderOutcome } from './render-job';
+import { RenderQueue, URGENT } from './render-queue';
 
 /** A template's own failure (a Liquid error, its time or memory bound): final, its email fails with `render_error`. */
 export class RenderFailedError extends Error {
@@ -29,6 +29,8 @@ export interface RenderPoolOptions {
   wallMs: number;
   /** Jobs per batch. */
   batchMax: number;
+  /** A batch starts no further job after this long (ms): the rest wait for their project's next turn (fairness between projects). */
+  sliceMs: number;
   /** An idle renderer exits after this long; the next render starts one again. */
   idleMs: number;
   /** How long a renderer may take to start. */
@@ -43,6 +45,7 @@ export const RENDER_POOL_DEFAULTS: RenderPoolOptions = {
   renderMs: LIQUID_LIMITS.renderLimit,
   wallMs: 5_000,
   batchMax: 32,
+  sliceMs: 200,
   idleMs: 60_000,
   startMs: 60_000,
   niceIncrement: 10,
@@ -99,7 +102,8 @@ class Renderer {
   /**
    * Renders `jobs` in order. A job's own failure is its outcome. When the process dies or a job
    * overruns `wallMs`, the process is killed: a lone job gets that as its outcome; in a batch
-   * every job is left `undefined`, to be run again alone (so only the culprit fails).
+   * every job is left `undefined`, to be run again alone (so only the culprit fails). The answer
+   * is shorter than `jobs` when the batch used up `sliceMs`: the rest were not started.
    */
   async run(jobs: RenderJob[]): Promise<Array<RenderOutcome | undefined>> {
     if (this.closed) throw new RendererUnavailableError('the renderer is stopped');
@@ -115,7 +119,7 @@ class Renderer {
         this.task = { id, size: jobs.length, resolve, reject, timer: this.wallTimer(running) };
         running.ref();
         running.channel?.ref();
-        const request: BatchRequest = { id, budgetMs: this.options.renderMs, ...packJobs(jobs) };
+        const request: BatchRequest = { id, budgetMs: this.options.renderMs, sliceMs: this.options.sliceMs, ...packJobs(jobs) };
         running.send(request, (err) => {
           if (err && this.task?.id === id) this.fail(running, `could not reach the renderer: ${err.message}`, true);
         });
@@ -248,7 +252,9 @@ class Renderer {
  * Every Liquid render of the service runs here, off the API's event loop, in renderer processes
  * with a heap bound and a wall-clock bound per job (docs/rendering.md): a hostile template costs
  * at most one renderer its heap and `wallMs` of time, and fails its own job only. Concurrent
- * calls share round trips (`Batcher`: a campaign's emails go in batches of `batchMax`).
+ * calls share round trips (a campaign's emails go in batches of `batchMax`), and projects take
+ * turns (`RenderQueue`): one project's slow renders cannot hold back another's email for longer
+ * than the batches in flight, each cut at `sliceMs`. Save-time Liquid checks go first.
  * Processes start on first use; the pool is stopped with the application.
  */
 @Injectable()
@@ -256,7 +262,7 @@ export class RenderPool implements OnApplicationBootstrap, OnApplicationShutdown
   private readonly log = logger('render-pool');
   readonly options: RenderPoolOptions;
   private readonly renderers: Renderer[];
-  private readonly batcher: Batcher<RenderJob, RenderOutcome>;
+  private readonly queue: RenderQueue<RenderJob, RenderOutcome>;
   readonly stats = { replaced: 0 };
 
   constructor(
@@ -265,23 +271,33 @@ export class RenderPool implements OnApplicationBootstrap, OnApplicationShutdown
   ) {
     this.options = { ...RENDER_POOL_DEFAULTS, ...options };
     this.renderers = Array.from({ length: this.options.processes }, () => new Renderer(this.options, (reason) => this.replaced(reason)));
-    this.batcher = new Batcher<RenderJob, RenderOutcome>({
+    this.queue = new RenderQueue<RenderJob, RenderOutcome>({
       runBatch: (jobs) => this.free().run(jobs),
-      runOne: async (job) => (await this.free().run([job]))[0]!,
       max: this.options.batchMax,
       maxInFlight: this.options.processes,
     });
   }
 
-  /** Subject, HTML and text part of one email; throws `RenderFailedError` when its template fails. */
-  async renderEmail(job: Omit<EmailRenderJob, 'kind'>): Promise<RenderedEmail> {
-    return (await this.run({ kind: 'email', ...job })) as RenderedEmail;
+  /**
+   * Subject, HTML and text part of one email of `projectId` (null: the service's own mail);
+   * throws `RenderFailedError` when its template fails.
+   */
+  async renderEmail(projectId: string | null, job: Omit<EmailRenderJob, 'kind'>): Promise<RenderedEmail> {
+    return (await this.run(projectId ?? '', { kind: 'email', ...job })) as RenderedEmail;
   }
 
-  /** Liquid strings rendered without HTML escaping; throws `RenderFailedError` when one fails. */
-  async renderStrings(sources: string[], variables: Record<string, unknown>): Promise<string[]> {
+  /** Liquid strings of `projectId` rendered without HTML escaping; throws `RenderFailedError` when one fails. */
+  async renderStrings(projectId: string, sources: string[], variables: Record<string, unknown>): Promise<string[]> {
     if (sources.length === 0) return [];
-    return (await this.run({ kind: 'strings', sources, variables })) as string[];
+    return (await this.run(projectId, { kind: 'strings', sources, variables })) as string[];
+  }
+
+  /**
+   * The save-time check (`checkLiquidSyntax`) of each source, in a renderer: a request's body is
+   * parsed off the API's event loop. Ahead of every render waiting.
+   */
+  async checkLiquid(sources: CheckSource[]): Promise<Array<LiquidSyntaxProblem | null>> {
+    return (await this.run(URGENT, { kind: 'check', sources })) as Array<LiquidSyntaxProblem | null>;
   }
 
   /**
@@ -298,13 +314,13 @@ export class RenderPool implements OnApplicationBootstrap, OnApplicationShutdown
     for (const renderer of this.renderers) renderer.close();
   }
 
-  private async run(job: RenderJob): Promise<RenderedEmail | string[]> {
-    const outcome = await this.batcher.run(job);
+  private async run(tenant: string | typeof URGENT, job: RenderJob): Promise<RenderedEmail | string[] | Array<LiquidSyntaxProblem | null>> {
+    const outcome = await this.queue.run(tenant, job);
     if (!outcome.ok) throw new RenderFailedError(outcome.error);
     return outcome.value;
   }
 
-  /** The batcher runs at most `processes` batches at once, each on one renderer at a time: one is always free. */
+  /** The queue runs at most `processes` batches at once, each on one renderer at a time: one is always free. */
   private free(): Renderer {
     const renderer = this.renderers.find((r) => !r.busy);
     if (!renderer) throw new RendererUnavailableError('no free renderer');

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { compile as compileHtmlToText } from 'html-to-text';
 import type { Template } from 'liquidjs';
-import { htmlEngine, LIQUID_LIMITS, textEngine } from './liquid-engine';
+import { htmlEngine, LIQUID_LIMITS, parseLiquid, textEngine } from './liquid-engine';
 import { LruCache } from './lru-cache';
 
 export interface TemplateSource {
@@ -13,6 +13,8 @@ export interface TemplateSource {
 export interface CompiledTemplate {
   subject: Template[];
   body: Template[];
+  /** Characters of the source: what the cache weighs it by (a compiled template keeps its source). */
+  chars: number;
 }
 
 export interface RenderedContent {
@@ -21,6 +23,13 @@ export interface RenderedContent {
 }
 
 const CACHE_SIZE = 1_000;
+/**
+ * Characters of source the compiled cache and the recent text parts keep in all. A compiled
+ * template holds its source (and more): counted in entries only, a thousand distinct 1 MB bodies
+ * outgrew the renderer's 192 MB heap after about a hundred (issue 51.6). 16 M characters keep
+ * the cache within ~40 MB whatever the bodies, and a campaign's one large body still hits.
+ */
+const CACHE_CHARS = 16_000_000;
 /**
  * Text parts of the last few converted HTML bodies. A campaign or workflow step whose body is the
  * same for every recipient (personal links are added after this step) converts once, not per email.
@@ -47,7 +56,7 @@ const toPlainText = compileHtmlToText({
  * API's event loop; this class is what that process runs.
  */
 export class TemplateRenderer {
-  private readonly cache = new LruCache<string, CompiledTemplate>(CACHE_SIZE);
+  private readonly cache = new LruCache<string, CompiledTemplate>(CACHE_SIZE, { weight: (c) => c.chars, maxWeight: CACHE_CHARS });
   private readonly recentTexts: Array<{ html: string; text: string }> = [];
 
   /** Throws liquidjs's ParseError for invalid sources (callers validate at the API edge first). */
@@ -55,7 +64,7 @@ export class TemplateRenderer {
     const key = createHash('sha1').update(source.subject).update('\u0000').update(source.body).digest('base64');
     let compiled = this.cache.get(key);
     if (!compiled) {
-      compiled = { subject: textEngine.parse(source.subject), body: htmlEngine.parse(source.body) };
+      compiled = { subject: parseLiquid(source.subject, textEngine), body: parseLiquid(source.body, htmlEngine), chars: source.subject.length + source.body.length };
       this.cache.set(key, compiled);
     }
     return compiled;
@@ -88,6 +97,9 @@ export class TemplateRenderer {
     }
     const text = toPlainText(html);
     recent.unshift({ html, text });
+    let chars = 0;
+    const kept = recent.findIndex((entry) => (chars += entry.html.length + entry.text.length) > CACHE_CHARS);
+    if (kept !== -1) recent.length = Math.max(1, kept);
     if (recent.length > RECENT_TEXTS) recent.pop();
     return text;
   }

@@ -4,7 +4,7 @@ import type { SchemaObject } from '../../../platform/http/openapi-responses';
 import type { StepType } from '../entities/workflow-step.entity';
 import { CONDITION_OPERATORS, conditionFieldProblem, operatorNeedsValue } from './condition';
 import { isUuid } from '../../../platform/http/parse-uuid.pipe';
-import { checkLiquidSyntax, textEngine } from '../../templates/rendering/liquid-engine';
+import { checkLiquidSyntax, describeLiquidProblem, textEngine } from '../../templates/rendering/liquid-engine';
 
 export const DELAY_UNITS = { minutes: 60, hours: 3600, days: 86_400 } as const;
 export const MAX_DELAY_SECONDS = 365 * 86_400;
@@ -197,7 +197,7 @@ export function checkStepConfig(type: StepType, raw: unknown): Checked {
       for (const [key, value] of [['url', raw.url], ['headers', isObject(raw.headers) ? raw.headers : undefined], ['body', raw.body]] as const) {
         for (const [path, source] of liquidStrings(value, key)) {
           const problem = checkLiquidSyntax(source, textEngine);
-          if (problem) fail(path, 'invalid_template', `${problem.tooLarge ? 'Template loops too large' : 'Invalid template syntax'}${problem.line ? ` on line ${problem.line}` : ''}: ${problem.message}`);
+          if (problem) fail(path, 'invalid_template', describeLiquidProblem(problem));
         }
       }
       break;

@@ -18,6 +18,7 @@ export const WEBHOOK_RETRY_DELAYS_MS = [1_000, 2_000, 4_000];
 
 export interface WebhookScope {
   id: string;
+  project_id: string;
   workflow_id: string;
   /** The workflow's name as it is now (a rename makes no new version). */
   workflowName: string;
@@ -97,7 +98,7 @@ export class WebhookStep implements StepExecutor, OnApplicationShutdown {
     const templated = [c.url, c.headers ?? {}, c.body];
     let rendered: string[];
     try {
-      rendered = await this.renderer.renderStrings(liquidStrings(templated), vars);
+      rendered = await this.renderer.renderStrings(scope.project_id, liquidStrings(templated), vars);
     } catch (err) {
       if (!(err instanceof RenderFailedError)) throw err;
       return { kind: 'end', execution: 'FAILED', status: 'FAILED', output: null, error: `render_error: ${err.message}`, exitReason: null };
