@@ -89,21 +89,25 @@ describe('takeover after a process is killed', () => {
         const first = await spawnOn({ ROLE: 'worker' });
         const project = await createProject(base);
         const auth = `Bearer ${project.secretKey}`;
-        const created = (await request(base).post('/webhooks').set('Authorization', auth).send({ url: hooks.url('/takeover'), events: ['takeover.*'] }).expect(201)).body as { secret: string };
+        const created = (await request(base).post('/webhooks').set('Authorization', auth).send({ url: hooks.url('/takeover'), events: ['takeover.*'] }).expect(201)).body as { id: string; secret: string };
         hooks.secret('/takeover', created.secret);
         const track = async (event: string) => (await request(base).post('/v1/track').set('Authorization', auth).send({ email: 'takeover@example.com', event }).expect(200)).body.data.event as string;
         const arrival = (eventId: string) => hooks.waitForCall((c) => c.path === '/takeover' && c.webhookId === eventId && c.delivered, 120_000);
 
         // The outbox goes (a first event arrives), then its next round is held mid-fan-out: the
-        // worker has taken the consumers and waits on the deliveries table.
-        await arrival(await track('takeover.before'));
+        // worker has taken the consumers and waits for the deliveries table.
+        const beforeId = await track('takeover.before');
+        await arrival(beforeId);
+        // Its outcome written: the only write to the deliveries table left is the next fan-out's.
+        await waitFor(async () => {
+          const list = (await request(base).get(`/webhooks/${created.id}/deliveries`).set('Authorization', auth).expect(200)).body.data as Array<{ eventId: string; status: string }>;
+          return list.some((d) => d.eventId === beforeId && d.status === 'succeeded') ? true : undefined;
+        }, 30_000, 100);
         await blocker.query('BEGIN');
         await blocker.query('LOCK TABLE webhook_deliveries IN EXCLUSIVE MODE');
         await track('takeover.held');
         await waitFor(async () => {
-          const { rows } = await blocker.query<{ n: number }>(
-            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%INSERT INTO webhook_deliveries%'`,
-          );
+          const { rows } = await blocker.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'webhook_deliveries'::regclass`);
           return rows[0].n > 0 ? true : undefined;
         }, 30_000, 50);
         // The survivor starts while the consumers are held, then their holder is killed.
