@@ -4,6 +4,9 @@ import { logger } from '../logging/logger';
 
 const log = logger('singleton-locks');
 
+/** A silent database fails a lock statement after this instead of holding the round up; the connection is then dropped. */
+const STATEMENT_TIMEOUT_MS = 5_000;
+
 /**
  * Work that one process of the deployment does at a time (an event consumer's round, a campaign's
  * fan-out, a scheduled round): PostgreSQL session-level advisory locks, taken and given back on
@@ -21,6 +24,7 @@ const log = logger('singleton-locks');
 export class SingletonLocks implements OnApplicationShutdown {
   private readonly held = new Set<string>();
   private client: Promise<Client> | undefined;
+  private readonly clients = new Map<Promise<Client>, Client>();
   private closed = false;
 
   constructor(
@@ -36,11 +40,7 @@ export class SingletonLocks implements OnApplicationShutdown {
     let taken = this.embedded ? free : [];
     try {
       if (!this.embedded) {
-        const client = await this.connection();
-        const { rows } = await client.query<{ name: string }>(
-          `SELECT n AS name FROM unnest($2::text[]) AS n WHERE pg_try_advisory_lock($1::int, hashtext(n))`,
-          [space, free],
-        );
+        const rows = await this.query<{ name: string }>(`SELECT n AS name FROM unnest($2::text[]) AS n WHERE pg_try_advisory_lock($1::int, hashtext(n))`, [space, free]);
         taken = rows.map((r) => r.name);
       }
     } finally {
@@ -56,8 +56,7 @@ export class SingletonLocks implements OnApplicationShutdown {
     if (mine.length === 0) return;
     try {
       if (!this.embedded && this.client) {
-        const client = await this.connection();
-        await client.query(`SELECT pg_advisory_unlock($1::int, hashtext(n)) FROM unnest($2::text[]) AS n`, [space, mine]);
+        await this.query(`SELECT pg_advisory_unlock($1::int, hashtext(n)) FROM unnest($2::text[]) AS n`, [space, mine]);
       }
     } catch (err) {
       // The connection is gone, and with it the locks: nothing is left to give back.
@@ -85,24 +84,41 @@ export class SingletonLocks implements OnApplicationShutdown {
     if (client) await client.then((c) => c.end()).catch(() => undefined);
   }
 
+  /** A statement on the dedicated connection; one that fails or times out drops the connection (and with it every lock). */
+  private async query<R extends object>(text: string, values: unknown[]): Promise<R[]> {
+    const opened = this.connection();
+    try {
+      const client = await opened;
+      return (await client.query<R>({ text, values, query_timeout: STATEMENT_TIMEOUT_MS } as { text: string; values: unknown[] })).rows;
+    } catch (err) {
+      this.drop(opened, err);
+      throw err;
+    }
+  }
+
   /** The dedicated connection, opened on first use and again after it was lost (its locks went with it). */
   private connection(): Promise<Client> {
     if (this.client) return this.client;
-    const client = new Client({ connectionString: this.databaseUrl });
+    const client = new Client({ connectionString: this.databaseUrl, connectionTimeoutMillis: STATEMENT_TIMEOUT_MS, keepAlive: true });
     const opened = client.connect().then(() => client);
-    const forget = (err?: unknown) => {
-      if (this.client !== opened) return;
+    client.on('error', (err) => this.drop(opened, err));
+    client.on('end', () => this.drop(opened));
+    this.client = opened;
+    opened.catch((err: unknown) => this.drop(opened, err));
+    this.clients.set(opened, client);
+    return opened;
+  }
+
+  /** Forgets a connection that failed: every lock of this process ended with it, so none is held any more. */
+  private drop(opened: Promise<Client>, err?: unknown): void {
+    const client = this.clients.get(opened);
+    this.clients.delete(opened);
+    if (this.client === opened) {
       this.client = undefined;
-      // Every lock of this process ended with the connection: none is held any more.
       this.held.clear();
       if (err) log.warn({ err }, 'the singleton locks connection was lost; its locks are free for any process');
-      void client.end().catch(() => undefined);
-    };
-    client.on('error', forget);
-    client.on('end', () => forget());
-    this.client = opened;
-    opened.catch(forget);
-    return opened;
+    }
+    void client?.end().catch(() => undefined);
   }
 }
 
