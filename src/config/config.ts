@@ -111,10 +111,9 @@ export interface AppConfig {
   /** `SEGMENT_RECOMPUTE_INTERVAL_MS` (default 5 minutes; tests use less) and `SEGMENT_QUERY_TIMEOUT_MS` (statement_timeout of segment queries). */
   segments: { recomputeIntervalMs: number; queryTimeoutMs: number };
   /**
-   * `CAMPAIGN_BATCH_SIZE`: contacts per keyset batch (one INSERT … SELECT + checkpoint); `CAMPAIGN_MAX_QUEUED`: a campaign's emails waiting ahead of the transport at most;
-   * `CAMPAIGN_LEASE_SECONDS`: how long a worker owns a campaign's fan-out before another may take it over (after a crash, the wait before another worker goes on).
+   * `CAMPAIGN_BATCH_SIZE`: contacts per keyset batch (one INSERT … SELECT + checkpoint); `CAMPAIGN_MAX_QUEUED`: a campaign's emails waiting ahead of the transport at most.
    */
-  campaigns: { batchSize: number; maxQueued: number; leaseSeconds: number };
+  campaigns: { batchSize: number; maxQueued: number };
   /** `WEB_DIST_DIR`: the built dashboard served under `/app/` (default `dist/web`, written by `npm run build`). */
   webDistDir: string;
   /** OpenTelemetry export over OTLP/HTTP (see `telemetryConfig`); the SDK reads the other `OTEL_*` variables itself. */
@@ -475,7 +474,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     campaigns: {
       batchSize: int(env, 'CAMPAIGN_BATCH_SIZE', 1_000, 1, 100_000),
       maxQueued: int(env, 'CAMPAIGN_MAX_QUEUED', 5_000, 1, 100_000_000),
-      leaseSeconds: int(env, 'CAMPAIGN_LEASE_SECONDS', 30, 3, 3_600),
     },
     webDistDir: webDistDir(env),
     telemetry: telemetryConfig(env),

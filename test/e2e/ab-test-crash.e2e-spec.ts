@@ -40,7 +40,6 @@ describe('A/B campaign crash safety', () => {
       DOMAIN_VERIFICATION: 'off',
       RATE_LIMIT_PER_MINUTE: '100000',
       SEND_LEASE_SECONDS: '10',
-      CAMPAIGN_LEASE_SECONDS: '3',
       EMAIL_STRANDED_AFTER_MS: '5000',
       EMAIL_SWEEP_INTERVAL_MS: '1000',
       CAMPAIGN_BATCH_SIZE: '40',

@@ -49,7 +49,6 @@ describe('campaign crash safety', () => {
       DOMAIN_VERIFICATION: 'off',
       RATE_LIMIT_PER_MINUTE: '100000',
       SEND_LEASE_SECONDS: String(SEND_LEASE_SECONDS),
-      CAMPAIGN_LEASE_SECONDS: '3',
       EMAIL_STRANDED_AFTER_MS: '5000',
       EMAIL_SWEEP_INTERVAL_MS: String(EMAIL_SWEEP_INTERVAL_MS),
       ...modeEnv(database),

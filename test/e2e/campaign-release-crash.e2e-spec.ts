@@ -64,7 +64,6 @@ describe('campaign release schedule under SIGKILL (api + worker)', () => {
       RATE_LIMIT_PER_MINUTE: '100000',
       CAMPAIGN_BATCH_SIZE: '10',
       SEND_LEASE_SECONDS: '10',
-      CAMPAIGN_LEASE_SECONDS: '3',
       EMAIL_STRANDED_AFTER_MS: '5000',
       EMAIL_SWEEP_INTERVAL_MS: '1000',
     };

@@ -47,7 +47,6 @@ describe('warm-up crash safety', () => {
       DOMAIN_VERIFICATION: 'off',
       RATE_LIMIT_PER_MINUTE: '100000',
       SEND_LEASE_SECONDS: '30',
-      CAMPAIGN_LEASE_SECONDS: '3',
       EMAIL_STRANDED_AFTER_MS: '5000',
       EMAIL_SWEEP_INTERVAL_MS: '1000',
       ...modeEnv(database),

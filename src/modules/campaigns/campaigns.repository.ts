@@ -35,13 +35,13 @@ export interface CampaignListFilter {
   dir: 'asc' | 'desc';
 }
 
-/** A SENDING campaign the engine may take (no live lease). */
+/** A SENDING campaign the engine may take (if no other process holds its lock). */
 export interface EngineCampaignRow {
   id: string;
   project_id: string;
 }
 
-/** A campaign's fan-out state as the engine's lease returns it. */
+/** A campaign's fan-out state as the engine reads it under the campaign's lock. */
 export interface LeasedCampaign {
   id: string;
   audience_done: boolean;
@@ -202,40 +202,31 @@ export class CampaignsRepository {
 
   /**
    * One statement per tick (an idle worker runs four a second), across projects: scheduled
-   * campaigns whose time has come become SENDING, and every SENDING campaign without a live lease
-   * is returned; those it makes SENDING come from its RETURNING, as the scan of the same statement
-   * cannot see them yet.
+   * campaigns whose time has come become SENDING, and every SENDING campaign is returned (the
+   * engine then takes each one's lock); those it makes SENDING come from its RETURNING, as the
+   * scan of the same statement cannot see them yet.
    */
-  async startDueAndFindUnleasedAcrossProjects(): Promise<EngineCampaignRow[]> {
+  async startDueAndFindSendingAcrossProjects(): Promise<EngineCampaignRow[]> {
     return (await this.dataSource.query(
       `WITH due AS (
          UPDATE campaigns SET status = 'SENDING', sent_at = now(), audience_fixed_at = now(), updated_at = now()
           WHERE status = 'SCHEDULED' AND scheduled_for <= now()
-         RETURNING id, project_id, engine_lease_until
+         RETURNING id, project_id
        )
-       SELECT id, project_id
-         FROM (SELECT id, project_id, engine_lease_until FROM due
-               UNION ALL
-               SELECT id, project_id, engine_lease_until FROM campaigns WHERE status = 'SENDING') c
-        WHERE c.engine_lease_until IS NULL OR c.engine_lease_until < now()`,
+       SELECT id, project_id FROM due
+       UNION ALL
+       SELECT id, project_id FROM campaigns WHERE status = 'SENDING'`,
     )) as EngineCampaignRow[];
   }
 
-  /** The engine's lease on a SENDING campaign for `seconds`, with its fan-out state; undefined when another holds it or it is no longer SENDING. */
-  async takeEngineLease(projectId: string, id: string, seconds: number): Promise<LeasedCampaign | undefined> {
-    const [campaign] = (await this.dataSource
-      .query(
-        `UPDATE campaigns SET engine_lease_until = now() + make_interval(secs => $2)
-          WHERE id = $1 AND project_id = $3 AND status = 'SENDING' AND (engine_lease_until IS NULL OR engine_lease_until < now())
-          RETURNING id, audience_done, content_id, audience_fixed_at::text AS fixed_at, cursor_created_at::text AS cursor_created_at, cursor_id`,
-        [id, seconds, projectId],
-      )
-      .then(returnedRows)) as LeasedCampaign[];
+  /** A SENDING campaign's fan-out state, read once the engine holds its lock; undefined when it is no longer SENDING. */
+  async fanOutState(projectId: string, id: string): Promise<LeasedCampaign | undefined> {
+    const [campaign] = (await this.dataSource.query(
+      `SELECT id, audience_done, content_id, audience_fixed_at::text AS fixed_at, cursor_created_at::text AS cursor_created_at, cursor_id
+         FROM campaigns WHERE id = $1 AND project_id = $2 AND status = 'SENDING'`,
+      [id, projectId],
+    )) as LeasedCampaign[];
     return campaign;
-  }
-
-  async releaseEngineLease(projectId: string, id: string): Promise<void> {
-    await this.dataSource.query(`UPDATE campaigns SET engine_lease_until = NULL WHERE id = $1 AND project_id = $2`, [id, projectId]);
   }
 
   /** SENDING → SENT. */

@@ -5,6 +5,7 @@ import { dataSourceOptions } from './data-source-options';
 import { StatementRunner } from './statement-runner';
 import { DatabaseTraits } from './database-traits';
 import { EmbeddedMaintenance } from './embedded-maintenance';
+import { SingletonLocks } from './singleton-locks';
 
 @Global()
 @Module({})
@@ -16,11 +17,12 @@ export class DatabaseModule {
       imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, poolSize, connectTimeoutMs), autoLoadEntities: true, migrations: [] })],
       providers: [
         { provide: StatementRunner, useFactory: (dataSource: DataSource) => new StatementRunner(dataSource, embedded), inject: [getDataSourceToken()] },
+        { provide: SingletonLocks, useValue: new SingletonLocks(databaseUrl, embedded) },
         { provide: DatabaseTraits, useValue: new DatabaseTraits({ concurrentTransactions: !embedded }) },
         // PGlite has no autovacuum: the service does its work (PostgreSQL does its own).
         ...(embedded ? [EmbeddedMaintenance] : []),
       ],
-      exports: [StatementRunner, DatabaseTraits],
+      exports: [StatementRunner, DatabaseTraits, SingletonLocks],
     };
   }
 }

@@ -78,7 +78,7 @@ export class AbTests {
     if (c.abTest && timezone === 'recipient') throw abWithRecipientTimezone();
   }
 
-  /** The engine's hook (`CampaignEngine.advance`, under its lease): null for a plain campaign. */
+  /** The engine's hook (`CampaignEngine.advance`, under its lock): null for a plain campaign. */
   async plan(c: Campaign, leased: LeasedCampaign): Promise<AbPlan | null> {
     const settings = c.abTest;
     if (!settings) return null;

@@ -3,6 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
+import { ADVISORY_LOCKS } from '../../../platform/database/advisory-locks';
+import { SingletonLocks } from '../../../platform/database/singleton-locks';
 import { logger } from '../../../platform/logging/logger';
 import { AudienceCursor, EmailQueueFacade } from '../../emails/email-queue.facade';
 import { BillingLimitExceeded } from '../../billing/billing.errors';
@@ -26,7 +28,8 @@ type CampaignRow = EngineCampaignRow;
  * The campaign send engine, called by `CampaignTick` (`worker/campaign-tick.ts`) every 250 ms on
  * worker processes: scheduled campaigns whose
  * `scheduled_for` has passed become SENDING (the time is in the database, so a restart or a
- * lost job loses none); each SENDING campaign (one worker at a time, by lease) gets its audience
+ * lost job loses none); each SENDING campaign (one worker at a time, by its `SingletonLocks` lock,
+ * which a killed worker's connection takes with it) gets its audience
  * walked in keyset batches while fewer than `CAMPAIGN_BACKLOG` of its emails wait ahead of the
  * transport; each batch is one transaction (rows + checkpoint), its `queued` rows then go to the
  * existing send queue in grouped jobs. When the audience is exhausted and no email is left
@@ -58,6 +61,7 @@ export class CampaignEngine {
     private readonly abTests: AbTests,
     private readonly warmup: WarmupLedger,
     private readonly releases: ReleaseSchedule,
+    private readonly locks: SingletonLocks,
   ) {}
 
   private get stopped(): boolean {
@@ -65,7 +69,7 @@ export class CampaignEngine {
   }
 
   /**
-   * One tick: due campaigns become SENDING, and each SENDING campaign without a live lease
+   * One tick: due campaigns become SENDING, and each SENDING campaign no other process holds
    * advances. True when a campaign was stopped only by the time budget: the caller goes on at
    * once, not at the next interval. `stopped` tells that the process is stopping.
    */
@@ -73,7 +77,7 @@ export class CampaignEngine {
     this.isStopped = stopped;
     let again = false;
     try {
-      const active = await this.repository.startDueAndFindUnleasedAcrossProjects();
+      const active = await this.repository.startDueAndFindSendingAcrossProjects();
       for (const id of this.carried.keys()) if (!active.some((row) => row.id === id)) this.carried.delete(id);
       for (const row of active) {
         if (this.stopped) break;
@@ -105,13 +109,15 @@ export class CampaignEngine {
   }
 
   /**
-   * One campaign, under its lease: content once, batches while the backlog allows, then completion.
+   * One campaign, under its lock: content once, batches while the backlog allows, then completion.
    * True when the tick's time budget alone stopped it (more of its audience to write, room for it).
    */
   private async advance(row: CampaignRow): Promise<boolean> {
-    const campaign = await this.repository.takeEngineLease(row.project_id, row.id, this.config.campaigns.leaseSeconds);
-    if (!campaign) return false;
+    const [locked] = await this.locks.tryLock(ADVISORY_LOCKS.campaignFanOut, [row.id]);
+    if (locked === undefined) return false;
     try {
+      const campaign = await this.repository.fanOutState(row.project_id, row.id);
+      if (!campaign) return false;
       const entity = await this.repository.findOne(row.project_id, row.id);
       if (!entity) return false;
       // An A/B test decides which part of the audience is walked now and with which content (`ab-test.ts`).
@@ -156,7 +162,7 @@ export class CampaignEngine {
       }
       return false;
     } finally {
-      await this.repository.releaseEngineLease(row.project_id, row.id);
+      await this.locks.unlock(ADVISORY_LOCKS.campaignFanOut, [row.id]);
     }
   }
 

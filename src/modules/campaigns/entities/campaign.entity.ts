@@ -74,6 +74,7 @@ export class Campaign {
   @Column('boolean', { default: false }) audienceDone: boolean;
   /** The campaign's one email_contents row (its sources, compiled once), made when sending starts. */
   @Column('uuid', { nullable: true }) contentId: string | null;
+  /** The engine's lease of earlier versions, no longer read or written (the engine holds a campaign by its advisory lock). */
   @Column('timestamptz', { nullable: true }) engineLeaseUntil: Date | null;
   /** The fixed audience written so far, skipped contacts included: added by the engine with each batch (and by a cancel for the unwritten rest). */
   @Column('int', { default: 0 }) totalRecipients: number;

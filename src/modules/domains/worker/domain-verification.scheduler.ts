@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
 import { DomainsService } from '../domains.service';
-import { ADVISORY_LOCKS, withTryAdvisoryLock } from '../../../platform/database/advisory-locks';
+import { ADVISORY_LOCKS } from '../../../platform/database/advisory-locks';
+import { SingletonLocks } from '../../../platform/database/singleton-locks';
 import { PeriodicWorker } from '../../../platform/queues/periodic-worker';
 
 const BATCH = 100;
@@ -24,7 +23,7 @@ export class DomainVerificationScheduler extends PeriodicWorker {
 
   constructor(
     @InjectConfig() config: AppConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly locks: SingletonLocks,
     private readonly domains: DomainsService,
   ) {
     super(config, 'domain-verification', config.domainVerification !== 'off' ? INTERVAL_MS : null);
@@ -36,7 +35,7 @@ export class DomainVerificationScheduler extends PeriodicWorker {
 
   /** One round over every due domain; returns how many were checked (0 when another process holds the lock). */
   async runOnce(): Promise<number> {
-    return withTryAdvisoryLock(this.dataSource, ADVISORY_LOCKS.domainVerification, 0, async () => {
+    return this.locks.withLock(ADVISORY_LOCKS.domainVerification, 'round', 0, async () => {
       let checked = 0;
       let afterId: string | null = null;
       while (!this.stopped) {

@@ -2,15 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { returnedRows } from '../../../platform/database/query-results';
 import type { EventRow } from '../events.types';
 
 /** The channel the events table's statement trigger notifies on commit (migration EventOutbox). */
 export const EVENTS_CHANNEL = 'mailroom_events';
 
 /**
- * The event outbox's state in SQL: each consumer's cursor over `events.seq` and its lease
- * (event_consumer_cursors), the committed events past a cursor, and the commit-time notification.
+ * The event outbox's state in SQL: each consumer's cursor over `events.seq` (event_consumer_cursors), the committed events past a cursor, and the commit-time notification.
  * The outbox reads every project's events in one order, so nothing here is project-scoped.
  */
 @Injectable()
@@ -29,31 +27,28 @@ export class EventCursorsStore {
     );
   }
 
-  /**
-   * One write leases, for `holder`, those of these consumers with events past their cursor (an
-   * idle round, or one while another process holds the leases, matches no row and writes nothing).
-   */
-  async leaseDue(consumers: string[], holder: string, leaseSeconds: number): Promise<Array<{ consumer: string; last_seq: string }>> {
-    const result: unknown = await this.dataSource.query(
-      `UPDATE event_consumer_cursors c SET leased_until = now() + make_interval(secs => $3), leased_by = $2
-        WHERE c.consumer = ANY($1::text[]) AND (c.leased_until IS NULL OR c.leased_until < now() OR c.leased_by = $2)
-          AND EXISTS (SELECT 1 FROM events e WHERE e.seq > c.last_seq)
-        RETURNING c.consumer, c.last_seq`,
-      [consumers, holder, leaseSeconds],
+  /** Those of these consumers with events past their cursor (an idle round reads this and nothing more). */
+  async due(consumers: string[]): Promise<string[]> {
+    const rows: Array<{ consumer: string }> = await this.dataSource.query(
+      `SELECT c.consumer FROM event_consumer_cursors c WHERE c.consumer = ANY($1::text[]) AND EXISTS (SELECT 1 FROM events e WHERE e.seq > c.last_seq)`,
+      [consumers],
     );
-    return returnedRows<{ consumer: string; last_seq: string }>(result);
+    return rows.map((r) => r.consumer);
   }
 
-  /** Advances the cursors of the consumers that handled their batch and gives every lease of `holder` back, in one write. */
-  async advanceAndRelease(holder: string, leased: string[], advanced: Array<{ consumer: string; seq: string }>): Promise<void> {
+  /** The cursors of these consumers, read once their locks are held (so after any advance their previous holder made). */
+  cursors(consumers: string[]): Promise<Array<{ consumer: string; last_seq: string }>> {
+    return this.dataSource.query(`SELECT consumer, last_seq FROM event_consumer_cursors WHERE consumer = ANY($1::text[])`, [consumers]);
+  }
+
+  /** Advances the cursors of the consumers that handled their batch, in one write; a cursor never moves back. */
+  async advance(advanced: Array<{ consumer: string; seq: string }>): Promise<void> {
+    if (advanced.length === 0) return;
     await this.dataSource.query(
-      `UPDATE event_consumer_cursors c
-          SET last_seq = coalesce(a.seq, c.last_seq), updated_at = CASE WHEN a.seq IS NULL THEN c.updated_at ELSE now() END,
-              leased_until = NULL, leased_by = NULL
-         FROM unnest($2::text[]) AS l(consumer)
-         LEFT JOIN unnest($3::text[], $4::bigint[]) AS a(consumer, seq) ON a.consumer = l.consumer
-        WHERE c.consumer = l.consumer AND c.leased_by = $1`,
-      [holder, leased, advanced.map((a) => a.consumer), advanced.map((a) => a.seq)],
+      `UPDATE event_consumer_cursors c SET last_seq = greatest(c.last_seq, a.seq), updated_at = now()
+         FROM unnest($1::text[], $2::bigint[]) AS a(consumer, seq)
+        WHERE c.consumer = a.consumer`,
+      [advanced.map((a) => a.consumer), advanced.map((a) => a.seq)],
     );
   }
 

@@ -1,8 +1,9 @@
 import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import type { Client } from 'pg';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
+import { ADVISORY_LOCKS } from '../../../platform/database/advisory-locks';
+import { SingletonLocks } from '../../../platform/database/singleton-locks';
 import { logger } from '../../../platform/logging/logger';
 import { PeriodicRound } from '../../../platform/queues/periodic-round';
 import { runsOnWorkers } from '../../../platform/queues/worker-only';
@@ -17,26 +18,24 @@ const log = logger('event-outbox');
 const POLL_MS = 1_000;
 /**
  * Shortest gap between two drains. Under load every commit notifies; draining once per gap hands
- * consumers bigger batches and spares PostgreSQL a cursor round (three writes) per commit, for at
+ * consumers bigger batches and spares PostgreSQL a cursor round per commit, for at
  * most this much latency.
  */
 const DRAIN_GAP_MS = 50;
 const BATCH = 500;
-/** A holder that stops renewing (crash) is replaced after this. */
-const LEASE_SECONDS = 60;
 const RECONNECT_MS = 2_000;
 
 /**
  * The durable event outbox: each registered consumer has a cursor row over `events.seq`; worker
- * processes (ROLE worker/all) lease a consumer, hand it the next committed events in order and
- * advance the cursor. A PostgreSQL NOTIFY from the events table's trigger (sent only when the
+ * processes (ROLE worker/all) lock a consumer (`SingletonLocks`: one process at a time, and a
+ * killed holder's locks are free at once, so a survivor takes over at its next poll), hand it the
+ * next committed events in order and advance the cursor. A PostgreSQL NOTIFY from the events table's trigger (sent only when the
  * writing transaction commits, whichever module or process wrote) wakes them at once; a poll
  * catches anything missed. Delivery is at least once: a crash between `handle` and the cursor
  * update hands the batch again.
  */
 @Injectable()
 export class EventOutbox implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly holder = randomUUID();
   private readonly watches = new Map<string, GapWatch | null>();
   private readonly ensured = new Set<string>();
   private listener: Client | undefined;
@@ -51,6 +50,7 @@ export class EventOutbox implements OnApplicationBootstrap, BeforeApplicationShu
     @InjectConfig() private readonly config: AppConfig,
     private readonly store: EventCursorsStore,
     private readonly registry: EventConsumerRegistry,
+    private readonly locks: SingletonLocks,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -96,21 +96,32 @@ export class EventOutbox implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   /**
-   * One round for every consumer: one write leases those with events past their cursor, the
-   * events after each distinct cursor are read once (consumers that keep up share one cursor, so
-   * one read), each consumer is handed its batch, and one write advances the cursors of those
-   * that handled theirs and gives every lease back. A consumer that throws keeps its cursor (its
-   * batch is handed again next round) without holding the others back. True when some consumer
-   * took a full batch, so more may be waiting.
+   * One round for every consumer: those with events past their cursor are locked (a consumer
+   * another process is running is left to it), the events after each distinct cursor are read
+   * once (consumers that keep up share one cursor, so one read), each consumer is handed its
+   * batch, one write advances the cursors of those that handled theirs, and the locks are given
+   * back. A consumer that throws keeps its cursor (its batch is handed again next round) without
+   * holding the others back. True when some consumer took a full batch, so more may be waiting.
    */
   private async round(consumers: EventConsumer[]): Promise<boolean> {
-    // Leases only consumers with something past their cursor: an idle round, or one while another
-    // process holds the leases, matches no row and writes nothing.
-    const leased = await this.store.leaseDue(consumers.map((c) => c.name), this.holder, LEASE_SECONDS);
-    if (leased.length === 0) return false;
+    // An idle round reads which consumers are due and takes no lock.
+    const due = await this.store.due(consumers.map((c) => c.name));
+    if (due.length === 0) return false;
+    const locked = await this.locks.tryLock(ADVISORY_LOCKS.eventConsumers, due);
+    if (locked.length === 0) return false;
+    try {
+      return await this.runLocked(consumers, locked);
+    } finally {
+      await this.locks.unlock(ADVISORY_LOCKS.eventConsumers, locked);
+    }
+  }
+
+  private async runLocked(consumers: EventConsumer[], locked: string[]): Promise<boolean> {
+    // Read once the locks are held: the cursors as the previous holder left them.
+    const cursors = await this.store.cursors(locked);
     const byName = new Map(consumers.map((c) => [c.name, c]));
     const atCursor = new Map<string, EventConsumer[]>();
-    for (const { consumer, last_seq } of leased) {
+    for (const { consumer, last_seq } of cursors) {
       const found = byName.get(consumer);
       if (!found) continue;
       const group = atCursor.get(last_seq);
@@ -128,12 +139,12 @@ export class EventOutbox implements OnApplicationBootstrap, BeforeApplicationShu
     } catch (err) {
       failure = err;
     }
-    // Advances the cursors of the consumers that handled their batch and gives every lease back in one write.
+    // Advances the cursors of the consumers that handled their batch in one write.
     try {
-      await this.store.advanceAndRelease(this.holder, leased.map((l) => l.consumer), advanced);
+      await this.store.advance(advanced);
     } catch (err) {
       if (failure === undefined) throw err;
-      log.warn({ err, consumers: leased.map((l) => l.consumer) }, 'could not give event consumer leases back');
+      log.warn({ err, consumers: locked }, 'could not advance event consumer cursors; their batches are handed again');
     }
     if (failure !== undefined) throw failure;
     return more;

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
-import { ADVISORY_LOCKS, withTryAdvisoryLock } from '../../../platform/database/advisory-locks';
+import { ADVISORY_LOCKS } from '../../../platform/database/advisory-locks';
+import { SingletonLocks } from '../../../platform/database/singleton-locks';
 import { logger } from '../../../platform/logging/logger';
 import { PeriodicWorker } from '../../../platform/queues/periodic-worker';
 import { SegmentsRepository } from '../segments.repository';
@@ -21,7 +20,7 @@ export class SegmentRecomputeScheduler extends PeriodicWorker {
 
   constructor(
     @InjectConfig() config: AppConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly locks: SingletonLocks,
     private readonly segments: SegmentsService,
     private readonly repository: SegmentsRepository,
   ) {
@@ -34,7 +33,7 @@ export class SegmentRecomputeScheduler extends PeriodicWorker {
 
   /** One round over every segment; returns how many were recomputed (0 when another process holds the lock). */
   async runOnce(): Promise<number> {
-    return withTryAdvisoryLock(this.dataSource, ADVISORY_LOCKS.segmentRecompute, 0, async () => {
+    return this.locks.withLock(ADVISORY_LOCKS.segmentRecompute, 'round', 0, async () => {
       let done = 0;
       let afterId: string | null = null;
       while (!this.stopped) {
