@@ -140,6 +140,19 @@ export interface SmtpConfig {
   idleTimeoutMs: number;
   /** `SMTP_SESSION_TIMEOUT_MS`: the longest one connection may stay open, however busy (default 30 minutes): a client trickling bytes cannot hold a slot forever. */
   sessionTimeoutMs: number;
+  /** Limits of the MX (SMTP_INBOUND_PORT); each refusal is temporary (4xx), so a real sender retries later. */
+  inbound: InboundSmtpLimits;
+}
+
+export interface InboundSmtpLimits {
+  /** `SMTP_INBOUND_MAX_MESSAGE_BYTES`: the largest received message (default 25 MB). */
+  maxMessageBytes: number;
+  /** `SMTP_INBOUND_MAX_RECIPIENTS`: RCPT TO per transaction (default 100, the least RFC 5321 lets a server take). */
+  maxRecipients: number;
+  /** `SMTP_INBOUND_PER_SENDER_PER_MINUTE`: messages a minute from one MAIL FROM address (default 20). */
+  perSenderPerMinute: number;
+  /** `SMTP_INBOUND_PER_CLIENT_PER_MINUTE`: messages a minute from one client IP address (default 60). */
+  perClientPerMinute: number;
 }
 
 export interface TelemetryConfig {
@@ -336,6 +349,12 @@ function smtpConfig(env: Env): SmtpConfig {
     maxRecipients: int(env, 'SMTP_MAX_RECIPIENTS', 50, 1, 10_000),
     idleTimeoutMs: int(env, 'SMTP_IDLE_TIMEOUT_MS', 60_000, 100, 3_600_000),
     sessionTimeoutMs: int(env, 'SMTP_SESSION_TIMEOUT_MS', 1_800_000, 100, 86_400_000),
+    inbound: {
+      maxMessageBytes: int(env, 'SMTP_INBOUND_MAX_MESSAGE_BYTES', 25 * 1024 * 1024, 1024, 40 * 1024 * 1024),
+      maxRecipients: int(env, 'SMTP_INBOUND_MAX_RECIPIENTS', 100, 1, 1_000),
+      perSenderPerMinute: int(env, 'SMTP_INBOUND_PER_SENDER_PER_MINUTE', 20, 1, 100_000),
+      perClientPerMinute: int(env, 'SMTP_INBOUND_PER_CLIENT_PER_MINUTE', 60, 1, 100_000),
+    },
   };
 }
 

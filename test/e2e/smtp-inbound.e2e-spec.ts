@@ -318,6 +318,35 @@ describe('inbound mail and bounces (SMTP_INBOUND_PORT)', () => {
     await received(s, before + 2);
   });
 
+  it('verifies at most 5 DKIM signatures of a message, off the event loop: /health answers while a large body with hundreds of signatures is checked, and the library prints nothing', async () => {
+    // Each signature with its own l= (past the body's end) costs a pass over the body and makes mailauth print a line.
+    const body = `${'a large body line of the message, over and over again\r\n'.repeat(80_000)}`;
+    const signatures = Array.from({ length: 300 }, (_, i) => `DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=${SENDER_DOMAIN}; s=sel; l=${body.length + 100 + i}; h=from:subject; bh=AAAA; b=AAAA`);
+    const raw = Buffer.from([...signatures, 'From: hasher@sender.example', 'To: support@acme.test', 'Subject: many signatures', '', body].join('\r\n'));
+    const printed = jest.spyOn(console, 'log');
+    try {
+      let done = false;
+      const delivery = deliver({ from: 'hasher@sender.example', to: ['support@acme.test'] }, raw).finally(() => (done = true));
+      let slowest = 0;
+      let probes = 0;
+      while (!done) {
+        const started = Date.now();
+        await s.anonymous.get('/health').expect(200);
+        slowest = Math.max(slowest, Date.now() - started);
+        probes++;
+      }
+      expect((await delivery).response).toMatch(/^250 /);
+      expect(probes).toBeGreaterThan(1);
+      // A generous bound that only proves "not stalled": before the fix, hashing held the loop for seconds.
+      expect(slowest).toBeLessThan(1_500);
+      expect(printed.mock.calls.filter((args) => String(args[0]).includes('TOTAL'))).toEqual([]);
+    } finally {
+      printed.mockRestore();
+    }
+    const event = await waitFor(async () => (await s.read.events({ name: 'email.received' })).find((e) => e.data.subject === 'many signatures'));
+    expect(event.data).toMatchObject({ from: 'hasher@sender.example', dkim: expect.not.stringMatching(/^pass$/) });
+  });
+
   it('leaves nothing for a client that disconnects in the middle of DATA', async () => {
     const before = (await s.db.query<{ n: string }>(`SELECT count(*) AS n FROM inbound_messages`))[0].n;
     await new Promise<void>((resolve, reject) => {
