@@ -56,6 +56,10 @@ describe('double opt-in', () => {
 
     const badUrl = await settings({ doubleOptIn: { enabled: true, redirectUrl: 'javascript:alert(1)' } }).expect(422);
     expect(badUrl.body.error.errors[0]).toMatchObject({ field: 'doubleOptIn.redirectUrl' });
+    for (const redirectUrl of ['https://example.org/thanks\r\nSet-Cookie: a=b', 'https://example.org/\nx', ' https://example.org/', 'https://example.org/\tx']) {
+      const broken = await settings({ doubleOptIn: { enabled: true, redirectUrl } }).expect(422);
+      expect(broken.body.error.errors[0]).toMatchObject({ field: 'doubleOptIn.redirectUrl' });
+    }
     await settings({ doubleOptIn: { templateId: null } }).expect(422);
 
     const project = (await s.dashboard.get(`/users/@me/projects/${s.project.id}`).expect(200)).body;
