@@ -31,6 +31,8 @@ export interface AppConfig {
     smtpUrl?: string;
     sendRatePerSecond?: number;
     systemFrom: string;
+    /** Double opt-in confirmation emails one project may send an hour (`DOUBLE_OPT_IN_PER_HOUR`); past it they are skipped (the contact stays pending). */
+    doubleOptInPerHour: number;
     /** Pooled SMTP connections per process (`SMTP_POOL_SIZE`). */
     smtpPoolSize: number;
     /** Emails one worker process hands to the transport at once (`SEND_CONCURRENCY`). */
@@ -416,6 +418,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       smtpUrl,
       sendRatePerSecond: rate === undefined ? undefined : Number(rate),
       systemFrom: str(env, 'SYSTEM_FROM') ?? 'Mailroom <no-reply@localhost>',
+      doubleOptInPerHour: int(env, 'DOUBLE_OPT_IN_PER_HOUR', 200, 1, 1_000_000),
       smtpPoolSize: int(env, 'SMTP_POOL_SIZE', 10, 1, 200),
       sendConcurrency: int(env, 'SEND_CONCURRENCY', 32, 1, 1000),
       sendLeaseSeconds: int(env, 'SEND_LEASE_SECONDS', 180, 10, 86_400),
