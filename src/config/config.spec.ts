@@ -56,7 +56,7 @@ describe('loadConfig: OpenTelemetry', () => {
 
 describe('loadConfig: SMTP listeners', () => {
   it('keeps every listener off unless its port is set, with the defaults of the contract', () => {
-    expect(load({}).smtp).toEqual({ submissionPort: undefined, submissionTlsPort: undefined, inboundPort: undefined, tls: undefined, allowInsecureAuth: false, maxRecipients: 50, idleTimeoutMs: 60_000, sessionTimeoutMs: 1_800_000 });
+    expect(load({}).smtp).toEqual({ submissionPort: undefined, submissionTlsPort: undefined, inboundPort: undefined, tls: undefined, allowInsecureAuth: false, maxRecipients: 50, idleTimeoutMs: 60_000, sessionTimeoutMs: 1_800_000, inbound: { maxMessageBytes: 26_214_400, maxRecipients: 100, perSenderPerMinute: 20, perClientPerMinute: 60 } });
     expect(load({ SMTP_SUBMISSION_PORT: '587', SMTP_SUBMISSION_TLS_PORT: '465', SMTP_INBOUND_PORT: '0' }).smtp).toMatchObject({ submissionPort: 587, submissionTlsPort: 465, inboundPort: 0 });
   });
 

@@ -31,6 +31,8 @@ export interface AppConfig {
     smtpUrl?: string;
     sendRatePerSecond?: number;
     systemFrom: string;
+    /** Double opt-in confirmation emails one project may send an hour (`DOUBLE_OPT_IN_PER_HOUR`); past it they are skipped (the contact stays pending). */
+    doubleOptInPerHour: number;
     /** Pooled SMTP connections per process (`SMTP_POOL_SIZE`). */
     smtpPoolSize: number;
     /** Emails one worker process hands to the transport at once (`SEND_CONCURRENCY`). */
@@ -152,6 +154,19 @@ export interface SmtpConfig {
   idleTimeoutMs: number;
   /** `SMTP_SESSION_TIMEOUT_MS`: the longest one connection may stay open, however busy (default 30 minutes): a client trickling bytes cannot hold a slot forever. */
   sessionTimeoutMs: number;
+  /** Limits of the MX (SMTP_INBOUND_PORT); each refusal is temporary (4xx), so a real sender retries later. */
+  inbound: InboundSmtpLimits;
+}
+
+export interface InboundSmtpLimits {
+  /** `SMTP_INBOUND_MAX_MESSAGE_BYTES`: the largest received message (default 25 MB). */
+  maxMessageBytes: number;
+  /** `SMTP_INBOUND_MAX_RECIPIENTS`: RCPT TO per transaction (default 100, the least RFC 5321 lets a server take). */
+  maxRecipients: number;
+  /** `SMTP_INBOUND_PER_SENDER_PER_MINUTE`: messages a minute from one MAIL FROM address (default 20). */
+  perSenderPerMinute: number;
+  /** `SMTP_INBOUND_PER_CLIENT_PER_MINUTE`: messages a minute from one client IP address (default 60). */
+  perClientPerMinute: number;
 }
 
 export interface TelemetryConfig {
@@ -359,6 +374,12 @@ function smtpConfig(env: Env): SmtpConfig {
     maxRecipients: int(env, 'SMTP_MAX_RECIPIENTS', 50, 1, 10_000),
     idleTimeoutMs: int(env, 'SMTP_IDLE_TIMEOUT_MS', 60_000, 100, 3_600_000),
     sessionTimeoutMs: int(env, 'SMTP_SESSION_TIMEOUT_MS', 1_800_000, 100, 86_400_000),
+    inbound: {
+      maxMessageBytes: int(env, 'SMTP_INBOUND_MAX_MESSAGE_BYTES', 25 * 1024 * 1024, 1024, 40 * 1024 * 1024),
+      maxRecipients: int(env, 'SMTP_INBOUND_MAX_RECIPIENTS', 100, 1, 1_000),
+      perSenderPerMinute: int(env, 'SMTP_INBOUND_PER_SENDER_PER_MINUTE', 20, 1, 100_000),
+      perClientPerMinute: int(env, 'SMTP_INBOUND_PER_CLIENT_PER_MINUTE', 60, 1, 100_000),
+    },
   };
 }
 
@@ -420,6 +441,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       smtpUrl,
       sendRatePerSecond: rate === undefined ? undefined : Number(rate),
       systemFrom: str(env, 'SYSTEM_FROM') ?? 'Mailroom <no-reply@localhost>',
+      doubleOptInPerHour: int(env, 'DOUBLE_OPT_IN_PER_HOUR', 200, 1, 1_000_000),
       smtpPoolSize: int(env, 'SMTP_POOL_SIZE', 10, 1, 200),
       sendConcurrency: int(env, 'SEND_CONCURRENCY', 32, 1, 1000),
       sendLeaseSeconds: int(env, 'SEND_LEASE_SECONDS', 180, 10, 86_400),

@@ -12,7 +12,7 @@ const APP_SECRET = randomBytes(32).toString('hex');
  * commit and its email, and links that are tampered or expired.
  */
 describe('double opt-in', () => {
-  const s = useSession({ PUBLIC_URL: 'https://mail.example.test', APP_SECRET, CONFIRMATION_REPAIR_INTERVAL_MS: '200' }, { projectName: 'Acme Letters' });
+  const s = useSession({ PUBLIC_URL: 'https://mail.example.test', APP_SECRET, CONFIRMATION_REPAIR_INTERVAL_MS: '200', DOUBLE_OPT_IN_PER_HOUR: '25' }, { projectName: 'Acme Letters' });
   const settings = (body: Record<string, unknown>) => s.dashboard.patch(`/users/@me/projects/${s.project.id}`, body);
 
   interface ContactState {
@@ -56,6 +56,10 @@ describe('double opt-in', () => {
 
     const badUrl = await settings({ doubleOptIn: { enabled: true, redirectUrl: 'javascript:alert(1)' } }).expect(422);
     expect(badUrl.body.error.errors[0]).toMatchObject({ field: 'doubleOptIn.redirectUrl' });
+    for (const redirectUrl of ['https://example.org/thanks\r\nSet-Cookie: a=b', 'https://example.org/\nx', ' https://example.org/', 'https://example.org/\tx']) {
+      const broken = await settings({ doubleOptIn: { enabled: true, redirectUrl } }).expect(422);
+      expect(broken.body.error.errors[0]).toMatchObject({ field: 'doubleOptIn.redirectUrl' });
+    }
     await settings({ doubleOptIn: { templateId: null } }).expect(422);
 
     const project = (await s.dashboard.get(`/users/@me/projects/${s.project.id}`).expect(200)).body;
@@ -64,7 +68,7 @@ describe('double opt-in', () => {
 
   it('serves the built-in message for previews: the project’s language by default, any supported one on request', async () => {
     const english = (await s.api.get('/double-opt-in/built-in-email').expect(200)).body;
-    expect(english).toMatchObject({ locale: 'en', subject: 'Confirm your subscription to {{ confirmProject }}' });
+    expect(english).toMatchObject({ locale: 'en', subject: 'Confirm your subscription' });
     expect(english.body).toContain('href="{{ confirmUrl }}"');
     expect(english.body).toContain('Confirm subscription');
     const german = (await s.dashboard.get('/double-opt-in/built-in-email?locale=de').set('X-Project-Id', s.project.id).expect(200)).body;
@@ -80,7 +84,10 @@ describe('double opt-in', () => {
     expect(pending).toMatchObject({ subscribed: false, confirmation: 'pending', confirmedAt: null });
 
     const { message, link } = await confirmationMail(pending.id);
-    expect(message.parsed.subject).toBe('Bestätigen Sie Ihre Anmeldung bei Acme Letters');
+    // Anyone with the public key triggers it: the project's name is in the body only, never in a header.
+    expect(message.parsed.subject).toBe('Bestätigen Sie Ihre Anmeldung');
+    expect(message.parsed.from?.value).toEqual([{ name: 'Mailroom', address: 'no-reply@localhost' }]);
+    expect(message.parsed.html).toContain('Acme Letters');
     expect(message.parsed.html).toContain('reader@example.net');
     // Transactional and untracked: no footer, no List-Unsubscribe, the link is not rewritten.
     expect(message.header('list-unsubscribe')).toBeUndefined();
@@ -110,6 +117,19 @@ describe('double opt-in', () => {
     expect(after.filter((n) => n === 'contact.confirmed')).toHaveLength(1);
     expect(after.filter((n) => n === 'contact.subscribed')).toHaveLength(1);
     expect(await confirmationEmails(pending.id)).toHaveLength(1);
+  });
+
+  it('counts confirmations as transactional email and sends at most DOUBLE_OPT_IN_PER_HOUR a project an hour; past it the contact stays pending without one', async () => {
+    const other = await s.newProject('Flooded');
+    await other.dashboard.patch(`/users/@me/projects/${other.project.id}`, { doubleOptIn: { enabled: true } }).expect(200);
+    for (let i = 0; i < 26; i++) await other.publicApi.post('/v1/track', { email: `flood${i}@example.net`, event: 'signup' }).expect(200);
+    const first = await other.read.contactByEmail('flood0@example.net');
+    const last = await other.read.contactByEmail('flood25@example.net');
+    expect(last).toMatchObject({ subscribed: false, confirmation: 'pending' });
+    await waitFor(async () => ((await other.read.emails({ contactId: first!.id })).length === 1 ? true : undefined));
+    expect(await other.read.emails({ contactId: last!.id })).toHaveLength(0);
+    const consumption = (await other.dashboard.get(`/users/@me/projects/${other.project.id}/billing-consumption`).expect(200)).body;
+    expect(consumption.transactional).toBe(25);
   });
 
   it('redirects to redirectUrl after confirming, and uses the project’s template', async () => {

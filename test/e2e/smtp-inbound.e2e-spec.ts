@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -318,6 +318,35 @@ describe('inbound mail and bounces (SMTP_INBOUND_PORT)', () => {
     await received(s, before + 2);
   });
 
+  it('verifies at most 5 DKIM signatures of a message, off the event loop: /health answers while a large body with hundreds of signatures is checked, and the library prints nothing', async () => {
+    // Each signature with its own l= (past the body's end) costs a pass over the body and makes mailauth print a line.
+    const body = `${'a large body line of the message, over and over again\r\n'.repeat(80_000)}`;
+    const signatures = Array.from({ length: 300 }, (_, i) => `DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=${SENDER_DOMAIN}; s=sel; l=${body.length + 100 + i}; h=from:subject; bh=AAAA; b=AAAA`);
+    const raw = Buffer.from([...signatures, 'From: hasher@sender.example', 'To: support@acme.test', 'Subject: many signatures', '', body].join('\r\n'));
+    const printed = jest.spyOn(console, 'log');
+    try {
+      let done = false;
+      const delivery = deliver({ from: 'hasher@sender.example', to: ['support@acme.test'] }, raw).finally(() => (done = true));
+      let slowest = 0;
+      let probes = 0;
+      while (!done) {
+        const started = Date.now();
+        await s.anonymous.get('/health').expect(200);
+        slowest = Math.max(slowest, Date.now() - started);
+        probes++;
+      }
+      expect((await delivery).response).toMatch(/^250 /);
+      expect(probes).toBeGreaterThan(1);
+      // A generous bound that only proves "not stalled": before the fix, hashing held the loop for seconds.
+      expect(slowest).toBeLessThan(1_500);
+      expect(printed.mock.calls.filter((args) => String(args[0]).includes('TOTAL'))).toEqual([]);
+    } finally {
+      printed.mockRestore();
+    }
+    const event = await waitFor(async () => (await s.read.events({ name: 'email.received' })).find((e) => e.data.subject === 'many signatures'));
+    expect(event.data).toMatchObject({ from: 'hasher@sender.example', dkim: expect.not.stringMatching(/^pass$/) });
+  });
+
   it('leaves nothing for a client that disconnects in the middle of DATA', async () => {
     const before = (await s.db.query<{ n: string }>(`SELECT count(*) AS n FROM inbound_messages`))[0].n;
     await new Promise<void>((resolve, reject) => {
@@ -432,5 +461,75 @@ describe('inbound mail and bounces (SMTP_INBOUND_PORT)', () => {
     await s.db.query(`UPDATE inbound_messages SET received_at = now() - interval '31 days' WHERE id = $1`, [id]);
     await waitFor(async () => ((await s.api.get(`/inbound/${id}`)).status === 404 ? true : undefined));
     expect(readdirSync(dir)).not.toContain(`${id}.eml`);
+  });
+});
+
+describe('inbound mail limits (SMTP_INBOUND_*): temporary refusals past them', () => {
+  const s = useSession({
+    DOMAIN_VERIFICATION: 'off',
+    SMTP_INBOUND_PORT: '0',
+    SMTP_INBOUND_MAX_RECIPIENTS: '3',
+    SMTP_INBOUND_PER_SENDER_PER_MINUTE: '2',
+    SMTP_INBOUND_PER_CLIENT_PER_MINUTE: '4',
+  });
+  let port: number;
+  // Loopback addresses and senders of this run only, so counters shared across runs (Redis) start empty.
+  const run = randomBytes(3);
+  const clientAddress = (n: number) => `127.${run[0]}.${run[1]}.${(run[2] % 200) + n}`;
+  const tag = run.toString('hex');
+
+  const session = async (localAddress: string) => {
+    const socket = connect({ host: '127.0.0.1', port, localAddress });
+    await new Promise<void>((resolve, reject) => socket.once('connect', () => resolve()).once('error', reject));
+    const client = new RawSmtp(socket);
+    expect(await client.reply()).toMatch(/^220/);
+    expect(await client.command('EHLO client.sender.example')).toMatch(/^250/);
+    return client;
+  };
+  /** One whole transaction; resolves the MAIL FROM reply when it is refused, else the reply to the data. */
+  const message = async (client: RawSmtp, from: string): Promise<string> => {
+    const mailFrom = await client.command(`MAIL FROM:<${from}>`);
+    if (!mailFrom.startsWith('250')) return mailFrom;
+    expect(await client.command('RCPT TO:<support@acme.test>')).toMatch(/^250/);
+    expect(await client.command('DATA')).toMatch(/^354/);
+    return client.command(`From: ${from}\r\nTo: support@acme.test\r\nSubject: ${tag}\r\n\r\nhello\r\n.`);
+  };
+
+  beforeAll(async () => {
+    port = s.app.runtime.app.get(SmtpListeners).get('inbound')!.port;
+    await s.api.post('/domains').send({ domain: 'acme.test' }).expect(201);
+  });
+
+  it('refuses the recipient past SMTP_INBOUND_MAX_RECIPIENTS with 452 4.5.3', async () => {
+    const client = await session(clientAddress(1));
+    expect(await client.command(`MAIL FROM:<rcpt-${tag}@sender.example>`)).toMatch(/^250/);
+    for (const box of ['a', 'b', 'c']) expect(await client.command(`RCPT TO:<${box}@acme.test>`)).toMatch(/^250/);
+    expect(await client.command('RCPT TO:<d@acme.test>')).toMatch(/^452 4\.5\.3 /);
+    client.close();
+  });
+
+  it('refuses the message past SMTP_INBOUND_PER_SENDER_PER_MINUTE from one sending address, whatever the client, with 451 4.7.1', async () => {
+    const from = `same-${tag}@sender.example`;
+    const replies: string[] = [];
+    for (const n of [2, 3, 4]) {
+      const client = await session(clientAddress(n));
+      replies.push(await message(client, from));
+      client.close();
+    }
+    expect(replies[0]).toMatch(/^250 /);
+    expect(replies[1]).toMatch(/^250 /);
+    expect(replies[2]).toMatch(/^451 4\.7\.1 .*at most 2 a minute/);
+  });
+
+  it('refuses the message past SMTP_INBOUND_PER_CLIENT_PER_MINUTE from one client address, whatever the sender: forged senders make no more contacts', async () => {
+    const client = await session(clientAddress(5));
+    const replies: string[] = [];
+    for (let i = 0; i < 6; i++) replies.push(await message(client, `flood${i}-${tag}@sender.example`));
+    client.close();
+    expect(replies.slice(0, 4).every((r) => r.startsWith('250 '))).toBe(true);
+    expect(replies[4]).toMatch(/^451 4\.7\.1 .*at most 4 a minute/);
+    expect(replies[5]).toMatch(/^451 4\.7\.1 /);
+    await waitFor(async () => ((await s.read.contactCount(`flood3-${tag}`)) === 1 ? true : undefined));
+    expect(await s.read.contactCount(`-${tag}@sender.example`)).toBe(4 + 1);
   });
 });

@@ -13,6 +13,7 @@ import { InboundMessage } from './entities/inbound-message.entity';
 import { InboundController } from './inbound.controller';
 import { InboundRepository } from './inbound.repository';
 import { INBOUND_STORAGE, InboundService } from './inbound.service';
+import { MailAuth } from './receive/mail-auth';
 import { BounceReports } from './receive/bounce-reports';
 import { InboundListener } from './receive/inbound-listener';
 import { InboundPurge } from './worker/inbound-purge';
@@ -29,6 +30,7 @@ import { InboundPurge } from './worker/inbound-purge';
     InboundService,
     InboundRepository,
     BounceReports,
+    MailAuth,
     InboundListener,
     InboundPurge,
     { provide: INBOUND_STORAGE, useFactory: (config: AppConfig): ImageStorage => createObjectStorage(config, 'inbound'), inject: [APP_CONFIG] },

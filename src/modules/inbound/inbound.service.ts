@@ -8,14 +8,14 @@ import { isUuid } from '../../platform/http/parse-uuid.pipe';
 import { BillingLimitExceeded, BillingService } from '../billing';
 import { ContactsService, normalizeEmail } from '../contacts';
 import { isBounceAddress } from '../deliverability';
-import { DnsResolver, DomainsService } from '../domains';
+import { DomainsService } from '../domains';
 import { EventsService } from '../events';
 import type { ImageStorage } from '../uploads';
 import { InboundMessageResponse, toInboundMessageResponse } from './dto/inbound-message.response';
 import { inboundNotFound } from './inbound.errors';
 import { InboundRepository } from './inbound.repository';
 import { BounceReports } from './receive/bounce-reports';
-import { verdictsOf } from './receive/mail-auth';
+import { MailAuth, type AuthVerdicts } from './receive/mail-auth';
 import { parseInbound } from './receive/parsed-message';
 
 export const INBOUND_STORAGE = Symbol('INBOUND_STORAGE');
@@ -47,7 +47,7 @@ export class InboundService {
     @Inject(INBOUND_STORAGE) private readonly storage: ImageStorage,
     private readonly repository: InboundRepository,
     private readonly domains: DomainsService,
-    private readonly dns: DnsResolver,
+    private readonly mailAuth: MailAuth,
     private readonly contacts: ContactsService,
     private readonly events: EventsService,
     private readonly billing: BillingService,
@@ -72,7 +72,7 @@ export class InboundService {
 
     const parsed = await parseInbound(raw);
     const mailFrom = envelope.mailFrom ? normalizeEmail(envelope.mailFrom) : null;
-    const verdicts = await verdictsOf(raw, { ip: envelope.remoteAddress, helo: envelope.helo, sender: envelope.mailFrom, mta: hostname() }, (name, type) => this.dns.resolve(name, type));
+    const verdicts = await this.mailAuth.verdicts(raw, { ip: envelope.remoteAddress, helo: envelope.helo, sender: envelope.mailFrom, mta: hostname() });
     const sender = [parsed.from, mailFrom].find((a): a is string => !!a && EMAIL.test(a)) ?? null;
 
     // Every project's record in one transaction (a savepoint each, so one over its inbound limit
@@ -109,7 +109,7 @@ export class InboundService {
   /** One project's row, sender contact, `email.received` event and inbound count, in `em`. */
   private async record(
     em: EntityManager,
-    r: { projectId: string; to: string[]; id: string; raw: Buffer; parsed: Awaited<ReturnType<typeof parseInbound>>; mailFrom: string | null; sender: string | null; verdicts: Awaited<ReturnType<typeof verdictsOf>> },
+    r: { projectId: string; to: string[]; id: string; raw: Buffer; parsed: Awaited<ReturnType<typeof parseInbound>>; mailFrom: string | null; sender: string | null; verdicts: AuthVerdicts },
   ): Promise<void> {
     const { projectId, id, parsed, verdicts } = r;
     const contact = r.sender ? (await this.contacts.upsert(projectId, { email: r.sender, defaultSubscribed: false, source: 'system' }, em)).contact : null;

@@ -23,7 +23,7 @@ export interface SmtpHandlers {
   onAuth?(auth: SMTPServerAuthentication, session: SMTPServerSession): Promise<unknown>;
   onMailFrom?(address: SMTPServerAddress, session: SMTPServerSession): Promise<void>;
   onRcptTo?(address: SMTPServerAddress, session: SMTPServerSession): Promise<void>;
-  /** The whole message (at most SMTP_MAX_MESSAGE_BYTES); resolves the text after `250 ` (see `smtpAccepted`). */
+  /** The whole message (at most the listener's size limit); resolves the text after `250 ` (see `smtpAccepted`). */
   onMessage(message: Buffer, session: SMTPServerSession): Promise<string>;
 }
 
@@ -34,6 +34,8 @@ export interface SmtpListenerSpec extends SmtpHandlers {
   port: number | undefined;
   /** TLS from the first byte (submissions on 465); otherwise STARTTLS is offered. */
   implicitTls?: boolean;
+  /** The largest message this listener takes (SIZE advertises it; larger is 552 5.3.4); default and ceiling SMTP_MAX_MESSAGE_BYTES. */
+  maxMessageBytes?: number;
   /** smtp-server's protocol options the application chooses. */
   options?: Pick<SMTPServerOptions, 'authMethods' | 'authOptional' | 'disabledCommands' | 'banner'>;
 }
@@ -96,13 +98,14 @@ export class SmtpListeners implements OnModuleDestroy {
     const handling = new Set<Promise<unknown>>();
     const sessions = new Set<string>();
     const name = spec.name;
+    const maxBytes = Math.min(spec.maxMessageBytes ?? SMTP_MAX_MESSAGE_BYTES, SMTP_MAX_MESSAGE_BYTES);
     const server: SMTPServer = new SMTPServer({
       ...spec.options,
       name: new URL(this.config.publicUrl).hostname,
       secure: spec.implicitTls ?? false,
       key: material.key,
       cert: material.cert,
-      size: SMTP_MAX_MESSAGE_BYTES,
+      size: maxBytes,
       // Our refusals carry their own enhanced code (smtpReply); smtp-server's table would add a second, often different, one.
       hideENHANCEDSTATUSCODES: true,
       // The application refuses AUTH before TLS itself (530 5.7.0, the contract's code; smtp-server's is 538).
@@ -132,7 +135,7 @@ export class SmtpListeners implements OnModuleDestroy {
         ),
       onMailFrom: (address, session, done) => this.settle(name, () => spec.onMailFrom?.(address, session), done),
       onRcptTo: (address, session, done) => this.settle(name, () => spec.onRcptTo?.(address, session), done),
-      onData: (stream, session, done) => this.receive(name, spec, stream, session, handling, done),
+      onData: (stream, session, done) => this.receive(name, spec, maxBytes, stream, session, handling, done),
     });
     // A client's broken handshake or dropped socket: its own business, not the service's.
     server.on('error', (err) => this.log.debug({ err, listener: name }, 'SMTP connection error'));
@@ -187,6 +190,7 @@ export class SmtpListeners implements OnModuleDestroy {
   private receive(
     name: string,
     spec: SmtpListenerSpec,
+    maxBytes: number,
     stream: SMTPServerDataStream,
     session: SMTPServerSession,
     handling: Set<Promise<unknown>>,
@@ -198,7 +202,7 @@ export class SmtpListeners implements OnModuleDestroy {
     stream.on('data', (chunk: Buffer) => {
       if (oversized) return;
       bytes += chunk.length;
-      if (bytes > SMTP_MAX_MESSAGE_BYTES) {
+      if (bytes > maxBytes) {
         // From the byte past the limit on, the rest is read and dropped; the refusal comes at the end of DATA.
         oversized = true;
         chunks.length = 0;
@@ -210,7 +214,7 @@ export class SmtpListeners implements OnModuleDestroy {
     stream.on('error', () => undefined);
     stream.on('end', () => {
       if (oversized || stream.sizeExceeded) {
-        done(this.refusal(name, smtpReply(552, '5.3.4', `Message too big: the limit is ${SMTP_MAX_MESSAGE_BYTES} bytes`, 'too_big')));
+        done(this.refusal(name, smtpReply(552, '5.3.4', `Message too big: the limit is ${maxBytes} bytes`, 'too_big')));
         return;
       }
       const work = spec.onMessage(Buffer.concat(chunks, bytes), session).then(

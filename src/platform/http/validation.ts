@@ -99,7 +99,7 @@ export function nearMissErrors(input: Record<string, unknown>, nearMisses: Recor
     .map((key) => ({ field: key, code: 'unrecognized_keys', message: `unknown field ${key}: did you mean ${nearMisses[key]}?`, received: key }));
 }
 
-/** An absolute http(s) URL with a host, at most 2,048 characters (422 `invalid_string` otherwise); `field` names it in messages. */
+/** An absolute http(s) URL with a host, without white space or control characters, at most 2,048 characters (422 `invalid_string` otherwise); `field` names it in messages. */
 export const IsHttpUrl = (field = 'url', maxLength = 2_048) =>
   applyDecorators(
     IsString({ context: { code: 'invalid_type' } }),
@@ -109,7 +109,8 @@ export const IsHttpUrl = (field = 'url', maxLength = 2_048) =>
         name: 'isHttpUrl',
         validator: {
           validate: (value: unknown) => {
-            if (typeof value !== 'string') return false;
+            // WHATWG parsing drops tabs and line breaks silently: the value stored would keep them.
+            if (typeof value !== 'string' || /[\s\u0000-\u001f\u007f]/.test(value)) return false;
             try {
               const url = new URL(value);
               return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;

@@ -3,10 +3,14 @@ import type { EntityManager } from 'typeorm';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { resolveLocale } from '../../../i18n/locales';
+import { logger } from '../../../platform/logging/logger';
+import { CounterStore } from '../../../platform/http/rate-limit/counter-store';
+import { BillingLimitExceeded, BillingService } from '../../billing';
 import { ConfirmationMailer, type ConfirmationWriter } from '../../contacts/consent/confirmation-mailer';
 import { CONFIRMATION_LINK_TTL_SECONDS } from '../../contacts/consent/double-opt-in';
 import { isContactId } from '../../contacts/contact-id';
 import { ContactsService } from '../../contacts/contacts.service';
+import { DomainsService } from '../../domains/domains.service';
 import type { Contact } from '../../contacts/entities/contact.entity';
 import { EmailQueueFacade, emailIds } from '../../emails/email-queue.facade';
 import { parseSystemFrom } from '../../emails/system/pipeline-system-mailer';
@@ -18,12 +22,19 @@ import { confirmToken, readConfirmToken } from './confirm-token';
 import { PageAnswer, renderRecipientPage } from './recipient-pages';
 import { InvalidPage, invalidLinkPage } from './recipient-links.service';
 
+const log = logger('double-opt-in');
+const HOUR_MS = 3_600_000;
 
 /**
  * Double opt-in's email and page (docs/extensions.md, section 3). The email goes through the one
  * door for email (`EmailQueueFacade`), TRANSACTIONAL and untracked (a rewritten link would send
  * scanners through the click tracker); the link is signed for 7 days. GET shows a button, POST
- * confirms, so a link scanner confirms nothing.
+ * confirms, so a link scanner confirms nothing. Anyone with the public key can trigger it, so
+ * the project's name never enters a header (the built-in message comes from the project's default
+ * sender on a verified domain, else from SYSTEM_FROM under its own name; the name is only in the
+ * body, escaped), each counts as a transactional email for billing, and at most
+ * `DOUBLE_OPT_IN_PER_HOUR` go out per project an hour: past either, the contact stays pending
+ * without an email (a warning says why) and `POST /contacts/:id/confirmation` sends it later.
  */
 @Injectable()
 export class ConfirmationService implements OnModuleInit {
@@ -36,6 +47,9 @@ export class ConfirmationService implements OnModuleInit {
     private readonly templates: TemplatesService,
     private readonly emails: EmailQueueFacade,
     private readonly mailer: ConfirmationMailer,
+    private readonly domains: DomainsService,
+    private readonly billing: BillingService,
+    private readonly counters: CounterStore,
   ) {
     this.systemFrom = parseSystemFrom(config.email.systemFrom);
   }
@@ -60,8 +74,32 @@ export class ConfirmationService implements OnModuleInit {
     const builtIn = builtInConfirmationEmail(resolveLocale(contact.data?.locale, project.language));
     const expiresAt = new Date(Date.now() + CONFIRMATION_LINK_TTL_SECONDS * 1000);
     const confirmUrl = `${this.config.publicUrl}/c/${confirmToken(this.config.appSecret, projectId, contact.id, expiresAt)}`;
-    const from = template ? { email: template.fromAddress, name: template.fromName } : this.builtInSender(project);
-    return async (em: EntityManager) => emailIds(await this.emails.queueForRecipients(
+    const perHour = this.config.email.doubleOptInPerHour;
+    const sent = await this.counters.hit(`double-opt-in:${projectId}`, HOUR_MS);
+    if (sent.count > perHour) {
+      log.warn({ projectId, contactId: contact.id, perHour }, 'confirmation email skipped: the project sent DOUBLE_OPT_IN_PER_HOUR this hour; the contact stays pending');
+      return async () => [];
+    }
+    const from = template ? { email: template.fromAddress, name: template.fromName } : await this.builtInSender(project);
+    return async (em: EntityManager) => {
+      try {
+        await this.billing.consume(em, projectId, 'transactional', 1);
+      } catch (err) {
+        if (!(err instanceof BillingLimitExceeded)) throw err;
+        log.warn({ projectId, contactId: contact.id }, 'confirmation email skipped: the project is over its transactional limit; the contact stays pending');
+        return [];
+      }
+      return this.write(em, projectId, contact, { from, template, builtIn, confirmUrl, projectName: project.name });
+    };
+  }
+
+  private async write(
+    em: EntityManager,
+    projectId: string,
+    contact: Contact,
+    { from, template, builtIn, confirmUrl, projectName }: { from: { email: string; name: string | null }; template: Awaited<ReturnType<TemplatesService['findOne']>> | null; builtIn: { subject: string; body: string }; confirmUrl: string; projectName: string },
+  ): Promise<string[]> {
+    return emailIds(await this.emails.queueForRecipients(
       projectId,
       {
         type: 'TRANSACTIONAL',
@@ -81,7 +119,7 @@ export class ConfirmationService implements OnModuleInit {
           email: contact.email,
           name: null,
           subscribed: contact.subscribed,
-          variables: { ...contact.data, confirmUrl, confirmProject: project.name, confirmEmail: contact.email },
+          variables: { ...contact.data, confirmUrl, confirmProject: projectName, confirmEmail: contact.email },
         },
       ],
       em,
@@ -123,8 +161,11 @@ export class ConfirmationService implements OnModuleInit {
     return renderRecipientPage({ kind, locale: resolveLocale(contact.data?.locale, project.language), email: contact.email, projectName: project.name, subscribed: contact.subscribed, done });
   }
 
-  private builtInSender(project: Project): { email: string; name: string | null } {
-    if (project.defaultFromAddress) return { email: project.defaultFromAddress, name: project.defaultFromName ?? project.name };
-    return { email: this.systemFrom.email, name: project.name };
+  /** The project's default sender when its domain is verified, else SYSTEM_FROM as configured: never the project's name. */
+  private async builtInSender(project: Project): Promise<{ email: string; name: string | null }> {
+    if (project.defaultFromAddress && (await this.domains.senderAllowed(project.id, project.defaultFromAddress))) {
+      return { email: project.defaultFromAddress, name: project.defaultFromName ?? null };
+    }
+    return this.systemFrom;
   }
 }

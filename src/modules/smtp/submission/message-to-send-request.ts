@@ -6,7 +6,9 @@ const ADDRESSING = new Set(['to', 'cc', 'reply-to', 'in-reply-to', 'references',
 
 /**
  * Headers never copied: Bcc (never in a copy), what the service sets itself (From, Subject, Date,
- * the MIME structure, our DKIM signature and email id), and trace headers of the client's hop.
+ * the MIME structure, our DKIM signature and email id, List-Unsubscribe as `/v1/send` sets it for
+ * the email's type), and trace headers of the client's hop. Resent-* fields (dropped by prefix)
+ * would name a sender we never verified.
  */
 const DROPPED = new Set([
   'bcc',
@@ -25,6 +27,8 @@ const DROPPED = new Set([
   'arc-authentication-results',
   'delivered-to',
   'x-original-to',
+  'list-unsubscribe',
+  'list-unsubscribe-post',
 ]);
 
 /** U+0000 cannot be stored in PostgreSQL text nor sent; other control characters are left to the composer. */
@@ -43,7 +47,7 @@ export function keptHeaders(parsed: ParsedMail): Record<string, string> {
   const headers: Record<string, string> = {};
   const seen = new Set<string>();
   for (const { key, line } of parsed.headerLines) {
-    if (DROPPED.has(key) || key.startsWith('content-') || seen.has(key)) continue;
+    if (DROPPED.has(key) || key.startsWith('content-') || key.startsWith('resent-') || seen.has(key)) continue;
     const colon = line.indexOf(':');
     if (colon <= 0) continue;
     const name = line.slice(0, colon).trim();
