@@ -1,5 +1,5 @@
 'use strict';
-// Issue 39: the SMTP submission relay (extensions.md §2), in each mode, into a loopback SMTP
+// Issue 39: the SMTP submission relay (docs/smtp.md), in each mode, into a loopback SMTP
 // receiver. The same messages (one recipient each, a new contact every time, a ~4 KB static HTML
 // body and its text part) go in once through `POST /v1/send` (CONNECTIONS HTTP connections) and
 // once through the relay, with a nodemailer client over STARTTLS holding as many pooled SMTP

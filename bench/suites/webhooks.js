@@ -1,5 +1,5 @@
 'use strict';
-// Issue 37: event webhooks (extensions.md §1), in each mode, against a loopback receiver that
+// Issue 37: event webhooks (docs/integrations.md), in each mode, against a loopback receiver that
 // verifies every request with the `standardwebhooks` package, as a receiver in production would.
 // 1. `/v1/track` req/s with no endpoint against three endpoints subscribed to `*`, in alternating
 //    rounds (BENCH_WEBHOOKS_ROUNDS, 3; 1 with --quick), each followed by the wait until every

@@ -6,7 +6,7 @@ import { confirmToken } from '../../src/modules/deliverability/links/confirm-tok
 const APP_SECRET = randomBytes(32).toString('hex');
 
 /**
- * Double opt-in (extensions.md §3): the project setting and its validation, the public-key
+ * Double opt-in (docs/consent.md): the project setting and its validation, the public-key
  * sign-up that stays pending until the link's POST, `doubleOptIn: true` on secret-key calls,
  * the unchanged secret-key path, the resend throttle, the repair of a crash between the sign-up's
  * commit and its email, and links that are tampered or expired.
@@ -296,7 +296,7 @@ describe('double opt-in', () => {
 });
 
 /**
- * The preference centre behind `{{manageUrl}}` (extensions.md §3): public topics as toggles
+ * The preference centre behind `{{manageUrl}}` (docs/consent.md): public topics as toggles
  * (effective membership), snooze, unsubscribe from everything; plain forms (no script), GET
  * changes nothing, tampered links change nothing, and changes emit the API's events.
  */

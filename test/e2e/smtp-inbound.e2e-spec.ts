@@ -14,7 +14,7 @@ import { SmtpReceiver } from '../support/smtp-receiver';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /**
- * Inbound mail and bounces (extensions.md §2): nodemailer delivers to the real SMTP_INBOUND_PORT
+ * Inbound mail and bounces (docs/integrations.md): nodemailer delivers to the real SMTP_INBOUND_PORT
  * listener (STARTTLS with the generated certificate); what it received is read back through the
  * API (GET /inbound/:id and /raw, events, contacts, emails). Outgoing mail goes through the SMTP
  * transport to a loopback receiver, which shows the VERP return path; DSNs and ARF reports sent

@@ -3,7 +3,7 @@ import { SmtpReceiver } from '../support/smtp-receiver';
 import { ApiClient, ProjectSession, useFixture, useSession, waitFor } from '../support/session';
 
 /**
- * Topics and snooze (docs/extensions.md §3, docs/topics.md) through HTTP and SMTP: the topic
+ * Topics and snooze (docs/topics.md) through HTTP and SMTP: the topic
  * resource, contacts' choices on every write path, effective membership (segment filters,
  * campaign audiences), the topic's one-click List-Unsubscribe, and snooze for campaigns and
  * workflow steps. White-box only where the API refuses the arrangement (a snooze that has ended).

@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { HttpReceiver, ReceivedRequest, ReceiverResponse, Responder, startHttpReceiver } from './http-receiver';
 import { waitFor } from './wait';
 
-/** The body of an event webhook request (extensions.md §1). */
+/** The body of an event webhook request (docs/integrations.md). */
 export interface WebhookEvent {
   id: string;
   type: string;

@@ -327,7 +327,7 @@ export class ContactsService implements OnModuleInit {
   }
 
   /**
-   * Double opt-in for one upsert (docs/extensions.md, section 3): when the project has it enabled,
+   * Double opt-in for one upsert (docs/consent.md): when the project has it enabled,
    * the call triggers it and the upsert would subscribe the contact, the upsert runs without
    * subscribing and `confirm` says when to `requestConfirmation` once it is written (`new`: only
    * for a contact the upsert created, as an existing one would have kept its state). Otherwise the

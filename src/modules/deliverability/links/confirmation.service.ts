@@ -26,7 +26,7 @@ const log = logger('double-opt-in');
 const HOUR_MS = 3_600_000;
 
 /**
- * Double opt-in's email and page (docs/extensions.md, section 3). The email goes through the one
+ * Double opt-in's email and page (docs/consent.md). The email goes through the one
  * door for email (`EmailQueueFacade`), TRANSACTIONAL and untracked (a rewritten link would send
  * scanners through the click tracker); the link is signed for 7 days. GET shows a button, POST
  * confirms, so a link scanner confirms nothing. Anyone with the public key can trigger it, so

@@ -24,7 +24,7 @@ export class DefaultFromDto {
   name?: string | null;
 }
 
-/** Double opt-in (docs/extensions.md, section 3): the whole setting, replaced at once. */
+/** Double opt-in (docs/consent.md): the whole setting, replaced at once. */
 export class DoubleOptInDto {
   @IsDefined({ message: 'doubleOptIn.enabled is required' })
   @IsBoolean()

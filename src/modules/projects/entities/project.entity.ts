@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
 
-/** The project's double opt-in setting (docs/extensions.md, section 3), stored as one jsonb value. */
+/** The project's double opt-in setting (docs/consent.md), stored as one jsonb value. */
 export interface DoubleOptInSetting {
   enabled: boolean;
   templateId?: string | null;

@@ -28,7 +28,7 @@ interface RelayUser {
 const domainOf = (address: string): string => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
 
 /**
- * The submission relay (extensions.md §2): SMTP clients authenticated with a project's secret
+ * The submission relay (docs/smtp.md): SMTP clients authenticated with a project's secret
  * key submit messages, and each envelope recipient gets its own copy through the `/v1/send`
  * pipeline (`EmailsService.send`: contacts, recipient policy, billing, tracking, DKIM). Listens
  * on `SMTP_SUBMISSION_PORT` (STARTTLS) and `SMTP_SUBMISSION_TLS_PORT` (implicit TLS).

@@ -1,4 +1,4 @@
-/** The variable a project's double opt-in confirmation template must use (docs/extensions.md, section 3). */
+/** The variable a project's double opt-in confirmation template must use (docs/consent.md). */
 export const CONFIRM_URL_VARIABLE = 'confirmUrl';
 
 /** Whether a template's subject or body outputs `{{ confirmUrl }}` (whitespace control and filters allowed). */

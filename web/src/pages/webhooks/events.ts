@@ -1,5 +1,5 @@
 /**
- * The event picker's choices: the patterns and names the service emits (extensions spec §1), and
+ * The event picker's choices: the patterns and names the service emits (docs/integrations.md), and
  * the project's own recorded names (GET /events/names: tracked ones, and emitted ones such as a
  * segment's `segment.<slug>.entry` once it happened). Pure, so it is tested without a DOM.
  */
