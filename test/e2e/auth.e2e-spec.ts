@@ -349,6 +349,30 @@ describe('auth: failed logins behind a trusted proxy (TRUST_PROXY=127.0.0.1)', (
     expect(waits[2]).toBeGreaterThan(waits[1]);
   });
 
+  it('paces many sources failing at one account, while the owner signs in from their own address', async () => {
+    const email = uniqueEmail('botnet');
+    const home = randomIp();
+    await request(app.http).post('/auth/signup').set('X-Forwarded-For', home).send({ email, password: PASSWORD }).expect(201);
+    // One guess from each of 20 sources: every one within its own allowance, all at one account.
+    for (let i = 1; i <= 20; i++) await loginFrom(app, `192.0.2.${i}`, email, 'wrong guess ' + i).expect(401);
+    const next = await loginFrom(app, '192.0.2.99', email, PASSWORD).expect(429);
+    expect(next.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+    await loginFrom(app, home, email, PASSWORD).expect(200);
+  });
+
+  it('counts only failed sign-ins from a source (an office signing many people in is not slowed)', async () => {
+    const office = randomIp();
+    const people = await Promise.all(
+      Array.from({ length: 5 }, async () => {
+        const email = uniqueEmail('office');
+        await request(app.http).post('/auth/signup').send({ email, password: PASSWORD }).expect(201);
+        return email;
+      }),
+    );
+    // 35 sign-ins from one address, past the 30 attempts an hour that failures are allowed.
+    for (let i = 0; i < 35; i++) await loginFrom(app, office, people[i % people.length], PASSWORD).expect(200);
+  });
+
   it('slows one source trying many accounts, not the others', async () => {
     const sprayer = randomIp();
     const statuses: number[] = [];

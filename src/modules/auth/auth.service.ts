@@ -46,6 +46,7 @@ export class AuthService {
   async signup(email: string, password: string, client: ClientInfo): Promise<{ user: User; token: string }> {
     if (this.config.signupDisabled) throw signupDisabled();
     const user = await this.users.create(email, password);
+    await this.throttle.trustSource(email, client.ip);
     const { token } = await this.sessions.create(user.id, client.ip, client.userAgent);
     await this.sendVerification(user);
     return { user, token };
@@ -53,10 +54,10 @@ export class AuthService {
 
   /** A new session token on every login (the presented one is revoked), so a planted token is useless after it. */
   async login(email: string, password: string, client: ClientInfo): Promise<{ user: User; token: string }> {
-    await this.throttle.begin(email, client.ip);
+    const attempt = await this.throttle.begin(email, client.ip);
     const user = await this.users.verifyCredentials(email, password);
     if (!user) throw invalidCredentials();
-    await this.throttle.succeeded(email, client.ip);
+    await this.throttle.succeeded(attempt);
     if (client.currentToken) await this.sessions.revokeToken(client.currentToken);
     const { token } = await this.sessions.create(user.id, client.ip, client.userAgent);
     return { user, token };

@@ -1,7 +1,7 @@
 import { MemoryCounterStore } from '../../platform/http/rate-limit/memory-counter-store';
-import { ACCOUNT_PACE, delayAfter, LoginThrottle, SOURCE_PACE, sourceOf } from './login-throttle';
+import { ACCOUNT_PACE, ACCOUNT_WIDE_PACE, delayAfter, LoginThrottle, SOURCE_PACE, sourceOf } from './login-throttle';
 
-const outcome = (attempt: Promise<void>): Promise<'go' | number> =>
+const outcome = (attempt: Promise<unknown>): Promise<'go' | number> =>
   attempt.then(
     () => 'go' as const,
     (err: { statusCode?: number }) => err.statusCode ?? -1,
@@ -44,8 +44,26 @@ describe('LoginThrottle', () => {
   });
 
   it('starts the source over at the account once the password was right', async () => {
-    for (let i = 0; i < ACCOUNT_PACE.free; i++) await throttle.begin('owner@example.com', '198.51.100.40');
-    await throttle.succeeded('owner@example.com', '198.51.100.40');
+    for (let i = 0; i < ACCOUNT_PACE.free - 1; i++) await throttle.begin('owner@example.com', '198.51.100.40');
+    await throttle.succeeded(await throttle.begin('owner@example.com', '198.51.100.40'));
     for (let i = 0; i < ACCOUNT_PACE.free; i++) expect(await outcome(throttle.begin('owner@example.com', '198.51.100.40'))).toBe('go');
+  });
+
+  it('counts only failures from a source: its successful sign-ins never add up to a wait', async () => {
+    for (let i = 0; i < SOURCE_PACE.free + 5; i++) {
+      const attempt = await throttle.begin(`office-${i}@example.com`, '198.51.100.50');
+      await throttle.succeeded(attempt);
+    }
+    expect(await outcome(throttle.begin('office-last@example.com', '198.51.100.50'))).toBe('go');
+  });
+
+  it('paces failures at one account across many sources, but not from the sources it signed in from', async () => {
+    const email = 'besieged@example.com';
+    await throttle.trustSource(email, '198.51.100.60');
+    // One failure from each of many sources: each stays within its own allowance.
+    for (let i = 0; i < ACCOUNT_WIDE_PACE.free; i++) expect(await outcome(throttle.begin(email, `203.0.113.${i + 1}`))).toBe('go');
+    expect(await outcome(throttle.begin(email, '203.0.113.200'))).toBe(429);
+    expect(await outcome(throttle.begin(email, '198.51.100.60'))).toBe('go');
+    expect(await outcome(throttle.begin('someone-else@example.com', '203.0.113.201'))).toBe('go');
   });
 });

@@ -14,4 +14,6 @@ export abstract class CounterStore {
   /** The current window's count without adding to it; null when no window is open. */
   abstract peek(key: string): Promise<CounterHit | null>;
   abstract clear(key: string): Promise<void>;
+  /** Takes one hit back from the open window (never below 0); nothing when no window is open. */
+  abstract release(key: string): Promise<void>;
 }

@@ -22,4 +22,16 @@ describe('MemoryCounterStore', () => {
     await store.clear('c');
     expect(await store.peek('c')).toBeNull();
   });
+
+  it('takes one hit back, never below zero, and nothing once the window ended', async () => {
+    await store.hit('r', 1000);
+    await store.hit('r', 1000);
+    await store.release('r');
+    expect((await store.peek('r'))?.count).toBe(1);
+    await store.release('r');
+    await store.release('r');
+    expect((await store.peek('r'))?.count).toBe(0);
+    await store.release('never-hit');
+    expect(await store.peek('never-hit')).toBeNull();
+  });
 });

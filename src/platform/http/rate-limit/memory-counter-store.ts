@@ -33,6 +33,11 @@ export class MemoryCounterStore extends CounterStore implements OnModuleDestroy 
     this.windows.delete(key);
   }
 
+  async release(key: string): Promise<void> {
+    const window = this.windows.get(key);
+    if (window && window.expiresAt > Date.now() && window.count > 0) window.count--;
+  }
+
   private sweep(): void {
     const now = Date.now();
     for (const [key, window] of this.windows) if (window.expiresAt <= now) this.windows.delete(key);

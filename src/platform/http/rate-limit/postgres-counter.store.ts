@@ -42,6 +42,10 @@ export class PostgresCounterStore extends CounterStore {
     await this.db.query(`DELETE FROM rate_counters WHERE key = $1`, [key]);
   }
 
+  async release(key: string): Promise<void> {
+    await this.db.query(`UPDATE rate_counters SET count = greatest(count - 1, 0) WHERE key = $1 AND expires_at > now()`, [key]);
+  }
+
   /** Deletes every expired counter (the purge round, `worker/rate-counters-purge.ts`). */
   async purgeExpired(): Promise<void> {
     try {

@@ -13,7 +13,17 @@ if ttl < 0 then
 end
 return {c, ttl}`;
 
-type ScriptedRedis = Redis & { counterHit(key: string, windowMs: number): Promise<[number, number]> };
+// One hit back, keeping the window's expiry (DECR keeps the TTL); nothing once the window ended.
+const RELEASE_SCRIPT = `
+if redis.call('PTTL', KEYS[1]) > 0 and tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then
+  redis.call('DECR', KEYS[1])
+end
+return 0`;
+
+type ScriptedRedis = Redis & {
+  counterHit(key: string, windowMs: number): Promise<[number, number]>;
+  counterRelease(key: string): Promise<number>;
+};
 
 @Injectable()
 export class RedisCounterStore extends CounterStore implements OnModuleDestroy {
@@ -27,6 +37,7 @@ export class RedisCounterStore extends CounterStore implements OnModuleDestroy {
     const timeout = config.outage.redisCommandTimeoutMs;
     this.redis = new Redis(config.redisUrl!, { maxRetriesPerRequest: 2, enableOfflineQueue: true, commandTimeout: timeout, socketTimeout: timeout, keepAlive: 10_000 }) as ScriptedRedis;
     this.redis.defineCommand('counterHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+    this.redis.defineCommand('counterRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
     this.prefix = `${config.redisPrefix}:counter:`;
   }
 
@@ -43,6 +54,10 @@ export class RedisCounterStore extends CounterStore implements OnModuleDestroy {
 
   async clear(key: string): Promise<void> {
     await this.redis.del(this.prefix + key);
+  }
+
+  async release(key: string): Promise<void> {
+    await this.redis.counterRelease(this.prefix + key);
   }
 
   async onModuleDestroy(): Promise<void> {
