@@ -786,7 +786,8 @@ describe('event webhooks (private addresses refused)', () => {
 
 describe('event webhooks: replay limits and fairness between projects', () => {
   const hooks = useFixture(() => WebhookReceiver.start(), (r) => r.close());
-  const s: Session = useSession(() => ({ WEBHOOK_ALLOW_PRIVATE: 'true', ...FAST }));
+  // A tracks thousands of events in the flood test: past the default request rate.
+  const s: Session = useSession(() => ({ WEBHOOK_ALLOW_PRIVATE: 'true', RATE_LIMIT_PER_MINUTE: '100000', ...FAST }));
   const REPLAY_MAX = 10_000;
 
   it("caps a replay at 10,000 deliveries (422 naming since, with the count), refuses a second while one is pending (409), and never delays another project's new event", async () => {
@@ -830,6 +831,32 @@ describe('event webhooks: replay limits and fairness between projects', () => {
     // A's backlog ends with its endpoint.
     await a.api.delete(`/webhooks/${slow.id}`).expect(204);
   }, 180_000);
+
+  it("takes another project's new event ahead of a project's backlog of new events to a slow receiver", async () => {
+    const a = await s.newProject('flood-a');
+    const b = await s.newProject('flood-b');
+    const slow = await endpointOf(a, 'flood', ['flood.*']);
+    hooks.respond(slow.path, { status: 200, delayMs: 1_000 });
+    const quick = await endpointOf(b, 'first', ['first.*']);
+
+    // A tracks 4,000 events (about a minute of a one-second receiver at the default concurrency).
+    const FLOOD = 4_000;
+    for (let i = 0; i < FLOOD; i += 50) {
+      await Promise.all(Array.from({ length: 50 }, (_, j) => track(a, `flood${(i + j) % 20}@example.com`, 'flood.e', { i: i + j })));
+    }
+    await waitFor(async () => (await webhooksOf(a.api).deliveries(slow.id, { limit: 1 })).total === FLOOD || undefined, 60_000);
+    await hooks.waitForCalls(10, (c) => c.path === slow.path, 30_000);
+
+    const trackedAt = Date.now();
+    const eventId = await track(b, 'first@example.com', 'first.e');
+    const call = await hooks.waitForCall((c) => c.path === quick.path && c.webhookId === eventId, 120_000);
+    const delayMs = call.request.receivedAt.getTime() - trackedAt;
+    const backlog = (await webhooksOf(a.api).deliveries(slow.id, { status: 'pending', limit: 1 })).total;
+    process.stdout.write(`event-webhooks fairness (new events): B's first attempt ${delayMs} ms after its track, behind A's backlog of ${backlog} pending deliveries\n`);
+    expect(backlog).toBeGreaterThan(FLOOD / 4);
+    expect(delayMs).toBeLessThan(10_000);
+    await a.api.delete(`/webhooks/${slow.id}`).expect(204);
+  }, 300_000);
 
   async function endpointOf(p: ProjectSession, name: string, events: string[]) {
     const path = newPath(name);

@@ -117,12 +117,12 @@ export class DeliveriesStore {
   /**
    * The fan-out's deliveries in one statement: one per (enabled endpoint, event), due `now` (due
    * times are always this process's clock, the one claims compare with); an event the outbox
-   * hands on again makes none (`webhook_deliveries_event_key`). The ids inserted.
+   * hands on again makes none (`webhook_deliveries_event_key`). The deliveries inserted, with their projects.
    */
-  async insertForEvents(projectRows: FanOut, now: Date): Promise<string[]> {
+  async insertForEvents(projectRows: FanOut, now: Date): Promise<Array<{ id: string; project_id: string }>> {
     if (projectRows.pairs.length === 0) return [];
     const { events, pairs } = projectRows;
-    const rows = await this.statements.run<{ id: string }>(
+    const rows = await this.statements.run<{ id: string; project_id: string }>(
       `WITH ev AS (SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[]) WITH ORDINALITY AS ev(event_id, type, body, i))
        INSERT INTO webhook_deliveries (project_id, endpoint_id, event_id, kind, type, body, next_attempt_at)
        SELECT w.project_id, w.id, ev.event_id, 'event', ev.type, ev.body, $6::timestamptz
@@ -131,10 +131,22 @@ export class DeliveriesStore {
          JOIN webhook_endpoints w ON w.id = p.endpoint_id AND w.enabled
         ORDER BY p.n
        ON CONFLICT (endpoint_id, event_id) WHERE kind = 'event' DO NOTHING
-       RETURNING id`,
+       RETURNING id, project_id`,
       [events.map((e) => e.id), events.map((e) => e.type), events.map((e) => e.body), pairs.map((p) => p.endpointId), pairs.map((p) => String(p.event + 1)), now],
     );
-    return rows.map((r) => r.id);
+    return rows;
+  }
+
+  /** Pending deliveries per project of these endpoints, each endpoint's counted up to `cap` (an index range per endpoint). */
+  async backlogOfEndpoints(endpointIds: string[], cap: number): Promise<Map<string, number>> {
+    if (endpointIds.length === 0) return new Map();
+    const rows = await this.statements.run<{ project_id: string; n: number }>(
+      `SELECT w.project_id, sum(b.n)::int AS n FROM webhook_endpoints w
+         CROSS JOIN LATERAL (SELECT count(*) AS n FROM (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = w.id AND d.status = 'pending' LIMIT $2) x) b
+        WHERE w.id = ANY($1::uuid[]) GROUP BY w.project_id`,
+      [endpointIds, cap],
+    );
+    return new Map(rows.map((r) => [r.project_id, r.n]));
   }
 
   /**

@@ -74,7 +74,7 @@ export class WebhookDeliveriesService {
     const replayed = await this.store.insertReplay(projectId, endpointId, endpoint.events, { since, until }, REPLAY_MAX_DELIVERIES, now);
     if ('pending' in replayed) throw replayPending();
     if ('tooMany' in replayed) throw replayTooLarge(replayed.tooMany, REPLAY_MAX_DELIVERIES, dto.since);
-    await this.queue.enqueueNew(replayed.ids, 'replay');
+    await this.queue.enqueueReplay(replayed.ids);
     return { queued: replayed.ids.length };
   }
 

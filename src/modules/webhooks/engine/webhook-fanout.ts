@@ -8,7 +8,7 @@ import { DeliveriesStore, type FanOut } from '../deliveries.store';
 import { matches } from '../event-patterns';
 import { WebhooksRepository } from '../webhooks.repository';
 import { deliveryBody } from './delivery-body';
-import { WebhookQueue } from './webhook-queue';
+import { BACKLOG_PRIORITY_MAX, DELIVERIES_PER_JOB, WebhookQueue } from './webhook-queue';
 
 /**
  * The `webhooks` event consumer. Per batch of stored events, one indexed query asks for the
@@ -16,7 +16,7 @@ import { WebhookQueue } from './webhook-queue';
  * common case). Otherwise each event is matched against its project's endpoints in TS, the
  * contacts' addresses come in one lookup per project, every (endpoint, event) delivery is
  * inserted in one statement (an event handed on again makes none), and the new deliveries are
- * queued in groups. Events recorded before an endpoint existed, or while it was disabled, never
+ * queued in groups, each project's behind its own backlog of pending deliveries (`backlogPriority`). Events recorded before an endpoint existed, or while it was disabled, never
  * reach it, however late the fan-out runs (`enabled_since`; a replay sends them on purpose). While the process's API is busy the consumer holds
  * off (`mayRun`), so a track load does not pay for its fan-out as it runs.
  */
@@ -59,7 +59,11 @@ export class WebhookFanOut {
       const index = fanOut.events.push({ id: event.id, type: event.name, body: deliveryBody(event, event.contactId ? emails.get(`${event.projectId}/${event.contactId}`) : undefined) }) - 1;
       for (const endpointId of endpointIds) fanOut.pairs.push({ endpointId, event: index });
     }
-    await this.queue.enqueueNew(await this.store.insertForEvents(fanOut, new Date()));
+    // Each project's new jobs are queued behind its own backlog (counted before the insert), not behind other projects'.
+    const backlog = await this.store.backlogOfEndpoints([...new Set(fanOut.pairs.map((p) => p.endpointId))], BACKLOG_PRIORITY_MAX * DELIVERIES_PER_JOB);
+    const inserted = new Map<string, string[]>();
+    for (const d of await this.store.insertForEvents(fanOut, new Date())) inserted.set(d.project_id, [...(inserted.get(d.project_id) ?? []), d.id]);
+    await this.queue.enqueueNew([...inserted].map(([projectId, ids]) => ({ ids, backlog: backlog.get(projectId) ?? 0 })));
   }
 
   /** The addresses of the events' contacts, keyed `<projectId>/<contactId>`: one lookup per project. */

@@ -41,6 +41,26 @@ export const replayGroupSize = (concurrency: number): number => Math.max(1, Math
 const priorityOf = (kind: DeliveryKind): number | undefined => (kind === 'replay' ? REPLAY_PRIORITY : undefined);
 
 /**
+ * Fairness between projects' new events: a job of new deliveries is queued behind its project's
+ * backlog (its pending deliveries when the fan-out ran, in jobs): priority 1 per backlog job ahead
+ * of it, at most `REPLAY_PRIORITY - 1`, none (taken first) for a project with nothing pending.
+ * BullMQ takes the lowest priority first, in queue order among equals, so a project flooding a
+ * slow receiver never delays another project's first attempt by more than the time a worker slot
+ * takes to free (about one answer of the slow receiver): that project's job goes ahead of the
+ * flood's, and the flood's own jobs keep their order. The backlog is read from the database, so
+ * it holds across processes; a stale count only misplaces a job among the flood's own.
+ * Chosen over a per-project share of `WEBHOOK_CONCURRENCY`: a job waiting for its project's share
+ * would hold a worker slot, and the slots are few (`workerSlots`).
+ */
+export const BACKLOG_PRIORITY_MAX = REPLAY_PRIORITY - 1;
+
+/** The priority of a project's `index`-th new job (from 0) behind `backlog` pending deliveries; undefined: none, taken first. */
+export const backlogPriority = (backlog: number, index: number): number | undefined => {
+  const ahead = Math.floor(backlog / DELIVERIES_PER_JOB) + index;
+  return ahead === 0 ? undefined : Math.min(ahead, BACKLOG_PRIORITY_MAX);
+};
+
+/**
  * Enqueues attempts. Job ids are deterministic, so a repeated enqueue adds nothing:
  * `f.<first id>` for the deliveries a fan-out, replay or sweep made together (each delivery is in
  * one such group), `r.<id>.<attempt>` for the retry after attempt number `attempt`, `m.<id>.<attempt>`
@@ -60,20 +80,33 @@ export class WebhookQueue {
     this.replayGroup = replayGroupSize(config.webhooks.concurrency);
   }
 
-  /** New deliveries, in groups (a replay's behind new events); a failure is logged and left to the sweep (the rows are due). */
-  async enqueueNew(ids: string[], kind: 'event' | 'replay' = 'event'): Promise<void> {
-    if (ids.length === 0) return;
-    const prefix = kind === 'replay' ? 'p' : 'f';
-    const size = kind === 'replay' ? this.replayGroup : DELIVERIES_PER_JOB;
+  /** A replay's new deliveries, in groups behind new events. */
+  async enqueueReplay(ids: string[]): Promise<void> {
     const jobs = [];
-    for (let i = 0; i < ids.length; i += size) {
-      const deliveryIds = ids.slice(i, i + size);
-      jobs.push({ name: 'deliver', data: { deliveryIds }, opts: { ...DELIVERY_JOB_OPTIONS, jobId: `${prefix}.${deliveryIds[0]}`, priority: priorityOf(kind) } });
+    for (let i = 0; i < ids.length; i += this.replayGroup) jobs.push(this.groupJob('p', ids.slice(i, i + this.replayGroup), REPLAY_PRIORITY));
+    await this.addGroups(jobs, ids.length);
+  }
+
+  /** A fan-out's new deliveries, in groups per project, each project's behind its backlog (`backlogPriority`). */
+  async enqueueNew(projects: Array<{ ids: string[]; backlog: number }>): Promise<void> {
+    const jobs = [];
+    for (const { ids, backlog } of projects) {
+      for (let i = 0; i < ids.length; i += DELIVERIES_PER_JOB) jobs.push(this.groupJob('f', ids.slice(i, i + DELIVERIES_PER_JOB), backlogPriority(backlog, i / DELIVERIES_PER_JOB)));
     }
+    await this.addGroups(jobs, projects.reduce((n, p) => n + p.ids.length, 0));
+  }
+
+  private groupJob(prefix: string, deliveryIds: string[], priority: number | undefined) {
+    return { name: 'deliver', data: { deliveryIds }, opts: { ...DELIVERY_JOB_OPTIONS, jobId: `${prefix}.${deliveryIds[0]}`, priority } };
+  }
+
+  /** Grouped jobs; a failure is logged and left to the sweep (the rows are due). */
+  private async addGroups(jobs: Array<{ name: string; data: Payload; opts: JobsOptions }>, count: number): Promise<void> {
+    if (jobs.length === 0) return;
     try {
       for (let i = 0; i < jobs.length; i += 500) await this.queue.addBulk(jobs.slice(i, i + 500));
     } catch (err) {
-      this.log.error({ err, count: ids.length }, 'enqueue failed; the sweep will enqueue the deliveries');
+      this.log.error({ err, count }, 'enqueue failed; the sweep will enqueue the deliveries');
     }
   }
 
