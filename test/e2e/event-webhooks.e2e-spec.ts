@@ -4,7 +4,7 @@ import { SmtpReceiver } from '../support/smtp-receiver';
 import { faults, WebhookCall, WebhookReceiver } from '../support/webhook-receiver';
 
 /**
- * Event webhooks (extensions.md §1) against a loopback receiver that verifies every request with
+ * Event webhooks (docs/integrations.md) against a loopback receiver that verifies every request with
  * the `standardwebhooks` package: the routes, validation and tenancy, which events reach which
  * endpoint and in what shape, the delivery log, retry, replay, rotation, and what a misbehaving
  * receiver (hang, redirect, 50 MB body, reset, 5xx, 410) leaves in the log. The retry schedule
