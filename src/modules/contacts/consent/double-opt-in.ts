@@ -38,7 +38,8 @@ export function subscribesWhen(input: SubscriptionInput): ConfirmWhen | null {
  * contact the call creates only; an existing contact keeps its state.
  */
 export function preservingSubscription<T extends SubscriptionInput>(input: T, preserve: boolean | undefined): T {
-  if (!preserve || input.subscribed === undefined) return input;
+  // A JSON null is no explicit value (as without the flag): the defaults stand.
+  if (!preserve || input.subscribed === undefined || input.subscribed === null) return input;
   return { ...input, subscribed: undefined, defaultSubscribed: input.subscribed };
 }
 
