@@ -77,6 +77,14 @@ describe('conventions: shared counter stores', () => {
     }
   });
 
+  it('takes windows longer than 24 days (the login pacing keeps a source known for 30 days)', async () => {
+    for (const [name, store] of stores()) {
+      const hit = await store.hit(`long:${name}`, 30 * 24 * 3600 * 1000);
+      expect(hit.count).toBe(1);
+      expect(hit.resetMs).toBeGreaterThan(29 * 24 * 3600 * 1000);
+    }
+  });
+
   it('counts concurrent hits exactly', async () => {
     for (const [name, store] of stores()) {
       const results = await Promise.all(Array.from({ length: 20 }, () => store.hit(`burst:${name}`, 60_000)));

@@ -20,7 +20,7 @@ export class PostgresCounterStore extends CounterStore {
   async hit(key: string, windowMs: number): Promise<CounterHit> {
     const rows: CounterRow[] = await this.db.query(
       `INSERT INTO rate_counters AS c (key, count, expires_at)
-       VALUES ($1, 1, now() + $2::integer * interval '1 millisecond')
+       VALUES ($1, 1, now() + $2::bigint * interval '1 millisecond')
        ON CONFLICT (key) DO UPDATE SET
          count = CASE WHEN c.expires_at <= now() THEN 1 ELSE c.count + 1 END,
          expires_at = CASE WHEN c.expires_at <= now() THEN EXCLUDED.expires_at ELSE c.expires_at END
