@@ -5,6 +5,7 @@ import type { Response } from 'express';
 import { Public } from '../http/access';
 import type { SchemaObject } from '../http/openapi-responses';
 import { ReadinessRegistry } from './readiness.registry';
+import { StuckWorkersWatch } from './stuck-workers';
 
 /** Each readiness check must answer within this, or it counts as down. */
 const CHECK_TIMEOUT_MS = 3_000;
@@ -24,15 +25,27 @@ export class HealthController {
     private readonly indicators: HealthIndicatorService,
     private readonly typeorm: TypeOrmHealthIndicator,
     private readonly readiness: ReadinessRegistry,
+    private readonly stuckWorkers: StuckWorkersWatch,
   ) {}
 
-  /** Liveness: the process serves HTTP. Deliberately touches no dependency. */
+  /**
+   * Liveness: the process serves HTTP and its queue workers are not stuck for good (see
+   * `StuckWorkersWatch`: unable to work for 2 minutes while the queue backend answers). Touches no
+   * dependency unless a worker is unable to work.
+   */
   @Public()
   @Get()
   @ApiOperation({ summary: 'Liveness probe' })
   @ApiOkResponse({ description: 'The process is alive', schema: { type: 'object', properties: { status: { type: 'string', enum: ['ok'] } } } })
-  live(): { status: 'ok' } {
-    return { status: 'ok' };
+  @ApiServiceUnavailableResponse({
+    description: 'Queue workers stuck: they could not work for 2 minutes while the queue backend answered; restart the process',
+    schema: { type: 'object', properties: { status: { type: 'string', enum: ['error'] }, stuck: { type: 'array', items: { type: 'string' } } } },
+  })
+  async live(@Res({ passthrough: true }) res: Response): Promise<{ status: 'ok' } | { status: 'error'; stuck: string[] }> {
+    const stuck = await this.stuckWorkers.stuck();
+    if (stuck.length === 0) return { status: 'ok' };
+    res.status(HttpStatus.SERVICE_UNAVAILABLE);
+    return { status: 'error', stuck };
   }
 
   /** Readiness: database, queue backend and email transport reachable; 503 with the failing part otherwise. */

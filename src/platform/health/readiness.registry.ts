@@ -16,6 +16,10 @@ export class ReadinessRegistry {
     this.checks.set(name, check);
   }
 
+  get(name: string): ReadinessCheck | undefined {
+    return this.checks.get(name);
+  }
+
   has(name: string): boolean {
     return this.checks.has(name);
   }

@@ -30,11 +30,19 @@ function configuresWorker(host: WorkerHost): host is WorkerHost & ConfiguresWork
   return typeof (host as Partial<ConfiguresWorker>).configureWorker === 'function';
 }
 
-/** Starts the declared workers when this process's ROLE runs them, and drains them on shutdown. */
 /** Processing time of a finished job (BullMQ stamps processedOn and finishedOn in ms). */
 const jobSeconds = (job: { processedOn?: number; finishedOn?: number }): number | undefined =>
   job.processedOn && job.finishedOn ? (job.finishedOn - job.processedOn) / 1000 : undefined;
 
+/** What this needs of a Redis connection of BullMQ's: the ioredis client, whose `status` is `ready` while open. */
+interface OpenableConnection {
+  client: Promise<{ status: string }>;
+}
+
+/** The longest this waits for a connection's client (one still initialising counts as not open). */
+const CLIENT_WAIT_MS = 500;
+
+/** Starts the declared workers when this process's ROLE runs them, and drains them on shutdown. */
 @Injectable()
 export class WorkersService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly log = logger('workers');
@@ -75,6 +83,30 @@ export class WorkersService implements OnApplicationBootstrap, BeforeApplication
       void worker.run().catch((err: unknown) => this.log.error({ err, queue: worker.name }, 'worker stopped'));
     }
     this.log.info({ queues: this.started.map((w) => w.name) }, 'workers started');
+  }
+
+  /**
+   * The started workers unable to work now: a run loop that ended while the worker is not closing,
+   * or (on Redis) one of its connections not open. The liveness probe asks this (`StuckWorkersWatch`).
+   */
+  async unableWorkers(): Promise<string[]> {
+    const unable: string[] = [];
+    for (const worker of this.started) {
+      if (worker.closing === undefined && (!worker.isRunning() || !(await this.connectionsOpen(worker)))) unable.push(worker.name);
+    }
+    return unable;
+  }
+
+  /** True unless a Redis connection of the worker's is not open (the PostgreSQL backend has no such state to read). */
+  private async connectionsOpen(worker: Worker): Promise<boolean> {
+    if (!this.config.redisUrl) return true;
+    const backend = worker.getBackend() as unknown as { connection?: OpenableConnection; blockingConnection?: OpenableConnection };
+    for (const connection of [backend.connection, backend.blockingConnection]) {
+      if (!connection) continue;
+      const client = await Promise.race([connection.client, new Promise<null>((resolve) => setTimeout(() => resolve(null), CLIENT_WAIT_MS).unref())]).catch(() => null);
+      if (client?.status !== 'ready') return false;
+    }
+    return true;
   }
 
   /**

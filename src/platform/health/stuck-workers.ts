@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { WorkersService } from '../queues/workers.service';
+import { ReadinessRegistry } from './readiness.registry';
+
+/** How long workers may stay unable to work while the queue backend answers before liveness fails. */
+export const STUCK_WORKERS_MS = 120_000;
+
+/** The longest the queue backend's probe may take to count as answering. */
+const PROBE_TIMEOUT_MS = 3_000;
+
+/**
+ * The liveness probe's one question: are this process's queue workers stuck for good? They are
+ * when some cannot work (a run loop ended, a Redis connection not open) for `STUCK_WORKERS_MS`
+ * while the queue backend itself answers a new connection (the readiness `queue` check): the
+ * dependency is back and this process did not recover, so a restart is what helps. While the
+ * backend does not answer, a restart would not help: liveness stays up and readiness says why.
+ * Sampled at each probe; nothing is asked of the backend unless a worker is unable to work.
+ */
+@Injectable()
+export class StuckWorkersWatch {
+  /** Since when workers have been unable to work while the backend answered, as seen by the probes. */
+  private since: number | undefined;
+
+  constructor(
+    private readonly workers: WorkersService,
+    private readonly readiness: ReadinessRegistry,
+  ) {}
+
+  /** The stuck workers' queue names (none: alive). */
+  async stuck(now = Date.now()): Promise<string[]> {
+    const unable = this.workers.runsWorkers ? await this.workers.unableWorkers() : [];
+    if (unable.length === 0 || !(await this.backendAnswers())) {
+      this.since = undefined;
+      return [];
+    }
+    this.since ??= now;
+    return now - this.since >= STUCK_WORKERS_MS ? unable : [];
+  }
+
+  private async backendAnswers(): Promise<boolean> {
+    const check = this.readiness.get('queue');
+    if (!check) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('probe timed out')), PROBE_TIMEOUT_MS)));
+    try {
+      await Promise.race([check(), timeout]);
+      return true;
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
