@@ -5934,6 +5934,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Queue workers stuck: they could not work for 2 minutes while the queue backend answered; restart the process */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status?: "error";
+                        stuck?: string[];
+                    };
+                };
+            };
         };
     };
     HealthController_ready: {
