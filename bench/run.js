@@ -1,74 +1,39 @@
 #!/usr/bin/env node
 'use strict';
-// `npm run bench [-- <suite>... ] [--modes=embedded,services] [--quick] [--strict] [--markdown] [--from=<results.json>]`
+// `npm run bench [-- <suite>... ] [--modes=embedded,services] [--quick] [--strict] [--markdown] [--save=<run.json>]`
+// `npm run bench -- --from=<run.json> [--markdown | --readme] [<suite>...]`
 // Runs bench/suites/*.js (or the named ones) and prints one table of figures. See bench/README.md.
-// `--markdown` prints the table in Markdown (the form of bench/README.md's table); `--from=` prints
-// a saved bench/results/*.json instead of running anything.
+// Every run is saved as JSON (date, commit, machine, rows) in bench/results/, and in `--save=`'s
+// file too. `--markdown` prints the table in Markdown (the form of bench/README.md's table);
+// `--from=` prints a saved run instead of running anything, and with `--readme` writes it as
+// bench/README.md's table, saying which run it is.
+const { dirname, basename, join, resolve } = require('node:path');
 const { mkdirSync, readFileSync, readdirSync, writeFileSync } = require('node:fs');
-const { basename, join } = require('node:path');
+const { machineOf, markdownTable, plainTable, savedRun, writeReadmeTable } = require('./lib/table');
 
 function parseArgs(argv) {
-  const args = { suites: [], modes: undefined, quick: false, strict: false, markdown: false, from: undefined };
-  for (const arg of argv) {
+  const args = { suites: [], modes: undefined, quick: false, strict: false, markdown: false, readme: false, from: undefined, save: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
     if (arg === '--quick') args.quick = true;
     else if (arg === '--strict') args.strict = true;
     else if (arg === '--markdown') args.markdown = true;
-    else if (arg.startsWith('--from=')) args.from = arg.slice(7);
+    else if (arg === '--readme') args.readme = true;
+    else if (arg === '--from' || arg === '--save') {
+      if (!argv[i + 1]) throw new Error(`${arg} needs a file`);
+      args[arg.slice(2)] = argv[++i];
+    } else if (arg.startsWith('--from=')) args.from = arg.slice(7);
+    else if (arg.startsWith('--save=')) args.save = arg.slice(7);
     else if (arg.startsWith('--modes=')) args.modes = arg.slice(8).split(',').filter(Boolean);
     else if (arg.startsWith('-')) throw new Error(`unknown option ${arg}`);
     else args.suites.push(arg.replace(/\.js$/, ''));
   }
+  if (args.readme && !args.from) throw new Error('--readme writes a saved run: give it --from=<run.json>');
   return args;
 }
 
-function format(value) {
-  if (typeof value !== 'number') return String(value ?? '');
-  if (!Number.isFinite(value)) return String(value);
-  if (Number.isInteger(value)) return String(value);
-  return Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 10 ? value.toFixed(1) : value.toFixed(2);
-}
-
-function printTable(rows) {
-  const headers = ['suite', 'metric', 'mode', 'value', 'unit', 'target', 'ok?'];
-  const cells = rows.map((r) => [r.suite, r.metric, r.mode ?? '', format(r.value), r.unit ?? '', r.target ?? '', r.ok === undefined ? '' : r.ok ? 'yes' : 'NO']);
-  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-  const line = (c) => c.map((v, i) => (i === 3 ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join('  ').trimEnd();
-  console.log(line(headers));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const c of cells) console.log(line(c));
-}
-
-/** `1234.5` → `1,235`; keeps format()'s precision for small values. */
-function formatGrouped(value) {
-  const text = format(value);
-  return typeof value === 'number' && Number.isFinite(value) && Math.abs(value) >= 1000 ? Number(text).toLocaleString('en-US') : text;
-}
-
-function withUnit(value, unit) {
-  const text = formatGrouped(value);
-  return unit && typeof value === 'number' ? `${text} ${unit}` : text;
-}
-
-/** Markdown cells: `|` escaped, newlines flattened. */
-function cell(text) {
-  return String(text ?? '').replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ').trim();
-}
-
-/** The table as bench/README.md shows it; `date` is the run's, unless a row carries its own. */
-function printMarkdown(rows, date) {
-  console.log('| suite | metric | mode | value | baseline (same run) | target | date |');
-  console.log('|---|---|---|---|---|---|---|');
-  for (const r of rows) {
-    const baseline = r.baseline === undefined ? '' : withUnit(r.baseline, r.baselineUnit ?? r.unit);
-    const target = r.target ? `${r.target}${r.ok === false ? ' (missed)' : ''}` : r.ok === false ? 'missed' : '';
-    const cells = [r.suite, r.metric, r.mode ?? '', withUnit(r.value, r.unit), baseline, target, r.date ?? date ?? ''];
-    console.log(`| ${cells.map(cell).join(' | ')} |`);
-  }
-}
-
 function printRows(rows, args, at) {
-  if (args.markdown) printMarkdown(rows, at ? String(at).slice(0, 10) : undefined);
-  else printTable(rows);
+  console.log(args.markdown ? markdownTable(rows, at ? String(at).slice(0, 10) : undefined) : plainTable(rows));
 }
 
 async function main() {
@@ -76,7 +41,10 @@ async function main() {
   if (args.from) {
     const saved = JSON.parse(readFileSync(args.from, 'utf8'));
     const rows = (saved.rows ?? []).filter((r) => args.suites.length === 0 || args.suites.includes(r.suite));
-    printRows(rows, args, saved.at);
+    if (args.readme) {
+      writeReadmeTable(join(__dirname, 'README.md'), { ...saved, rows }, resolve(args.from));
+      process.stderr.write(`bench: bench/README.md's table is now ${rows.length} figures of ${args.from}\n`);
+    } else printRows(rows, args, saved.at);
     return;
   }
   const lib = require('./lib');
@@ -91,6 +59,8 @@ async function main() {
   const modes = wanted.filter((m) => m === 'embedded' || (m === 'services' && servicesUp));
   if (wanted.includes('services') && !servicesUp) process.stderr.write('bench: PostgreSQL/Redis not reachable, services mode skipped\n');
 
+  const startedAt = new Date().toISOString();
+  const machine = machineOf();
   const rows = [];
   let failed = 0;
   for (const name of selected) {
@@ -118,7 +88,8 @@ async function main() {
     process.stderr.write(`bench: ${name} done in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
   }
 
-  const at = new Date().toISOString();
+  const run = savedRun({ at: startedAt, machine, suites: selected, modes, quick: args.quick, rows });
+  const at = run.at;
   const misses = rows.filter((r) => r.ok === false).length;
   const summary = `${rows.length} figures, ${misses} below target, ${failed} suites failed`;
   if (args.markdown) {
@@ -130,12 +101,18 @@ async function main() {
     printRows(rows, args, at);
     console.log(`\n${summary}`);
   }
+  const json = `${JSON.stringify(run, null, 2)}\n`;
   try {
     const dir = join(__dirname, 'results');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `${at.replace(/[:.]/g, '-')}.json`), JSON.stringify({ at, node: process.version, rows }, null, 2));
+    writeFileSync(join(dir, `${at.replace(/[:.]/g, '-')}.json`), json);
   } catch {
-    // results are a convenience; the table is the output
+    // bench/results/ is a convenience; --save is the file asked for
+  }
+  if (args.save) {
+    mkdirSync(dirname(resolve(args.save)), { recursive: true });
+    writeFileSync(args.save, json);
+    process.stderr.write(`bench: saved the run in ${args.save}\n`);
   }
   process.exitCode = failed || (args.strict && misses) ? 1 : 0;
 }

@@ -1,4 +1,8 @@
+import { SchedulerRegistry } from '@nestjs/schedule';
 import { PeriodicRound } from './periodic-round';
+import { TickClock } from './tick-clock';
+
+const clock = () => new TickClock(new SchedulerRegistry(), 'probe');
 
 describe('PeriodicRound', () => {
   const deferred = () => {
@@ -10,7 +14,7 @@ describe('PeriodicRound', () => {
   it('runs one round at a time: a call during a round joins it', async () => {
     const gate = deferred();
     const run = jest.fn(() => gate.promise);
-    const rounds = new PeriodicRound(run, () => undefined);
+    const rounds = new PeriodicRound(clock(), run, () => undefined);
     const first = rounds.runNow();
     const second = rounds.runNow();
     expect(run).toHaveBeenCalledTimes(1);
@@ -27,7 +31,7 @@ describe('PeriodicRound', () => {
       await gate.promise;
       ended = true;
     });
-    const rounds = new PeriodicRound(run, () => undefined);
+    const rounds = new PeriodicRound(clock(), run, () => undefined);
     void rounds.runNow();
     const stopped = rounds.stop();
     expect(rounds.stopped).toBe(true);
@@ -41,7 +45,7 @@ describe('PeriodicRound', () => {
   it('hands an escaped error to onError and runs again next time', async () => {
     const onError = jest.fn();
     const run = jest.fn().mockRejectedValueOnce(new Error('boom')).mockResolvedValueOnce(undefined);
-    const rounds = new PeriodicRound(run, onError);
+    const rounds = new PeriodicRound(clock(), run, onError);
     await rounds.runNow();
     expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: 'boom' }));
     await rounds.runNow();
@@ -52,9 +56,9 @@ describe('PeriodicRound', () => {
     jest.useFakeTimers();
     try {
       const run = jest.fn(async () => undefined);
-      const api = new PeriodicRound(run, () => undefined);
+      const api = new PeriodicRound(clock(), run, () => undefined);
       api.start({ role: 'api' }, 1_000);
-      const worker = new PeriodicRound(run, () => undefined);
+      const worker = new PeriodicRound(clock(), run, () => undefined);
       worker.start({ role: 'worker' }, 1_000);
       await jest.advanceTimersByTimeAsync(3_000);
       expect(run).toHaveBeenCalledTimes(3);
@@ -69,7 +73,7 @@ describe('PeriodicRound', () => {
     try {
       const gate = deferred();
       const run = jest.fn().mockImplementationOnce(() => gate.promise).mockResolvedValue(undefined);
-      const rounds = new PeriodicRound(run, () => undefined, { rerunAfterMs: 50 });
+      const rounds = new PeriodicRound(clock(), run, () => undefined, { rerunAfterMs: 50 });
       const first = rounds.runNow();
       void rounds.runNow();
       void rounds.runNow();

@@ -1,4 +1,5 @@
 import type { AppConfig } from '../../config/config';
+import type { TickClock } from './tick-clock';
 import { runsOnWorkers } from './worker-only';
 
 export interface PeriodicRoundOptions {
@@ -14,15 +15,15 @@ export interface PeriodicRoundOptions {
  * Background work every `intervalMs` in processes that run workers (`runsOnWorkers`): one round
  * at a time (a tick that finds a round under way is skipped, unless `rerunAfterMs` asks for one
  * more), and `stop()` waits for the round under way so it ends before the database closes. `run`
- * handles its own errors; one that escapes goes to `onError`.
+ * handles its own errors; one that escapes goes to `onError`. Its timing is the `TickClock`'s.
  */
 export class PeriodicRound {
-  private timer: NodeJS.Timeout | undefined;
   private round: Promise<void> | undefined;
   private stoppedFlag = false;
   private again = false;
 
   constructor(
+    private readonly clock: TickClock,
     private readonly run: () => Promise<unknown>,
     private readonly onError: (err: unknown) => void,
     private readonly options: PeriodicRoundOptions = {},
@@ -35,8 +36,7 @@ export class PeriodicRound {
 
   start(config: Pick<AppConfig, 'role'>, intervalMs: number): void {
     if (!runsOnWorkers(config)) return;
-    this.timer = setInterval(() => void this.runNow(), intervalMs);
-    this.timer.unref();
+    this.clock.every(intervalMs, () => void this.runNow());
   }
 
   /** A round now, or the one under way (with `rerunAfterMs`, one more after it); nothing once stopped. */
@@ -49,7 +49,7 @@ export class PeriodicRound {
 
   async stop(): Promise<void> {
     this.stoppedFlag = true;
-    if (this.timer) clearInterval(this.timer);
+    this.clock.stop();
     await this.round;
   }
 
@@ -58,7 +58,7 @@ export class PeriodicRound {
     const gap = this.options.rerunAfterMs;
     while (gap !== undefined && this.again && !this.stoppedFlag) {
       this.again = false;
-      await new Promise<void>((resolve) => setTimeout(resolve, gap).unref());
+      await this.clock.pause(gap);
       if (this.stoppedFlag) return;
       await this.run().then(() => undefined, this.onError);
     }

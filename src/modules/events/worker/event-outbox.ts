@@ -1,4 +1,5 @@
 import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
 import type { Client } from 'pg';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
@@ -6,6 +7,7 @@ import { ADVISORY_LOCKS } from '../../../platform/database/advisory-locks';
 import { SingletonLocks } from '../../../platform/database/singleton-locks';
 import { logger } from '../../../platform/logging/logger';
 import { PeriodicRound } from '../../../platform/queues/periodic-round';
+import { TickClock } from '../../../platform/queues/tick-clock';
 import { runsOnWorkers } from '../../../platform/queues/worker-only';
 import { fromEventRow, StoredEvent } from '../events.types';
 import { EventConsumer, EventConsumerRegistry } from '../outbox/event-consumers';
@@ -40,18 +42,22 @@ export class EventOutbox implements OnApplicationBootstrap, BeforeApplicationShu
   private readonly ensured = new Set<string>();
   private listener: Client | undefined;
   /** Drains: one at a time; a nudge or poll during one asks for one more, DRAIN_GAP_MS after it (nudges coalesce). */
-  private readonly rounds = new PeriodicRound(
-    () => this.drainAll(),
-    (err) => log.error({ err }, 'event outbox drain failed'),
-    { rerunAfterMs: DRAIN_GAP_MS },
-  );
+  private readonly rounds: PeriodicRound;
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
     private readonly store: EventCursorsStore,
     private readonly registry: EventConsumerRegistry,
     private readonly locks: SingletonLocks,
-  ) {}
+    schedule: SchedulerRegistry,
+  ) {
+    this.rounds = new PeriodicRound(
+      new TickClock(schedule, 'event-outbox'),
+      () => this.drainAll(),
+      (err) => log.error({ err }, 'event outbox drain failed'),
+      { rerunAfterMs: DRAIN_GAP_MS },
+    );
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     if (!runsOnWorkers(this.config)) return;
