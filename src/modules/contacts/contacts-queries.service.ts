@@ -3,6 +3,7 @@ import { ShortBadRequest } from '../../platform/http/app-error';
 import { CursorPage, cursorPage } from '../../platform/http/pagination';
 import { ContactsRepository } from './contacts.repository';
 import { ContactsService } from './contacts.service';
+import { DoubleOptInService } from './consent/double-opt-in.service';
 import { ContactResponse, fromContactRow, toContactResponse } from './dto/contact.response';
 import type { CreateContactDto } from './dto/create-contact.dto';
 import type { ListContactsQuery } from './dto/list-contacts.query';
@@ -18,6 +19,7 @@ export class ContactsQueriesService {
     private readonly contacts: ContactsService,
     private readonly topics: TopicsService,
     private readonly fields: ContactFieldsService,
+    private readonly optIns: DoubleOptInService,
   ) {}
 
   /** One keyset page of the project's contacts (`sql/list-contacts.sql.ts`); a search reads the string-typed keys first. */
@@ -41,13 +43,13 @@ export class ContactsQueriesService {
   /** POST /contacts: upsert by email, new contacts subscribed unless told otherwise. */
   async create(projectId: string, dto: CreateContactDto): Promise<ContactResponse & { _meta: { isNew: boolean; isUpdate: boolean } }> {
     if (dto.email === undefined || dto.email === null || dto.email === '') throw new ShortBadRequest('email is required');
-    const { input, confirm } = await this.contacts.optIn(
+    const { input, confirm } = await this.optIns.optIn(
       projectId,
       { email: dto.email, data: dto.data, topics: dto.topics, subscribed: dto.subscribed, defaultSubscribed: true, source: 'api' },
       { requested: dto.doubleOptIn },
     );
     const result = await this.contacts.upsert(projectId, input);
-    const contact = await this.contacts.requestConfirmation(projectId, result, confirm);
+    const contact = await this.optIns.requestConfirmation(projectId, result, confirm);
     return { ...toContactResponse(contact), _meta: { isNew: result.isNew, isUpdate: !result.isNew } };
   }
 

@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { CurrentProject, SecretKey } from '../auth/auth.decorators';
 import { ContactsQueriesService } from './contacts-queries.service';
 import { ContactsService } from './contacts.service';
+import { DoubleOptInService } from './consent/double-opt-in.service';
 import { toContactResponse } from './dto/contact.response';
 import { CreateContactDto } from './dto/create-contact.dto';
 import { ListContactsQuery } from './dto/list-contacts.query';
@@ -22,6 +23,7 @@ export class ContactsController {
   constructor(
     private readonly contacts: ContactsService,
     private readonly queries: ContactsQueriesService,
+    private readonly optIns: DoubleOptInService,
   ) {}
 
   @Get()
@@ -76,7 +78,7 @@ export class ContactsController {
   @HttpCode(200)
   @ApiJson(200, ContactResponse, 'The contact, confirmation pending (or already confirmed: nothing sent)')
   async resendConfirmation(@CurrentProject() projectId: string, @Param('id') id: string) {
-    return toContactResponse(await this.contacts.resendConfirmation(projectId, id));
+    return toContactResponse(await this.optIns.resendConfirmation(projectId, id));
   }
 
   @Delete(':id')

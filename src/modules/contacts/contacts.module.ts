@@ -12,6 +12,7 @@ import { ContactsController } from './contacts.controller';
 import { ContactsRepository } from './contacts.repository';
 import { ContactsService } from './contacts.service';
 import { ConfirmationMailer } from './consent/confirmation-mailer';
+import { DoubleOptInService } from './consent/double-opt-in.service';
 import { BulkJob } from './entities/bulk-job.entity';
 import { ContactField } from './entities/contact-field.entity';
 import { Contact } from './entities/contact.entity';
@@ -30,7 +31,7 @@ import { IMPORT_PROVIDERS, ImportController } from './import/import.providers';
   ],
   // ContactFieldsController first: its static paths must win over `/contacts/:id`.
   controllers: [ImportController, BulkController, ContactFieldsController, ContactsController],
-  providers: [ConfirmationMailer, ConfirmationRepair, ContactsRepository, ContactFieldsRepository, ContactsService, ContactFieldsService, ContactsQueriesService, ...IMPORT_PROVIDERS, ...BULK_PROVIDERS],
-  exports: [ContactsService, ContactFieldsService, ConfirmationMailer],
+  providers: [ConfirmationMailer, DoubleOptInService, ConfirmationRepair, ContactsRepository, ContactFieldsRepository, ContactsService, ContactFieldsService, ContactsQueriesService, ...IMPORT_PROVIDERS, ...BULK_PROVIDERS],
+  exports: [ContactsService, ContactFieldsService, ConfirmationMailer, DoubleOptInService],
 })
 export class ContactsModule {}

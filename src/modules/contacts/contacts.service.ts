@@ -5,16 +5,17 @@ import { ContactsRepository } from './contacts.repository';
 import { ContactDirectory } from '../events/contact-directory';
 import { EventsService } from '../events/events.service';
 import { EventRow, fromEventRow, StoredEvent } from '../events/events.types';
-import { ConfirmationMailer } from './consent/confirmation-mailer';
-import { CONFIRMATION_REPAIR_GRACE_SECONDS, CONFIRMATION_RESEND_INTERVAL_SECONDS, ConfirmWhen, OptInTrigger, subscribesWhen, withoutSubscription } from './consent/double-opt-in';
-import { CONTACT_CONFIRMED, CONTACT_SNOOZED, CONTACT_SUBSCRIBED, CONTACT_TOPIC_SUBSCRIBED, CONTACT_TOPIC_UNSUBSCRIBED, CONTACT_UNSUBSCRIBED } from '../events/reserved-names';
+import type { ConfirmWhen, OptInTrigger } from './consent/double-opt-in';
+import type { ContactSource, PatchContactInput, UpsertContactInput, UpsertContactResult } from './contacts.types';
+import { DoubleOptInService } from './consent/double-opt-in.service';
+import { CONTACT_SNOOZED, CONTACT_SUBSCRIBED, CONTACT_TOPIC_SUBSCRIBED, CONTACT_TOPIC_UNSUBSCRIBED, CONTACT_UNSUBSCRIBED } from '../events/reserved-names';
 import { TopicsService } from '../topics/topics.service';
 import { isTopicMember, TopicRule } from '../topics/topics.sql';
 import { compileTopicsPatch } from './data/topics-patch';
 import { snoozeInPast } from './contacts.errors';
 import { isContactId } from './contact-id';
 import { ContactFieldsService } from './contact-fields.service';
-import { alreadySubscribed, confirmationThrottled, contactEmailTaken, contactNotFound, contactStillReferenced, dataNotStorable, isUnstorableText } from './contacts.errors';
+import { contactEmailTaken, contactNotFound, contactStillReferenced, dataNotStorable, isUnstorableText } from './contacts.errors';
 import { applyDataPatch, CompiledDataPatch, compileDataPatch, JsonObject, templateVariables } from './data/data-patch';
 import { ContactRow, fromContactRow } from './dto/contact.response';
 import type { Contact } from './entities/contact.entity';
@@ -23,41 +24,7 @@ import { Batcher } from '../../platform/batching/batcher';
 import { buildUpsertBatchParams, rowsByItem, UPSERT_CONTACTS_BATCH_SQL, upsertKey } from './sql/upsert-contacts-batch.sql';
 import { isForeignKeyViolation, isRetryableConflict, isUniqueViolation, retryOnConflict } from '../../platform/database/pg-errors';
 
-/** Persisted in subscription events' `data.source`. */
-export type ContactSource = 'api' | 'track' | 'send' | 'import' | 'workflow' | 'bulk' | 'system';
-
-export interface UpsertContactInput {
-  email: string;
-  data?: JsonObject;
-  /** Data keys stored only where the contact has none yet (a send's `to.name`); `data` wins over them. */
-  dataDefaults?: JsonObject;
-  /** Explicit value, or undefined to keep an existing contact's state. */
-  subscribed?: boolean;
-  /** State of a contact created by this call. */
-  defaultSubscribed: boolean;
-  source: ContactSource;
-  /** Topic choices patched like `data` (null removes a choice); an unknown slug is a 422 before anything is written. */
-  topics?: JsonObject;
-  /** Double opt-in (set by `optIn` through `withoutSubscription`): the upsert records that the contact must confirm. */
-  confirm?: ConfirmWhen | null;
-}
-
-export interface UpsertContactResult {
-  contact: Contact;
-  isNew: boolean;
-  changed: boolean;
-  /** Stored data after the patch, overlaid with this call's one-off values. */
-  variables: JsonObject;
-}
-
-export interface PatchContactInput {
-  email?: string;
-  subscribed?: boolean;
-  data?: JsonObject;
-  topics?: JsonObject;
-  /** A future instant, or null to end a snooze. */
-  snoozedUntil?: Date | null;
-}
+export type { ContactSource, PatchContactInput, UpsertContactInput, UpsertContactResult } from './contacts.types';
 
 /** The topic part of an upsert statement (`UpsertStatementInput.topics`). */
 type TopicsStatement = NonNullable<UpsertStatementInput['topics']>;
@@ -85,7 +52,7 @@ export class ContactsService implements OnModuleInit {
     private readonly fields: ContactFieldsService,
     private readonly repository: ContactsRepository,
     private readonly directory: ContactDirectory,
-    private readonly confirmations: ConfirmationMailer,
+    private readonly optIns: DoubleOptInService,
     private readonly topics: TopicsService,
   ) {}
 
@@ -326,108 +293,14 @@ export class ContactsService implements OnModuleInit {
     }
   }
 
-  /**
-   * Double opt-in for one upsert (docs/consent.md): when the project has it enabled,
-   * the call triggers it and the upsert would subscribe the contact, the upsert runs without
-   * subscribing and `confirm` says when to `requestConfirmation` once it is written (`new`: only
-   * for a contact the upsert created, as an existing one would have kept its state). Otherwise the
-   * input comes back unchanged (secret-key calls without `doubleOptIn: true` behave as before).
-   */
-  async optIn(projectId: string, input: UpsertContactInput, trigger: OptInTrigger): Promise<{ input: UpsertContactInput; confirm: ConfirmWhen | null }> {
-    const when = subscribesWhen(input);
-    if (!(trigger.publicKey || trigger.requested) || !when) return { input, confirm: null };
-    if (!(await this.confirmations.enabled(projectId))) return { input, confirm: null };
-    return { input: withoutSubscription(input, when), confirm: when };
+  /** `DoubleOptInService.optIn`, for callers that hold this service (`/v1/send`). */
+  optIn(projectId: string, input: UpsertContactInput, trigger: OptInTrigger): Promise<{ input: UpsertContactInput; confirm: ConfirmWhen | null }> {
+    return this.optIns.optIn(projectId, input, trigger);
   }
 
-  /**
-   * After an opt-in upsert committed (which stamped `confirmation_requested_at`): an unsubscribed
-   * contact becomes `pending` and gets the confirmation email, at most one per 10 minutes
-   * (repeated sign-ups send no more). A contact already subscribed (confirmed, or subscribed
-   * before) is left as it is. A crash before this runs leaves the marker to `writeOwedConfirmations`.
-   */
-  async requestConfirmation(projectId: string, { contact, isNew }: { contact: Contact; isNew: boolean }, when: ConfirmWhen | null): Promise<Contact> {
-    if (!when || (when === 'new' && !isNew) || contact.subscribed) return contact;
-    const marked = await this.markAndWriteConfirmation(projectId, contact, true);
-    if (marked) return marked.contact;
-    // Another request's or the repair pass's transaction wrote it first: the contact as it is now.
-    return (await this.findById(projectId, contact.id)) ?? contact;
-  }
-
-  /**
-   * The repair pass (`ConfirmationRepair`): confirmation emails that upserts asked for more than
-   * `CONFIRMATION_REPAIR_GRACE_SECONDS` ago and that were never written, each through the same
-   * transaction as the normal path, so a contact gets its email once whichever process gets there.
-   */
-  async writeOwedConfirmations(onError: (err: unknown, contactId: string) => void, limit = 100): Promise<number> {
-    const owed = await this.repository.owedConfirmations(CONFIRMATION_REPAIR_GRACE_SECONDS, limit);
-    let written = 0;
-    for (const { projectId, id } of owed) {
-      try {
-        const contact = await this.findById(projectId, id);
-        if (contact && (await this.markAndWriteConfirmation(projectId, contact, true))?.due) written++;
-      } catch (err) {
-        onError(err, id); // Left owed: the next round tries again; one contact never holds up the others.
-      }
-    }
-    return written;
-  }
-
-  /**
-   * Marks the contact `pending` and, when the resend interval allows (`due`), writes the
-   * confirmation email in the same transaction: the stamp that throttles the next one and the
-   * email commit together (a failed write leaves neither), then the email goes to the queue.
-   */
-  private async markAndWriteConfirmation(projectId: string, contact: Contact, owedOnly: boolean): Promise<{ contact: Contact; due: boolean; waitSeconds: number } | null> {
-    const write = await this.confirmations.compose(projectId, contact);
-    let emailIds: string[] = [];
-    const marked = await this.dataSource.transaction(async (em) => {
-      const row = await this.repository.markConfirmationPending(projectId, contact.id, CONFIRMATION_RESEND_INTERVAL_SECONDS, owedOnly, em);
-      if (!row) return null;
-      if (row.due) emailIds = await write(em);
-      return { contact: fromContactRow(row.row), due: row.due, waitSeconds: row.waitSeconds };
-    });
-    await this.confirmations.deliver(emailIds);
-    return marked;
-  }
-
-  /** `requestConfirmation` by id, after a commit that wrote the contact (`/v1/send` with `doubleOptIn: true`). */
-  async requestConfirmationOf(projectId: string, contactId: string): Promise<void> {
-    const contact = await this.findById(projectId, contactId);
-    if (contact) await this.requestConfirmation(projectId, { contact, isNew: false }, 'always');
-  }
-
-  /**
-   * `POST /contacts/:id/confirmation`: the confirmation email again (429 within 10 minutes of the
-   * last one). A confirmed, subscribed contact: nothing to do; subscribed without confirming: 409.
-   */
-  async resendConfirmation(projectId: string, id: string): Promise<Contact> {
-    const contact = await this.getById(projectId, id);
-    if (contact.subscribed) {
-      if (contact.confirmation === 'confirmed') return contact;
-      throw alreadySubscribed();
-    }
-    const marked = await this.markAndWriteConfirmation(projectId, contact, false);
-    if (!marked) return this.getById(projectId, id);
-    if (!marked.due) throw confirmationThrottled(marked.waitSeconds);
-    return marked.contact;
-  }
-
-  /**
-   * The confirmation link's POST: a `pending` contact becomes subscribed and `confirmed`, with
-   * `contact.confirmed` (and `contact.subscribed` on a flip) stored in the same transaction for
-   * the event outbox. Null when it was not pending (already confirmed: a no-op).
-   */
-  async confirm(projectId: string, id: string): Promise<Contact | null> {
-    if (!isContactId(id)) return null;
-    return this.dataSource.transaction(async (em) => {
-      const confirmed = await this.repository.confirm(projectId, id, em);
-      if (!confirmed) return null;
-      const data = { source: 'system', reason: 'confirmation_link' };
-      await this.events.record(projectId, { contactId: id, name: CONTACT_CONFIRMED, data }, em);
-      if (confirmed.flipped) await this.events.record(projectId, { contactId: id, name: CONTACT_SUBSCRIBED, data }, em);
-      return fromContactRow(confirmed.row);
-    });
+  /** `DoubleOptInService.requestConfirmationOf`, for callers that hold this service (`/v1/send`). */
+  requestConfirmationOf(projectId: string, contactId: string): Promise<void> {
+    return this.optIns.requestConfirmationOf(projectId, contactId);
   }
 
   async remove(projectId: string, id: string): Promise<void> {

@@ -3,6 +3,7 @@
 export * from './contact-fields.service';
 export * from './consent/confirmation-mailer';
 export * from './consent/double-opt-in';
+export * from './consent/double-opt-in.service';
 export * from './contact-id';
 export * from './contacts.module';
 export * from './contacts.service';

@@ -19,7 +19,7 @@ export interface UpsertStatementInput {
   event?: { name: string; data: Record<string, unknown> };
   fieldTypes: Array<[string, FieldType]>;
   /**
-   * Double opt-in (`ContactsService.optIn`): the statement stamps `confirmation_requested_at` on a
+   * Double opt-in (`DoubleOptInService.optIn`): the statement stamps `confirmation_requested_at` on a
    * contact it leaves unsubscribed that must confirm (`new`: only one it creates), so the decision
    * commits with the contact and a crash before the email leaves it for the repair pass.
    */

@@ -3,7 +3,7 @@ import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
 import { PeriodicWorker } from '../../../platform/queues/periodic-worker';
-import { ContactsService } from '../contacts.service';
+import { DoubleOptInService } from '../consent/double-opt-in.service';
 
 /**
  * Double opt-in's repair pass (docs/consent.md): every `CONFIRMATION_REPAIR_INTERVAL_MS` (30 s) in
@@ -17,13 +17,13 @@ export class ConfirmationRepair extends PeriodicWorker {
 
   constructor(
     @InjectConfig() config: AppConfig,
-    private readonly contacts: ContactsService,
+    private readonly optIns: DoubleOptInService,
   ) {
     super(config, 'confirmation-repair', config.email.confirmationRepairIntervalMs);
   }
 
   protected async round(): Promise<void> {
-    const written = await this.contacts.writeOwedConfirmations((err, contactId) => this.log.warn({ err, contactId }, 'could not write an owed confirmation email'));
+    const written = await this.optIns.writeOwedConfirmations((err, contactId) => this.log.warn({ err, contactId }, 'could not write an owed confirmation email'));
     if (written) this.log.info({ written }, 'wrote owed confirmation emails');
   }
 }

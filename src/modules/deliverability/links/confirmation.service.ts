@@ -10,6 +10,7 @@ import { ConfirmationMailer, type ConfirmationWriter } from '../../contacts/cons
 import { CONFIRMATION_LINK_TTL_SECONDS } from '../../contacts/consent/double-opt-in';
 import { isContactId } from '../../contacts/contact-id';
 import { ContactsService } from '../../contacts/contacts.service';
+import { DoubleOptInService } from '../../contacts/consent/double-opt-in.service';
 import { DomainsService } from '../../domains/domains.service';
 import type { Contact } from '../../contacts/entities/contact.entity';
 import { EmailQueueFacade, emailIds } from '../../emails/email-queue.facade';
@@ -43,6 +44,7 @@ export class ConfirmationService implements OnModuleInit {
   constructor(
     @InjectConfig() private readonly config: AppConfig,
     private readonly contacts: ContactsService,
+    private readonly optIns: DoubleOptInService,
     private readonly projects: ProjectsService,
     private readonly templates: TemplatesService,
     private readonly emails: EmailQueueFacade,
@@ -140,7 +142,7 @@ export class ConfirmationService implements OnModuleInit {
     const resolved = await this.resolve(token);
     if ('status' in resolved) return resolved;
     const { project } = resolved;
-    const contact = (await this.contacts.confirm(project.id, resolved.contact.id)) ?? resolved.contact;
+    const contact = (await this.optIns.confirm(project.id, resolved.contact.id)) ?? resolved.contact;
     if (contact.confirmation !== 'confirmed') return { status: 200, html: this.render('confirm', project, contact, false) };
     const redirect = project.doubleOptIn?.redirectUrl;
     return redirect ? { redirect } : { status: 200, html: this.render('confirm', project, contact, true) };

@@ -6,6 +6,7 @@ import { idempotencyKeyReused } from '../../../platform/http/idempotency/idempot
 import { IdempotencyService } from '../../../platform/http/idempotency/idempotency.service';
 import { ContactsService } from '../../contacts/contacts.service';
 import { preservingSubscription } from '../../contacts/consent/double-opt-in';
+import { DoubleOptInService } from '../../contacts/consent/double-opt-in.service';
 import type { TrackEventDto } from '../dto/track-event.dto';
 
 export interface TrackResult {
@@ -20,6 +21,7 @@ export class TrackService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly contacts: ContactsService,
     private readonly idempotency: IdempotencyService,
+    private readonly optIns: DoubleOptInService,
   ) {}
 
   /**
@@ -29,7 +31,7 @@ export class TrackService {
    */
   async track(projectId: string, dto: TrackEventDto, claim?: IdempotencyClaim, publicKey = false): Promise<TrackResult> {
     // Double opt-in (the public key, or doubleOptIn: true): the confirmation email follows the commit.
-    const { input, confirm } = await this.contacts.optIn(
+    const { input, confirm } = await this.optIns.optIn(
       projectId,
       preservingSubscription({ email: dto.email, data: dto.data, topics: dto.topics, subscribed: dto.subscribed, defaultSubscribed: true, source: 'track' }, dto.preserveExistingSubscription),
       { publicKey, requested: dto.doubleOptIn },
@@ -45,7 +47,7 @@ export class TrackService {
         })
       : await this.contacts.upsertWithEvent(projectId, input, event);
     if (!tracked) throw idempotencyKeyReused(claim!.key, await this.idempotency.find(projectId, claim!.key));
-    await this.contacts.requestConfirmation(projectId, tracked, confirm);
+    await this.optIns.requestConfirmation(projectId, tracked, confirm);
     return resultOf(tracked);
   }
 }
