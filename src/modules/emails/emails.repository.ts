@@ -7,7 +7,9 @@ import { EMAIL_RESPONSE_COLUMNS, EmailRow } from './dto/email.response';
 import type { EmailType } from './entities/email.entity';
 import { CONTACT_COLUMNS, skipReasonSql } from './recipient-policy';
 import type { TopicRule } from '../topics/topics.sql';
-import { insertEmailsSql } from './sql/insert-emails.sql';
+import { StatementRunner } from '../../platform/database/statement-runner';
+import { CONTENT_ROWS_SQL, contentRow, contentsAndEmailsRows, INSERT_CONTENTS_AND_EMAILS_SQL, insertEmailsSql, NewContentAndEmails, NewEmailContent } from './sql/insert-emails.sql';
+import { randomUUID } from 'node:crypto';
 
 /** What an audience batch insert needs (`EmailQueueFacade`'s `AudienceBatch` gives it). */
 export interface AudienceInsert {
@@ -54,12 +56,35 @@ const audienceAfterCursor = (projectId: string, b: Pick<AudienceInsert, 'after' 
 };
 
 /**
- * Reads of the `emails` table and the audience batch insert. Status changes are
- * `EmailStatusStore`'s; inserts of recipients in hand are `sql/insert-emails.sql.ts`'s statements.
+ * Reads of the `emails` table and its inserts: content rows, the emails of recipients in hand
+ * (statements of `sql/insert-emails.sql.ts`) and the audience batch. Status changes are
+ * `EmailStatusStore`'s.
  */
 @Injectable()
 export class EmailsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly statements: StatementRunner,
+  ) {}
+
+  /** One content row alone (a campaign's, shared by all its emails); returns its id. */
+  async insertContent(em: EntityManager, content: NewEmailContent): Promise<string> {
+    const id = randomUUID();
+    await this.statements.run(CONTENT_ROWS_SQL, [JSON.stringify([contentRow(id, content)])], em);
+    return id;
+  }
+
+  /**
+   * Every content row and every email row of these requests (one, or send requests sharing a
+   * transaction) in one statement. Ids are made here; returns per request its email ids in
+   * recipient order (a request without recipients writes nothing and gets `[]`).
+   */
+  async insertContentsAndEmails(em: EntityManager, requests: NewContentAndEmails[]): Promise<string[][]> {
+    const { ids, contents, emails } = contentsAndEmailsRows(requests);
+    if (emails.length === 0) return ids;
+    await this.statements.run(INSERT_CONTENTS_AND_EMAILS_SQL, [JSON.stringify(contents), JSON.stringify(emails)], em);
+    return ids;
+  }
 
   /** One email of the project as the API shows it, or undefined. */
   async findRow(projectId: string, id: string): Promise<EmailRow | undefined> {
