@@ -14,7 +14,7 @@ import { CONTACT_COLUMNS, skipReasonSql } from '../emails/recipient-policy';
 import type { TopicRule } from '../topics/topics.sql';
 import { campaignEmailsSql } from '../emails/sql/campaign-emails.sql';
 import { SENDER_DOMAIN_MATCHES } from '../domains/sender-domain';
-import type { CampaignSort } from './dto/list-campaigns.query';
+import type { CampaignSort } from './campaigns.rows';
 import { Campaign, CampaignStatus } from './entities/campaign.entity';
 import { addSkippedSql } from './sql/campaign-counters.sql';
 

@@ -5,6 +5,7 @@ export * from './consent/confirmation-mailer';
 export * from './consent/double-opt-in';
 export * from './contact-id';
 export * from './contacts.module';
+export * from './contacts.rows';
 export * from './contacts.service';
 export * from './contacts.sql';
 export * from './data/field-types';

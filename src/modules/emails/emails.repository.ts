@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { empty, Fragment, sql } from '../../platform/database/sql-fragment';
 import { suppressedAmongSql, suppressionKey } from '../deliverability/suppression/suppressions.sql';
-import { EMAIL_RESPONSE_COLUMNS, EmailRow } from './dto/email.response';
+import { EMAIL_ROW_COLUMNS, EmailRow } from './emails.rows';
 import type { EmailType } from './entities/email.entity';
 import { CONTACT_COLUMNS, skipReasonSql } from './recipient-policy';
 import type { TopicRule } from '../topics/topics.sql';
@@ -88,7 +88,7 @@ export class EmailsRepository {
 
   /** One email of the project as the API shows it, or undefined. */
   async findRow(projectId: string, id: string): Promise<EmailRow | undefined> {
-    const [row]: EmailRow[] = await this.dataSource.query(`SELECT ${EMAIL_RESPONSE_COLUMNS} FROM emails e WHERE e.project_id = $1 AND e.id = $2`, [projectId, id]);
+    const [row]: EmailRow[] = await this.dataSource.query(`SELECT ${EMAIL_ROW_COLUMNS} FROM emails e WHERE e.project_id = $1 AND e.id = $2`, [projectId, id]);
     return row;
   }
 
@@ -117,7 +117,7 @@ export class EmailsRepository {
       filters.push(`e.created_at <= ${v} AND (e.created_at < ${v} OR e.id > ${id})`);
     }
     const rows: Array<EmailRow & { created_key: string }> = await this.dataSource.query(
-      `SELECT ${EMAIL_RESPONSE_COLUMNS}, e.created_at::text AS created_key FROM emails e
+      `SELECT ${EMAIL_ROW_COLUMNS}, e.created_at::text AS created_key FROM emails e
         WHERE ${filters.join(' AND ')} ORDER BY e.created_at DESC, e.id LIMIT $${params.push(limit)}`,
       params,
     );

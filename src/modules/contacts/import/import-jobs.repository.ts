@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { ColumnMapping } from './csv/csv-values';
 import type { ImportRowError } from './csv/import-rows';
-import type { ImportJobRow } from './dto/import-job.response';
+import type { ImportJobRow } from './import-jobs.rows';
 
 export interface ImportJobForRun {
   status: string;

@@ -2,9 +2,8 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { MAX_PAGE, QueryInt } from '../../../platform/http/pagination';
 import { TEMPLATE_TYPES, type TemplateType } from '../entities/template.entity';
+import { TEMPLATE_SORTS } from '../templates.rows';
 
-export const TEMPLATE_SORTS = ['name', 'createdAt', 'updatedAt'] as const;
-export type TemplateSort = (typeof TEMPLATE_SORTS)[number];
 export const MAX_PAGE_SIZE = 100;
 
 export class ListTemplatesQuery {
