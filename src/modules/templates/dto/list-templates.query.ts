@@ -2,7 +2,6 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { MAX_PAGE, QueryInt } from '../../../platform/http/pagination';
 import { TEMPLATE_TYPES, type TemplateType } from '../entities/template.entity';
-import { TEMPLATE_SORTS } from '../templates.rows';
 
 export const MAX_PAGE_SIZE = 100;
 

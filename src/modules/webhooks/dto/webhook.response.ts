@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../entities/webhook-delivery.entity';
-import { DISABLED_REASONS, type DisabledReason, type WebhookEndpoint } from '../entities/webhook-endpoint.entity';
+import { DISABLED_REASONS, type DisabledReason } from '../entities/webhook-endpoint.entity';
 import type { EndpointRow } from '../webhooks.rows';
 
 export class WebhookResponse {
