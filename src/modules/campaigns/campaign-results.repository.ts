@@ -5,7 +5,7 @@ import { empty, Fragment, raw, sql } from '../../platform/database/sql-fragment'
 import { contactUnsubscribedSinceSql } from '../contacts/contacts.sql';
 import { campaignEmailsSql } from '../emails/sql/campaign-emails.sql';
 import { campaignClickEventsSql } from '../events/project-events.sql';
-import type { RecipientFilter, RecipientStatus, TimelineInterval } from './dto/campaign-results.query';
+import type { RecipientFilter, RecipientStatus, TimelineInterval } from './campaign-results.rows';
 
 /** Counted as `unsubscribedCount` counts: sent, and the contact unsubscribed since. */
 const UNSUBSCRIBED = `(e.sent_at IS NOT NULL AND ${contactUnsubscribedSinceSql('e.contact_id', 'e.sent_at')})`;

@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 import { ActivityRegistry, UpcomingCampaign } from '../activity/activity.registry';
+import { CampaignAnalyticsRepository } from './campaign-analytics.repository';
 import { CampaignsRepository } from './campaigns.repository';
 
 /** How many upcoming campaigns `/activity/upcoming` lists (soonest first). */
@@ -12,14 +13,15 @@ export class CampaignsActivity implements OnModuleInit {
   constructor(
     private readonly activity: ActivityRegistry,
     private readonly repository: CampaignsRepository,
+    private readonly analytics: CampaignAnalyticsRepository,
   ) {}
 
   onModuleInit(): void {
     this.activity.registerUpcoming('campaigns', (projectId) => this.scheduled(projectId));
     this.activity.registerCampaignNames((projectId, ids) => this.names(projectId, ids));
     this.activity.registerCampaignEmails({
-      top: (projectId, metric, range, limit) => this.repository.topCampaigns(projectId, metric, range, limit),
-      totals: (projectId, range, limit) => this.repository.campaignTotals(projectId, range, limit),
+      top: (projectId, metric, range, limit) => this.analytics.topCampaigns(projectId, metric, range, limit),
+      totals: (projectId, range, limit) => this.analytics.campaignTotals(projectId, range, limit),
     });
   }
 

@@ -13,6 +13,7 @@ import { CampaignResultsRepository } from './campaign-results.repository';
 import { CampaignResultsService } from './campaign-results.service';
 import { CampaignPreviewsController } from './campaign-previews.controller';
 import { CampaignsService } from './campaigns.service';
+import { CampaignAnalyticsRepository } from './campaign-analytics.repository';
 import { CampaignsRepository } from './campaigns.repository';
 import { CampaignAudience } from './engine/campaign-audience';
 import { CampaignEngine } from './engine/campaign-engine';
@@ -29,7 +30,7 @@ import { ActivityModule } from '../activity/activity.module';
 @Module({
   imports: [TypeOrmModule.forFeature([Campaign]), EmailsModule, TemplatesModule, DomainsModule, ProjectsModule, SegmentsModule, ActivityModule, BillingModule, TopicsModule],
   controllers: [CampaignsController, CampaignResultsController, CampaignPreviewsController],
-  providers: [CampaignsService, CampaignResultsService, CampaignResultsRepository, CampaignsRepository, CampaignAudience, CampaignEngine, AbTests, AbTestRepository, ReleaseSchedule, ReleaseScheduleRepository, CampaignTick, CampaignsUsage, CampaignsActivity],
+  providers: [CampaignsService, CampaignResultsService, CampaignResultsRepository, CampaignsRepository, CampaignAnalyticsRepository, CampaignAudience, CampaignEngine, AbTests, AbTestRepository, ReleaseSchedule, ReleaseScheduleRepository, CampaignTick, CampaignsUsage, CampaignsActivity],
   exports: [CampaignsService],
 })
 export class CampaignsModule {}

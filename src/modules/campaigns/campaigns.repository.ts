@@ -6,16 +6,15 @@ import { returnedRows } from '../../platform/database/query-results';
 import { jsonReferenceCondition, jsonReferenceMatcher } from '../../platform/usage/usage-matchers';
 import type { UsageRef, UsageSubject } from '../../platform/usage/usage.registry';
 import { empty, Fragment, raw, sql } from '../../platform/database/sql-fragment';
-import type { CampaignEmailMetric, CampaignEmailTotals, UpcomingCampaign } from '../activity/activity.registry';
+import type { UpcomingCampaign } from '../activity/activity.registry';
 import { contactUnsubscribedSinceSql } from '../contacts/contacts.sql';
-import { EMAIL_ACTIVITIES, EmailActivity } from '../emails/contact-emails.sql';
 import type { AudienceCursor, AudienceSkipReason } from '../emails/email-queue.facade';
 import type { EmailType } from '../emails/entities/email.entity';
 import { CONTACT_COLUMNS, skipReasonSql } from '../emails/recipient-policy';
 import type { TopicRule } from '../topics/topics.sql';
-import { campaignEmailsSql, projectCampaignEmailsSql } from '../emails/sql/campaign-emails.sql';
+import { campaignEmailsSql } from '../emails/sql/campaign-emails.sql';
 import { SENDER_DOMAIN_MATCHES } from '../domains/sender-domain';
-import type { CampaignSort } from './dto/list-campaigns.query';
+import type { CampaignSort } from './campaigns.rows';
 import { Campaign, CampaignStatus } from './entities/campaign.entity';
 import { addSkippedSql } from './sql/campaign-counters.sql';
 
@@ -50,9 +49,6 @@ export interface LeasedCampaign {
   cursor_created_at: string | null;
   cursor_id: string | null;
 }
-
-/** What `topCampaigns` ranks by → the email activity it counts (a closed list, never caller input). */
-const METRIC_ACTIVITY: Record<CampaignEmailMetric, EmailActivity> = { sent: 'sent', opens: 'opened', clicks: 'clicked' };
 
 /**
  * The campaigns module's reads of campaign emails (through the emails module's row sources,
@@ -371,24 +367,5 @@ export class CampaignsRepository {
                        WHERE e.sent_at IS NOT NULL AND ${raw(contactUnsubscribedSinceSql('e.contact_id', 'e.sent_at'))}`;
     const [{ n }] = (await this.dataSource.query(query.text, query.values)) as Array<{ n: number }>;
     return n;
-  }
-
-  /** Campaigns ranked by how many of their emails (created in the range) were sent, opened or clicked; ties by id. */
-  topCampaigns(projectId: string, metric: CampaignEmailMetric, range: { from: Date; to: Date }, limit: number): Promise<Array<{ id: string; value: number }>> {
-    const query = sql`SELECT e.campaign_id AS id, count(${raw(`e.${EMAIL_ACTIVITIES[METRIC_ACTIVITY[metric]]}`)})::int AS value
-                        FROM ${projectCampaignEmailsSql(projectId, range)}
-                       GROUP BY e.campaign_id ORDER BY value DESC, id LIMIT ${limit}`;
-    return this.dataSource.query(query.text, query.values);
-  }
-
-  /** Per campaign, the counters of its emails created in the range; the most recently active campaigns first. */
-  campaignTotals(projectId: string, range: { from: Date; to: Date }, limit: number): Promise<CampaignEmailTotals[]> {
-    const query = sql`SELECT e.campaign_id AS id, count(*)::int AS total, count(e.sent_at)::int AS sent, count(e.delivered_at)::int AS delivered,
-                             count(e.opened_at)::int AS opened, count(e.clicked_at)::int AS clicked, count(e.bounced_at)::int AS bounced,
-                             count(e.complained_at)::int AS complained, count(*) FILTER (WHERE e.status = 'skipped')::int AS skipped,
-                             count(*) FILTER (WHERE e.status = 'failed')::int AS failed, count(*) FILTER (WHERE e.status = 'uncertain')::int AS uncertain
-                        FROM ${projectCampaignEmailsSql(projectId, range)}
-                       GROUP BY e.campaign_id ORDER BY max(e.created_at) DESC, e.campaign_id LIMIT ${limit}`;
-    return this.dataSource.query(query.text, query.values);
   }
 }

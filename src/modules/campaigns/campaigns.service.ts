@@ -20,7 +20,8 @@ import {
 } from './campaigns.errors';
 import { CampaignAudiencePreview, CampaignCounters, CampaignCursorPage, CampaignPage, CampaignSendResponse, CampaignStats, countersOf } from './dto/campaign.response';
 import type { CreateCampaignDto } from './dto/create-campaign.dto';
-import { CAMPAIGN_SORTS, CampaignSort, ListCampaignsQuery, MAX_PAGE_SIZE } from './dto/list-campaigns.query';
+import { ListCampaignsQuery, MAX_PAGE_SIZE } from './dto/list-campaigns.query';
+import { CAMPAIGN_SORTS, CampaignSort } from './campaigns.rows';
 import { Campaign, CAMPAIGN_STATUSES, CampaignStatus } from './entities/campaign.entity';
 import { CampaignAudience } from './engine/campaign-audience';
 import { campaignContent } from './engine/campaign-content';

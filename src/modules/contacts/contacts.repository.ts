@@ -5,7 +5,7 @@ import { StatementRunner } from '../../platform/database/statement-runner';
 import { insertEventsSql } from '../events/events-insert.sql';
 import type { EventRow } from '../events/events.types';
 import type { JsonObject } from './data/data-patch';
-import { CONTACT_COLUMNS, ContactRow } from './dto/contact.response';
+import { CONTACT_COLUMNS, ContactRow } from './contacts.rows';
 import { ListContactsStatements } from './sql/list-contacts.sql';
 
 /** The `contacts` table: every statement ContactsService and the bulk runner run on it. */

@@ -6,6 +6,7 @@ export * from './consent/double-opt-in';
 export * from './consent/double-opt-in.service';
 export * from './contact-id';
 export * from './contacts.module';
+export * from './contacts.rows';
 export * from './contacts.service';
 export * from './contacts.sql';
 export * from './data/field-types';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In } from 'typeorm';
 import { Domain } from './entities/domain.entity';
-import type { WarmupStatusRow } from './dto/domain.response';
+import type { WarmupStatusRow } from './domains.rows';
 import { TODAY_UTC, WARMUP_CAP, WARMUP_COMPLETE_DAY, WARMUP_DAY } from './warmup/warmup-cap.sql';
 
 export type WarmupSettings = Pick<Domain, 'warmupEnabled' | 'warmupStartPerDay' | 'warmupGrowthPercent' | 'warmupMaxPerDay'>;

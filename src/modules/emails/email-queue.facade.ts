@@ -2,14 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Fragment } from '../../platform/database/sql-fragment';
-import { StatementRunner } from '../../platform/database/statement-runner';
 import type { TrackingMode } from '../projects/entities/project.entity';
 import type { TopicRule } from '../topics/topics.sql';
 import type { EmailType } from './entities/email.entity';
 import { EmailQueue } from './engine/email-queue';
 import { ProjectCache } from './engine/project-cache';
 import { RecipientSkipReason, respectsSubscription, skipReason } from './recipient-policy';
-import { insertContent, insertContentsAndEmails, NewEmailContent } from './sql/insert-emails.sql';
+import type { NewEmailContent } from './sql/insert-emails.sql';
 import { suppressionKey } from '../deliverability/suppression/suppressions.sql';
 import { AudienceVariants, EmailsRepository } from './emails.repository';
 export type { AudienceVariants } from './emails.repository';
@@ -112,7 +111,6 @@ export interface AudienceBatchResult {
 export class EmailQueueFacade {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly statements: StatementRunner,
     private readonly queue: EmailQueue,
     private readonly projects: ProjectCache,
     private readonly emails: EmailsRepository,
@@ -166,7 +164,7 @@ export class EmailQueueFacade {
           .map((r) => ({ contactId: r.contactId, toAddress: r.email, toName: r.name, variables: r.variables })),
       });
     }
-    const ids = await insertContentsAndEmails(this.statements, em, rows);
+    const ids = await this.emails.insertContentsAndEmails(em, rows);
     const notBefore = await this.bookWorkflowMail(em, requests, ids);
     return outcomes.map((reasons, i) => {
       let next = 0;
@@ -206,7 +204,7 @@ export class EmailQueueFacade {
 
   /** An audience's one content row (its Liquid sources and headers), shared by all its emails. */
   createContent(projectId: string, content: EmailContentInput, em: EntityManager): Promise<string> {
-    return insertContent(this.statements, em, { ...content, projectId });
+    return this.emails.insertContent(em, { ...content, projectId });
   }
 
   /**

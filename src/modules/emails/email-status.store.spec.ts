@@ -1,7 +1,5 @@
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../../config/config';
-import type { ReputationCounts } from '../projects/reputation-counts';
-import type { SetupProbes } from '../../platform/usage/setup-probes.registry';
 import { EmailStatusStore, SentOutcome } from './email-status.store';
 
 const outcome: SentOutcome = { subject: 's', messageId: '<m@x>', providerMessageId: '250 ok', delivered: false, events: [] };
@@ -23,14 +21,12 @@ const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('EmailStatusStore.markSent', () => {
   const config = { email: { sendConcurrency: 32, sendLeaseSeconds: 30 } } as AppConfig;
-  const probes = { register: () => undefined } as unknown as SetupProbes;
-  const reputation = { register: () => undefined } as unknown as ReputationCounts;
 
   // Until the outcome lands, a crash leaves the email `uncertain` though it arrived: the window
   // must not include the wait for an unrelated statement.
   it('writes an ended hand-over at once while another outcome statement is still in flight', async () => {
     const { dataSource, statements } = gatedDataSource();
-    const store = new EmailStatusStore(dataSource, config, probes, reputation);
+    const store = new EmailStatusStore(dataSource, config);
     const first = store.markSent('a', outcome);
     await turn();
     expect(statements).toHaveLength(1);
@@ -47,7 +43,7 @@ describe('EmailStatusStore.markSent', () => {
 
   it('still writes the outcomes of one turn in one statement', async () => {
     const { dataSource, statements } = gatedDataSource();
-    const store = new EmailStatusStore(dataSource, config, probes, reputation);
+    const store = new EmailStatusStore(dataSource, config);
     const written = Promise.all(['a', 'b', 'c'].map((id) => store.markSent(id, outcome)));
     await turn();
     expect(statements.map((s) => s.ids)).toEqual([['a', 'b', 'c']]);

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { SetupProbes } from '../../platform/usage/setup-probes.registry';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { StoredAttachment } from './entities/email-content.entity';
 import type { EmailStatus, EmailType } from './entities/email.entity';
 import { contactSubscribedSql } from '../contacts/contacts.sql';
 import { insertEventsSql } from '../events/events-insert.sql';
@@ -12,7 +10,7 @@ import { affectedCount, returnedRows } from '../../platform/database/query-resul
 import { suppressedSql } from '../deliverability/suppression/suppressions.sql';
 import { SUBSCRIPTION_TYPES } from './recipient-policy';
 import { EMAIL_EVENT_COLUMNS, EmailEventRow } from './email-event-data';
-import { Counts, ReputationCounts } from '../projects/reputation-counts';
+import { LoadedEmail, LoadedRow, toLoaded } from './email-status.rows';
 import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
 
@@ -28,14 +26,6 @@ const SENT_EVENTS_SQL = insertEventsSql(
   ORDER BY s.id, x.n`,
 );
 
-const REPUTATION_COUNTS_SQL = `
-  SELECT count(*)::int AS emails,
-         count(*) FILTER (WHERE bounced_at IS NOT NULL AND bounce_type = 'Permanent')::int AS bounces,
-         count(*) FILTER (WHERE complained_at IS NOT NULL)::int AS complaints
-    FROM emails
-   WHERE project_id = $1 AND created_at > $2
-     AND (sent_at IS NOT NULL OR delivered_at IS NOT NULL OR bounced_at IS NOT NULL)`;
-
 /**
  * A transition's guard on the email's current status, for statements that find their emails by
  * id. A plain `status = 'queued'` also matches the predicate of the partial indexes on unfinished
@@ -48,7 +38,6 @@ const REPUTATION_COUNTS_SQL = `
  * where it guesses 100 rows for a `jsonb_to_recordset` and would scan a small table instead.
  */
 export const statusGuard = (condition: string): string => `(CASE WHEN ${condition} THEN true ELSE false END)`;
-
 
 /** The pipeline's per-email statements, each run for a batch of emails (the Batchers below). */
 const LOAD_SQL = `SELECT e.id, e.project_id, e.contact_id, e.template_id, e.campaign_id, e.type, e.from_address, e.to_address, e.to_name,
@@ -88,80 +77,6 @@ const MARK_SENT_SQL = `WITH v AS (
  */
 export const UNCERTAIN_ARRIVED_SHARE = 0.3;
 
-/** The email row joined with its content: everything the pipeline needs in one read. */
-export interface LoadedEmail {
-  id: string;
-  projectId: string | null;
-  contactId: string | null;
-  templateId: string | null;
-  campaignId: string | null;
-  type: EmailType;
-  fromAddress: string;
-  toAddress: string;
-  toName: string | null;
-  variables: Record<string, unknown> | null;
-  status: EmailStatus;
-  /** When the email was queued (the hand-over latency metric's start). */
-  queuedAt: Date;
-  leaseActive: boolean;
-  /** Held by a warm-up cap until `not_before` (docs/delivery-control.md): not sent now, the sweep enqueues it once due. */
-  held: boolean;
-  trackOpens: boolean;
-  trackClicks: boolean;
-  /** `smtp` for the submission relay's emails, else null (see email-event-data.ts, `emailSource`). */
-  source: string | null;
-  /** SUBSCRIPTION_TYPES only (false otherwise): the address is on the project's suppression list. */
-  suppressed: boolean;
-  /** SUBSCRIPTION_TYPES only (null otherwise, or when no contact has the address). */
-  contactSubscribed: boolean | null;
-  content: {
-    subject: string;
-    body: string;
-    liquid: boolean;
-    markdown: boolean;
-    text: string | null;
-    fromName: string | null;
-    replyTo: string | null;
-    headers: Record<string, string>;
-    attachments: StoredAttachment[];
-    /** A campaign's topic: the List-Unsubscribe of its MARKETING mail leaves that topic. */
-    topicId: string | null;
-  } | null;
-}
-
-interface LoadedRow {
-  id: string;
-  held: boolean;
-  created_at: Date;
-  project_id: string | null;
-  contact_id: string | null;
-  template_id: string | null;
-  campaign_id: string | null;
-  type: EmailType;
-  from_address: string;
-  to_address: string;
-  to_name: string | null;
-  variables: Record<string, unknown> | null;
-  status: EmailStatus;
-  lease_active: boolean;
-  track_opens: boolean;
-  track_clicks: boolean;
-  source: string | null;
-  suppressed: boolean;
-  contact_subscribed: boolean | null;
-  content_id: string | null;
-  c_subject: string;
-  c_body: string;
-  c_liquid: boolean;
-  c_markdown: boolean;
-  c_text: string | null;
-  c_from_name: string | null;
-  c_reply_to: string | null;
-  c_headers: Record<string, string>;
-  c_topic_id: string | null;
-  c_attachments: StoredAttachment[];
-}
-
 export interface SentOutcome {
   subject: string;
   messageId: string;
@@ -191,25 +106,8 @@ export class EmailStatusStore {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectConfig() private readonly config: AppConfig,
-    setup: SetupProbes,
-    reputation: ReputationCounts,
   ) {
-    setup.register('hasSentEmail', async (projectId) => {
-      const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM emails WHERE project_id = $1 LIMIT 1`, [projectId]);
-      return rows.length > 0;
-    });
-    reputation.register((projectId, since, manager) => this.reputationCounts(projectId, since, manager));
     this.sents = new Batcher({ runBatch: (items) => this.markSentMany(items), max: 200, maxInFlight: config.email.sendConcurrency });
-  }
-
-  /**
-   * The project's sending reputation since `since` (SecurityService's window): an email counts
-   * once it was handed to the transport (sent, delivered or bounced); a bounce is a permanent
-   * one; a complaint is any complaint. With `manager`, read inside the caller's transaction.
-   */
-  async reputationCounts(projectId: string, since: Date, manager?: EntityManager): Promise<Counts> {
-    const rows: Counts[] = await (manager ?? this.dataSource.manager).query(REPUTATION_COUNTS_SQL, [projectId, since]);
-    return rows[0] ?? { emails: 0, bounces: 0, complaints: 0 };
   }
 
   /** Concurrent workers share round trips for the per-email reads and writes (adaptive batches). */
@@ -337,25 +235,6 @@ export class EmailStatusStore {
   }
 
   /**
-   * Project emails whose provider message id is one of these (one row per recipient). Across
-   * projects: a provider's notification names no project.
-   */
-  findByProviderMessageIdsAnyProject(providerIds: string[]): Promise<EmailEventRow[]> {
-    return this.dataSource.query(`SELECT ${EMAIL_EVENT_COLUMNS} FROM emails WHERE provider_message_id = ANY($1) AND project_id IS NOT NULL`, [providerIds]);
-  }
-
-  /** Project emails whose Message-ID header is one of these (as stored, with angle brackets); across projects, as above. */
-  findByMessageIdsAnyProject(messageIds: string[]): Promise<EmailEventRow[]> {
-    return this.dataSource.query(`SELECT ${EMAIL_EVENT_COLUMNS} FROM emails WHERE message_id = ANY($1) AND project_id IS NOT NULL`, [messageIds]);
-  }
-
-  /** A project email by id alone (a notification or a signed link carries only the id). */
-  async findByIdAnyProject(emailId: string): Promise<EmailEventRow | null> {
-    const rows: EmailEventRow[] = await this.dataSource.query(`SELECT ${EMAIL_EVENT_COLUMNS} FROM emails WHERE id = $1 AND project_id IS NOT NULL`, [emailId]);
-    return rows[0] ?? null;
-  }
-
-  /**
    * An open or a click of a project email, by id alone (a signed tracking link carries only the
    * id): the first sets the timestamp, the counter counts every one. The email's event columns,
    * or null when no project email has this id.
@@ -439,22 +318,6 @@ export class EmailStatusStore {
     );
   }
 
-  /**
-   * Unfinished emails whose job may have been lost (enqueue failed, queue data lost, crash): `queued`
-   * untouched for `strandedAfterMs`, or `sending` past their lease; and emails a warm-up cap held
-   * whose day has come (they were never enqueued). A re-enqueued email whose first job was not lost
-   * after all is claimed once: the claim's status guard lets one job win.
-   */
-  async findStranded(limit: number, strandedAfterMs: number): Promise<Array<{ id: string; type: EmailType }>> {
-    return this.dataSource.query(
-      `SELECT id, type FROM emails
-        WHERE (status = 'queued' AND not_before IS NULL AND updated_at < now() - $2 * interval '1 millisecond')
-           OR (status = 'queued' AND not_before <= now())
-           OR (status = 'sending' AND lease_until < now())
-        ORDER BY created_at LIMIT $1`,
-      [limit, strandedAfterMs],
-    );
-  }
 }
 
 /** The same email twice in one batch (a duplicated job) must not let both callers win. */
@@ -469,42 +332,4 @@ function firstOfEachId<T extends { id: string }>(items: T[]): { unique: T[]; win
     unique.push(item);
   });
   return { unique, winners };
-}
-
-function toLoaded(r: LoadedRow): LoadedEmail {
-  return {
-    id: r.id,
-    projectId: r.project_id,
-    contactId: r.contact_id,
-    templateId: r.template_id,
-    campaignId: r.campaign_id,
-    type: r.type,
-    fromAddress: r.from_address,
-    toAddress: r.to_address,
-    toName: r.to_name,
-    variables: r.variables,
-    status: r.status,
-    queuedAt: new Date(r.created_at),
-    leaseActive: r.lease_active,
-    held: r.held,
-    trackOpens: r.track_opens,
-    trackClicks: r.track_clicks,
-    source: r.source,
-    suppressed: r.suppressed,
-    contactSubscribed: r.contact_subscribed,
-    content: r.content_id
-      ? {
-          subject: r.c_subject,
-          body: r.c_body,
-          liquid: r.c_liquid,
-          markdown: r.c_markdown,
-          text: r.c_text,
-          fromName: r.c_from_name,
-          replyTo: r.c_reply_to,
-          headers: r.c_headers ?? {},
-          topicId: r.c_topic_id ?? null,
-          attachments: r.c_attachments ?? [],
-        }
-      : null,
-  };
 }

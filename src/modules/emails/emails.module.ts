@@ -20,6 +20,7 @@ import { EmailEvents } from './engine/email-events';
 import { EmailPipeline } from './engine/email-pipeline';
 import { EmailQueue } from './engine/email-queue';
 import { EmailSendProcessor } from './worker/email-send.processor';
+import { EmailReadsRepository } from './email-reads.repository';
 import { EmailStatusStore } from './email-status.store';
 import { EmailSweeper } from './worker/email-sweeper';
 import { MessageBuilder } from './engine/message-builder';
@@ -52,6 +53,7 @@ import { EmailPreviews } from './use-cases/email-previews';
     SendEmails,
     EmailQueue,
     EmailStatusStore,
+    EmailReadsRepository,
     EmailPipeline,
     EmailEvents,
     MessageBuilder,
@@ -66,8 +68,9 @@ import { EmailPreviews } from './use-cases/email-previews';
     SendTimeBounces,
     EmailPreviews,
   ],
-  // EmailStatusStore, SendTimeBounces and the transport are for DeliverabilityModule (feedback and tracking write through the store).
-  exports: [EmailsService, EmailQueueFacade, EmailPreviews, PipelineSystemMailer, EmailStatusStore, SendTimeBounces, EMAIL_TRANSPORT],
+  // EmailStatusStore, EmailReadsRepository, SendTimeBounces and the transport are for DeliverabilityModule (feedback and tracking
+  // find their emails through the reads and write through the store).
+  exports: [EmailsService, EmailQueueFacade, EmailPreviews, PipelineSystemMailer, EmailStatusStore, EmailReadsRepository, SendTimeBounces, EMAIL_TRANSPORT],
 })
 export class EmailsModule implements OnModuleInit, OnApplicationShutdown {
   constructor(

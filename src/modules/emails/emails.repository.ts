@@ -3,11 +3,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { empty, Fragment, sql } from '../../platform/database/sql-fragment';
 import { suppressedAmongSql, suppressionKey } from '../deliverability/suppression/suppressions.sql';
-import { EMAIL_RESPONSE_COLUMNS, EmailRow } from './dto/email.response';
+import { EMAIL_ROW_COLUMNS, EmailRow } from './emails.rows';
 import type { EmailType } from './entities/email.entity';
 import { CONTACT_COLUMNS, skipReasonSql } from './recipient-policy';
 import type { TopicRule } from '../topics/topics.sql';
-import { insertEmailsSql } from './sql/insert-emails.sql';
+import { StatementRunner } from '../../platform/database/statement-runner';
+import { CONTENT_ROWS_SQL, contentRow, contentsAndEmailsRows, INSERT_CONTENTS_AND_EMAILS_SQL, insertEmailsSql, NewContentAndEmails, NewEmailContent } from './sql/insert-emails.sql';
+import { randomUUID } from 'node:crypto';
 
 /** What an audience batch insert needs (`EmailQueueFacade`'s `AudienceBatch` gives it). */
 export interface AudienceInsert {
@@ -54,16 +56,39 @@ const audienceAfterCursor = (projectId: string, b: Pick<AudienceInsert, 'after' 
 };
 
 /**
- * Reads of the `emails` table and the audience batch insert. Status changes are
- * `EmailStatusStore`'s; inserts of recipients in hand are `sql/insert-emails.sql.ts`'s statements.
+ * Reads of the `emails` table and its inserts: content rows, the emails of recipients in hand
+ * (statements of `sql/insert-emails.sql.ts`) and the audience batch. Status changes are
+ * `EmailStatusStore`'s.
  */
 @Injectable()
 export class EmailsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly statements: StatementRunner,
+  ) {}
+
+  /** One content row alone (a campaign's, shared by all its emails); returns its id. */
+  async insertContent(em: EntityManager, content: NewEmailContent): Promise<string> {
+    const id = randomUUID();
+    await this.statements.run(CONTENT_ROWS_SQL, [JSON.stringify([contentRow(id, content)])], em);
+    return id;
+  }
+
+  /**
+   * Every content row and every email row of these requests (one, or send requests sharing a
+   * transaction) in one statement. Ids are made here; returns per request its email ids in
+   * recipient order (a request without recipients writes nothing and gets `[]`).
+   */
+  async insertContentsAndEmails(em: EntityManager, requests: NewContentAndEmails[]): Promise<string[][]> {
+    const { ids, contents, emails } = contentsAndEmailsRows(requests);
+    if (emails.length === 0) return ids;
+    await this.statements.run(INSERT_CONTENTS_AND_EMAILS_SQL, [JSON.stringify(contents), JSON.stringify(emails)], em);
+    return ids;
+  }
 
   /** One email of the project as the API shows it, or undefined. */
   async findRow(projectId: string, id: string): Promise<EmailRow | undefined> {
-    const [row]: EmailRow[] = await this.dataSource.query(`SELECT ${EMAIL_RESPONSE_COLUMNS} FROM emails e WHERE e.project_id = $1 AND e.id = $2`, [projectId, id]);
+    const [row]: EmailRow[] = await this.dataSource.query(`SELECT ${EMAIL_ROW_COLUMNS} FROM emails e WHERE e.project_id = $1 AND e.id = $2`, [projectId, id]);
     return row;
   }
 
@@ -92,7 +117,7 @@ export class EmailsRepository {
       filters.push(`e.created_at <= ${v} AND (e.created_at < ${v} OR e.id > ${id})`);
     }
     const rows: Array<EmailRow & { created_key: string }> = await this.dataSource.query(
-      `SELECT ${EMAIL_RESPONSE_COLUMNS}, e.created_at::text AS created_key FROM emails e
+      `SELECT ${EMAIL_ROW_COLUMNS}, e.created_at::text AS created_key FROM emails e
         WHERE ${filters.join(' AND ')} ORDER BY e.created_at DESC, e.id LIMIT $${params.push(limit)}`,
       params,
     );

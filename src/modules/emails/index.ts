@@ -3,6 +3,7 @@
 export * from './contact-emails.sql';
 export * from './email-event-data';
 export * from './email-queue.facade';
+export * from './email-reads.repository';
 export * from './email-status.store';
 export * from './emails.module';
 export * from './emails.service';

@@ -1,5 +1,5 @@
 import { EmailEvents } from './engine/email-events';
-import type { LoadedEmail } from './email-status.store';
+import type { LoadedEmail } from './email-status.rows';
 import type { EventsService } from '../events/events.service';
 import { isTestCopy, testCopyContact } from './test-copy';
 

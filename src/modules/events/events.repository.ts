@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { EventListRow } from './dto/event.response';
+import type { EventListRow } from './events.rows';
 import { insertEventsSql } from './events-insert.sql';
 import type { EventRow } from './events.types';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { SENDER_DOMAIN_MATCHES } from '../domains/sender-domain';
-import type { TemplateSort } from './dto/list-templates.query';
+import type { TemplateSort } from './templates.rows';
 import { Template, TemplateType } from './entities/template.entity';
 
 const SORT_COLUMNS: Record<TemplateSort, string> = { name: 'lower(t.name)', createdAt: 't.created_at', updatedAt: 't.updated_at' };

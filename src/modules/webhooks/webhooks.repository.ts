@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ADVISORY_LOCKS } from '../../platform/database/advisory-locks';
 import { returnedRows } from '../../platform/database/query-results';
 import { StatementRunner } from '../../platform/database/statement-runner';
-import type { EndpointRow } from './dto/webhook.response';
+import type { EndpointRow } from './webhooks.rows';
 import type { DeliveryStatus } from './entities/webhook-delivery.entity';
 import type { DisabledReason } from './entities/webhook-endpoint.entity';
 

@@ -51,6 +51,38 @@ export function findings(path: string, text: string): string[] {
   return found;
 }
 
+/** A module's data seam: its repositories, stores and statement builders. */
+const SEAM_FILE = /\.(repository|store|sql)\.ts$/;
+/** What runs a statement: a raw query, the statement runner, a transaction, or holding a manager or data source to do so. */
+const RUN_CALLS = new Set(['query', 'run', 'transaction', 'getRepository', 'createQueryBuilder']);
+const RUNNERS = new Set(['DataSource', 'EntityManager', 'StatementRunner', 'QueryRunner']);
+
+/** Line numbers of imports of a `dto/` folder (rows are not wire: a repository returns its own row types). */
+export function dtoImports(path: string, text: string): string[] {
+  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+  return file.statements
+    .filter((s): s is ts.ImportDeclaration | ts.ExportDeclaration => ts.isImportDeclaration(s) || ts.isExportDeclaration(s))
+    .filter((s) => s.moduleSpecifier && ts.isStringLiteral(s.moduleSpecifier) && /(^|\/)dto\//.test(s.moduleSpecifier.text))
+    .map((s) => String(file.getLineAndCharacterOfPosition(s.getStart()).line + 1));
+}
+
+/** Where a file runs a statement or takes what runs one (a `*.sql.ts` file only builds statements). */
+export function statementRuns(path: string, text: string): string[] {
+  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const line = (node: ts.Node) => file.getLineAndCharacterOfPosition(node.getStart()).line + 1;
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && RUN_CALLS.has(node.expression.name.text)) {
+      found.push(`${line(node)}: .${node.expression.name.text}()`);
+    } else if (ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName) && RUNNERS.has(node.typeName.text)) {
+      found.push(`${line(node)}: ${node.typeName.text}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
 describe('SQL placement', () => {
   it('recognises statements, raw queries and TypeORM repositories (and not prose)', () => {
     const sample = [
@@ -63,6 +95,34 @@ describe('SQL placement', () => {
       "const d = 'select an option from the list';",
     ].join('\n');
     expect(findings('x.ts', sample).map((f) => f.split(': ')[0])).toEqual(['1', '2', '3', '4', '5']);
+  });
+
+  it('recognises a dto/ import and a statement run', () => {
+    const sample = [
+      "import { EmailRow } from './dto/email.response';",
+      "import type { X } from '../contacts/dto/contact.response';",
+      "import { EmailRow } from './emails.rows';",
+      'await manager.query(text, values);',
+      'await this.statements.run(SQL, [], em);',
+      'function insert(em: EntityManager) {}',
+      "const dtoNote = 'dto/ is the wire';",
+    ].join('\n');
+    expect(dtoImports('x.ts', sample)).toEqual(['1', '2']);
+    expect(statementRuns('x.ts', sample)).toEqual(['4: .query()', '5: .run()', '6: EntityManager']);
+  });
+
+  it('keeps repositories, stores and sql files off the wire: none imports dto/', () => {
+    const offenders = walk(join(SRC, 'modules'))
+      .filter((path) => SEAM_FILE.test(path))
+      .flatMap((path) => dtoImports(path, readFileSync(path, 'utf8')).map((l) => `${relative(SRC, path).split('\\').join('/')}:${l}`));
+    expect(offenders).toEqual([]);
+  });
+
+  it('keeps *.sql.ts files to building statements: none runs one', () => {
+    const offenders = walk(join(SRC, 'modules'))
+      .filter((path) => path.endsWith('.sql.ts'))
+      .flatMap((path) => statementRuns(path, readFileSync(path, 'utf8')).map((f) => `${relative(SRC, path).split('\\').join('/')}:${f}`));
+    expect(offenders).toEqual([]);
   });
 
   it('keeps SQL and repositories in *.repository.ts, *.store.ts and *.sql.ts files only', () => {

@@ -1,19 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-
-/**
- * What a recipient of a sent campaign can be filtered by. Each value selects exactly the
- * recipients its stats counter counts (docs/campaign-results.md): `opened` = `openedCount`, …
- */
-export const RECIPIENT_FILTERS = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'unsubscribed', 'skipped', 'failed', 'uncertain'] as const;
-export type RecipientFilter = (typeof RECIPIENT_FILTERS)[number];
-
-/** A recipient's one status: the furthest it got (complained > bounced > unsubscribed > clicked > opened > delivered > sent), else its email's state. */
-export const RECIPIENT_STATUSES = [...RECIPIENT_FILTERS, 'queued', 'sending'] as const;
-export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
-
-export const TIMELINE_INTERVALS = ['hour', 'day'] as const;
-export type TimelineInterval = (typeof TIMELINE_INTERVALS)[number];
+import { RECIPIENT_FILTERS, type RecipientFilter, TIMELINE_INTERVALS, type TimelineInterval } from '../campaign-results.rows';
 
 export class CampaignRecipientsQuery {
   @ApiPropertyOptional({ description: 'Page size, 1-100 (default 20; larger values are clamped)', type: 'integer' })

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { RECIPIENT_STATUSES, type RecipientStatus, TIMELINE_INTERVALS, type TimelineInterval } from './campaign-results.query';
+import { RECIPIENT_STATUSES, type RecipientStatus, TIMELINE_INTERVALS, type TimelineInterval } from '../campaign-results.rows';
 
 export class CampaignRecipient {
   @ApiProperty({ description: 'The email id', type: String })

@@ -3,8 +3,6 @@ import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validato
 import { MAX_PAGE, QueryInt } from '../../../platform/http/pagination';
 import { CAMPAIGN_STATUSES } from '../entities/campaign.entity';
 
-export const CAMPAIGN_SORTS = ['name', 'createdAt', 'updatedAt'] as const;
-export type CampaignSort = (typeof CAMPAIGN_SORTS)[number];
 export const MAX_PAGE_SIZE = 100;
 
 /** `page`/`pageSize` ask for the offset list, `limit`/`cursor` for the cursor list (never both: 422). */

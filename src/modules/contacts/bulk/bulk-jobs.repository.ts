@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { BulkOperation } from './bulk-plan';
-import type { BulkJobRow } from './dto/bulk-job.response';
+import type { BulkJobRow } from './bulk-jobs.rows';
 
 export const BULK_JOB_COLUMNS = `id, operation, status, jsonb_array_length(contact_ids) AS total, processed, success_count,
   unchanged_count, failure_count, errors, failure_reason, created_at, finished_at`;

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ConfirmationState, Contact } from '../entities/contact.entity';
+import type { ConfirmationState, Contact } from '../entities/contact.entity';
 
 export class ContactResponse {
   @ApiProperty({ description: 'Identifier (UUID)', type: String })
@@ -39,37 +39,6 @@ export function toContactResponse(contact: Contact): ContactResponse {
   };
 }
 
-/** Row shape of raw `SELECT ${CONTACT_COLUMNS}`; statements that do not select the optional columns leave them undefined (read as empty or null). */
-export interface ContactRow {
-  id: string;
-  project_id: string;
-  email: string;
-  subscribed: boolean;
-  data: Record<string, unknown> | null;
-  confirmation?: ConfirmationState | null;
-  confirmed_at?: Date | string | null;
-  confirmation_sent_at?: Date | string | null;
-  topics?: Record<string, boolean> | null;
-  snoozed_until?: Date | string | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-}
-
-export const CONTACT_COLUMNS = 'id, project_id, email, subscribed, data, topics, snoozed_until, confirmation, confirmed_at, confirmation_sent_at, created_at, updated_at';
-
-export function fromContactRow(row: ContactRow): Contact {
-  return Object.assign(new Contact(), {
-    id: row.id,
-    projectId: row.project_id,
-    email: row.email,
-    subscribed: row.subscribed,
-    data: row.data ?? {},
-    confirmation: row.confirmation ?? null,
-    confirmedAt: row.confirmed_at ? new Date(row.confirmed_at) : null,
-    confirmationSentAt: row.confirmation_sent_at ? new Date(row.confirmation_sent_at) : null,
-    topics: row.topics ?? {},
-    snoozedUntil: row.snoozed_until ? new Date(row.snoozed_until) : null,
-    createdAt: new Date(row.created_at),
-    updatedAt: new Date(row.updated_at),
-  });
-}
+// The row and its mapping to the entity live with the repositories (contacts.rows.ts); named here for the callers that read them beside the response.
+export { fromContactRow } from '../contacts.rows';
+export type { ContactRow } from '../contacts.rows';

@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { Project } from '../../projects/entities/project.entity';
 import type { BulkItemError, BulkOperation } from '../bulk/bulk-plan';
-import type { BulkJobStatus } from '../bulk/dto/bulk-job.response';
+import type { BulkJobStatus } from '../bulk/bulk-jobs.rows';
 
 /**
  * A bulk subscribe / unsubscribe / delete (BulkService and BulkRunner write it with SQL).

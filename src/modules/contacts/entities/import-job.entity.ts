@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { Project } from '../../projects/entities/project.entity';
 import type { ColumnMapping } from '../import/csv/csv-values';
-import type { ImportJobStatus } from '../import/dto/import-job.response';
+import type { ImportJobStatus } from '../import/import-jobs.rows';
 
 /**
  * A CSV import (ImportService and ImportRunner write it with SQL). The uploaded file lives in the

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { ColumnMapping } from './csv/csv-values';
 import type { ImportRowError } from './csv/import-rows';
-import type { ImportJobRow } from './dto/import-job.response';
+import type { ImportJobRow } from './import-jobs.rows';
 
 export interface ImportJobForRun {
   status: string;
@@ -16,7 +16,7 @@ const JOB_COLUMNS = 'id, status, total_rows, processed_rows, imported, updated, 
 
 /**
  * The `import_jobs` and `import_job_errors` tables: a job's stored file, state and counters. A
- * batch's writes (contacts, row errors, counters, cursor) are one transaction in `import-batch.sql.ts`.
+ * batch's writes (contacts, row errors, counters, cursor) are one transaction in `import-batch.repository.ts`.
  */
 @Injectable()
 export class ImportJobsRepository {

@@ -6,7 +6,7 @@ import { dataLimitMessage } from '../../../platform/database/pg-errors';
 import { countDataRecords, csvRecords, decodeCsv } from './csv/csv-file';
 import { ColumnMapping, planColumns } from './csv/csv-values';
 import { ImportBatch, ImportRowReader } from './csv/import-rows';
-import { writeImportBatch } from './import-batch.sql';
+import { writeImportBatch } from './import-batch.repository';
 import { appMetrics } from '../../../platform/metrics/metrics';
 import { DatabaseTraits } from '../../../platform/database/database-traits';
 import { ImportJobsRepository } from './import-jobs.repository';

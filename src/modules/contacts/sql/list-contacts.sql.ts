@@ -1,7 +1,6 @@
 import { clampLimit, decodeCursor, PG_TIMESTAMP } from '../../../platform/http/pagination';
 import { isContactId } from '../contact-id';
-import { CONTACT_COLUMNS } from '../dto/contact.response';
-import type { ListContactsQuery } from '../dto/list-contacts.query';
+import { CONTACT_COLUMNS, type ContactListParams } from '../contacts.rows';
 import { topicMemberSql, type TopicRule } from '../../topics/topics.sql';
 
 export type SortKey = 'email' | 'createdAt';
@@ -61,7 +60,7 @@ export interface ListContactsStatements {
  * Keyset pagination over (email) or (created_at, id). A cursor carries its own sort and
  * direction, so later pages continue the order they started with. Search: `searchFilter`.
  */
-export function listContactsStatements(projectId: string, query: ListContactsQuery, topic?: TopicRule, stringKeys: readonly string[] = []): ListContactsStatements {
+export function listContactsStatements(projectId: string, query: ContactListParams, topic?: TopicRule, stringKeys: readonly string[] = []): ListContactsStatements {
   const limit = clampLimit(query.limit);
   const cursor = decodeCursor<ContactsCursor>(
     query.cursor,

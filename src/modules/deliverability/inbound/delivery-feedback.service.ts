@@ -7,6 +7,7 @@ import { EMAIL_TRANSPORT, EmailTransport } from '../../emails/transports/email-t
 import { ContactsService } from '../../contacts/contacts.service';
 import { EventsService } from '../../events/events.service';
 import { SecurityService } from '../../projects/security.service';
+import { EmailReadsRepository } from '../../emails/email-reads.repository';
 import { EmailStatusStore } from '../../emails/email-status.store';
 import { SendTimeBounces } from '../../emails/engine/send-time-bounces';
 import { SuppressionService } from '../suppression/suppression.service';
@@ -41,6 +42,7 @@ export class DeliveryFeedbackService {
     private readonly suppression: SuppressionService,
     private readonly security: SecurityService,
     private readonly store: EmailStatusStore,
+    private readonly reads: EmailReadsRepository,
     @Inject(EMAIL_TRANSPORT) private readonly transport: EmailTransport,
     sendTimeBounces: SendTimeBounces,
   ) {
@@ -54,17 +56,17 @@ export class DeliveryFeedbackService {
   async findByMessageIds(providerIds: string[], headerIds: string[]): Promise<EmailEventRow[]> {
     const provider = [...new Set(providerIds.filter(Boolean))];
     if (provider.length > 0) {
-      const rows = await this.store.findByProviderMessageIdsAnyProject(provider);
+      const rows = await this.reads.findByProviderMessageIdsAnyProject(provider);
       if (rows.length > 0) return rows;
     }
     const headers = [...new Set(headerIds.filter(Boolean).flatMap((id) => [id.replace(/^<|>$/g, ''), `<${id.replace(/^<|>$/g, '')}>`]))];
     if (headers.length === 0) return [];
-    return this.store.findByMessageIdsAnyProject(headers);
+    return this.reads.findByMessageIdsAnyProject(headers);
   }
 
   async findById(emailId: string): Promise<EmailEventRow | null> {
     if (!isUuid(emailId)) return null;
-    return this.store.findByIdAnyProject(emailId);
+    return this.reads.findByIdAnyProject(emailId);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { Domain, DomainRecord, DomainStatus } from '../entities/domain.entity';
+import type { WarmupStatusRow } from '../domains.rows';
 
 export class DomainRecordResponse {
   @ApiProperty({ description: "DNS record type (TXT, MX, CNAME)", type: String })
@@ -47,16 +48,6 @@ export class DomainWarmupResponse {
   completeAt!: string | null;
   @ApiProperty({ description: 'The caps of today and the 13 days after (while disabled: the schedule if it were turned on today)', type: () => [WarmupDayResponse] })
   schedule!: WarmupDayResponse[];
-}
-
-/** `GET /domains/:id`'s computed warm-up figures (`DomainsRepository.warmupStatus`). */
-export interface WarmupStatusRow {
-  id: string;
-  day: number | null;
-  cap_today: number | null;
-  sent_today: number | null;
-  complete_at: Date | null;
-  schedule: WarmupDayResponse[];
 }
 
 export class DomainResponse {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventsService } from '../../events/events.service';
 import { emailSource } from '../email-event-data';
-import type { LoadedEmail } from '../email-status.store';
+import type { LoadedEmail } from '../email-status.rows';
 import { isTestCopy } from '../test-copy';
 
 /** Persisted event names (docs/decisions.md#events). */

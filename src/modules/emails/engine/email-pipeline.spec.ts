@@ -3,7 +3,8 @@ import type { SendTimeBounces } from './send-time-bounces';
 import type { EmailTransport, OutgoingMessage, TransportLane, TransportResult } from '../transports/email-transport';
 import type { EmailEvents } from './email-events';
 import { EmailPipeline } from './email-pipeline';
-import type { EmailStatusStore, LoadedEmail } from '../email-status.store';
+import type { EmailStatusStore } from '../email-status.store';
+import type { LoadedEmail } from '../email-status.rows';
 import type { MessageBuilder } from './message-builder';
 
 /**

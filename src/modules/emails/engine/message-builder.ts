@@ -5,7 +5,7 @@ import { DomainsService } from '../../domains/domains.service';
 import { RenderPool } from '../../templates/rendering/render-pool';
 import type { ComposeInput, DkimKey } from './compose-mime';
 import { domainOf } from './compose-mime';
-import type { LoadedEmail } from '../email-status.store';
+import type { LoadedEmail } from '../email-status.rows';
 import { ProjectCache } from './project-cache';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
 import { Fragment, raw, sql } from '../../../platform/database/sql-fragment';
-import type { StatementRunner } from '../../../platform/database/statement-runner';
 import type { StoredAttachment } from '../entities/email-content.entity';
 import type { EmailType } from '../entities/email.entity';
 import { countHandedInSql } from '../../domains/warmup/warmup-cap.sql';
@@ -70,7 +68,8 @@ export interface NewContentAndEmails {
   recipients: NewEmailRecipient[];
 }
 
-const CONTENT_ROWS = insertContentsSql(
+/** Content rows from one JSON parameter (`contentRow`s). */
+export const CONTENT_ROWS_SQL = insertContentsSql(
   raw(`SELECT c.id, c.project_id, c.template_id, c.subject, c.body, c.liquid, c.markdown, c.text, c.from_name, c.reply_to, c.headers, c.attachments, c.topic_id
     FROM jsonb_to_recordset($1::jsonb) AS c(id uuid, project_id uuid, template_id uuid, subject text, body text, liquid boolean,
                                             markdown boolean, text text, from_name text, reply_to text, headers jsonb, attachments jsonb, topic_id uuid)`),
@@ -81,7 +80,7 @@ const CONTENT_ROWS = insertContentsSql(
  * A warming domain's counter takes the emails in the same statement; workflow mail is not counted
  * here, the warm-up books it (`WarmupLedger.book`), as it may be held.
  */
-const INSERT_CONTENTS_AND_EMAILS_SQL = `WITH content AS (${CONTENT_ROWS} RETURNING id), counted AS (
+export const INSERT_CONTENTS_AND_EMAILS_SQL = `WITH content AS (${CONTENT_ROWS_SQL} RETURNING id), counted AS (
 ${countHandedInSql(`jsonb_to_recordset($2::jsonb) AS r(project_id uuid, from_address text, workflow_execution_id uuid)`, 'r.workflow_execution_id IS NULL')}
 )
 ${
@@ -95,7 +94,8 @@ ${
   ).text
 }`;
 
-function contentRow(id: string, c: NewEmailContent): Record<string, unknown> {
+/** A content row as `CONTENT_ROWS_SQL` reads it, under a new id. */
+export function contentRow(id: string, c: NewEmailContent): Record<string, unknown> {
   return {
     id,
     project_id: c.projectId,
@@ -113,19 +113,12 @@ function contentRow(id: string, c: NewEmailContent): Record<string, unknown> {
   };
 }
 
-/** One content row alone (a campaign's, shared by all its emails); returns its id. */
-export async function insertContent(statements: StatementRunner, em: EntityManager, content: NewEmailContent): Promise<string> {
-  const id = randomUUID();
-  await statements.run(CONTENT_ROWS, [JSON.stringify([contentRow(id, content)])], em);
-  return id;
-}
-
 /**
- * Every content row and every email row of these requests (one, or send requests sharing a
- * transaction) in one statement. Ids are made here; returns per request its email ids in
- * recipient order (a request without recipients writes nothing and gets `[]`).
+ * The two JSON parameters of `INSERT_CONTENTS_AND_EMAILS_SQL` for these requests (one, or send
+ * requests sharing a transaction), and per request its new email ids in recipient order (a
+ * request without recipients writes nothing and gets `[]`).
  */
-export async function insertContentsAndEmails(statements: StatementRunner, em: EntityManager, requests: NewContentAndEmails[]): Promise<string[][]> {
+export function contentsAndEmailsRows(requests: NewContentAndEmails[]): { ids: string[][]; contents: Array<Record<string, unknown>>; emails: Array<Record<string, unknown>> } {
   const contents: Array<Record<string, unknown>> = [];
   const emails: Array<Record<string, unknown>> = [];
   const ids = requests.map(({ content: c, emails: e, recipients }) => {
@@ -154,7 +147,5 @@ export async function insertContentsAndEmails(statements: StatementRunner, em: E
       return id;
     });
   });
-  if (emails.length === 0) return ids;
-  await statements.run(INSERT_CONTENTS_AND_EMAILS_SQL, [JSON.stringify(contents), JSON.stringify(emails)], em);
-  return ids;
+  return { ids, contents, emails };
 }

@@ -3,10 +3,9 @@ import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { StatementRunner } from '../../../platform/database/statement-runner';
 import { SystemMailer, SystemMessage } from '../../../platform/mail/system-mailer';
 import { EmailQueue } from '../engine/email-queue';
-import { insertContentsAndEmails } from '../sql/insert-emails.sql';
+import { EmailsRepository } from '../emails.repository';
 
 /** `SYSTEM_FROM` as address and display name ("Mailroom <no-reply@localhost>" or a bare address). */
 export function parseSystemFrom(value: string): { email: string; name: string | null } {
@@ -27,7 +26,7 @@ export class PipelineSystemMailer extends SystemMailer {
   constructor(
     @InjectConfig() config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly statements: StatementRunner,
+    private readonly emails: EmailsRepository,
     private readonly queue: EmailQueue,
   ) {
     super();
@@ -36,7 +35,7 @@ export class PipelineSystemMailer extends SystemMailer {
 
   async send(msg: SystemMessage): Promise<void> {
     // No project, so no recipient policy and no tracking: written here rather than through the project façade.
-    const [ids] = await insertContentsAndEmails(this.statements, this.dataSource.manager, [
+    const [ids] = await this.emails.insertContentsAndEmails(this.dataSource.manager, [
       {
         content: { projectId: null, templateId: null, subject: msg.subject, body: msg.html, text: msg.text, liquid: false, fromName: this.from.name, replyTo: null },
         emails: { projectId: null, templateId: null, type: 'TRANSACTIONAL', fromAddress: this.from.email, trackOpens: false, trackClicks: false },

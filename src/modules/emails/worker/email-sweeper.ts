@@ -5,7 +5,7 @@ import { logger } from '../../../platform/logging/logger';
 import { PeriodicWorker } from '../../../platform/queues/periodic-worker';
 import { TEMPLATE_TYPES } from '../../templates/entities/template.entity';
 import { EmailQueue } from '../engine/email-queue';
-import { EmailStatusStore } from '../email-status.store';
+import { EmailReadsRepository } from '../email-reads.repository';
 
 const BATCH = 500;
 
@@ -23,14 +23,14 @@ export class EmailSweeper extends PeriodicWorker {
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
-    private readonly store: EmailStatusStore,
+    private readonly reads: EmailReadsRepository,
     private readonly queue: EmailQueue,
   ) {
     super(config, 'email-sweeper', config.email.sweepIntervalMs);
   }
 
   protected async round(): Promise<void> {
-    const stranded = await this.store.findStranded(BATCH, this.config.email.strandedAfterMs);
+    const stranded = await this.reads.findStranded(BATCH, this.config.email.strandedAfterMs);
     // Concurrent calls share one addBulk (EmailQueue batches them).
     await Promise.all(TEMPLATE_TYPES.map((type) => this.queue.enqueue(stranded.filter((e) => e.type === type).map((e) => e.id), type)));
     if (stranded.length) this.log.info({ count: stranded.length }, 're-enqueued stranded emails');

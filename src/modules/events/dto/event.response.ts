@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import type { EventListRow } from '../events.rows';
 export class EventResponse {
   @ApiProperty({ description: 'Identifier (UUID)', type: String })
   id!: string;
@@ -12,16 +13,6 @@ export class EventResponse {
   data!: Record<string, unknown>;
   @ApiProperty({ description: 'Creation time (ISO 8601)', type: String })
   createdAt!: string;
-}
-
-export interface EventListRow {
-  id: string;
-  name: string;
-  contact_id: string | null;
-  contact_email: string | null;
-  data: Record<string, unknown> | null;
-  created_at: Date | string;
-  created_key: string;
 }
 
 export function toEventResponse(row: EventListRow): EventResponse {

@@ -3,8 +3,6 @@ import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-va
 import { MAX_PAGE, QueryInt } from '../../../platform/http/pagination';
 import { TEMPLATE_TYPES, type TemplateType } from '../entities/template.entity';
 
-export const TEMPLATE_SORTS = ['name', 'createdAt', 'updatedAt'] as const;
-export type TemplateSort = (typeof TEMPLATE_SORTS)[number];
 export const MAX_PAGE_SIZE = 100;
 
 export class ListTemplatesQuery {

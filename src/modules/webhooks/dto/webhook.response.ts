@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../entities/webhook-delivery.entity';
-import { DISABLED_REASONS, type DisabledReason, type WebhookEndpoint } from '../entities/webhook-endpoint.entity';
+import { DISABLED_REASONS, type DisabledReason } from '../entities/webhook-endpoint.entity';
+import type { EndpointRow } from '../webhooks.rows';
 
 export class WebhookResponse {
   @ApiProperty({ description: 'Identifier (UUID)', type: String })
@@ -52,12 +53,6 @@ export class WebhookTestResponse {
   error!: string | null;
   @ApiProperty({ description: 'The delivery the test recorded in the log', type: String })
   deliveryId!: string;
-}
-
-/** An endpoint with the newest delivery's time and status (null when it has none). */
-export interface EndpointRow extends WebhookEndpoint {
-  lastDeliveryAt: Date | null;
-  lastDeliveryStatus: DeliveryStatus | null;
 }
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);

@@ -1,24 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { bulkJobIds } from '../../import/job-id';
 import { BulkItemError, BulkOperation, bulkProgress } from '../bulk-plan';
-
-/** Persisted in bulk_jobs.status (same values as import jobs). */
-export type BulkJobStatus = 'queued' | 'processing' | 'completed' | 'failed';
-
-export interface BulkJobRow {
-  id: string;
-  operation: BulkOperation;
-  status: BulkJobStatus;
-  total: number;
-  processed: number;
-  success_count: number;
-  unchanged_count: number;
-  failure_count: number;
-  errors: Array<{ contactId: string; error: BulkItemError }>;
-  failure_reason: string | null;
-  created_at: Date | string;
-  finished_at: Date | string | null;
-}
+import type { BulkJobRow, BulkJobStatus } from '../bulk-jobs.rows';
 
 export class BulkJobResponse {
   @ApiProperty({ description: 'Job id', type: String })

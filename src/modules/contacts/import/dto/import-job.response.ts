@@ -1,23 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { ImportRowError } from '../csv/import-rows';
 import { importJobIds } from '../job-id';
-
-/** Persisted in import_jobs.status. */
-export type ImportJobStatus = 'queued' | 'processing' | 'completed' | 'failed';
-
-/** Row shape of the import job queries. */
-export interface ImportJobRow {
-  id: string;
-  status: ImportJobStatus;
-  total_rows: number;
-  processed_rows: number;
-  imported: number;
-  updated: number;
-  skipped: number;
-  failure_reason: string | null;
-  created_at: Date | string;
-  finished_at: Date | string | null;
-}
+import type { ImportJobRow, ImportJobStatus } from '../import-jobs.rows';
 
 export class ImportJobResponse {
   @ApiProperty({ description: 'Job id', type: String })
