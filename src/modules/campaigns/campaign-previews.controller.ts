@@ -5,6 +5,10 @@ import { ApiJson } from '../../platform/http/openapi-responses';
 import { CurrentProject, SecretKey } from '../auth/auth.decorators';
 import { PreviewAsContactDto, PreviewResponse } from '../emails/previews/previews.dto';
 import { CampaignsService } from './campaigns.service';
+import { ParseUuidPipe } from '../../platform/http/parse-uuid.pipe';
+import { campaignNotFound } from './campaigns.errors';
+
+const CampaignId = new ParseUuidPipe(campaignNotFound);
 
 /** A campaign rendered as a contact (any status: the composer's draft and a sent campaign's page alike). */
 @ApiTags('previews')
@@ -18,7 +22,7 @@ export class CampaignPreviewsController {
   @ApiErrors([404, 'No such campaign or contact in this project'], 422)
   @HttpCode(200)
   @ApiJson(200, PreviewResponse, 'The campaign rendered with the contact, as the pipeline renders it (footer and headers included, untracked); nothing is written')
-  preview(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: PreviewAsContactDto): Promise<PreviewResponse> {
+  preview(@CurrentProject() projectId: string, @Param('id', CampaignId) id: string, @Body() dto: PreviewAsContactDto): Promise<PreviewResponse> {
     return this.campaigns.preview(projectId, id, dto.contactId);
   }
 }

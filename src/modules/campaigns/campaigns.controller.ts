@@ -19,6 +19,10 @@ import { ListCampaignsQuery } from './dto/list-campaigns.query';
 import { SendCampaignDto, TestCampaignDto } from './dto/send-campaign.dto';
 import { PickAbWinnerDto } from './dto/ab-test.dto';
 import { ApiErrors } from '../../platform/http/openapi-errors';
+import { ParseUuidPipe } from '../../platform/http/parse-uuid.pipe';
+import { campaignNotFound } from './campaigns.errors';
+
+const CampaignId = new ParseUuidPipe(campaignNotFound);
 
 @ApiTags('campaigns')
 @Controller('campaigns')
@@ -53,7 +57,7 @@ export class CampaignsController {
   @ApiOperation({ summary: 'Get a campaign' })
   @ApiErrors(404)
   @ApiJson(200, CampaignResponse, 'The campaign')
-  async get(@CurrentProject() projectId: string, @Param('id') id: string): Promise<CampaignResponse> {
+  async get(@CurrentProject() projectId: string, @Param('id', CampaignId) id: string): Promise<CampaignResponse> {
     return toCampaignResponse(await this.campaigns.findOne(projectId, id));
   }
 
@@ -62,7 +66,7 @@ export class CampaignsController {
   @ApiOperation({ summary: 'Replace a campaign' })
   @ApiErrors(404, [409, 'The campaign is not DRAFT or SCHEDULED'], 422)
   @ApiJson(200, CampaignResponse, 'The campaign with every field replaced (DRAFT or SCHEDULED only, else 409)')
-  async replace(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: CreateCampaignDto): Promise<CampaignResponse> {
+  async replace(@CurrentProject() projectId: string, @Param('id', CampaignId) id: string, @Body() dto: CreateCampaignDto): Promise<CampaignResponse> {
     return toCampaignResponse(await this.campaigns.replace(projectId, id, dto));
   }
 
@@ -72,7 +76,7 @@ export class CampaignsController {
   @ApiErrors(404, [409, 'The campaign is SCHEDULED or SENDING'])
   @HttpCode(204)
   @ApiNoContent('Deleted (409 while SCHEDULED or SENDING)')
-  async remove(@CurrentProject() projectId: string, @Param('id') id: string): Promise<void> {
+  async remove(@CurrentProject() projectId: string, @Param('id', CampaignId) id: string): Promise<void> {
     await this.campaigns.remove(projectId, id);
   }
 
@@ -81,7 +85,7 @@ export class CampaignsController {
   @ApiOperation({ summary: 'Duplicate a campaign' })
   @ApiErrors(404)
   @ApiJson(201, CampaignResponse, 'The copy, in DRAFT')
-  async duplicate(@CurrentProject() projectId: string, @Param('id') id: string): Promise<CampaignResponse> {
+  async duplicate(@CurrentProject() projectId: string, @Param('id', CampaignId) id: string): Promise<CampaignResponse> {
     return toCampaignResponse(await this.campaigns.duplicate(projectId, id));
   }
 
@@ -91,7 +95,7 @@ export class CampaignsController {
   @ApiErrors([400, 'scheduledFor is not a date'], [403, 'The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED)'], 404, [409, 'The campaign is not DRAFT or SCHEDULED'], 422)
   @HttpCode(200)
   @ApiJson(200, CampaignSendResponse, 'Sending now, or scheduled (from DRAFT or SCHEDULED, else 409)')
-  send(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: SendCampaignDto): Promise<CampaignSendResponse> {
+  send(@CurrentProject() projectId: string, @Param('id', CampaignId) id: string, @Body() dto: SendCampaignDto): Promise<CampaignSendResponse> {
     return this.campaigns.send(projectId, id, dto);
   }
 
@@ -101,7 +105,7 @@ export class CampaignsController {
   @ApiErrors(404, [409, 'The campaign is not SCHEDULED or SENDING'])
   @HttpCode(200)
   @ApiJson(200, CampaignResponse, 'The campaign: a SCHEDULED one is back in DRAFT, a SENDING one CANCELLED (any other status is 409)')
-  async cancel(@CurrentProject() projectId: string, @Param('id') id: string): Promise<CampaignResponse> {
+  async cancel(@CurrentProject() projectId: string, @Param('id', CampaignId) id: string): Promise<CampaignResponse> {
     return toCampaignResponse(await this.campaigns.cancel(projectId, id));
   }
 
@@ -115,7 +119,7 @@ export class CampaignsController {
     CampaignResponse,
     'The winner is decided now: during the wait the rest of the audience starts getting it at once; while the test share is still being sent, the rest follows as soon as it is',
   )
-  async pickAbWinner(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: PickAbWinnerDto): Promise<CampaignResponse> {
+  async pickAbWinner(@CurrentProject() projectId: string, @Param('id', CampaignId) id: string, @Body() dto: PickAbWinnerDto): Promise<CampaignResponse> {
     return toCampaignResponse(await this.campaigns.pickAbWinner(projectId, id, dto.variant));
   }
 
@@ -129,7 +133,7 @@ export class CampaignsController {
     ResendUncertainResponse,
     "Queues the campaign's uncertain emails (interrupted during their hand-over; they may already have arrived) to be sent again: an explicit at-least-once choice. SENDING or SENT only, else 409",
   )
-  resendUncertain(@CurrentProject() projectId: string, @Param('id') id: string): Promise<ResendUncertainResponse> {
+  resendUncertain(@CurrentProject() projectId: string, @Param('id', CampaignId) id: string): Promise<ResendUncertainResponse> {
     return this.campaigns.resendUncertain(projectId, id);
   }
 
@@ -139,7 +143,7 @@ export class CampaignsController {
   @ApiErrors([403, 'The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED)'], [404, 'No such campaign or contact in this project'], 422, 429)
   @HttpCode(200)
   @ApiJson(200, CampaignTestResponse, 'The test copy was queued')
-  sendTest(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: TestCampaignDto): Promise<CampaignTestResponse> {
+  sendTest(@CurrentProject() projectId: string, @Param('id', CampaignId) id: string, @Body() dto: TestCampaignDto): Promise<CampaignTestResponse> {
     return this.campaigns.sendTest(projectId, id, dto.email, dto.contactId);
   }
 
@@ -148,7 +152,7 @@ export class CampaignsController {
   @ApiOperation({ summary: 'Get the statistics of a campaign' })
   @ApiErrors(404)
   @ApiJson(200, CampaignStats, 'Current counts and rates of the fixed audience; all 0 in DRAFT and SCHEDULED')
-  stats(@CurrentProject() projectId: string, @Param('id') id: string): Promise<CampaignStats> {
+  stats(@CurrentProject() projectId: string, @Param('id', CampaignId) id: string): Promise<CampaignStats> {
     return this.campaigns.stats(projectId, id);
   }
 
@@ -157,7 +161,7 @@ export class CampaignsController {
   @ApiOperation({ summary: 'Preview the audience of a campaign' })
   @ApiErrors([403, 'The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED)'], 404)
   @ApiJson(200, CampaignAudiencePreview, 'The audience as it would be fixed if sending started now, with who would be skipped (nothing is written)')
-  audiencePreview(@CurrentProject() projectId: string, @Param('id') id: string): Promise<CampaignAudiencePreview> {
+  audiencePreview(@CurrentProject() projectId: string, @Param('id', CampaignId) id: string): Promise<CampaignAudiencePreview> {
     return this.campaigns.audiencePreview(projectId, id);
   }
 }

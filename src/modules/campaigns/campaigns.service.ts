@@ -133,9 +133,8 @@ export class CampaignsService {
     return cursorPage(rows, limit, (row) => toCampaignResponse(row.entity), (last) => ({ s: sort, d: dir, v: last.value, id: last.entity.id }), total);
   }
 
-  /** The campaign of this project; another project's id, or a malformed one, is simply not found. */
+  /** The campaign of this project; another project's id is simply not found (a malformed one never gets past the path's pipe). */
   async findOne(projectId: string, id: string): Promise<Campaign> {
-    if (!isUuid(id)) throw campaignNotFound();
     const campaign = await this.repository.findOne(projectId, id);
     if (!campaign) throw campaignNotFound();
     return campaign;

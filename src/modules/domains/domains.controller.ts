@@ -7,6 +7,10 @@ import { UpdateDomainDto } from './dto/update-domain.dto';
 import { DomainResponse } from './dto/domain.response';
 import { ApiJson, ApiList, ApiNoContent } from '../../platform/http/openapi-responses';
 import { ApiErrors } from '../../platform/http/openapi-errors';
+import { ParseUuidPipe } from '../../platform/http/parse-uuid.pipe';
+import { domainNotFound } from './domains.errors';
+
+const DomainId = new ParseUuidPipe(domainNotFound);
 
 @ApiTags('domains')
 @Controller('domains')
@@ -27,7 +31,7 @@ export class DomainsController {
   @ApiOperation({ summary: 'List the domains of the project' })
   @ApiErrors([404, 'The path names another project'])
   @ApiList(DomainResponse, 'Domains of the project')
-  list(@CurrentProject() projectId: string, @Param('projectId') pathProjectId: string): Promise<DomainResponse[]> {
+  list(@CurrentProject() projectId: string, @Param('projectId', DomainId) pathProjectId: string): Promise<DomainResponse[]> {
     return this.domains.list(projectId, pathProjectId);
   }
 
@@ -36,7 +40,7 @@ export class DomainsController {
   @ApiOperation({ summary: "Check a domain's DNS records now" })
   @ApiErrors(404)
   @ApiJson(200, DomainResponse, 'The domain after a fresh DNS check')
-  verify(@CurrentProject() projectId: string, @Param('id') id: string): Promise<DomainResponse> {
+  verify(@CurrentProject() projectId: string, @Param('id', DomainId) id: string): Promise<DomainResponse> {
     return this.domains.verify(projectId, id);
   }
 
@@ -45,7 +49,7 @@ export class DomainsController {
   @ApiOperation({ summary: 'Get a domain, with where its warm-up stands today' })
   @ApiErrors(404)
   @ApiJson(200, DomainResponse, 'The domain')
-  get(@CurrentProject() projectId: string, @Param('id') id: string): Promise<DomainResponse> {
+  get(@CurrentProject() projectId: string, @Param('id', DomainId) id: string): Promise<DomainResponse> {
     return this.domains.get(projectId, id);
   }
 
@@ -54,7 +58,7 @@ export class DomainsController {
   @ApiOperation({ summary: "Change a domain's warm-up settings" })
   @ApiErrors(404, 422)
   @ApiJson(200, DomainResponse, 'The domain with its new settings')
-  update(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: UpdateDomainDto): Promise<DomainResponse> {
+  update(@CurrentProject() projectId: string, @Param('id', DomainId) id: string, @Body() dto: UpdateDomainDto): Promise<DomainResponse> {
     return this.domains.update(projectId, id, dto);
   }
 
@@ -64,7 +68,7 @@ export class DomainsController {
   @ApiErrors(404, [409, 'Templates or campaigns still send from it'])
   @HttpCode(204)
   @ApiNoContent('Deleted')
-  async remove(@CurrentProject() projectId: string, @Param('id') id: string): Promise<void> {
+  async remove(@CurrentProject() projectId: string, @Param('id', DomainId) id: string): Promise<void> {
     await this.domains.remove(projectId, id);
   }
 }

@@ -18,7 +18,6 @@ import { checkDomainRecords } from './dns/check-domain';
 import { SetupProbes } from '../../platform/usage/setup-probes.registry';
 import { UsageRegistry } from '../../platform/usage/usage.registry';
 import { countDomainUsage } from './domain-usage';
-import { isUuid } from '../../platform/http/parse-uuid.pipe';
 import { isUniqueViolation } from '../../platform/database/pg-errors';
 
 /** nodemailer's `dkim` option. */
@@ -192,7 +191,6 @@ export class DomainsService {
   }
 
   private async findOne(projectId: string, id: string): Promise<Domain> {
-    if (!isUuid(id)) throw domainNotFound();
     const row = await this.repository.findOne(projectId, id);
     if (!row) throw domainNotFound();
     return row;

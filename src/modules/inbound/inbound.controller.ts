@@ -6,6 +6,10 @@ import { ApiJson } from '../../platform/http/openapi-responses';
 import { CurrentProject, SecretKey } from '../auth/auth.decorators';
 import { InboundMessageResponse } from './dto/inbound-message.response';
 import { InboundService } from './inbound.service';
+import { ParseUuidPipe } from '../../platform/http/parse-uuid.pipe';
+import { inboundNotFound } from './inbound.errors';
+
+const InboundId = new ParseUuidPipe(inboundNotFound);
 
 @ApiTags('inbound')
 @Controller('inbound')
@@ -17,7 +21,7 @@ export class InboundController {
   @ApiOperation({ summary: 'Get a received message' })
   @ApiErrors(404)
   @ApiJson(200, InboundMessageResponse, "The message's record with its SPF, DKIM and DMARC verdicts; another project's message is a 404")
-  findOne(@CurrentProject() projectId: string, @Param('id') id: string): Promise<InboundMessageResponse> {
+  findOne(@CurrentProject() projectId: string, @Param('id', InboundId) id: string): Promise<InboundMessageResponse> {
     return this.inbound.findOne(projectId, id);
   }
 
@@ -25,7 +29,7 @@ export class InboundController {
   @ApiOperation({ summary: 'Get a received message as received' })
   @ApiErrors(404)
   @ApiResponse({ status: 200, description: 'The raw message, byte for byte', content: { 'message/rfc822': { schema: { type: 'string', format: 'binary' } } } })
-  async raw(@CurrentProject() projectId: string, @Param('id') id: string, @Res() res: Response): Promise<void> {
+  async raw(@CurrentProject() projectId: string, @Param('id', InboundId) id: string, @Res() res: Response): Promise<void> {
     const bytes = await this.inbound.raw(projectId, id);
     res.status(200).set({ 'Content-Type': 'message/rfc822', 'Content-Length': String(bytes.length), 'X-Content-Type-Options': 'nosniff' }).end(bytes);
   }

@@ -4,7 +4,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { logger } from '../../platform/logging/logger';
-import { isUuid } from '../../platform/http/parse-uuid.pipe';
 import { BillingLimitExceeded, BillingService } from '../billing';
 import { ContactsService, normalizeEmail } from '../contacts';
 import { isBounceAddress } from '../deliverability';
@@ -163,7 +162,6 @@ export class InboundService {
   }
 
   private async row(projectId: string, id: string) {
-    if (!isUuid(id)) throw inboundNotFound();
     const row = await this.repository.findOne(projectId, id);
     if (!row) throw inboundNotFound();
     return row;

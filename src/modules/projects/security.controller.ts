@@ -2,6 +2,7 @@ import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, Session } from '../auth/auth.decorators';
 import { SecurityService, SecurityState } from './security.service';
+import { ProjectIdPipe } from './params.pipe';
 import { ApiJson } from '../../platform/http/openapi-responses';
 import { ApiErrors } from '../../platform/http/openapi-errors';
 
@@ -18,7 +19,7 @@ export class SecurityController {
   @ApiOperation({ summary: 'Get the sending reputation of a project' })
   @ApiErrors([404, 'No such project, or you are not a member'])
   @ApiJson(200, SECURITY, 'Bounce and complaint rates over the window, thresholds and suspensions')
-  forUser(@CurrentUser() userId: string, @Param('id') projectId: string): Promise<SecurityState> {
+  forUser(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) projectId: string): Promise<SecurityState> {
     return this.security.stateForMember(userId, projectId);
   }
 
@@ -27,7 +28,7 @@ export class SecurityController {
   @ApiOperation({ summary: 'Get the sending reputation of a project (project path)' })
   @ApiErrors([404, 'No such project, or you are not a member'])
   @ApiJson(200, SECURITY, 'Bounce and complaint rates over the window, thresholds and suspensions')
-  forProject(@CurrentUser() userId: string, @Param('id') projectId: string): Promise<SecurityState> {
+  forProject(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) projectId: string): Promise<SecurityState> {
     return this.security.stateForMember(userId, projectId);
   }
 }

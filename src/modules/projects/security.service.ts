@@ -5,7 +5,6 @@ import { projectNotFound } from './projects.errors';
 import { ProjectsRepository } from './projects.repository';
 import { ProjectsService } from './projects.service';
 import { Counts, ReputationCounts } from './reputation-counts';
-import { isUuid } from '../../platform/http/parse-uuid.pipe';
 
 const log = logger('reputation');
 
@@ -59,9 +58,9 @@ export class SecurityService {
     private readonly reputation: ReputationCounts,
   ) {}
 
-  /** For a member of the project; anyone else (or a malformed id) gets 404. */
+  /** For a member of the project; anyone else gets 404 (a malformed id too, at the path's pipe). */
   async stateForMember(userId: string, projectId: string): Promise<SecurityState> {
-    if (!isUuid(projectId) || !(await this.projects.roleOf(projectId, userId))) throw projectNotFound();
+    if (!(await this.projects.roleOf(projectId, userId))) throw projectNotFound();
     const project = await this.projects.findById(projectId);
     await this.noteLifted(projectId, project.disabled);
     const since = new Date(Date.now() - REPUTATION_THRESHOLDS.windowDays * 86_400_000);

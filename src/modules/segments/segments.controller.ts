@@ -10,6 +10,10 @@ import { AddMembersResponse, ComputeResponse, RefreshResponse, RemoveMembersResp
 import { UpdateSegmentDto } from './dto/update-segment.dto';
 import { SegmentsService } from './segments.service';
 import { ApiErrors, ApiShortBadRequest } from '../../platform/http/openapi-errors';
+import { ParseUuidPipe } from '../../platform/http/parse-uuid.pipe';
+import { segmentNotFound } from './segments.errors';
+
+const SegmentId = new ParseUuidPipe(segmentNotFound);
 
 @ApiTags('segments')
 @Controller('segments')
@@ -47,7 +51,7 @@ export class SegmentsController {
   @ApiOperation({ summary: 'Get a segment' })
   @ApiErrors(404)
   @ApiJson(200, SegmentResponse, 'The segment with its cached memberCount')
-  get(@CurrentProject() projectId: string, @Param('id') id: string): Promise<SegmentResponse> {
+  get(@CurrentProject() projectId: string, @Param('id', SegmentId) id: string): Promise<SegmentResponse> {
     return this.segments.get(projectId, id);
   }
 
@@ -55,7 +59,7 @@ export class SegmentsController {
   @ApiOperation({ summary: 'Update a segment' })
   @ApiErrors(404, 422)
   @ApiJson(200, SegmentResponse, 'The updated segment')
-  update(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: UpdateSegmentDto): Promise<SegmentResponse> {
+  update(@CurrentProject() projectId: string, @Param('id', SegmentId) id: string, @Body() dto: UpdateSegmentDto): Promise<SegmentResponse> {
     return this.segments.update(projectId, id, dto);
   }
 
@@ -64,7 +68,7 @@ export class SegmentsController {
   @ApiErrors(404, [409, 'A scheduled or sending campaign, or a filter of another segment, uses it'])
   @HttpCode(204)
   @ApiNoContent('Deleted (409 while a scheduled or sending campaign, or a filter of another segment, uses it)')
-  async remove(@CurrentProject() projectId: string, @Param('id') id: string): Promise<void> {
+  async remove(@CurrentProject() projectId: string, @Param('id', SegmentId) id: string): Promise<void> {
     await this.segments.remove(projectId, id);
   }
 
@@ -72,7 +76,7 @@ export class SegmentsController {
   @ApiOperation({ summary: 'List the members of a segment' })
   @ApiErrors(404, 422)
   @ApiJson(200, SegmentMembersPage, 'A page of members: evaluated now for a DYNAMIC segment, the stored members of a STATIC one')
-  members(@CurrentProject() projectId: string, @Param('id') id: string, @Query() query: OffsetPageQuery): Promise<SegmentMembersPage> {
+  members(@CurrentProject() projectId: string, @Param('id', SegmentId) id: string, @Query() query: OffsetPageQuery): Promise<SegmentMembersPage> {
     return this.segments.members(projectId, id, query);
   }
 
@@ -81,7 +85,7 @@ export class SegmentsController {
   @ApiErrors([400, 'The segment is DYNAMIC'], 404, 422)
   @HttpCode(200)
   @ApiJson(200, AddMembersResponse, 'What was added, and the addresses that have no contact')
-  addMembers(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: AddSegmentMembersDto): Promise<AddMembersResponse> {
+  addMembers(@CurrentProject() projectId: string, @Param('id', SegmentId) id: string, @Body() dto: AddSegmentMembersDto): Promise<AddMembersResponse> {
     return this.segments.addMembers(projectId, id, dto);
   }
 
@@ -90,7 +94,7 @@ export class SegmentsController {
   @ApiErrors([400, 'The segment is DYNAMIC'], 404, 422)
   @HttpCode(200)
   @ApiJson(200, RemoveMembersResponse, 'How many members were removed')
-  removeMembers(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: RemoveSegmentMembersDto): Promise<RemoveMembersResponse> {
+  removeMembers(@CurrentProject() projectId: string, @Param('id', SegmentId) id: string, @Body() dto: RemoveSegmentMembersDto): Promise<RemoveMembersResponse> {
     return this.segments.removeMembers(projectId, id, dto);
   }
 
@@ -99,7 +103,7 @@ export class SegmentsController {
   @ApiErrors([400, 'The segment is STATIC'], 404, [422, 'The condition took longer than the segment statement timeout to evaluate'])
   @HttpCode(200)
   @ApiJson(200, ComputeResponse, 'Membership recomputed; entry and exit events emitted for a segment with trackMembership')
-  compute(@CurrentProject() projectId: string, @Param('id') id: string): Promise<ComputeResponse> {
+  compute(@CurrentProject() projectId: string, @Param('id', SegmentId) id: string): Promise<ComputeResponse> {
     return this.segments.compute(projectId, id);
   }
 
@@ -108,7 +112,7 @@ export class SegmentsController {
   @ApiErrors(404, [422, 'The condition took longer than the segment statement timeout to evaluate'])
   @HttpCode(200)
   @ApiJson(200, RefreshResponse, 'The member count, refreshed')
-  refresh(@CurrentProject() projectId: string, @Param('id') id: string): Promise<RefreshResponse> {
+  refresh(@CurrentProject() projectId: string, @Param('id', SegmentId) id: string): Promise<RefreshResponse> {
     return this.segments.refresh(projectId, id);
   }
 }

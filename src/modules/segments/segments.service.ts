@@ -42,7 +42,6 @@ import { PageTotals, reconcileTotal } from './page-totals';
 import { SegmentMembersRepository } from './segment-members.repository';
 import { SegmentsRepository } from './segments.repository';
 import { computeMembership } from './use-cases/compute-membership';
-import { isUuid } from '../../platform/http/parse-uuid.pipe';
 import { summarize } from '../../platform/http/validation';
 import { UsageRegistry } from '../../platform/usage/usage.registry';
 
@@ -260,7 +259,6 @@ export class SegmentsService {
   }
 
   private async load(projectId: string, id: string): Promise<Segment> {
-    if (!isUuid(id)) throw segmentNotFound();
     const segment = await this.repository.findById(projectId, id);
     if (!segment) throw segmentNotFound();
     return segment;

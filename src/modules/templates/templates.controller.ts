@@ -8,6 +8,10 @@ import { UpdateTemplateDto } from './dto/update-template.dto';
 import { TemplatesService } from './templates.service';
 import { ApiJson, ApiNoContent } from '../../platform/http/openapi-responses';
 import { ApiErrors, ApiShortBadRequest } from '../../platform/http/openapi-errors';
+import { ParseUuidPipe } from '../../platform/http/parse-uuid.pipe';
+import { templateNotFound } from './templates.errors';
+
+const TemplateId = new ParseUuidPipe(templateNotFound);
 
 @ApiTags('templates')
 @Controller('templates')
@@ -38,7 +42,7 @@ export class TemplatesController {
   @ApiOperation({ summary: 'Get a template' })
   @ApiErrors(404)
   @ApiJson(200, TemplateResponse, 'The template')
-  async get(@CurrentProject() projectId: string, @Param('id') id: string): Promise<TemplateResponse> {
+  async get(@CurrentProject() projectId: string, @Param('id', TemplateId) id: string): Promise<TemplateResponse> {
     return toTemplateResponse(await this.templates.findOne(projectId, id));
   }
 
@@ -47,7 +51,7 @@ export class TemplatesController {
   @ApiOperation({ summary: 'Update a template' })
   @ApiErrors([403, 'The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED)'], 404, 422)
   @ApiJson(200, TemplateResponse, 'The updated template')
-  async update(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: UpdateTemplateDto): Promise<TemplateResponse> {
+  async update(@CurrentProject() projectId: string, @Param('id', TemplateId) id: string, @Body() dto: UpdateTemplateDto): Promise<TemplateResponse> {
     return toTemplateResponse(await this.templates.update(projectId, id, dto));
   }
 
@@ -57,7 +61,7 @@ export class TemplatesController {
   @ApiErrors(404)
   @HttpCode(204)
   @ApiNoContent('Deleted')
-  async remove(@CurrentProject() projectId: string, @Param('id') id: string): Promise<void> {
+  async remove(@CurrentProject() projectId: string, @Param('id', TemplateId) id: string): Promise<void> {
     await this.templates.remove(projectId, id);
   }
 
@@ -66,7 +70,7 @@ export class TemplatesController {
   @ApiOperation({ summary: 'Duplicate a template' })
   @ApiErrors(404)
   @ApiJson(201, TemplateResponse, 'The copy')
-  async duplicate(@CurrentProject() projectId: string, @Param('id') id: string): Promise<TemplateResponse> {
+  async duplicate(@CurrentProject() projectId: string, @Param('id', TemplateId) id: string): Promise<TemplateResponse> {
     return toTemplateResponse(await this.templates.duplicate(projectId, id));
   }
 
@@ -75,7 +79,7 @@ export class TemplatesController {
   @ApiOperation({ summary: 'List what uses a template' })
   @ApiErrors(404)
   @ApiJson(200, TemplateUsageResponse, 'Campaigns and workflow steps using the template')
-  usage(@CurrentProject() projectId: string, @Param('id') id: string): Promise<TemplateUsageResponse> {
+  usage(@CurrentProject() projectId: string, @Param('id', TemplateId) id: string): Promise<TemplateUsageResponse> {
     return this.templates.usage(projectId, id);
   }
 }

@@ -7,6 +7,10 @@ import { CreateTopicDto } from './dto/create-topic.dto';
 import { TopicResponse } from './dto/topic.response';
 import { UpdateTopicDto } from './dto/update-topic.dto';
 import { TopicsService } from './topics.service';
+import { ParseUuidPipe } from '../../platform/http/parse-uuid.pipe';
+import { topicNotFound } from './topics.errors';
+
+const TopicId = new ParseUuidPipe(topicNotFound);
 
 /** Like segments, topics are a resource every member uses (not a project setting). */
 @ApiTags('topics')
@@ -34,7 +38,7 @@ export class TopicsController {
   @ApiOperation({ summary: 'Get a topic' })
   @ApiErrors(404)
   @ApiJson(200, TopicResponse, 'The topic')
-  get(@CurrentProject() projectId: string, @Param('id') id: string): Promise<TopicResponse> {
+  get(@CurrentProject() projectId: string, @Param('id', TopicId) id: string): Promise<TopicResponse> {
     return this.topics.get(projectId, id);
   }
 
@@ -42,7 +46,7 @@ export class TopicsController {
   @ApiOperation({ summary: 'Update a topic' })
   @ApiErrors(404, 422)
   @ApiJson(200, TopicResponse, 'The updated topic')
-  update(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: UpdateTopicDto): Promise<TopicResponse> {
+  update(@CurrentProject() projectId: string, @Param('id', TopicId) id: string, @Body() dto: UpdateTopicDto): Promise<TopicResponse> {
     return this.topics.update(projectId, id, dto);
   }
 
@@ -51,7 +55,7 @@ export class TopicsController {
   @ApiErrors(404, [409, 'A scheduled or sending campaign targets it'])
   @HttpCode(204)
   @ApiNoContent('Deleted, with the contacts\' choices of its slug (409 while a scheduled or sending campaign targets it)')
-  async remove(@CurrentProject() projectId: string, @Param('id') id: string): Promise<void> {
+  async remove(@CurrentProject() projectId: string, @Param('id', TopicId) id: string): Promise<void> {
     await this.topics.remove(projectId, id);
   }
 }

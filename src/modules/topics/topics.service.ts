@@ -38,7 +38,7 @@ export class TopicsService {
   }
 
   async get(projectId: string, id: string): Promise<TopicResponse> {
-    const topic = isUuid(id) ? await this.repository.findById(projectId, id) : null;
+    const topic = await this.repository.findById(projectId, id);
     if (!topic) throw topicNotFound();
     return toTopicResponse(topic);
   }
@@ -62,7 +62,6 @@ export class TopicsService {
   }
 
   async update(projectId: string, id: string, dto: UpdateTopicDto): Promise<TopicResponse> {
-    if (!isUuid(id)) throw topicNotFound();
     if (dto.slug !== undefined) throw slugImmutable(dto.slug);
     const values: Parameters<TopicsRepository['update']>[2] = {};
     if (dto.name !== undefined) values.name = dto.name;
@@ -76,7 +75,6 @@ export class TopicsService {
 
   /** 409 while a SCHEDULED or SENDING campaign targets it; contacts' choices of its slug go with it. */
   async remove(projectId: string, id: string): Promise<void> {
-    if (!isUuid(id)) throw topicNotFound();
     const refs = await this.usage.find(projectId, { kind: 'topic', id });
     const active = refs.campaigns.filter((c) => c.status !== undefined && ACTIVE_CAMPAIGN_STATUSES.has(c.status));
     if (active.length > 0) throw topicInUse(active.map(({ id: campaignId, name }) => ({ id: campaignId, name })));

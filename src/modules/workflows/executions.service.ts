@@ -87,7 +87,6 @@ export class ExecutionsService {
 
   private async find(projectId: string, workflowId: string, executionId: string): Promise<ExecutionWithContact> {
     const workflow = await this.workflows.findOne(projectId, workflowId);
-    if (!isUuid(executionId)) throw executionNotFound();
     const execution = await this.store.findOne(projectId, workflow.id, executionId);
     if (!execution) throw executionNotFound();
     return execution;

@@ -10,6 +10,13 @@ import { ExecutionsService } from './executions.service';
 import { WorkflowFields } from './workflow-fields';
 import { WorkflowsService } from './workflows.service';
 import { ApiErrors } from '../../platform/http/openapi-errors';
+import { ParseUuidPipe } from '../../platform/http/parse-uuid.pipe';
+import { executionNotFound, stepNotFound, transitionNotFound, workflowNotFound } from './workflows.errors';
+
+const WorkflowId = new ParseUuidPipe(workflowNotFound);
+const StepId = new ParseUuidPipe(stepNotFound);
+const TransitionId = new ParseUuidPipe(transitionNotFound);
+const ExecutionId = new ParseUuidPipe(executionNotFound);
 
 @ApiTags('workflows')
 @Controller('workflows')
@@ -52,7 +59,7 @@ export class WorkflowsController {
   @ApiOperation({ summary: 'Get a workflow' })
   @ApiErrors([404, 'No such workflow'])
   @ApiJson(200, WorkflowResponse, 'The workflow with its steps and transitions')
-  get(@CurrentProject() projectId: string, @Param('id') id: string): Promise<WorkflowResponse> {
+  get(@CurrentProject() projectId: string, @Param('id', WorkflowId) id: string): Promise<WorkflowResponse> {
     return this.workflows.get(projectId, id);
   }
 
@@ -61,7 +68,7 @@ export class WorkflowsController {
   @ApiOperation({ summary: 'Update a workflow' })
   @ApiErrors([404, 'No such workflow'], 422)
   @ApiJson(200, WorkflowResponse, 'The updated workflow')
-  update(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: UpdateWorkflowDto): Promise<WorkflowResponse> {
+  update(@CurrentProject() projectId: string, @Param('id', WorkflowId) id: string, @Body() dto: UpdateWorkflowDto): Promise<WorkflowResponse> {
     return this.workflows.update(projectId, id, dto);
   }
 
@@ -71,7 +78,7 @@ export class WorkflowsController {
   @ApiErrors([404, 'No such workflow'], [409, 'The workflow has RUNNING or WAITING executions'])
   @HttpCode(204)
   @ApiNoContent('Deleted (409 while it has RUNNING or WAITING executions)')
-  async remove(@CurrentProject() projectId: string, @Param('id') id: string): Promise<void> {
+  async remove(@CurrentProject() projectId: string, @Param('id', WorkflowId) id: string): Promise<void> {
     await this.workflows.remove(projectId, id);
   }
 
@@ -80,7 +87,7 @@ export class WorkflowsController {
   @ApiOperation({ summary: 'Add a step' })
   @ApiErrors([404, 'No such workflow'], 422)
   @ApiJson(201, StepResponse, 'The new step (connect it with POST /workflows/:id/transitions)')
-  addStep(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: CreateStepDto): Promise<StepResponse> {
+  addStep(@CurrentProject() projectId: string, @Param('id', WorkflowId) id: string, @Body() dto: CreateStepDto): Promise<StepResponse> {
     return this.workflows.addStep(projectId, id, dto);
   }
 
@@ -89,7 +96,7 @@ export class WorkflowsController {
   @ApiOperation({ summary: 'Update a step' })
   @ApiErrors([404, 'No such workflow or step'], 422)
   @ApiJson(200, StepResponse, 'The updated step')
-  updateStep(@CurrentProject() projectId: string, @Param('id') id: string, @Param('stepId') stepId: string, @Body() dto: UpdateStepDto): Promise<StepResponse> {
+  updateStep(@CurrentProject() projectId: string, @Param('id', WorkflowId) id: string, @Param('stepId', StepId) stepId: string, @Body() dto: UpdateStepDto): Promise<StepResponse> {
     return this.workflows.updateStep(projectId, id, stepId, dto);
   }
 
@@ -99,7 +106,7 @@ export class WorkflowsController {
   @ApiErrors([404, 'No such workflow or step'], [409, 'The TRIGGER step, or a step with several outgoing transitions to splice out'])
   @HttpCode(204)
   @ApiNoContent('Deleted with its transitions; with splice=true its predecessors are linked to its single successor (the TRIGGER step cannot be deleted: 409)')
-  async removeStep(@CurrentProject() projectId: string, @Param('id') id: string, @Param('stepId') stepId: string, @Query('splice') splice?: string): Promise<void> {
+  async removeStep(@CurrentProject() projectId: string, @Param('id', WorkflowId) id: string, @Param('stepId', StepId) stepId: string, @Query('splice') splice?: string): Promise<void> {
     await this.workflows.removeStep(projectId, id, stepId, splice === 'true');
   }
 
@@ -108,7 +115,7 @@ export class WorkflowsController {
   @ApiOperation({ summary: 'Connect two steps' })
   @ApiErrors([404, 'No such workflow'], [409, 'The step already has that transition (its branch, outcome or single successor)'], 422)
   @ApiJson(201, TransitionResponse, 'The new transition')
-  addTransition(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: CreateTransitionDto): Promise<TransitionResponse> {
+  addTransition(@CurrentProject() projectId: string, @Param('id', WorkflowId) id: string, @Body() dto: CreateTransitionDto): Promise<TransitionResponse> {
     return this.workflows.addTransition(projectId, id, dto);
   }
 
@@ -118,7 +125,7 @@ export class WorkflowsController {
   @ApiErrors([404, 'No such workflow or transition'])
   @HttpCode(204)
   @ApiNoContent('Deleted')
-  async removeTransition(@CurrentProject() projectId: string, @Param('id') id: string, @Param('transitionId') transitionId: string): Promise<void> {
+  async removeTransition(@CurrentProject() projectId: string, @Param('id', WorkflowId) id: string, @Param('transitionId', TransitionId) transitionId: string): Promise<void> {
     await this.workflows.removeTransition(projectId, id, transitionId);
   }
 
@@ -127,7 +134,7 @@ export class WorkflowsController {
   @ApiOperation({ summary: 'Start an execution for a contact' })
   @ApiErrors([404, 'No such workflow'], [409, 'The contact already has an active execution of this workflow'], 422)
   @ApiJson(201, ExecutionResponse, 'The started execution')
-  start(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: StartExecutionDto): Promise<ExecutionResponse> {
+  start(@CurrentProject() projectId: string, @Param('id', WorkflowId) id: string, @Body() dto: StartExecutionDto): Promise<ExecutionResponse> {
     return this.executions.start(projectId, id, dto);
   }
 
@@ -138,7 +145,7 @@ export class WorkflowsController {
   @ApiJson(200, ExecutionPage, 'A page of executions, filterable by status')
   executionList(
     @CurrentProject() projectId: string,
-    @Param('id') id: string,
+    @Param('id', WorkflowId) id: string,
     @Query() query: ListExecutionsQuery,
   ): Promise<ExecutionPage> {
     return this.executions.list(projectId, id, query);
@@ -149,7 +156,7 @@ export class WorkflowsController {
   @ApiOperation({ summary: 'Count the active executions at each step' })
   @ApiErrors([404, 'No such workflow'])
   @ApiJson(200, StepCountsResponse, 'Per step, how many executions are RUNNING or WAITING at it now (steps with none are left out)')
-  stepCounts(@CurrentProject() projectId: string, @Param('id') id: string): Promise<StepCountsResponse> {
+  stepCounts(@CurrentProject() projectId: string, @Param('id', WorkflowId) id: string): Promise<StepCountsResponse> {
     return this.executions.stepCounts(projectId, id);
   }
 
@@ -160,7 +167,7 @@ export class WorkflowsController {
   @ApiErrors([404, 'No such workflow'])
   @HttpCode(200)
   @ApiJson(200, CancelAllResponse, 'Every active execution cancelled')
-  cancelAll(@CurrentProject() projectId: string, @Param('id') id: string): Promise<CancelAllResponse> {
+  cancelAll(@CurrentProject() projectId: string, @Param('id', WorkflowId) id: string): Promise<CancelAllResponse> {
     return this.executions.cancelAll(projectId, id);
   }
 
@@ -169,7 +176,7 @@ export class WorkflowsController {
   @ApiOperation({ summary: 'Get an execution' })
   @ApiErrors([404, 'No such workflow or execution'])
   @ApiJson(200, ExecutionResponse, 'The execution with the steps it ran')
-  execution(@CurrentProject() projectId: string, @Param('id') id: string, @Param('executionId') executionId: string): Promise<ExecutionResponse> {
+  execution(@CurrentProject() projectId: string, @Param('id', WorkflowId) id: string, @Param('executionId', ExecutionId) executionId: string): Promise<ExecutionResponse> {
     return this.executions.get(projectId, id, executionId);
   }
 
@@ -179,7 +186,7 @@ export class WorkflowsController {
   @ApiErrors([404, 'No such workflow or execution'], [409, 'The execution is not RUNNING or WAITING'])
   @HttpCode(204)
   @ApiNoContent('Cancelled (a RUNNING or WAITING execution; a cancelled DELAY or wait never resumes)')
-  async cancel(@CurrentProject() projectId: string, @Param('id') id: string, @Param('executionId') executionId: string): Promise<void> {
+  async cancel(@CurrentProject() projectId: string, @Param('id', WorkflowId) id: string, @Param('executionId', ExecutionId) executionId: string): Promise<void> {
     await this.executions.cancel(projectId, id, executionId);
   }
 }

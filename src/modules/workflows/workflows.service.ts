@@ -189,15 +189,13 @@ export class WorkflowsService {
 
   async removeTransition(projectId: string, workflowId: string, transitionId: string): Promise<void> {
     await this.mutate(projectId, workflowId, async (em) => {
-      if (!isUuid(transitionId)) throw transitionNotFound();
       if (!(await this.repository.deleteTransitionOfWorkflow(workflowId, transitionId, em))) throw transitionNotFound();
       return true;
     });
   }
 
-  /** The workflow of this project, or 404 (also for a malformed id). */
+  /** The workflow of this project, or 404 (a malformed path id is answered by the controller's pipe). */
   async findOne(projectId: string, id: string, manager: EntityManager = this.dataSource.manager): Promise<Workflow> {
-    if (!isUuid(id)) throw workflowNotFound();
     const workflow = await this.repository.findOne(projectId, id, manager);
     if (!workflow) throw workflowNotFound();
     return workflow;
@@ -232,14 +230,12 @@ export class WorkflowsService {
   }
 
   private async lock(em: EntityManager, projectId: string, id: string): Promise<Workflow> {
-    if (!isUuid(id)) throw workflowNotFound();
     const workflow = await this.repository.findOneForUpdate(projectId, id, em);
     if (!workflow) throw workflowNotFound();
     return workflow;
   }
 
   private async findStep(em: EntityManager, workflowId: string, stepId: string): Promise<WorkflowStep> {
-    if (!isUuid(stepId)) throw stepNotFound();
     const step = await this.repository.findStepOfWorkflow(workflowId, stepId, em);
     if (!step) throw stepNotFound();
     return step;

@@ -7,6 +7,10 @@ import type { Template } from '../../templates/entities/template.entity';
 import { TemplatesService } from '../../templates/templates.service';
 import { EmailPreviews, PreviewSource } from '../use-cases/email-previews';
 import { PreviewAsContactDto, PreviewResponse, TestSendDto, TestSendResponse } from './previews.dto';
+import { ParseUuidPipe } from '../../../platform/http/parse-uuid.pipe';
+import { templateNotFound } from '../../templates/templates.errors';
+
+const TemplateId = new ParseUuidPipe(templateNotFound);
 
 /** A saved template as the pipeline's content (the sources `/v1/send` with `templateId` would write). */
 export const templateSource = (t: Template): PreviewSource => ({
@@ -30,7 +34,7 @@ export class TemplatePreviewsController {
   @ApiErrors([404, 'No such template or contact in this project'], 422)
   @HttpCode(200)
   @ApiJson(200, PreviewResponse, 'The saved template rendered with the contact, as the pipeline renders it (footer and headers included, untracked); nothing is written')
-  async preview(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: PreviewAsContactDto): Promise<PreviewResponse> {
+  async preview(@CurrentProject() projectId: string, @Param('id', TemplateId) id: string, @Body() dto: PreviewAsContactDto): Promise<PreviewResponse> {
     return this.previews.preview(projectId, templateSource(await this.templates.findOne(projectId, id)), dto.contactId);
   }
 
@@ -40,7 +44,7 @@ export class TemplatePreviewsController {
   @ApiErrors([403, 'The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED)'], [404, 'No such template or contact in this project'], 422, 429)
   @HttpCode(200)
   @ApiJson(200, TestSendResponse, 'The test copy was queued')
-  async sendTest(@CurrentProject() projectId: string, @Param('id') id: string, @Body() dto: TestSendDto): Promise<TestSendResponse> {
+  async sendTest(@CurrentProject() projectId: string, @Param('id', TemplateId) id: string, @Body() dto: TestSendDto): Promise<TestSendResponse> {
     return this.previews.sendTest(projectId, templateSource(await this.templates.findOne(projectId, id)), dto.email, dto.contactId);
   }
 }

@@ -1,13 +1,13 @@
 import { isEmail, isUUID } from 'class-validator';
+import { z } from 'zod';
 import type { FieldError } from '../../../platform/http/app-error';
-import type { SchemaObject } from '../../../platform/http/openapi-responses';
-import { nearMissErrors } from '../../../platform/http/validation';
+import { absent, coded, issue, openApiSchemaOf, parseDeclared } from '../../../platform/http/declared-body';
 import type { StoredAttachment } from '../entities/email-content.entity';
 
 /**
- * The `/v1/send` body (docs/decisions.md#sending wire names), checked field by field so that
- * every problem becomes its own 422 item and nothing is written for a rejected request.
- * `to` and `from` take several shapes, which class-validator DTOs cannot express.
+ * The `/v1/send` body is declared once (`SEND_BODY`, zod: `to` and `from` take several shapes,
+ * which class-validator DTOs cannot express); the declaration gives the checks, the 422 items
+ * (platform/http/declared-body.ts), the OpenAPI schema and the `SendRequest` type.
  */
 export interface Recipient {
   email: string;
@@ -18,30 +18,9 @@ export interface Recipient {
 export const BODY_TYPES = ['html', 'markdown'] as const;
 export type BodyType = (typeof BODY_TYPES)[number];
 
-export interface SendRequest {
-  to: Recipient[];
-  subject?: string;
-  body?: string;
-  /** `markdown`: `body` is converted to HTML when each message is built; absent means `html`. */
-  type?: BodyType;
-  template?: string;
-  from?: Recipient;
-  /** Deprecated sender display name: used only when `from` carries no name. */
-  name?: string;
-  reply?: string;
-  data?: Record<string, unknown>;
-  subscribed?: boolean;
-  /** Plunk's flag: `subscribed` applies to a recipient that becomes a new contact only. */
-  preserveExistingSubscription?: boolean;
-  /** Double opt-in for recipients this send would subscribe (with the project's double opt-in enabled). */
-  doubleOptIn?: boolean;
-  /** Topic choices of the recipients (contacts), patched like `data`; slugs are checked with the contacts' write. */
-  topics?: Record<string, unknown>;
-  headers: Record<string, string>;
-  attachments: StoredAttachment[];
-  /** Decoded size of all attachments, in bytes. */
-  attachmentBytes: number;
-  tracking?: boolean;
+type SendBody = z.output<typeof SEND_BODY>;
+/** What the service reads of a send (the declaration's output; `type`, `name` and `reply` may be left out). */
+export type SendRequest = Omit<SendBody, 'type' | 'name' | 'reply'> & Partial<Pick<SendBody, 'type' | 'name' | 'reply'>> & {
   /**
    * Set by the SMTP submission relay only (never parsed from a `/v1/send` body): the client's
    * message as written. `subject` and `body` (HTML, '' when the message has none) are final, not
@@ -49,7 +28,7 @@ export interface SendRequest {
    * client wrote (To, Cc, Message-ID, …), which the message builder keeps.
    */
   relay?: { text: string | null; source: 'smtp' };
-}
+};
 
 export const SEND_LIMITS = {
   recipients: 50,
@@ -61,88 +40,6 @@ export const SEND_LIMITS = {
   messageBytes: 40 * 1024 * 1024,
   displayName: 200,
 } as const;
-
-const address = (what: string): SchemaObject => ({
-  oneOf: [
-    { type: 'string', format: 'email', description: `${what} address`, example: 'ann@example.com' },
-    {
-      type: 'object',
-      required: ['email'],
-      properties: { email: { type: 'string', format: 'email', description: `${what} address` }, name: { type: 'string', maxLength: SEND_LIMITS.displayName, description: 'Display name' } },
-    },
-  ],
-});
-
-/**
- * The `/v1/send` body as the OpenAPI document shows it, written beside the parser below and from
- * its limits and enums. Its properties are exactly the fields `parseSendRequest` reads, and each
- * is checked there (send-request.spec.ts holds the two to the same list).
- */
-export const SEND_REQUEST_SCHEMA: SchemaObject = {
-  type: 'object',
-  required: ['to'],
-  description: 'Either `template` (a template id) or `subject` and `body`. Unknown fields are refused when they look like a misspelling (e.g. `templateId`).',
-  properties: {
-    to: {
-      description: `Recipient(s): an address, \`{ email, name }\`, or an array of up to ${SEND_LIMITS.recipients} of them. Each becomes (or updates) a contact; a recipient's \`name\` renders as \`{{name}}\` unless \`data\` sets \`name\`.`,
-      oneOf: [address('Recipient'), { type: 'array', maxItems: SEND_LIMITS.recipients, items: address('Recipient') }],
-    },
-    template: { type: 'string', format: 'uuid', description: 'Template id (UUID) to render; its subject, body and sender are used unless given here. The field is `template`, not `templateId`.' },
-    subject: { type: 'string', maxLength: SEND_LIMITS.subject, description: 'Subject (Liquid template); required without `template`' },
-    body: { type: 'string', description: 'Body (Liquid template), HTML or markdown as `type` says; required without `template`' },
-    type: {
-      type: 'string',
-      enum: [...BODY_TYPES],
-      default: 'html',
-      description: "How this request's `body` is written: html (default, sent as given) or markdown (rendered with Liquid, then converted to HTML); a template's body is HTML. Plunk's field",
-    },
-    from: {
-      ...address('Sender'),
-      description: "Sender: an address on a verified domain, or `{ email, name }`; defaults to the template's sender, then to the project's `defaultFrom`",
-    },
-    name: { type: 'string', maxLength: SEND_LIMITS.displayName, description: 'Deprecated: sender display name, used when `from` has no name' },
-    reply: { type: 'string', format: 'email', description: 'Reply-To address' },
-    data: {
-      type: 'object',
-      additionalProperties: true,
-      description: 'Template variables, stored on the contact; `{ "value": …, "persistent": false }` uses a value for this email only',
-    },
-    subscribed: { type: 'boolean', description: 'Sets the subscription of the recipients (contacts)' },
-    preserveExistingSubscription: { type: 'boolean', description: "Plunk's flag: with true, `subscribed` applies to recipients that become new contacts only; existing contacts keep their state" },
-    doubleOptIn: {
-      type: 'boolean',
-      description: "With the project's double opt-in enabled, recipients that subscribed: true would subscribe stay unsubscribed (confirmation pending) and get the confirmation email",
-    },
-    topics: {
-      type: 'object',
-      additionalProperties: { type: 'boolean', nullable: true },
-      description: 'Topic choices of the recipients (contacts) by topic slug: true, false, or null to remove the choice; an unknown slug is a 422',
-    },
-    headers: {
-      type: 'object',
-      maxProperties: SEND_LIMITS.headers,
-      additionalProperties: { type: 'string', maxLength: SEND_LIMITS.headerValue },
-      description: 'Extra message headers (From, To, Subject, Message-ID and MIME headers are reserved)',
-    },
-    attachments: {
-      type: 'array',
-      maxItems: SEND_LIMITS.attachments,
-      description: `Files, at most ${SEND_LIMITS.attachmentBytes / 1024 / 1024} MB decoded in total`,
-      items: {
-        type: 'object',
-        required: ['filename', 'content'],
-        properties: {
-          filename: { type: 'string', maxLength: 255, description: 'File name shown to the recipient' },
-          content: { type: 'string', format: 'byte', description: 'File content, base64' },
-          contentType: { type: 'string', description: 'MIME type, e.g. application/pdf (guessed from the filename when absent)' },
-          disposition: { type: 'string', enum: ['attachment', 'inline'], description: 'attachment (default) or inline (an image referenced from the body)' },
-          contentId: { type: 'string', description: 'For inline images: reference it in the body as cid:<contentId>' },
-        },
-      },
-    },
-    tracking: { type: 'boolean', description: "Open and click tracking for this email (defaults to the project's setting)" },
-  },
-};
 
 /**
  * Headers the service owns: they carry the addressing it verified (From, To, ...), the MIME
@@ -189,323 +86,244 @@ const HEADER_NAME = /^[\x21-\x39\x3b-\x7e]{1,100}$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const CONTENT_TYPE = /^[\w!#$&^.+-]+\/[\w!#$&^.+-]+(\s*;\s*[\w.-]+=("[^"\r\n]*"|[^;\s"]+))*$/;
 const CONTENT_ID = /^[^\s<>\u0000-\u001f\u007f]{1,200}$/;
-
-type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-class Problems {
-  readonly items: FieldError[] = [];
-  add(field: string, code: string, message: string, received?: unknown): void {
-    this.items.push({ field, code, message, received: summarize(received) });
-  }
-}
-
-function summarize(value: unknown): unknown {
-  if (typeof value === 'string') return value.length > 200 ? `${value.slice(0, 200)}…` : value;
-  if (value === null || typeof value !== 'object') return value;
-  return Array.isArray(value) ? 'array' : 'object';
-}
+const CONTENT_ID_MESSAGE = 'contentId must be 1 to 200 characters without spaces, angle brackets or control characters';
 
 const validEmail = (v: string): boolean => v.length <= 320 && !CONTROL.test(v) && isEmail(v);
+const string = (message = '{field} must be a string') => z.string({ error: (iss) => (iss.input === undefined || iss.input === null ? '{field} is required' : message) });
+const boolean = () => absent(z.boolean({ error: '{field} must be a boolean' }));
+const email = (what: string) => ({ format: 'email', description: `${what} address` });
 
 /** "Name <addr@x>" or a bare address. */
-function splitAddress(raw: string): Recipient | null {
+function splitAddress(raw: string): Recipient {
   const value = raw.trim();
   const angle = /^(.*)<([^<>]+)>$/.exec(value);
-  if (angle) {
-    const name = angle[1].trim().replace(/^"(.*)"$/, '$1').trim();
-    return { email: angle[2].trim().toLowerCase(), name: name || null };
-  }
-  return { email: value.toLowerCase(), name: null };
+  if (!angle) return { email: value.toLowerCase(), name: null };
+  const name = angle[1].trim().replace(/^"(.*)"$/, '$1').trim();
+  return { email: angle[2].trim().toLowerCase(), name: name || null };
 }
 
-function parseAddress(value: unknown, field: string, p: Problems, allowNamedString: boolean): Recipient | undefined {
-  if (typeof value === 'string') {
-    const parsed = allowNamedString ? splitAddress(value) : { email: value.trim().toLowerCase(), name: null };
-    if (!parsed || !validEmail(parsed.email) || LINE_BREAK.test(value)) {
-      p.add(field, 'invalid_string', `${field} must be a valid email address`, value);
-      return undefined;
-    }
-    if (parsed.name && parsed.name.length > SEND_LIMITS.displayName) {
-      p.add(field, 'too_big', `the display name in ${field} must be at most ${SEND_LIMITS.displayName} characters`, value);
-      return undefined;
-    }
-    return parsed;
-  }
-  if (isObject(value)) {
-    let ok = true;
-    const email = value.email;
-    if (email === undefined || email === null) {
-      p.add(`${field}.email`, 'required', `${field}.email is required`);
-      ok = false;
-    } else if (typeof email !== 'string' || !validEmail(email.trim())) {
-      p.add(`${field}.email`, 'invalid_string', `${field}.email must be a valid email address`, email);
-      ok = false;
-    }
-    const name = value.name;
-    if (name !== undefined && name !== null) {
-      if (typeof name !== 'string') {
-        p.add(`${field}.name`, 'invalid_type', `${field}.name must be a string`, name);
-        ok = false;
-      } else if (CONTROL.test(name)) {
-        p.add(`${field}.name`, 'invalid_string', `${field}.name must not contain line breaks or control characters`, name);
-        ok = false;
-      } else if (name.length > SEND_LIMITS.displayName) {
-        p.add(`${field}.name`, 'too_big', `${field}.name must be at most ${SEND_LIMITS.displayName} characters`, name);
-        ok = false;
-      }
-    }
-    if (!ok) return undefined;
-    const trimmedName = typeof name === 'string' ? name.trim() : '';
-    return { email: (email as string).trim().toLowerCase(), name: trimmedName || null };
-  }
-  p.add(field, 'invalid_type', `${field} must be an email address or an object {name, email}`, value);
-  return undefined;
-}
+/** An address as a string (`from` also takes "Name <addr>") or `{ email, name }`. */
+const address = (what: string, named: boolean, emptyIsMissing = false) =>
+  z.union(
+    [
+      string()
+        .meta({ ...email(what), example: 'ann@example.com' })
+        .transform((value, ctx): Recipient => {
+          const parsed = named ? splitAddress(value) : { email: value.trim().toLowerCase(), name: null };
+          if (emptyIsMissing && value === '') issue(ctx, [], 'required', '{field} is required');
+          else if (!validEmail(parsed.email) || LINE_BREAK.test(value)) issue(ctx, [], 'invalid_string', '{field} must be a valid email address', value);
+          else if (parsed.name && parsed.name.length > SEND_LIMITS.displayName) {
+            issue(ctx, [], 'too_big', `the display name in {field} must be at most ${SEND_LIMITS.displayName} characters`, value);
+          }
+          return parsed;
+        }),
+      z
+        .object({
+          email: z
+            .string({ error: (iss) => (iss.input === undefined || iss.input === null ? coded('required', '{field} is required', true) : coded('invalid_string', '{field} must be a valid email address')) })
+            .meta(email(what))
+            .refine((v) => validEmail(v.trim()), { message: '{field} must be a valid email address', params: { code: 'invalid_string' } }),
+          name: absent(
+            string()
+              .refine((v) => !CONTROL.test(v), { message: '{field} must not contain line breaks or control characters', params: { code: 'invalid_string' } })
+              .max(SEND_LIMITS.displayName, { message: `{field} must be at most ${SEND_LIMITS.displayName} characters` })
+              .meta({ description: 'Display name' }),
+          ),
+        })
+        .transform(({ email: e, name }): Recipient => ({ email: e.trim().toLowerCase(), name: name?.trim() || null })),
+    ],
+    { error: coded('invalid_type', '{field} must be an email address or an object {name, email}') },
+  );
 
-function parseRecipients(value: unknown, p: Problems): Recipient[] {
-  if (value === undefined || value === null || value === '') {
-    p.add('to', 'required', 'to is required');
-    return [];
-  }
-  if (!Array.isArray(value)) {
-    const one = parseAddress(value, 'to', p, false);
-    return one ? [one] : [];
-  }
-  if (value.length === 0) {
-    p.add('to', 'too_small', 'to must name at least one recipient', value);
-    return [];
-  }
-  if (value.length > SEND_LIMITS.recipients) {
-    p.add('to', 'too_big', `to may name at most ${SEND_LIMITS.recipients} recipients`, value);
-    return [];
-  }
-  const seen = new Set<string>();
-  const out: Recipient[] = [];
-  value.forEach((item, i) => {
-    const r = parseAddress(item, `to[${i}]`, p, false);
-    // The same address twice in one request is one recipient: one contact, one email.
-    if (r && !seen.has(r.email)) {
-      seen.add(r.email);
-      out.push(r);
-    }
+/** A check that also runs beside problems of the members (their own items): it reads the raw list. */
+const always = { when: ({ value }: { value: unknown }) => Array.isArray(value) };
+
+const recipients = z
+  .union([
+    address('Recipient', false, true).transform((r) => [r]),
+    z
+      .array(address('Recipient', false))
+      .refine((list) => list.length <= SEND_LIMITS.recipients, { ...always, message: `{field} may name at most ${SEND_LIMITS.recipients} recipients`, params: { code: 'too_big', alone: true } })
+      .refine((list) => list.length > 0, { message: '{field} must name at least one recipient', params: { code: 'too_small' } })
+      .meta({ maxItems: SEND_LIMITS.recipients })
+      // The same address twice in one request is one recipient: one contact, one email.
+      .transform((list) => list.filter((r, i) => list.findIndex((o) => o.email === r.email) === i)),
+  ], { error: (iss) => (iss.input === undefined || iss.input === null ? coded('required', '{field} is required', true) : coded('invalid_type', '{field} must be an email address or an object {name, email}')) })
+  .meta({
+    description: `Recipient(s): an address, \`{ email, name }\`, or an array of up to ${SEND_LIMITS.recipients} of them. Each becomes (or updates) a contact; a recipient's \`name\` renders as \`{{name}}\` unless \`data\` sets \`name\`.`,
   });
-  return out;
-}
 
-function optionalString(body: Obj, field: string, p: Problems): string | undefined {
-  const value = body[field];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') {
-    p.add(field, 'invalid_type', `${field} must be a string`, value);
-    return undefined;
-  }
-  return value;
-}
-
-function optionalBoolean(body: Obj, field: string, p: Problems): boolean | undefined {
-  const value = body[field];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'boolean') {
-    p.add(field, 'invalid_type', `${field} must be a boolean`, value);
-    return undefined;
-  }
-  return value;
-}
-
-function parseHeaders(value: unknown, p: Problems): Record<string, string> {
-  if (value === undefined || value === null) return {};
-  if (!isObject(value)) {
-    p.add('headers', 'invalid_type', 'headers must be an object of header name to value', value);
-    return {};
-  }
+function checkHeaders(value: Record<string, unknown>, ctx: z.RefinementCtx): void {
   const entries = Object.entries(value);
-  if (entries.length > SEND_LIMITS.headers) {
-    p.add('headers', 'too_big', `at most ${SEND_LIMITS.headers} custom headers are allowed`, value);
-    return {};
-  }
-  const out: Record<string, string> = {};
+  if (entries.length > SEND_LIMITS.headers) return issue(ctx, [], 'too_big', `at most ${SEND_LIMITS.headers} custom headers are allowed`, value);
   const seen = new Set<string>();
   for (const [name, raw] of entries) {
-    const field = `headers.${name.replace(/\r/g, '\\r').replace(/\n/g, '\\n')}`;
-    if (LINE_BREAK.test(name)) {
-      p.add(field, 'invalid_string', 'header names must not contain CR or LF', name);
-      continue;
-    }
-    if (!HEADER_NAME.test(name)) {
-      p.add(field, 'invalid_string', 'header names must be 1 to 100 printable ASCII characters without a colon or space', name);
-      continue;
-    }
     const lower = name.toLowerCase();
-    if (RESERVED_HEADERS.has(lower)) {
-      p.add(field, 'reserved_header', `the ${name} header is set by the service and cannot be overridden`, name);
-      continue;
-    }
-    if (seen.has(lower)) {
-      p.add(field, 'duplicate', `the ${name} header is given twice (names are case-insensitive)`, name);
-      continue;
-    }
+    const fail = (code: string, message: string, received: unknown) => issue(ctx, [name], code, message, received);
+    if (LINE_BREAK.test(name)) fail('invalid_string', 'header names must not contain CR or LF', name);
+    else if (!HEADER_NAME.test(name)) fail('invalid_string', 'header names must be 1 to 100 printable ASCII characters without a colon or space', name);
+    else if (RESERVED_HEADERS.has(lower)) fail('reserved_header', `the ${name} header is set by the service and cannot be overridden`, name);
+    else if (seen.has(lower)) fail('duplicate', `the ${name} header is given twice (names are case-insensitive)`, name);
+    else if (typeof raw !== 'string') fail('invalid_type', 'header values must be strings', raw);
+    else if (LINE_BREAK.test(raw) || raw.includes(NUL)) fail('invalid_string', 'header values must not contain CR, LF or NUL', raw);
+    else if (raw.length > SEND_LIMITS.headerValue) fail('too_big', `header values must be at most ${SEND_LIMITS.headerValue} characters`, raw);
     seen.add(lower);
-    const headerValue = typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : raw;
-    if (typeof headerValue !== 'string') {
-      p.add(field, 'invalid_type', 'header values must be strings', raw);
-      continue;
-    }
-    if (LINE_BREAK.test(headerValue) || headerValue.includes(NUL)) {
-      p.add(field, 'invalid_string', 'header values must not contain CR, LF or NUL', headerValue);
-      continue;
-    }
-    if (headerValue.length > SEND_LIMITS.headerValue) {
-      p.add(field, 'too_big', `header values must be at most ${SEND_LIMITS.headerValue} characters`, headerValue);
-      continue;
-    }
-    out[name] = headerValue;
   }
-  return out;
 }
 
-function decodedLength(base64: string): number {
-  const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
-  return (base64.length / 4) * 3 - padding;
-}
+const headers = z
+  .record(z.string(), z.unknown().transform((v) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v)).meta({ type: 'string', maxLength: SEND_LIMITS.headerValue }), {
+    error: '{field} must be an object of header name to value',
+  })
+  .superRefine(checkHeaders)
+  .transform((v) => v as Record<string, string>)
+  .meta({ maxProperties: SEND_LIMITS.headers, description: 'Extra message headers (From, To, Subject, Message-ID and MIME headers are reserved)' });
 
-function parseAttachments(value: unknown, p: Problems): { attachments: StoredAttachment[]; bytes: number } {
-  const none = { attachments: [], bytes: 0 };
-  if (value === undefined || value === null) return none;
-  if (!Array.isArray(value)) {
-    p.add('attachments', 'invalid_type', 'attachments must be an array', value);
-    return none;
-  }
-  if (value.length > SEND_LIMITS.attachments) {
-    p.add('attachments', 'too_big', `at most ${SEND_LIMITS.attachments} attachments are allowed (got ${value.length})`, value);
-    return none;
-  }
-  const attachments: StoredAttachment[] = [];
-  let bytes = 0;
-  value.forEach((item, i) => {
-    const f = `attachments[${i}]`;
-    if (!isObject(item)) {
-      p.add(f, 'invalid_type', `${f} must be an object {filename, content, contentType, contentId?, disposition}`, item);
-      return;
-    }
-    const before = p.items.length;
-    const { filename, content, contentType, contentId } = item;
-    const disposition = item.disposition ?? 'attachment';
-    if (typeof filename !== 'string' || filename.trim() === '') p.add(`${f}.filename`, 'required', `${f}.filename is required`, filename);
-    else if (CONTROL.test(filename) || filename.length > 255) {
-      p.add(`${f}.filename`, 'invalid_string', 'filename must be at most 255 characters without control characters (CR/LF)', filename);
-    }
-    let normalized = '';
-    if (typeof content !== 'string' || content.length === 0) p.add(`${f}.content`, 'required', `${f}.content (base64) is required`, content);
-    else {
-      normalized = content.replace(/\s+/g, '');
-      if (normalized.length % 4 !== 0 || !BASE64.test(normalized)) {
-        p.add(`${f}.content`, 'invalid_base64', `${f}.content is not valid base64`, content);
-      }
-    }
-    if (contentType !== undefined && contentType !== null && (typeof contentType !== 'string' || !CONTENT_TYPE.test(contentType))) {
-      p.add(`${f}.contentType`, 'invalid_string', 'contentType must be a MIME type such as application/pdf', contentType);
-    }
-    if (disposition !== 'attachment' && disposition !== 'inline') {
-      p.add(`${f}.disposition`, 'invalid_enum_value', 'disposition must be attachment or inline', disposition);
-    }
-    if (contentId !== undefined && contentId !== null && (typeof contentId !== 'string' || !CONTENT_ID.test(contentId))) {
-      p.add(`${f}.contentId`, 'invalid_string', 'contentId must be 1 to 200 characters without spaces, angle brackets or control characters', contentId);
-    } else if (disposition === 'inline' && (contentId === undefined || contentId === null)) {
-      p.add(`${f}.contentId`, 'required', 'contentId is required for inline attachments (reference it as cid:<contentId>)');
-    }
-    if (p.items.length > before) return;
-    bytes += decodedLength(normalized);
-    attachments.push({
-      filename: (filename as string).trim(),
-      content: normalized,
-      contentType: typeof contentType === 'string' ? contentType : undefined,
-      contentId: typeof contentId === 'string' ? contentId : undefined,
-      disposition: disposition as 'attachment' | 'inline',
-    });
-  });
-  if (bytes > SEND_LIMITS.attachmentBytes) {
-    p.add('attachments', 'too_big', `attachments may total at most ${SEND_LIMITS.attachmentBytes / 1024 / 1024} MB decoded (got ${(bytes / 1024 / 1024).toFixed(1)} MB)`);
-  }
-  return { attachments, bytes };
-}
+const decodedLength = (base64: string): number => (base64.length / 4) * 3 - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
 
-/** Returns the normalized request, or every problem found (one item each). */
-export function parseSendRequest(input: unknown): { request: SendRequest; errors: [] } | { request: null; errors: FieldError[] } {
-  const p = new Problems();
-  if (!isObject(input)) {
-    p.add('body', 'invalid_type', 'the request body must be a JSON object', input);
-    return { request: null, errors: p.items };
-  }
-  const to = parseRecipients(input.to, p);
-
-  const subject = optionalString(input, 'subject', p);
-  if (subject !== undefined) {
-    if (subject.length === 0) p.add('subject', 'too_small', 'subject must not be empty', subject);
-    else if (subject.length > SEND_LIMITS.subject) p.add('subject', 'too_big', `subject must be at most ${SEND_LIMITS.subject} characters`, subject);
-    else if (LINE_BREAK.test(subject)) p.add('subject', 'invalid_string', 'subject must not contain line breaks (CR or LF)', subject);
-    else if (subject.includes(NUL)) p.add('subject', 'invalid_string', 'subject must not contain NUL characters (U+0000)', subject);
-  }
-  const body = optionalString(input, 'body', p);
-  if (body !== undefined && body.length === 0) p.add('body', 'too_small', 'body must not be empty', body);
-  else if (body?.includes(NUL)) p.add('body', 'invalid_string', 'body must not contain NUL characters (U+0000)', body);
-  const type = optionalString(input, 'type', p);
-  if (type !== undefined && !(BODY_TYPES as readonly string[]).includes(type)) {
-    p.add('type', 'invalid_enum_value', `type must be ${BODY_TYPES.join(' or ')} (how body is written)`, type);
-  }
-
-  for (const item of nearMissErrors(input, SEND_NEAR_MISSES)) p.items.push(item);
-  const template = optionalString(input, 'template', p);
-  if (template !== undefined && !isUUID(template)) p.add('template', 'invalid_string', 'template must be a template id (UUID)', template);
-
-  const from = input.from === undefined || input.from === null ? undefined : parseAddress(input.from, 'from', p, true);
-  const name = optionalString(input, 'name', p);
-  if (name !== undefined && (CONTROL.test(name) || name.length > SEND_LIMITS.displayName)) {
-    p.add('name', 'invalid_string', `name must be at most ${SEND_LIMITS.displayName} characters without control characters`, name);
-  }
-  const reply = optionalString(input, 'reply', p);
-  if (reply !== undefined && !validEmail(reply.trim())) p.add('reply', 'invalid_string', 'reply must be a valid email address', reply);
-
-  let data: Record<string, unknown> | undefined;
-  if (input.data !== undefined && input.data !== null) {
-    if (isObject(input.data)) data = input.data;
-    else p.add('data', 'invalid_type', 'data must be an object', input.data);
-  }
-  const subscribed = optionalBoolean(input, 'subscribed', p);
-  const preserveExistingSubscription = optionalBoolean(input, 'preserveExistingSubscription', p);
-  const doubleOptIn = optionalBoolean(input, 'doubleOptIn', p);
-  let topics: Record<string, unknown> | undefined;
-  if (input.topics !== undefined && input.topics !== null) {
-    if (isObject(input.topics)) topics = input.topics;
-    else p.add('topics', 'invalid_type', 'topics must be an object of topic slugs to true, false or null', input.topics);
-  }
-  const tracking = optionalBoolean(input, 'tracking', p);
-  const headers = parseHeaders(input.headers, p);
-  const { attachments, bytes } = parseAttachments(input.attachments, p);
-
-  if (p.items.length) return { request: null, errors: p.items };
-  return {
-    request: {
-      to,
-      subject,
-      body,
-      type: type as BodyType | undefined,
-      template,
-      from,
-      name: name?.trim() || undefined,
-      reply: reply?.trim().toLowerCase(),
-      data,
-      subscribed,
-      preserveExistingSubscription,
-      doubleOptIn,
-      topics,
-      headers,
-      attachments,
-      attachmentBytes: bytes,
-      tracking,
+const attachment = z
+  .object(
+    {
+      filename: z
+        .string({ error: coded('required', '{field} is required') })
+        .refine((v) => v.trim() !== '', { message: '{field} is required', params: { code: 'required' } })
+        .refine((v) => !CONTROL.test(v) && v.length <= 255, { message: 'filename must be at most 255 characters without control characters (CR/LF)', params: { code: 'invalid_string' } })
+        .meta({ maxLength: 255, description: 'File name shown to the recipient' }),
+      content: z
+        .string({ error: coded('required', '{field} (base64) is required') })
+        .refine((v) => v.length > 0, { message: '{field} (base64) is required', params: { code: 'required' } })
+        .transform((v) => v.replace(/\s+/g, ''))
+        .refine((v) => v.length % 4 === 0 && BASE64.test(v), { message: '{field} is not valid base64', params: { code: 'invalid_base64' } })
+        .meta({ format: 'byte', description: 'File content, base64' }),
+      contentType: absent(
+        z
+          .string({ error: coded('invalid_string', 'contentType must be a MIME type such as application/pdf') })
+          .refine((v) => CONTENT_TYPE.test(v), { message: 'contentType must be a MIME type such as application/pdf', params: { code: 'invalid_string' } })
+          .meta({ description: 'MIME type, e.g. application/pdf (guessed from the filename when absent)' }),
+      ),
+      disposition: absent(z.enum(['attachment', 'inline'], { error: 'disposition must be attachment or inline' }).meta({ description: 'attachment (default) or inline (an image referenced from the body)' })),
+      contentId: absent(
+        z
+          .string({ error: coded('invalid_string', CONTENT_ID_MESSAGE) })
+          .refine((v) => CONTENT_ID.test(v), { message: CONTENT_ID_MESSAGE, params: { code: 'invalid_string' } })
+          .meta({ description: 'For inline images: reference it in the body as cid:<contentId>' }),
+      ),
     },
-    errors: [],
-  };
+    { error: coded('invalid_type', '{field} must be an object {filename, content, contentType, contentId?, disposition}') },
+  )
+  // Also beside other problems of the attachment: the check reads the raw fields.
+  .refine((a) => a.disposition !== 'inline' || (a.contentId !== undefined && a.contentId !== null), {
+    path: ['contentId'],
+    message: 'contentId is required for inline attachments (reference it as cid:<contentId>)',
+    params: { code: 'required', received: undefined },
+    when: ({ value }) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  })
+  .transform(
+    (a): StoredAttachment => ({ filename: a.filename.trim(), content: a.content, contentType: a.contentType ?? undefined, contentId: a.contentId ?? undefined, disposition: a.disposition ?? 'attachment' }),
+  );
+
+const base64Bytes = (a: unknown): number => {
+  const content = typeof (a as { content?: unknown } | null)?.content === 'string' ? (a as { content: string }).content.replace(/\s+/g, '') : '';
+  return content.length % 4 === 0 && BASE64.test(content) ? decodedLength(content) : 0;
+};
+const totalBytes = (list: unknown[]): number => list.reduce<number>((sum, a) => sum + base64Bytes(a), 0);
+const MB = SEND_LIMITS.attachmentBytes / 1024 / 1024;
+
+const attachments = z
+  .array(attachment, { error: '{field} must be an array' })
+  .refine((list) => list.length <= SEND_LIMITS.attachments, {
+    ...always,
+    error: (iss) => `at most ${SEND_LIMITS.attachments} attachments are allowed (got ${(iss.input as unknown[]).length})`,
+    params: { code: 'too_big', alone: true },
+  })
+  .refine((list) => totalBytes(list) <= SEND_LIMITS.attachmentBytes, {
+    ...always,
+    error: (iss) => `attachments may total at most ${MB} MB decoded (got ${(totalBytes(iss.input as unknown[]) / 1024 / 1024).toFixed(1)} MB)`,
+    params: { code: 'too_big', received: undefined },
+  })
+  .meta({ maxItems: SEND_LIMITS.attachments, description: `Files, at most ${MB} MB decoded in total` })
+  .transform((list) => ({ attachments: list, bytes: list.reduce((sum, a) => sum + decodedLength(a.content), 0) }));
+
+/** Null is "not given": the service reads undefined. */
+function nullsAbsent<T extends Record<string, unknown>>(o: T): { [K in keyof T]: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, v ?? undefined])) as { [K in keyof T]: Exclude<T[K], null> };
+}
+
+const textField = (check: (v: string, ctx: z.RefinementCtx) => void) => absent(string().superRefine(check));
+
+/** The `/v1/send` body (docs/decisions.md#sending wire names): its validation, its OpenAPI schema and the type the service reads. */
+export const SEND_BODY = z
+  .object(
+    {
+      to: recipients,
+      template: textField((v, ctx) => {
+        if (!isUUID(v)) issue(ctx, [], 'invalid_string', 'template must be a template id (UUID)', v);
+      }).meta({ format: 'uuid', description: 'Template id (UUID) to render; its subject, body and sender are used unless given here. The field is `template`, not `templateId`.' }),
+      subject: textField((v, ctx) => {
+        if (v.length === 0) issue(ctx, [], 'too_small', 'subject must not be empty', v);
+        else if (v.length > SEND_LIMITS.subject) issue(ctx, [], 'too_big', `subject must be at most ${SEND_LIMITS.subject} characters`, v);
+        else if (LINE_BREAK.test(v)) issue(ctx, [], 'invalid_string', 'subject must not contain line breaks (CR or LF)', v);
+        else if (v.includes(NUL)) issue(ctx, [], 'invalid_string', 'subject must not contain NUL characters (U+0000)', v);
+      }).meta({ maxLength: SEND_LIMITS.subject, description: 'Subject (Liquid template); required without `template`' }),
+      body: textField((v, ctx) => {
+        if (v.length === 0) issue(ctx, [], 'too_small', 'body must not be empty', v);
+        else if (v.includes(NUL)) issue(ctx, [], 'invalid_string', 'body must not contain NUL characters (U+0000)', v);
+      }).meta({ description: 'Body (Liquid template), HTML or markdown as `type` says; required without `template`' }),
+      type: textField((v, ctx) => {
+        if (!(BODY_TYPES as readonly string[]).includes(v)) issue(ctx, [], 'invalid_enum_value', `type must be ${BODY_TYPES.join(' or ')} (how body is written)`, v);
+      }).meta({
+        enum: [...BODY_TYPES],
+        default: 'html',
+        description: "How this request's `body` is written: html (default, sent as given) or markdown (rendered with Liquid, then converted to HTML); a template's body is HTML. Plunk's field",
+      }),
+      from: absent(address('Sender', true)).meta({ description: "Sender: an address on a verified domain, or `{ email, name }`; defaults to the template's sender, then to the project's `defaultFrom`" }),
+      name: textField((v, ctx) => {
+        if (CONTROL.test(v) || v.length > SEND_LIMITS.displayName) issue(ctx, [], 'invalid_string', `name must be at most ${SEND_LIMITS.displayName} characters without control characters`, v);
+      }).meta({ maxLength: SEND_LIMITS.displayName, description: 'Deprecated: sender display name, used when `from` has no name' }),
+      reply: textField((v, ctx) => {
+        if (!validEmail(v.trim())) issue(ctx, [], 'invalid_string', 'reply must be a valid email address', v);
+      }).meta({ format: 'email', description: 'Reply-To address' }),
+      data: absent(z.record(z.string(), z.unknown(), { error: 'data must be an object' })).meta({
+        additionalProperties: true,
+        description: 'Template variables, stored on the contact; `{ "value": …, "persistent": false }` uses a value for this email only',
+      }),
+      subscribed: boolean().meta({ description: 'Sets the subscription of the recipients (contacts)' }),
+      preserveExistingSubscription: boolean().meta({ description: "Plunk's flag: with true, `subscribed` applies to recipients that become new contacts only; existing contacts keep their state" }),
+      doubleOptIn: boolean().meta({
+        description: "With the project's double opt-in enabled, recipients that subscribed: true would subscribe stay unsubscribed (confirmation pending) and get the confirmation email",
+      }),
+      topics: absent(z.record(z.string(), z.unknown(), { error: 'topics must be an object of topic slugs to true, false or null' })).meta({
+        additionalProperties: { type: 'boolean', nullable: true },
+        description: 'Topic choices of the recipients (contacts) by topic slug: true, false, or null to remove the choice; an unknown slug is a 422',
+      }),
+      headers: absent(headers),
+      attachments: absent(attachments),
+      tracking: boolean().meta({ description: "Open and click tracking for this email (defaults to the project's setting)" }),
+    },
+    { error: coded('invalid_type', 'the request body must be a JSON object') },
+  )
+  .meta({ description: 'Either `template` (a template id) or `subject` and `body`. Unknown fields are refused when they look like a misspelling (e.g. `templateId`).' })
+  .transform(({ to, type, name, reply, headers: h, attachments: a, ...rest }) => ({
+    ...nullsAbsent(rest),
+    to,
+    /** `markdown`: `body` is converted to HTML when each message is built; absent means `html`. */
+    type: (type ?? undefined) as BodyType | undefined,
+    name: name?.trim() || undefined,
+    reply: reply?.trim().toLowerCase(),
+    headers: h ?? {},
+    attachments: a?.attachments ?? [],
+    /** Decoded size of all attachments, in bytes. */
+    attachmentBytes: a?.bytes ?? 0,
+  }));
+
+export const SEND_REQUEST_SCHEMA = openApiSchemaOf(SEND_BODY);
+
+export const SEND_BODY_OPTIONS = { nearMisses: SEND_NEAR_MISSES };
+
+/** Returns the normalized request, or every problem found (one item each; misspelt field names too). */
+export function parseSendRequest(input: unknown): { request: SendRequest; errors: [] } | { request: null; errors: FieldError[] } {
+  const parsed = parseDeclared(SEND_BODY, input, SEND_BODY_OPTIONS);
+  return parsed.value === null ? { request: null, errors: parsed.errors } : { request: parsed.value, errors: [] };
 }
 
 /**

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { absent, coded, issue, openApiSchemaOf, parseDeclared } from './declared-body';
+
+const address = z.union([z.string().meta({ format: 'email' }), z.object({ email: z.string(), name: absent(z.string()) })], {
+  error: coded('invalid_type', '{field} must be an address or {email, name}'),
+});
+const body = z.object({
+  to: z.array(address).superRefine((list, ctx) => {
+    if (list.length > 2) issue(ctx, [], 'too_big', '{field} holds at most 2', list);
+  }),
+  note: absent(z.string().max(3, { message: '{field} is long' }).refine((v) => !v.includes('!'), { message: '{field} shouts', params: { code: 'invalid_string' } })),
+});
+
+describe('declared bodies', () => {
+  it('reports one item per field, with its path, code and received value', () => {
+    const out = parseDeclared(body, { to: ['a@x', { name: 'n' }, 5], note: 'loud!' });
+    expect(out.errors).toEqual([
+      { field: 'to[1].email', code: 'required', message: 'Invalid input: expected string, received undefined' },
+      { field: 'to[2]', code: 'invalid_type', message: 'to[2] must be an address or {email, name}', received: 5 },
+      { field: 'note', code: 'too_big', message: 'note is long', received: 'loud!' },
+    ]);
+  });
+
+  it('takes null as not given for absent() fields and names misspelt fields', () => {
+    expect(parseDeclared(body, { to: [], note: null }).value).toEqual({ to: [], note: null });
+    expect(parseDeclared(body, { to: [], notes: 'x' }, { nearMisses: { notes: 'note' } }).errors).toEqual([
+      { field: 'notes', code: 'unrecognized_keys', message: 'unknown field notes: did you mean note?', received: 'notes' },
+    ]);
+  });
+
+  it('writes the OpenAPI schema of the input: unions as oneOf, absent fields not nullable', () => {
+    const schema = openApiSchemaOf(body) as Record<string, unknown>;
+    expect(schema).toEqual({
+      type: 'object',
+      required: ['to'],
+      properties: {
+        to: { type: 'array', items: { oneOf: [{ type: 'string', format: 'email' }, { type: 'object', properties: { email: { type: 'string' }, name: { type: 'string' } }, required: ['email'] }] } },
+        note: { type: 'string', maxLength: 3 },
+      },
+    });
+  });
+});
