@@ -4,13 +4,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { StoredAttachment } from './entities/email-content.entity';
 import type { EmailStatus, EmailType } from './entities/email.entity';
-import { contactSubscribedSql } from '../contacts/contacts.sql';
 import { insertEventsSql } from '../events/events-insert.sql';
 import { EventRow, fromEventRow, StoredEvent } from '../events/events.types';
 import { Batcher } from '../../platform/batching/batcher';
 import { affectedCount, returnedRows } from '../../platform/database/query-results';
-import { suppressedSql } from '../deliverability/suppression/suppressions.sql';
-import { SUBSCRIPTION_TYPES } from './recipient-policy';
+import { handOverFacts, handOverFactsSql, HandOverRow, RecipientFacts, SUBSCRIPTION_TYPES } from './recipient-policy';
 import { EMAIL_EVENT_COLUMNS, EmailEventRow } from './email-event-data';
 import { Counts, ReputationCounts } from '../projects/reputation-counts';
 import type { AppConfig } from '../../config/config';
@@ -55,9 +53,8 @@ const LOAD_SQL = `SELECT e.id, e.project_id, e.contact_id, e.template_id, e.camp
               e.variables, e.status, e.created_at, (e.lease_until IS NOT NULL AND e.lease_until > now()) AS lease_active,
               (e.not_before IS NOT NULL AND e.not_before > now()) AS held,
               e.track_opens, e.track_clicks, e.content_id, e.source,
-              -- What the recipient policy (skipReason) needs, for the mail that respects subscriptions.
-              CASE WHEN e.type = ANY($2::text[]) THEN ${suppressedSql({ projectId: 'e.project_id', email: 'lower(btrim(e.to_address))' })} ELSE false END AS suppressed,
-              CASE WHEN e.type = ANY($2::text[]) THEN ${contactSubscribedSql('e.project_id', 'lower(btrim(e.to_address))')} END AS contact_subscribed,
+              -- What the recipient policy (skipReason) needs now, for the mail that respects consent.
+              ${handOverFactsSql('$2::text[]')},
               c.subject AS c_subject, c.body AS c_body, c.liquid AS c_liquid, c.markdown AS c_markdown, c.text AS c_text, c.from_name AS c_from_name,
               c.reply_to AS c_reply_to, c.headers AS c_headers, c.attachments AS c_attachments, c.topic_id AS c_topic_id
          FROM emails e LEFT JOIN email_contents c ON c.id = e.content_id
@@ -110,10 +107,8 @@ export interface LoadedEmail {
   trackClicks: boolean;
   /** `smtp` for the submission relay's emails, else null (see email-event-data.ts, `emailSource`). */
   source: string | null;
-  /** SUBSCRIPTION_TYPES only (false otherwise): the address is on the project's suppression list. */
-  suppressed: boolean;
-  /** SUBSCRIPTION_TYPES only (null otherwise, or when no contact has the address). */
-  contactSubscribed: boolean | null;
+  /** The recipient's state when loaded, for the hand-over re-check (`skipReason`); consent is read for SUBSCRIPTION_TYPES only. */
+  recipient: RecipientFacts;
   content: {
     subject: string;
     body: string;
@@ -129,7 +124,7 @@ export interface LoadedEmail {
   } | null;
 }
 
-interface LoadedRow {
+interface LoadedRow extends HandOverRow {
   id: string;
   held: boolean;
   created_at: Date;
@@ -147,8 +142,6 @@ interface LoadedRow {
   track_opens: boolean;
   track_clicks: boolean;
   source: string | null;
-  suppressed: boolean;
-  contact_subscribed: boolean | null;
   content_id: string | null;
   c_subject: string;
   c_body: string;
@@ -490,8 +483,7 @@ function toLoaded(r: LoadedRow): LoadedEmail {
     trackOpens: r.track_opens,
     trackClicks: r.track_clicks,
     source: r.source,
-    suppressed: r.suppressed,
-    contactSubscribed: r.contact_subscribed,
+    recipient: handOverFacts(r.to_address, r),
     content: r.content_id
       ? {
           subject: r.c_subject,
