@@ -1,3 +1,4 @@
+import { CampaignEngine } from '../../src/modules/campaigns/engine/campaign-engine';
 import { EmailPipeline } from '../../src/modules/emails/engine/email-pipeline';
 import { TestApp } from '../support/app';
 import { createTemplate, db, send } from '../support/deliverability';
@@ -5,10 +6,11 @@ import { useSession } from '../support/session';
 
 /**
  * Skips decided when the pipeline takes a queued email, from the state at that moment: a
- * project suspended since, an address suppressed or unsubscribed since (MARKETING).
- * White-box: the pipeline is run by hand (ROLE=api has no worker), a project is disabled and an
- * address suppressed directly (no endpoint does either). Emails are read through the API (a
- * skipped email's reason is its `skipReason`).
+ * project suspended since, an address suppressed or unsubscribed since (MARKETING), a contact
+ * that left the mail's topic or snoozed since. White-box: the pipeline (and the campaign engine)
+ * is run by hand (ROLE=api has no worker), a project is disabled and an address suppressed
+ * directly (no endpoint does either). Emails are read through the API (a skipped email's reason
+ * is its `skipReason`).
  */
 describe('queued mail whose project or address changed before sending', () => {
   // ROLE=api runs no workers, so the email stays queued until the test runs the pipeline itself.
@@ -61,5 +63,46 @@ describe('queued mail whose project or address changed before sending', () => {
     expect(byId.get(toUnsubscribed)).toEqual({ status: 'skipped', error: null, skipReason: 'unsubscribed' });
     expect(byId.get(toStillIn)).toEqual({ status: 'delivered', error: null, skipReason: null });
     expect(byId.get(transactional)).toEqual({ status: 'delivered', error: null, skipReason: null });
+  });
+
+  it('skips a campaign email whose contact left its topic or snoozed while it waited, sends the others, as one group', async () => {
+    const p = await s.newProject();
+    const news = (await p.api.post('/topics', { name: 'News', default: 'opt_out' }).expect(201)).body as { id: string; slug: string };
+    const contacts: Record<string, string> = {};
+    for (const name of ['leaves-topic', 'snoozes', 'stays', 'leaves-other-topic']) {
+      contacts[name] = (await p.api.post('/contacts', { email: `${name}@example.org`, subscribed: true }).expect(201)).body.id;
+    }
+    await p.api.post('/topics', { name: 'Other', default: 'opt_out' }).expect(201);
+    const campaign = (await p.api.post('/campaigns', { name: 'News', subject: 'News', body: '<p>News</p>', from: 'news@example.com', audienceType: 'ALL', topicId: news.id }).expect(201)).body.data as { id: string };
+    await p.api.post(`/campaigns/${campaign.id}/send`).expect(200);
+    await app.runtime.app.get(CampaignEngine).tick();
+    const queued = await p.read.emails({ campaignId: campaign.id });
+    expect(queued.map((e) => e.status)).toEqual(['queued', 'queued', 'queued', 'queued']);
+
+    // While the emails wait: one contact leaves the campaign's topic, one snoozes, one leaves another topic.
+    await p.api.patch(`/contacts/${contacts['leaves-topic']}`, { topics: { [news.slug]: false } }).expect(200);
+    await p.api.patch(`/contacts/${contacts.snoozes}`, { snoozedUntil: new Date(Date.now() + 86_400_000).toISOString() }).expect(200);
+    await p.api.patch(`/contacts/${contacts['leaves-other-topic']}`, { topics: { other: false } }).expect(200);
+
+    expect(await app.runtime.app.get(EmailPipeline).deliverGroup(queued.map((e) => e.id))).toEqual([]);
+    const byContact = new Map((await p.read.emails({ campaignId: campaign.id })).map((e) => [e.contactId, { status: e.status, skipReason: e.skipReason }]));
+    expect(byContact.get(contacts['leaves-topic'])).toEqual({ status: 'skipped', skipReason: 'topic' });
+    expect(byContact.get(contacts.snoozes)).toEqual({ status: 'skipped', skipReason: 'snoozed' });
+    expect(byContact.get(contacts.stays)).toEqual({ status: 'delivered', skipReason: null });
+    expect(byContact.get(contacts['leaves-other-topic'])).toEqual({ status: 'delivered', skipReason: null });
+  });
+
+  it('skips a MARKETING email whose contact snoozed since it was queued, sends TRANSACTIONAL mail to it anyway', async () => {
+    const p = await s.newProject();
+    const template = await createTemplate(app, p.project, { name: 'News', subject: 'News', body: '<p>News</p>', type: 'MARKETING', from: 'news@example.com' });
+    const marketing = (await send(app, p.project, { to: 'dozes@example.org', template, subscribed: true })).data.emails[0].email as string;
+    const transactional = (await send(app, p.project, { to: 'dozes@example.org', from: 'me@example.com', subject: 'Receipt', body: '<p>Paid</p>' })).data.emails[0].email as string;
+    const contact = await p.read.contactByEmail('dozes@example.org');
+    await p.api.patch(`/contacts/${contact!.id}`, { snoozedUntil: new Date(Date.now() + 86_400_000).toISOString() }).expect(200);
+
+    const pipeline = app.runtime.app.get(EmailPipeline);
+    for (const id of [marketing, transactional]) await pipeline.deliver(id, { isLast: false });
+    expect(await p.read.email(marketing)).toMatchObject({ status: 'skipped', skipReason: 'snoozed' });
+    expect(await p.read.email(transactional)).toMatchObject({ status: 'delivered', skipReason: null });
   });
 });

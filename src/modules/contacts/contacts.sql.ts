@@ -5,11 +5,20 @@
  */
 
 /**
- * `subscribed` of the project's contact with this address (normalised: lower-cased, trimmed), NULL
- * when the project has no such contact. One probe of the (project_id, email) unique index.
+ * The consent of the project's contact with this address (normalised: lower-cased, trimmed), as
+ * jsonb `{subscribed, snoozedUntil, topics}` (its explicit topic choices), NULL when the project
+ * has no such contact. One probe of the (project_id, email) unique index.
  */
-export const contactSubscribedSql = (projectId: string, normalizedEmail: string): string =>
-  `(SELECT ct.subscribed FROM contacts ct WHERE ct.project_id = ${projectId} AND ct.email = ${normalizedEmail})`;
+export const contactConsentSql = (projectId: string, normalizedEmail: string): string =>
+  `(SELECT jsonb_build_object('subscribed', ct.subscribed, 'snoozedUntil', ct.snoozed_until, 'topics', ct.topics) FROM contacts ct
+     WHERE ct.project_id = ${projectId} AND ct.email = ${normalizedEmail})`;
+
+/** What `contactConsentSql` reads (JSON: `snoozedUntil` is an ISO timestamp). */
+export interface ContactConsent {
+  subscribed: boolean;
+  snoozedUntil: string | null;
+  topics: Record<string, boolean> | null;
+}
 
 /**
  * Whether the contact with this id is unsubscribed and last changed at or after `since` (a

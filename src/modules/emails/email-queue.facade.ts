@@ -85,6 +85,12 @@ export interface AudienceBatch extends EmailSend {
   topic?: TopicRule | null;
   /** An A/B test's split: per contact, its variant's content and letter (`contentId` unused). */
   variants?: AudienceVariants;
+  /**
+   * The whole audience when `condition` is narrowed to what may be written now (a release
+   * schedule): whether any of it remains past the cursor decides if a full warm-up day holds the
+   * batch. Absent: `condition`.
+   */
+  wholeCondition?: Fragment;
 }
 
 /** Persisted in `emails.error` of a campaign's `skipped` rows (campaign stats group by it). */
@@ -103,9 +109,11 @@ export interface AudienceBatchResult {
 /**
  * The one door for email: whoever needs emails of a project written asks here, with recipients
  * in hand (`queueForRecipients`) or an audience as a SQL condition (`queueForAudience`). The
- * façade applies the recipient policy (`recipient-policy.ts`), decides tracking from the
- * project's mode (as the pipeline reads it, cached for a few seconds) and writes through the one
- * statement builder (`sql/insert-emails.sql.ts`).
+ * façade applies the recipient policy (`recipient-policy.ts`) and the sender's warm-up cap (the
+ * one place it is applied: counted by the insert for mail a cap never holds, booked for workflow
+ * mail, taken per batch for an audience), decides tracking from the project's mode (as the
+ * pipeline reads it, cached for a few seconds) and writes through the one statement builder
+ * (`sql/insert-emails.sql.ts`).
  */
 @Injectable()
 export class EmailQueueFacade {
@@ -197,11 +205,6 @@ export class EmailQueueFacade {
     return out;
   }
 
-  /** Whether the audience has contacts past the batch's cursor, without writing (a batch held by a warm-up cap asks before waiting a day). */
-  audienceRemains(projectId: string, em: EntityManager, b: Pick<AudienceBatch, 'after' | 'fixedAt' | 'condition'>): Promise<boolean> {
-    return this.emails.audienceRemains(projectId, b, em);
-  }
-
   /** An audience's one content row (its Liquid sources and headers), shared by all its emails. */
   createContent(projectId: string, content: EmailContentInput, em: EntityManager): Promise<string> {
     return this.emails.insertContent(em, { ...content, projectId });
@@ -214,10 +217,19 @@ export class EmailQueueFacade {
    * policy skips are written `skipped` with their reason, so the audience and what was dropped
    * stay visible. The contact's data is copied into `variables` in the same statement: the
    * pipeline then reads a group's contact data with its one load statement.
+   *
+   * The sender's warm-up cap applies to the batch as a set: it takes at most today's room (the
+   * counters stay locked until the caller's commit) and adds what it wrote; 'held' when the day
+   * is full and some of the audience remains (the rest waits for the next UTC day).
    */
-  async queueForAudience(projectId: string, em: EntityManager, b: AudienceBatch): Promise<AudienceBatchResult> {
+  async queueForAudience(projectId: string, em: EntityManager, b: AudienceBatch): Promise<AudienceBatchResult | 'held'> {
+    const warmup = await this.warmup.today(em, projectId, b.fromAddress);
+    // A full day with nothing left still writes the batch: it finds the audience's end.
+    if (warmup.room === 0 && (await this.emails.audienceRemains(projectId, { ...b, condition: b.wholeCondition ?? b.condition }, em))) return 'held';
     const track = await this.tracks(projectId, b, em);
-    return this.emails.insertAudienceBatch(projectId, b, track, em);
+    const result = await this.emails.insertAudienceBatch(projectId, { ...b, limit: Math.min(b.limit, warmup.room || b.limit) }, track, em);
+    await this.warmup.add(em, warmup, result.queuedIds.length);
+    return result;
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { StoredAttachment } from './entities/email-content.entity';
 import type { EmailStatus, EmailType } from './entities/email.entity';
+import { handOverFacts, HandOverRow, RecipientFacts } from './recipient-policy';
 
 /** The email row joined with its content: everything the pipeline needs in one read. */
 export interface LoadedEmail {
@@ -23,10 +24,8 @@ export interface LoadedEmail {
   trackClicks: boolean;
   /** `smtp` for the submission relay's emails, else null (see email-event-data.ts, `emailSource`). */
   source: string | null;
-  /** SUBSCRIPTION_TYPES only (false otherwise): the address is on the project's suppression list. */
-  suppressed: boolean;
-  /** SUBSCRIPTION_TYPES only (null otherwise, or when no contact has the address). */
-  contactSubscribed: boolean | null;
+  /** The recipient's state when loaded, for the hand-over re-check (`skipReason`); consent is read for SUBSCRIPTION_TYPES only. */
+  recipient: RecipientFacts;
   content: {
     subject: string;
     body: string;
@@ -43,7 +42,7 @@ export interface LoadedEmail {
 }
 
 /** One row of the pipeline's load (`EmailStatusStore.load`): the email and its content's columns, prefixed `c_`. */
-export interface LoadedRow {
+export interface LoadedRow extends HandOverRow {
   id: string;
   held: boolean;
   created_at: Date;
@@ -61,8 +60,6 @@ export interface LoadedRow {
   track_opens: boolean;
   track_clicks: boolean;
   source: string | null;
-  suppressed: boolean;
-  contact_subscribed: boolean | null;
   content_id: string | null;
   c_subject: string;
   c_body: string;
@@ -95,8 +92,7 @@ export function toLoaded(r: LoadedRow): LoadedEmail {
     trackOpens: r.track_opens,
     trackClicks: r.track_clicks,
     source: r.source,
-    suppressed: r.suppressed,
-    contactSubscribed: r.contact_subscribed,
+    recipient: handOverFacts(r.to_address, r),
     content: r.content_id
       ? {
           subject: r.c_subject,

@@ -2,13 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { EmailStatus, EmailType } from './entities/email.entity';
-import { contactSubscribedSql } from '../contacts/contacts.sql';
 import { insertEventsSql } from '../events/events-insert.sql';
 import { EventRow, fromEventRow, StoredEvent } from '../events/events.types';
 import { Batcher } from '../../platform/batching/batcher';
 import { affectedCount, returnedRows } from '../../platform/database/query-results';
-import { suppressedSql } from '../deliverability/suppression/suppressions.sql';
-import { SUBSCRIPTION_TYPES } from './recipient-policy';
+import { handOverFactsSql, SUBSCRIPTION_TYPES } from './recipient-policy';
 import { EMAIL_EVENT_COLUMNS, EmailEventRow } from './email-event-data';
 import { LoadedEmail, LoadedRow, toLoaded } from './email-status.rows';
 import type { AppConfig } from '../../config/config';
@@ -44,9 +42,8 @@ const LOAD_SQL = `SELECT e.id, e.project_id, e.contact_id, e.template_id, e.camp
               e.variables, e.status, e.created_at, (e.lease_until IS NOT NULL AND e.lease_until > now()) AS lease_active,
               (e.not_before IS NOT NULL AND e.not_before > now()) AS held,
               e.track_opens, e.track_clicks, e.content_id, e.source,
-              -- What the recipient policy (skipReason) needs, for the mail that respects subscriptions.
-              CASE WHEN e.type = ANY($2::text[]) THEN ${suppressedSql({ projectId: 'e.project_id', email: 'lower(btrim(e.to_address))' })} ELSE false END AS suppressed,
-              CASE WHEN e.type = ANY($2::text[]) THEN ${contactSubscribedSql('e.project_id', 'lower(btrim(e.to_address))')} END AS contact_subscribed,
+              -- What the recipient policy (skipReason) needs now, for the mail that respects consent.
+              ${handOverFactsSql('$2::text[]')},
               c.subject AS c_subject, c.body AS c_body, c.liquid AS c_liquid, c.markdown AS c_markdown, c.text AS c_text, c.from_name AS c_from_name,
               c.reply_to AS c_reply_to, c.headers AS c_headers, c.attachments AS c_attachments, c.topic_id AS c_topic_id
          FROM emails e LEFT JOIN email_contents c ON c.id = e.content_id

@@ -1,12 +1,13 @@
 import { PGlite } from '@electric-sql/pglite';
 import type { EmailType } from './entities/email.entity';
-import { CONTACT_COLUMNS, RecipientFacts, RecipientSkipReason, skipReason, skipReasonSql } from './recipient-policy';
+import { CONTACT_COLUMNS, handOverFacts, handOverFactsSql, HandOverRow, RecipientFacts, RecipientSkipReason, skipReason, skipReasonSql, SUBSCRIPTION_TYPES } from './recipient-policy';
 import { isTopicMember, type TopicRule } from '../topics/topics.sql';
 
 /**
  * The recipient rule written twice (TS for recipients in hand, SQL for audiences) holds to one
  * table of cases: each case is a contact row (and maybe a suppression) in a real, in-memory
- * PostgreSQL, and both sides must give the expected reason.
+ * PostgreSQL, and both sides must give the expected reason; so must the hand-over re-check, which
+ * reads the facts in SQL (`handOverFactsSql`) and decides in TS.
  */
 const P = '00000000-0000-4000-8000-000000000001';
 const OTHER = '00000000-0000-4000-8000-000000000002';
@@ -57,13 +58,16 @@ const CASES: Case[] = [
 const factsOf = (c: Case): RecipientFacts => ({ ...c, topicMember: c.topic ? isTopicMember(c.topics, c.topic) : undefined });
 
 let db: PGlite;
+const TOPIC_IDS: Record<string, string> = { news: '00000000-0000-4000-8000-00000000000a', beta: '00000000-0000-4000-8000-00000000000b' };
 
 beforeAll(async () => {
   db = new PGlite();
   await db.exec(`
     CREATE TABLE contacts (id text PRIMARY KEY, project_id uuid NOT NULL, email text NOT NULL, subscribed boolean NOT NULL, topics jsonb NOT NULL DEFAULT '{}', snoozed_until timestamptz);
     CREATE TABLE suppressions (project_id uuid NOT NULL, email text NOT NULL, PRIMARY KEY (project_id, email));
+    CREATE TABLE topics (id uuid PRIMARY KEY, slug text NOT NULL, subscription_default text NOT NULL);
   `);
+  for (const t of [NEWS, BETA]) await db.query(`INSERT INTO topics VALUES ($1, $2, $3)`, [TOPIC_IDS[t.slug], t.slug, t.default]);
   for (const [i, c] of CASES.entries()) {
     await db.query(`INSERT INTO contacts VALUES ($1, $2, $3, $4, $5, $6)`, [`c${i}`, P, c.email, c.subscribed, JSON.stringify(c.topics ?? {}), c.snoozedUntil ?? null]);
     // Another project's suppression of the same address must not count.
@@ -79,12 +83,22 @@ async function sqlReason(type: EmailType, id: string, topic?: TopicRule): Promis
   return res.rows[0].reason;
 }
 
+/** The hand-over's reason for an email of `type` to the case's address (an address in upper case, as a caller may have written it), with the mail's topic on its content row. */
+async function handOverReason(type: EmailType, c: Case): Promise<RecipientSkipReason | null> {
+  const res = await db.query<HandOverRow>(
+    `SELECT ${handOverFactsSql('$4::text[]')} FROM (SELECT $1::uuid AS project_id, $2::text AS to_address, $3::text AS type) e, (SELECT $5::uuid AS topic_id) c`,
+    [P, ` ${c.email.toUpperCase()}`, type, SUBSCRIPTION_TYPES, c.topic ? TOPIC_IDS[c.topic.slug] : null],
+  );
+  return skipReason(type, handOverFacts(c.email, res.rows[0]));
+}
+
 describe('recipient policy: TS and SQL agree', () => {
   for (const [i, c] of CASES.entries()) {
     for (const type of TYPES) {
       it(`${c.name}, ${type}: ${c.expected[type] ?? 'sent'}`, async () => {
         expect(skipReason(type, factsOf(c))).toBe(c.expected[type]);
         expect(await sqlReason(type, `c${i}`, c.topic)).toBe(c.expected[type]);
+        expect(await handOverReason(type, c)).toBe(c.expected[type]);
       });
     }
   }

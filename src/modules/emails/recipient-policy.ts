@@ -1,11 +1,12 @@
 import { Fragment, raw, sql } from '../../platform/database/sql-fragment';
 import { suppressedSql } from '../deliverability/suppression/suppressions.sql';
-import { topicMemberSql, type TopicRule } from '../topics/topics.sql';
+import { isTopicMember, topicMemberSql, topicRuleSql, type TopicRule } from '../topics/topics.sql';
+import { contactConsentSql, type ContactConsent } from '../contacts/contacts.sql';
 import type { EmailType } from './entities/email.entity';
 
 /**
  * Who gets an email of a type: the one rule, in TS (for recipients in hand: `/v1/send`, workflow
- * steps, the send-time re-check) and in SQL (for audiences: campaign fan-out and previews),
+ * steps, the hand-over re-check) and in SQL (for audiences: campaign fan-out and previews),
  * side by side. `recipient-policy.spec.ts` runs one table of cases through both.
  *
  * Reasons in precedence order (the first that applies is reported): an address that cannot be
@@ -73,4 +74,41 @@ export function skipReasonSql(type: EmailType, r: RecipientColumns = CONTACT_COL
   const notMember = topic ? sql` WHEN NOT (${topicMemberSql(r.topics, topic)}) THEN 'topic'` : sql``;
   const snoozed = type === SNOOZE_TYPE ? sql` WHEN ${raw(r.snoozedUntil)} > now() THEN 'snoozed'` : sql``;
   return sql`CASE ${invalid} WHEN ${raw(suppressedSql(r))} THEN 'suppressed' WHEN NOT ${raw(r.subscribed)} THEN 'unsubscribed'${notMember}${snoozed} END`;
+}
+
+/**
+ * The recipient's state at hand-over, as columns of the pipeline's load of an email (alias `e`)
+ * and its content row (alias `c`); `types`: a text[] parameter holding SUBSCRIPTION_TYPES. Read in
+ * the load's one statement (a batch of emails at once), so what changed while the email waited
+ * (a suppression, an unsubscription, a topic left, a snooze) is honoured by `handOverFacts`.
+ */
+export const handOverFactsSql = (types: string): string => {
+  const address = { projectId: 'e.project_id', email: 'lower(btrim(e.to_address))' };
+  return `CASE WHEN e.type = ANY(${types}) THEN ${suppressedSql(address)} ELSE false END AS hand_over_suppressed,
+          CASE WHEN e.type = ANY(${types}) THEN ${contactConsentSql(address.projectId, address.email)} END AS hand_over_consent,
+          CASE WHEN e.type = ANY(${types}) AND c.topic_id IS NOT NULL THEN ${topicRuleSql('c.topic_id')} END AS hand_over_topic`;
+};
+
+/** The columns `handOverFactsSql` reads (null for the types that ignore consent). */
+export interface HandOverRow {
+  hand_over_suppressed: boolean;
+  /** The project's contact with the recipient's address, if any. */
+  hand_over_consent: ContactConsent | null;
+  /** The mail's topic (a campaign's), if any and still there. */
+  hand_over_topic: TopicRule | null;
+}
+
+/**
+ * The facts `skipReason` decides on at hand-over. An address no contact has counts as subscribed
+ * and in every topic (as a recipient with no contact does when the email is written).
+ */
+export function handOverFacts(email: string, r: HandOverRow): RecipientFacts {
+  const consent = r.hand_over_consent;
+  return {
+    email,
+    suppressed: r.hand_over_suppressed,
+    subscribed: consent?.subscribed ?? true,
+    snoozedUntil: consent?.snoozedUntil ? new Date(consent.snoozedUntil) : null,
+    topicMember: consent && r.hand_over_topic ? isTopicMember(consent.topics, r.hand_over_topic) : undefined,
+  };
 }

@@ -25,3 +25,7 @@ export function isTopicMember(choices: Record<string, boolean> | null | undefine
   const choice = choices?.[topic.slug];
   return topic.default === 'opt_in' ? choice === true : choice !== false;
 }
+
+/** The rule of the topic with this id (trusted SQL, e.g. a content row's `topic_id`) as jsonb `{slug, default}` (a `TopicRule`), NULL when there is none. */
+export const topicRuleSql = (topicId: string): string =>
+  `(SELECT jsonb_build_object('slug', t.slug, 'default', t.subscription_default) FROM topics t WHERE t.id = ${topicId})`;

@@ -16,7 +16,6 @@ import { CampaignAudience } from './campaign-audience';
 import { campaignContent } from './campaign-content';
 import { AbTests } from './ab-test';
 import type { AudienceVariants } from '../../emails/email-queue.facade';
-import { WarmupLedger } from '../../domains/warmup/warmup-ledger.store';
 import { ReleaseSchedule } from './release-schedule';
 
 /** A tick hands over batches for at most this long, then lets the next tick (and other campaigns) run. */
@@ -59,7 +58,6 @@ export class CampaignEngine {
     private readonly audience: CampaignAudience,
     private readonly billing: BillingService,
     private readonly abTests: AbTests,
-    private readonly warmup: WarmupLedger,
     private readonly releases: ReleaseSchedule,
     private readonly locks: SingletonLocks,
   ) {}
@@ -186,22 +184,21 @@ export class CampaignEngine {
     return this.dataSource.transaction(async (em: EntityManager) => {
       // Serialises with cancel: a cancelled campaign writes nothing more.
       if ((await this.repository.lockStatus(c.projectId, c.id, em)) !== 'SENDING') return 'stopped' as const;
-      // A full day holds the rest for the next UTC day, unless nothing is left: then the batch below finds the audience's end.
-      const warmup = await this.warmup.today(em, c.projectId, c.fromAddress);
-      if (warmup.room === 0 && (await this.emails.audienceRemains(c.projectId, em, b))) return 'held' as const;
+      // The sender's warm-up cap is the façade's: a full day holds the rest for the next UTC day.
       const result = await this.emails.queueForAudience(c.projectId, em, {
         campaignId: c.id,
         contentId: b.contentId,
         type: c.type,
         fromAddress: c.fromAddress,
         condition: await this.releases.narrow(c, b.condition),
+        wholeCondition: b.condition,
         topic: b.topic,
         fixedAt: b.fixedAt,
         after: b.after,
-        limit: Math.min(b.limit, warmup.room || b.limit),
+        limit: b.limit,
         variants: b.variants,
       });
-      await this.warmup.add(em, warmup, result.queuedIds.length);
+      if (result === 'held') return 'held' as const;
       // The batch's emails count against the monthly limit in this transaction: over it, nothing of the batch is written.
       await this.billing.consume(em, c.projectId, 'campaigns', result.queuedIds.length);
       const skippedTotal = Object.values(result.skipped).reduce((a, n) => a + (n ?? 0), 0);

@@ -55,7 +55,8 @@ export class MessageBuilder {
     //    suspension; then the recipient policy (recipient-policy.ts), as when the email was written.
     if (project?.disabled) return { kind: 'skip', reason: 'project_disabled' };
     //    (The address's state was read with the email, in the load's one statement.)
-    const skip = project ? skipReason(email.type, { email: email.toAddress, suppressed: email.suppressed, subscribed: email.contactSubscribed ?? true }) : null;
+    //    Topic choices and snoozes made while the email waited count as much as suppression and unsubscription.
+    const skip = project ? skipReason(email.type, email.recipient) : null;
     if (skip) return { kind: 'skip', reason: skip };
 
     // 2.–5. Variables, render, footer and tracking, headers: the steps a preview shares (`render`).
