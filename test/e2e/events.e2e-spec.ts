@@ -138,6 +138,7 @@ describe('events', () => {
       let inside: StoredEvent | undefined;
       await dataSource.transaction(async (em) => {
         inside = await events.record(s.project.id, { contactId: null, name: 'tx.committed', data: { a: 1 } }, em);
+        // Proves an absence (no consumer hears it before the commit), so a fixed span rather than a condition.
         await new Promise((resolve) => setTimeout(resolve, 50));
         expect(heard.find((e) => e.id === inside!.id)).toBeUndefined();
       });
@@ -149,6 +150,7 @@ describe('events', () => {
           throw new Error('abort');
         }),
       ).rejects.toThrow('abort');
+      // Proves an absence (a rolled-back event is never heard), so a fixed span rather than a condition.
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(heard.find((e) => e.id === rolledBack!.id)).toBeUndefined();
       expect((await s.api.get('/events?name=tx.rolled-back').expect(200)).body.total).toBe(0);

@@ -1,14 +1,7 @@
-import type { EventEmitter } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
-import { createProject, createServicesDatabase, TEST_MODE, waitFor } from '../support/app';
-import { freePort, type SpawnedService, spawnReady } from '../support/service-process';
-import { SmtpReceiver } from '../support/smtp-receiver';
-import { TcpProxy } from '../support/tcp-proxy';
+import { createProject, TEST_MODE, waitFor } from '../support/app';
+import { startProxiedTopology } from '../support/proxied-topology';
 
 const RECIPIENTS = 300;
 const OUTAGE_MS = 12_000;
@@ -26,33 +19,8 @@ describe('outage of PostgreSQL and Redis', () => {
   jest.setTimeout(600_000);
 
   it('answers 503 with Retry-After during the outage, writes nothing by halves, and loses no campaign email', async () => {
-    const smtp = await SmtpReceiver.start();
-    (smtp as unknown as { server: EventEmitter }).server.on('error', () => undefined);
-    const database = await createServicesDatabase();
-    const pg = await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL(database.url).port || 5432) });
-    const redis = TEST_MODE === 'services' ? await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379').port || 6379) }) : null;
-    const proxiedDb = new URL(database.url);
-    proxiedDb.port = String(pg.port);
-    const dirs = [mkdtempSync(join(tmpdir(), 'mailroom-outage-api-')), mkdtempSync(join(tmpdir(), 'mailroom-outage-worker-'))];
-    const [apiPort, workerPort] = [await freePort(), await freePort()];
-    const base = `http://127.0.0.1:${apiPort}`;
-    const shared: Record<string, string> = {
-      DATABASE_URL: proxiedDb.toString(),
-      ...(redis ? { REDIS_URL: `redis://127.0.0.1:${redis.port}`, REDIS_PREFIX: `mrtest:${process.pid}:${randomBytes(4).toString('hex')}` } : {}),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'error',
-      APP_SECRET: randomBytes(32).toString('hex'),
-      EMAIL_TRANSPORT: 'smtp',
-      SMTP_URL: smtp.url,
-      DOMAIN_VERIFICATION: 'off',
-      RATE_LIMIT_PER_MINUTE: '100000',
-      SEND_RATE_PER_SECOND: '30',
-    };
-    const services: SpawnedService[] = [];
+    const { smtp, database, pg, redis, base, stop } = await startProxiedTopology('outage', { SEND_RATE_PER_SECOND: '30' });
     try {
-      services.push(await spawnReady({ ...shared, ROLE: 'api', PORT: String(apiPort), DATA_DIR: dirs[0] }, base));
-      services.push(await spawnReady({ ...shared, ROLE: 'worker', PORT: String(workerPort), DATA_DIR: dirs[1] }, `http://127.0.0.1:${workerPort}`));
-
       const project = await createProject(base);
       const api = (method: 'get' | 'post', path: string) => request(base)[method](path).set('Authorization', `Bearer ${project.secretKey}`);
       const csv = ['email', ...Array.from({ length: RECIPIENTS }, (_, i) => `r${i}@outage.example`)].join('\n');
@@ -75,6 +43,7 @@ describe('outage of PostgreSQL and Redis', () => {
             () => 0,
           ),
       );
+      // A fixed delay on purpose: the cut must land while these sends are in flight, at no particular step.
       await new Promise((r) => setTimeout(r, 20));
       await pg.cut();
       await redis?.cut();
@@ -94,6 +63,7 @@ describe('outage of PostgreSQL and Redis', () => {
       expect((await request(base).get('/health')).status).toBe(200);
       expect(statuses.every((s) => s === 200 || s === 503)).toBe(true);
 
+      // The outage lasts OUTAGE_MS whatever happens in it: a span of time, not a condition to wait for.
       await new Promise((r) => setTimeout(r, Math.max(0, OUTAGE_MS - (Date.now() - cutAt))));
       await redis?.restore();
       await pg.restore();
@@ -139,18 +109,7 @@ describe('outage of PostgreSQL and Redis', () => {
         await client.end();
       }
     } finally {
-      for (const service of services) {
-        if (service.child.exitCode === null) {
-          service.child.kill('SIGINT');
-          await Promise.race([service.exited, new Promise((r) => setTimeout(r, 30_000))]);
-          if (service.child.exitCode === null) service.child.kill('SIGKILL');
-        }
-      }
-      await pg.close();
-      await redis?.close();
-      await smtp.close();
-      await database.drop();
-      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+      await stop();
     }
   });
 });

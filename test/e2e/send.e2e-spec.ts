@@ -277,6 +277,7 @@ describe('POST /v1/send through SMTP', () => {
     const again = await send(body, 'send-key-1').expect(409);
     expect(again.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
     await smtp.waitFor('idem@example.org');
+    // Proves an absence (no second copy arrives), so a fixed span rather than a condition.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(smtp.to('idem@example.org')).toHaveLength(1);
   });

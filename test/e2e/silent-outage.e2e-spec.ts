@@ -1,14 +1,8 @@
-import type { EventEmitter } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
-import { createProject, createServicesDatabase, TEST_MODE, type TestProject, waitFor } from '../support/app';
-import { freePort, type SpawnedService, spawnReady } from '../support/service-process';
-import { SmtpReceiver } from '../support/smtp-receiver';
-import { TcpProxy } from '../support/tcp-proxy';
+import { createProject, TEST_MODE, type TestProject, waitFor } from '../support/app';
+import { type ProxiedTopology, startProxiedTopology } from '../support/proxied-topology';
+import type { SmtpReceiver } from '../support/smtp-receiver';
 
 /** The outage answer's bound (docs/operations.md) and what an HTTP round trip on a loaded machine may add. */
 const ANSWER_WITHIN_MS = 5_000;
@@ -29,38 +23,16 @@ const DELIVERY_MARGIN_MS = 10_000;
 describe('a silent PostgreSQL or Redis', () => {
   jest.setTimeout(600_000);
   let smtp: SmtpReceiver;
-  let database: Awaited<ReturnType<typeof createServicesDatabase>>;
-  let pg: TcpProxy;
-  let redis: TcpProxy | null;
+  let database: ProxiedTopology['database'];
+  let pg: ProxiedTopology['pg'];
+  let redis: ProxiedTopology['redis'];
   let base: string;
   let project: TestProject;
-  let dirs: string[];
-  const services: SpawnedService[] = [];
+  let topology: ProxiedTopology | undefined;
 
   beforeAll(async () => {
-    smtp = await SmtpReceiver.start();
-    (smtp as unknown as { server: EventEmitter }).server.on('error', () => undefined);
-    database = await createServicesDatabase();
-    pg = await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL(database.url).port || 5432) });
-    redis = TEST_MODE === 'services' ? await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379').port || 6379) }) : null;
-    const proxiedDb = new URL(database.url);
-    proxiedDb.port = String(pg.port);
-    dirs = [mkdtempSync(join(tmpdir(), 'mailroom-silent-api-')), mkdtempSync(join(tmpdir(), 'mailroom-silent-worker-'))];
-    const [apiPort, workerPort] = [await freePort(), await freePort()];
-    base = `http://127.0.0.1:${apiPort}`;
-    const shared: Record<string, string> = {
-      DATABASE_URL: proxiedDb.toString(),
-      ...(redis ? { REDIS_URL: `redis://127.0.0.1:${redis.port}`, REDIS_PREFIX: `mrtest:${process.pid}:${randomBytes(4).toString('hex')}` } : {}),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'error',
-      APP_SECRET: randomBytes(32).toString('hex'),
-      EMAIL_TRANSPORT: 'smtp',
-      SMTP_URL: smtp.url,
-      DOMAIN_VERIFICATION: 'off',
-      RATE_LIMIT_PER_MINUTE: '100000',
-    };
-    services.push(await spawnReady({ ...shared, ROLE: 'api', PORT: String(apiPort), DATA_DIR: dirs[0] }, base));
-    services.push(await spawnReady({ ...shared, ROLE: 'worker', PORT: String(workerPort), DATA_DIR: dirs[1] }, `http://127.0.0.1:${workerPort}`));
+    topology = await startProxiedTopology('silent');
+    ({ smtp, database, pg, redis, base } = topology);
     project = await createProject(base);
     // Warm: a send delivered end to end (connections open, the key cached), so the stall meets them in use.
     await send('warm@silent.example').expect(200);
@@ -68,18 +40,7 @@ describe('a silent PostgreSQL or Redis', () => {
   });
 
   afterAll(async () => {
-    for (const service of services) {
-      if (service.child.exitCode === null) {
-        service.child.kill('SIGINT');
-        await Promise.race([service.exited, new Promise((r) => setTimeout(r, 30_000))]);
-        if (service.child.exitCode === null) service.child.kill('SIGKILL');
-      }
-    }
-    await pg?.close();
-    await redis?.close();
-    await smtp?.close();
-    await database?.drop();
-    for (const dir of dirs ?? []) rmSync(dir, { recursive: true, force: true });
+    await topology?.stop();
   });
 
   const api = (method: 'get' | 'post', path: string) => request(base)[method](path).set('Authorization', `Bearer ${project.secretKey}`);
@@ -155,7 +116,7 @@ describe('a silent PostgreSQL or Redis', () => {
   (TEST_MODE === 'services' ? it : it.skip)('Redis silent: every probe answers 503 within 5 s, none is performed, and a send after the heal is delivered within 30 s', async () => {
     redis!.stall();
     const answers = await probe('redis-stalled');
-    // Long enough for every queue connection to be waiting on the silence.
+    // A span of silence, not a condition: long enough for every queue connection to be waiting on it.
     await new Promise((r) => setTimeout(r, 12_000));
     process.stdout.write(`silent Redis (${TEST_MODE}): ${JSON.stringify(answers)}\n`);
     await redis!.restore();

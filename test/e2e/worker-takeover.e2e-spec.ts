@@ -1,12 +1,12 @@
 import type { EventEmitter } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
 import { createProject, createServicesDatabase, TEST_MODE, waitFor } from '../support/app';
-import { freePort, modeEnv, SpawnedService, spawnService, untilListening } from '../support/service-process';
+import { freePort, modeEnv, ServiceFleet, SpawnedService } from '../support/service-process';
 import { SmtpReceiver } from '../support/smtp-receiver';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -31,8 +31,6 @@ const TAKEOVER_BOUND_MS = 15_000;
 describe('takeover after a process is killed', () => {
   jest.setTimeout(300_000);
 
-  const dirs: string[] = [];
-  const spawned: SpawnedService[] = [];
   let database: { url: string; drop(): Promise<void> } | null = null;
   let modeVars: Record<string, string> = {};
   /** Services mode: the ROLE=api process both tests share (it sends nothing itself). */
@@ -48,14 +46,7 @@ describe('takeover after a process is killed', () => {
     ...modeVars,
   });
 
-  const spawnOn = async (extra: Record<string, string>): Promise<SpawnedService> => {
-    const dir = extra.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'mailroom-takeover-'));
-    if (!dirs.includes(dir)) dirs.push(dir);
-    const service = spawnService({ ...baseEnv(), PORT: String(await freePort()), DATA_DIR: dir, ...extra });
-    spawned.push(service);
-    await untilListening(service);
-    return service;
-  };
+  const fleet = new ServiceFleet('mailroom-takeover-', baseEnv);
   const kill = async (service: SpawnedService) => {
     service.child.kill('SIGKILL');
     await service.exited;
@@ -67,21 +58,13 @@ describe('takeover after a process is killed', () => {
     if (database) {
       const apiPort = await freePort();
       apiBase = `http://127.0.0.1:${apiPort}`;
-      await spawnOn({ ROLE: 'api', PORT: String(apiPort) });
+      await fleet.spawn({ ROLE: 'api', PORT: String(apiPort) });
     }
   }, 300_000);
 
   afterAll(async () => {
-    for (const service of spawned) {
-      if (service.child.exitCode === null && service.child.signalCode === null) {
-        service.child.kill('SIGINT');
-        const timer = setTimeout(() => service.child.kill('SIGKILL'), 30_000);
-        await service.exited;
-        clearTimeout(timer);
-      }
-    }
+    await fleet.stopAll();
     await database?.drop();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
   if (TEST_MODE === 'services') {
@@ -91,7 +74,7 @@ describe('takeover after a process is killed', () => {
       await blocker.connect();
       try {
         const base = apiBase;
-        const first = await spawnOn({ ROLE: 'worker' });
+        const first = await fleet.spawn({ ROLE: 'worker' });
         const project = await createProject(base);
         const auth = `Bearer ${project.secretKey}`;
         const created = (await request(base).post('/webhooks').set('Authorization', auth).send({ url: hooks.url('/takeover'), events: ['takeover.*'] }).expect(201)).body as { id: string; secret: string };
@@ -108,15 +91,17 @@ describe('takeover after a process is killed', () => {
           const list = (await request(base).get(`/webhooks/${created.id}/deliveries`).set('Authorization', auth).expect(200)).body.data as Array<{ eventId: string; status: string }>;
           return list.some((d) => d.eventId === beforeId && d.status === 'succeeded') ? true : undefined;
         }, 30_000, 100);
+        // Fault staged in SQL: a table lock holds the worker's next fan-out mid-round.
         await blocker.query('BEGIN');
         await blocker.query('LOCK TABLE webhook_deliveries IN EXCLUSIVE MODE');
         await track('takeover.held');
+        // The worker waiting on that lock shows only in pg_locks.
         await waitFor(async () => {
           const { rows } = await blocker.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'webhook_deliveries'::regclass`);
           return rows[0].n > 0 ? true : undefined;
         }, 30_000, 50);
         // The survivor starts while the consumers are held, then their holder is killed.
-        const survivor = await spawnOn({ ROLE: 'worker' });
+        const survivor = await fleet.spawn({ ROLE: 'worker' });
         await kill(first);
         const killedAt = Date.now();
         await blocker.query('ROLLBACK');
@@ -148,14 +133,14 @@ describe('takeover after a process is killed', () => {
       let restart: () => Promise<SpawnedService>;
       if (TEST_MODE === 'services') {
         base = apiBase;
-        restart = () => spawnOn({ ...mail, ROLE: 'worker' });
+        restart = () => fleet.spawn({ ...mail, ROLE: 'worker' });
         workers = await Promise.all([restart(), restart()]);
       } else {
         // The embedded deployment is one process, restarted on its data directory and port.
         const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-takeover-'));
         const port = String(await freePort());
         base = `http://127.0.0.1:${port}`;
-        restart = () => spawnOn({ ...mail, DATA_DIR: dataDir, PORT: port });
+        restart = () => fleet.spawn({ ...mail, DATA_DIR: dataDir, PORT: port });
         workers = [await restart()];
       }
       const project = await createProject(base);

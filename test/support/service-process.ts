@@ -109,6 +109,44 @@ export function modeEnv(database: { url: string } | null): Record<string, string
   return database ? { DATABASE_URL: database.url, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `mrtest:${process.pid}:${randomBytes(4).toString('hex')}` } : {};
 }
 
+/** Stops a spawned service with SIGINT, then SIGKILL if it has not exited within `graceMs`; nothing for one already gone. */
+export async function stopService(service: SpawnedService, graceMs = 30_000): Promise<void> {
+  if (service.child.exitCode !== null || service.child.signalCode !== null) return;
+  service.child.kill('SIGINT');
+  const timer = setTimeout(() => service.child.kill('SIGKILL'), graceMs);
+  await service.exited;
+  clearTimeout(timer);
+}
+
+/**
+ * The service processes a suite spawns on shared settings (`env()`, read at each spawn), each on a
+ * free port and in its own data directory unless `extra` names one; `spawn` resolves once the
+ * process listens. `stopAll` stops every one and removes the directories, whatever happened.
+ */
+export class ServiceFleet {
+  private readonly spawned: SpawnedService[] = [];
+  private readonly dirs: string[] = [];
+
+  constructor(
+    private readonly dirPrefix: string,
+    private readonly env: () => Record<string, string>,
+  ) {}
+
+  async spawn(extra: Record<string, string>): Promise<SpawnedService> {
+    const dir = extra.DATA_DIR ?? mkdtempSync(join(tmpdir(), this.dirPrefix));
+    if (!this.dirs.includes(dir)) this.dirs.push(dir);
+    const service = spawnService({ ...this.env(), PORT: String(await freePort()), DATA_DIR: dir, ...extra });
+    this.spawned.push(service);
+    await untilListening(service);
+    return service;
+  }
+
+  async stopAll(): Promise<void> {
+    for (const service of this.spawned) await stopService(service);
+    for (const dir of this.dirs) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Spawns the service and resolves once `base`'s `/health/ready` answers 200; fails at once if it exits first. */
 export async function spawnReady(env: Record<string, string>, base: string): Promise<SpawnedService> {
   const service = spawnService(env);
