@@ -6,7 +6,7 @@ import { logger } from '../../platform/logging/logger';
 import { decryptPrivateKey, encryptPrivateKey, generateDkimKeyPair } from './dkim-keys';
 import { DnsResolver } from './dns/dns-resolver';
 import { ownDkimRecords, sesRecords, withBounceRecords } from './dns/domain-records';
-import { bounceDomainOf } from '../deliverability/links/bounce-address';
+import { bounceDomainOf } from './bounce-domain';
 import { domainAndParents, domainOfEmail, normalizeDomainName } from './domain-name';
 import { domainAlreadyClaimed, domainInUse, domainNotFound, domainNotVerified, invalidDomainName, warmupCeilingBelowStart } from './domains.errors';
 import type { UpdateDomainDto } from './dto/update-domain.dto';
@@ -20,6 +20,7 @@ import { UsageRegistry } from '../../platform/usage/usage.registry';
 import { countDomainUsage } from './domain-usage';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 import { isUniqueViolation } from '../../platform/database/pg-errors';
+import { ProjectSettingChecks } from '../projects/project-setting-checks';
 
 /** nodemailer's `dkim` option. */
 export interface DkimSigningKey {
@@ -43,7 +44,9 @@ export class DomainsService {
     private readonly ses: SesIdentities,
     private readonly usage: UsageRegistry,
     setup: SetupProbes,
+    settingChecks: ProjectSettingChecks,
   ) {
+    settingChecks.registerSender((projectId, email) => this.senderAllowed(projectId, email));
     setup.register('hasDomain', (projectId) => this.repository.hasAny(projectId));
     // With verification off every domain answers as verified (toDomainResponse) while its row stays pending.
     setup.register('hasVerifiedDomain', (projectId) => this.repository.hasAny(projectId, this.verificationOff ? undefined : 'verified'));

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ProjectsModule } from '../projects/projects.module';
 import { ActivityModule } from '../activity/activity.module';
 import { DomainsModule } from '../domains/domains.module';
 import { Template } from './entities/template.entity';
@@ -13,7 +14,7 @@ import { LiquidCheck } from './liquid-check';
 import { TemplateUsage } from './template-usage';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Template]), DomainsModule, ActivityModule],
+  imports: [ProjectsModule, TypeOrmModule.forFeature([Template]), DomainsModule, ActivityModule],
   controllers: [TemplatesController],
   // One renderer pool per process (docs/rendering.md): its processes start on first use and stop with the application.
   providers: [TemplatesRepository, TemplatesService, TemplateUsage, LiquidCheck, { provide: RenderPool, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new RenderPool({}, config.role !== 'api') }],

@@ -11,6 +11,8 @@ import { LiquidCheck } from './liquid-check';
 import { TemplateUsage } from './template-usage';
 import { TemplatesRepository } from './templates.repository';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
+import { ProjectSettingChecks } from '../projects/project-setting-checks';
+import { usesConfirmUrl } from './rendering/confirm-url';
 
 const REQUIRED = ['name', 'subject', 'body', 'from'] as const;
 
@@ -24,7 +26,14 @@ export class TemplatesService {
     private readonly domains: DomainsService,
     private readonly templateUsage: TemplateUsage,
     private readonly liquid: LiquidCheck,
-  ) {}
+    settingChecks: ProjectSettingChecks,
+  ) {
+    settingChecks.registerConfirmationTemplate(async (projectId, templateId) => {
+      const template = await this.findOne(projectId, templateId).catch(() => null);
+      if (!template) return 'not_found';
+      return usesConfirmUrl(template) ? 'ok' : 'without_link';
+    });
+  }
 
   async create(projectId: string, dto: CreateTemplateDto): Promise<Template> {
     for (const field of REQUIRED) {
