@@ -7,14 +7,14 @@ import { jsonReferenceCondition, jsonReferenceMatcher } from '../../platform/usa
 import type { UsageRef, UsageSubject } from '../../platform/usage/usage.registry';
 import { empty, Fragment, raw, sql } from '../../platform/database/sql-fragment';
 import type { CampaignEmailMetric, CampaignEmailTotals, UpcomingCampaign } from '../activity/activity.registry';
-import { contactUnsubscribedSinceSql } from '../contacts/contacts.sql';
+import { contactUnsubscribedSinceSql } from '../contacts';
 import { EMAIL_ACTIVITIES, EmailActivity } from '../emails/contact-emails.sql';
 import type { AudienceCursor, AudienceSkipReason } from '../emails/email-queue.facade';
 import type { EmailType } from '../emails/entities/email.entity';
 import { CONTACT_COLUMNS, skipReasonSql } from '../emails/recipient-policy';
-import type { TopicRule } from '../topics/topics.sql';
+import type { TopicRule } from '../topics';
 import { campaignEmailsSql, projectCampaignEmailsSql } from '../emails/sql/campaign-emails.sql';
-import { SENDER_DOMAIN_MATCHES } from '../domains/sender-domain';
+import { SENDER_DOMAIN_MATCHES } from '../domains';
 import type { CampaignSort } from './dto/list-campaigns.query';
 import { Campaign, CampaignStatus } from './entities/campaign.entity';
 import { addSkippedSql } from './sql/campaign-counters.sql';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ProjectsModule } from '../projects/projects.module';
+import { ProjectsModule } from '../projects';
 import { DnsResolver } from './dns/dns-resolver';
 import { DomainVerificationScheduler } from './worker/domain-verification.scheduler';
 import { DomainsController } from './domains.controller';

@@ -20,7 +20,7 @@ import { UsageRegistry } from '../../platform/usage/usage.registry';
 import { countDomainUsage } from './domain-usage';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 import { isUniqueViolation } from '../../platform/database/pg-errors';
-import { ProjectSettingChecks } from '../projects/project-setting-checks';
+import { ProjectSettingChecks } from '../projects';
 
 /** nodemailer's `dkim` option. */
 export interface DkimSigningKey {

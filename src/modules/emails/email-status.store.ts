@@ -4,15 +4,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { StoredAttachment } from './entities/email-content.entity';
 import type { EmailStatus, EmailType } from './entities/email.entity';
-import { contactSubscribedSql } from '../contacts/contacts.sql';
-import { insertEventsSql } from '../events/events-insert.sql';
-import { EventRow, fromEventRow, StoredEvent } from '../events/events.types';
+import { contactSubscribedSql } from '../contacts';
+import { insertEventsSql, EventRow, fromEventRow, StoredEvent } from '../events';
 import { Batcher } from '../../platform/batching/batcher';
 import { affectedCount, returnedRows } from '../../platform/database/query-results';
 import { suppressedSql } from '../deliverability/suppression/suppressions.sql';
 import { SUBSCRIPTION_TYPES } from './recipient-policy';
 import { EMAIL_EVENT_COLUMNS, EmailEventRow } from './email-event-data';
-import { Counts, ReputationCounts } from '../projects/reputation-counts';
+import { Counts, ReputationCounts } from '../projects';
 import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
 

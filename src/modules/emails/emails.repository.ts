@@ -6,7 +6,7 @@ import { suppressedAmongSql, suppressionKey } from '../deliverability/suppressio
 import { EMAIL_RESPONSE_COLUMNS, EmailRow } from './dto/email.response';
 import type { EmailType } from './entities/email.entity';
 import { CONTACT_COLUMNS, skipReasonSql } from './recipient-policy';
-import type { TopicRule } from '../topics/topics.sql';
+import type { TopicRule } from '../topics';
 import { insertEmailsSql } from './sql/insert-emails.sql';
 
 /** What an audience batch insert needs (`EmailQueueFacade`'s `AudienceBatch` gives it). */

@@ -1,6 +1,6 @@
 import { Fragment, raw, sql } from '../../platform/database/sql-fragment';
 import { suppressedSql } from '../deliverability/suppression/suppressions.sql';
-import { topicMemberSql, type TopicRule } from '../topics/topics.sql';
+import { topicMemberSql, type TopicRule } from '../topics';
 import type { EmailType } from './entities/email.entity';
 
 /**

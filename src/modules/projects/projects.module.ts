@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AuthModule } from '../auth/auth.module';
+import { AuthModule } from '../auth';
 import { ApiKeyStrategy } from './api-key.strategy';
 import { ProjectMember } from './entities/project-member.entity';
 import { ProjectSuspension } from './entities/project-suspension.entity';

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { randomHex, sha256Hex } from '../../platform/crypto';
-import type { ProjectRole } from '../auth/principal';
+import type { ProjectRole } from '../auth';
 import { generateKeyPair, KeyPair, keyColumns } from './api-keys';
 import { Project } from './entities/project.entity';
 import type { DefaultFromDto, DoubleOptInDto, UpdateProjectDto } from './dto/update-project.dto';

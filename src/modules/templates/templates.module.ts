@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ProjectsModule } from '../projects/projects.module';
+import { ProjectsModule } from '../projects';
 import { ActivityModule } from '../activity/activity.module';
-import { DomainsModule } from '../domains/domains.module';
+import { DomainsModule } from '../domains';
 import { Template } from './entities/template.entity';
 import { RenderPool } from './rendering/render-pool';
 import type { AppConfig } from '../../config/config';

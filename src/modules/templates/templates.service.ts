@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { DomainsService } from '../domains/domains.service';
+import { DomainsService } from '../domains';
 import type { CreateTemplateDto } from './dto/create-template.dto';
 import { ListTemplatesQuery, MAX_PAGE_SIZE, TEMPLATE_SORTS, TemplateSort } from './dto/list-templates.query';
 import { TemplatePage, TemplateUsageResponse, toTemplateResponse } from './dto/template.response';
@@ -11,7 +11,7 @@ import { LiquidCheck } from './liquid-check';
 import { TemplateUsage } from './template-usage';
 import { TemplatesRepository } from './templates.repository';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
-import { ProjectSettingChecks } from '../projects/project-setting-checks';
+import { ProjectSettingChecks } from '../projects';
 import { usesConfirmUrl } from './rendering/confirm-url';
 
 const REQUIRED = ['name', 'subject', 'body', 'from'] as const;

@@ -7,16 +7,15 @@ import { ADVISORY_LOCKS } from '../../../platform/database/advisory-locks';
 import { SingletonLocks } from '../../../platform/database/singleton-locks';
 import { logger } from '../../../platform/logging/logger';
 import { AudienceCursor, EmailQueueFacade } from '../../emails/email-queue.facade';
-import { BillingLimitExceeded } from '../../billing/billing.errors';
-import { BillingService } from '../../billing/billing.service';
+import { BillingLimitExceeded, BillingService } from '../../billing';
 import { CampaignsRepository, EngineCampaignRow } from '../campaigns.repository';
 import { Campaign } from '../entities/campaign.entity';
-import type { TopicRule } from '../../topics/topics.sql';
+import type { TopicRule } from '../../topics';
 import { CampaignAudience } from './campaign-audience';
 import { campaignContent } from './campaign-content';
 import { AbTests } from './ab-test';
 import type { AudienceVariants } from '../../emails/email-queue.facade';
-import { WarmupLedger } from '../../domains/warmup/warmup-ledger.store';
+import { WarmupLedger } from '../../domains';
 import { ReleaseSchedule } from './release-schedule';
 
 /** A tick hands over batches for at most this long, then lets the next tick (and other campaigns) run. */

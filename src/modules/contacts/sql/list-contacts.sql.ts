@@ -2,7 +2,7 @@ import { clampLimit, decodeCursor, PG_TIMESTAMP } from '../../../platform/http/p
 import { isContactId } from '../contact-id';
 import { CONTACT_COLUMNS } from '../dto/contact.response';
 import type { ListContactsQuery } from '../dto/list-contacts.query';
-import { topicMemberSql, type TopicRule } from '../../topics/topics.sql';
+import { topicMemberSql, type TopicRule } from '../../topics';
 
 export type SortKey = 'email' | 'createdAt';
 export type Dir = 'asc' | 'desc';

@@ -1,4 +1,4 @@
-import { BOUNCE_SUBDOMAIN, bounceDomainOf } from '../../domains/bounce-domain';
+import { BOUNCE_SUBDOMAIN, bounceDomainOf } from '../../domains';
 import { signHexToken, verifyHexToken } from './signed-token';
 
 const LOCAL_PREFIX = 'bounce+';
