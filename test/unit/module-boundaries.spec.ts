@@ -3,8 +3,8 @@ import { join } from 'node:path';
 
 /**
  * The `mailroom/module-boundaries` lint rule (scripts/eslint/module-boundaries.mjs), run by ESLint
- * itself over probe sources: another module's file is importable only when its index.ts lists it,
- * and platform/ does not import modules/ (but platform/mail).
+ * itself over probe sources: imports go down the layers of scripts/module-layers.mjs, and another
+ * module is imported through its index.ts (but by the pairs still in a PENDING cycle).
  */
 const ROOT = join(__dirname, '..', '..');
 
@@ -19,18 +19,30 @@ function lint(filename: string, source: string): string[] {
 }
 
 describe('mailroom/module-boundaries', () => {
-  it('allows what an index lists, refuses the rest of another module and modules/ from platform/', () => {
+  it('allows a module through its index, refuses its other files, and asks for the index over a listed file', () => {
     const probe = [
-      "import { EmailQueueFacade } from '../emails/email-queue.facade';", // listed by emails/index.ts
+      "import { EmailQueueFacade } from '../emails/email-queue.facade';", // listed by emails/index.ts, but not the index
       "import { EmailPipeline } from '../emails/engine/email-pipeline';", // emails' internals
       "import { EmailsModule } from '../emails';", // the index itself
       "import { CampaignsRepository } from './campaigns.repository';", // its own module
       'export const used = [EmailQueueFacade, EmailPipeline, EmailsModule, CampaignsRepository];',
     ].join('\n');
-    expect(lint('src/modules/campaigns/probe.ts', probe)).toEqual(["2: '../emails/engine/email-pipeline' reaches into module 'emails'"]);
+    expect(lint('src/modules/workflows/probe.ts', probe)).toEqual([
+      "1: '../emails/email-queue.facade'",
+      "2: '../emails/engine/email-pipeline' reaches into module 'emails'",
+    ]);
+  });
 
-    const platform = "import { EmailsModule } from '../../modules/emails/emails.module';\nexport const used = EmailsModule;\n";
-    expect(lint('src/platform/http/probe.ts', platform)).toHaveLength(1);
-    expect(lint('src/platform/mail/probe.ts', platform)).toEqual([]);
+  it('refuses an import up the layers, from platform/ too, but lets the app assembly bind a module', () => {
+    expect(lint('src/modules/contacts/probe.ts', "import { CampaignsService } from '../campaigns';\nexport const used = CampaignsService;\n")).toEqual(["1: '../campaigns'"]);
+    const platform = "import { EmailsModule } from '../../modules/emails';\nexport const used = EmailsModule;\n";
+    expect(lint('src/platform/http/probe.ts', platform)).toEqual(["1: '../../modules/emails'"]);
+    expect(lint('src/platform/mail/probe.ts', platform)).toEqual(["1: '../../modules/emails'"]);
+    expect(lint('src/platform/mail/system-mail.module.ts', platform)).toEqual([]);
+  });
+
+  it('keeps a pair still in a PENDING cycle on the listed file itself, not the index', () => {
+    const probe = "import { ContactsModule } from '../contacts';\nexport const used = ContactsModule;\n";
+    expect(lint('src/modules/events/probe.ts', probe)).toEqual(["1: '../contacts'"]);
   });
 });

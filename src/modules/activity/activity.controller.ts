@@ -2,7 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiCursorPage, ApiJson } from '../../platform/http/openapi-responses';
 import type { CursorPage } from '../../platform/http/pagination';
-import { CurrentProject, SecretKey } from '../auth/auth.decorators';
+import { CurrentProject, SecretKey } from '../auth';
 import { ACTIVITY_TYPES, ActivityType } from './activity.types';
 import { ActivityService } from './activity.service';
 import { ActivityItem, ActivityStatsSchema, ContactExecutionsSchema, UpcomingSchema } from './dto/activity-item.response';

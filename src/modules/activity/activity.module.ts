@@ -7,7 +7,7 @@ import { ActivityService } from './activity.service';
 import { AnalyticsController } from './analytics.controller';
 import { AnalyticsService } from './analytics.service';
 import { EventCountHourly } from './entities/event-count-hourly.entity';
-import { EventsModule } from '../events/events.module';
+import { EventsModule } from '../events';
 
 /** Exports `ActivityRegistry`: the campaigns and workflows modules register their upcoming items and campaign names there. */
 @Module({

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { badRequest } from '../../platform/http/app-error';
 import { CursorPage, parsePositiveInt } from '../../platform/http/pagination';
-import { isContactId } from '../contacts/contact-id';
-import { ContactDirectory } from '../events/contact-directory';
-import { EventPageFilter, EventsQueriesService } from '../events/events-queries.service';
+import { isContactId } from '../contacts';
+import { ContactDirectory, EventPageFilter, EventsQueriesService } from '../events';
 import { parseRange } from './activity-range';
 import { ActivityRegistry, ContactExecution, UpcomingCampaign } from './activity.registry';
 import { ActivityRepository } from './activity.repository';

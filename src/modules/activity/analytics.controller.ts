@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiJson } from '../../platform/http/openapi-responses';
-import { CurrentProject, SecretKey } from '../auth/auth.decorators';
+import { CurrentProject, SecretKey } from '../auth';
 import { AnalyticsService } from './analytics.service';
 import { CampaignStatsListSchema, TimeseriesSchema, TopCampaignsSchema, TopEventsSchema } from './dto/analytics.response';
 import { TimeseriesQuery, TopCampaignsQuery, TopEventsQuery } from './dto/activity.query';

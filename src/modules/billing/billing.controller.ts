@@ -2,8 +2,8 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Put, Req } from 
 import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ApiJson } from '../../platform/http/openapi-responses';
-import { CurrentUser, Public, Session } from '../auth/auth.decorators';
-import { ProjectIdPipe } from '../projects/params.pipe';
+import { CurrentUser, Public, Session } from '../auth';
+import { ProjectIdPipe } from '../projects';
 import { BillingService } from './billing.service';
 import type { BillingConsumptionResponse, BillingLimitsResponse } from './billing.types';
 import { BillingConsumptionSchema, BillingLimitsSchema, BillingRedirectSchema, InvoiceListSchema } from './dto/billing.response';

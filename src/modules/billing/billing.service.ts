@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { ProjectsService } from '../projects/projects.service';
+import { ProjectsService } from '../projects';
 import { billingLimitExceeded } from './billing.errors';
 import { BillingRepository } from './billing.repository';
 import { BILLING_CATEGORIES, BillingCategory, BillingConsumptionResponse, BillingLimitsResponse, billingPeriod, categoryLimit } from './billing.types';

@@ -4,7 +4,7 @@ import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
 import { AppError } from '../../platform/http/app-error';
 import { sdks } from '../../platform/sdks';
-import { ProjectsService } from '../projects/projects.service';
+import { ProjectsService } from '../projects';
 import { billingDisabled, invalidStripeSignature } from './billing.errors';
 import { BillingRepository } from './billing.repository';
 

@@ -5,7 +5,7 @@ import { Fragment, sql } from '../../platform/database/sql-fragment';
 import { campaignEmailsSql } from '../emails/sql/campaign-emails.sql';
 import type { EmailType } from '../emails/entities/email.entity';
 import { CONTACT_COLUMNS, skipReasonSql } from '../emails/recipient-policy';
-import type { TopicRule } from '../topics/topics.sql';
+import type { TopicRule } from '../topics';
 import type { AbMetric, AbPhase, CampaignStatus } from './entities/campaign.entity';
 import { abHashSql, AbCut, testShareSize, variantSizes } from './sql/ab-test.sql';
 

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../platform/http/openapi-errors';
 import { ApiJson } from '../../platform/http/openapi-responses';
-import { CurrentProject, SecretKey } from '../auth/auth.decorators';
+import { CurrentProject, SecretKey } from '../auth';
 import { PreviewAsContactDto, PreviewResponse } from '../emails/previews/previews.dto';
 import { CampaignsService } from './campaigns.service';
 import { ParseUuidPipe } from '../../platform/http/parse-uuid.pipe';

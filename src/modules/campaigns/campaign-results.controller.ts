@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiJson } from '../../platform/http/openapi-responses';
 import { ApiErrors } from '../../platform/http/openapi-errors';
-import { CurrentProject, SecretKey } from '../auth/auth.decorators';
+import { CurrentProject, SecretKey } from '../auth';
 import { CampaignResultsService } from './campaign-results.service';
 import { CampaignRecipientsQuery, CampaignTimelineQuery } from './dto/campaign-results.query';
 import { CampaignLinks, CampaignRecipientPage, CampaignTimeline } from './dto/campaign-results.response';

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { empty, Fragment, raw, sql } from '../../platform/database/sql-fragment';
-import { contactUnsubscribedSinceSql } from '../contacts/contacts.sql';
+import { contactUnsubscribedSinceSql } from '../contacts';
 import { campaignEmailsSql } from '../emails/sql/campaign-emails.sql';
-import { campaignClickEventsSql } from '../events/project-events.sql';
+import { campaignClickEventsSql } from '../events';
 import type { RecipientFilter, RecipientStatus, TimelineInterval } from './campaign-results.rows';
 
 /** Counted as `unsubscribedCount` counts: sent, and the contact unsubscribed since. */

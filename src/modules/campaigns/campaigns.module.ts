@@ -1,11 +1,11 @@
-import { TopicsModule } from '../topics/topics.module';
+import { TopicsModule } from '../topics';
 import { TemplatesModule } from '../templates/templates.module';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { BillingModule } from '../billing/billing.module';
-import { DomainsModule } from '../domains/domains.module';
+import { BillingModule } from '../billing';
+import { DomainsModule } from '../domains';
 import { EmailsModule } from '../emails/emails.module';
-import { ProjectsModule } from '../projects/projects.module';
+import { ProjectsModule } from '../projects';
 import { SegmentsModule } from '../segments/segments.module';
 import { CampaignsController } from './campaigns.controller';
 import { CampaignResultsController } from './campaign-results.controller';

@@ -7,13 +7,13 @@ import { jsonReferenceCondition, jsonReferenceMatcher } from '../../platform/usa
 import type { UsageRef, UsageSubject } from '../../platform/usage/usage.registry';
 import { empty, Fragment, raw, sql } from '../../platform/database/sql-fragment';
 import type { UpcomingCampaign } from '../activity/activity.registry';
-import { contactUnsubscribedSinceSql } from '../contacts/contacts.sql';
+import { contactUnsubscribedSinceSql } from '../contacts';
 import type { AudienceCursor, AudienceSkipReason } from '../emails/email-queue.facade';
 import type { EmailType } from '../emails/entities/email.entity';
 import { CONTACT_COLUMNS, skipReasonSql } from '../emails/recipient-policy';
-import type { TopicRule } from '../topics/topics.sql';
+import type { TopicRule } from '../topics';
 import { campaignEmailsSql } from '../emails/sql/campaign-emails.sql';
-import { SENDER_DOMAIN_MATCHES } from '../domains/sender-domain';
+import { SENDER_DOMAIN_MATCHES } from '../domains';
 import type { CampaignSort } from './campaigns.rows';
 import { Campaign, CampaignStatus } from './entities/campaign.entity';
 import { addSkippedSql } from './sql/campaign-counters.sql';

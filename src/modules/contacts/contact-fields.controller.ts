@@ -1,5 +1,5 @@
 import { Controller, Delete, Get, HttpCode, Param, Query } from '@nestjs/common';
-import { CurrentProject, SecretKey } from '../auth/auth.decorators';
+import { CurrentProject, SecretKey } from '../auth';
 import { ContactFieldsService } from './contact-fields.service';
 import { FieldValuesQuery } from './dto/field-values.query';
 import { ApiCursorPage, ApiJson, ApiNoContent } from '../../platform/http/openapi-responses';

@@ -10,7 +10,7 @@ import type { CreateContactDto } from './dto/create-contact.dto';
 import type { ListContactsQuery } from './dto/list-contacts.query';
 import { listContactsStatements, searchWordsQuery } from './sql/list-contacts.sql';
 import { ContactFieldsService } from './contact-fields.service';
-import { TopicsService } from '../topics/topics.service';
+import { TopicsService } from '../topics';
 
 /** The dashboard/API-facing flows of /contacts that shape responses around ContactsService. */
 @Injectable()

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { CurrentProject, SecretKey } from '../auth/auth.decorators';
+import { CurrentProject, SecretKey } from '../auth';
 import { ContactsQueriesService } from './contacts-queries.service';
 import { ContactsService } from './contacts.service';
 import { DoubleOptInService } from './consent/double-opt-in.service';

@@ -3,7 +3,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { QUEUES } from '../../platform/queues/queues';
 import { EventsModule } from '../events/events.module';
-import { TopicsModule } from '../topics/topics.module';
+import { TopicsModule } from '../topics';
 import { ContactFieldsController } from './contact-fields.controller';
 import { ContactFieldsRepository } from './contact-fields.repository';
 import { ContactFieldsService } from './contact-fields.service';

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ProjectsModule } from '../projects';
 import { DnsResolver } from './dns/dns-resolver';
 import { DomainVerificationScheduler } from './worker/domain-verification.scheduler';
 import { DomainsController } from './domains.controller';
@@ -11,7 +12,7 @@ import { WarmupLedger } from './warmup/warmup-ledger.store';
 import { SesIdentities } from './ses/ses-identities';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Domain, DomainSendCount])],
+  imports: [ProjectsModule, TypeOrmModule.forFeature([Domain, DomainSendCount])],
   controllers: [DomainsController],
   providers: [DomainsRepository, DomainsService, DnsResolver, SesIdentities, DomainVerificationScheduler, WarmupLedger],
   exports: [DomainsService, DnsResolver, WarmupLedger],

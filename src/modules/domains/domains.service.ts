@@ -6,7 +6,7 @@ import { logger } from '../../platform/logging/logger';
 import { decryptPrivateKey, encryptPrivateKey, generateDkimKeyPair } from './dkim-keys';
 import { DnsResolver } from './dns/dns-resolver';
 import { ownDkimRecords, sesRecords, withBounceRecords } from './dns/domain-records';
-import { bounceDomainOf } from '../deliverability/links/bounce-address';
+import { bounceDomainOf } from './bounce-domain';
 import { domainAndParents, domainOfEmail, normalizeDomainName } from './domain-name';
 import { domainAlreadyClaimed, domainInUse, domainNotFound, domainNotVerified, invalidDomainName, warmupCeilingBelowStart } from './domains.errors';
 import type { UpdateDomainDto } from './dto/update-domain.dto';
@@ -19,6 +19,7 @@ import { SetupProbes } from '../../platform/usage/setup-probes.registry';
 import { UsageRegistry } from '../../platform/usage/usage.registry';
 import { countDomainUsage } from './domain-usage';
 import { isUniqueViolation } from '../../platform/database/pg-errors';
+import { ProjectSettingChecks } from '../projects';
 
 /** nodemailer's `dkim` option. */
 export interface DkimSigningKey {
@@ -42,7 +43,9 @@ export class DomainsService {
     private readonly ses: SesIdentities,
     private readonly usage: UsageRegistry,
     setup: SetupProbes,
+    settingChecks: ProjectSettingChecks,
   ) {
+    settingChecks.registerSender((projectId, email) => this.senderAllowed(projectId, email));
     setup.register('hasDomain', (projectId) => this.repository.hasAny(projectId));
     // With verification off every domain answers as verified (toDomainResponse) while its row stays pending.
     setup.register('hasVerifiedDomain', (projectId) => this.repository.hasAny(projectId, this.verificationOff ? undefined : 'verified'));

@@ -1,5 +1,6 @@
 // What other modules may import from domains (docs/architecture.md, "Module boundaries"):
 // the lint rule mailroom/module-boundaries allows an import from another module only of a file listed here.
+export * from './bounce-domain';
 export * from './dns/dns-resolver';
 export * from './domain-name';
 export * from './domains.module';

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Fragment } from '../../platform/database/sql-fragment';
-import type { TrackingMode } from '../projects/entities/project.entity';
-import type { TopicRule } from '../topics/topics.sql';
+import type { TrackingMode } from '../projects';
+import type { TopicRule } from '../topics';
 import type { EmailType } from './entities/email.entity';
 import { EmailQueue } from './engine/email-queue';
 import { ProjectCache } from './engine/project-cache';
@@ -13,7 +13,7 @@ import { suppressionKey } from '../deliverability/suppression/suppressions.sql';
 import { AudienceVariants, EmailsRepository } from './emails.repository';
 export type { AudienceVariants } from './emails.repository';
 import { EmailStatusStore } from './email-status.store';
-import { WarmupLedger } from '../domains/warmup/warmup-ledger.store';
+import { WarmupLedger } from '../domains';
 
 /** Whether opens and clicks are tracked: the per-send override wins over the project's mode. */
 function trackingFor(mode: TrackingMode, type: EmailType, override: boolean | undefined): boolean {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { SetupProbes } from '../../platform/usage/setup-probes.registry';
-import { Counts, ReputationCounts } from '../projects/reputation-counts';
+import { Counts, ReputationCounts } from '../projects';
 import { EMAIL_EVENT_COLUMNS, EmailEventRow } from './email-event-data';
 import type { EmailType } from './entities/email.entity';
 

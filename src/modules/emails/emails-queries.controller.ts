@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiCursorPage, ApiJson } from '../../platform/http/openapi-responses';
 import type { CursorPage } from '../../platform/http/pagination';
 import { ParseUuidPipe } from '../../platform/http/parse-uuid.pipe';
-import { CurrentProject, SecretKey } from '../auth/auth.decorators';
+import { CurrentProject, SecretKey } from '../auth';
 import { EmailDetailResponse, EmailResponse } from './dto/email.response';
 import { ListEmailsQuery } from './dto/list-emails.query';
 import { EmailsQueriesService } from './emails-queries.service';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { clampLimit, CursorPage, cursorPage, decodeCursor, PG_TIMESTAMP } from '../../platform/http/pagination';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
-import { EventsQueriesService } from '../events/events-queries.service';
+import { EventsQueriesService } from '../events';
 import { EmailDetailResponse, EmailResponse, toEmailResponse } from './dto/email.response';
 import { EmailsRepository } from './emails.repository';
 import type { ListEmailsQuery } from './dto/list-emails.query';

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Idempotent } from '../../platform/http/idempotency/idempotent.decorator';
 import { IdempotencyClaim, IdempotencyKeyClaim } from '../../platform/http/idempotency/idempotency-claim';
-import { CurrentProject, SecretKey } from '../auth/auth.decorators';
+import { CurrentProject, SecretKey } from '../auth';
 import { SEND_REQUEST_SCHEMA, SendRequest } from './send/send-request';
 import { SendRequestPipe } from './send/send-request.pipe';
 import { SendResult } from './send/send.response';

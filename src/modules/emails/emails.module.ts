@@ -3,11 +3,11 @@ import { Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/com
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ReadinessRegistry } from '../../platform/health/readiness.registry';
 import { QUEUES } from '../../platform/queues/queues';
-import { BillingModule } from '../billing/billing.module';
-import { ContactsModule } from '../contacts/contacts.module';
-import { DomainsModule } from '../domains/domains.module';
-import { EventsModule } from '../events/events.module';
-import { ProjectsModule } from '../projects/projects.module';
+import { BillingModule } from '../billing';
+import { ContactsModule } from '../contacts';
+import { DomainsModule } from '../domains';
+import { EventsModule } from '../events';
+import { ProjectsModule } from '../projects';
 import { TemplatesModule } from '../templates/templates.module';
 import { EmailsController } from './emails.controller';
 import { EmailsRepository } from './emails.repository';

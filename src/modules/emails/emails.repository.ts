@@ -6,7 +6,7 @@ import { suppressedAmongSql, suppressionKey } from '../deliverability/suppressio
 import { EMAIL_ROW_COLUMNS, EmailRow } from './emails.rows';
 import type { EmailType } from './entities/email.entity';
 import { CONTACT_COLUMNS, skipReasonSql } from './recipient-policy';
-import type { TopicRule } from '../topics/topics.sql';
+import type { TopicRule } from '../topics';
 import { StatementRunner } from '../../platform/database/statement-runner';
 import { CONTENT_ROWS_SQL, contentRow, contentsAndEmailsRows, INSERT_CONTENTS_AND_EMAILS_SQL, insertEmailsSql, NewContentAndEmails, NewEmailContent } from './sql/insert-emails.sql';
 import { randomUUID } from 'node:crypto';

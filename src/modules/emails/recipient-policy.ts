@@ -1,7 +1,7 @@
 import { Fragment, raw, sql } from '../../platform/database/sql-fragment';
 import { suppressedSql } from '../deliverability/suppression/suppressions.sql';
-import { isTopicMember, topicMemberSql, topicRuleSql, type TopicRule } from '../topics/topics.sql';
-import { contactConsentSql, type ContactConsent } from '../contacts/contacts.sql';
+import { isTopicMember, topicMemberSql, topicRuleSql, type TopicRule } from '../topics';
+import { contactConsentSql, type ContactConsent } from '../contacts';
 import type { EmailType } from './entities/email.entity';
 
 /**

@@ -1,5 +1,5 @@
 import { Controller, Delete, Get, HttpCode, Param, Query } from '@nestjs/common';
-import { CurrentProject, SecretKey } from '../auth/auth.decorators';
+import { CurrentProject, SecretKey } from '../auth';
 import { ListEventsQuery } from './dto/list-events.query';
 import { EventsQueriesService } from './events-queries.service';
 import { ApiCursorPage, ApiJson, ApiNoContent } from '../../platform/http/openapi-responses';

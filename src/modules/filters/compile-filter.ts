@@ -1,9 +1,9 @@
 import { Fragment, join, raw, sql } from '../../platform/database/sql-fragment';
-import type { FieldType } from '../contacts/data/field-types';
+import type { FieldType } from '../contacts';
 import { contactEmailActivitySql } from '../emails/contact-emails.sql';
-import { contactEventsSql } from '../events/contact-events.sql';
+import { contactEventsSql } from '../events';
 import { storedMemberSql } from '../segments/segment-members.sql';
-import { topicMemberSql, type TopicRule } from '../topics/topics.sql';
+import { topicMemberSql, type TopicRule } from '../topics';
 import { asCount, comparisonType, TypedValue, typedValue } from './filter-values';
 import { canonicalOperator, FieldRef, Filter, FilterTree, Operator, parseField, UNITS, Unit } from './filter.types';
 import { FILTER_LIMITS, SegmentDefinition } from './validate-filter';

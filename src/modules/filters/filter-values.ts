@@ -1,4 +1,4 @@
-import { FieldType, inferFieldType, isDateString } from '../contacts/data/field-types';
+import { FieldType, inferFieldType, isDateString } from '../contacts';
 import { FieldRef, Operator, ORDERING_OPERATORS, UNIT_OPERATORS } from './filter.types';
 
 /** A filter value read as the type it is compared by. */

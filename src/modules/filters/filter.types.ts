@@ -1,4 +1,4 @@
-import type { FieldType } from '../contacts/data/field-types';
+import type { FieldType } from '../contacts';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 import { EMAIL_ACTIVITIES, EmailActivity } from '../emails/contact-emails.sql';
 

@@ -1,7 +1,7 @@
 import type { ApiPropertyOptions } from '@nestjs/swagger';
 import type { FieldError } from '../../platform/http/app-error';
 import { openApiModel } from '../../platform/http/openapi-responses';
-import type { FieldType } from '../contacts/data/field-types';
+import type { FieldType } from '../contacts';
 import { asCount, comparisonType, typedValue } from './filter-values';
 import {
   canonicalOperator,

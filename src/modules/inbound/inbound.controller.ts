@@ -3,7 +3,7 @@ import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiErrors } from '../../platform/http/openapi-errors';
 import { ApiJson } from '../../platform/http/openapi-responses';
-import { CurrentProject, SecretKey } from '../auth/auth.decorators';
+import { CurrentProject, SecretKey } from '../auth';
 import { InboundMessageResponse } from './dto/inbound-message.response';
 import { InboundService } from './inbound.service';
 import { ParseUuidPipe } from '../../platform/http/parse-uuid.pipe';

@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentProject, SecretKey } from '../auth/auth.decorators';
+import { CurrentProject, SecretKey } from '../auth';
 import { ApiEnvelope } from '../../platform/http/openapi-responses';
 
 /** Authenticated no-op: lets a client check its key, and is the baseline of the HTTP benchmarks. */

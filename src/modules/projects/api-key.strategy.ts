@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import { Strategy } from 'passport-custom';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../auth';
 import { API_KEY_PATTERN } from './api-keys';
 import { ProjectsService } from './projects.service';
 

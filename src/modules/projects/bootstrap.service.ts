@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
 import { logger } from '../../platform/logging/logger';
-import { UsersService } from '../auth/users.service';
+import { UsersService } from '../auth';
 import { ProjectsRepository } from './projects.repository';
 import { ProjectsService } from './projects.service';
 

@@ -2,6 +2,7 @@
 // the lint rule mailroom/module-boundaries allows an import from another module only of a file listed here.
 export * from './entities/project.entity';
 export * from './params.pipe';
+export * from './project-setting-checks';
 export * from './projects.errors';
 export * from './projects.module';
 export * from './projects.service';

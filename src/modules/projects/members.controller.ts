@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@ne
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
-import { CurrentUser, Session } from '../auth/auth.decorators';
+import { CurrentUser, Session } from '../auth';
 import { AddMemberDto } from './dto/add-member.dto';
 import { MemberResponse, toMemberResponse } from './dto/member.response';
 import { UpdateMemberDto } from './dto/update-member.dto';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UsersService } from '../auth/users.service';
+import { UsersService } from '../auth';
 import type { AssignableRole } from './dto/add-member.dto';
 import { MemberRow } from './dto/member.response';
 import { alreadyMember, cannotChangeSelf, memberNotFound, ownerIsFixed, userNotFound } from './projects.errors';

@@ -3,8 +3,8 @@ import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import { Strategy } from 'passport-custom';
 import { isUUID } from 'class-validator';
-import type { Principal } from '../auth/principal';
-import { SESSION_COOKIE, SessionsService } from '../auth/sessions.service';
+import type { Principal } from '../auth';
+import { SESSION_COOKIE, SessionsService } from '../auth';
 import { projectNotFound } from './projects.errors';
 import { ProjectsService } from './projects.service';
 

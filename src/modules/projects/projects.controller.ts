@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentUser, Session } from '../auth/auth.decorators';
+import { CurrentUser, Session } from '../auth';
 import { CreateProjectDto } from './dto/create-project.dto';
 import { ProjectResponse, toProjectResponse } from './dto/project.response';
 import { UpdateProjectDto } from './dto/update-project.dto';

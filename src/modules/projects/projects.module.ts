@@ -1,8 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AuthModule } from '../auth/auth.module';
-import { DomainsModule } from '../domains/domains.module';
-import { TemplatesModule } from '../templates/templates.module';
+import { AuthModule } from '../auth';
 import { ApiKeyStrategy } from './api-key.strategy';
 import { ProjectMember } from './entities/project-member.entity';
 import { ProjectSuspension } from './entities/project-suspension.entity';
@@ -12,6 +10,7 @@ import { MembersController } from './members.controller';
 import { MembersService } from './members.service';
 import { ProjectSessionStrategy } from './project-session.strategy';
 import { ProjectsController } from './projects.controller';
+import { ProjectSettingChecks } from './project-setting-checks';
 import { ProjectsRepository } from './projects.repository';
 import { ProjectsService } from './projects.service';
 import { ReputationCounts } from './reputation-counts';
@@ -20,9 +19,9 @@ import { SecurityController } from './security.controller';
 import { SecurityService } from './security.service';
 
 @Module({
-  imports: [AuthModule, DomainsModule, TemplatesModule, TypeOrmModule.forFeature([Project, ProjectMember, ProjectSuspension])],
+  imports: [AuthModule, TypeOrmModule.forFeature([Project, ProjectMember, ProjectSuspension])],
   controllers: [ProjectsController, MembersController, SecurityController],
-  providers: [ProjectsRepository, ProjectsService, ApiKeyStrategy, ProjectSessionStrategy, MembersService, SetupStateService, BootstrapService, SecurityService, ReputationCounts],
-  exports: [ProjectsService, SecurityService, ReputationCounts],
+  providers: [ProjectsRepository, ProjectsService, ApiKeyStrategy, ProjectSessionStrategy, MembersService, SetupStateService, BootstrapService, SecurityService, ReputationCounts, ProjectSettingChecks],
+  exports: [ProjectsService, SecurityService, ReputationCounts, ProjectSettingChecks],
 })
 export class ProjectsModule {}

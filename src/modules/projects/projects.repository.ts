@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ADVISORY_LOCKS } from '../../platform/database/advisory-locks';
 import { affectedCount } from '../../platform/database/query-results';
-import type { ProjectRole } from '../auth/principal';
+import type { ProjectRole } from '../auth';
 import { ProjectMember } from './entities/project-member.entity';
 import { Project } from './entities/project.entity';
 import { deletionOrder, ForeignKey, KEPT_TABLES } from './project-wipe';

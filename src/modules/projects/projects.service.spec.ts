@@ -1,7 +1,6 @@
 import type { DataSource } from 'typeorm';
-import type { DomainsService } from '../domains/domains.service';
 import type { ProjectsRepository } from './projects.repository';
-import type { TemplatesService } from '../templates/templates.service';
+import { ProjectSettingChecks } from './project-setting-checks';
 import { ProjectsService } from './projects.service';
 import { sha256Hex } from '../../platform/crypto';
 
@@ -27,7 +26,7 @@ function fixture() {
     },
     findById: async () => row(),
   };
-  const service = new ProjectsService(repository as unknown as ProjectsRepository, {} as DataSource, {} as DomainsService, {} as TemplatesService);
+  const service = new ProjectsService(repository as unknown as ProjectsRepository, {} as DataSource, new ProjectSettingChecks());
   const settle = () => new Promise((resolve) => setImmediate(resolve));
   return { service, lookups, settle };
 }

@@ -3,15 +3,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { randomHex, sha256Hex } from '../../platform/crypto';
-import type { ProjectRole } from '../auth/principal';
+import type { ProjectRole } from '../auth';
 import { generateKeyPair, KeyPair, keyColumns } from './api-keys';
 import { Project } from './entities/project.entity';
 import type { DefaultFromDto, DoubleOptInDto, UpdateProjectDto } from './dto/update-project.dto';
 import { confirmationTemplateNotFound, confirmationTemplateWithoutLink, defaultFromNotVerified, insufficientRole, projectNotFound } from './projects.errors';
 import { ProjectsRepository } from './projects.repository';
-import { DomainsService } from '../domains/domains.service';
-import { TemplatesService } from '../templates/templates.service';
-import { usesConfirmUrl } from '../templates/rendering/confirm-url';
+import { ProjectSettingChecks } from './project-setting-checks';
 
 export interface KeyLookup {
   projectId: string;
@@ -55,8 +53,7 @@ export class ProjectsService {
   constructor(
     private readonly repository: ProjectsRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly domains: DomainsService,
-    private readonly templates: TemplatesService,
+    private readonly settingChecks: ProjectSettingChecks,
   ) {}
 
   /** Creates the project and makes `ownerId` its OWNER in one transaction. */
@@ -165,7 +162,7 @@ export class ProjectsService {
   private async defaultFromColumns(projectId: string, value: DefaultFromDto | null): Promise<Pick<Project, 'defaultFromAddress' | 'defaultFromName'>> {
     if (value === null) return { defaultFromAddress: null, defaultFromName: null };
     const email = value.email.trim().toLowerCase();
-    if (!(await this.domains.senderAllowed(projectId, email))) throw defaultFromNotVerified(email);
+    if (!(await this.settingChecks.senderAllowed(projectId, email))) throw defaultFromNotVerified(email);
     return { defaultFromAddress: email, defaultFromName: value.name?.trim() || null };
   }
 
@@ -173,9 +170,9 @@ export class ProjectsService {
   private async doubleOptInSetting(projectId: string, value: DoubleOptInDto): Promise<Project['doubleOptIn']> {
     const templateId = value.templateId ?? null;
     if (templateId) {
-      const template = await this.templates.findOne(projectId, templateId).catch(() => null);
-      if (!template) throw confirmationTemplateNotFound(templateId);
-      if (!usesConfirmUrl(template)) throw confirmationTemplateWithoutLink(templateId);
+      const verdict = await this.settingChecks.confirmationTemplate(projectId, templateId);
+      if (verdict === 'not_found') throw confirmationTemplateNotFound(templateId);
+      if (verdict === 'without_link') throw confirmationTemplateWithoutLink(templateId);
     }
     return { enabled: value.enabled, templateId, redirectUrl: value.redirectUrl ?? null };
   }

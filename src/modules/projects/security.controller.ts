@@ -1,6 +1,6 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentUser, Session } from '../auth/auth.decorators';
+import { CurrentUser, Session } from '../auth';
 import { SecurityService, SecurityState } from './security.service';
 import { ProjectIdPipe } from './params.pipe';
 import { ApiJson } from '../../platform/http/openapi-responses';

@@ -5,8 +5,8 @@ import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
 import { Fragment, raw, sql } from '../../platform/database/sql-fragment';
 import { validationError } from '../../platform/http/app-error';
-import { ContactFieldsService } from '../contacts/contact-fields.service';
-import type { FieldType } from '../contacts/data/field-types';
+import { ContactFieldsService } from '../contacts';
+import type { FieldType } from '../contacts';
 import { CompileContext, compileFilter, compileSingleFilter } from '../filters/compile-filter';
 import { Filter, FilterTree, referencedDataKeys, referencedSegments, referencedTopics } from '../filters/filter.types';
 import { SegmentDefinition, validateFilterTree } from '../filters/validate-filter';
@@ -14,7 +14,7 @@ import { storedMemberSql } from './segment-members.sql';
 import { invalidCondition, segmentTooSlow } from './segments.errors';
 import { SegmentsRepository } from './segments.repository';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
-import { TopicsService } from '../topics/topics.service';
+import { TopicsService } from '../topics';
 
 /** Who a query selects: every contact, a segment's members, or an ad-hoc tree (campaign `audienceCondition`). */
 export type Audience = 'ALL' | { segmentId: string } | { tree: FilterTree };

@@ -1,16 +1,7 @@
-/**
- * docs/decisions.md#events: lowercase, trim, drop characters other than ASCII word characters, spaces and
- * hyphens, runs of spaces to one hyphen, collapse hyphens, trim hyphens ("VIP Customers" → `vip-customers`).
- */
-export function segmentSlug(name: string): string {
-  return name
-    .toLowerCase()
-    .trim()
-    .replace(/[^\w -]/g, '')
-    .replace(/ +/g, '-')
-    .replace(/-+/g, '-')
-    .replace(/^-+|-+$/g, '');
-}
+import { slugOf } from '../../platform/slug';
+
+/** A segment's slug: the platform's slug rule (`slugOf`). */
+export const segmentSlug = slugOf;
 
 /** The emitted event names of a segment (`segment.<slug>.entry` / `.exit`); a name with no slug characters uses the id. */
 export const segmentEventNames = (name: string, id: string) => {

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { OffsetPageQuery } from '../../platform/http/offset-page.query';
 import { ApiJson, ApiList, ApiNoContent } from '../../platform/http/openapi-responses';
-import { CurrentProject, SecretKey } from '../auth/auth.decorators';
+import { CurrentProject, SecretKey } from '../auth';
 import { CreateSegmentDto } from './dto/create-segment.dto';
 import { PreviewSegmentDto } from './dto/preview-segment.dto';
 import { AddSegmentMembersDto, RemoveSegmentMembersDto } from './dto/segment-members.dto';

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { TopicsModule } from '../topics/topics.module';
+import { TopicsModule } from '../topics';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ContactsModule } from '../contacts/contacts.module';
-import { EventsModule } from '../events/events.module';
+import { ContactsModule } from '../contacts';
+import { EventsModule } from '../events';
 import { AudienceService } from './audience.service';
 import { Segment } from './entities/segment.entity';
 import { SegmentMember } from './entities/segment-member.entity';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Fragment } from '../../platform/database/sql-fragment';
-import type { ContactRow } from '../contacts/contacts.rows';
+import type { ContactRow } from '../contacts';
 import type { SegmentDefinition } from '../filters/validate-filter';
 import { Segment } from './entities/segment.entity';
 

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { DomainsModule } from '../domains/domains.module';
-import { EmailsModule } from '../emails/emails.module';
-import { ProjectsModule } from '../projects/projects.module';
+import { DomainsModule } from '../domains';
+import { EmailsModule } from '../emails';
+import { ProjectsModule } from '../projects';
 import { SmtpListeners } from './smtp-listeners';
 import { SmtpTls } from './smtp-tls';
 import { SubmissionRelay } from './submission/submission-relay';

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentProject, SecretKey } from '../auth/auth.decorators';
+import { CurrentProject, SecretKey } from '../auth';
 import { CreateTemplateDto } from './dto/create-template.dto';
 import { ListTemplatesQuery } from './dto/list-templates.query';
 import { TemplatePage, TemplateResponse, TemplateUsageResponse, toTemplateResponse } from './dto/template.response';

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ProjectsModule } from '../projects';
 import { ActivityModule } from '../activity/activity.module';
-import { DomainsModule } from '../domains/domains.module';
+import { DomainsModule } from '../domains';
 import { Template } from './entities/template.entity';
 import { RenderPool } from './rendering/render-pool';
 import type { AppConfig } from '../../config/config';
@@ -13,7 +14,7 @@ import { LiquidCheck } from './liquid-check';
 import { TemplateUsage } from './template-usage';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Template]), DomainsModule, ActivityModule],
+  imports: [ProjectsModule, TypeOrmModule.forFeature([Template]), DomainsModule, ActivityModule],
   controllers: [TemplatesController],
   // One renderer pool per process (docs/rendering.md): its processes start on first use and stop with the application.
   providers: [TemplatesRepository, TemplatesService, TemplateUsage, LiquidCheck, { provide: RenderPool, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new RenderPool({}, config.role !== 'api') }],

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { SENDER_DOMAIN_MATCHES } from '../domains/sender-domain';
+import { SENDER_DOMAIN_MATCHES } from '../domains';
 import type { TemplateSort } from './templates.rows';
 import { Template, TemplateType } from './entities/template.entity';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { DomainsService } from '../domains/domains.service';
+import { DomainsService } from '../domains';
 import type { CreateTemplateDto } from './dto/create-template.dto';
 import { ListTemplatesQuery, MAX_PAGE_SIZE } from './dto/list-templates.query';
 import { TEMPLATE_SORTS, TemplateSort } from './templates.rows';
@@ -12,6 +12,8 @@ import { LiquidCheck } from './liquid-check';
 import { TemplateUsage } from './template-usage';
 import { TemplatesRepository } from './templates.repository';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
+import { ProjectSettingChecks } from '../projects';
+import { usesConfirmUrl } from './rendering/confirm-url';
 
 const REQUIRED = ['name', 'subject', 'body', 'from'] as const;
 
@@ -25,7 +27,14 @@ export class TemplatesService {
     private readonly domains: DomainsService,
     private readonly templateUsage: TemplateUsage,
     private readonly liquid: LiquidCheck,
-  ) {}
+    settingChecks: ProjectSettingChecks,
+  ) {
+    settingChecks.registerConfirmationTemplate(async (projectId, templateId) => {
+      const template = await this.findOne(projectId, templateId).catch(() => null);
+      if (!template) return 'not_found';
+      return usesConfirmUrl(template) ? 'ok' : 'without_link';
+    });
+  }
 
   async create(projectId: string, dto: CreateTemplateDto): Promise<Template> {
     for (const field of REQUIRED) {

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@ne
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../platform/http/openapi-errors';
 import { ApiJson, ApiList, ApiNoContent } from '../../platform/http/openapi-responses';
-import { CurrentProject, SecretKey } from '../auth/auth.decorators';
+import { CurrentProject, SecretKey } from '../auth';
 import { CreateTopicDto } from './dto/create-topic.dto';
 import { TopicResponse } from './dto/topic.response';
 import { UpdateTopicDto } from './dto/update-topic.dto';

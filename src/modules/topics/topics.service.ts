@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { isUniqueViolation } from '../../platform/database/pg-errors';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 import { UsageRegistry } from '../../platform/usage/usage.registry';
-import { segmentSlug } from '../segments/segment-slug';
+import { slugOf } from '../../platform/slug';
 import type { CreateTopicDto } from './dto/create-topic.dto';
 import { toTopicResponse, TopicResponse } from './dto/topic.response';
 import type { UpdateTopicDto } from './dto/update-topic.dto';
@@ -44,7 +44,7 @@ export class TopicsService {
   }
 
   async create(projectId: string, dto: CreateTopicDto): Promise<TopicResponse> {
-    const slug = dto.slug ?? segmentSlug(dto.name);
+    const slug = dto.slug ?? slugOf(dto.name);
     if (!slug) throw topicNameWithoutSlug(dto.name);
     try {
       const topic = await this.repository.create(projectId, {

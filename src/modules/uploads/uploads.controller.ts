@@ -3,7 +3,7 @@ import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiJson } from '../../platform/http/openapi-responses';
-import { Public, SecretKey } from '../auth/auth.decorators';
+import { Public, SecretKey } from '../auth';
 import { IMAGE_TYPES } from './upload-key';
 import { MAX_IMAGE_BYTES } from './uploads.errors';
 import { UploadedImage, UploadsService } from './uploads.service';

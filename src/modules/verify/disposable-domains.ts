@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { domainAndParents } from '../domains/domain-name';
+import { domainAndParents } from '../domains';
 
 const load = createRequire(__filename);
 let exact: Set<string> | undefined;

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { SecretKey } from '../auth/auth.decorators';
+import { SecretKey } from '../auth';
 import { VerifyEmailResult } from './dto/verify-email.response';
 import { VerifyEmailDto } from './dto/verify-email.dto';
 import { VerifyService } from './verify.service';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DomainsModule } from '../domains/domains.module';
+import { DomainsModule } from '../domains';
 import { VerifyController } from './verify.controller';
 import { VerifyService } from './verify.service';
 

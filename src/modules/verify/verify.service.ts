@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DnsResolver } from '../domains/dns/dns-resolver';
-import { normalizeDomainName } from '../domains/domain-name';
+import { DnsResolver, normalizeDomainName } from '../domains';
 import { isDisposableDomain } from './disposable-domains';
 import { isFreeEmailDomain } from './free-email-domains';
 import type { VerifyEmailResult, VerifyReason } from './dto/verify-email.response';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../auth';
 import { clampLimit, type CursorPage, cursorPage, decodeCursor, PG_TIMESTAMP } from '../../platform/http/pagination';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 import { DeliveriesStore } from './deliveries.store';

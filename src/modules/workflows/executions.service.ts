@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { validationError } from '../../platform/http/app-error';
 import { offsetPage, OffsetPage, parseOffsetQuery } from '../../platform/http/pagination';
-import { ContactsService } from '../contacts/contacts.service';
+import { ContactsService } from '../contacts';
 import type { StartExecutionDto } from './dto/workflow.dto';
 import { ExecutionResponse, ExecutionStepResponse, StepCountsResponse, toExecutionResponse, toExecutionStepResponse } from './dto/workflow.response';
 import { ExecutionsStore, ExecutionWithContact } from './engine/executions.store';

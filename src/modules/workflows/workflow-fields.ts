@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ContactFieldsService } from '../contacts/contact-fields.service';
-import { inferFieldType } from '../contacts/data/field-types';
-import { EventsService } from '../events/events.service';
+import { ContactFieldsService, inferFieldType } from '../contacts';
+import { EventsService } from '../events';
 import { ExecutionsStore } from './engine/executions.store';
 import { WorkflowsRepository } from './workflows.repository';
 

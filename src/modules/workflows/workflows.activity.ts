@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { ActivityRegistry, UpcomingExecution } from '../activity/activity.registry';
+import { ActivityRegistry, UpcomingExecution } from '../activity';
 import { ExecutionsStore } from './engine/executions.store';
 
 /** How many waiting executions `/activity/upcoming` lists (soonest due first). */

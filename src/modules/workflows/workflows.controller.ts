@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { OffsetPageQuery } from '../../platform/http/offset-page.query';
 import { ApiJson, ApiNoContent } from '../../platform/http/openapi-responses';
-import { CurrentProject, SecretKey } from '../auth/auth.decorators';
+import { CurrentProject, SecretKey } from '../auth';
 import { ListExecutionsQuery } from './dto/list-executions.query';
 import { CreateStepDto, CreateTransitionDto, CreateWorkflowDto, StartExecutionDto, UpdateStepDto, UpdateWorkflowDto } from './dto/workflow.dto';
 import { CancelAllResponse, ExecutionPage, ExecutionResponse, StepCountsResponse, StepResponse, TransitionResponse, WorkflowFieldsResponse, WorkflowPage, WorkflowResponse } from './dto/workflow.response';

@@ -2,13 +2,12 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { QUEUES } from '../../platform/queues/queues';
-import { BillingModule } from '../billing/billing.module';
-import { ContactsModule } from '../contacts/contacts.module';
-import { EmailsModule } from '../emails/emails.module';
-import { EventsModule } from '../events/events.module';
-import { EventConsumerRegistry } from '../events/outbox/event-consumers';
-import { ProjectsModule } from '../projects/projects.module';
-import { TemplatesModule } from '../templates/templates.module';
+import { BillingModule } from '../billing';
+import { ContactsModule } from '../contacts';
+import { EmailsModule } from '../emails';
+import { EventsModule, EventConsumerRegistry } from '../events';
+import { ProjectsModule } from '../projects';
+import { TemplatesModule } from '../templates';
 import { ConditionEvaluator } from './engine/condition-evaluator';
 import { ExecutionsStore } from './engine/executions.store';
 import { STEP_EXECUTORS } from './engine/step-executor';
@@ -40,7 +39,7 @@ import { WorkflowsService } from './workflows.service';
 import { WorkflowsRepository } from './workflows.repository';
 import { WorkflowsUsage } from './workflows.usage';
 import { WorkflowsActivity } from './workflows.activity';
-import { ActivityModule } from '../activity/activity.module';
+import { ActivityModule } from '../activity';
 
 /** One executor per step type (`StepExecutors` refuses to start without one for each). */
 const STEP_EXECUTOR_CLASSES = [TriggerStep, SendEmailStep, DelayStep, WaitForEventStep, ConditionStep, WebhookStep, UpdateContactStep, ExitStep];

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { validationError } from '../../platform/http/app-error';
 import { offsetPage, parseOffsetQuery } from '../../platform/http/pagination';
-import { TemplatesService } from '../templates/templates.service';
+import { TemplatesService } from '../templates';
 import type { CreateStepDto, CreateTransitionDto, CreateWorkflowDto, UpdateStepDto, UpdateWorkflowDto } from './dto/workflow.dto';
 import { toStepResponse, toTransitionResponse, toWorkflowResponse, StepResponse, TransitionResponse, WorkflowPage, WorkflowResponse } from './dto/workflow.response';
 import { ExecutionsStore } from './engine/executions.store';

@@ -1,6 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { EmailsModule } from '../../modules/emails/emails.module';
-import { PipelineSystemMailer } from '../../modules/emails/system/pipeline-system-mailer';
+import { EmailsModule, PipelineSystemMailer } from '../../modules/emails';
 import { SystemMailer } from './system-mailer';
 
 /** Global `SystemMailer`, bound to the sending pipeline (account mail from `SYSTEM_FROM`, no project). */

@@ -1,5 +1,5 @@
 import { Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
-import { Project } from '../../projects/entities/project.entity';
+import { Project } from '../../projects';
 
 /** Maintained by triggers on `events` (migration ActivityRollup); never written by the application. */
 @Entity('event_counts_hourly')

@@ -1,5 +1,5 @@
 import { Column, Entity, ForeignKey, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import { Project } from '../../projects/entities/project.entity';
+import { Project } from '../../projects';
 
 @Entity('billing_accounts')
 @Index('billing_accounts_stripe_customer_key', ['stripeCustomerId'], { unique: true })

@@ -1,5 +1,5 @@
 import { Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
-import { Project } from '../../projects/entities/project.entity';
+import { Project } from '../../projects';
 import type { BillingCategory } from '../billing.types';
 
 @Entity('billing_usage')

@@ -4,8 +4,8 @@ import type { Fragment } from '../../../platform/database/sql-fragment';
 import { AudienceService } from '../../segments/audience.service';
 import type { FilterTree } from '../../filters/filter.types';
 import type { AudienceType } from '../entities/campaign.entity';
-import { TopicsService } from '../../topics/topics.service';
-import type { TopicRule } from '../../topics/topics.sql';
+import { TopicsService } from '../../topics';
+import type { TopicRule } from '../../topics';
 
 export interface AudienceSpec {
   audienceType: AudienceType;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { WarmupLedger } from '../../domains/warmup/warmup-ledger.store';
+import { WarmupLedger } from '../../domains';
 import { Fragment, sql } from '../../../platform/database/sql-fragment';
 import type { AudienceBatchResult } from '../../emails/email-queue.facade';
 import type { Campaign } from '../entities/campaign.entity';

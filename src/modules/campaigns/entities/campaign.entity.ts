@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { Project } from '../../projects/entities/project.entity';
+import { Project } from '../../projects';
 import { Template, type TemplateType } from '../../templates/entities/template.entity';
-import { Topic } from '../../topics/entities/topic.entity';
+import { Topic } from '../../topics';
 import type { AbCut } from '../sql/ab-test.sql';
 
 /** Persisted values: renaming one strands the campaigns that carry it. */

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentProject, SecretKey } from '../../auth/auth.decorators';
+import { CurrentProject, SecretKey } from '../../auth';
 import { BulkService } from './bulk.service';
 import { BulkContactsDto } from './dto/bulk-contacts.dto';
 import { BulkJobResponse } from './dto/bulk-job.response';

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { Project } from '../../projects/entities/project.entity';
+import { Project } from '../../projects';
 import type { BulkItemError, BulkOperation } from '../bulk/bulk-plan';
 import type { BulkJobStatus } from '../bulk/bulk-jobs.rows';
 

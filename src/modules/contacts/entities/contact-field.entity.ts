@@ -1,5 +1,5 @@
 import { Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
-import { Project } from '../../projects/entities/project.entity';
+import { Project } from '../../projects';
 import type { FieldType } from '../data/field-types';
 
 @Entity('contact_fields')

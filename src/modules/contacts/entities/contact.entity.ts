@@ -2,7 +2,7 @@ import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, Unique } from 
 
 /** Persisted values (contacts.confirmation): renaming them strands data. */
 export type ConfirmationState = 'pending' | 'confirmed';
-import { Project } from '../../projects/entities/project.entity';
+import { Project } from '../../projects';
 
 @Entity('contacts')
 @Unique('contacts_project_email_key', ['projectId', 'email'])

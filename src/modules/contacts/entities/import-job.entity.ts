@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { Project } from '../../projects/entities/project.entity';
+import { Project } from '../../projects';
 import type { ColumnMapping } from '../import/csv/csv-values';
 import type { ImportJobStatus } from '../import/import-jobs.rows';
 

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentProject, SecretKey } from '../../auth/auth.decorators';
+import { CurrentProject, SecretKey } from '../../auth';
 import { ImportContactsDto } from './dto/import-contacts.dto';
 import { ImportJobResponse } from './dto/import-job.response';
 import { MAX_IMPORT_BYTES } from './import.errors';

@@ -1,7 +1,7 @@
 import { clampLimit, decodeCursor, PG_TIMESTAMP } from '../../../platform/http/pagination';
 import { isContactId } from '../contact-id';
 import { CONTACT_COLUMNS, type ContactListParams } from '../contacts.rows';
-import { topicMemberSql, type TopicRule } from '../../topics/topics.sql';
+import { topicMemberSql, type TopicRule } from '../../topics';
 
 export type SortKey = 'email' | 'createdAt';
 export type Dir = 'asc' | 'desc';

@@ -1,6 +1,6 @@
 import { insertEventsSql } from '../../events/events-insert.sql';
 import type { FieldType } from '../data/field-types';
-import type { TopicRule } from '../../topics/topics.sql';
+import type { TopicRule } from '../../topics';
 import type { ConfirmWhen } from '../consent/double-opt-in';
 
 /** The subscription event a flip stores (`up`: the upserted row). */

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
-import { Project } from '../../projects/entities/project.entity';
+import { Project } from '../../projects';
 import type { SuppressionReason, SuppressionSource } from '../suppression/suppression.types';
 
 /** A suppressed address of a project (SuppressionService writes it with SQL); sends that respect subscriptions skip it. */

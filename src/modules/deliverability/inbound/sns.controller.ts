@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Public } from '../../auth/auth.decorators';
+import { Public } from '../../auth';
 import { SnsReceipt, SnsService } from './sns.service';
 
 @ApiTags('webhooks')

@@ -1,11 +1,8 @@
+import { BOUNCE_SUBDOMAIN, bounceDomainOf } from '../../domains';
 import { signHexToken, verifyHexToken } from './signed-token';
 
-/** The subdomain of a sending domain that receives bounces (`bounces.example.com`); its MX points at `INBOUND_MX_HOST`. */
-export const BOUNCE_SUBDOMAIN = 'bounces';
 const LOCAL_PREFIX = 'bounce+';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export const bounceDomainOf = (domain: string): string => `${BOUNCE_SUBDOMAIN}.${domain}`;
 
 /**
  * The VERP return path of one email: `bounce+<token>@bounces.<domain>`, the token the email id

@@ -3,8 +3,8 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { resolveLocale } from '../../../i18n/locales';
 import { ApiErrors } from '../../../platform/http/openapi-errors';
 import { ApiJson } from '../../../platform/http/openapi-responses';
-import { CurrentProject, SecretKey } from '../../auth/auth.decorators';
-import { ProjectsService } from '../../projects/projects.service';
+import { CurrentProject, SecretKey } from '../../auth';
+import { ProjectsService } from '../../projects';
 import { builtInConfirmationEmail } from './confirmation-email';
 import { ConfirmationEmailQuery, ConfirmationEmailResponse } from './dto/confirmation-email.dto';
 

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { Public } from '../../auth/auth.decorators';
+import { Public } from '../../auth';
 import { ManagePreferencesDto } from './dto/manage-preferences.dto';
 import { RecipientLinksService } from './recipient-links.service';
 import { ConfirmationService } from './confirmation.service';

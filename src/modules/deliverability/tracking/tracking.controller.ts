@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Public } from '../../auth/auth.decorators';
+import { Public } from '../../auth';
 import { notFound } from '../../../platform/http/app-error';
 import { TrackingService } from './tracking.service';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
-import { EventsService } from '../../events/events.service';
+import { EventsService } from '../../events';
 import { emailEventData } from '../../emails/email-event-data';
 import { EmailStatusStore } from '../../emails/email-status.store';
 import { readClickToken, readOpenToken } from './tracking-links';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EventsService } from '../../events/events.service';
+import { EventsService } from '../../events';
 import { emailSource } from '../email-event-data';
 import type { LoadedEmail } from '../email-status.rows';
 import { isTestCopy } from '../test-copy';

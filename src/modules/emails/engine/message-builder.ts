@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { Injectable } from '@nestjs/common';
-import { ContactsService } from '../../contacts/contacts.service';
-import { DomainsService } from '../../domains/domains.service';
+import { ContactsService } from '../../contacts';
+import { DomainsService } from '../../domains';
 import { RenderPool } from '../../templates/rendering/render-pool';
 import type { ComposeInput, DkimKey } from './compose-mime';
 import { domainOf } from './compose-mime';
@@ -13,7 +13,7 @@ import { listUnsubscribeHeaders, recipientLinks, withRecipientFooter } from '../
 import { instrumentTracking } from '../../deliverability/tracking/instrument-tracking';
 import { skipReason } from '../recipient-policy';
 import { isTestCopy, TEST_COPY_LINK_ID, testCopyContact } from '../test-copy';
-import type { Project } from '../../projects/entities/project.entity';
+import type { Project } from '../../projects';
 
 type RenderProject = Project;
 /** What a render needs of an email (a loaded row, or a preview's stand-in). */

@@ -1,8 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Project } from '../../projects/entities/project.entity';
-import { ProjectsService } from '../../projects/projects.service';
+import type { Project } from '../../projects';
+import { ProjectsService } from '../../projects';
 
 const TTL_MS = 5_000;
 

@@ -1,7 +1,7 @@
 import { Column, Entity, ForeignKey, PrimaryGeneratedColumn } from 'typeorm';
-import { Project } from '../../projects/entities/project.entity';
+import { Project } from '../../projects';
 import { Template } from '../../templates/entities/template.entity';
-import { Topic } from '../../topics/entities/topic.entity';
+import { Topic } from '../../topics';
 
 /** An attachment as stored until the message is built; `content` is base64 as received. */
 export interface StoredAttachment {

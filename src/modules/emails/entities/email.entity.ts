@@ -1,6 +1,6 @@
 import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { Contact } from '../../contacts/entities/contact.entity';
-import { Project } from '../../projects/entities/project.entity';
+import { Contact } from '../../contacts';
+import { Project } from '../../projects';
 import { Template, type TemplateType } from '../../templates/entities/template.entity';
 import { EmailContent } from './email-content.entity';
 

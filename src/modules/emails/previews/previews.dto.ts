@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsOptional, IsString, Matches } from 'class-validator';
-import { CONTACT_ID } from '../../contacts/contact-id';
+import { CONTACT_ID } from '../../contacts';
 
 const CONTACT_ID_MESSAGE = 'contactId must be a contact id (cnt_ and 32 hex digits)';
 

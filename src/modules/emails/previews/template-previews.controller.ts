@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../../platform/http/openapi-errors';
 import { ApiJson } from '../../../platform/http/openapi-responses';
-import { CurrentProject, SecretKey } from '../../auth/auth.decorators';
+import { CurrentProject, SecretKey } from '../../auth';
 import type { Template } from '../../templates/entities/template.entity';
 import { TemplatesService } from '../../templates/templates.service';
 import { EmailPreviews, PreviewSource } from '../use-cases/email-previews';

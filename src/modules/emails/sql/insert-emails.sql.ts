@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Fragment, raw, sql } from '../../../platform/database/sql-fragment';
 import type { StoredAttachment } from '../entities/email-content.entity';
 import type { EmailType } from '../entities/email.entity';
-import { countHandedInSql } from '../../domains/warmup/warmup-cap.sql';
+import { countHandedInSql } from '../../domains';
 
 /**
  * The one `INSERT INTO email_contents` and the one `INSERT INTO emails` of the code base: every

@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, ForeignKey, Generated, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { Contact } from '../../contacts/entities/contact.entity';
-import { Project } from '../../projects/entities/project.entity';
+import { Project } from '../../projects';
 
 @Entity('events')
 @Index('events_project_contact_name_created_idx', ['projectId', 'contactId', 'name', 'createdAt'])

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { CurrentPrincipal, CurrentProject, PublicOrSecretKey, SecretKey } from '../../auth/auth.decorators';
-import type { Principal } from '../../auth/principal';
+import { CurrentPrincipal, CurrentProject, PublicOrSecretKey, SecretKey } from '../../auth';
+import type { Principal } from '../../auth';
 import { Idempotent } from '../../../platform/http/idempotency/idempotent.decorator';
 import { IdempotencyClaim, IdempotencyKeyClaim } from '../../../platform/http/idempotency/idempotency-claim';
 import { TrackEventDto } from '../dto/track-event.dto';

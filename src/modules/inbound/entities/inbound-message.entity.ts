@@ -1,6 +1,6 @@
 import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { Contact } from '../../contacts/entities/contact.entity';
-import { Project } from '../../projects/entities/project.entity';
+import { Contact } from '../../contacts';
+import { Project } from '../../projects';
 
 /** One received message for one project (a message for several projects' domains has a row each). */
 @Entity('inbound_messages')

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { ProjectRole } from '../../auth/principal';
+import type { ProjectRole } from '../../auth';
 
 export interface MemberRow {
   userId: string;

@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
-import type { ProjectRole } from '../../auth/principal';
-import { User } from '../../auth/entities/user.entity';
+import type { ProjectRole } from '../../auth';
+import { User } from '../../auth';
 import { Project } from './project.entity';
 
 @Entity('project_members')

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsEmail, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { NO_CONTROL_CHARS } from '../../contacts/dto/email-field';
+import { NO_CONTROL_CHARS } from '../../contacts';
 
 export const MEMBERS_MAX = 1000;
 

@@ -1,5 +1,5 @@
 import { ApiProperty, OmitType, PickType } from '@nestjs/swagger';
-import { ContactResponse } from '../../contacts/dto/contact.response';
+import { ContactResponse } from '../../contacts';
 import { TemplatePage, TemplateResponse } from '../../templates/dto/template.response';
 import type { Segment, SegmentType } from '../entities/segment.entity';
 import type { FilterTree } from '../../filters/filter.types';

@@ -1,5 +1,5 @@
 import { CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
-import { Contact } from '../../contacts/entities/contact.entity';
+import { Contact } from '../../contacts';
 import { Segment } from './segment.entity';
 
 /** A STATIC segment's member, or a contact in a tracked DYNAMIC segment's last computed membership. */

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { Project } from '../../projects/entities/project.entity';
+import { Project } from '../../projects';
 import type { FilterTree } from '../../filters/filter.types';
 
 /** Persisted values. */

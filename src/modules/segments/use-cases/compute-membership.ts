@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { EventsService } from '../../events/events.service';
+import type { EventsService } from '../../events';
 import type { AudienceService } from '../audience.service';
 import type { ContactBound, SegmentMembersRepository } from '../segment-members.repository';
 import type { SegmentsRepository } from '../segments.repository';

@@ -1,5 +1,5 @@
 import type { ParsedMail } from 'mailparser';
-import type { SendRequest } from '../../emails/send/send-request';
+import type { SendRequest } from '../../emails';
 
 /** Headers the relay keeps as the client wrote them, beside the custom ones (the message builder places To and Message-ID). */
 const ADDRESSING = new Set(['to', 'cc', 'reply-to', 'in-reply-to', 'references', 'message-id']);

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsDefined, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { TOPIC_DEFAULTS, type TopicDefault } from '../entities/topic.entity';
 
-/** A slug as `segmentSlug` makes them: lowercase ASCII word characters in hyphen-separated runs. */
+/** A slug as `slugOf` (`src/platform/slug.ts`) makes them: lowercase ASCII word characters in hyphen-separated runs. */
 export const TOPIC_SLUG_PATTERN = /^[a-z0-9_]+(-[a-z0-9_]+)*$/;
 
 export class CreateTopicDto {

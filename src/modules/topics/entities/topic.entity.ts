@@ -1,5 +1,5 @@
 import { Check, Column, CreateDateColumn, Entity, ForeignKey, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
-import { Project } from '../../projects/entities/project.entity';
+import { Project } from '../../projects';
 
 /** Persisted values (`topics.subscription_default`): renaming one strands the topics that carry it. */
 export const TOPIC_DEFAULTS = ['opt_out', 'opt_in'] as const;

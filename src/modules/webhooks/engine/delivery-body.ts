@@ -1,4 +1,4 @@
-import type { StoredEvent } from '../../events/events.types';
+import type { StoredEvent } from '../../events';
 
 /**
  * The request body of an event (docs/decisions.md#event-webhooks): `{id, type, timestamp, data}`,

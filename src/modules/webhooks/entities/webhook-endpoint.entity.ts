@@ -1,5 +1,5 @@
 import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { Project } from '../../projects/entities/project.entity';
+import { Project } from '../../projects';
 
 /** Persisted values: why an endpoint was disabled by the service (null: enabled, or disabled by hand). */
 export const DISABLED_REASONS = ['GONE', 'FAILING'] as const;

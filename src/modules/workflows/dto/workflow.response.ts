@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PickType } from '@nestjs/swagger';
-import { TemplatePage, TemplateResponse } from '../../templates/dto/template.response';
+import { TemplatePage, TemplateResponse } from '../../templates';
 import type { WorkflowExecutionStep } from '../entities/workflow-execution-step.entity';
 import { EXECUTION_STATUSES, type ExecutionStatus, type ExecutionStepRecord, type ExecutionStepStatus, type WorkflowExecution } from '../entities/workflow-execution.entity';
 import { STEP_TYPES, type StepType, type WorkflowStep } from '../entities/workflow-step.entity';

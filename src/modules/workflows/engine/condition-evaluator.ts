@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ContactFieldsService } from '../../contacts/contact-fields.service';
-import type { FieldType } from '../../contacts/data/field-types';
-import { compileSingleFilter } from '../../filters/compile-filter';
+import { ContactFieldsService } from '../../contacts';
+import type { FieldType } from '../../contacts';
+import { compileSingleFilter } from '../../filters';
 import { Condition, toSegmentFilter } from '../graph/condition';
 import { WorkflowsRepository } from '../workflows.repository';
 

@@ -5,7 +5,7 @@ import { ConcurrencyLimit } from '../../../platform/batching/concurrency-limit';
 import { logger } from '../../../platform/logging/logger';
 import { appMetrics } from '../../../platform/metrics/metrics';
 import type { StepRef } from '../../../platform/queues/queues';
-import { BillingLimitExceeded } from '../../billing/billing.errors';
+import { BillingLimitExceeded } from '../../billing';
 import type { ExecutionStatus } from '../entities/workflow-execution.entity';
 import { GraphStep, stepOf, WorkflowGraph } from '../graph/workflow-graph';
 import { WorkflowsService } from '../workflows.service';

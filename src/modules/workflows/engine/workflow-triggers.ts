@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { StoredEvent } from '../../events/events.types';
+import type { StoredEvent } from '../../events';
 import { ExecutionsStore } from './executions.store';
 import { WorkflowEngine } from './workflow-engine';
 import { WorkflowQueue } from './workflow-queue';

@@ -1,5 +1,5 @@
 import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { Contact } from '../../contacts/entities/contact.entity';
+import { Contact } from '../../contacts';
 import { Workflow } from './workflow.entity';
 import type { StepType } from './workflow-step.entity';
 import type { WaitOutcome } from './workflow-transition.entity';

@@ -1,5 +1,5 @@
 import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { Project } from '../../projects/entities/project.entity';
+import { Project } from '../../projects';
 
 /** Persisted values: renaming one strands the workflows that carry it. */
 export const TRIGGER_TYPES = ['EVENT', 'MANUAL'] as const;

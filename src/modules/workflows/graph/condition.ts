@@ -1,4 +1,4 @@
-import { canonicalOperator, Filter, OPERATOR_ALIASES, UNIT_OPERATORS, VALUE_OPERATORS } from '../../filters/filter.types';
+import { canonicalOperator, Filter, OPERATOR_ALIASES, UNIT_OPERATORS, VALUE_OPERATORS } from '../../filters';
 
 /** The ten comparison operators of segment filters (and their aliases): the value operators without the date-unit ones. */
 export const CONDITION_OPERATORS: readonly string[] = [

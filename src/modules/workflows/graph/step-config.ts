@@ -4,7 +4,7 @@ import type { SchemaObject } from '../../../platform/http/openapi-responses';
 import type { StepType } from '../entities/workflow-step.entity';
 import { CONDITION_OPERATORS, conditionFieldProblem, operatorNeedsValue } from './condition';
 import { isUuid } from '../../../platform/http/parse-uuid.pipe';
-import { checkLiquidSyntax, describeLiquidProblem, textEngine } from '../../templates/rendering/liquid-engine';
+import { checkLiquidSyntax, describeLiquidProblem, textEngine } from '../../templates';
 
 export const DELAY_UNITS = { minutes: 60, hours: 3600, days: 86_400 } as const;
 export const MAX_DELAY_SECONDS = 365 * 86_400;

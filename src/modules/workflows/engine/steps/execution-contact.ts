@@ -1,5 +1,4 @@
-import type { ContactsService } from '../../../contacts/contacts.service';
-import type { Contact } from '../../../contacts/entities/contact.entity';
+import type { ContactsService, Contact } from '../../../contacts';
 import { ContactGone } from '../errors';
 import type { ExecutionRow } from '../step-executor';
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { logger } from '../../../../platform/logging/logger';
-import { BillingService } from '../../../billing/billing.service';
-import { ContactsService } from '../../../contacts/contacts.service';
-import { dueEmailIds, EmailQueueFacade, emailIds as queuedIds } from '../../../emails/email-queue.facade';
-import { TemplatesService } from '../../../templates/templates.service';
+import { BillingService } from '../../../billing';
+import { ContactsService } from '../../../contacts';
+import { dueEmailIds, EmailQueueFacade, emailIds as queuedIds } from '../../../emails';
+import { TemplatesService } from '../../../templates';
 import { ExecutionsStore } from '../executions.store';
 import type { StepContext, StepExecutor, StepOutcome } from '../step-executor';
 import { executionContact } from './execution-contact';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ContactsService } from '../../../contacts/contacts.service';
+import { ContactsService } from '../../../contacts';
 import type { StepContext, StepExecutor, StepOutcome } from '../step-executor';
 
 /** UPDATE_CONTACT: patches the contact's data and subscription. */
