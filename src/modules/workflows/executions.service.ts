@@ -4,7 +4,8 @@ import { offsetPage, OffsetPage, parseOffsetQuery } from '../../platform/http/pa
 import { ContactsService } from '../contacts';
 import type { StartExecutionDto } from './dto/workflow.dto';
 import { ExecutionResponse, ExecutionStepResponse, StepCountsResponse, toExecutionResponse, toExecutionStepResponse } from './dto/workflow.response';
-import { ExecutionsStore, ExecutionWithContact } from './engine/executions.store';
+import { ExecutionsStore } from './engine/executions.store';
+import { ExecutionsRepository, ExecutionWithContact } from './executions.repository';
 import { WorkflowQueue } from './engine/workflow-queue';
 import { EXECUTION_STATUSES, ExecutionStatus } from './entities/workflow-execution.entity';
 import { executionAlreadyActive, executionNotActive, executionNotFound } from './workflows.errors';
@@ -22,6 +23,7 @@ export class ExecutionsService {
     private readonly contacts: ContactsService,
     private readonly queue: WorkflowQueue,
     private readonly store: ExecutionsStore,
+    private readonly reads: ExecutionsRepository,
   ) {}
 
   /** `POST /workflows/:id/executions`: whether or not the workflow is enabled; 409 while the contact has an active one. */
@@ -48,7 +50,7 @@ export class ExecutionsService {
     if (status !== undefined && !(EXECUTION_STATUSES as readonly string[]).includes(status)) {
       throw validationError([{ field: 'status', code: 'invalid_enum_value', message: `status must be one of ${EXECUTION_STATUSES.join(', ')}`, received: query.status }]);
     }
-    const [rows, total] = await this.store.listPage(projectId, workflow.id, status as ExecutionStatus | undefined, offset, pageSize);
+    const [rows, total] = await this.reads.listPage(projectId, workflow.id, status as ExecutionStatus | undefined, offset, pageSize);
     return offsetPage(rows.map((e) => toExecutionResponse(e)), page, pageSize, total);
   }
 
@@ -57,20 +59,20 @@ export class ExecutionsService {
     // An execution that ended within its start holds its records in its row; others' are rows.
     const steps =
       execution.records ??
-      (await this.store.stepRecordsOf(execution)).map(toExecutionStepResponse);
+      (await this.reads.stepRecordsOf(execution)).map(toExecutionStepResponse);
     // The emails its SEND_EMAIL steps queued, by primary key, to show their subject and status.
     const emailId = (s: ExecutionStepResponse) => {
       const id = (s.output as { emailId?: unknown } | null)?.emailId;
       return typeof id === 'string' && isUuid(id) ? id : null;
     };
-    const emails = await this.store.emailsOf(projectId, steps.map(emailId).filter((id): id is string => id !== null));
+    const emails = await this.reads.emailsOf(projectId, steps.map(emailId).filter((id): id is string => id !== null));
     return toExecutionResponse(execution, steps.map((s) => ({ ...s, email: emails.get(emailId(s) ?? '') ?? null })));
   }
 
   /** `GET /workflows/:id/step-counts`: how many active executions are at each step (one grouped statement). */
   async stepCounts(projectId: string, workflowId: string): Promise<StepCountsResponse> {
     const workflow = await this.workflows.findOne(projectId, workflowId);
-    return { steps: await this.store.countsByStep(projectId, workflow.id) };
+    return { steps: await this.reads.countsByStep(projectId, workflow.id) };
   }
 
   /** Stops an active execution; a pending DELAY or WAIT then finds it CANCELLED and never resumes. */
@@ -87,7 +89,7 @@ export class ExecutionsService {
 
   private async find(projectId: string, workflowId: string, executionId: string): Promise<ExecutionWithContact> {
     const workflow = await this.workflows.findOne(projectId, workflowId);
-    const execution = await this.store.findOne(projectId, workflow.id, executionId);
+    const execution = await this.reads.findOne(projectId, workflow.id, executionId);
     if (!execution) throw executionNotFound();
     return execution;
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ContactFieldsService, inferFieldType } from '../contacts';
 import { EventsService } from '../events';
-import { ExecutionsStore } from './engine/executions.store';
+import { ExecutionsRepository } from './executions.repository';
 import { WorkflowsRepository } from './workflows.repository';
 
 export interface WorkflowField {
@@ -22,7 +22,7 @@ const SAMPLE = 1_000;
 export class WorkflowFields {
   constructor(
     private readonly repository: WorkflowsRepository,
-    private readonly executions: ExecutionsStore,
+    private readonly executions: ExecutionsRepository,
     private readonly contactFields: ContactFieldsService,
     private readonly events: EventsService,
   ) {}

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ActivityRegistry, UpcomingExecution } from '../activity';
-import { ExecutionsStore } from './engine/executions.store';
+import { ExecutionsRepository } from './executions.repository';
 
 /** How many waiting executions `/activity/upcoming` lists (soonest due first). */
 const UPCOMING_LIMIT = 100;
@@ -13,16 +13,16 @@ const UPCOMING_LIMIT = 100;
 @Injectable()
 export class WorkflowsActivity implements OnModuleInit {
   constructor(
-    private readonly store: ExecutionsStore,
+    private readonly executions: ExecutionsRepository,
     private readonly activity: ActivityRegistry,
   ) {}
 
   onModuleInit(): void {
     this.activity.registerUpcoming('executions', (projectId) => this.waiting(projectId));
-    this.activity.registerContactExecutions((projectId, contactId, limit) => this.store.ofContact(projectId, contactId, limit));
+    this.activity.registerContactExecutions((projectId, contactId, limit) => this.executions.ofContact(projectId, contactId, limit));
   }
 
   private waiting(projectId: string): Promise<UpcomingExecution[]> {
-    return this.store.waiting(projectId, UPCOMING_LIMIT);
+    return this.executions.waiting(projectId, UPCOMING_LIMIT);
   }
 }

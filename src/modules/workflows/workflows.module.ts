@@ -10,6 +10,7 @@ import { ProjectsModule } from '../projects';
 import { TemplatesModule } from '../templates';
 import { ConditionEvaluator } from './engine/condition-evaluator';
 import { ExecutionsStore } from './engine/executions.store';
+import { ExecutionsRepository } from './executions.repository';
 import { STEP_EXECUTORS } from './engine/step-executor';
 import { StepScheduler } from './engine/step-scheduler';
 import { ConditionStep } from './engine/steps/condition.step';
@@ -64,6 +65,7 @@ const STEP_EXECUTOR_CLASSES = [TriggerStep, SendEmailStep, DelayStep, WaitForEve
     WorkflowFields,
     WorkflowQueue,
     ExecutionsStore,
+    ExecutionsRepository,
     StepScheduler,
     ...STEP_EXECUTOR_CLASSES,
     { provide: STEP_EXECUTORS, useFactory: (...executors: unknown[]) => executors, inject: STEP_EXECUTOR_CLASSES },

@@ -6,7 +6,7 @@ import { offsetPage, parseOffsetQuery } from '../../platform/http/pagination';
 import { TemplatesService } from '../templates';
 import type { CreateStepDto, CreateTransitionDto, CreateWorkflowDto, UpdateStepDto, UpdateWorkflowDto } from './dto/workflow.dto';
 import { toStepResponse, toTransitionResponse, toWorkflowResponse, StepResponse, TransitionResponse, WorkflowPage, WorkflowResponse } from './dto/workflow.response';
-import { ExecutionsStore } from './engine/executions.store';
+import { ExecutionsRepository } from './executions.repository';
 import { StepType, WorkflowStep } from './entities/workflow-step.entity';
 import { WorkflowTransition } from './entities/workflow-transition.entity';
 import { Workflow } from './entities/workflow.entity';
@@ -32,7 +32,7 @@ export class WorkflowsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly templates: TemplatesService,
     private readonly repository: WorkflowsRepository,
-    private readonly executions: ExecutionsStore,
+    private readonly executions: ExecutionsRepository,
   ) {}
 
   async create(projectId: string, dto: CreateWorkflowDto): Promise<WorkflowResponse> {
