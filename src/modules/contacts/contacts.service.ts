@@ -5,9 +5,7 @@ import { ContactsRepository } from './contacts.repository';
 import { ContactDirectory } from '../events/contact-directory';
 import { EventsService } from '../events/events.service';
 import { EventRow, fromEventRow, StoredEvent } from '../events/events.types';
-import type { ConfirmWhen, OptInTrigger } from './consent/double-opt-in';
 import type { ContactSource, PatchContactInput, UpsertContactInput, UpsertContactResult } from './contacts.types';
-import { DoubleOptInService } from './consent/double-opt-in.service';
 import { CONTACT_SNOOZED, CONTACT_SUBSCRIBED, CONTACT_TOPIC_SUBSCRIBED, CONTACT_TOPIC_UNSUBSCRIBED, CONTACT_UNSUBSCRIBED } from '../events/reserved-names';
 import { TopicsService, isTopicMember, TopicRule } from '../topics';
 import { compileTopicsPatch } from './data/topics-patch';
@@ -16,7 +14,7 @@ import { isContactId } from './contact-id';
 import { ContactFieldsService } from './contact-fields.service';
 import { contactEmailTaken, contactNotFound, contactStillReferenced, dataNotStorable, isUnstorableText } from './contacts.errors';
 import { applyDataPatch, CompiledDataPatch, compileDataPatch, JsonObject, templateVariables } from './data/data-patch';
-import { ContactRow, fromContactRow } from './dto/contact.response';
+import { ContactRow, fromContactRow } from './contacts.rows';
 import type { Contact } from './entities/contact.entity';
 import { buildUpsertStatement, UpsertStatementInput } from './sql/upsert-contact.sql';
 import { Batcher } from '../../platform/batching/batcher';
@@ -51,7 +49,6 @@ export class ContactsService implements OnModuleInit {
     private readonly fields: ContactFieldsService,
     private readonly repository: ContactsRepository,
     private readonly directory: ContactDirectory,
-    private readonly optIns: DoubleOptInService,
     private readonly topics: TopicsService,
   ) {}
 
@@ -290,16 +287,6 @@ export class ContactsService implements OnModuleInit {
       if (isUnstorableText(error)) throw dataNotStorable();
       throw error;
     }
-  }
-
-  /** `DoubleOptInService.optIn`, for callers that hold this service (`/v1/send`). */
-  optIn(projectId: string, input: UpsertContactInput, trigger: OptInTrigger): Promise<{ input: UpsertContactInput; confirm: ConfirmWhen | null }> {
-    return this.optIns.optIn(projectId, input, trigger);
-  }
-
-  /** `DoubleOptInService.requestConfirmationOf`, for callers that hold this service (`/v1/send`). */
-  requestConfirmationOf(projectId: string, contactId: string): Promise<void> {
-    return this.optIns.requestConfirmationOf(projectId, contactId);
   }
 
   async remove(projectId: string, id: string): Promise<void> {

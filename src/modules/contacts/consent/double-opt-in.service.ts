@@ -8,7 +8,7 @@ import { isContactId } from '../contact-id';
 import { alreadySubscribed, confirmationThrottled, contactNotFound } from '../contacts.errors';
 import { ContactsRepository } from '../contacts.repository';
 import type { UpsertContactInput } from '../contacts.types';
-import { fromContactRow } from '../dto/contact.response';
+import { fromContactRow } from '../contacts.rows';
 import type { Contact } from '../entities/contact.entity';
 import { ConfirmationMailer } from './confirmation-mailer';
 import { CONFIRMATION_REPAIR_GRACE_SECONDS, CONFIRMATION_RESEND_INTERVAL_SECONDS, ConfirmWhen, OptInTrigger, subscribesWhen, withoutSubscription } from './double-opt-in';

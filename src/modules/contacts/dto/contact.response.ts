@@ -39,6 +39,3 @@ export function toContactResponse(contact: Contact): ContactResponse {
   };
 }
 
-// The row and its mapping to the entity live with the repositories (contacts.rows.ts); named here for the callers that read them beside the response.
-export { fromContactRow } from '../contacts.rows';
-export type { ContactRow } from '../contacts.rows';

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Batcher } from '../../../platform/batching/batcher';
 import { FieldError, validationError } from '../../../platform/http/app-error';
-import { ContactsService, normalizeEmail, UpsertContactInput, preservingSubscription, subscribesWhen, withoutSubscription, upsertKey } from '../../contacts';
+import { ContactsService, DoubleOptInService, normalizeEmail, UpsertContactInput, preservingSubscription, subscribesWhen, withoutSubscription, upsertKey } from '../../contacts';
 import { DomainsService } from '../../domains';
 import { BillingService } from '../../billing';
 import { projectDisabled } from '../../projects';
@@ -107,6 +107,7 @@ export class SendEmails {
     private readonly liquid: LiquidCheck,
     private readonly domains: DomainsService,
     private readonly contacts: ContactsService,
+    private readonly optIns: DoubleOptInService,
     private readonly emails: EmailQueueFacade,
     private readonly billing: BillingService,
     private readonly idempotency: IdempotencyService,
@@ -135,11 +136,11 @@ export class SendEmails {
     await this.domains.assertSenderAllowed(projectId, send.from.email);
 
     // Double opt-in (`doubleOptIn: true` with `subscribed: true`, the only way a send subscribes): decided once for every recipient.
-    const confirm = (await this.contacts.optIn(projectId, contactInput(req, req.to[0]), { requested: req.doubleOptIn })).confirm !== null;
+    const confirm = (await this.optIns.optIn(projectId, contactInput(req, req.to[0]), { requested: req.doubleOptIn })).confirm !== null;
     const written = await this.batcher.run({ projectId, req, send, claim, confirm });
     if ('keyTaken' in written) throw idempotencyKeyReused(claim!.key, await this.idempotency.find(projectId, claim!.key));
     await this.emails.enqueueGrouped(written.ids, send.type);
-    if (confirm) for (const contactId of written.contactIds) await this.contacts.requestConfirmationOf(projectId, contactId);
+    if (confirm) for (const contactId of written.contactIds) await this.optIns.requestConfirmationOf(projectId, contactId);
     return { emails: written.emails, skipped: written.skipped, timestamp: written.timestamp };
   }
 
