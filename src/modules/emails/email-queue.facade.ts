@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Fragment } from '../../platform/database/sql-fragment';
+import type { SystemMessage } from '../../platform/mail/system-mailer';
 import type { TrackingMode } from '../projects';
 import type { TopicRule } from '../topics';
 import type { EmailType } from './entities/email.entity';
@@ -236,6 +237,24 @@ export class EmailQueueFacade {
    * Committed rows to the send queue in grouped jobs (`bulk`: behind transactional mail whatever
    * the type, as campaigns are); a failed enqueue is left to the sweep.
    */
+  /**
+   * Account mail (verification, password reset): an email of no project, TRANSACTIONAL and
+   * untracked, whose content arrives final (not read as Liquid). No recipient policy applies (it
+   * has no project, so no contacts or suppressions) and no warm-up counts it (no project's domain
+   * sends it). Written by the same statement as every email and enqueued at once.
+   */
+  async queueSystemMail(from: { email: string; name: string | null }, msg: SystemMessage): Promise<string> {
+    const [ids] = await this.emails.insertContentsAndEmails(this.dataSource.manager, [
+      {
+        content: { projectId: null, templateId: null, subject: msg.subject, body: msg.html, text: msg.text, liquid: false, fromName: from.name, replyTo: null },
+        emails: { projectId: null, templateId: null, type: 'TRANSACTIONAL', fromAddress: from.email, trackOpens: false, trackClicks: false },
+        recipients: [{ contactId: null, toAddress: msg.to.trim().toLowerCase(), toName: null, variables: null }],
+      },
+    ]);
+    await this.enqueueGrouped(ids, 'TRANSACTIONAL');
+    return ids[0];
+  }
+
   enqueueGrouped(emailIds: string[], type: EmailType, opts: { bulk?: boolean } = {}): Promise<void> {
     return this.queue.enqueueOrLeaveForSweep(emailIds, type, opts);
   }

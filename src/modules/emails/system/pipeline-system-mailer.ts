@@ -1,11 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { SystemMailer, SystemMessage } from '../../../platform/mail/system-mailer';
-import { EmailQueue } from '../engine/email-queue';
-import { EmailsRepository } from '../emails.repository';
+import { EmailQueueFacade } from '../email-queue.facade';
 
 /** `SYSTEM_FROM` as address and display name ("Mailroom <no-reply@localhost>" or a bare address). */
 export function parseSystemFrom(value: string): { email: string; name: string | null } {
@@ -15,8 +12,9 @@ export function parseSystemFrom(value: string): { email: string; name: string | 
 }
 
 /**
- * Account mail (verification, password reset) through the real pipeline: an `emails` row with
- * no project, TRANSACTIONAL, untracked, from `SYSTEM_FROM`; the outbox transport still writes
+ * Account mail (verification, password reset) through the real pipeline, written by the emails
+ * façade like every email (`EmailQueueFacade.queueSystemMail`): an `emails` row with no project,
+ * TRANSACTIONAL, untracked, from `SYSTEM_FROM`; the outbox transport still writes
  * `$DATA_DIR/outbox/<emailId>.eml`. The subject and HTML arrive final and are not read as Liquid.
  */
 @Injectable()
@@ -25,23 +23,13 @@ export class PipelineSystemMailer extends SystemMailer {
 
   constructor(
     @InjectConfig() config: AppConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly emails: EmailsRepository,
-    private readonly queue: EmailQueue,
+    private readonly emails: EmailQueueFacade,
   ) {
     super();
     this.from = parseSystemFrom(config.email.systemFrom);
   }
 
   async send(msg: SystemMessage): Promise<void> {
-    // No project, so no recipient policy and no tracking: written here rather than through the project façade.
-    const [ids] = await this.emails.insertContentsAndEmails(this.dataSource.manager, [
-      {
-        content: { projectId: null, templateId: null, subject: msg.subject, body: msg.html, text: msg.text, liquid: false, fromName: this.from.name, replyTo: null },
-        emails: { projectId: null, templateId: null, type: 'TRANSACTIONAL', fromAddress: this.from.email, trackOpens: false, trackClicks: false },
-        recipients: [{ contactId: null, toAddress: msg.to.trim().toLowerCase(), toName: null, variables: null }],
-      },
-    ]);
-    await this.queue.enqueueOrLeaveForSweep(ids, 'TRANSACTIONAL');
+    await this.emails.queueSystemMail(this.from, msg);
   }
 }
