@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiJson } from '../../platform/http/openapi-responses';
 import { CurrentProject, SecretKey } from '../auth';
 import { AnalyticsService } from './analytics.service';
-import { CampaignStatsListSchema, TimeseriesSchema, TopCampaignsSchema, TopEventsSchema } from './dto/analytics.response';
+import { TimeseriesSchema, TopCampaignsSchema, TopEventsSchema } from './dto/analytics.response';
 import { TimeseriesQuery, TopCampaignsQuery, TopEventsQuery } from './dto/activity.query';
 import { ApiErrors } from '../../platform/http/openapi-errors';
 
@@ -27,14 +27,6 @@ export class AnalyticsController {
   @ApiJson(200, TopCampaignsSchema, 'Campaigns ranked by opens (default), clicks or sent')
   topCampaigns(@CurrentProject() projectId: string, @Query() query: TopCampaignsQuery): Promise<TopCampaignsSchema> {
     return this.analytics.topCampaigns(projectId, query);
-  }
-
-  @Get('campaign-stats')
-  @ApiOperation({ summary: 'Get per-campaign counts and rates' })
-  @ApiErrors([400, 'A range that is not ISO 8601 dates, inverted or too long, or an unknown interval or metric'], 422)
-  @ApiJson(200, CampaignStatsListSchema, 'Per-campaign counts and rates over the emails created in the range')
-  campaignStats(@CurrentProject() projectId: string, @Query() query: TopEventsQuery): Promise<CampaignStatsListSchema> {
-    return this.analytics.campaignStats(projectId, query);
   }
 
   @Get('top-events')

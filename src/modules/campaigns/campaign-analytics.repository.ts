@@ -2,9 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { raw, sql } from '../../platform/database/sql-fragment';
-import type { CampaignEmailMetric, CampaignEmailTotals } from '../activity/activity.registry';
-import { EMAIL_ACTIVITIES, EmailActivity } from '../emails/contact-emails.sql';
-import { projectCampaignEmailsSql } from '../emails/sql/campaign-emails.sql';
+import type { CampaignEmailMetric, CampaignEmailTotals } from '../activity';
+import { EMAIL_ACTIVITIES, EmailActivity, projectCampaignEmailsSql } from '../emails';
 
 /** What `topCampaigns` ranks by → the email activity it counts (a closed list, never caller input). */
 const METRIC_ACTIVITY: Record<CampaignEmailMetric, EmailActivity> = { sent: 'sent', opens: 'opened', clicks: 'clicked' };

@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../platform/http/openapi-errors';
 import { ApiJson } from '../../platform/http/openapi-responses';
 import { CurrentProject, SecretKey } from '../auth';
-import { PreviewAsContactDto, PreviewResponse } from '../emails/previews/previews.dto';
+import { PreviewAsContactDto, PreviewResponse } from '../emails';
 import { CampaignsService } from './campaigns.service';
 import { ParseUuidPipe } from '../../platform/http/parse-uuid.pipe';
 import { campaignNotFound } from './campaigns.errors';

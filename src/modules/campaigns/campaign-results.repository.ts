@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { empty, Fragment, raw, sql } from '../../platform/database/sql-fragment';
 import { contactUnsubscribedSinceSql } from '../contacts';
-import { campaignEmailsSql } from '../emails/sql/campaign-emails.sql';
+import { campaignEmailsSql } from '../emails';
 import { campaignClickEventsSql } from '../events';
 import type { RecipientFilter, RecipientStatus, TimelineInterval } from './campaign-results.rows';
 

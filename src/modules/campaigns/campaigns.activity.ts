@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
-import { ActivityRegistry, UpcomingCampaign } from '../activity/activity.registry';
+import { ActivityRegistry, UpcomingCampaign } from '../activity';
 import { CampaignAnalyticsRepository } from './campaign-analytics.repository';
 import { CampaignsRepository } from './campaigns.repository';
 

@@ -1,12 +1,13 @@
 import { TopicsModule } from '../topics';
-import { TemplatesModule } from '../templates/templates.module';
+import { TemplatesModule } from '../templates';
+import { CampaignAnalyticsController } from './campaign-analytics.controller';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BillingModule } from '../billing';
 import { DomainsModule } from '../domains';
-import { EmailsModule } from '../emails/emails.module';
+import { EmailsModule } from '../emails';
 import { ProjectsModule } from '../projects';
-import { SegmentsModule } from '../segments/segments.module';
+import { SegmentsModule } from '../segments';
 import { CampaignsController } from './campaigns.controller';
 import { CampaignResultsController } from './campaign-results.controller';
 import { CampaignResultsRepository } from './campaign-results.repository';
@@ -25,11 +26,11 @@ import { CampaignTick } from './worker/campaign-tick';
 import { Campaign } from './entities/campaign.entity';
 import { CampaignsUsage } from './campaigns.usage';
 import { CampaignsActivity } from './campaigns.activity';
-import { ActivityModule } from '../activity/activity.module';
+import { ActivityModule } from '../activity';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Campaign]), EmailsModule, TemplatesModule, DomainsModule, ProjectsModule, SegmentsModule, ActivityModule, BillingModule, TopicsModule],
-  controllers: [CampaignsController, CampaignResultsController, CampaignPreviewsController],
+  controllers: [CampaignsController, CampaignResultsController, CampaignPreviewsController, CampaignAnalyticsController],
   providers: [CampaignsService, CampaignResultsService, CampaignResultsRepository, CampaignsRepository, CampaignAnalyticsRepository, CampaignAudience, CampaignEngine, AbTests, AbTestRepository, ReleaseSchedule, ReleaseScheduleRepository, CampaignTick, CampaignsUsage, CampaignsActivity],
   exports: [CampaignsService],
 })

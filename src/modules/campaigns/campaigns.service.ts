@@ -5,9 +5,7 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import type { FieldError } from '../../platform/http/app-error';
 import { BillingService } from '../billing';
 import { DomainsService } from '../domains';
-import { EmailsService } from '../emails/emails.service';
-import { UNCERTAIN_ARRIVED_SHARE } from '../emails/email-status.store';
-import { EmailPreviews, PreviewSource, RenderedPreview } from '../emails/use-cases/email-previews';
+import { EmailsService, UNCERTAIN_ARRIVED_SHARE, EmailPreviews, PreviewSource, RenderedPreview } from '../emails';
 import { CampaignsRepository } from './campaigns.repository';
 import {
   campaignFieldInvalid,
@@ -26,7 +24,7 @@ import { Campaign, CAMPAIGN_STATUSES, CampaignStatus } from './entities/campaign
 import { CampaignAudience } from './engine/campaign-audience';
 import { campaignContent } from './engine/campaign-content';
 import { AbTests } from './engine/ab-test';
-import { LiquidCheck } from '../templates/liquid-check';
+import { LiquidCheck } from '../templates';
 import { checkDelivery, isTimezone, wallClock } from './engine/delivery-settings';
 import { ReleaseSchedule } from './engine/release-schedule';
 import { unwrittenSql } from './engine/release-schedule.sql';

@@ -19,7 +19,7 @@ import { SnsService } from './inbound/sns.service';
 import { RecipientLinksController } from './links/recipient-links.controller';
 import { RecipientLinksService } from './links/recipient-links.service';
 import { ConfirmationService } from './links/confirmation.service';
-import { TemplatesModule } from '../templates/templates.module';
+import { TemplatesModule } from '../templates';
 import { SuppressionService } from './suppression/suppression.service';
 import { SuppressionsRepository } from './suppression/suppressions.repository';
 import { TrackingController } from './tracking/tracking.controller';

@@ -8,7 +8,7 @@ import { ContactsModule } from '../contacts';
 import { DomainsModule } from '../domains';
 import { EventsModule } from '../events';
 import { ProjectsModule } from '../projects';
-import { TemplatesModule } from '../templates/templates.module';
+import { TemplatesModule } from '../templates';
 import { EmailsController } from './emails.controller';
 import { EmailsRepository } from './emails.repository';
 import { EmailsService } from './emails.service';

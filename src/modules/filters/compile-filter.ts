@@ -1,6 +1,6 @@
 import { Fragment, join, raw, sql } from '../../platform/database/sql-fragment';
 import type { FieldType } from '../contacts';
-import { contactEmailActivitySql } from '../emails/contact-emails.sql';
+import { contactEmailActivitySql } from '../emails';
 import { contactEventsSql } from '../events';
 import { storedMemberSql } from '../segments/segment-members.sql';
 import { topicMemberSql, type TopicRule } from '../topics';

@@ -1,6 +1,6 @@
 import type { FieldType } from '../contacts';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
-import { EMAIL_ACTIVITIES, EmailActivity } from '../emails/contact-emails.sql';
+import { EMAIL_ACTIVITIES, EmailActivity } from '../emails';
 
 /** A filter tree as stored (segment `condition`, campaign `audienceCondition`). */
 export interface FilterTree {

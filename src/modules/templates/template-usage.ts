@@ -4,7 +4,7 @@ import { referencesOf } from '../../platform/usage/usage-response';
 import { UsageRegistry } from '../../platform/usage/usage.registry';
 import type { TemplateUsageResponse } from './dto/template.response';
 import { TemplatesRepository } from './templates.repository';
-import { ActivityRegistry } from '../activity/activity.registry';
+import { ActivityRegistry } from '../activity';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 
 /**

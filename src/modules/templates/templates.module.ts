@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ProjectsModule } from '../projects';
-import { ActivityModule } from '../activity/activity.module';
+import { ActivityModule } from '../activity';
 import { DomainsModule } from '../domains';
 import { Template } from './entities/template.entity';
 import { RenderPool } from './rendering/render-pool';

@@ -12,7 +12,13 @@ const SECURITY_BY_ACCESS: Record<AccessKind, Record<string, string[]>[]> = {
   session: [{ session: [] }],
 };
 
-/** `Controller_method` → the route's declared access, read from the same metadata the guard uses. */
+/** Where `@ApiOperation` keeps its options (`@nestjs/swagger`'s DECORATORS.API_OPERATION). */
+const API_OPERATION_KEY = 'swagger/apiOperation';
+
+/**
+ * The route's operation id → its declared access, read from the same metadata the guard uses. The
+ * id is `Controller_method`, or the one its `@ApiOperation` names (a route that moved keeps its id).
+ */
 function accessByOperation(app: INestApplication): Map<string, AccessKind> {
   const map = new Map<string, AccessKind>();
   // Built here rather than injected: in preview mode (openapi types) no provider is instantiated.
@@ -24,7 +30,8 @@ function accessByOperation(app: INestApplication): Map<string, AccessKind> {
       const handler = (type.prototype as Record<string, unknown>)[key];
       if (key === 'constructor' || typeof handler !== 'function') continue;
       const access = (Reflect.getMetadata(ACCESS_KEY, handler) as AccessKind | undefined) ?? classAccess;
-      if (access) map.set(`${type.name}_${key}`, access);
+      const declaredId = (Reflect.getMetadata(API_OPERATION_KEY, handler) as { operationId?: string } | undefined)?.operationId;
+      if (access) map.set(declaredId ?? `${type.name}_${key}`, access);
     }
   }
   return map;

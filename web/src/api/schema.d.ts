@@ -1287,23 +1287,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/analytics/campaign-stats": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Get per-campaign counts and rates */
-        get: operations["AnalyticsController_campaignStats"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/analytics/top-events": {
         parameters: {
             query?: never;
@@ -1590,6 +1573,23 @@ export interface paths {
         put?: never;
         /** Preview a campaign as a contact */
         post: operations["CampaignPreviewsController_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/campaign-stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get per-campaign counts and rates */
+        get: operations["AnalyticsController_campaignStats"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3103,42 +3103,6 @@ export interface components {
             /** @description Campaigns, highest value first */
             data: components["schemas"]["TopCampaignSchema"][];
         };
-        CampaignStatsRowSchema: {
-            /** @description Contacts in the audience, fixed when sending starts (skipped ones included); 0 in DRAFT and SCHEDULED */
-            totalRecipients: number;
-            /** @description Emails handed to the transport */
-            sentCount: number;
-            /** @description Emails delivered */
-            deliveredCount: number;
-            /** @description Recipients who opened */
-            openedCount: number;
-            /** @description Recipients who clicked */
-            clickedCount: number;
-            /** @description Emails that bounced */
-            bouncedCount: number;
-            /** @description Audience contacts not sent to (unsubscribed, suppressed, invalid address, render error, cancelled); see GET /campaigns/:id/stats */
-            skippedCount: number;
-            /** @description Emails that failed for good (retries exhausted, a message that could not be built or was too big) */
-            failedCount: number;
-            /** @description Emails interrupted during their hand-over to the transport (a crash or an outage): they may or may not have arrived, and are not sent again unless POST /campaigns/:id/resend-uncertain asks */
-            uncertainCount: number;
-            /** @description Recipients who marked the email as spam */
-            complainedCount: number;
-            /** @description openedCount / deliveredCount */
-            openRate: number;
-            /** @description clickedCount / deliveredCount */
-            clickRate: number;
-            /** @description bouncedCount / deliveredCount */
-            bounceRate: number;
-            /** @description Campaign (UUID) */
-            id: string;
-            /** @description Campaign name; null once the campaign is deleted */
-            name: string | null;
-        };
-        CampaignStatsListSchema: {
-            /** @description Campaigns with emails in the range, latest first (at most `limit`, default 100) */
-            data: components["schemas"]["CampaignStatsRowSchema"][];
-        };
         TopEventSchema: {
             /** @description Event name (outside the email lifecycle) */
             name: string;
@@ -3577,6 +3541,42 @@ export interface components {
             interval: "hour" | "day";
             /** @description Buckets from the first to the last with activity, empty ones included (at most 2000, the latest) */
             data: components["schemas"]["CampaignTimelineBucket"][];
+        };
+        CampaignStatsRowSchema: {
+            /** @description Contacts in the audience, fixed when sending starts (skipped ones included); 0 in DRAFT and SCHEDULED */
+            totalRecipients: number;
+            /** @description Emails handed to the transport */
+            sentCount: number;
+            /** @description Emails delivered */
+            deliveredCount: number;
+            /** @description Recipients who opened */
+            openedCount: number;
+            /** @description Recipients who clicked */
+            clickedCount: number;
+            /** @description Emails that bounced */
+            bouncedCount: number;
+            /** @description Audience contacts not sent to (unsubscribed, suppressed, invalid address, render error, cancelled); see GET /campaigns/:id/stats */
+            skippedCount: number;
+            /** @description Emails that failed for good (retries exhausted, a message that could not be built or was too big) */
+            failedCount: number;
+            /** @description Emails interrupted during their hand-over to the transport (a crash or an outage): they may or may not have arrived, and are not sent again unless POST /campaigns/:id/resend-uncertain asks */
+            uncertainCount: number;
+            /** @description Recipients who marked the email as spam */
+            complainedCount: number;
+            /** @description openedCount / deliveredCount */
+            openRate: number;
+            /** @description clickedCount / deliveredCount */
+            clickRate: number;
+            /** @description bouncedCount / deliveredCount */
+            bounceRate: number;
+            /** @description Campaign (UUID) */
+            id: string;
+            /** @description Campaign name; null once the campaign is deleted */
+            name: string | null;
+        };
+        CampaignStatsListSchema: {
+            /** @description Campaigns with emails in the range, latest first (at most `limit`, default 100) */
+            data: components["schemas"]["CampaignStatsRowSchema"][];
         };
         SegmentResponse: {
             /** @description Identifier (UUID) */
@@ -10597,78 +10597,6 @@ export interface operations {
             };
         };
     };
-    AnalyticsController_campaignStats: {
-        parameters: {
-            query?: {
-                /** @description Start of the range, ISO 8601 (default: 30 days before `to`); an invalid date is a 400 */
-                from?: string;
-                /** @description End of the range, ISO 8601 (default: now); an invalid date is a 400 */
-                to?: string;
-                /** @description How many rows, 1-100 (larger values are clamped; default 10 for top-events, 100 for campaign-stats) */
-                limit?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Per-campaign counts and rates over the emails created in the range */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CampaignStatsListSchema"];
-                };
-            };
-            /** @description A range that is not ISO 8601 dates, inverted or too long, or an unknown interval or metric */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
     AnalyticsController_topEvents: {
         parameters: {
             query?: {
@@ -12127,6 +12055,78 @@ export interface operations {
             };
             /** @description No such campaign or contact in this project */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AnalyticsController_campaignStats: {
+        parameters: {
+            query?: {
+                /** @description Start of the range, ISO 8601 (default: 30 days before `to`); an invalid date is a 400 */
+                from?: string;
+                /** @description End of the range, ISO 8601 (default: now); an invalid date is a 400 */
+                to?: string;
+                /** @description How many rows, 1-100 (larger values are clamped; default 10 for top-events, 100 for campaign-stats) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Per-campaign counts and rates over the emails created in the range */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignStatsListSchema"];
+                };
+            };
+            /** @description A range that is not ISO 8601 dates, inverted or too long, or an unknown interval or metric */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,5 @@
-import { ApiProperty, OmitType } from '@nestjs/swagger';
-import { CampaignStats } from '../../campaigns/dto/campaign.response';
-import type { CampaignStats as CampaignRow, TimeseriesPoint } from '../analytics.service';
+import { ApiProperty } from '@nestjs/swagger';
+import type { TimeseriesPoint } from '../analytics.service';
 
 export class TimeseriesPointSchema implements TimeseriesPoint {
   @ApiProperty({ description: 'Start of the bucket (ISO 8601, UTC)', type: String })
@@ -36,19 +35,6 @@ export class TopCampaignSchema {
 export class TopCampaignsSchema {
   @ApiProperty({ description: 'Campaigns, highest value first', type: () => [TopCampaignSchema] })
   data!: TopCampaignSchema[];
-}
-
-/** GET /campaigns/:id/stats counted over the emails created in the range, with the campaign's id and name. */
-export class CampaignStatsRowSchema extends OmitType(CampaignStats, ['unsubscribedCount', 'skipped', 'abTest', 'waiting', 'nextBatchAt', 'uncertainArrivedShare'] as const) implements CampaignRow {
-  @ApiProperty({ description: 'Campaign (UUID)', type: String })
-  id!: string;
-  @ApiProperty({ description: 'Campaign name; null once the campaign is deleted', type: String, nullable: true })
-  name!: string | null;
-}
-
-export class CampaignStatsListSchema {
-  @ApiProperty({ description: 'Campaigns with emails in the range, latest first (at most `limit`, default 100)', type: () => [CampaignStatsRowSchema] })
-  data!: CampaignStatsRowSchema[];
 }
 
 export class TopEventSchema {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
-import { MAX_TEMPLATE_BODY } from '../../templates/dto/create-template.dto';
+import { MAX_TEMPLATE_BODY } from '../../templates';
 import { AB_METRICS, AB_PHASES, type AbMetric, type AbPhase } from '../entities/campaign.entity';
 
 const NO_LINE_BREAK = /^[^\r\n]*$/;

@@ -1,7 +1,6 @@
 import { ApiProperty, OmitType, PickType } from '@nestjs/swagger';
-import { FilterTreeSchema } from '../../filters/validate-filter';
-import { TemplatePage, TemplateResponse } from '../../templates/dto/template.response';
-import { TEMPLATE_TYPES, type TemplateType } from '../../templates/entities/template.entity';
+import { FilterTreeSchema } from '../../filters';
+import { TemplatePage, TemplateResponse, TEMPLATE_TYPES, type TemplateType } from '../../templates';
 import { AbTestSettingsResponse, AbTestStats } from './ab-test.dto';
 import { AUDIENCE_TYPES, CAMPAIGN_STATUSES, type AudienceType, type Campaign, type CampaignDelivery, type CampaignStatus } from '../entities/campaign.entity';
 import { DeliverySchema } from './create-campaign.dto';

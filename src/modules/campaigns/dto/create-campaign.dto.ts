@@ -2,8 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { Allow, IsIn, IsObject, IsOptional, IsUUID, ValidateNested } from 'class-validator';
 import { AbTestDto } from './ab-test.dto';
-import { FilterTreeSchema } from '../../filters/validate-filter';
-import { CreateTemplateDto } from '../../templates/dto/create-template.dto';
+import { FilterTreeSchema } from '../../filters';
+import { CreateTemplateDto } from '../../templates';
 import { AUDIENCE_TYPES, type AudienceType, WEEKDAYS } from '../entities/campaign.entity';
 
 /**

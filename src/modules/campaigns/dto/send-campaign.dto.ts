@@ -26,4 +26,4 @@ export class SendCampaignDto {
 }
 
 /** The test send's body, shared with templates (`EmailPreviews`). */
-export { TestSendDto as TestCampaignDto } from '../../emails/previews/previews.dto';
+export { TestSendDto as TestCampaignDto } from '../../emails';

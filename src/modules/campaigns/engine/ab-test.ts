@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Fragment } from '../../../platform/database/sql-fragment';
 import type { FieldError } from '../../../platform/http/app-error';
-import { AudienceVariants, EmailQueueFacade } from '../../emails/email-queue.facade';
+import { AudienceVariants, EmailQueueFacade } from '../../emails';
 import { AbLockedState, AbTestRepository } from '../ab-test.repository';
 import type { LeasedCampaign } from '../campaigns.repository';
 import { abNotPickable, abUnknownVariant, abWithRecipientTimezone, campaignNotFound } from '../campaigns.errors';
@@ -12,7 +12,7 @@ import type { AbTestStats } from '../dto/ab-test.dto';
 import type { AbTestSettings, Campaign } from '../entities/campaign.entity';
 import { AbMembership, andSql, inTestShareSql, notSql, variantIndexSql, ZERO_SQL } from '../sql/ab-test.sql';
 import { CampaignAudience } from './campaign-audience';
-import { LiquidCheck } from '../../templates/liquid-check';
+import { LiquidCheck } from '../../templates';
 import { campaignContent } from './campaign-content';
 
 /** The variants' letters: the campaign's own content is "A", its `abTest.variants` "B", "C", … */

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, type FieldError } from '../../../platform/http/app-error';
 import type { Fragment } from '../../../platform/database/sql-fragment';
-import { AudienceService } from '../../segments/audience.service';
-import type { FilterTree } from '../../filters/filter.types';
+import { AudienceService } from '../../segments';
+import type { FilterTree } from '../../filters';
 import type { AudienceType } from '../entities/campaign.entity';
 import { TopicsService } from '../../topics';
 import type { TopicRule } from '../../topics';

@@ -1,4 +1,4 @@
-import type { EmailContentInput } from '../../emails/email-queue.facade';
+import type { EmailContentInput } from '../../emails';
 import type { Campaign } from '../entities/campaign.entity';
 
 /**

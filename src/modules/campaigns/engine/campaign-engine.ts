@@ -6,7 +6,7 @@ import { InjectConfig } from '../../../config/config.module';
 import { ADVISORY_LOCKS } from '../../../platform/database/advisory-locks';
 import { SingletonLocks } from '../../../platform/database/singleton-locks';
 import { logger } from '../../../platform/logging/logger';
-import { AudienceCursor, EmailQueueFacade } from '../../emails/email-queue.facade';
+import { AudienceCursor, EmailQueueFacade } from '../../emails';
 import { BillingLimitExceeded, BillingService } from '../../billing';
 import { CampaignsRepository, EngineCampaignRow } from '../campaigns.repository';
 import { Campaign } from '../entities/campaign.entity';
@@ -14,7 +14,7 @@ import type { TopicRule } from '../../topics';
 import { CampaignAudience } from './campaign-audience';
 import { campaignContent } from './campaign-content';
 import { AbTests } from './ab-test';
-import type { AudienceVariants } from '../../emails/email-queue.facade';
+import type { AudienceVariants } from '../../emails';
 import { ReleaseSchedule } from './release-schedule';
 
 /** A tick hands over batches for at most this long, then lets the next tick (and other campaigns) run. */

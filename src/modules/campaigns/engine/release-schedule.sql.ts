@@ -1,5 +1,5 @@
 import { Fragment, sql } from '../../../platform/database/sql-fragment';
-import { campaignEmailsSql } from '../../emails/sql/campaign-emails.sql';
+import { campaignEmailsSql } from '../../emails';
 
 /**
  * The release moment of contact `c` (alias) for a recipient-time-zone campaign: the wall-clock

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { WarmupLedger } from '../../domains';
 import { Fragment, sql } from '../../../platform/database/sql-fragment';
-import type { AudienceBatchResult } from '../../emails/email-queue.facade';
+import type { AudienceBatchResult } from '../../emails';
 import type { Campaign } from '../entities/campaign.entity';
 import { ReleaseScheduleRepository, ReleaseScheduleRow } from '../release-schedule.repository';
 import { campaignZonesSql, contactMomentSql, fixedAudienceSql, releasedSql, unwrittenSql } from './release-schedule.sql';

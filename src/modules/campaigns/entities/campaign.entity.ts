@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { Project } from '../../projects';
-import { Template, type TemplateType } from '../../templates/entities/template.entity';
+import { Template, type TemplateType } from '../../templates';
 import { Topic } from '../../topics';
 import type { AbCut } from '../sql/ab-test.sql';
 

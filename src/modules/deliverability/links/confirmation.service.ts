@@ -13,7 +13,7 @@ import { EmailQueueFacade, emailIds } from '../../emails/email-queue.facade';
 import { parseSystemFrom } from '../../emails/system/pipeline-system-mailer';
 import type { Project } from '../../projects';
 import { ProjectsService } from '../../projects';
-import { TemplatesService } from '../../templates/templates.service';
+import { TemplatesService } from '../../templates';
 import { builtInConfirmationEmail } from './confirmation-email';
 import { confirmToken, readConfirmToken } from './confirm-token';
 import { PageAnswer, renderRecipientPage } from './recipient-pages';

@@ -1,4 +1,4 @@
-import type { TemplateType } from '../../templates/entities/template.entity';
+import type { TemplateType } from '../../templates';
 
 /** Persisted in `suppressions.reason`. */
 export type SuppressionReason = 'bounce' | 'complaint' | 'manual';

@@ -13,7 +13,7 @@ import { composeMime } from './compose-mime';
 import { EmailEvents } from './email-events';
 import { EmailStatusStore } from '../email-status.store';
 import type { LoadedEmail } from '../email-status.rows';
-import { RenderFailedError } from '../../templates/rendering/render-pool';
+import { RenderFailedError } from '../../templates';
 import { MessageBuilder, UnbuildableEmailError } from './message-builder';
 import { SendTimeBounces } from './send-time-bounces';
 import { bounceAddress } from '../../deliverability/links/bounce-address';

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { JobsOptions, Queue, WorkerOptions } from 'bullmq';
 import { logger } from '../../../platform/logging/logger';
 import { JobPayloads, QUEUES } from '../../../platform/queues/queues';
-import { TEMPLATE_TYPES } from '../../templates/entities/template.entity';
+import { TEMPLATE_TYPES } from '../../templates';
 import type { EmailType } from '../entities/email.entity';
 import { Batcher } from '../../../platform/batching/batcher';
 import { currentJobTrace, type JobTrace } from '../../../platform/telemetry/telemetry';

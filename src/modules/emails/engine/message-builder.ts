@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { Injectable } from '@nestjs/common';
 import { ContactsService } from '../../contacts';
 import { DomainsService } from '../../domains';
-import { RenderPool } from '../../templates/rendering/render-pool';
+import { RenderPool } from '../../templates';
 import type { ComposeInput, DkimKey } from './compose-mime';
 import { domainOf } from './compose-mime';
 import type { LoadedEmail } from '../email-status.rows';

@@ -1,6 +1,6 @@
 import { Column, Entity, ForeignKey, PrimaryGeneratedColumn } from 'typeorm';
 import { Project } from '../../projects';
-import { Template } from '../../templates/entities/template.entity';
+import { Template } from '../../templates';
 import { Topic } from '../../topics';
 
 /** An attachment as stored until the message is built; `content` is base64 as received. */

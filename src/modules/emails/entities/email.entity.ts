@@ -1,7 +1,7 @@
 import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { Contact } from '../../contacts';
 import { Project } from '../../projects';
-import { Template, type TemplateType } from '../../templates/entities/template.entity';
+import { Template, type TemplateType } from '../../templates';
 import { EmailContent } from './email-content.entity';
 
 /** Persisted values (renaming one strands the rows that carry it). */

@@ -3,12 +3,11 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../../platform/http/openapi-errors';
 import { ApiJson } from '../../../platform/http/openapi-responses';
 import { CurrentProject, SecretKey } from '../../auth';
-import type { Template } from '../../templates/entities/template.entity';
-import { TemplatesService } from '../../templates/templates.service';
+import type { Template } from '../../templates';
+import { TemplatesService, templateNotFound } from '../../templates';
 import { EmailPreviews, PreviewSource } from '../use-cases/email-previews';
 import { PreviewAsContactDto, PreviewResponse, TestSendDto, TestSendResponse } from './previews.dto';
 import { ParseUuidPipe } from '../../../platform/http/parse-uuid.pipe';
-import { templateNotFound } from '../../templates/templates.errors';
 
 const TemplateId = new ParseUuidPipe(templateNotFound);
 

@@ -7,9 +7,8 @@ import { ContactsService, DoubleOptInService, normalizeEmail, UpsertContactInput
 import { DomainsService } from '../../domains';
 import { BillingService } from '../../billing';
 import { projectDisabled } from '../../projects';
-import type { Template } from '../../templates/entities/template.entity';
-import { TemplatesService } from '../../templates/templates.service';
-import { LiquidCheck } from '../../templates/liquid-check';
+import type { Template } from '../../templates';
+import { TemplatesService, LiquidCheck } from '../../templates';
 import { EmailQueueFacade, emailIds, RecipientsRequest } from '../email-queue.facade';
 import type { EmailType } from '../entities/email.entity';
 import { ProjectCache } from '../engine/project-cache';

@@ -3,7 +3,7 @@ import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
 import { PeriodicWorker } from '../../../platform/queues/periodic-worker';
-import { TEMPLATE_TYPES } from '../../templates/entities/template.entity';
+import { TEMPLATE_TYPES } from '../../templates';
 import { EmailQueue } from '../engine/email-queue';
 import { EmailReadsRepository } from '../email-reads.repository';
 

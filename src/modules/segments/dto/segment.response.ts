@@ -1,6 +1,6 @@
 import { ApiProperty, OmitType, PickType } from '@nestjs/swagger';
 import { ContactResponse } from '../../contacts';
-import { TemplatePage, TemplateResponse } from '../../templates/dto/template.response';
+import { TemplatePage, TemplateResponse } from '../../templates';
 import type { Segment, SegmentType } from '../entities/segment.entity';
 import type { FilterTree } from '../../filters/filter.types';
 import { FilterTreeSchema } from '../../filters/validate-filter';
