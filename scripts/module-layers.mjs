@@ -43,8 +43,6 @@ export const PENDING = [
   'modules/events -> modules/contacts',
   // The pipeline uses deliverability's suppression SQL, bounce address, links and tracking.
   'modules/emails -> modules/deliverability',
-  // The filter compiler embeds segments' storedMemberSql for STATIC segments.
-  'modules/filters -> modules/segments',
 ];
 
 const RANK = new Map(LAYERS.flatMap((layer, rank) => layer.units.map((unit) => [unit, rank])));

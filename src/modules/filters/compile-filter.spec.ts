@@ -1,3 +1,4 @@
+import { sql } from '../../platform/database/sql-fragment';
 import { PGlite } from '@electric-sql/pglite';
 import type { FieldType } from '../contacts/data/field-types';
 import { CompileContext, compileFilter, compileSingleFilter } from './compile-filter';
@@ -27,7 +28,9 @@ const segments = new Map<string, SegmentDefinition>([
   [STATIC_ID, { id: STATIC_ID, name: 'Static', type: 'STATIC', condition: null }],
   [DYNAMIC_ID, { id: DYNAMIC_ID, name: 'Adults', type: 'DYNAMIC', condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.age', operator: 'gte', value: 18 }] }] } }],
 ]);
-const ctx: CompileContext = { fieldTypes, segments, now: NOW };
+// What segments hands the compiler for a STATIC segment (its storedMemberSql), over the table above.
+const storedMembers = (segmentId: string) => sql`EXISTS (SELECT 1 FROM segment_members sm WHERE sm.segment_id = ${segmentId}::uuid AND sm.contact_id = c.id)`;
+const ctx: CompileContext = { fieldTypes, segments, storedMembers, now: NOW };
 
 let db: PGlite;
 

@@ -2,7 +2,6 @@ import { Fragment, join, raw, sql } from '../../platform/database/sql-fragment';
 import type { FieldType } from '../contacts';
 import { contactEmailActivitySql } from '../emails';
 import { contactEventsSql } from '../events';
-import { storedMemberSql } from '../segments/segment-members.sql';
 import { topicMemberSql, type TopicRule } from '../topics';
 import { asCount, comparisonType, TypedValue, typedValue } from './filter-values';
 import { canonicalOperator, FieldRef, Filter, FilterTree, Operator, parseField, UNITS, Unit } from './filter.types';
@@ -12,6 +11,11 @@ import { FILTER_LIMITS, SegmentDefinition } from './validate-filter';
 export interface CompileContext {
   fieldTypes: ReadonlyMap<string, FieldType>;
   segments: ReadonlyMap<string, SegmentDefinition>;
+  /**
+   * Whether contact `c` is a stored member of a STATIC segment in `segments`: segments hands its own
+   * SQL (`storedMemberSql`), so the compiler names no table of theirs. Absent: none matches.
+   */
+  storedMembers?: (segmentId: string) => Fragment;
   /** The project's topics the trees name (`topics.<slug>`); a slug not here matches nothing. */
   topics?: ReadonlyMap<string, TopicRule>;
   /** The instant `within`/`olderThan` count back from (default: now). */
@@ -112,7 +116,7 @@ class Compiler {
   private memberOf(id: string): Fragment {
     const def = this.ctx.segments.get(id);
     if (!def || this.visiting.includes(id)) return FALSE;
-    if (def.type === 'STATIC') return storedMemberSql(id);
+    if (def.type === 'STATIC') return this.ctx.storedMembers?.(id) ?? FALSE;
     if (!def.condition) return FALSE;
     this.visiting.push(id);
     try {

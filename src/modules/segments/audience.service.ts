@@ -7,9 +7,7 @@ import { Fragment, raw, sql } from '../../platform/database/sql-fragment';
 import { validationError } from '../../platform/http/app-error';
 import { ContactFieldsService } from '../contacts';
 import type { FieldType } from '../contacts';
-import { CompileContext, compileFilter, compileSingleFilter } from '../filters/compile-filter';
-import { Filter, FilterTree, referencedDataKeys, referencedSegments, referencedTopics } from '../filters/filter.types';
-import { SegmentDefinition, validateFilterTree } from '../filters/validate-filter';
+import { CompileContext, compileFilter, compileSingleFilter, Filter, FilterTree, referencedDataKeys, referencedSegments, referencedTopics, SegmentDefinition, validateFilterTree } from '../filters';
 import { storedMemberSql } from './segment-members.sql';
 import { invalidCondition, segmentTooSlow } from './segments.errors';
 import { SegmentsRepository } from './segments.repository';
@@ -159,7 +157,7 @@ export class AudienceService {
     }
     const fieldTypes = new Map<string, FieldType>((await this.contactFields.keyTypes(projectId, [...keys], manager)).map((row) => [row.key, row.type]));
     const topics = await this.topics.knownRules(projectId, [...slugs], manager);
-    return { fieldTypes, segments, topics };
+    return { fieldTypes, segments, topics, storedMembers: storedMemberSql };
   }
 }
 

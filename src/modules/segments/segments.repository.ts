@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Fragment } from '../../platform/database/sql-fragment';
 import type { ContactRow } from '../contacts';
-import type { SegmentDefinition } from '../filters/validate-filter';
+import type { SegmentDefinition } from '../filters';
 import { Segment } from './entities/segment.entity';
 
 /**

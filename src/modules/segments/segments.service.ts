@@ -33,8 +33,7 @@ import { AddMembersResponse, ComputeResponse, SegmentResponse, toSegmentResponse
 import { AddSegmentMembersDto, RemoveSegmentMembersDto } from './dto/segment-members.dto';
 import { UpdateSegmentDto } from './dto/update-segment.dto';
 import { Segment } from './entities/segment.entity';
-import type { FilterTree } from '../filters/filter.types';
-import type { SegmentDefinition } from '../filters/validate-filter';
+import type { FilterTree, SegmentDefinition } from '../filters';
 import { conditionNotObject, dynamicOnly, missingSegmentField, segmentInUse, segmentNotFound, staticOnly, typeImmutable } from './segments.errors';
 import { PageTotals, reconcileTotal } from './page-totals';
 import { SegmentMembersRepository } from './segment-members.repository';

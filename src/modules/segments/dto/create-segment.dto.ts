@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
-import { FilterTreeSchema } from '../../filters/validate-filter';
+import { FilterTreeSchema } from '../../filters';
 
 /** `name` presence and the DYNAMIC `condition` object are checked by the service (the spec's short 400 body); the tree by the filter validator (422). */
 export class CreateSegmentDto {

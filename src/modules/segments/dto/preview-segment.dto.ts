@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
-import { FilterTreeSchema } from '../../filters/validate-filter';
+import { FilterTreeSchema } from '../../filters';
 
 /** A filter tree to count without saving anything (the dashboard's live count while editing). */
 export class PreviewSegmentDto {

@@ -2,8 +2,8 @@ import { ApiProperty, OmitType, PickType } from '@nestjs/swagger';
 import { ContactResponse } from '../../contacts';
 import { TemplatePage, TemplateResponse } from '../../templates';
 import type { Segment, SegmentType } from '../entities/segment.entity';
-import type { FilterTree } from '../../filters/filter.types';
-import { FilterTreeSchema } from '../../filters/validate-filter';
+import type { FilterTree } from '../../filters';
+import { FilterTreeSchema } from '../../filters';
 
 /** id, name, description, projectId and the timestamps mean what they mean on a template. */
 export class SegmentResponse extends PickType(TemplateResponse, ['id', 'name', 'description', 'projectId', 'createdAt', 'updatedAt'] as const) {

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsBoolean, IsNotEmpty, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { OptionalNotNull } from '../../../platform/http/validation';
-import { FilterTreeSchema } from '../../filters/validate-filter';
+import { FilterTreeSchema } from '../../filters';
 
 export class UpdateSegmentDto {
   @ApiPropertyOptional({ description: 'Name, 1-100 characters', type: String, maxLength: 100 })

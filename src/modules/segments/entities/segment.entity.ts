@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { Project } from '../../projects';
-import type { FilterTree } from '../../filters/filter.types';
+import type { FilterTree } from '../../filters';
 
 /** Persisted values. */
 export type SegmentType = 'DYNAMIC' | 'STATIC';

@@ -3,7 +3,7 @@ import type { EventsService } from '../../events';
 import type { AudienceService } from '../audience.service';
 import type { ContactBound, SegmentMembersRepository } from '../segment-members.repository';
 import type { SegmentsRepository } from '../segments.repository';
-import type { SegmentDefinition } from '../../filters/validate-filter';
+import type { SegmentDefinition } from '../../filters';
 import { segmentEventNames } from '../segment-slug';
 
 /** Contacts per batch: one statement inserts/deletes at most this many members (and emits their events). */
