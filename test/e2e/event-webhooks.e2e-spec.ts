@@ -836,10 +836,13 @@ describe('event webhooks: replay limits and fairness between projects', () => {
     const a = await s.newProject('flood-a');
     const b = await s.newProject('flood-b');
     const slow = await endpointOf(a, 'flood', ['flood.*']);
-    hooks.respond(slow.path, { status: 200, delayMs: 1_000 });
+    // Five seconds an answer (within the 10 s timeout), so A's backlog outlasts the flood being
+    // tracked even on a loaded machine (at one second it could drain before B tracks); it ends with
+    // the endpoint below.
+    hooks.respond(slow.path, { status: 200, delayMs: 5_000 });
     const quick = await endpointOf(b, 'first', ['first.*']);
 
-    // A tracks 4,000 events (about a minute of a one-second receiver at the default concurrency).
+    // A tracks 4,000 events (about five minutes of a five-second receiver at the default concurrency).
     const FLOOD = 4_000;
     for (let i = 0; i < FLOOD; i += 50) {
       await Promise.all(Array.from({ length: 50 }, (_, j) => track(a, `flood${(i + j) % 20}@example.com`, 'flood.e', { i: i + j })));
