@@ -14,12 +14,16 @@ const PROBE_TIMEOUT_MS = 3_000;
  * while the queue backend itself answers a new connection (the readiness `queue` check): the
  * dependency is back and this process did not recover, so a restart is what helps. While the
  * backend does not answer, a restart would not help: liveness stays up and readiness says why.
- * Sampled at each probe; nothing is asked of the backend unless a worker is unable to work.
+ *
+ * Sampled at each probe, and never waited for: while a worker is unable to work, a probe starts
+ * a check of the backend in the background (one at a time) and answers from what the checks found
+ * so far, so `/health` stays fast during an outage. Nothing is asked of the backend otherwise.
  */
 @Injectable()
 export class StuckWorkersWatch {
-  /** Since when workers have been unable to work while the backend answered, as seen by the probes. */
+  /** Since when a check has found the backend answering while workers were unable to work. */
   private since: number | undefined;
+  private checking: Promise<void> | undefined;
 
   constructor(
     private readonly workers: WorkersService,
@@ -29,12 +33,21 @@ export class StuckWorkersWatch {
   /** The stuck workers' queue names (none: alive). */
   async stuck(now = Date.now()): Promise<string[]> {
     const unable = this.workers.runsWorkers ? await this.workers.unableWorkers() : [];
-    if (unable.length === 0 || !(await this.backendAnswers())) {
+    if (unable.length === 0) {
       this.since = undefined;
       return [];
     }
-    this.since ??= now;
-    return now - this.since >= STUCK_WORKERS_MS ? unable : [];
+    this.checking ??= this.backendAnswers()
+      .then((answers) => {
+        this.since = answers ? (this.since ?? now) : undefined;
+      })
+      .finally(() => (this.checking = undefined));
+    return this.since !== undefined && now - this.since >= STUCK_WORKERS_MS ? unable : [];
+  }
+
+  /** The backend check under way, if any (tests wait for it). */
+  checked(): Promise<void> {
+    return this.checking ?? Promise.resolve();
   }
 
   private async backendAnswers(): Promise<boolean> {

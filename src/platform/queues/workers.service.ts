@@ -40,7 +40,7 @@ interface OpenableConnection {
 }
 
 /** The longest this waits for a connection's client (one still initialising counts as not open). */
-const CLIENT_WAIT_MS = 500;
+const CLIENT_WAIT_MS = 200;
 
 /** Starts the declared workers when this process's ROLE runs them, and drains them on shutdown. */
 @Injectable()
@@ -90,11 +90,8 @@ export class WorkersService implements OnApplicationBootstrap, BeforeApplication
    * or (on Redis) one of its connections not open. The liveness probe asks this (`StuckWorkersWatch`).
    */
   async unableWorkers(): Promise<string[]> {
-    const unable: string[] = [];
-    for (const worker of this.started) {
-      if (worker.closing === undefined && (!worker.isRunning() || !(await this.connectionsOpen(worker)))) unable.push(worker.name);
-    }
-    return unable;
+    const unable = await Promise.all(this.started.map(async (worker) => worker.closing === undefined && (!worker.isRunning() || !(await this.connectionsOpen(worker)))));
+    return this.started.filter((_, i) => unable[i]).map((worker) => worker.name);
   }
 
   /** True unless a Redis connection of the worker's is not open (the PostgreSQL backend has no such state to read). */
