@@ -234,10 +234,6 @@ export class EmailQueueFacade {
   }
 
   /**
-   * Committed rows to the send queue in grouped jobs (`bulk`: behind transactional mail whatever
-   * the type, as campaigns are); a failed enqueue is left to the sweep.
-   */
-  /**
    * Account mail (verification, password reset): an email of no project, TRANSACTIONAL and
    * untracked, whose content arrives final (not read as Liquid). No recipient policy applies (it
    * has no project, so no contacts or suppressions) and no warm-up counts it (no project's domain
@@ -255,6 +251,10 @@ export class EmailQueueFacade {
     return ids[0];
   }
 
+  /**
+   * Committed rows to the send queue in grouped jobs (`bulk`: behind transactional mail whatever
+   * the type, as campaigns are); a failed enqueue is left to the sweep.
+   */
   enqueueGrouped(emailIds: string[], type: EmailType, opts: { bulk?: boolean } = {}): Promise<void> {
     return this.queue.enqueueOrLeaveForSweep(emailIds, type, opts);
   }
