@@ -4,11 +4,8 @@ import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } f
 import type { Response } from 'express';
 import { Public } from '../http/access';
 import type { SchemaObject } from '../http/openapi-responses';
-import { ReadinessRegistry } from './readiness.registry';
+import { READINESS_CHECK_TIMEOUT_MS, ReadinessRegistry } from './readiness.registry';
 import { StuckWorkersWatch } from './stuck-workers';
-
-/** Each readiness check must answer within this, or it counts as down. */
-const CHECK_TIMEOUT_MS = 3_000;
 
 const CHECKS: SchemaObject = { type: 'object', additionalProperties: { type: 'object', properties: { status: { type: 'string', enum: ['up', 'down'] } }, additionalProperties: true } };
 /** Terminus' result: `status`, and per check (database, queue, transport, …) its state in `info` (up) or `error` (down). */
@@ -56,14 +53,14 @@ export class HealthController {
   @ApiServiceUnavailableResponse({ description: 'At least one dependency is down (see `error`)', schema: READINESS })
   async ready(@Res({ passthrough: true }) res: Response): Promise<unknown> {
     const checks = [
-      () => this.typeorm.pingCheck('database').withTimeout(CHECK_TIMEOUT_MS),
+      () => this.typeorm.pingCheck('database').withTimeout(READINESS_CHECK_TIMEOUT_MS),
       ...this.readiness.entries().map(
         ([name, check]) =>
           () =>
             this.indicators
               .check(name)
               .attempt(() => check())
-              .withTimeout(CHECK_TIMEOUT_MS),
+              .withTimeout(READINESS_CHECK_TIMEOUT_MS),
       ),
     ];
     try {

@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
 
+/** Each readiness check must answer within this, or it counts as down. */
+export const READINESS_CHECK_TIMEOUT_MS = 3_000;
+
 /** Resolves (optionally with details) when the dependency is usable; throws when it is not. */
 export type ReadinessCheck = () => Promise<Record<string, unknown> | void>;
 

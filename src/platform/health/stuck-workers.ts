@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { WorkersService } from '../queues/workers.service';
-import { ReadinessRegistry } from './readiness.registry';
+import { within } from '../within';
+import { READINESS_CHECK_TIMEOUT_MS, ReadinessRegistry } from './readiness.registry';
 
 /** How long workers may stay unable to work while the queue backend answers before liveness fails. */
 export const STUCK_WORKERS_MS = 120_000;
-
-/** The longest the queue backend's probe may take to count as answering. */
-const PROBE_TIMEOUT_MS = 3_000;
 
 /**
  * The liveness probe's one question: are this process's queue workers stuck for good? They are
@@ -50,18 +48,10 @@ export class StuckWorkersWatch {
     return this.checking ?? Promise.resolve();
   }
 
+  /** The readiness `queue` check, answering within its usual time. */
   private async backendAnswers(): Promise<boolean> {
     const check = this.readiness.get('queue');
     if (!check) return false;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('probe timed out')), PROBE_TIMEOUT_MS)));
-    try {
-      await Promise.race([check(), timeout]);
-      return true;
-    } catch {
-      return false;
-    } finally {
-      clearTimeout(timer);
-    }
+    return within(check().then(() => true), READINESS_CHECK_TIMEOUT_MS, false).catch(() => false);
   }
 }

@@ -6,6 +6,7 @@ import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
 import { logger } from '../logging/logger';
 import { appMetrics } from '../metrics/metrics';
+import { within } from '../within';
 
 /**
  * A processor whose worker settings come from configuration or providers (which a decorator
@@ -100,7 +101,7 @@ export class WorkersService implements OnApplicationBootstrap, BeforeApplication
     const backend = worker.getBackend() as unknown as { connection?: OpenableConnection; blockingConnection?: OpenableConnection };
     for (const connection of [backend.connection, backend.blockingConnection]) {
       if (!connection) continue;
-      const client = await Promise.race([connection.client, new Promise<null>((resolve) => setTimeout(() => resolve(null), CLIENT_WAIT_MS).unref())]).catch(() => null);
+      const client = await within(connection.client, CLIENT_WAIT_MS, null).catch(() => null);
       if (client?.status !== 'ready') return false;
     }
     return true;
