@@ -2,7 +2,7 @@ import { Injectable, PipeTransform } from '@nestjs/common';
 import { z } from 'zod';
 import { FieldError, validationError } from './app-error';
 import type { SchemaObject } from './openapi-responses';
-import { nearMissErrors } from './validation';
+import { nearMissErrors, summarize } from './validation';
 
 /**
  * The one adapter between a zod-declared body (for bodies whose unions class-validator DTOs cannot
@@ -170,11 +170,4 @@ function valueAt(input: unknown, path: Path): unknown {
     value = (value as Record<PropertyKey, unknown>)[key];
   }
   return value;
-}
-
-/** Long strings and whole objects are not echoed back in full. */
-function summarize(value: unknown): unknown {
-  if (typeof value === 'string') return value.length > 200 ? `${value.slice(0, 200)}…` : value;
-  if (value === null || typeof value !== 'object') return value;
-  return Array.isArray(value) ? 'array' : 'object';
 }
