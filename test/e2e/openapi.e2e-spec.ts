@@ -1,6 +1,7 @@
 import { DiscoveryService } from '@nestjs/core';
 import { getMetadataStorage } from 'class-validator';
 import { useSession } from '../support/session';
+import { operationIdOf } from '../../src/platform/http/openapi';
 
 /**
  * `/docs/openapi.json` documents every route: each operation has a documented success response
@@ -84,11 +85,8 @@ describe('OpenAPI document covers every route', () => {
       if (!type?.prototype) continue;
       for (const key of Object.getOwnPropertyNames(type.prototype)) {
         const args = (Reflect.getMetadata(ROUTE_ARGS, type, key) ?? {}) as Record<string, { index: number; data?: unknown }>;
-        // A route that moved to another controller keeps its operation id by naming it in @ApiOperation.
-        const handler = (type.prototype as Record<string, unknown>)[key];
-        const declaredId = typeof handler === 'function' ? (Reflect.getMetadata('swagger/apiOperation', handler) as { operationId?: string } | undefined)?.operationId : undefined;
         yield {
-          id: declaredId ?? `${type.name}_${key}`,
+          id: operationIdOf(type, key),
           args: Object.entries(args).map(([argKey, arg]) => [Number(argKey.split(':')[0]), arg]),
           types: (Reflect.getMetadata('design:paramtypes', type.prototype, key) ?? []) as unknown[],
         };

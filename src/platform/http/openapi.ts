@@ -15,6 +15,13 @@ const SECURITY_BY_ACCESS: Record<AccessKind, Record<string, string[]>[]> = {
 /** Where `@ApiOperation` keeps its options (`@nestjs/swagger`'s DECORATORS.API_OPERATION). */
 const API_OPERATION_KEY = 'swagger/apiOperation';
 
+/** A handler's operation id: the one its `@ApiOperation` names (a route that moved keeps its id), else `Controller_method`. */
+export function operationIdOf(type: { name: string; prototype: object }, key: string): string {
+  const handler = (type.prototype as Record<string, unknown>)[key];
+  const declared = typeof handler === 'function' ? (Reflect.getMetadata(API_OPERATION_KEY, handler) as { operationId?: string } | undefined)?.operationId : undefined;
+  return declared ?? `${type.name}_${key}`;
+}
+
 /**
  * The route's operation id → its declared access, read from the same metadata the guard uses. The
  * id is `Controller_method`, or the one its `@ApiOperation` names (a route that moved keeps its id).
@@ -30,8 +37,7 @@ function accessByOperation(app: INestApplication): Map<string, AccessKind> {
       const handler = (type.prototype as Record<string, unknown>)[key];
       if (key === 'constructor' || typeof handler !== 'function') continue;
       const access = (Reflect.getMetadata(ACCESS_KEY, handler) as AccessKind | undefined) ?? classAccess;
-      const declaredId = (Reflect.getMetadata(API_OPERATION_KEY, handler) as { operationId?: string } | undefined)?.operationId;
-      if (access) map.set(declaredId ?? `${type.name}_${key}`, access);
+      if (access) map.set(operationIdOf(type, key), access);
     }
   }
   return map;
