@@ -1,10 +1,7 @@
 import type { EventEmitter } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createServicesDatabase, TEST_MODE } from './app';
-import { freePort, type SpawnedService, spawnReady, stopService } from './service-process';
+import { ServiceFleet } from './service-process';
 import { SmtpReceiver } from './smtp-receiver';
 import { TcpProxy } from './tcp-proxy';
 
@@ -27,43 +24,38 @@ export interface ProxiedTopology {
  * cuts or stalls, and send by SMTP to a receiver of the test. `env` adds to their settings.
  */
 export async function startProxiedTopology(name: string, env: Record<string, string> = {}): Promise<ProxiedTopology> {
-  const services: SpawnedService[] = [];
-  const dirs: string[] = [];
   const smtp = await SmtpReceiver.start();
   // The outage resets the service's connections mid-session; the receiver's errors are expected.
   (smtp as unknown as { server: EventEmitter }).server.on('error', () => undefined);
   const database = await createServicesDatabase();
   const pg = await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL(database.url).port || 5432) });
   const redis = TEST_MODE === 'services' ? await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379').port || 6379) }) : null;
+  const proxiedDb = new URL(database.url);
+  proxiedDb.port = String(pg.port);
+  const shared: Record<string, string> = {
+    DATABASE_URL: proxiedDb.toString(),
+    ...(redis ? { REDIS_URL: `redis://127.0.0.1:${redis.port}`, REDIS_PREFIX: `mrtest:${process.pid}:${randomBytes(4).toString('hex')}` } : {}),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'error',
+    APP_SECRET: randomBytes(32).toString('hex'),
+    EMAIL_TRANSPORT: 'smtp',
+    SMTP_URL: smtp.url,
+    DOMAIN_VERIFICATION: 'off',
+    RATE_LIMIT_PER_MINUTE: '100000',
+    ...env,
+  };
+  const fleet = new ServiceFleet(`mailroom-${name}-`, () => shared);
   const stop = async () => {
-    for (const service of services) await stopService(service);
+    await fleet.stopAll();
     await pg.close();
     await redis?.close();
     await smtp.close();
     await database.drop();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const proxiedDb = new URL(database.url);
-    proxiedDb.port = String(pg.port);
-    dirs.push(mkdtempSync(join(tmpdir(), `mailroom-${name}-api-`)), mkdtempSync(join(tmpdir(), `mailroom-${name}-worker-`)));
-    const [apiPort, workerPort] = [await freePort(), await freePort()];
-    const base = `http://127.0.0.1:${apiPort}`;
-    const shared: Record<string, string> = {
-      DATABASE_URL: proxiedDb.toString(),
-      ...(redis ? { REDIS_URL: `redis://127.0.0.1:${redis.port}`, REDIS_PREFIX: `mrtest:${process.pid}:${randomBytes(4).toString('hex')}` } : {}),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'error',
-      APP_SECRET: randomBytes(32).toString('hex'),
-      EMAIL_TRANSPORT: 'smtp',
-      SMTP_URL: smtp.url,
-      DOMAIN_VERIFICATION: 'off',
-      RATE_LIMIT_PER_MINUTE: '100000',
-      ...env,
-    };
-    services.push(await spawnReady({ ...shared, ROLE: 'api', PORT: String(apiPort), DATA_DIR: dirs[0] }, base));
-    services.push(await spawnReady({ ...shared, ROLE: 'worker', PORT: String(workerPort), DATA_DIR: dirs[1] }, `http://127.0.0.1:${workerPort}`));
-    return { smtp, database, pg, redis, base, stop };
+    const api = await fleet.spawn({ ROLE: 'api' }, 'ready');
+    await fleet.spawn({ ROLE: 'worker' }, 'ready');
+    return { smtp, database, pg, redis, base: api.base, stop };
   } catch (error) {
     await stop();
     throw error;

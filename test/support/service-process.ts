@@ -71,7 +71,7 @@ export function untilListening(service: SpawnedService, timeoutMs = 120_000): Pr
 /**
  * The compose topology on loopback: a ROLE=api and a ROLE=worker process on one PostgreSQL
  * database and one Redis prefix, each with its own data directory; `run` gets their base URLs.
- * Both are stopped with SIGINT (and their directories removed) whatever `run` does.
+ * Both are stopped (and their directories removed) whatever `run` does.
  */
 export async function withApiAndWorker(databaseUrl: string, run: (bases: { api: string; worker: string }) => Promise<void>): Promise<void> {
   const shared = {
@@ -81,23 +81,12 @@ export async function withApiAndWorker(databaseUrl: string, run: (bases: { api: 
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
   };
-  const dirs = [mkdtempSync(join(tmpdir(), 'mailroom-api-')), mkdtempSync(join(tmpdir(), 'mailroom-worker-'))];
-  const [apiPort, workerPort] = [await freePort(), await freePort()];
-  const api = spawnService({ ...shared, ROLE: 'api', PORT: String(apiPort), DATA_DIR: dirs[0] });
-  let worker: SpawnedService | undefined;
+  const fleet = new ServiceFleet('mailroom-topology-', () => shared);
   try {
-    await untilListening(api);
-    worker = spawnService({ ...shared, ROLE: 'worker', PORT: String(workerPort), DATA_DIR: dirs[1] });
-    await untilListening(worker);
-    await run({ api: `http://127.0.0.1:${apiPort}`, worker: `http://127.0.0.1:${workerPort}` });
+    const [api, worker] = [await fleet.spawn({ ROLE: 'api' }), await fleet.spawn({ ROLE: 'worker' })];
+    await run({ api: api.base, worker: worker.base });
   } finally {
-    for (const service of [api, worker]) {
-      if (service && service.child.exitCode === null) {
-        service.child.kill('SIGINT');
-        await service.exited;
-      }
-    }
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    await fleet.stopAll();
   }
 }
 
@@ -120,8 +109,9 @@ export async function stopService(service: SpawnedService, graceMs = 30_000): Pr
 
 /**
  * The service processes a suite spawns on shared settings (`env()`, read at each spawn), each on a
- * free port and in its own data directory unless `extra` names one; `spawn` resolves once the
- * process listens. `stopAll` stops every one and removes the directories, whatever happened.
+ * free port (unless `extra` names one) and in its own data directory unless `extra` names one;
+ * `spawn` resolves once the process listens, or with `until: 'ready'` once `/health/ready` answers
+ * 200. `stopAll` stops every one and removes the directories, whatever happened.
  */
 export class ServiceFleet {
   private readonly spawned: SpawnedService[] = [];
@@ -132,13 +122,15 @@ export class ServiceFleet {
     private readonly env: () => Record<string, string>,
   ) {}
 
-  async spawn(extra: Record<string, string>): Promise<SpawnedService> {
+  async spawn(extra: Record<string, string>, until: 'listening' | 'ready' = 'listening'): Promise<SpawnedService & { base: string }> {
     const dir = extra.DATA_DIR ?? mkdtempSync(join(tmpdir(), this.dirPrefix));
     if (!this.dirs.includes(dir)) this.dirs.push(dir);
-    const service = spawnService({ ...this.env(), PORT: String(await freePort()), DATA_DIR: dir, ...extra });
+    const port = extra.PORT ?? String(await freePort());
+    const base = `http://127.0.0.1:${port}`;
+    const service = spawnService({ ...this.env(), PORT: port, DATA_DIR: dir, ...extra });
     this.spawned.push(service);
-    await untilListening(service);
-    return service;
+    await (until === 'ready' ? untilReady(service, base) : untilListening(service));
+    return { ...service, base };
   }
 
   async stopAll(): Promise<void> {
@@ -147,10 +139,9 @@ export class ServiceFleet {
   }
 }
 
-/** Spawns the service and resolves once `base`'s `/health/ready` answers 200; fails at once if it exits first. */
-export async function spawnReady(env: Record<string, string>, base: string): Promise<SpawnedService> {
-  const service = spawnService(env);
-  await waitFor(
+/** Resolves once `base`'s `/health/ready` answers 200; fails at once if the service exits first. */
+function untilReady(service: SpawnedService, base: string): Promise<true> {
+  return waitFor(
     async () => {
       if (service.child.exitCode !== null) throw new Error(`service exited: ${service.stderr()}${service.stdout().slice(-2000)}`);
       const ready = await fetch(`${base}/health/ready`).then(
@@ -162,5 +153,11 @@ export async function spawnReady(env: Record<string, string>, base: string): Pro
     120_000,
     100,
   );
+}
+
+/** Spawns the service and resolves once `base`'s `/health/ready` answers 200; fails at once if it exits first. */
+export async function spawnReady(env: Record<string, string>, base: string): Promise<SpawnedService> {
+  const service = spawnService(env);
+  await untilReady(service, base);
   return service;
 }
