@@ -39,10 +39,6 @@ export const LAYERS = [
  * file itself, never the index, so Node never meets the two modules' index files in a loop.
  */
 export const PENDING = [
-  // POST /v1/track (events/track) upserts contacts; events' entity relates to Contact.
-  'modules/events -> modules/contacts',
-  // The pipeline uses deliverability's suppression SQL, bounce address, links and tracking.
-  'modules/emails -> modules/deliverability',
 ];
 
 const RANK = new Map(LAYERS.flatMap((layer, rank) => layer.units.map((unit) => [unit, rank])));

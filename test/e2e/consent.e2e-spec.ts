@@ -1,7 +1,7 @@
 import { createTemplate, outboxMessage, pathOf, send } from '../support/deliverability';
 import { useSession, waitFor } from '../support/session';
 import { randomBytes } from 'node:crypto';
-import { confirmToken } from '../../src/modules/deliverability/links/confirm-token';
+import { confirmToken } from '../../src/modules/emails/marks/confirm-token';
 
 const APP_SECRET = randomBytes(32).toString('hex');
 

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { eventually, outboxMessage, pathOf, send } from '../support/deliverability';
 import { useSession } from '../support/session';
-import { signToken } from '../../src/modules/deliverability/links/signed-token';
+import { signToken } from '../../src/modules/emails/marks/signed-token';
 
 // Emails (open and click counters and timestamps) and events are read through the API.
 describe('open and click tracking', () => {

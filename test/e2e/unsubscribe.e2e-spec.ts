@@ -1,6 +1,6 @@
 import { createTemplate, eventually, outboxMessage, pathOf, send } from '../support/deliverability';
 import { useSession } from '../support/session';
-import { recipientToken } from '../../src/modules/deliverability/links/recipient-token';
+import { recipientToken } from '../../src/modules/emails/marks/recipient-token';
 
 describe('recipient links, hosted pages, one-click unsubscribe, footer', () => {
   const s = useSession({ PUBLIC_URL: 'https://mail.example.test' }, { projectName: 'Acme News' });

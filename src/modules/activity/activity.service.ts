@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { badRequest } from '../../platform/http/app-error';
 import { CursorPage, parsePositiveInt } from '../../platform/http/pagination';
-import { isContactId } from '../contacts';
-import { ContactDirectory, EventPageFilter, EventsQueriesService } from '../events';
+import { ContactDirectory, EventPageFilter, EventsQueriesService, isContactId } from '../events';
 import { parseRange } from './activity-range';
 import { ActivityRegistry, ContactExecution, UpcomingCampaign } from './activity.registry';
 import { ActivityRepository } from './activity.repository';

@@ -1,7 +1,5 @@
+import escapeHtml from 'escape-html';
 import type { SystemMessage } from '../../platform/mail/system-mailer';
-
-const escapeHtml = (value: string): string =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function layout(to: string, subject: string, intro: string, action: string, link: string, outro: string): SystemMessage {
   const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">

@@ -1,10 +1,8 @@
+import escapeHtml from 'escape-html';
 /**
  * Minimal HTML for the links in account mail, so a deployment without a dashboard still works:
  * GET shows a form (changing nothing, so link scanners cannot spend a token), its POST acts.
  */
-const escapeHtml = (value: string): string =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
 const page = (title: string, body: string): string =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title>` +
   `<style>body{font-family:sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem;line-height:1.5}input,button{font-size:1rem;padding:.5rem;margin:.25rem 0}</style></head>` +

@@ -2,7 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { QUEUES } from '../../platform/queues/queues';
-import { EventsModule } from '../events/events.module';
+import { EventsModule } from '../events';
 import { TopicsModule } from '../topics';
 import { ContactFieldsController } from './contact-fields.controller';
 import { ContactFieldsRepository } from './contact-fields.repository';

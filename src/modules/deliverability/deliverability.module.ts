@@ -5,7 +5,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { BillingModule } from '../billing';
 import { ContactsModule } from '../contacts';
 import { DomainsModule } from '../domains';
-import { EmailsModule } from '../emails/emails.module';
+import { EmailsModule } from '../emails';
 import { EventsModule } from '../events';
 import { ProjectsModule } from '../projects';
 import { SnsMessageRecord } from './entities/sns-message.entity';

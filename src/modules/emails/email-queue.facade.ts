@@ -10,7 +10,7 @@ import { EmailQueue } from './engine/email-queue';
 import { ProjectCache } from './engine/project-cache';
 import { RecipientSkipReason, respectsSubscription, skipReason } from './recipient-policy';
 import type { NewEmailContent } from './sql/insert-emails.sql';
-import { suppressionKey } from '../deliverability/suppression/suppressions.sql';
+import { suppressionKey } from './sql/suppressions.sql';
 import { AudienceVariants, EmailsRepository } from './emails.repository';
 export type { AudienceVariants } from './emails.repository';
 import { EmailStatusStore } from './email-status.store';

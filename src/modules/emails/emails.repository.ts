@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { empty, Fragment, sql } from '../../platform/database/sql-fragment';
-import { suppressedAmongSql, suppressionKey } from '../deliverability/suppression/suppressions.sql';
+import { suppressedAmongSql, suppressionKey } from './sql/suppressions.sql';
 import { EMAIL_ROW_COLUMNS, EmailRow } from './emails.rows';
 import type { EmailType } from './entities/email.entity';
 import { CONTACT_COLUMNS, skipReasonSql } from './recipient-policy';

@@ -1,5 +1,5 @@
 import { Fragment, raw, sql } from '../../platform/database/sql-fragment';
-import { suppressedSql } from '../deliverability/suppression/suppressions.sql';
+import { suppressedSql } from './sql/suppressions.sql';
 import { isTopicMember, topicMemberSql, topicRuleSql, type TopicRule } from '../topics';
 import { contactConsentSql, type ContactConsent } from '../contacts';
 import type { EmailType } from './entities/email.entity';

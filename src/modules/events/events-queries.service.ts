@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { clampLimit, CursorPage, cursorPage, decodeCursor, PG_TIMESTAMP } from '../../platform/http/pagination';
-import { isContactId } from '../contacts/contact-id';
+import { isContactId } from './contact-id';
 import { ContactDirectory } from './contact-directory';
 import { SetupProbes } from '../../platform/usage/setup-probes.registry';
 import { UsageRegistry } from '../../platform/usage/usage.registry';

@@ -6,7 +6,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { logger } from '../../platform/logging/logger';
 import { BillingLimitExceeded, BillingService } from '../billing';
 import { ContactsService, normalizeEmail } from '../contacts';
-import { isBounceAddress } from '../deliverability';
+import { isBounceAddress } from '../emails';
 import { DomainsService } from '../domains';
 import { EventsService } from '../events';
 import type { ImageStorage } from '../uploads';

@@ -1,4 +1,4 @@
-import { isContactId } from '../contact-id';
+import { isContactId } from '../../events';
 
 /** Persisted in bulk_jobs.operation. */
 export type BulkOperation = 'subscribe' | 'unsubscribe' | 'delete';

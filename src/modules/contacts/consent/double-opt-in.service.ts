@@ -2,9 +2,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { EventsService } from '../../events/events.service';
-import { CONTACT_CONFIRMED, CONTACT_SUBSCRIBED } from '../../events/reserved-names';
-import { isContactId } from '../contact-id';
+import { EventsService, CONTACT_CONFIRMED, CONTACT_SUBSCRIBED, isContactId } from '../../events';
 import { alreadySubscribed, confirmationThrottled, contactNotFound } from '../contacts.errors';
 import { ContactsRepository } from '../contacts.repository';
 import type { UpsertContactInput } from '../contacts.types';

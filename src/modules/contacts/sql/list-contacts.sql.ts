@@ -1,5 +1,5 @@
 import { clampLimit, decodeCursor, PG_TIMESTAMP } from '../../../platform/http/pagination';
-import { isContactId } from '../contact-id';
+import { isContactId } from '../../events';
 import { CONTACT_COLUMNS, type ContactListParams } from '../contacts.rows';
 import { topicMemberSql, type TopicRule } from '../../topics';
 

@@ -1,4 +1,4 @@
-import { insertEventsSql } from '../../events/events-insert.sql';
+import { insertEventsSql } from '../../events';
 import type { FieldType } from '../data/field-types';
 import type { TopicRule } from '../../topics';
 import type { ConfirmWhen } from '../consent/double-opt-in';

@@ -1,4 +1,4 @@
-import { insertEventsSql } from '../../events/events-insert.sql';
+import { insertEventsSql } from '../../events';
 import type { FieldType } from '../data/field-types';
 import { ASKS_EXISTING, FLIP_EVENT_NAME, type UpsertStatementInput } from './upsert-contact.sql';
 

@@ -3,16 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { logger } from '../../../platform/logging/logger';
 import { appMetrics } from '../../../platform/metrics/metrics';
-import { EMAIL_TRANSPORT, EmailTransport } from '../../emails/transports/email-transport';
+import { EMAIL_TRANSPORT, EmailTransport, EmailReadsRepository, EmailStatusStore, SendTimeBounces, emailEventData, EmailEventRow } from '../../emails';
 import { ContactsService } from '../../contacts';
 import { EventsService } from '../../events';
 import { SecurityService } from '../../projects';
-import { EmailReadsRepository } from '../../emails/email-reads.repository';
-import { EmailStatusStore } from '../../emails/email-status.store';
-import { SendTimeBounces } from '../../emails/engine/send-time-bounces';
 import { SuppressionService } from '../suppression/suppression.service';
 import type { SuppressionSource } from '../suppression/suppression.types';
-import { emailEventData, EmailEventRow } from '../../emails/email-event-data';
 import { isUuid } from '../../../platform/http/parse-uuid.pipe';
 
 const log = logger('feedback');

@@ -7,7 +7,7 @@ import { ContactsService } from '../../contacts';
 import { DomainsService } from '../../domains';
 import { EventsService } from '../../events';
 import { DeliveryFeedbackService } from './delivery-feedback.service';
-import type { EmailEventRow } from '../../emails/email-event-data';
+import type { EmailEventRow } from '../../emails';
 import { bareAddress, SesNotification, sesKind, sesTime } from './ses-notification';
 
 const log = logger('ses-notifications');

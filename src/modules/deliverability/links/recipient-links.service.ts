@@ -2,14 +2,15 @@ import { Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { resolveLocale } from '../../../i18n/locales';
-import { isContactId, ContactsService } from '../../contacts';
+import { ContactsService } from '../../contacts';
+import { isContactId } from '../../events';
 import type { Contact } from '../../contacts';
 import type { Project } from '../../projects';
 import { ProjectsService } from '../../projects';
 import { isTopicMember, TopicsService } from '../../topics';
 import type { ManagePreferencesDto } from './dto/manage-preferences.dto';
 import { PageAnswer, PageKind, PreferencesModel, renderRecipientPage, snoozeEnd, SnoozeChoice } from './recipient-pages';
-import { readRecipientToken, readTopicToken } from './recipient-token';
+import { readRecipientToken, readTopicToken } from '../../emails';
 
 type LinkPage = Exclude<PageKind, 'confirm' | 'invalid'>;
 

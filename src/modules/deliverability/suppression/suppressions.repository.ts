@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { normalizeSuppressed } from './suppressions.sql';
+import { normalizeSuppressed } from '../../emails';
 import type { SuppressionReason, SuppressionSource } from './suppression.types';
 
 /** The `suppressions` table (reads that embed it in another statement use `suppressions.sql.ts`). */

@@ -3,9 +3,7 @@ import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { logger } from '../../../platform/logging/logger';
 import { EventsService } from '../../events';
-import { emailEventData } from '../../emails/email-event-data';
-import { EmailStatusStore } from '../../emails/email-status.store';
-import { readClickToken, readOpenToken } from './tracking-links';
+import { emailEventData, EmailStatusStore, readClickToken, readOpenToken } from '../../emails';
 import { isUuid } from '../../../platform/http/parse-uuid.pipe';
 
 const log = logger('tracking');

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
-import { CONTACT_ID } from '../../contacts';
+import { CONTACT_ID } from '../../events';
 import { EMAIL_STATUSES, EmailStatus } from '../entities/email.entity';
 
 /** Filters are validated: an unknown status or a malformed id is a 422 naming the parameter. */

@@ -16,7 +16,7 @@ import type { LoadedEmail } from '../email-status.rows';
 import { RenderFailedError } from '../../templates';
 import { MessageBuilder, UnbuildableEmailError } from './message-builder';
 import { SendTimeBounces } from './send-time-bounces';
-import { bounceAddress } from '../../deliverability/links/bounce-address';
+import { bounceAddress } from '../marks/bounce-address';
 
 type HandOver = 'lost' | { result: TransportResult } | { error: unknown; claimed: boolean };
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsOptional, IsString, Matches } from 'class-validator';
-import { CONTACT_ID } from '../../contacts';
+import { CONTACT_ID } from '../../events';
 
 const CONTACT_ID_MESSAGE = 'contactId must be a contact id (cnt_ and 32 hex digits)';
 

@@ -85,7 +85,8 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 const HEADER_NAME = /^[\x21-\x39\x3b-\x7e]{1,100}$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const CONTENT_TYPE = /^[\w!#$&^.+-]+\/[\w!#$&^.+-]+(\s*;\s*[\w.-]+=("[^"\r\n]*"|[^;\s"]+))*$/;
-const CONTENT_ID = /^[^\s<>\u0000-\u001f\u007f]{1,200}$/;
+/** An attachment's content id (what `cid:` names in the HTML): what /v1/send accepts, and what the SMTP relay keeps inline. */
+export const CONTENT_ID = /^[^\s<>\u0000-\u001f\u007f]{1,200}$/;
 const CONTENT_ID_MESSAGE = 'contentId must be 1 to 200 characters without spaces, angle brackets or control characters';
 
 const validEmail = (v: string): boolean => v.length <= 320 && !CONTROL.test(v) && isEmail(v);

@@ -1,5 +1,4 @@
 import { Column, CreateDateColumn, Entity, ForeignKey, Generated, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { Contact } from '../../contacts/entities/contact.entity';
 import { Project } from '../../projects';
 
 @Entity('events')
@@ -22,8 +21,8 @@ export class EventRecord {
   @ForeignKey(() => Project, { name: 'events_project_id_fkey', onDelete: 'CASCADE' })
   @Column('uuid')
   projectId: string;
-  /** A contact's events go with it (a contact delete is permanent). */
-  @ForeignKey(() => Contact, { name: 'events_contact_id_fkey', onDelete: 'CASCADE' })
+  /** A contact's events go with it (a contact delete is permanent). The contacts table is named, not its entity: contacts stand above events. */
+  @ForeignKey('contacts', { name: 'events_contact_id_fkey', onDelete: 'CASCADE' })
   @Column('text', { nullable: true })
   contactId: string | null;
   @Column('text') name: string;

@@ -1,5 +1,5 @@
 import type { ParsedMail } from 'mailparser';
-import type { SendRequest } from '../../emails';
+import { CONTENT_ID, type SendRequest } from '../../emails';
 
 /** Headers the relay keeps as the client wrote them, beside the custom ones (the message builder places To and Message-ID). */
 const ADDRESSING = new Set(['to', 'cc', 'reply-to', 'in-reply-to', 'references', 'message-id']);
@@ -33,7 +33,6 @@ const DROPPED = new Set([
 
 /** U+0000 cannot be stored in PostgreSQL text nor sent; other control characters are left to the composer. */
 const clean = (value: string): string => value.replace(/\u0000/g, '');
-const CONTENT_ID = /^[^\s<>\u0000-\u001f\u007f]{1,200}$/;
 
 /** The From address of a parsed message, lowercased, or undefined when it has none. */
 export function fromOf(parsed: ParsedMail): { email: string; name: string | null } | undefined {

@@ -1,7 +1,5 @@
+import escapeHtml from 'escape-html';
 import type { SystemMessage } from '../../../platform/mail/system-mailer';
-
-const escapeHtml = (value: string): string =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** To a project's OWNER or ADMIN: the service disabled one of its webhook endpoints (FAILING). */
 export function endpointDisabledMail(to: string, about: { projectName: string; url: string; failingSince: Date; dashboardUrl: string }): SystemMessage {

@@ -1,7 +1,7 @@
 import { readRecipientToken, recipientToken } from './recipient-token';
 import { confirmToken, readConfirmToken } from './confirm-token';
 import { signToken, verifyToken } from './signed-token';
-import { clickPath, readClickToken, readOpenToken } from '../tracking/tracking-links';
+import { clickPath, readClickToken, readOpenToken } from './tracking-links';
 
 const SECRET = 'a'.repeat(64);
 

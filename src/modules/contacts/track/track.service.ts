@@ -4,9 +4,9 @@ import { DataSource } from 'typeorm';
 import type { IdempotencyClaim } from '../../../platform/http/idempotency/idempotency-claim';
 import { idempotencyKeyReused } from '../../../platform/http/idempotency/idempotency.errors';
 import { IdempotencyService } from '../../../platform/http/idempotency/idempotency.service';
-import { ContactsService } from '../../contacts/contacts.service';
-import { preservingSubscription } from '../../contacts/consent/double-opt-in';
-import { DoubleOptInService } from '../../contacts/consent/double-opt-in.service';
+import { ContactsService } from '../contacts.service';
+import { preservingSubscription } from '../consent/double-opt-in';
+import { DoubleOptInService } from '../consent/double-opt-in.service';
 import type { TrackEventDto } from '../dto/track-event.dto';
 
 export interface TrackResult {

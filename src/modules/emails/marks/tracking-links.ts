@@ -1,4 +1,4 @@
-import { signToken, verifyToken } from '../links/signed-token';
+import { signToken, verifyToken } from './signed-token';
 
 /** Paths served by this module; links under them are never wrapped for click tracking. */
 export const OWN_PATH_PREFIXES = ['/t/', '/u/', '/s/', '/m/'];

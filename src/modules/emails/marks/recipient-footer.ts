@@ -1,6 +1,6 @@
 import { format, Locale } from '../../../i18n/locales';
 import { RECIPIENT_MESSAGES } from '../../../i18n/recipient-messages';
-import { escapeHtml } from '../tracking/html-instrument';
+import escapeHtml from 'escape-html';
 
 export interface FooterInput {
   locale: Locale;

@@ -1,7 +1,7 @@
 import type { AppConfig } from '../../../config/config';
 import { resolveLocale } from '../../../i18n/locales';
-import type { EmailType } from '../suppression/suppression.types';
-import { instrumentHtml } from '../tracking/html-instrument';
+import type { TemplateType } from '../../templates';
+import { instrumentHtml } from './html-instrument';
 import { footerHtml, footerText } from './recipient-footer';
 import { recipientToken, topicToken } from './recipient-token';
 
@@ -45,7 +45,7 @@ export function topicUnsubscribeUrl(config: LinksConfig, projectId: string, cont
  * MARKETING mail of a topic (a campaign's `topicId`) names the topic's link: one click leaves the
  * topic, not everything.
  */
-export function listUnsubscribeHeaders(config: LinksConfig, projectId: string, contact: LinkContact, type: EmailType, topicId?: string | null): Record<string, string> {
+export function listUnsubscribeHeaders(config: LinksConfig, projectId: string, contact: LinkContact, type: TemplateType, topicId?: string | null): Record<string, string> {
   if (type !== 'MARKETING' && type !== 'HEADLESS') return {};
   const url = type === 'MARKETING' && topicId ? topicUnsubscribeUrl(config, projectId, contact.id, topicId) : recipientLinks(config, projectId, contact).unsubscribeUrl;
   return { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
@@ -56,7 +56,7 @@ export function withRecipientFooter(
   config: LinksConfig,
   project: FooterProject,
   contact: LinkContact,
-  type: EmailType,
+  type: TemplateType,
   body: { html: string; text: string },
 ): { html: string; text: string } {
   if (type !== 'MARKETING') return body;

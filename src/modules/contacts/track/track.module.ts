@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ContactsModule } from '../../contacts/contacts.module';
+import { ContactsModule } from '../contacts.module';
 import { TrackController } from './track.controller';
 import { TrackService } from './track.service';
 

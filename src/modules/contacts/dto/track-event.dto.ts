@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { EmailField, NO_CONTROL_CHARS } from '../../contacts/dto/email-field';
+import { EmailField, NO_CONTROL_CHARS } from './email-field';
 import { IsBoolean, IsDefined, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
-import { isReservedEventName } from '../reserved-names';
-import { DoubleOptInField } from '../../contacts/dto/double-opt-in-field';
+import { isReservedEventName } from '../../events';
+import { DoubleOptInField } from './double-opt-in-field';
 
 @ValidatorConstraint({ name: 'notReservedEvent' })
 class NotReservedEvent implements ValidatorConstraintInterface {

@@ -15,9 +15,6 @@ interface Edit {
 
 const escapeAttribute = (value: string): string => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
-export const escapeHtml = (value: string): string =>
-  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-
 function openTag(name: string, attribs: Record<string, string>): string {
   const attributes = Object.entries(attribs).map(([key, value]) => ` ${key}="${escapeAttribute(value)}"`);
   return `<${name}${attributes.join('')}>`;
