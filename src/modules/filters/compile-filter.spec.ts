@@ -2,8 +2,8 @@ import { sql } from '../../platform/database/sql-fragment';
 import { PGlite } from '@electric-sql/pglite';
 import type { FieldType } from '../contacts/data/field-types';
 import { CompileContext, compileFilter, compileSingleFilter } from './compile-filter';
-import type { Filter, FilterTree } from './filter.types';
-import { FilterGroupSchema, FilterSchema, FilterTreeSchema, SegmentDefinition, validateFilterTree } from './validate-filter';
+import type { Filter, FilterTree } from './filter-tree';
+import { SegmentDefinition, validateFilterTree } from './validate-filter';
 
 /**
  * The compiler's output runs on a real (in-memory) PostgreSQL: the semantics under test are SQL's.
@@ -298,21 +298,27 @@ describe('validateFilterTree', () => {
   });
 });
 
-/** The filter tree is written once: the OpenAPI models' properties are the keys the checks accept. */
-describe('filter tree models and validateFilterTree', () => {
-  const documented = (model: { prototype: object }): string[] =>
-    ((Reflect.getMetadata('swagger/apiModelPropertiesArray', model.prototype) ?? []) as string[]).map((k) => k.replace(/^:/, ''));
-
-  it('documents the keys the checks accept, and only those', () => {
-    expect(documented(FilterTreeSchema)).toEqual(['logic', 'groups']);
-    expect(documented(FilterGroupSchema)).toEqual(['filters', 'conditions']);
-    expect(documented(FilterSchema)).toEqual(['field', 'operator', 'value', 'unit']);
+/** Problems of shape come first: a tree of the declared shape is then checked against the project. */
+describe('validateFilterTree in two passes', () => {
+  it('names unknown properties at every level', () => {
     const filter = { field: 'email', operator: 'exists', extra: 1 };
     const tree = { logic: 'AND', groups: [{ filters: [filter], conditions: { groups: [{ filters: [{ field: 'email', operator: 'exists' }] }] }, extra: 1 }], extra: 1 };
     expect(validateFilterTree(tree, 'condition').map((e) => `${e.field}:${e.code}`)).toEqual([
-      'condition.extra:unknown_property',
-      'condition.groups[0].extra:unknown_property',
       'condition.groups[0].filters[0].extra:unknown_property',
+      'condition.groups[0].extra:unknown_property',
+      'condition.extra:unknown_property',
     ]);
+  });
+
+  it('checks data keys, segments and topics only with the project, and only a tree of the declared shape', () => {
+    const tree = (...filters: Array<Record<string, unknown>>) => ({ logic: 'AND', groups: [{ filters }] });
+    const typed = tree({ field: 'data.age', operator: 'gt', value: 'old' }, { field: 'topics.none', operator: 'equals', value: true });
+    expect(validateFilterTree(typed, 'audienceCondition')).toEqual([]);
+    expect(validateFilterTree(typed, 'audienceCondition', { fieldTypes, segments, topics: new Map() })).toEqual([
+      { field: 'audienceCondition.groups[0].filters[0].value', code: 'invalid_type', message: 'must be a number: data.age compares as number', received: 'old' },
+      { field: 'audienceCondition.groups[0].filters[1].field', code: 'unknown_topic', message: 'no topic with the slug "none" in this project', received: 'topics.none' },
+    ]);
+    const both = tree({ field: 'data.age', operator: 'gt', value: 'old' }, { field: 'email', operator: 'nope' });
+    expect(validateFilterTree(both, 'condition', { fieldTypes, segments }).map((e) => `${e.field}:${e.code}`)).toEqual(['condition.groups[0].filters[1].operator:unknown_operator']);
   });
 });

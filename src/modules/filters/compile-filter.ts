@@ -4,8 +4,9 @@ import { contactEmailActivitySql } from '../emails';
 import { contactEventsSql } from '../events';
 import { topicMemberSql, type TopicRule } from '../topics';
 import { asCount, comparisonType, TypedValue, typedValue } from './filter-values';
-import { canonicalOperator, FieldRef, Filter, FilterTree, Operator, parseField, UNITS, Unit } from './filter.types';
-import { FILTER_LIMITS, SegmentDefinition } from './validate-filter';
+import { FILTER_LIMITS, Filter, FilterTree } from './filter-tree';
+import { canonicalOperator, FieldRef, Operator, parseField, UNITS, Unit } from './filter.types';
+import type { SegmentDefinition } from './validate-filter';
 
 /** What compiling needs besides the tree: the project's key types and the segments it references (transitively). */
 export interface CompileContext {

@@ -2,24 +2,6 @@ import type { FieldType } from '../contacts';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 import { EMAIL_ACTIVITIES, EmailActivity } from '../emails';
 
-/** A filter tree as stored (segment `condition`, campaign `audienceCondition`). */
-export interface FilterTree {
-  logic: 'AND' | 'OR';
-  groups: FilterGroup[];
-}
-
-export interface FilterGroup {
-  filters?: Filter[];
-  conditions?: FilterTree;
-}
-
-export interface Filter {
-  field: string;
-  operator: string;
-  value?: unknown;
-  unit?: string;
-}
-
 export const OPERATORS = [
   'equals',
   'notEquals',
@@ -117,48 +99,4 @@ export function operatorsFor(ref: FieldRef): ReadonlySet<Operator> {
   if (ref.kind === 'segment') return SEGMENT_OPERATORS;
   if (ref.kind === 'topic') return TOPIC_OPERATORS;
   return VALUE_OPERATORS;
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Every filter of a tree, depth first; tolerant of stored shapes (depth bounded by validation, re-checked here). */
-export function filtersOf(tree: FilterTree, depth = 0): Filter[] {
-  if (depth > 10 || !isObject(tree) || !Array.isArray(tree.groups)) return [];
-  const out: Filter[] = [];
-  for (const group of tree.groups as unknown[]) {
-    if (!isObject(group)) continue;
-    if (Array.isArray(group.filters)) out.push(...(group.filters.filter(isObject) as unknown as Filter[]));
-    if (group.conditions) out.push(...filtersOf(group.conditions as FilterTree, depth + 1));
-  }
-  return out;
-}
-
-/** The segment ids a tree references (`segment.<id>`). */
-export function referencedSegments(tree: FilterTree): string[] {
-  const ids = new Set<string>();
-  for (const f of filtersOf(tree)) {
-    const ref = parseField(f.field);
-    if (ref?.kind === 'segment') ids.add(ref.id);
-  }
-  return [...ids];
-}
-
-/** The topic slugs a tree references (`topics.<slug>`). */
-export function referencedTopics(tree: FilterTree): string[] {
-  const slugs = new Set<string>();
-  for (const f of filtersOf(tree)) {
-    const ref = parseField(f.field);
-    if (ref?.kind === 'topic') slugs.add(ref.slug);
-  }
-  return [...slugs];
-}
-
-/** The data keys a tree references (`data.<path>` → `<path>`). */
-export function referencedDataKeys(tree: FilterTree): string[] {
-  const keys = new Set<string>();
-  for (const f of filtersOf(tree)) {
-    const ref = parseField(f.field);
-    if (ref?.kind === 'data') keys.add(ref.key);
-  }
-  return [...keys];
 }

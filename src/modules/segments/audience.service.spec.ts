@@ -4,8 +4,7 @@ import type { AppConfig } from '../../config/config';
 import type { ContactFieldsService } from '../contacts/contact-fields.service';
 import { AudienceService } from './audience.service';
 import type { SegmentsRepository } from './segments.repository';
-import type { FilterTree } from '../filters/filter.types';
-import type { SegmentDefinition } from '../filters/validate-filter';
+import type { FilterTree, SegmentDefinition } from '../filters';
 
 const PROJECT = '00000000-0000-4000-8000-000000000001';
 const SEGMENT = '00000000-0000-4000-8000-000000000002';

@@ -5,7 +5,8 @@
  * - `validateTree(projectId, tree, {root?, selfId?}) → FilterTree`: 422 VALIDATION_ERROR with one
  *   item per problem (`field` is a path from `root`, e.g. `audienceCondition.groups[0].filters[1].unit`;
  *   codes unknown_field, unknown_operator, invalid_operator, required, invalid_type, invalid_enum,
- *   unknown_segment, segment_cycle, too_deep, too_large, …).
+ *   unknown_segment, segment_cycle, too_deep, too_large, …): first the tree's declared shape
+ *   (`FILTER_TREE`), then, for a tree of that shape, the project's field types, segments and topics.
  * - `audienceCondition(projectId, 'ALL' | {segmentId} | {tree}, manager?) → Fragment`: one
  *   parameterised boolean condition over alias `c` (table `contacts`), project scope included:
  *     const where = await audience.audienceCondition(projectId, { segmentId });
@@ -16,7 +17,8 @@
  *   semantics, for testing a single contact: `SELECT <fragment> AS ok FROM contacts c WHERE c.id = $1`.
  * - `withTimeout(label, em => …)`: a transaction with the segment statement timeout.
  * Pure functions (no database) in `modules/filters/`: `compileFilter`, `compileSingleFilter`,
- * `validateFilterTree`, `parseField`, `canonicalOperator`, the operator tables.
+ * `FILTER_TREE` (the tree's one declaration), `validateFilterTree`, `parseField`, `canonicalOperator`,
+ * the operator tables.
  *
  * SegmentsService (this file): the `/segments` API, membership compute/refresh, and the
  * background recompute (SegmentRecomputeScheduler).

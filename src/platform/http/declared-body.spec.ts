@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { absent, coded, issue, openApiSchemaOf, parseDeclared } from './declared-body';
+import { absent, coded, declaredComponents, issue, openApiModelOf, openApiSchemaOf, parseDeclared, unknownKey } from './declared-body';
 
 const address = z.union([z.string().meta({ format: 'email' }), z.object({ email: z.string(), name: absent(z.string()) })], {
   error: coded('invalid_type', '{field} must be an address or {email, name}'),
@@ -37,6 +37,25 @@ describe('declared bodies', () => {
         to: { type: 'array', items: { oneOf: [{ type: 'string', format: 'email' }, { type: 'object', properties: { email: { type: 'string' }, name: { type: 'string' } }, required: ['email'] }] } },
         note: { type: 'string', maxLength: 3 },
       },
+    });
+  });
+
+  it('names items from the field the input stands for, and each undeclared key of a closed object', () => {
+    const closed = z.object({ a: z.string() }).catchall(unknownKey('unknown_property', 'is not a property'));
+    expect(parseDeclared(closed, { a: 1, b: 2, c: 3 }, { at: 'part' }).errors).toEqual([
+      { field: 'part.a', code: 'invalid_type', message: 'Invalid input: expected string, received number', received: 1 },
+      { field: 'part.b', code: 'unknown_property', message: 'is not a property' },
+      { field: 'part.c', code: 'unknown_property', message: 'is not a property' },
+    ]);
+    expect(openApiSchemaOf(closed)).toEqual({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] });
+  });
+
+  it('documents a recursive declaration as named components behind a handle', () => {
+    const node = z.object({ name: z.string(), get children() { return z.array(node).optional(); } }).meta({ id: 'SpecNode' });
+    const Handle = openApiModelOf(z.preprocess((v) => v, node));
+    expect(Handle.name).toBe('SpecNode');
+    expect(declaredComponents().get('SpecNode')).toEqual({
+      SpecNode: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/components/schemas/SpecNode' } } }, required: ['name'] },
     });
   });
 });

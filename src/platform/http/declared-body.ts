@@ -1,4 +1,4 @@
-import { Injectable, PipeTransform } from '@nestjs/common';
+import { Injectable, PipeTransform, Type } from '@nestjs/common';
 import { z } from 'zod';
 import { FieldError, validationError } from './app-error';
 import type { SchemaObject } from './openapi-responses';
@@ -12,7 +12,9 @@ import { nearMissErrors, summarize } from './validation';
  * Declarations follow four conventions: a message may say `{field}`, replaced by the field's
  * path (`to[1].email`); a custom issue names its envelope code in `params.code` (and may give
  * `params.received`, and `params.alone` when its members are not to be reported); a type's own error may name its code with `coded()`; a field wrapped in
- * `absent()` takes null as not given.
+ * `absent()` takes null as not given; an object's `.catchall(unknownKey(…))` refuses each key it does
+ * not declare with an item of its own. A schema with `meta({ id })` is a named OpenAPI component
+ * (`openApiModelOf`), so a recursive declaration is documented by reference.
  */
 type Issue = z.core.$ZodIssue;
 type Path = PropertyKey[];
@@ -48,9 +50,20 @@ export function issue(ctx: z.RefinementCtx, path: Path, code: string, message: s
   ctx.addIssue({ code: 'custom', path, message, params: { code, received } });
 }
 
+const unlisted = new WeakSet<z.ZodType>();
+
+/** An object's catchall that refuses each undeclared key with its own item (`<object>.<key>`, no received value); the document lists no extra keys either. */
+export function unknownKey(code: string, message: string): z.ZodType {
+  const refusal = z.unknown().superRefine((_, ctx) => issue(ctx, [], code, message));
+  unlisted.add(refusal);
+  return refusal;
+}
+
 export interface DeclaredBodyOptions {
   /** Unknown top-level fields that look like a misspelling, with the field meant: a 422 item each (`unrecognized_keys`). */
   nearMisses?: Record<string, string>;
+  /** The field the input is (a part of a larger body): items' paths start with it, rather than `body` for the input itself. */
+  at?: string;
 }
 
 /** The declared body's value, or its 422 items in order of the declaration, one per field (then the misspelt fields). */
@@ -64,7 +77,7 @@ export function parseDeclared<S extends z.ZodType>(
   if (result.success && misspelt.length === 0) return { value: result.data, errors: [] };
   const seen = new Set<string>();
   const errors: FieldError[] = [];
-  const items = result.success ? [] : flatten(result.error.issues, [], input);
+  const items = result.success ? [] : flatten(result.error.issues, [], input, options.at === undefined ? [] : [options.at]);
   // An item marked `alone` (a collection over its size limit) stands for its field: its members are not reported.
   const alone = items.filter((i) => i.alone).map((i) => i.field);
   const under = (field: string) => alone.some((f) => field.startsWith(`${f}[`) || field.startsWith(`${f}.`));
@@ -93,16 +106,46 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /** The OpenAPI 3.0 schema of what a client sends (the declaration's input side). */
 export function openApiSchemaOf(schema: z.ZodType): SchemaObject {
-  const json = z.toJSONSchema(schema, {
+  const json = jsonSchemaOf(schema);
+  delete json.$schema;
+  return openApiShape(json) as SchemaObject;
+}
+
+const components = new Map<string, Record<string, SchemaObject>>();
+
+/**
+ * A named handle for `@ApiProperty({ type: () => Handle })` to a declaration with `meta({ id })`:
+ * the document's components under that id, and under the ids of the parts it names (each declared
+ * once, referenced as `#/components/schemas/<id>`), are the declaration's (`declaredComponents`,
+ * which the OpenAPI document puts in place of the handle's empty model).
+ */
+export function openApiModelOf(schema: z.ZodType): Type<unknown> {
+  const { definitions = {}, $defs = {}, allOf } = jsonSchemaOf(schema) as { definitions?: Record<string, unknown>; $defs?: Record<string, unknown>; allOf?: Array<{ $ref?: string }> };
+  const named = { ...definitions, ...$defs };
+  const name = allOf?.[0]?.$ref?.split('/').pop();
+  if (!name || !named[name]) throw new Error('openApiModelOf: the declaration has no meta({ id })');
+  const toComponents = (v: unknown): unknown => JSON.parse(JSON.stringify(openApiShape(v)).replace(/"#\/(?:definitions|\$defs)\//g, '"#/components/schemas/'));
+  // The parts first, as the document lists a model after the models it names.
+  components.set(name, Object.fromEntries(Object.entries(named).reverse().map(([id, s]) => [id, toComponents(s) as SchemaObject])));
+  return { [name]: class {} }[name];
+}
+
+/** The components of the declarations named with `openApiModelOf`, by the name of the handle they stand in for. */
+export function declaredComponents(): ReadonlyMap<string, Record<string, SchemaObject>> {
+  return components;
+}
+
+function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  return z.toJSONSchema(schema, {
     target: 'openapi-3.0',
     io: 'input',
     unrepresentable: 'any',
     override: ({ zodSchema, jsonSchema }) => {
       if (nullAsAbsent.has(zodSchema as unknown as z.ZodType)) delete jsonSchema.nullable;
+      const def = (zodSchema as unknown as z.ZodObject)._zod.def;
+      if (def.type === 'object' && def.catchall && unlisted.has(def.catchall as z.ZodType)) delete jsonSchema.additionalProperties;
     },
   }) as Record<string, unknown>;
-  delete json.$schema;
-  return openApiShape(json) as SchemaObject;
 }
 
 /**
@@ -122,18 +165,18 @@ function openApiShape(value: unknown): unknown {
 /** A union's issue stands for the branch that got past the value's type (`{email}` rather than a string), or for itself. */
 type Item = FieldError & { alone?: boolean };
 
-function flatten(issues: readonly Issue[], base: Path, input: unknown): Item[] {
+function flatten(issues: readonly Issue[], base: Path, input: unknown, at: Path): Item[] {
   const out: Item[] = [];
   for (const iss of issues) {
     const path = [...base, ...iss.path];
     if (iss.code === 'invalid_union') {
       const branch = iss.errors.find((b) => !b.every(typeMismatch));
       if (branch) {
-        out.push(...flatten(branch, path, input));
+        out.push(...flatten(branch, path, input, at));
         continue;
       }
     }
-    out.push(toFieldError(iss, path, input));
+    out.push(toFieldError(iss, path, input, at));
   }
   return out;
 }
@@ -143,8 +186,8 @@ function typeMismatch(iss: Issue): boolean {
   return iss.code === 'invalid_type' || (iss.code === 'invalid_union' && iss.errors.every((b) => b.every(typeMismatch)));
 }
 
-function toFieldError(iss: Issue, path: Path, input: unknown): Item {
-  const field = fieldName(path);
+function toFieldError(iss: Issue, path: Path, input: unknown, at: Path): Item {
+  const field = fieldName([...at, ...path]);
   const value = valueAt(input, path);
   const params = iss.code === 'custom' ? (iss.params as { code?: string; received?: unknown; alone?: boolean } | undefined) : undefined;
   const missing = value === undefined || value === null;

@@ -1,5 +1,5 @@
 import { applyDecorators, Type } from '@nestjs/common';
-import { ApiExtraModels, ApiProperty, type ApiPropertyOptions, ApiResponse, ApiResponseSchemaHost, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiResponse, ApiResponseSchemaHost, getSchemaPath } from '@nestjs/swagger';
 
 /** OpenAPI schema object (the package does not export its type from the root). */
 export type SchemaObject = ApiResponseSchemaHost['schema'];
@@ -64,14 +64,3 @@ export const ApiNoContent = (description: string) => ApiResponse({ status: 204, 
 
 /** An HTML page (links opened from emails). */
 export const ApiHtml = (description: string) => ApiResponse({ status: 200, description, content: { 'text/html': { schema: { type: 'string' } } } });
-
-/**
- * A named OpenAPI model built from a table of its properties (`@ApiProperty` options each), for
- * a shape checked by hand whose property table the checker also reads: one declaration gives the
- * document's schema and the keys the checker accepts.
- */
-export function openApiModel(name: string, properties: Record<string, ApiPropertyOptions>): Type<unknown> {
-  const model = { [name]: class {} }[name];
-  for (const [key, options] of Object.entries(properties)) ApiProperty(options)(model.prototype, key);
-  return model;
-}

@@ -3,6 +3,7 @@ import { DiscoveryService, ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { AppConfig } from '../../config/config';
 import { ACCESS_KEY, AccessKind, SESSION_COOKIE } from './access';
+import { declaredComponents } from './declared-body';
 import { ERROR_ENVELOPE, ERROR_ENVELOPE_NAME, errorResponse, ErrorStatus, SHORT_ERROR, SHORT_ERROR_NAME } from './openapi-errors';
 
 const SECURITY_BY_ACCESS: Record<AccessKind, Record<string, string[]>[]> = {
@@ -91,6 +92,13 @@ function applyErrors(document: OpenAPIObject, access: Map<string, AccessKind>): 
   }
 }
 
+/** The models of zod declarations (`openApiModelOf`): each handle's empty model gives way to the declaration's components, in its place. */
+function applyDeclared(document: OpenAPIObject): void {
+  const declared = declaredComponents();
+  const schemas = Object.entries(document.components?.schemas ?? {}).flatMap(([name, schema]) => Object.entries(declared.get(name) ?? { [name]: schema }));
+  document.components = { ...document.components, schemas: Object.fromEntries(schemas) };
+}
+
 /** One tag per module, in the order the reference shows them; every operation carries exactly one. */
 export const MODULE_TAGS: ReadonlyArray<[name: string, description: string]> = [
   ['emails', 'Send email (POST /v1/send) and read what became of it'],
@@ -132,6 +140,7 @@ export function buildOpenApiDocument(app: INestApplication, config: Pick<AppConf
   const access = accessByOperation(app);
   applySecurity(document, access);
   applyErrors(document, access);
+  applyDeclared(document);
   return document;
 }
 
