@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { absent, coded, issue, openApiSchemaOf, parseDeclared } from './declared-body';
+import { absent, coded, declaredComponents, issue, openApiSchemaOf, parseDeclared } from './declared-body';
 
 const address = z.union([z.string().meta({ format: 'email' }), z.object({ email: z.string(), name: absent(z.string()) })], {
   error: coded('invalid_type', '{field} must be an address or {email, name}'),
@@ -38,5 +38,20 @@ describe('declared bodies', () => {
         note: { type: 'string', maxLength: 3 },
       },
     });
+  });
+
+  it('reports each unknown key of a strict object at the key, and refers to a named schema as its component', () => {
+    const window = z.strictObject({ from: z.int() }, { error: (iss) => (iss.code === 'unrecognized_keys' ? coded('unknown_field', 'no field {key} in {field}') : undefined) }).meta({ id: 'SpecWindow' });
+    const settings = z.object({ window: absent(window), size: z.int().min(1) });
+    expect(parseDeclared(settings, { window: { from: 1, a: 2, b: 'x' }, size: 1 }).errors).toEqual([
+      { field: 'window.a', code: 'unknown_field', message: 'no field a in window.a', received: 2 },
+      { field: 'window.b', code: 'unknown_field', message: 'no field b in window.b', received: 'x' },
+    ]);
+    expect(openApiSchemaOf(settings)).toEqual({
+      type: 'object',
+      properties: { window: { $ref: '#/components/schemas/SpecWindow' }, size: { type: 'integer', minimum: 1 } },
+      required: ['size'],
+    });
+    expect(declaredComponents().SpecWindow).toEqual({ type: 'object', properties: { from: { type: 'integer' } }, required: ['from'], additionalProperties: false });
   });
 });

@@ -12,7 +12,9 @@ import { nearMissErrors, summarize } from './validation';
  * Declarations follow four conventions: a message may say `{field}`, replaced by the field's
  * path (`to[1].email`); a custom issue names its envelope code in `params.code` (and may give
  * `params.received`, and `params.alone` when its members are not to be reported); a type's own error may name its code with `coded()`; a field wrapped in
- * `absent()` takes null as not given.
+ * `absent()` takes null as not given. A strict object's unknown keys are one item each, at the
+ * key (its message may say `{key}`). A schema with `.meta({ id })` is a named component of the
+ * OpenAPI document (`declaredComponents()`), referenced where it is used.
  */
 type Issue = z.core.$ZodIssue;
 type Path = PropertyKey[];
@@ -91,7 +93,14 @@ export function DeclaredBodyPipe<S extends z.ZodType>(schema: S, options: Declar
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The OpenAPI 3.0 schema of what a client sends (the declaration's input side). */
+const components: Record<string, SchemaObject> = {};
+
+/** The named schemas (`.meta({ id })`) of the declarations whose OpenAPI schema was taken, for the document's components. */
+export function declaredComponents(): Record<string, SchemaObject> {
+  return { ...components };
+}
+
+/** The OpenAPI 3.0 schema of what a client sends (the declaration's input side); a named schema in it is a `$ref` to its component. */
 export function openApiSchemaOf(schema: z.ZodType): SchemaObject {
   const json = z.toJSONSchema(schema, {
     target: 'openapi-3.0',
@@ -102,20 +111,29 @@ export function openApiSchemaOf(schema: z.ZodType): SchemaObject {
     },
   }) as Record<string, unknown>;
   delete json.$schema;
-  return openApiShape(json) as SchemaObject;
+  const { definitions, ...root } = json as { definitions?: Record<string, unknown> };
+  for (const [name, def] of Object.entries(definitions ?? {})) components[name] = openApiShape(def) as SchemaObject;
+  return openApiShape(root) as SchemaObject;
 }
 
+const SAFE_INTEGER_BOUNDS = new Set(['minimum', 'maximum']);
+
 /**
- * zod writes a union as `anyOf` (the declared unions are of disjoint shapes, which OpenAPI says
- * with `oneOf`) and a record's string keys as `propertyNames`, which OpenAPI 3.0 does not know.
+ * zod writes an integer's own bounds (the safe integers), which say nothing a client needs, a
+ * union as `anyOf` (the declared unions are of disjoint shapes, which OpenAPI says
+ * with `oneOf`), a record's string keys as `propertyNames`, which OpenAPI 3.0 does not know, and
+ * refers to a named schema under `#/definitions/` (in an `allOf` of its own), the document's `#/components/schemas/`.
  */
 function openApiShape(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(openApiShape);
   if (typeof value !== 'object' || value === null) return value;
+  // A named schema with nothing beside it (no `nullable`): its bare reference.
+  const { allOf, ...beside } = value as { allOf?: unknown[] };
+  if (allOf?.length === 1 && Object.keys(beside).length === 0) return openApiShape(allOf[0]);
   return Object.fromEntries(
     Object.entries(value)
-      .filter(([k]) => k !== 'propertyNames')
-      .map(([k, v]) => [k === 'anyOf' ? 'oneOf' : k, openApiShape(v)]),
+      .filter(([k, v]) => k !== 'propertyNames' && !(SAFE_INTEGER_BOUNDS.has(k) && Math.abs(v as number) === Number.MAX_SAFE_INTEGER))
+      .map(([k, v]) => [k === 'anyOf' ? 'oneOf' : k, k === '$ref' && typeof v === 'string' ? v.replace('#/definitions/', '#/components/schemas/') : openApiShape(v)]),
   );
 }
 
@@ -126,6 +144,10 @@ function flatten(issues: readonly Issue[], base: Path, input: unknown): Item[] {
   const out: Item[] = [];
   for (const iss of issues) {
     const path = [...base, ...iss.path];
+    if (iss.code === 'unrecognized_keys') {
+      for (const key of iss.keys) out.push(toFieldError({ ...iss, message: iss.message.replaceAll('{key}', key) }, [...path, key], input));
+      continue;
+    }
     if (iss.code === 'invalid_union') {
       const branch = iss.errors.find((b) => !b.every(typeMismatch));
       if (branch) {

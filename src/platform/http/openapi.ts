@@ -3,6 +3,7 @@ import { DiscoveryService, ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { AppConfig } from '../../config/config';
 import { ACCESS_KEY, AccessKind, SESSION_COOKIE } from './access';
+import { declaredComponents } from './declared-body';
 import { ERROR_ENVELOPE, ERROR_ENVELOPE_NAME, errorResponse, ErrorStatus, SHORT_ERROR, SHORT_ERROR_NAME } from './openapi-errors';
 
 const SECURITY_BY_ACCESS: Record<AccessKind, Record<string, string[]>[]> = {
@@ -132,6 +133,7 @@ export function buildOpenApiDocument(app: INestApplication, config: Pick<AppConf
   const access = accessByOperation(app);
   applySecurity(document, access);
   applyErrors(document, access);
+  document.components!.schemas = { ...document.components!.schemas, ...declaredComponents() };
   return document;
 }
 

@@ -3162,20 +3162,6 @@ export interface components {
             metric: "opens" | "clicks";
             waitMinutes: number;
         };
-        DeliveryWindowSchema: {
-            days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
-            /** @example 08:00 */
-            from: string;
-            /** @example 18:00 */
-            to: string;
-            /** @example Europe/Paris */
-            timezone: string;
-        };
-        DeliverySchema: {
-            batchSize?: number;
-            intervalMinutes?: number;
-            window?: components["schemas"]["DeliveryWindowSchema"];
-        };
         CampaignResponse: {
             /** @description Identifier (UUID) */
             id: string;
@@ -4437,6 +4423,20 @@ export interface components {
         ShortError: {
             /** @description What is missing, e.g. "name is required" */
             error: string;
+        };
+        DeliverySchema: {
+            batchSize?: number;
+            intervalMinutes?: number;
+            window?: components["schemas"]["DeliveryWindowSchema"];
+        };
+        DeliveryWindowSchema: {
+            days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+            /** @example 08:00 */
+            from: string;
+            /** @example 18:00 */
+            to: string;
+            /** @example Europe/Paris */
+            timezone: string;
         };
     };
     responses: never;
