@@ -201,7 +201,12 @@ export function checkStepConfig(type: StepType, raw: unknown): Checked {
   return { config: parsed.value.config as Record<string, unknown>, problems: [] };
 }
 
+/** A stored step's config as its type's declaration gives it (it was checked when written). */
+export function storedConfig<T extends StepType>(step: { config: Record<string, unknown> }, _type: T): StepConfig<T> {
+  return step.config as StepConfig<T>;
+}
+
 export function delaySeconds(config: Record<string, unknown>): number {
-  const { amount, unit } = config as StepConfig<'DELAY'>;
+  const { amount, unit } = storedConfig({ config }, 'DELAY');
   return amount * DELAY_UNITS[unit];
 }
