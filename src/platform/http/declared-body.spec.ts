@@ -47,15 +47,28 @@ describe('declared bodies', () => {
       { field: 'part.b', code: 'unknown_property', message: 'is not a property' },
       { field: 'part.c', code: 'unknown_property', message: 'is not a property' },
     ]);
-    expect(openApiSchemaOf(closed)).toEqual({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] });
+    expect(openApiSchemaOf(closed)).toEqual({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false });
   });
 
   it('documents a recursive declaration as named components behind a handle', () => {
     const node = z.object({ name: z.string(), get children() { return z.array(node).optional(); } }).meta({ id: 'SpecNode' });
     const Handle = openApiModelOf(z.preprocess((v) => v, node));
     expect(Handle.name).toBe('SpecNode');
-    expect(declaredComponents().get('SpecNode')).toEqual({
-      SpecNode: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/components/schemas/SpecNode' } } }, required: ['name'] },
+    expect(declaredComponents().SpecNode).toEqual({ type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/components/schemas/SpecNode' } } }, required: ['name'] });
+  });
+
+  it('refuses each undeclared key at the key, and refers to a named schema as its component', () => {
+    const window = z.object({ from: z.int() }).catchall(unknownKey('unknown_field', 'no field {key} in {field}', { received: true })).meta({ id: 'SpecWindow' });
+    const settings = z.object({ window: absent(window), size: z.int().min(1) });
+    expect(parseDeclared(settings, { window: { from: 1, a: 2, b: 'x' }, size: 1 }).errors).toEqual([
+      { field: 'window.a', code: 'unknown_field', message: 'no field a in window.a', received: 2 },
+      { field: 'window.b', code: 'unknown_field', message: 'no field b in window.b', received: 'x' },
+    ]);
+    expect(openApiSchemaOf(settings)).toEqual({
+      type: 'object',
+      properties: { window: { $ref: '#/components/schemas/SpecWindow' }, size: { type: 'integer', minimum: 1 } },
+      required: ['size'],
     });
+    expect(declaredComponents().SpecWindow).toEqual({ type: 'object', properties: { from: { type: 'integer' } }, required: ['from'], additionalProperties: false });
   });
 });

@@ -13,8 +13,9 @@ import { nearMissErrors, summarize } from './validation';
  * path (`to[1].email`); a custom issue names its envelope code in `params.code` (and may give
  * `params.received`, and `params.alone` when its members are not to be reported); a type's own error may name its code with `coded()`; a field wrapped in
  * `absent()` takes null as not given; an object's `.catchall(unknownKey(…))` refuses each key it does
- * not declare with an item of its own. A schema with `meta({ id })` is a named OpenAPI component
- * (`openApiModelOf`), so a recursive declaration is documented by reference.
+ * not declare with an item of its own (its message may say `{key}`). A schema with `meta({ id })`
+ * is a named OpenAPI component (`declaredComponents`), referenced where it is used; `openApiModelOf`
+ * gives a DTO a handle to it, so a recursive declaration is documented by reference.
  */
 type Issue = z.core.$ZodIssue;
 type Path = PropertyKey[];
@@ -52,9 +53,12 @@ export function issue(ctx: z.RefinementCtx, path: Path, code: string, message: s
 
 const unlisted = new WeakSet<z.ZodType>();
 
-/** An object's catchall that refuses each undeclared key with its own item (`<object>.<key>`, no received value); the document lists no extra keys either. */
-export function unknownKey(code: string, message: string): z.ZodType {
-  const refusal = z.unknown().superRefine((_, ctx) => issue(ctx, [], code, message));
+/**
+ * An object's catchall that refuses each undeclared key with its own item (`<object>.<key>`; the
+ * message may say `{key}`; `received`: the item shows the key's value); the document says `additionalProperties: false`.
+ */
+export function unknownKey(code: string, message: string, options: { received?: boolean } = {}): z.ZodType {
+  const refusal = z.unknown().superRefine((value, ctx) => issue(ctx, [], code, message, options.received ? value : undefined));
   unlisted.add(refusal);
   return refusal;
 }
@@ -104,61 +108,69 @@ export function DeclaredBodyPipe<S extends z.ZodType>(schema: S, options: Declar
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The OpenAPI 3.0 schema of what a client sends (the declaration's input side). */
-export function openApiSchemaOf(schema: z.ZodType): SchemaObject {
-  const json = jsonSchemaOf(schema);
-  delete json.$schema;
-  return openApiShape(json) as SchemaObject;
+/** The named schemas (`meta({ id })`) of every declaration documented so far, by id: one registry for the document's components. */
+const components: Record<string, SchemaObject> = {};
+
+/** The components the declarations name (`openApiSchemaOf`, `openApiModelOf`), for the document's `components.schemas`. */
+export function declaredComponents(): Record<string, SchemaObject> {
+  return { ...components };
 }
 
-const components = new Map<string, Record<string, SchemaObject>>();
+/** The OpenAPI 3.0 schema of what a client sends (the declaration's input side); a named schema in it is a `$ref` to its component. */
+export function openApiSchemaOf(schema: z.ZodType): SchemaObject {
+  const { root } = documented(schema);
+  return openApiShape(root) as SchemaObject;
+}
 
 /**
  * A named handle for `@ApiProperty({ type: () => Handle })` to a declaration with `meta({ id })`:
- * the document's components under that id, and under the ids of the parts it names (each declared
- * once, referenced as `#/components/schemas/<id>`), are the declaration's (`declaredComponents`,
- * which the OpenAPI document puts in place of the handle's empty model).
+ * the document's component of that name, and those of the parts it names (each declared once,
+ * referenced as `#/components/schemas/<id>`), are the declaration's (the document puts them in
+ * place of the handle's empty model).
  */
 export function openApiModelOf(schema: z.ZodType): Type<unknown> {
-  const { definitions = {}, $defs = {}, allOf } = jsonSchemaOf(schema) as { definitions?: Record<string, unknown>; $defs?: Record<string, unknown>; allOf?: Array<{ $ref?: string }> };
-  const named = { ...definitions, ...$defs };
-  const name = allOf?.[0]?.$ref?.split('/').pop();
-  if (!name || !named[name]) throw new Error('openApiModelOf: the declaration has no meta({ id })');
-  const toComponents = (v: unknown): unknown => JSON.parse(JSON.stringify(openApiShape(v)).replace(/"#\/(?:definitions|\$defs)\//g, '"#/components/schemas/'));
-  // The parts first, as the document lists a model after the models it names.
-  components.set(name, Object.fromEntries(Object.entries(named).reverse().map(([id, s]) => [id, toComponents(s) as SchemaObject])));
+  const { root, named } = documented(schema);
+  const name = (root.allOf as Array<{ $ref?: string }> | undefined)?.[0]?.$ref?.split('/').pop();
+  if (!name || !named.includes(name)) throw new Error('openApiModelOf: the declaration has no meta({ id })');
   return { [name]: class {} }[name];
 }
 
-/** The components of the declarations named with `openApiModelOf`, by the name of the handle they stand in for. */
-export function declaredComponents(): ReadonlyMap<string, Record<string, SchemaObject>> {
-  return components;
-}
-
-function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
-  return z.toJSONSchema(schema, {
+/** The declaration's JSON schema with its named parts moved to the registry (`named`: their ids). */
+function documented(schema: z.ZodType): { root: Record<string, unknown>; named: string[] } {
+  const json = z.toJSONSchema(schema, {
     target: 'openapi-3.0',
     io: 'input',
     unrepresentable: 'any',
     override: ({ zodSchema, jsonSchema }) => {
       if (nullAsAbsent.has(zodSchema as unknown as z.ZodType)) delete jsonSchema.nullable;
       const def = (zodSchema as unknown as z.ZodObject)._zod.def;
-      if (def.type === 'object' && def.catchall && unlisted.has(def.catchall as z.ZodType)) delete jsonSchema.additionalProperties;
+      if (def.type === 'object' && def.catchall && unlisted.has(def.catchall as z.ZodType)) jsonSchema.additionalProperties = false;
     },
   }) as Record<string, unknown>;
+  const { $schema: _, definitions = {}, $defs = {}, ...root } = json as { $schema?: string; definitions?: Record<string, unknown>; $defs?: Record<string, unknown> };
+  const named = { ...definitions, ...$defs };
+  for (const [id, part] of Object.entries(named)) components[id] = openApiShape(part) as SchemaObject;
+  return { root, named: Object.keys(named) };
 }
 
+const SAFE_INTEGER_BOUNDS = new Set(['minimum', 'maximum']);
+
 /**
- * zod writes a union as `anyOf` (the declared unions are of disjoint shapes, which OpenAPI says
- * with `oneOf`) and a record's string keys as `propertyNames`, which OpenAPI 3.0 does not know.
+ * zod writes an integer's own bounds (the safe integers), which say nothing a client needs, a
+ * union as `anyOf` (the declared unions are of disjoint shapes, which OpenAPI says
+ * with `oneOf`), a record's string keys as `propertyNames`, which OpenAPI 3.0 does not know, and
+ * refers to a named schema under `#/definitions/` (in an `allOf` of its own), the document's `#/components/schemas/`.
  */
 function openApiShape(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(openApiShape);
   if (typeof value !== 'object' || value === null) return value;
+  // A named schema with nothing beside it (no `nullable`): its bare reference.
+  const { allOf, ...beside } = value as { allOf?: unknown[] };
+  if (allOf?.length === 1 && Object.keys(beside).length === 0) return openApiShape(allOf[0]);
   return Object.fromEntries(
     Object.entries(value)
-      .filter(([k]) => k !== 'propertyNames')
-      .map(([k, v]) => [k === 'anyOf' ? 'oneOf' : k, openApiShape(v)]),
+      .filter(([k, v]) => k !== 'propertyNames' && !(SAFE_INTEGER_BOUNDS.has(k) && Math.abs(v as number) === Number.MAX_SAFE_INTEGER))
+      .map(([k, v]) => [k === 'anyOf' ? 'oneOf' : k, k === '$ref' && typeof v === 'string' ? v.replace(/^#\/(?:definitions|\$defs)\//, '#/components/schemas/') : openApiShape(v)]),
   );
 }
 
@@ -194,7 +206,7 @@ function toFieldError(iss: Issue, path: Path, input: unknown, at: Path): Item {
   const tag = CODED.exec(iss.message);
   const code = tag?.[1] ?? params?.code ?? ((iss.code === 'invalid_type' || iss.code === 'invalid_union') && missing ? 'required' : (CODES[iss.code] ?? 'invalid_string'));
   const received = tag?.[2] ? undefined : params && 'received' in params ? params.received : value;
-  return { field, code, message: iss.message.replace(CODED, '').replaceAll('{field}', field), received: summarize(received), alone: params?.alone };
+  return { field, code, message: iss.message.replace(CODED, '').replaceAll('{field}', field).replaceAll('{key}', String(path.at(-1) ?? '')), received: summarize(received), alone: params?.alone };
 }
 
 function fieldName(path: Path): string {

@@ -94,9 +94,8 @@ function applyErrors(document: OpenAPIObject, access: Map<string, AccessKind>): 
 
 /** The models of zod declarations (`openApiModelOf`): each handle's empty model gives way to the declaration's components, in its place. */
 function applyDeclared(document: OpenAPIObject): void {
-  const declared = declaredComponents();
-  const schemas = Object.entries(document.components?.schemas ?? {}).flatMap(([name, schema]) => Object.entries(declared.get(name) ?? { [name]: schema }));
-  document.components = { ...document.components, schemas: Object.fromEntries(schemas) };
+  // A handle's empty model (openApiModelOf) is replaced in place by its declaration; the other named parts are added.
+  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...declaredComponents() } };
 }
 
 /** One tag per module, in the order the reference shows them; every operation carries exactly one. */

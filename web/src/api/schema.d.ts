@@ -3113,31 +3113,6 @@ export interface components {
             /** @description Most frequent first */
             data: components["schemas"]["TopEventSchema"][];
         };
-        FilterSchema: {
-            /**
-             * @description What to compare: `email`, `subscribed`, `createdAt`, `updatedAt`, `data.<key>` (nested keys as `data.profile.tier`), `event.<name>` (event operators), `email.<sent|delivered|opened|clicked|bounced|complained>` (event operators over the contact's emails) or `segment.<segmentId>` (memberOfSegment, notMemberOfSegment)
-             * @example data.plan
-             */
-            field: string;
-            /**
-             * @description Comparison; `gt` = greaterThan, `lt` = lessThan, `gte` = greaterThanOrEqual, `lte` = lessThanOrEqual. Which operators apply depends on the field (event and email fields take the triggered* operators, segment fields the membership ones)
-             * @enum {string}
-             */
-            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "gt" | "lt" | "gte" | "lte";
-            /** @description Value to compare with, typed like the field (numbers numerically, dates as ISO 8601 instants); a positive whole number of `unit`s with within, olderThan, triggeredWithin, triggeredOlderThan and notTriggeredWithin; omitted with exists, notExists, triggered, notTriggered, memberOfSegment and notMemberOfSegment */
-            value?: string | number | boolean;
-            /**
-             * @description Time unit, required with within, olderThan, triggeredWithin, triggeredOlderThan and notTriggeredWithin
-             * @enum {string}
-             */
-            unit?: "minutes" | "hours" | "days" | "weeks";
-        };
-        FilterGroupSchema: {
-            /** @description Filters that must all match (AND); a group needs filters, conditions or both */
-            filters?: components["schemas"]["FilterSchema"][];
-            /** @description A nested tree, ANDed with this group's filters (at most 10 levels deep) */
-            conditions?: components["schemas"]["FilterTreeSchema"];
-        };
         FilterTreeSchema: {
             /**
              * @description How the groups combine: AND (default) or OR
@@ -3161,20 +3136,6 @@ export interface components {
             /** @enum {string} */
             metric: "opens" | "clicks";
             waitMinutes: number;
-        };
-        DeliveryWindowSchema: {
-            days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
-            /** @example 08:00 */
-            from: string;
-            /** @example 18:00 */
-            to: string;
-            /** @example Europe/Paris */
-            timezone: string;
-        };
-        DeliverySchema: {
-            batchSize?: number;
-            intervalMinutes?: number;
-            window?: components["schemas"]["DeliveryWindowSchema"];
         };
         CampaignResponse: {
             /** @description Identifier (UUID) */
@@ -4437,6 +4398,45 @@ export interface components {
         ShortError: {
             /** @description What is missing, e.g. "name is required" */
             error: string;
+        };
+        FilterGroupSchema: {
+            /** @description Filters that must all match (AND); a group needs filters, conditions or both */
+            filters?: components["schemas"]["FilterSchema"][];
+            /** @description A nested tree, ANDed with this group's filters (at most 10 levels deep) */
+            conditions?: components["schemas"]["FilterTreeSchema"];
+        };
+        FilterSchema: {
+            /**
+             * @description What to compare: `email`, `subscribed`, `createdAt`, `updatedAt`, `data.<key>` (nested keys as `data.profile.tier`), `event.<name>` (event operators), `email.<sent|delivered|opened|clicked|bounced|complained>` (event operators over the contact's emails) or `segment.<segmentId>` (memberOfSegment, notMemberOfSegment)
+             * @example data.plan
+             */
+            field: string;
+            /**
+             * @description Comparison; `gt` = greaterThan, `lt` = lessThan, `gte` = greaterThanOrEqual, `lte` = lessThanOrEqual. Which operators apply depends on the field (event and email fields take the triggered* operators, segment fields the membership ones)
+             * @enum {string}
+             */
+            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "gt" | "lt" | "gte" | "lte";
+            /** @description Value to compare with, typed like the field (numbers numerically, dates as ISO 8601 instants); a positive whole number of `unit`s with within, olderThan, triggeredWithin, triggeredOlderThan and notTriggeredWithin; omitted with exists, notExists, triggered, notTriggered, memberOfSegment and notMemberOfSegment */
+            value?: string | number | boolean;
+            /**
+             * @description Time unit, required with within, olderThan, triggeredWithin, triggeredOlderThan and notTriggeredWithin
+             * @enum {string}
+             */
+            unit?: "minutes" | "hours" | "days" | "weeks";
+        };
+        DeliverySchema: {
+            batchSize?: number;
+            intervalMinutes?: number;
+            window?: components["schemas"]["DeliveryWindowSchema"];
+        };
+        DeliveryWindowSchema: {
+            days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+            /** @example 08:00 */
+            from: string;
+            /** @example 18:00 */
+            to: string;
+            /** @example Europe/Paris */
+            timezone: string;
         };
     };
     responses: never;

@@ -3,7 +3,7 @@ import { FilterTreeSchema } from '../../filters';
 import { TemplatePage, TemplateResponse, TEMPLATE_TYPES, type TemplateType } from '../../templates';
 import { AbTestSettingsResponse, AbTestStats } from './ab-test.dto';
 import { AUDIENCE_TYPES, CAMPAIGN_STATUSES, type AudienceType, type Campaign, type CampaignDelivery, type CampaignStatus } from '../entities/campaign.entity';
-import { DeliverySchema } from './create-campaign.dto';
+import { DELIVERY_PROPERTY } from '../engine/delivery-settings';
 
 const STATUS = 'DRAFT, SCHEDULED (waits for scheduledFor), SENDING, SENT or CANCELLED';
 
@@ -48,7 +48,7 @@ export class CampaignResponse extends PickType(TemplateResponse, ['id', 'name', 
   sentAt!: string | null;
   @ApiProperty({ description: 'The A/B test (testPercent and metric with their defaults applied); null for a plain campaign', type: () => AbTestSettingsResponse, nullable: true })
   abTest!: AbTestSettingsResponse | null;
-  @ApiProperty({ description: 'Waves and window (docs/delivery-control.md); null: all at once', type: () => DeliverySchema, nullable: true })
+  @ApiProperty({ description: 'Waves and window (docs/delivery-control.md); null: all at once', ...DELIVERY_PROPERTY })
   delivery!: CampaignDelivery | null;
   @ApiProperty({ description: '"recipient" when each contact gets it at localScheduledFor in its own time zone; null otherwise', type: String, enum: ['recipient'], nullable: true })
   timezone!: 'recipient' | null;

@@ -1,10 +1,11 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { Allow, IsIn, IsObject, IsOptional, IsUUID, ValidateNested } from 'class-validator';
 import { AbTestDto } from './ab-test.dto';
 import { FilterTreeSchema } from '../../filters';
 import { CreateTemplateDto } from '../../templates';
-import { AUDIENCE_TYPES, type AudienceType, WEEKDAYS } from '../entities/campaign.entity';
+import { AUDIENCE_TYPES, type AudienceType } from '../entities/campaign.entity';
+import { DELIVERY_PROPERTY } from '../engine/delivery-settings';
 
 /**
  * Create and full replacement (`PUT`): a template's message fields (same rules) plus the
@@ -26,23 +27,8 @@ export class CreateCampaignDto extends CreateTemplateDto {
   @ApiPropertyOptional({
     description:
       'Gradual sending and window (docs/delivery-control.md): waves of batchSize (1 to 1,000,000) every intervalMinutes (1 to 10,080, default 60), started only inside window (days mon…sun, from < to as HH:MM in timezone). Null: all at once. Checked by the service (one 422 item per bad field)',
-    type: () => DeliverySchema,
-    nullable: true,
+    ...DELIVERY_PROPERTY,
   })
   @Allow()
   delivery?: unknown;
-}
-
-/** The documented shape of `delivery` (checked by `engine/delivery-settings.ts`). */
-export class DeliveryWindowSchema {
-  @ApiProperty({ enum: WEEKDAYS, isArray: true }) days!: string[];
-  @ApiProperty({ example: '08:00' }) from!: string;
-  @ApiProperty({ example: '18:00' }) to!: string;
-  @ApiProperty({ example: 'Europe/Paris' }) timezone!: string;
-}
-
-export class DeliverySchema {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1_000_000 }) batchSize?: number;
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 10_080 }) intervalMinutes?: number;
-  @ApiPropertyOptional({ type: () => DeliveryWindowSchema }) window?: DeliveryWindowSchema;
 }

@@ -1,4 +1,5 @@
-import { checkDelivery, isTimezone, wallClock } from './delivery-settings';
+import { declaredComponents } from '../../../platform/http/declared-body';
+import { checkDelivery, DELIVERY_PROPERTY, isTimezone, wallClock } from './delivery-settings';
 
 describe('delivery settings', () => {
   it('accepts waves and a window, filling intervalMinutes and ordering the days', () => {
@@ -36,5 +37,38 @@ describe('delivery settings', () => {
     expect(isTimezone('America/New_York')).toBe(true);
     expect(isTimezone('UTC')).toBe(true);
     for (const bad of ['Mars/Base', '+02:00', '', 'Europe/Paris; DROP', 7]) expect(isTimezone(bad)).toBe(false);
+  });
+});
+
+describe('delivery settings: the declaration', () => {
+  it('gives each bad field its code, message and received value', () => {
+    expect(checkDelivery({ batchSize: 1.5, window: { days: ['mon'], from: '8:00', to: '18:00', timezone: 'UTC', extra: 1 }, speed: 'fast' }).problems).toEqual([
+      { field: 'delivery.batchSize', code: 'invalid', message: 'batchSize must be an integer from 1 to 1000000', received: 1.5 },
+      { field: 'delivery.window.from', code: 'invalid', message: 'from must be a time HH:MM (00:00 to 23:59)', received: '8:00' },
+      { field: 'delivery.window.extra', code: 'unknown_field', message: 'window has no field extra', received: 1 },
+      { field: 'delivery.speed', code: 'unknown_field', message: 'delivery has no field speed', received: 'fast' },
+    ]);
+    expect(checkDelivery({ window: 'always' }).problems).toEqual([{ field: 'delivery.window', code: 'invalid', message: 'window must be an object {days, from, to, timezone}', received: 'always' }]);
+    expect(checkDelivery({ intervalMinutes: 5, batchSize: null }).problems).toEqual([{ field: 'delivery.batchSize', code: 'required', message: 'batchSize is required with intervalMinutes', received: null }]);
+    expect(checkDelivery('fast').problems).toEqual([{ field: 'delivery', code: 'invalid', message: 'delivery must be an object {batchSize?, intervalMinutes?, window?}', received: 'fast' }]);
+  });
+
+  it('emits DeliverySchema and DeliveryWindowSchema as the components the property refers to', () => {
+    expect(DELIVERY_PROPERTY).toEqual({ type: 'object', allOf: [{ $ref: '#/components/schemas/DeliverySchema' }], nullable: true });
+    const { DeliverySchema, DeliveryWindowSchema } = declaredComponents();
+    expect(DeliverySchema).toEqual({
+      type: 'object',
+      properties: {
+        batchSize: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+        intervalMinutes: { type: 'integer', minimum: 1, maximum: 10_080 },
+        window: { $ref: '#/components/schemas/DeliveryWindowSchema' },
+      },
+      additionalProperties: false,
+    });
+    expect(DeliveryWindowSchema).toMatchObject({
+      type: 'object',
+      required: ['days', 'from', 'to', 'timezone'],
+      properties: { days: { type: 'array', items: { type: 'string', enum: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] } }, from: { type: 'string', example: '08:00' } },
+    });
   });
 });

@@ -1,5 +1,8 @@
+import type { ApiPropertyOptions } from '@nestjs/swagger';
+import { z } from 'zod';
 import type { FieldError } from '../../../platform/http/app-error';
-import { WEEKDAYS, type CampaignDelivery, type Weekday } from '../entities/campaign.entity';
+import { absent, coded, openApiSchemaOf, parseDeclared, unknownKey } from '../../../platform/http/declared-body';
+import { WEEKDAYS, type CampaignDelivery } from '../entities/campaign.entity';
 
 /** Bounds of `delivery.intervalMinutes`: one minute to one week. */
 export const INTERVAL_MINUTES = { min: 1, max: 10_080 } as const;
@@ -36,52 +39,70 @@ export function wallClock(value: unknown): string | null {
 }
 
 const minutesOf = (hm: string) => (hm === '24:00' ? 1440 : Number(hm.slice(0, 2)) * 60 + Number(hm.slice(3, 5)));
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
+const isTime = (v: unknown): v is string => typeof v === 'string' && HOUR_MINUTE.test(v);
+/** The envelope's code and message of every problem of a value. */
+const fails = (message: string, code = 'invalid') => ({ error: coded(code, message) });
+/** An object of exactly these fields: unknown keys are refused (`unknown_field`), anything else not an object is `invalid`. */
+const closed = <S extends z.core.$ZodLooseShape>(name: string, fields: string, shape: S) =>
+  z.object(shape, { error: coded('invalid', `${name} must be an object {${fields}}`) }).catchall(unknownKey('unknown_field', `${name} has no field {key}`, { received: true }));
+const between = (name: string, { min, max }: { min: number; max: number }) => {
+  const message = `${name} must be an integer from ${min} to ${max}`;
+  return z.number(fails(message)).int(fails(message)).min(min, fails(message)).max(max, fails(message));
+};
+
+const DAYS = `days must be a non-empty list of distinct days among ${WEEKDAYS.join(', ')}`;
+const FROM = 'from must be a time HH:MM (00:00 to 23:59)';
+const TO = 'to must be a time HH:MM (00:01 to 24:00)';
+const TIMEZONE = 'timezone must be an IANA time zone, e.g. Europe/Paris';
+
+const WINDOW = closed('window', 'days, from, to, timezone', {
+      // One item for the list, whatever is wrong with it: its members are not checked apart.
+      days: z
+        .array(z.unknown().meta({ type: 'string', enum: [...WEEKDAYS] }), fails(DAYS))
+        .refine((days) => days.length > 0 && days.every((d) => (WEEKDAYS as readonly unknown[]).includes(d)) && new Set(days).size === days.length, fails(DAYS))
+        .transform((days) => WEEKDAYS.filter((d) => days.includes(d))),
+      from: z.string(fails(FROM)).regex(HOUR_MINUTE, fails(FROM)).meta({ example: '08:00' }),
+      to: z.string(fails(TO)).regex(HOUR_MINUTE, fails(TO)).meta({ example: '18:00' }),
+      timezone: z.string(fails(TIMEZONE)).refine(isTimezone, fails(TIMEZONE)).meta({ example: 'Europe/Paris' }),
+})
+  .refine((w) => minutesOf(w.from) < minutesOf(w.to), {
+    ...fails('to must be later than from', 'out_of_range'),
+    path: ['to'],
+    when: ({ value }) => isObject(value) && isTime(value.from) && isTime(value.to),
+  })
+  .meta({ id: 'DeliveryWindowSchema' });
 
 /**
- * `delivery` of a create or replace, checked: one 422 item per bad field (`delivery.batchSize`,
- * `delivery.window.from`, …), or the persisted value (null when absent or empty).
+ * `delivery` of a create or replace, declared once: its checks, one 422 item per bad field
+ * (`delivery.batchSize`, `delivery.window.from`, …), its OpenAPI schema (`DeliverySchema`) and the
+ * persisted value (null when absent or empty; `intervalMinutes` filled when `batchSize` is given).
  */
-export function checkDelivery(value: unknown): { problems: FieldError[]; delivery: CampaignDelivery | null } {
-  if (value === undefined || value === null) return { problems: [], delivery: null };
-  const problems: FieldError[] = [];
-  const bad = (field: string, message: string, received: unknown, code = 'invalid') => problems.push({ field: `delivery.${field}`, message, code, received });
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    return { problems: [{ field: 'delivery', message: 'delivery must be an object {batchSize?, intervalMinutes?, window?}', code: 'invalid', received: value }], delivery: null };
-  }
-  const v = value as Record<string, unknown>;
-  for (const key of Object.keys(v)) if (!['batchSize', 'intervalMinutes', 'window'].includes(key)) bad(key, `delivery has no field ${key}`, v[key], 'unknown_field');
+export const DELIVERY = absent(
+  closed('delivery', 'batchSize?, intervalMinutes?, window?', {
+    batchSize: absent(between('batchSize', BATCH_SIZE)),
+    intervalMinutes: absent(between('intervalMinutes', INTERVAL_MINUTES)),
+    window: absent(WINDOW),
+  })
+    .refine((d) => d.batchSize !== undefined && d.batchSize !== null, {
+      ...fails('batchSize is required with intervalMinutes', 'required'),
+      path: ['batchSize'],
+      when: ({ value }) => isObject(value) && isInt(value.intervalMinutes) && value.intervalMinutes >= INTERVAL_MINUTES.min && value.intervalMinutes <= INTERVAL_MINUTES.max,
+    })
+    .meta({ id: 'DeliverySchema' }),
+).transform((d): CampaignDelivery | null => {
   const delivery: CampaignDelivery = {};
-  if (v.batchSize !== undefined && v.batchSize !== null) {
-    if (!isInt(v.batchSize) || v.batchSize < BATCH_SIZE.min || v.batchSize > BATCH_SIZE.max) bad('batchSize', `batchSize must be an integer from ${BATCH_SIZE.min} to ${BATCH_SIZE.max}`, v.batchSize);
-    else delivery.batchSize = v.batchSize;
-  }
-  if (v.intervalMinutes !== undefined && v.intervalMinutes !== null) {
-    if (!isInt(v.intervalMinutes) || v.intervalMinutes < INTERVAL_MINUTES.min || v.intervalMinutes > INTERVAL_MINUTES.max) {
-      bad('intervalMinutes', `intervalMinutes must be an integer from ${INTERVAL_MINUTES.min} to ${INTERVAL_MINUTES.max}`, v.intervalMinutes);
-    } else if (v.batchSize === undefined || v.batchSize === null) bad('batchSize', 'batchSize is required with intervalMinutes', v.batchSize, 'required');
-    else delivery.intervalMinutes = v.intervalMinutes;
-  }
-  if (delivery.batchSize !== undefined && delivery.intervalMinutes === undefined && problems.length === 0) delivery.intervalMinutes = DEFAULT_INTERVAL_MINUTES;
-  if (v.window !== undefined && v.window !== null) {
-    const w = v.window as Record<string, unknown>;
-    if (typeof w !== 'object' || Array.isArray(w)) bad('window', 'window must be an object {days, from, to, timezone}', w);
-    else {
-      const days = w.days;
-      const okDays = Array.isArray(days) && days.length > 0 && days.every((d) => (WEEKDAYS as readonly unknown[]).includes(d)) && new Set(days).size === days.length;
-      if (!okDays) bad('window.days', `days must be a non-empty list of distinct days among ${WEEKDAYS.join(', ')}`, days);
-      const okFrom = typeof w.from === 'string' && HOUR_MINUTE.test(w.from);
-      const okTo = typeof w.to === 'string' && HOUR_MINUTE.test(w.to);
-      if (!okFrom) bad('window.from', 'from must be a time HH:MM (00:00 to 23:59)', w.from);
-      if (!okTo) bad('window.to', 'to must be a time HH:MM (00:01 to 24:00)', w.to);
-      if (okFrom && okTo && minutesOf(w.from as string) >= minutesOf(w.to as string)) bad('window.to', 'to must be later than from', w.to, 'out_of_range');
-      if (!isTimezone(w.timezone)) bad('window.timezone', 'timezone must be an IANA time zone, e.g. Europe/Paris', w.timezone);
-      for (const key of Object.keys(w)) if (!['days', 'from', 'to', 'timezone'].includes(key)) bad(`window.${key}`, `window has no field ${key}`, w[key], 'unknown_field');
-      if (okDays && okFrom && okTo && isTimezone(w.timezone)) {
-        delivery.window = { days: WEEKDAYS.filter((d) => (days as Weekday[]).includes(d)), from: w.from as string, to: w.to as string, timezone: w.timezone };
-      }
-    }
-  }
-  if (problems.length) return { problems, delivery: null };
-  return { problems, delivery: Object.keys(delivery).length ? delivery : null };
+  if (d?.batchSize) Object.assign(delivery, { batchSize: d.batchSize, intervalMinutes: d.intervalMinutes ?? DEFAULT_INTERVAL_MINUTES });
+  if (d?.window) delivery.window = d.window;
+  return Object.keys(delivery).length ? delivery : null;
+});
+
+/** `delivery` in the OpenAPI document (the DTOs' property): its component, or null. */
+export const DELIVERY_PROPERTY = { type: 'object', allOf: [openApiSchemaOf(DELIVERY)], nullable: true } as ApiPropertyOptions;
+
+/** `delivery` checked (`DELIVERY`): the persisted value, or one 422 item per bad field. */
+export function checkDelivery(value: unknown): { problems: FieldError[]; delivery: CampaignDelivery | null } {
+  const parsed = parseDeclared(z.object({ delivery: DELIVERY }), { delivery: value });
+  return parsed.value === null ? { problems: parsed.errors, delivery: null } : { problems: [], delivery: parsed.value.delivery };
 }

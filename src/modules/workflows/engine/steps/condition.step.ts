@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConditionEvaluator } from '../condition-evaluator';
 import type { StepContext, StepExecutor, StepOutcome } from '../step-executor';
+import { storedConfig } from '../../graph/step-config';
 
 /** CONDITION: takes the `yes` or `no` branch by the condition on the contact, the event or the context. */
 @Injectable()
@@ -12,8 +13,8 @@ export class ConditionStep implements StepExecutor {
   constructor(private readonly conditions: ConditionEvaluator) {}
 
   async execute({ step, ex }: StepContext): Promise<StepOutcome> {
-    const c = step.config;
-    const result = await this.conditions.evaluate(ex.project_id, ex.contact_id, { field: c.field as string, operator: c.operator as string, value: c.value }, {
+    const c = storedConfig(step, 'CONDITION');
+    const result = await this.conditions.evaluate(ex.project_id, ex.contact_id, { field: c.field, operator: c.operator, value: c.value }, {
       event: ex.event,
       workflow: ex.context,
     });

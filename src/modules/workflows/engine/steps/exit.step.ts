@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { StepContext, StepExecutor, StepOutcome } from '../step-executor';
+import { storedConfig } from '../../graph/step-config';
 
 /** EXIT: the execution ends EXITED, with the step's reason. */
 @Injectable()
@@ -8,6 +9,6 @@ export class ExitStep implements StepExecutor {
   readonly control = true;
 
   async execute({ step }: StepContext): Promise<StepOutcome> {
-    return { kind: 'end', execution: 'EXITED', status: 'COMPLETED', output: null, error: null, exitReason: (step.config.reason as string | undefined) ?? null };
+    return { kind: 'end', execution: 'EXITED', status: 'COMPLETED', output: null, error: null, exitReason: storedConfig(step, 'EXIT').reason ?? null };
   }
 }

@@ -7,6 +7,7 @@ import { TemplatesService } from '../../../templates';
 import { ExecutionsStore } from '../executions.store';
 import type { StepContext, StepExecutor, StepOutcome } from '../step-executor';
 import { executionContact } from './execution-contact';
+import { storedConfig } from '../../graph/step-config';
 
 /** SEND_EMAIL through the email pipeline: the template's type rules, variables = contact data + `event` + `workflow`. */
 @Injectable()
@@ -29,7 +30,7 @@ export class SendEmailStep implements StepExecutor {
    * the reason; the execution goes on either way.
    */
   async execute({ step, ex }: StepContext): Promise<StepOutcome> {
-    const template = await this.templates.findOne(ex.project_id, step.config.templateId as string);
+    const template = await this.templates.findOne(ex.project_id, storedConfig(step, 'SEND_EMAIL').templateId);
     const contact = await executionContact(this.contacts, ex);
     const variables = { ...contact.data, event: ex.event, workflow: ex.context };
     return {

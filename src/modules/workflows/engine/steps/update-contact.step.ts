@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ContactsService } from '../../../contacts';
 import type { StepContext, StepExecutor, StepOutcome } from '../step-executor';
+import { storedConfig } from '../../graph/step-config';
 
 /** UPDATE_CONTACT: patches the contact's data and subscription. */
 @Injectable()
@@ -11,12 +12,12 @@ export class UpdateContactStep implements StepExecutor {
   constructor(private readonly contacts: ContactsService) {}
 
   async execute({ step, ex }: StepContext): Promise<StepOutcome> {
-    const c = step.config;
+    const c = storedConfig(step, 'UPDATE_CONTACT');
     const action = c.subscriptionAction ?? 'none';
     const updated = await this.contacts.patch(ex.project_id, ex.contact_id, {
       data: (c.updates as Record<string, never> | undefined) ?? undefined,
       subscribed: action === 'subscribe' ? true : action === 'unsubscribe' ? false : undefined,
     });
-    return { kind: 'next', status: 'COMPLETED', output: { subscribed: updated.subscribed, updated: Object.keys((c.updates as object) ?? {}) }, exit: null };
+    return { kind: 'next', status: 'COMPLETED', output: { subscribed: updated.subscribed, updated: Object.keys(c.updates ?? {}) }, exit: null };
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { StepContext, StepExecutor, StepOutcome } from '../step-executor';
+import { storedConfig } from '../../graph/step-config';
 
 /** WAIT_FOR_EVENT: the execution waits for its event, up to the timeout when it has one. */
 @Injectable()
@@ -8,7 +9,7 @@ export class WaitForEventStep implements StepExecutor {
   readonly control = true;
 
   async execute({ step }: StepContext): Promise<StepOutcome> {
-    const c = step.config;
-    return { kind: 'wait', output: null, waitSeconds: typeof c.timeout === 'number' ? c.timeout : null, waitEvent: c.eventName as string };
+    const c = storedConfig(step, 'WAIT_FOR_EVENT');
+    return { kind: 'wait', output: null, waitSeconds: typeof c.timeout === 'number' ? c.timeout : null, waitEvent: c.eventName };
   }
 }

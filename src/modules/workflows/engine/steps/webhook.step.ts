@@ -12,6 +12,7 @@ import { webhookSignature } from '../../webhook/webhook-signature';
 import { WorkflowsService } from '../../workflows.service';
 import type { StepContext, StepExecutor, StepOutcome } from '../step-executor';
 import { executionContact } from './execution-contact';
+import { storedConfig } from '../../graph/step-config';
 
 /** docs/decisions.md#workflows: 5xx and timeouts are retried 3 times with backoff, then FAILED; 4xx fails at once. */
 export const WEBHOOK_RETRY_DELAYS_MS = [1_000, 2_000, 4_000];
@@ -87,7 +88,7 @@ export class WebhookStep implements StepExecutor, OnApplicationShutdown {
   }
 
   private async run(step: GraphStep, scope: WebhookScope, secret: string, allowPrivate: boolean): Promise<StepOutcome> {
-    const c = step.config;
+    const c = storedConfig(step, 'WEBHOOK');
     const contact = { id: scope.contact.id, email: scope.contact.email, subscribed: scope.contact.subscribed, data: scope.contact.data };
     const execution = { id: scope.id, context: scope.context };
     // docs/decisions.md#workflows: in Liquid `workflow.<key>` is the execution context (as in CONDITION and SEND_EMAIL);
