@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 'use strict';
 // `npm run bench [-- <suite>... ] [--modes=embedded,services] [--quick] [--strict] [--markdown] [--save=<run.json>]`
-// `npm run bench -- --from=<run.json> [--markdown | --readme] [<suite>...]`
+// `npm run bench -- --from=<run.json>[,<run.json>...] [--markdown | --readme] [<suite>...]`
 // Runs bench/suites/*.js (or the named ones) and prints one table of figures. See bench/README.md.
 // Every run is saved as JSON (date, commit, machine, rows) in bench/results/, and in `--save=`'s
 // file too. `--markdown` prints the table in Markdown (the form of bench/README.md's table);
-// `--from=` prints a saved run instead of running anything, and with `--readme` writes it as
-// bench/README.md's table, saying which run it is.
+// `--from=` prints saved runs instead of running anything (a later run's figure replaces an
+// earlier one's), and with `--readme` writes them as bench/README.md's table, saying which runs.
 const { dirname, basename, join, resolve } = require('node:path');
 const { mkdirSync, readFileSync, readdirSync, writeFileSync } = require('node:fs');
 const { machineOf, markdownTable, plainTable, savedRun, writeReadmeTable } = require('./lib/table');
@@ -32,6 +32,16 @@ function parseArgs(argv) {
   return args;
 }
 
+/** The rows of saved runs, oldest first: each dated by its run, a later run's row in place of an earlier one's for the same figure. */
+function mergedRows(runs) {
+  const byFigure = new Map();
+  for (const { saved } of runs) {
+    const date = saved.at ? String(saved.at).slice(0, 10) : undefined;
+    for (const row of saved.rows ?? []) byFigure.set(`${row.suite}\u0000${row.metric.trim()}\u0000${row.mode ?? ''}`, { ...row, date: row.date ?? date });
+  }
+  return [...byFigure.values()];
+}
+
 function printRows(rows, args, at) {
   console.log(args.markdown ? markdownTable(rows, at ? String(at).slice(0, 10) : undefined) : plainTable(rows));
 }
@@ -39,12 +49,14 @@ function printRows(rows, args, at) {
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   if (args.from) {
-    const saved = JSON.parse(readFileSync(args.from, 'utf8'));
-    const rows = (saved.rows ?? []).filter((r) => args.suites.length === 0 || args.suites.includes(r.suite));
+    // Several runs (`--from=a.json,b.json`): a later run's row replaces an earlier one's of the same suite, metric and mode.
+    const files = args.from.split(',').filter(Boolean);
+    const runs = files.map((file) => ({ file: resolve(file), saved: JSON.parse(readFileSync(file, 'utf8')) }));
+    const rows = mergedRows(runs).filter((r) => args.suites.length === 0 || args.suites.includes(r.suite));
     if (args.readme) {
-      writeReadmeTable(join(__dirname, 'README.md'), { ...saved, rows }, resolve(args.from));
-      process.stderr.write(`bench: bench/README.md's table is now ${rows.length} figures of ${args.from}\n`);
-    } else printRows(rows, args, saved.at);
+      writeReadmeTable(join(__dirname, 'README.md'), runs, rows);
+      process.stderr.write(`bench: bench/README.md's table is now ${rows.length} figures of ${files.join(', ')}\n`);
+    } else printRows(rows, args, runs.length === 1 ? runs[0].saved.at : undefined);
     return;
   }
   const lib = require('./lib');

