@@ -21,10 +21,10 @@ function newsletter(links) {
 /** @param {import('../lib').Ctx} ctx */
 async function run(ctx) {
   const { measure, row, ROOT } = ctx;
-  const { instrumentHtml, isTrackableUrl } = require(join(ROOT, 'dist', 'modules', 'emails', 'tracking', 'html-instrument.js'));
-  const { clickPath, openPixelPath } = require(join(ROOT, 'dist', 'modules', 'emails', 'tracking', 'tracking-links.js'));
-  const { footerHtml } = require(join(ROOT, 'dist', 'modules', 'emails', 'links', 'recipient-footer.js'));
-  const { verifySnsSignature, canonicalString } = require(join(ROOT, 'dist', 'modules', 'emails', 'inbound', 'sns-message.js'));
+  const { instrumentHtml, isTrackableUrl } = require(join(ROOT, 'dist', 'modules', 'emails', 'marks', 'html-instrument.js'));
+  const { clickPath, openPixelPath } = require(join(ROOT, 'dist', 'modules', 'emails', 'marks', 'tracking-links.js'));
+  const { footerHtml } = require(join(ROOT, 'dist', 'modules', 'emails', 'marks', 'recipient-footer.js'));
+  const { verifySnsSignature, canonicalString } = require(join(ROOT, 'dist', 'modules', 'deliverability', 'inbound', 'sns-message.js'));
 
   const secret = 'b'.repeat(64);
   const base = 'https://mail.example.com';

@@ -32,16 +32,65 @@ function startOtlpSink() {
 async function run(ctx) {
   const { deployments } = ctx;
   const rows = [];
-  // BENCH_OTLP=1: each deployment again with OpenTelemetry exporting to a loopback receiver (its cost).
-  const sink = process.env.BENCH_OTLP === '1' ? await startOtlpSink() : undefined;
-  const otel = sink ? { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${sink.address().port}` } : undefined;
-  const runs = deployments(ctx.modes).flatMap((d) => (otel ? [d, { ...d, label: `${d.label} +otel`, env: { ...d.env, ...otel } }] : [d]));
-  try {
-    for (const r of runs) rows.push(...(await runOne(ctx, r)));
-  } finally {
-    sink?.close();
+  // BENCH_OTLP=1: the cost of OpenTelemetry instead, each deployment beside its twin exporting to a loopback receiver.
+  if (process.env.BENCH_OTLP === '1') {
+    const sink = await startOtlpSink();
+    try {
+      for (const d of deployments(ctx.modes)) rows.push(...(await tracingCost(ctx, d, { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${sink.address().port}` })));
+    } finally {
+      sink.close();
+    }
+    return rows;
   }
+  for (const d of deployments(ctx.modes)) rows.push(...(await runOne(ctx, d)));
   return rows;
+}
+
+const OTLP_ROUNDS = Number(process.env.BENCH_OTLP_ROUNDS || 3);
+
+/**
+ * Ping and track with tracing off and on (default sampler), the two deployments up side by side
+ * and measured in alternating rounds (BENCH_OTLP_ROUNDS, 3), medians compared: the machine's
+ * drift over a run falls on both alike.
+ */
+async function tracingCost(ctx, { mode, label, env }, otel) {
+  const { startApp, createProject, load, row } = ctx;
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const apps = { off: await startApp({ mode, env }), on: await startApp({ mode, env: { ...env, ...otel } }) };
+  try {
+    const rates = { off: { ping: [], track: [] }, on: { ping: [], track: [] } };
+    const setups = {};
+    for (const [k, app] of Object.entries(apps)) {
+      const project = await createProject(app.url);
+      setups[k] = {
+        ping: { url: `${app.url}/v1/ping`, connections: 50, duration: ctx.duration, headers: { authorization: `Bearer ${project.secretKey}` } },
+        track: { url: app.url, connections: 50, duration: ctx.duration, requests: trackRequests(project.publicKey) },
+      };
+      await load({ ...setups[k].ping, duration: 1 });
+      await load({ ...setups[k].track, duration: 2 });
+    }
+    for (let round = 0; round < OTLP_ROUNDS; round++) {
+      for (const k of round % 2 ? ['on', 'off'] : ['off', 'on']) {
+        for (const kind of ['ping', 'track']) {
+          const result = await load(setups[k][kind]);
+          if (result.non2xx || result.errors) ctx.log(`${label} ${k} ${kind}: ${result.non2xx} non-2xx, ${result.errors} errors ${JSON.stringify(result.statusCodes)}`);
+          rates[k][kind].push(result.rps);
+        }
+      }
+    }
+    ctx.log(`${label}: tracing off ${JSON.stringify(rates.off)}, on ${JSON.stringify(rates.on)} req/s`);
+    return ['ping', 'track'].flatMap((kind) => {
+      const off = median(rates.off[kind]);
+      const on = median(rates.on[kind]);
+      const path = kind === 'ping' ? 'GET /v1/ping' : 'POST /v1/track';
+      return [
+        row(`${path} req/s @50 conns, OpenTelemetry on (median of ${OTLP_ROUNDS}, alternating with it off)`, label, Math.round(on), 'req/s', undefined, { baseline: Math.round(off) }),
+        row(`  ${path} with OpenTelemetry on / off`, label, Math.round((on / off) * 100), '%', { min: 70 }),
+      ];
+    });
+  } finally {
+    await Promise.all(Object.values(apps).map((app) => app.stop()));
+  }
 }
 
 /** One deployment's ping and track figures. */
