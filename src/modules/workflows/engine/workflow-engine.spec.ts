@@ -4,7 +4,9 @@ import { HttpException } from '@nestjs/common';
 import { notFound } from '../../../platform/http/app-error';
 import { BillingLimitExceeded } from '../../billing/billing.errors';
 import { ContactGone } from './errors';
-import { ExecutionsStore, StartPlan } from './executions.store';
+import type { EntityManager } from 'typeorm';
+import { automock } from '../../../../test/support/automock';
+import { AdvanceRow, ExecutionsStore, StartPlan } from './executions.store';
 import type { StepExecutor, StepOutcome } from './step-executor';
 import { StepScheduler } from './step-scheduler';
 import { ConditionStep } from './steps/condition.step';
@@ -44,9 +46,10 @@ const moduleExecutors = (overrides: StepExecutor[] = []): StepExecutors => {
 };
 
 /**
- * The engine (with its store, scheduler and executors) over an execution row kept in memory:
- * ADVANCE moves it like the SQL does (only when it is RUNNING at the expected step number),
- * WAKE resumes a due wait.
+ * The engine (with its scheduler and executors) over its store's port, an automock keeping one
+ * execution row in memory: `advance` moves it as the store promises (only when it is RUNNING at the
+ * expected step number), `advanceWith` commits the step's writes with the move or neither, `wake`
+ * resumes a due wait. The store's own statements are tested against PostgreSQL (e2e).
  */
 function engine(graph: WorkflowGraph, opts: { failAdvanceAt?: number; status?: string; stepsRun?: number; executors?: StepExecutor[] } = {}) {
   const row = {
@@ -64,51 +67,48 @@ function engine(graph: WorkflowGraph, opts: { failAdvanceAt?: number; status?: s
     wait_outcome: null,
   };
   const advances: Array<{ seq: number; stepType: string | null; status: string; error?: string }> = [];
-  const wakeStatements: string[] = [];
-  const statements = {
-    run: async (sql: string, params: unknown[]) => {
-      if (sql.includes('INSERT INTO workflow_execution_steps')) {
-        const moved: Array<{ id: string }> = [];
-        for (const r of JSON.parse(params[0] as string) as Array<{ seq: number; status: string; next: string | null; type: string | null; error: string | null }>) {
-          if (r.seq === opts.failAdvanceAt) throw new Error('connection lost');
-          if (row.status !== 'RUNNING' || row.steps_run !== r.seq) continue;
-          Object.assign(row, { steps_run: r.seq + 1, status: r.status, current_step_id: r.next ?? row.current_step_id });
-          advances.push({ seq: r.seq, stepType: r.type, status: r.status, ...(r.error ? { error: r.error } : {}) });
-          moved.push({ id: row.id });
-        }
-        return moved;
-      }
-      wakeStatements.push(sql);
-      const resumed: Array<{ id: string }> = [];
-      for (const r of JSON.parse(params[0] as string) as Array<{ id: string; seq: number; status: string; next: string | null }>) {
-        if (row.status !== 'WAITING' || row.steps_run !== r.seq) continue;
-        Object.assign(row, { status: r.status, current_step_id: r.next ?? row.current_step_id, wake_at: null });
-        resumed.push({ id: r.id });
-      }
-      return resumed;
-    },
+  const advance = async (rows: AdvanceRow[]): Promise<Set<string>> => {
+    const moved = new Set<string>();
+    for (const r of rows) {
+      if (r.seq === opts.failAdvanceAt) throw new Error('connection lost');
+      if (row.status !== 'RUNNING' || row.steps_run !== r.seq) continue;
+      Object.assign(row, { steps_run: r.seq + 1, status: r.status, current_step_id: r.next ?? row.current_step_id });
+      advances.push({ seq: r.seq, stepType: r.type, status: r.status, ...(r.error ? { error: r.error } : {}) });
+      moved.add(row.id);
+    }
+    return moved;
   };
-  const queue = { steps: jest.fn(async () => undefined), groupedSteps: jest.fn(async () => undefined), stepsOrLeaveForSweep: jest.fn(async () => undefined), wakes: jest.fn(async () => undefined) };
-  const dataSource = {
-    query: async () => [{ ...row }],
-    // A transaction rolls the row and its records back when its callback throws.
-    transaction: async (work: (em: unknown) => Promise<unknown>) => {
+  const store = automock(ExecutionsStore, {
+    loadAt: async (items, status) => (row.status === status && items.some((i) => i.executionId === row.id && i.seq === row.steps_run) ? [{ ...row } as never] : []),
+    advance,
+    // One transaction: the move and the step's writes, or (when `write` throws) neither.
+    advanceWith: async <T>(move: AdvanceRow, write: (em: EntityManager) => Promise<T>) => {
       const saved = { ...row };
       const recorded = advances.length;
+      if ((await advance([move])).size === 0) return null;
       try {
-        return await work({});
+        return { after: await write({} as EntityManager) };
       } catch (err) {
         Object.assign(row, saved);
         advances.length = recorded;
         throw err;
       }
     },
-  };
+    wake: async (rows) => {
+      const resumed = new Set<string>();
+      for (const r of rows) {
+        if (row.status !== 'WAITING' || row.steps_run !== r.seq) continue;
+        Object.assign(row, { status: r.status, current_step_id: r.next ?? row.current_step_id, wake_at: null });
+        resumed.add(r.id);
+      }
+      return resumed;
+    },
+  });
+  const queue = { steps: jest.fn(async () => undefined), groupedSteps: jest.fn(async () => undefined), stepsOrLeaveForSweep: jest.fn(async () => undefined), wakes: jest.fn(async () => undefined) };
   const workflows = { graph: async () => graph };
   const executors = moduleExecutors(opts.executors);
-  const store = new ExecutionsStore(dataSource as never, statements as never);
   const subject = new WorkflowEngine({ workflowConcurrency: 4 } as never, workflows as never, store, new StepScheduler(executors, queue as never), executors);
-  return { subject, row, advances, queue, wakeStatements };
+  return { subject, row, advances, queue, store };
 }
 
 describe('WorkflowEngine: control steps run on in the job that reached them', () => {
@@ -145,9 +145,9 @@ describe('WorkflowEngine: control steps run on in the job that reached them', ()
   });
 
   it('a wake-up that is stale (already resumed, or at another step) changes nothing', async () => {
-    const { subject, advances, wakeStatements } = engine(chain('TRIGGER', 'DELAY', 'EXIT'), { status: 'WAITING', stepsRun: 2 });
+    const { subject, advances, store } = engine(chain('TRIGGER', 'DELAY', 'EXIT'), { status: 'WAITING', stepsRun: 2 });
     await subject.wake([{ executionId: 'x1', seq: 1 }]);
-    expect(wakeStatements).toEqual([]);
+    expect(store.wake).not.toHaveBeenCalled();
     expect(advances).toEqual([]);
   });
 
