@@ -45,7 +45,10 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        DatabaseModule.forRoot(databaseUrl, config.databaseUrl ? 20 : 8, !config.databaseUrl, config.outage.databaseConnectTimeoutMs),
+        DatabaseModule.forRoot(databaseUrl, config.databaseUrl ? 20 : 8, !config.databaseUrl, {
+          connectMs: config.outage.databaseConnectTimeoutMs,
+          readMs: config.outage.databaseReadTimeoutMs,
+        }),
         QueuesModule.forRoot(config, databaseUrl),
         ScheduleModule.forRoot(),
         RateLimitModule,

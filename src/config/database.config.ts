@@ -6,6 +6,12 @@ export interface OutageConfig {
   requestTimeoutMs: number;
   /** `DATABASE_CONNECT_TIMEOUT_MS`: opening a pooled PostgreSQL connection, or waiting for a free one. */
   databaseConnectTimeoutMs: number;
+  /**
+   * `DATABASE_READ_TIMEOUT_MS`: a statement of background work (queues, sweeps, ticks) unanswered by
+   * then fails and its connection is closed, so a connection a silent database left dead is never
+   * waited on for ever (0: no bound). Requests are bounded by `requestTimeoutMs` instead.
+   */
+  databaseReadTimeoutMs: number;
   /** `REDIS_COMMAND_TIMEOUT_MS`: a command of the request path (rate-limit counters, readiness ping) unanswered by then fails. */
   redisCommandTimeoutMs: number;
   /** `REDIS_SOCKET_TIMEOUT_MS`: a queue connection that has a command waiting and receives nothing for this long is dropped and reopened. */
@@ -50,6 +56,8 @@ function outageConfig(env: Env, external: boolean): OutageConfig {
     // The embedded database runs in-process: it cannot go silent, and a deadline would only cut long requests short.
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', external ? 4_000 : 0, 0, 3_600_000),
     databaseConnectTimeoutMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', 3_000, 100, 600_000),
+    // Above the longest statement background work runs on purpose (a segment query: SEGMENT_QUERY_TIMEOUT_MS, 30 s).
+    databaseReadTimeoutMs: int(env, 'DATABASE_READ_TIMEOUT_MS', external ? 60_000 : 0, 0, 86_400_000),
     redisCommandTimeoutMs: int(env, 'REDIS_COMMAND_TIMEOUT_MS', 1_000, 50, 600_000),
     // Above BullMQ's longest blocking read (10 s), which is a command waiting for data too.
     redisSocketTimeoutMs: int(env, 'REDIS_SOCKET_TIMEOUT_MS', 15_000, 11_000, 600_000),

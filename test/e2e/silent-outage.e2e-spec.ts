@@ -31,7 +31,8 @@ describe('a silent PostgreSQL or Redis', () => {
   let topology: ProxiedTopology | undefined;
 
   beforeAll(async () => {
-    topology = await startProxiedTopology('silent');
+    // Background statements give up at test scale (the default is 60 s): a worker's pooled connection the stall left dead fails its first statement after the heal.
+    topology = await startProxiedTopology('silent', { DATABASE_READ_TIMEOUT_MS: '10000' });
     ({ smtp, database, pg, redis, base } = topology);
     project = await createProject(base);
     // Warm: a send delivered end to end (connections open, the key cached), so the stall meets them in use.

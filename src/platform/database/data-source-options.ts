@@ -12,9 +12,11 @@ export function migrationsGlob(): string {
 
 /**
  * `connectTimeoutMs` bounds opening a connection and waiting for a free one (a silent database
- * must not hold a caller for long); TCP keepalive finds connections a partition left dead.
+ * must not hold a caller for long); TCP keepalive finds connections a partition left dead, in
+ * time; `readTimeoutMs` (0: none) bounds every statement outside a request (whose deadline bounds
+ * its own), and the connection of one that ran out is closed (`DeadlineBoundClient`).
  */
-export function dataSourceOptions(url: string, poolSize = 10, connectTimeoutMs = 30_000): DataSourceOptions {
+export function dataSourceOptions(url: string, poolSize = 10, connectTimeoutMs = 30_000, readTimeoutMs = 0): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -24,6 +26,6 @@ export function dataSourceOptions(url: string, poolSize = 10, connectTimeoutMs =
     migrationsTransactionMode: 'each',
     synchronize: false,
     poolSize,
-    extra: { max: poolSize, connectionTimeoutMillis: connectTimeoutMs, keepAlive: true, Client: DeadlineBoundClient },
+    extra: { max: poolSize, connectionTimeoutMillis: connectTimeoutMs, keepAlive: true, Client: DeadlineBoundClient, ...(readTimeoutMs > 0 ? { query_timeout: readTimeoutMs } : {}) },
   };
 }

@@ -11,10 +11,10 @@ import { SingletonLocks } from './singleton-locks';
 @Module({})
 export class DatabaseModule {
   /** `embedded`: the database is the in-process PGlite (changes how statements are prepared, `DatabaseTraits`, and adds `EmbeddedMaintenance`). */
-  static forRoot(databaseUrl: string, poolSize: number, embedded: boolean, connectTimeoutMs: number): DynamicModule {
+  static forRoot(databaseUrl: string, poolSize: number, embedded: boolean, timeouts: { connectMs: number; readMs: number }): DynamicModule {
     return {
       module: DatabaseModule,
-      imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, poolSize, connectTimeoutMs), autoLoadEntities: true, migrations: [] })],
+      imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, poolSize, timeouts.connectMs, timeouts.readMs), autoLoadEntities: true, migrations: [] })],
       providers: [
         { provide: StatementRunner, useFactory: (dataSource: DataSource) => new StatementRunner(dataSource, embedded), inject: [getDataSourceToken()] },
         { provide: SingletonLocks, useValue: new SingletonLocks(databaseUrl, embedded) },

@@ -9,25 +9,31 @@ const READ_TIMEOUT = 'Query read timeout';
 
 /**
  * Inside an API request, bounds each statement by the time left before the request's deadline
- * and refuses to start one after it. A statement that timed out leaves its connection in an
- * unknown state (the server may still be reading it), so the connection is closed: the pool
- * drops it, and nothing sent on it can run on later.
+ * and refuses to start one after it; outside one, the client's read timeout (DATABASE_READ_TIMEOUT_MS)
+ * bounds it. A statement that timed out leaves its connection in an unknown state (the server may
+ * still be reading it, or a partition left it dead), so the connection is closed: the pool drops
+ * it, and nothing sent on it can run on later.
  */
 function boundedQuery(this: Client, ...args: unknown[]): unknown {
   const raw = Client.prototype.query as unknown as RawQuery;
   const [config, values, callback] = args;
   const remaining = deadlineRemainingMs();
-  // Streams (`submit()`) manage their own reads; outside a request there is no deadline.
-  if (remaining === undefined || typeof (config as { submit?: unknown })?.submit === 'function') return raw.apply(this, args);
+  // Streams (`submit()`) manage their own reads.
+  if (typeof (config as { submit?: unknown })?.submit === 'function') return raw.apply(this, args);
   const done = (typeof values === 'function' ? values : typeof callback === 'function' ? callback : undefined) as Callback | undefined;
-  if (remaining <= 0) {
+  if (remaining !== undefined && remaining <= 0) {
     const err = new DeadlineExceededError();
     if (done) return void process.nextTick(() => done(err));
     return Promise.reject(err);
   }
-  const bounded = typeof config === 'string' ? { text: config, query_timeout: remaining } : { ...(config as object), query_timeout: remaining };
+  // Outside a request, the client's own read timeout (`query_timeout`, DATABASE_READ_TIMEOUT_MS) applies, if any.
+  const bounded = remaining === undefined ? config : typeof config === 'string' ? { text: config, query_timeout: remaining } : { ...(config as object), query_timeout: remaining };
   const closeOnTimeout = (err: unknown) => {
-    if ((err as Error | null)?.message === READ_TIMEOUT) (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+    if ((err as Error | null)?.message !== READ_TIMEOUT) return;
+    // Not queryable from now on, so that the pool drops it when it comes back rather than lending it again before its socket reports the close.
+    const client = this as unknown as { _queryable: boolean; connection: { stream: { destroy(): void } } };
+    client._queryable = false;
+    client.connection.stream.destroy();
   };
   if (done) {
     const wrapped: Callback = (err, res) => (closeOnTimeout(err), done(err, res));
