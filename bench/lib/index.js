@@ -3,7 +3,7 @@
 const { startApp, createProject, projectApi, servicesAvailable, freePort, sleep } = require('./app');
 const { ensureBuilt, ROOT } = require('./build');
 const { load } = require('./load');
-const { measure, percentile } = require('./measure');
+const { measure, median, percentile } = require('./measure');
 
 /**
  * One row of the table. `target` is { max } or { min } (or a free string, then pass `ok` yourself).
@@ -48,4 +48,4 @@ function deployments(modes) {
   );
 }
 
-module.exports = { deployments, startApp, createProject, projectApi, servicesAvailable, freePort, sleep, ensureBuilt, ROOT, load, measure, percentile, row };
+module.exports = { deployments, startApp, createProject, projectApi, servicesAvailable, freePort, sleep, ensureBuilt, ROOT, load, measure, median, percentile, row };

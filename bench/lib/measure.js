@@ -6,6 +6,9 @@ function percentile(sorted, p) {
   return sorted[index];
 }
 
+/** The middle value (the upper one of an even count) of unsorted samples. */
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
 /**
  * Times `fn` (sync or async) `n` times after `warmup` untimed calls (default min(10, n)); milliseconds.
  * Returns { p50, p90, p99, mean, min, max, n }.
@@ -31,4 +34,4 @@ async function measure(fn, n = 100, { warmup } = {}) {
   };
 }
 
-module.exports = { measure, percentile };
+module.exports = { measure, median, percentile };

@@ -12,6 +12,7 @@
 // worst answer while 10 such requests run at once.
 const http = require('node:http');
 const { join } = require('node:path');
+const { median } = require('../lib/measure');
 const { performance } = require('node:perf_hooks');
 
 const RECIPIENTS = 10;
@@ -105,7 +106,6 @@ async function timedSend(base, key, body) {
 }
 
 const SAMPLES = 11;
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function largestCheck(ctx, app, project, mode) {
   const { row } = ctx;

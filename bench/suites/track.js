@@ -54,8 +54,7 @@ const OTLP_ROUNDS = Number(process.env.BENCH_OTLP_ROUNDS || 3);
  * drift over a run falls on both alike.
  */
 async function tracingCost(ctx, { mode, label, env }, otel) {
-  const { startApp, createProject, load, row } = ctx;
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const { startApp, createProject, load, median, row } = ctx;
   const apps = { off: await startApp({ mode, env }), on: await startApp({ mode, env: { ...env, ...otel } }) };
   try {
     const rates = { off: { ping: [], track: [] }, on: { ping: [], track: [] } };

@@ -37,7 +37,7 @@ async function waitUntil(check, timeoutMs, intervalMs = 250) {
 
 /** @param {import('../lib').Ctx} ctx */
 async function run(ctx) {
-  const { startApp, createProject, projectApi, load, row, sleep } = ctx;
+  const { startApp, createProject, projectApi, load, median, row, sleep } = ctx;
   const rows = [];
   for (const mode of ctx.modes) {
     const app = await startApp({ mode });
@@ -95,7 +95,6 @@ async function run(ctx) {
           finishedAfter = Math.max(finishedAfter, await settle());
           ctx.log(`${mode}: round ${r + 1}: track ${Math.round(noneRps[r])} req/s without workflows, ${Math.round(withRps[r])} with 5 (${Math.round((withRps[r] / noneRps[r] - 1) * 100)}%)`);
         }
-        const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
         const none = median(noneRps);
         const withWf = median(withRps);
         ctx.log(`${mode}: track medians ${Math.round(none)} → ${Math.round(withWf)} req/s; ${started}/${expected} executions finished, at most ${finishedAfter.toFixed(1)} s after a load`);
