@@ -27,7 +27,6 @@ const CODES: Partial<Record<Issue['code'], string>> = {
   too_small: 'too_small',
   invalid_value: 'invalid_enum_value',
   invalid_format: 'invalid_string',
-  unrecognized_keys: 'unrecognized_keys',
 };
 
 const nullAsAbsent = new WeakSet<z.ZodType>();
