@@ -142,9 +142,10 @@ async function startApp(options = {}) {
     return proc;
   };
   const timeoutMs = options.timeoutMs || 60_000;
-  const deadline = Date.now() + timeoutMs;
-  /** Resolves once `GET /health` on `processPort` is 200; otherwise stops every process, cleans up and throws. */
+  /** Resolves once `GET /health` on `processPort` is 200 (within `timeoutMs` of this call); otherwise stops every process, cleans up and throws. */
   const untilHealthy = async (proc, processPort, what) => {
+    // Each process gets its own time: a worker added an hour into a run is not judged by the API's start.
+    const deadline = Date.now() + timeoutMs;
     for (;;) {
       const res = await fetch(`http://127.0.0.1:${processPort}/health`).catch(() => null);
       if (res && res.status === 200) return;

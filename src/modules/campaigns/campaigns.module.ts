@@ -22,6 +22,11 @@ import { AbTests } from './engine/ab-test';
 import { AbTestRepository } from './ab-test.repository';
 import { ReleaseSchedule } from './engine/release-schedule';
 import { ReleaseScheduleRepository } from './release-schedule.repository';
+import { CampaignBatches } from './engine/campaign-batches';
+import { CAMPAIGN_STAGES } from './engine/campaign-stage';
+
+/** The engine's stages, in the order they apply (engine/campaign-stage.ts): an A/B test's share first, then the release schedule inside it. */
+const CAMPAIGN_STAGE_CLASSES = [AbTests, ReleaseSchedule];
 import { CampaignTick } from './worker/campaign-tick';
 import { Campaign } from './entities/campaign.entity';
 import { CampaignsUsage } from './campaigns.usage';
@@ -31,7 +36,23 @@ import { ActivityModule } from '../activity';
 @Module({
   imports: [TypeOrmModule.forFeature([Campaign]), EmailsModule, TemplatesModule, DomainsModule, ProjectsModule, SegmentsModule, ActivityModule, BillingModule, TopicsModule],
   controllers: [CampaignsController, CampaignResultsController, CampaignPreviewsController, CampaignAnalyticsController],
-  providers: [CampaignsService, CampaignResultsService, CampaignResultsRepository, CampaignsRepository, CampaignAnalyticsRepository, CampaignAudience, CampaignEngine, AbTests, AbTestRepository, ReleaseSchedule, ReleaseScheduleRepository, CampaignTick, CampaignsUsage, CampaignsActivity],
+  providers: [
+    CampaignsService,
+    CampaignResultsService,
+    CampaignResultsRepository,
+    CampaignsRepository,
+    CampaignAnalyticsRepository,
+    CampaignAudience,
+    CampaignEngine,
+    CampaignBatches,
+    ...CAMPAIGN_STAGE_CLASSES,
+    { provide: CAMPAIGN_STAGES, useFactory: (...stages: unknown[]) => stages, inject: CAMPAIGN_STAGE_CLASSES },
+    AbTestRepository,
+    ReleaseScheduleRepository,
+    CampaignTick,
+    CampaignsUsage,
+    CampaignsActivity,
+  ],
   exports: [CampaignsService],
 })
 export class CampaignsModule {}

@@ -5,7 +5,7 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import type { FieldError } from '../../platform/http/app-error';
 import { BillingService } from '../billing';
 import { DomainsService } from '../domains';
-import { EmailsService, UNCERTAIN_ARRIVED_SHARE, EmailPreviews, PreviewSource, RenderedPreview } from '../emails';
+import { EmailsService, EmailPreviews, PreviewSource, RenderedPreview } from '../emails';
 import { CampaignsRepository } from './campaigns.repository';
 import {
   campaignFieldInvalid,
@@ -319,8 +319,9 @@ export class CampaignsService {
     const c = await this.findOne(projectId, id);
     const timeline = await this.releases.timeline(c, () => this.audience.condition(projectId, c));
     const release = { waiting: timeline.waiting, nextBatchAt: timeline.nextBatchAt ? new Date(timeline.nextBatchAt).toISOString() : null };
-    if (EDITABLE.includes(c.status)) return { ...statsOf(DRAFT_STATE), unsubscribedCount: 0, abTest: null, ...release };
-    return { ...statsOf(c), unsubscribedCount: await this.repository.unsubscribedAfterSend(projectId, c.id), abTest: await this.abTests.stats(c), ...release };
+    const uncertainArrivedShare = await this.emails.uncertainArrivedShare();
+    if (EDITABLE.includes(c.status)) return { ...statsOf(DRAFT_STATE), uncertainArrivedShare, unsubscribedCount: 0, abTest: null, ...release };
+    return { ...statsOf(c), uncertainArrivedShare, unsubscribedCount: await this.repository.unsubscribedAfterSend(projectId, c.id), abTest: await this.abTests.stats(c), ...release };
   }
 
   /** `POST /campaigns/:id/ab/winner`: the winner picked by hand during the test (`AbTests.pickWinner`); the campaign after it. */
@@ -373,11 +374,10 @@ export class CampaignsService {
 type Counters = CampaignCounters & Pick<Campaign, 'complainedCount' | 'skipped'>;
 
 /** The stats shape (docs/decisions.md#campaigns) from the counters; rates are fractions of `deliveredCount` (0 when none). */
-function statsOf(c: Counters): Omit<CampaignStats, 'unsubscribedCount' | 'abTest' | 'waiting' | 'nextBatchAt'> {
+function statsOf(c: Counters): Omit<CampaignStats, 'unsubscribedCount' | 'abTest' | 'waiting' | 'nextBatchAt' | 'uncertainArrivedShare'> {
   return {
     ...countersOf(c),
     complainedCount: c.complainedCount,
-    uncertainArrivedShare: UNCERTAIN_ARRIVED_SHARE,
     skipped: c.skipped,
     openRate: rate(c.openedCount, c.deliveredCount),
     clickRate: rate(c.clickedCount, c.deliveredCount),

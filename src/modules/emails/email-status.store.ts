@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { EmailStatus, EmailType } from './entities/email.entity';
 import { insertEventsSql, EventRow, fromEventRow, StoredEvent } from '../events';
 import { Batcher } from '../../platform/batching/batcher';
+import { PriorityLane } from '../../platform/database/priority-lane';
 import { affectedCount, returnedRows } from '../../platform/database/query-results';
 import { handOverFactsSql, SUBSCRIPTION_TYPES } from './recipient-policy';
 import { EMAIL_EVENT_COLUMNS, EmailEventRow } from './email-event-data';
@@ -65,14 +66,6 @@ const MARK_SENT_SQL = `WITH v AS (
        ), ev AS (${SENT_EVENTS_SQL})
        SELECT (SELECT json_agg(id) FROM sent) AS ids, (SELECT json_agg(ev ORDER BY ev.created_at) FROM ev) AS events`;
 
-/**
- * The share of `uncertain` emails that had in fact arrived, measured by the crash rehearsals
- * (worker kill -9 while a campaign sends into a loopback SMTP server; docs/operations.md,
- * "Reliability"). Campaign stats carry it, so a user weighing `resend-uncertain` knows how many
- * duplicates a resend usually costs.
- */
-export const UNCERTAIN_ARRIVED_SHARE = 0.3;
-
 export interface SentOutcome {
   subject: string;
   messageId: string;
@@ -102,19 +95,19 @@ export class EmailStatusStore {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectConfig() private readonly config: AppConfig,
-  ) {
-    this.sents = new Batcher({ runBatch: (items) => this.markSentMany(items), max: 200, maxInFlight: config.email.sendConcurrency });
-  }
+    private readonly lane: PriorityLane,
+  ) {}
 
   /** Concurrent workers share round trips for the per-email reads and writes (adaptive batches). */
   private readonly loads = new Batcher<string, LoadedEmail | null>({ runBatch: (ids) => this.loadMany(ids), max: 200 });
   private readonly claims = new Batcher<{ id: string; subject: string; messageId: string; token: string }, boolean>({ runBatch: (items) => this.claimMany(items), max: 200 });
   /**
-   * An outcome is written as soon as its hand-over ends, never behind a statement in flight: the
-   * email stays `sending` (it ends `uncertain` after a crash, though it arrived) until it lands. As
-   * many statements as emails can be handed over at once; outcomes of the same turn share one.
+   * An outcome is written as soon as its hand-over ends, on the priority lane's own connections,
+   * never behind the pool's other work: the email stays `sending` (it ends `uncertain` after a
+   * crash, though it arrived) until it lands. Outcomes that end while the lane's statements are in
+   * flight share the next one.
    */
-  private readonly sents: Batcher<{ id: string; outcome: SentOutcome }, SentRecord>;
+  private readonly sents = new Batcher<{ id: string; outcome: SentOutcome }, SentRecord>({ runBatch: (items) => this.markSentMany(items), max: 200, maxInFlight: PriorityLane.SIZE });
 
   load(emailId: string): Promise<LoadedEmail | null> {
     return this.loads.run(emailId);
@@ -171,7 +164,7 @@ export class EmailStatusStore {
 
   private async markSentMany(items: Array<{ id: string; outcome: SentOutcome }>): Promise<SentRecord[]> {
     const { unique, winners } = firstOfEachId(items);
-    const rows: Array<{ ids: string[] | null; events: EventRow[] | null }> = await this.dataSource.query(MARK_SENT_SQL, [
+    const rows = await this.lane.query<{ ids: string[] | null; events: EventRow[] | null }>(MARK_SENT_SQL, [
       JSON.stringify(unique.map((i) => ({ id: i.id, provider_message_id: i.outcome.providerMessageId, delivered: i.outcome.delivered, events: i.outcome.events }))),
       unique.map((i) => i.id),
     ]);
@@ -192,13 +185,13 @@ export class EmailStatusStore {
 
   /** A permanent refusal at hand-over (SMTP 5xx): the email bounced. */
   async markBounced(emailId: string, error: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
+    const rows = await this.lane.query(
       `UPDATE emails SET status = 'bounced', bounced_at = now(), bounce_type = 'Permanent', error = $2,
               lease_until = NULL, updated_at = now()
         WHERE id = $1 AND ${statusGuard("status = 'sending'")} RETURNING id`,
       [emailId, error],
     );
-    return affectedCount(rows) > 0;
+    return rows.length > 0;
   }
 
   /** A permanent bounce reported later (SNS): once per email, whatever its status. */
@@ -308,7 +301,7 @@ export class EmailStatusStore {
 
   /** sending → queued after a temporary failure: nothing was accepted, so the retry may send. */
   async release(emailId: string, error: string): Promise<void> {
-    await this.dataSource.query(
+    await this.lane.query(
       `UPDATE emails SET status = 'queued', error = $2, lease_until = NULL, updated_at = now() WHERE id = $1 AND ${statusGuard("status = 'sending'")}`,
       [emailId, error],
     );

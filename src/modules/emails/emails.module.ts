@@ -16,6 +16,7 @@ import { EmailsQueriesController } from './emails-queries.controller';
 import { EmailsQueriesService } from './emails-queries.service';
 import { EmailContent } from './entities/email-content.entity';
 import { Email } from './entities/email.entity';
+import { HandoverWindow } from './entities/handover-window.entity';
 import { EmailEvents } from './engine/email-events';
 import { EmailPipeline } from './engine/email-pipeline';
 import { EmailQueue } from './engine/email-queue';
@@ -34,10 +35,13 @@ import { SendEmails } from './use-cases/send-emails';
 import { EmailQueueFacade } from './email-queue.facade';
 import { TemplatePreviewsController } from './previews/template-previews.controller';
 import { EmailPreviews } from './use-cases/email-previews';
+import { HandoverWindows } from './engine/handover-windows';
+import { HandoverWindowsRepository } from './handover-windows.repository';
+import { HandoverWindowsFlush } from './worker/handover-windows.flush';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Email, EmailContent]),
+    TypeOrmModule.forFeature([Email, EmailContent, HandoverWindow]),
     BullModule.registerQueue({ name: QUEUES.emailSend }),
     ProjectsModule,
     TemplatesModule,
@@ -67,6 +71,9 @@ import { EmailPreviews } from './use-cases/email-previews';
     EmailsRepository,
     SendTimeBounces,
     EmailPreviews,
+    HandoverWindows,
+    HandoverWindowsRepository,
+    HandoverWindowsFlush,
   ],
   // EmailStatusStore, EmailReadsRepository, SendTimeBounces and the transport are for DeliverabilityModule (feedback and tracking
   // find their emails through the reads and write through the store).

@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import type { AudienceSkipReason } from './email-queue.facade';
 import { EmailsRepository } from './emails.repository';
 import { EmailQueue } from './engine/email-queue';
+import { HandoverWindowsRepository } from './handover-windows.repository';
 import { EmailStatusStore } from './email-status.store';
 import type { SendRequest } from './send/send-request';
 import type { SendResult } from './send/send.response';
@@ -20,7 +21,16 @@ export class EmailsService {
     private readonly sendEmails: SendEmails,
     private readonly emailQueue: EmailQueue,
     private readonly status: EmailStatusStore,
+    private readonly windows: HandoverWindowsRepository,
   ) {}
+
+  /**
+   * The share (0 to 1) of `uncertain` emails that usually arrived all the same, as this deployment's
+   * hand-overs measure it (`HandoverWindowsRepository`); null before any was measured.
+   */
+  uncertainArrivedShare(): Promise<number | null> {
+    return this.windows.acceptedShare();
+  }
 
   /** A campaign's `uncertain` emails queued and sent again (the user's at-least-once choice); returns how many. */
   async resendUncertain(projectId: string, campaignId: string): Promise<number> {

@@ -17,6 +17,7 @@ export function migrationsGlob(): string {
  * its own), and the connection of one that ran out is closed (`DeadlineBoundClient`).
  */
 export function dataSourceOptions(url: string, poolSize = 10, connectTimeoutMs = 30_000, readTimeoutMs = 0): DataSourceOptions {
+  const extra = poolOptions(poolSize, connectTimeoutMs, readTimeoutMs);
   return {
     type: 'postgres',
     url,
@@ -26,6 +27,11 @@ export function dataSourceOptions(url: string, poolSize = 10, connectTimeoutMs =
     migrationsTransactionMode: 'each',
     synchronize: false,
     poolSize,
-    extra: { max: poolSize, connectionTimeoutMillis: connectTimeoutMs, keepAlive: true, Client: DeadlineBoundClient, ...(readTimeoutMs > 0 ? { query_timeout: readTimeoutMs } : {}) },
+    extra,
   };
+}
+
+/** A pg `Pool`'s settings as above: the data source's pool and the priority lane (`PriorityLane`) share them. */
+export function poolOptions(size: number, connectTimeoutMs: number, readTimeoutMs: number) {
+  return { max: size, connectionTimeoutMillis: connectTimeoutMs, keepAlive: true, Client: DeadlineBoundClient, ...(readTimeoutMs > 0 ? { query_timeout: readTimeoutMs } : {}) };
 }

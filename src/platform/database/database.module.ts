@@ -6,6 +6,7 @@ import { StatementRunner } from './statement-runner';
 import { DatabaseTraits } from './database-traits';
 import { EmbeddedMaintenance } from './embedded-maintenance';
 import { SingletonLocks } from './singleton-locks';
+import { PriorityLane } from './priority-lane';
 
 @Global()
 @Module({})
@@ -19,10 +20,11 @@ export class DatabaseModule {
         { provide: StatementRunner, useFactory: (dataSource: DataSource) => new StatementRunner(dataSource, embedded), inject: [getDataSourceToken()] },
         { provide: SingletonLocks, useValue: new SingletonLocks(databaseUrl, embedded) },
         { provide: DatabaseTraits, useValue: new DatabaseTraits({ concurrentTransactions: !embedded }) },
+        { provide: PriorityLane, useValue: new PriorityLane(databaseUrl, PriorityLane.SIZE, timeouts) },
         // PGlite has no autovacuum: the service does its work (PostgreSQL does its own).
         ...(embedded ? [EmbeddedMaintenance] : []),
       ],
-      exports: [StatementRunner, DatabaseTraits, SingletonLocks],
+      exports: [StatementRunner, DatabaseTraits, SingletonLocks, PriorityLane],
     };
   }
 }

@@ -48,6 +48,7 @@ export const httpRequestDuration = metrics.histogram({
  * or labels themselves (docs/operations: "Metrics"):
  *   appMetrics.email('sent', 'smtp')            emails by status and transport
  *   appMetrics.handover('ses', seconds)         queued → accepted by the transport
+ *   appMetrics.handoverWindow('record', s)      the at-most-once window: claim → transport's answer, answer → outcome written
  *   appMetrics.job('email-send', 'completed', s) job outcomes and durations per queue (workers.service)
  *   appMetrics.importRows('imported', n)        CSV import rows by outcome
  *   appMetrics.webhook('delivered')             workflow WEBHOOK step request outcomes
@@ -65,6 +66,12 @@ const handoverSeconds = metrics.histogram({
   help: 'Time from an email being queued to the transport accepting it',
   labelNames: ['transport'] as const,
   buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900],
+});
+const handoverWindowSeconds = metrics.histogram({
+  name: 'mailroom_handover_window_seconds',
+  help: "An email's at-most-once window by phase: transport (claim to the transport's answer), record (answer to the outcome written)",
+  labelNames: ['phase'] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15],
 });
 const jobsTotal = metrics.counter({ name: 'mailroom_queue_jobs_total', help: 'Queue jobs finished, by queue and outcome', labelNames: ['queue', 'outcome'] as const });
 const jobSeconds = metrics.histogram({
@@ -121,6 +128,9 @@ export const appMetrics = {
   },
   handover(transport: string, seconds: number): void {
     handoverSeconds.observe({ transport }, seconds);
+  },
+  handoverWindow(phase: 'transport' | 'record', seconds: number): void {
+    handoverWindowSeconds.observe({ phase }, seconds);
   },
   job(queue: string, outcome: 'completed' | 'failed', seconds: number | undefined): void {
     jobsTotal.inc({ queue, outcome });

@@ -3395,8 +3395,8 @@ export interface components {
             uncertainCount: number;
             /** @description Recipients who marked the email as spam */
             complainedCount: number;
-            /** @description The share (0 to 1) of uncertain emails that usually had arrived all the same, as measured by crash rehearsals: POST /campaigns/:id/resend-uncertain sends about that share of uncertainCount twice */
-            uncertainArrivedShare: number;
+            /** @description The share (0 to 1) of uncertain emails that usually had arrived all the same, measured on this deployment's own hand-overs over the last 30 days (the part of each email's at-most-once window after the transport accepted it); null before any was measured. POST /campaigns/:id/resend-uncertain sends about that share of uncertainCount twice */
+            uncertainArrivedShare: number | null;
             /** @description Recipients who unsubscribed after their email left */
             unsubscribedCount: number;
             /** @description skippedCount by reason: unsubscribed, suppressed, invalid_email, render_error, cancelled (not yet sent when the campaign was cancelled) */

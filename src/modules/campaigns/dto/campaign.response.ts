@@ -166,10 +166,11 @@ export class CampaignStats extends PickType(CampaignResponse, [
   complainedCount!: number;
   @ApiProperty({
     description:
-      'The share (0 to 1) of uncertain emails that usually had arrived all the same, as measured by crash rehearsals: POST /campaigns/:id/resend-uncertain sends about that share of uncertainCount twice',
+      "The share (0 to 1) of uncertain emails that usually had arrived all the same, measured on this deployment's own hand-overs over the last 30 days (the part of each email's at-most-once window after the transport accepted it); null before any was measured. POST /campaigns/:id/resend-uncertain sends about that share of uncertainCount twice",
     type: Number,
+    nullable: true,
   })
-  uncertainArrivedShare!: number;
+  uncertainArrivedShare!: number | null;
   @ApiProperty({ description: 'Recipients who unsubscribed after their email left', type: 'integer' })
   unsubscribedCount!: number;
   @ApiProperty({

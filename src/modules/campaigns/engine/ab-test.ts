@@ -3,9 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Fragment } from '../../../platform/database/sql-fragment';
 import type { FieldError } from '../../../platform/http/app-error';
-import { AudienceVariants, EmailQueueFacade } from '../../emails';
+import { EmailQueueFacade } from '../../emails';
 import { AbLockedState, AbTestRepository } from '../ab-test.repository';
-import type { LeasedCampaign } from '../campaigns.repository';
 import { abNotPickable, abUnknownVariant, abWithRecipientTimezone, campaignNotFound } from '../campaigns.errors';
 import type { AbTestDto } from '../dto/ab-test.dto';
 import type { AbTestStats } from '../dto/ab-test.dto';
@@ -14,19 +13,10 @@ import { AbMembership, andSql, inTestShareSql, notSql, variantIndexSql, ZERO_SQL
 import { CampaignAudience } from './campaign-audience';
 import { LiquidCheck } from '../../templates';
 import { campaignContent } from './campaign-content';
+import type { CampaignStage, CampaignWalk, StagePlan } from './campaign-stage';
 
 /** The variants' letters: the campaign's own content is "A", its `abTest.variants` "B", "C", … */
 export const abLetters = (settings: AbTestSettings): string[] => ['A', ...settings.variants.map((_, i) => String.fromCharCode(66 + i))];
-
-/** What the engine walks for an A/B campaign now: nothing (`hold`), or a part of the audience with its variants. */
-export type AbPlan =
-  | 'hold'
-  | {
-      /** The fan-out checkpoint as the row lock read it (a phase change resets it). */
-      state: Pick<LeasedCampaign, 'audience_done' | 'cursor_created_at' | 'cursor_id'>;
-      narrow: (condition: Fragment) => Fragment;
-      variants: AudienceVariants;
-    };
 
 /** What decides a contact's part: the cuts, or the seeds of a campaign that started before cuts existed. */
 const membershipOf = (c: Campaign, s: AbLockedState): AbMembership => ({
@@ -50,7 +40,7 @@ const rate = (n: number, of: number) => (of > 0 ? n / of : 0);
  * resumes from the row, and the unique (campaign, contact) key writes no contact twice.
  */
 @Injectable()
-export class AbTests {
+export class AbTests implements CampaignStage {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repository: AbTestRepository,
@@ -78,15 +68,17 @@ export class AbTests {
     if (c.abTest && timezone === 'recipient') throw abWithRecipientTimezone();
   }
 
-  /** The engine's hook (`CampaignEngine.advance`, under its lock): null for a plain campaign. */
-  async plan(c: Campaign, leased: LeasedCampaign): Promise<AbPlan | null> {
+  readonly name = 'ab-test';
+
+  /** The engine's first stage (`campaign-stage.ts`, under the campaign's lock; nothing to say for a plain campaign): which part of the audience is walked now and with which content, or `hold` while the test waits. */
+  async plan(c: Campaign, walk: CampaignWalk): Promise<StagePlan | 'hold'> {
     const settings = c.abTest;
-    if (!settings) return null;
+    if (!settings) return {};
     const letters = abLetters(settings);
     return this.dataSource.transaction(async (em) => {
       const s = await this.repository.lockState(c.projectId, c.id, em);
       if (!s || s.status !== 'SENDING') return 'hold' as const;
-      if (s.ab_phase === null) await this.start(c, leased.fixed_at, letters, s, em);
+      if (s.ab_phase === null) await this.start(c, walk.fixedAt, letters, s, em);
       if (s.ab_phase === 'testing' && s.audience_done) {
         if (!s.ab_winner) {
           await this.repository.startWaiting(c.projectId, c.id, em);
@@ -104,11 +96,11 @@ export class AbTests {
       const state = { audience_done: s.audience_done, cursor_created_at: s.cursor_created_at, cursor_id: s.cursor_id };
       if (s.ab_phase === 'winner') {
         const w = s.ab_winner!;
-        return { state, narrow: (condition: Fragment) => andSql(condition, notSql(test)), variants: { index: ZERO_SQL, contentIds: [contents[w]], letters: [w] } };
+        return { state, audience: (condition: Fragment) => andSql(condition, notSql(test)), variants: { index: ZERO_SQL, contentIds: [contents[w]], letters: [w] } };
       }
       return {
         state,
-        narrow: (condition: Fragment) => andSql(condition, test),
+        audience: (condition: Fragment) => andSql(condition, test),
         variants: { index: variantIndexSql(membership), contentIds: letters.map((l) => contents[l]), letters },
       };
     });

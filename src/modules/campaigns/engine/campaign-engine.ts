@@ -1,21 +1,17 @@
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../../config/config';
 import { InjectConfig } from '../../../config/config.module';
 import { ADVISORY_LOCKS } from '../../../platform/database/advisory-locks';
 import { SingletonLocks } from '../../../platform/database/singleton-locks';
 import { logger } from '../../../platform/logging/logger';
-import { AudienceCursor, EmailQueueFacade } from '../../emails';
-import { BillingLimitExceeded, BillingService } from '../../billing';
-import { CampaignsRepository, EngineCampaignRow } from '../campaigns.repository';
-import { Campaign } from '../entities/campaign.entity';
-import type { TopicRule } from '../../topics';
+import type { Fragment } from '../../../platform/database/sql-fragment';
+import { AudienceCursor, AudienceVariants, EmailQueueFacade } from '../../emails';
+import { BillingLimitExceeded } from '../../billing';
+import { CampaignsRepository, EngineCampaignRow, LeasedCampaign } from '../campaigns.repository';
+import type { Campaign } from '../entities/campaign.entity';
 import { CampaignAudience } from './campaign-audience';
-import { campaignContent } from './campaign-content';
-import { AbTests } from './ab-test';
-import type { AudienceVariants } from '../../emails';
-import { ReleaseSchedule } from './release-schedule';
+import { CampaignBatches } from './campaign-batches';
+import { CAMPAIGN_STAGES, CampaignStage, CampaignWalk, StagePlan } from './campaign-stage';
 
 /** A tick hands over batches for at most this long, then lets the next tick (and other campaigns) run. */
 const TICK_BUDGET_MS = 2_000;
@@ -27,11 +23,12 @@ type CampaignRow = EngineCampaignRow;
  * worker processes: scheduled campaigns whose
  * `scheduled_for` has passed become SENDING (the time is in the database, so a restart or a
  * lost job loses none); each SENDING campaign (one worker at a time, by its `SingletonLocks` lock,
- * which a killed worker's connection takes with it) gets its audience
- * walked in keyset batches while fewer than `CAMPAIGN_BACKLOG` of its emails wait ahead of the
- * transport; each batch is one transaction (rows + checkpoint), its `queued` rows then go to the
- * existing send queue in grouped jobs. When the audience is exhausted and no email is left
- * unfinished, the campaign is SENT.
+ * which a killed worker's connection takes with it) asks its stages (`campaign-stage.ts`: an A/B
+ * test, the release schedule) once per tick, then gets its audience walked in keyset batches
+ * (`CampaignBatches`, one transaction each: rows + checkpoint + the stages' records) while the
+ * plans allow and fewer than `CAMPAIGN_MAX_QUEUED` of its emails wait ahead of the transport; each
+ * batch's `queued` rows then go to the send queue in grouped jobs. When the audience is
+ * exhausted and no email is left unfinished, the campaign is SENT.
  */
 @Injectable()
 export class CampaignEngine {
@@ -51,13 +48,11 @@ export class CampaignEngine {
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly emails: EmailQueueFacade,
     private readonly repository: CampaignsRepository,
     private readonly audience: CampaignAudience,
-    private readonly billing: BillingService,
-    private readonly abTests: AbTests,
-    private readonly releases: ReleaseSchedule,
+    private readonly batches: CampaignBatches,
+    @Inject(CAMPAIGN_STAGES) private readonly stages: CampaignStage[],
     private readonly locks: SingletonLocks,
   ) {}
 
@@ -106,8 +101,9 @@ export class CampaignEngine {
   }
 
   /**
-   * One campaign, under its lock: content once, batches while the backlog allows, then completion.
-   * True when the tick's time budget alone stopped it (more of its audience to write, room for it).
+   * One campaign, under its lock: the stages' plans once, batches while the backlog and the plans
+   * allow, then completion. True when the tick's time budget alone stopped it (more of its audience
+   * to write, room for it).
    */
   private async advance(row: CampaignRow): Promise<boolean> {
     const [locked] = await this.locks.tryLock(ADVISORY_LOCKS.campaignFanOut, [row.id]);
@@ -117,17 +113,17 @@ export class CampaignEngine {
       if (!campaign) return false;
       const entity = await this.repository.findOne(row.project_id, row.id);
       if (!entity) return false;
-      // An A/B test decides which part of the audience is walked now and with which content (`ab-test.ts`).
-      const ab = await this.abTests.plan(entity, campaign);
-      if (ab === 'hold') return false;
-      const state = ab?.state ?? campaign;
-      let done = state.audience_done;
+      const plan = await this.plan(entity, campaign);
+      if (plan === 'hold') return false;
+      let done = plan.walk.state.audience_done;
       if (!done) {
-        const contentId = ab?.variants.contentIds[0] ?? campaign.content_id ?? (await this.createContent(entity));
-        const base = await this.audience.condition(entity.projectId, entity);
-        const condition = ab ? ab.narrow(base) : base;
+        const contentId = plan.variants?.contentIds[0] ?? (await this.batches.contentOf(entity, campaign.content_id));
+        const condition = await plan.walk.condition();
+        const released = plan.release(condition);
         const topic = await this.audience.topic(entity.projectId, entity);
+        const state = plan.walk.state;
         let after: AudienceCursor | null = state.cursor_id && state.cursor_created_at ? { createdAt: state.cursor_created_at, id: state.cursor_id } : null;
+        let remaining = plan.limit;
         const deadline = Date.now() + TICK_BUDGET_MS;
         // At most `maxQueued` of its emails wait ahead of the transport (`queued`/`sending`): a batch is written only when it fits.
         // Counted once per tick: only this loop adds to the backlog, so adding each batch to the
@@ -137,19 +133,28 @@ export class CampaignEngine {
         this.carried.delete(entity.id);
         let backlog = carried && carried.cursorId === state.cursor_id ? carried.backlog : await this.repository.backlog(entity.projectId, entity.id, maxQueued);
         const fits = () => backlog + batchSize <= Math.max(maxQueued, batchSize);
-        while (!done && !this.stopped && Date.now() < deadline && fits()) {
-          // Recipient time zones, waves and windows (release-schedule.ts): how many may be written now.
-          const allowed = await this.releases.allowance(entity, { condition, fixedAt: campaign.fixed_at });
-          if (allowed === 0) break;
-          const batch = await this.materialiseBatch(entity, { contentId, condition, topic, fixedAt: campaign.fixed_at, after, variants: ab?.variants, limit: Math.min(batchSize, allowed) });
+        while (!done && !this.stopped && Date.now() < deadline && fits() && remaining > 0) {
+          const batch = await this.batches.write(entity, {
+            contentId,
+            condition,
+            released,
+            topic,
+            fixedAt: campaign.fixed_at,
+            after,
+            variants: plan.variants,
+            limit: Math.min(batchSize, remaining),
+            recorders: plan.recorders,
+          });
           if (batch === 'stopped') return false;
           if (batch === 'held') break; // the sender's warm-up cap is reached: the rest waits for the next UTC day
           if (batch.last === null && !batch.restart) done = true;
           after = batch.restart ? null : batch.last;
           backlog += batch.queuedIds.length;
+          remaining -= batch.inserted;
           await this.emails.enqueueGrouped(batch.queuedIds, entity.type, { bulk: true });
+          if (batch.restart) break; // a new walk (the next moment of recipient time zones): the stages plan it at the next tick
         }
-        if (!done && !this.stopped && Date.now() >= deadline && fits()) {
+        if (!done && !this.stopped && Date.now() >= deadline && fits() && remaining > 0) {
           this.carried.set(entity.id, { cursorId: after?.id ?? null, backlog });
           return true;
         }
@@ -164,57 +169,33 @@ export class CampaignEngine {
   }
 
   /**
-   * One keyset batch of the audience as email rows, and the checkpoint (with the totals and
-   * skips) in the same transaction: a crash leaves either both or neither. The single place
-   * where a campaign's emails are created.
+   * The stages' plans for this tick, composed in their order: each sees the walk as the ones before
+   * narrowed it; the tick's limit is the smallest, the release narrowings apply one inside the
+   * other, every stage's batch record runs. `hold` when one holds.
    */
-  private async materialiseBatch(
-    c: Campaign,
-    b: {
-      contentId: string;
-      condition: Awaited<ReturnType<CampaignAudience['condition']>>;
-      topic: TopicRule | null;
-      fixedAt: string;
-      after: AudienceCursor | null;
-      variants?: AudienceVariants;
-      limit: number;
-    },
-  ) {
-    return this.dataSource.transaction(async (em: EntityManager) => {
-      // Serialises with cancel: a cancelled campaign writes nothing more.
-      if ((await this.repository.lockStatus(c.projectId, c.id, em)) !== 'SENDING') return 'stopped' as const;
-      // The sender's warm-up cap is the façade's: a full day holds the rest for the next UTC day.
-      const result = await this.emails.queueForAudience(c.projectId, em, {
-        campaignId: c.id,
-        contentId: b.contentId,
-        type: c.type,
-        fromAddress: c.fromAddress,
-        condition: await this.releases.narrow(c, b.condition),
-        wholeCondition: b.condition,
-        topic: b.topic,
-        fixedAt: b.fixedAt,
-        after: b.after,
-        limit: b.limit,
-        variants: b.variants,
-      });
-      if (result === 'held') return 'held' as const;
-      // The batch's emails count against the monthly limit in this transaction: over it, nothing of the batch is written.
-      await this.billing.consume(em, c.projectId, 'campaigns', result.queuedIds.length);
-      const skippedTotal = Object.values(result.skipped).reduce((a, n) => a + (n ?? 0), 0);
-      await this.repository.addBatch(c.projectId, c.id, { last: result.last, inserted: result.inserted, skippedTotal, skipped: result.skipped }, em);
-      return { ...result, restart: await this.releases.recordBatch(em, c, result, b) };
-    });
-  }
-
-  /** The campaign's content row, made once (a second worker racing here keeps the first). */
-  private async createContent(c: Campaign): Promise<string> {
-    return this.dataSource.transaction(async (em) => {
-      const existing = await this.repository.lockContentId(c.projectId, c.id, em);
-      if (existing) return existing;
-      const id = await this.emails.createContent(c.projectId, campaignContent(c), em);
-      await this.repository.setContentId(c.projectId, c.id, id, em);
-      return id;
-    });
+  private async plan(c: Campaign, leased: LeasedCampaign) {
+    let condition: Promise<Fragment> | undefined;
+    const base = () => (condition ??= this.audience.condition(c.projectId, c));
+    let walk: CampaignWalk = { state: leased, fixedAt: leased.fixed_at, condition: base };
+    let limit = Infinity;
+    let variants: AudienceVariants | undefined;
+    const releases: Array<(f: Fragment) => Fragment> = [];
+    const recorders: Array<NonNullable<StagePlan['recordBatch']>> = [];
+    for (const stage of this.stages) {
+      const p = await stage.plan(c, walk);
+      if (p === 'hold') return 'hold' as const;
+      if (p.audience) {
+        const narrow = p.audience;
+        const before = walk.condition;
+        let narrowed: Promise<Fragment> | undefined;
+        walk = { ...walk, condition: () => (narrowed ??= before().then(narrow)) };
+      }
+      if (p.state) walk = { ...walk, state: p.state };
+      if (p.limit !== undefined) limit = Math.min(limit, p.limit);
+      if (p.release) releases.push(p.release);
+      if (p.recordBatch) recorders.push(p.recordBatch);
+      variants = p.variants ?? variants;
+    }
+    return { walk, limit, variants, recorders, release: (f: Fragment) => releases.reduce((acc, narrow) => narrow(acc), f) };
   }
 }
-

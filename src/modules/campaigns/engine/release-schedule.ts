@@ -7,23 +7,20 @@ import type { AudienceBatchResult } from '../../emails';
 import type { Campaign } from '../entities/campaign.entity';
 import { ReleaseScheduleRepository, ReleaseScheduleRow } from '../release-schedule.repository';
 import { campaignZonesSql, contactMomentSql, fixedAudienceSql, releasedSql, unwrittenSql } from './release-schedule.sql';
+import type { CampaignStage, CampaignWalk, StagePlan } from './campaign-stage';
 
 /** The campaign fields the schedule reads. */
 type Scheduled = Pick<Campaign, 'id' | 'projectId' | 'delivery' | 'localScheduledFor' | 'fallbackTimezone'>;
-/** The audience a walk reads: its condition (alias `c`) and the instant it was fixed at. */
-export interface WalkAudience {
-  condition: Fragment;
-  fixedAt: string;
-}
 
 /**
  * When, and how much of, a campaign's audience the engine may write now (docs/delivery-control.md):
  * recipient time zones, waves and sending windows. Everything is decided in the database, per
- * batch, from columns of the campaign row (`release_moment`, `wave_started_at`, `wave_written`,
+ * tick, from columns of the campaign row (`release_moment`, `wave_started_at`, `wave_written`,
  * `next_batch_at`), so a worker killed at any point resumes where the schedule stood, and a test
- * moves time by rewriting them. The engine asks `allowance` before each batch, walks the audience
- * narrowed by `narrow`, and records the batch with `recordBatch` in the batch's transaction. The
- * statements live in `ReleaseScheduleRepository`; this class holds the decisions.
+ * moves time by rewriting them. As one of the engine's stages (`plan`, once per tick) it gives how
+ * many contacts the tick may write, narrows the walk to the released contacts, and records each
+ * batch in the batch's transaction (a wave's count; the next moment when a moment's walk ends).
+ * The statements live in `ReleaseScheduleRepository`; this class holds the decisions.
  *
  * Recipient time zones: contacts are released by moment (`scheduledFor` as wall-clock time in the
  * contact's zone), ascending. The walk of moment M (fresh cursor) writes every contact of the fixed
@@ -34,7 +31,8 @@ export interface WalkAudience {
  * row keeps it to one email whatever happens.
  */
 @Injectable()
-export class ReleaseSchedule {
+export class ReleaseSchedule implements CampaignStage {
+  readonly name = 'release-schedule';
   /** PostgreSQL's zone names, read once per process (they change only with a PostgreSQL upgrade). */
   private names: Promise<string[]> | null = null;
 
@@ -57,12 +55,23 @@ export class ReleaseSchedule {
     return (await this.zoneNames()).includes(name);
   }
 
-  /** The audience condition a walk uses: for recipient time zones, only unwritten contacts whose moment has been released. */
-  async narrow(c: Scheduled, condition: Fragment): Promise<Fragment> {
-    if (!c.localScheduledFor) return condition;
+  /** The engine's stage: a campaign with neither recipient time zones nor delivery settings has nothing to say. */
+  async plan(c: Campaign, walk: CampaignWalk): Promise<StagePlan> {
+    if ((!c.localScheduledFor && !c.delivery) || walk.state.audience_done) return {};
+    const limit = await this.allowance(c, walk);
+    if (limit === 0) return { limit };
+    return {
+      limit,
+      release: c.localScheduledFor ? this.released(c, await this.zoneNames()) : undefined,
+      recordBatch: (em, result) => this.recordBatch(em, c, result, walk),
+    };
+  }
+
+  /** For recipient time zones, only unwritten contacts whose moment has been released. */
+  private released(c: Scheduled, zoneNames: string[]): (condition: Fragment) => Fragment {
     const zones = campaignZonesSql(c.id);
-    const moment = contactMomentSql(zones.wall, zones.fallback, await this.zoneNames());
-    return sql`(${condition}) AND ${releasedSql(c.id, moment)} AND ${unwrittenSql(c.projectId, c.id)}`;
+    const moment = contactMomentSql(zones.wall, zones.fallback, zoneNames);
+    return (condition) => sql`(${condition}) AND ${releasedSql(c.id, moment)} AND ${unwrittenSql(c.projectId, c.id)}`;
   }
 
   /** The wall-clock time `wall` in `zone`. */
@@ -85,21 +94,19 @@ export class ReleaseSchedule {
   }
 
   /**
-   * How many contacts the next batch may walk now (Infinity: no limit of the schedule's), or 0 when
+   * How many contacts this tick may write (Infinity: no limit of the schedule's), or 0 when
    * nothing may be written yet, `next_batch_at` then saying when. Starts a wave when one is due
    * inside the window. A wave that started inside the window writes its whole `batchSize`, even
-   * past the window's end; a campaign without `batchSize` checks the window before every batch.
+   * past the window's end; a campaign without `batchSize` checks the window at every tick (at
+   * most 2 s of batches apart).
    */
-  async allowance(c: Scheduled, audience: WalkAudience): Promise<number> {
-    if (!c.localScheduledFor && !c.delivery) return Infinity;
+  private async allowance(c: Scheduled, walk: CampaignWalk): Promise<number> {
     const s = await this.repository.state(c.projectId, c.id);
     if (c.localScheduledFor) {
-      // Read here, outside the batch's transaction: `narrow` runs inside it and must not wait on a second connection.
-      await this.zoneNames();
       let moment = s.release_moment;
       if (!moment) {
         moment =
-          (await this.firstMoment(c, campaignZonesSql(c.id), fixedAudienceSql(c.projectId, audience.fixedAt, audience.condition), { unwritten: true })) ??
+          (await this.firstMoment(c, campaignZonesSql(c.id), fixedAudienceSql(c.projectId, walk.fixedAt, await walk.condition()), { unwritten: true })) ??
           s.now;
         await this.repository.setReleaseMoment(c.projectId, c.id, moment);
       }
@@ -122,12 +129,12 @@ export class ReleaseSchedule {
    * In the batch's transaction: the wave's count, and for recipient time zones, at the end of a
    * moment's walk, the next moment (the cursor starts over). True when the walk starts over.
    */
-  async recordBatch(em: EntityManager, c: Scheduled, result: Pick<AudienceBatchResult, 'inserted' | 'last'>, audience: WalkAudience): Promise<boolean> {
+  private async recordBatch(em: EntityManager, c: Scheduled, result: Pick<AudienceBatchResult, 'inserted' | 'last'>, walk: CampaignWalk): Promise<boolean> {
     if (c.delivery?.batchSize && result.inserted > 0) {
       await this.repository.addWaveWritten(c.projectId, c.id, result.inserted, em);
     }
     if (!c.localScheduledFor || result.last !== null) return false;
-    const next = await this.firstMoment(c, campaignZonesSql(c.id), fixedAudienceSql(c.projectId, audience.fixedAt, audience.condition), { unwritten: true, em });
+    const next = await this.firstMoment(c, campaignZonesSql(c.id), fixedAudienceSql(c.projectId, walk.fixedAt, await walk.condition()), { unwritten: true, em });
     if (!next) return false;
     await this.repository.releaseNext(c.projectId, c.id, next, em);
     return true;

@@ -1,11 +1,13 @@
 import type { AppConfig } from '../../../config/config';
 import type { SendTimeBounces } from './send-time-bounces';
-import type { EmailTransport, OutgoingMessage, TransportLane, TransportResult } from '../transports/email-transport';
+import { TransportError, type EmailTransport, type OutgoingMessage, type TransportLane, type TransportResult } from '../transports/email-transport';
 import type { EmailEvents } from './email-events';
 import { EmailPipeline } from './email-pipeline';
 import type { EmailStatusStore } from '../email-status.store';
 import type { LoadedEmail } from '../email-status.rows';
 import type { MessageBuilder } from './message-builder';
+import { HandoverWindows } from './handover-windows';
+import type { HandoverWindowSums, HandoverWindowsRepository } from '../handover-windows.repository';
 
 /**
  * A connection-based transport whose connections open and whose hand-overs finish only when the
@@ -74,7 +76,9 @@ function pipeline(transport: EmailTransport, overrides: Partial<Record<keyof Ema
   } as unknown as MessageBuilder;
   const events = { payloads: () => [] } as unknown as EmailEvents;
   const config = { email: { sendConcurrency: 8 }, inbound: { retentionDays: 30, purgeIntervalMs: 3_600_000 } } as AppConfig;
-  return { pipeline: new EmailPipeline(config, store, builder, transport, events, {} as SendTimeBounces), claimed };
+  const added: HandoverWindowSums[] = [];
+  const windows = new HandoverWindows({ add: async (sums: HandoverWindowSums) => void added.push(sums) } as unknown as HandoverWindowsRepository, transport);
+  return { pipeline: new EmailPipeline(config, store, builder, transport, events, {} as SendTimeBounces, windows), claimed, windows, added };
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -191,5 +195,48 @@ describe('EmailPipeline hand-over', () => {
     connecting[1]();
     await next;
     expect(new Set(tokens).size).toBe(2);
+  });
+
+  it("measures each claimed email's window: the transport's part, and the part after its acceptance until the outcome is written", async () => {
+    const { transport, pending } = gatedTransport(undefined);
+    let finishWrite: (() => void) | undefined;
+    const { pipeline: p, added, windows } = pipeline(transport, {
+      markSent: () => new Promise((resolve) => (finishWrite = () => resolve({ recorded: true }))),
+    });
+    const done = p.deliver('e1', { isLast: false });
+    expect(await reaches(() => pending.length, 1)).toBe(1);
+    await pause(40); // the transport holds the message 40 ms …
+    pending[0].accept();
+    await reaches(() => (finishWrite ? 1 : 0), 1);
+    await pause(120); // … and the outcome's write takes 120 ms more
+    finishWrite!();
+    await done;
+    await windows.flush();
+    expect(added).toHaveLength(1);
+    const [sums] = added;
+    expect(sums.transport).toBe('smtp');
+    expect(sums.handovers).toBe(1);
+    expect(sums.acceptedMs).toBeGreaterThanOrEqual(150);
+    expect(sums.windowMs - sums.acceptedMs).toBeGreaterThanOrEqual(35);
+    expect(sums.windowMs - sums.acceptedMs).toBeLessThan(sums.acceptedMs);
+    // Flushed: nothing more until the next hand-over.
+    await windows.flush();
+    expect(added).toHaveLength(1);
+  });
+
+  it('counts a refused message in the window but not in its accepted part (it cannot have arrived)', async () => {
+    const transport: EmailTransport = {
+      kind: 'smtp',
+      signsWithOwnDkim: true,
+      send: async () => {
+        throw new TransportError('550 no such user', true);
+      },
+      check: async () => undefined,
+      close: async () => undefined,
+    } as unknown as EmailTransport;
+    const { pipeline: p, added, windows } = pipeline(transport, { markBounced: async () => false });
+    await p.deliver('e1', { isLast: false });
+    await windows.flush();
+    expect(added).toEqual([expect.objectContaining({ handovers: 1, acceptedMs: 0 })]);
   });
 });

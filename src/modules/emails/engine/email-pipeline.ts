@@ -17,8 +17,15 @@ import { RenderFailedError } from '../../templates';
 import { MessageBuilder, UnbuildableEmailError } from './message-builder';
 import { SendTimeBounces } from './send-time-bounces';
 import { bounceAddress } from '../marks/bounce-address';
+import { HandoverWindows } from './handover-windows';
 
-type HandOver = 'lost' | { result: TransportResult } | { error: unknown; claimed: boolean };
+/** When a claimed email's claim committed and when the transport answered (`performance.now()`). */
+interface Window {
+  claimedAt: number;
+  answeredAt: number;
+}
+
+type HandOver = 'lost' | ({ result: TransportResult } & Window) | ({ error: unknown; claimed: true } & Window) | { error: unknown; claimed: false };
 
 /** Another worker holds the email's lease; the job is retried after the backoff. */
 export class LeaseHeldError extends Error {
@@ -61,6 +68,7 @@ export class EmailPipeline {
     @Inject(EMAIL_TRANSPORT) private readonly transport: EmailTransport,
     private readonly events: EmailEvents,
     private readonly bounces: SendTimeBounces,
+    private readonly windows: HandoverWindows,
   ) {
     this.slots = new ConcurrencyLimit(config.email.sendConcurrency);
     // SES keeps its own MAIL FROM (its bounces come through SNS); the others get a VERP return path.
@@ -125,9 +133,14 @@ export class EmailPipeline {
     }
     const outcome = await this.handOver(email, message.subject, message.messageId, raw, this.envelopeSender(email, message.dkim?.domainName));
     if (outcome === 'lost') return;
-    if ('error' in outcome && !outcome.claimed) await this.onConnectError(email, outcome.error, attempt);
-    else if ('error' in outcome) await this.onTransportError(email, message.subject, outcome.error, attempt);
-    else await this.recordSent(email, message.subject, message.messageId, outcome.result);
+    if ('error' in outcome && !outcome.claimed) return this.onConnectError(email, outcome.error, attempt);
+    try {
+      if ('error' in outcome) await this.onTransportError(email, message.subject, outcome.error, attempt);
+      else await this.recordSent(email, message.subject, message.messageId, outcome.result);
+    } finally {
+      // The window closes when the outcome is written (or, for a temporary failure, released).
+      this.windows.record(outcome.answeredAt - outcome.claimedAt, performance.now() - outcome.answeredAt, 'result' in outcome);
+    }
   }
 
   /**
@@ -161,13 +174,15 @@ export class EmailPipeline {
       return 'lost';
     }
     this.inFlight += 1;
+    const claimedAt = performance.now();
     try {
       const message = { emailId: email.id, envelope: { from: sender, to: [email.toAddress] }, raw, messageId };
       const send = () => (lane ? lane.send(message) : this.transport.send(message));
       const attributes = { 'mailroom.email_id': email.id, 'mailroom.project_id': email.projectId ?? '', 'mailroom.transport': this.transport.kind };
-      return { result: await traced('email.handover', attributes, send, 'client') };
+      const result = await traced('email.handover', attributes, send, 'client');
+      return { result, claimedAt, answeredAt: performance.now() };
     } catch (error) {
-      return { error, claimed: true };
+      return { error, claimed: true, claimedAt, answeredAt: performance.now() };
     } finally {
       this.inFlight -= 1;
     }

@@ -268,7 +268,7 @@ function SentStats({ campaign }: { campaign: Campaign }) {
 }
 
 /** The user's explicit at-least-once choice for emails interrupted during their hand-over. */
-export function ResendUncertain({ campaign, count, arrivedShare }: { campaign: Campaign; count: number; arrivedShare: number }) {
+export function ResendUncertain({ campaign, count, arrivedShare }: { campaign: Campaign; count: number; arrivedShare: number | null }) {
   const projectId = useProjectId();
   const api = useApi();
   const queryClient = useQueryClient();
@@ -278,7 +278,12 @@ export function ResendUncertain({ campaign, count, arrivedShare }: { campaign: C
         <strong>{formatNumber(count)} uncertain:</strong> {count === 1 ? 'one email was' : `${formatNumber(count)} emails were`} interrupted while being handed to the mail
         server (a crash or an outage). They may or may not have arrived, so they are not sent again unless you ask.
       </p>
-      <p className="muted">In crash tests about {formatPercent(arrivedShare, 0)} of uncertain emails had in fact arrived: sending them again gives those recipients a second copy.</p>
+      {arrivedShare !== null && (
+        <p className="muted">
+          On this server about {formatPercent(arrivedShare, 0)} of uncertain emails usually arrived all the same (measured on its own hand-overs): sending them again gives those
+          recipients a second copy.
+        </p>
+      )}
       <ConfirmButton
         label="Send uncertain again"
         title="Send the uncertain emails again?"

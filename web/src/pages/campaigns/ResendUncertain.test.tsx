@@ -33,10 +33,24 @@ describe('campaign page: uncertain emails', () => {
     );
     expect(screen.getByRole('status').textContent).toContain('may or may not have arrived');
     // How many duplicates a resend usually costs (the API's uncertainArrivedShare).
-    expect(screen.getByRole('status').textContent).toContain('about 30% of uncertain emails had in fact arrived');
+    expect(screen.getByRole('status').textContent).toContain('about 30% of uncertain emails usually arrived all the same');
     fireEvent.click(screen.getByRole('button', { name: 'Send uncertain again' }));
     expect(calls).toHaveLength(0);
     fireEvent.click(screen.getByRole('button', { name: 'Send again' }));
     await waitFor(() => expect(calls).toEqual([{ url: expect.stringContaining('/campaigns/c1/resend-uncertain'), method: 'POST' }]));
+  });
+
+  it('says nothing of a share the server has not measured yet', () => {
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter initialEntries={['/p/p1/campaigns/c1']}>
+          <Routes>
+            <Route path="/p/:projectId/campaigns/:id" element={<ResendUncertain campaign={campaign} count={2} arrivedShare={null} />} />
+          </Routes>
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    expect(screen.getByRole('status').textContent).toContain('may or may not have arrived');
+    expect(screen.getByRole('status').textContent).not.toContain('usually arrived');
   });
 });
