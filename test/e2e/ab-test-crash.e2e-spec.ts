@@ -7,7 +7,7 @@ import request from 'supertest';
 import { createProject, createServicesDatabase, TEST_MODE, TestProject } from '../support/app';
 import { freePort, SpawnedService, spawnService, untilListening } from '../support/service-process';
 import { SmtpReceiver } from '../support/smtp-receiver';
-import { waitFor } from '../support/wait';
+import { jitter, waitFor } from '../support/wait';
 
 const RECIPIENTS = 600;
 const INTERRUPTED = /^interrupted while being handed to the transport/;
@@ -99,7 +99,7 @@ describe('A/B campaign crash safety', () => {
 
       // 1. While the test share is being written and sent.
       await waitFor(async () => (smtp.count > 20 ? true : undefined), 120_000, 20);
-      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 300)));
+      await jitter(300);
       await kill('testing');
       const waiting = await waitFor(async () => {
         const s = await stats();
@@ -109,7 +109,7 @@ describe('A/B campaign crash safety', () => {
       // 2. Right after the winner is picked: the phase change, the fresh cursor and the first batches of the rest
       // (a kill later in the rest is a plain campaign's, which campaign-crash.e2e-spec.ts covers).
       await call('post', `/campaigns/${id}/ab/winner`, { variant: 'B' }).expect(200);
-      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 200)));
+      await jitter(200);
       await kill('winner picked');
 
       const final = await waitFor(async () => {

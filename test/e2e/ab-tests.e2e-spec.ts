@@ -1,4 +1,4 @@
-import { ProjectSession, useFixture, useSession, waitFor } from '../support/session';
+import { ProjectSession, SETTLED_EMAIL_STATUSES, useFixture, useSession, waitFor } from '../support/session';
 import { pathOf } from '../support/deliverability';
 import { SmtpReceiver } from '../support/smtp-receiver';
 
@@ -28,6 +28,14 @@ describe('A/B tests', () => {
   const untilPhase = (p: ProjectSession, id: string, phase: string) => waitFor(async () => ((await stats(p, id)).abTest?.phase === phase ? true : undefined), 30_000, 100);
   const untilStatus = (p: ProjectSession, id: string, status: string) =>
     waitFor(async () => ((await p.api.get(`/campaigns/${id}`).expect(200)).body.status === status ? true : undefined), 30_000, 100);
+  /** The campaign's emails once none is left to send (every one settled). */
+  const settled = (p: ProjectSession, id: string) =>
+    waitFor(async () => {
+      const emails = await p.read.emails({ campaignId: id });
+      return emails.every((e) => SETTLED_EMAIL_STATUSES.includes(e.status)) ? emails : undefined;
+    }, 30_000, 100);
+  /** Time travel in SQL: no endpoint ends an A/B test's wait (picking a winner by hand is another path). */
+  const waitOver = (ids: string[]) => s.db.query(`UPDATE campaigns SET ab_wait_until = now() - interval '1 second' WHERE id = ANY($1::uuid[])`, [ids]);
   /** Every contact of the prefix got exactly one message, and the subjects they got, counted. */
   const delivered = async (prefix: string, n: number) => {
     await waitFor(async () => (to(prefix).length >= n ? true : undefined), 30_000, 100);
@@ -91,8 +99,8 @@ describe('A/B tests', () => {
     expect(sentInTest).toBeLessThan(30);
     const subjects = await delivered('auto', sentInTest);
     expect(subjects).toEqual({ 'Subject A': a.recipients, 'Subject B': b.recipients });
-    // Nothing more leaves during the wait.
-    await new Promise((r) => setTimeout(r, 700));
+    // Nothing more leaves during the wait: the test share is all the campaign wrote, and all of it is sent.
+    expect(await settled(p, id)).toHaveLength(sentInTest);
     expect(to('auto').length).toBe(sentInTest);
     // One recipient of B clicks.
     const message = to('auto').find((m) => m.parsed!.subject === 'Subject B')!;
@@ -100,7 +108,7 @@ describe('A/B tests', () => {
     await s.anonymous.get(pathOf(link)).expect(302);
     await waitFor(async () => ((await stats(p, id)).abTest.variants[1].clicked === 1 ? true : undefined), 10_000, 100);
     // The wait is over (moved by SQL): the engine decides B and sends it to the rest.
-    await s.db.dataSource.query(`UPDATE campaigns SET ab_wait_until = now() - interval '1 second' WHERE id = $1`, [id]);
+    await waitOver([id]);
     await untilStatus(p, id, 'SENT');
     expect(await delivered('auto', 30)).toEqual({ 'Subject A': a.recipients, 'Subject B': 30 - a.recipients });
     const final = await stats(p, id);
@@ -168,9 +176,17 @@ describe('A/B tests', () => {
     await untilPhase(p, id, 'waiting');
     const inTest = (await stats(p, id)).abTest.variants.reduce((n: number, v: { recipients: number }) => n + (v.recipients as number), 0);
     await delivered('stop', inTest);
+    // A second test, left running, whose wait ends with the cancelled one's: once the engine has sent
+    // it to the rest, it has been past the cancelled one's wait too.
+    const other = await s.newProject();
+    await seed(other, 'goes', 4);
+    const control = (await other.api.post('/campaigns', abBody({ ...AB, testPercent: 50 })).expect(201)).body.data.id as string;
+    await other.api.post(`/campaigns/${control}/send`, {}).expect(200);
+    await untilPhase(other, control, 'waiting');
     expect((await p.api.post(`/campaigns/${id}/cancel`).expect(200)).body.status).toBe('CANCELLED');
-    await s.db.dataSource.query(`UPDATE campaigns SET ab_wait_until = now() - interval '1 second' WHERE id = $1`, [id]);
-    await new Promise((r) => setTimeout(r, 1000));
+    await waitOver([id, control]);
+    await untilStatus(other, control, 'SENT');
+    await delivered('goes', 4);
     expect(to('stop').length).toBe(inTest);
     const after = await stats(p, id);
     expect(after).toMatchObject({ totalRecipients: 20, skipped: { cancelled: 20 - inTest } });

@@ -203,6 +203,7 @@ describe('analytics', () => {
     await insert(b, campaignB, 9, 9);
     // One of each per UTC day for today and the two days before, never in the future (the
     // default range ends now, so an event at 01:00 today would be out of range before 01:00).
+    // Arranged in SQL: no endpoint backdates an event.
     await s.db.query(
       `INSERT INTO events (project_id, name, data, created_at)
        SELECT $1, n, '{}', now() - (d || ' days')::interval

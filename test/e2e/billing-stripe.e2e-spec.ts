@@ -47,8 +47,8 @@ async function startFakeStripe(): Promise<{ url: string; requests: Recorded[]; s
 }
 
 /*
- * White-box: the project's billing account (Stripe customer id, subscription status), which no
- * endpoint shows; the webhook must name the customer and is judged by the status it leaves.
+ * The webhook must name the project's Stripe customer (the one its checkout sent to Stripe) and is
+ * judged by the subscription status it leaves, which no endpoint shows (read in SQL).
  */
 describe('billing through Stripe (local fake of its API)', () => {
   let stripe: Awaited<ReturnType<typeof startFakeStripe>>;
@@ -65,7 +65,7 @@ describe('billing through Stripe (local fake of its API)', () => {
     if (signature) req.set('Stripe-Signature', signature);
     return req.send(payload);
   };
-  // White-box: no endpoint shows the Stripe subscription status a webhook stored.
+  // Read in SQL: no endpoint shows the Stripe subscription status a webhook stored.
   const subscriptionStatus = async () =>
     (await s.db.query<{ subscription_status: string | null }>(`SELECT subscription_status FROM billing_accounts WHERE project_id = $1`, [s.project.id]))[0].subscription_status;
 
@@ -91,8 +91,10 @@ describe('billing through Stripe (local fake of its API)', () => {
   });
 
   it('takes signed webhooks only (400 for forged, unsigned or stale ones)', async () => {
-    // White-box: no endpoint shows the project's Stripe customer id.
-    const [{ stripe_customer_id: customer }] = await s.db.query<{ stripe_customer_id: string }>(`SELECT stripe_customer_id FROM billing_accounts WHERE project_id = $1`, [s.project.id]);
+    // The project's Stripe customer, as its checkout named it to Stripe.
+    await s.dashboard.post(`${base()}/checkout`).expect(200);
+    const customer = stripe.requests.filter((r) => r.path === '/v1/checkout/sessions').at(-1)!.form.get('customer');
+    expect(customer).toMatch(/^cus_/);
     const payload = JSON.stringify({ id: 'evt_1', object: 'event', type: 'customer.subscription.updated', data: { object: { id: 'sub_1', object: 'subscription', customer, status: 'active' } } }, null, 2);
     expect((await webhook(payload).expect(400)).body.error.code).toBe('BAD_REQUEST');
     await webhook(payload, signed(payload, 'whsec_forged')).expect(400);

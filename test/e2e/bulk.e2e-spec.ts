@@ -156,7 +156,7 @@ describe('bulk contact operations', () => {
         expect(res.body.error.code).toBe('VALIDATION_ERROR');
         expect(res.body.error.errors.map((e: { field: string }) => e.field)).toContain(field);
       }
-      // White-box: no endpoint lists a project's bulk jobs (only GET /contacts/bulk/:id), so none stored is read here.
+      // Read in SQL: no endpoint lists a project's bulk jobs (only GET /contacts/bulk/:id), so none stored is read here.
       const jobs = await app.runtime.app.get(DataSource).query(`SELECT count(*)::int AS n FROM bulk_jobs WHERE project_id = $1`, [p.id]);
       expect(jobs[0].n).toBe(0);
       expect((await getContact(p, id)).status).toBe(200);

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { createProject, createServicesDatabase, startTestApp, TEST_MODE, waitFor } from '../support/app';
+import { createProject, createServicesDatabase, startTestApp, TEST_MODE, jitter, waitFor } from '../support/app';
 import { freePort, modeEnv, spawnReady } from '../support/service-process';
 import { apiClient, apiReads, bearer } from '../support/session';
 import { SmtpReceiver } from '../support/smtp-receiver';
@@ -85,7 +85,7 @@ describe('campaign crash safety', () => {
         const before = smtp.count;
         const resumeMs = k === 0 ? 120_000 : Math.max(SEND_LEASE_SECONDS * 1000, 120_000) + EMAIL_SWEEP_INTERVAL_MS + 60_000;
         await waitFor(async () => (smtp.count > before || smtp.count >= RECIPIENTS ? true : undefined), resumeMs, 20);
-        await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 1_500)));
+        await jitter(1_500);
         service.child.kill('SIGKILL');
         await service.exited;
         kills.push({ atMs: Date.now() - sentAt, received: smtp.count });

@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
-import { createProject, createServicesDatabase, waitFor } from '../support/app';
+import { createProject, createServicesDatabase, jitter, waitFor } from '../support/app';
 import { freePort, SpawnedService, spawnService, untilListening } from '../support/service-process';
+import { apiClient, ApiReads, apiReads, importContacts as importCsv } from '../support/session';
 import { SmtpReceiver } from '../support/smtp-receiver';
 
 const RECIPIENTS = 240;
@@ -30,6 +31,7 @@ describe('campaign release schedule under SIGKILL (api + worker)', () => {
   let worker: SpawnedService;
   let base: string;
   let auth: string;
+  let read: ApiReads;
   const dirs: string[] = [];
   let shared: Record<string, string>;
 
@@ -76,6 +78,7 @@ describe('campaign release schedule under SIGKILL (api + worker)', () => {
     db = new Client({ connectionString: database.url });
     await db.connect();
     auth = `Bearer ${(await createProject(base)).secretKey}`;
+    read = apiReads(apiClient(base, { Authorization: auth }));
   });
 
   afterAll(async () => {
@@ -89,12 +92,7 @@ describe('campaign release schedule under SIGKILL (api + worker)', () => {
 
   const importContacts = async (prefix: string, zoneOf: (i: number) => string) => {
     const csv = ['email,timezone', ...Array.from({ length: RECIPIENTS }, (_, i) => `${prefix}-${i}@crash.example,${zoneOf(i)}`)].join('\n');
-    const upload = await request(base).post('/contacts/import').set('Authorization', auth).attach('file', Buffer.from(csv), { filename: 'r.csv', contentType: 'text/csv' }).expect(202);
-    const job = await waitFor(async () => {
-      const j = (await request(base).get(`/contacts/import/${upload.body.jobId as string}`).set('Authorization', auth).expect(200)).body;
-      return j.status === 'completed' || j.status === 'failed' ? j : undefined;
-    }, 60_000, 100);
-    expect(job.status).toBe('completed');
+    await importCsv(base, { Authorization: auth }, csv, 60_000);
   };
   /** A campaign to the contacts whose address starts with `prefix`. */
   const campaign = async (prefix: string, over: Record<string, unknown> = {}) => {
@@ -111,9 +109,22 @@ describe('campaign release schedule under SIGKILL (api + worker)', () => {
     return (await request(base).post('/campaigns').set('Authorization', auth).send(body).expect(201)).body.data.id as string;
   };
   const get = async (id: string) => (await request(base).get(`/campaigns/${id}`).set('Authorization', auth).expect(200)).body;
-  const written = async (id: string) => Number((await db.query(`SELECT count(*) AS n FROM emails WHERE campaign_id = $1`, [id])).rows[0].n);
+  const stats = async (id: string) => (await request(base).get(`/campaigns/${id}/stats`).set('Authorization', auth).expect(200)).body;
+  const written = (id: string) => read.emailCount({ campaignId: id });
+  /**
+   * `expected` emails written, and the release schedule has seen it: waiting for its next batch
+   * (a wave's interval, a zone's moment) or with nobody left to write. Past this, a write beyond
+   * the wave or moment would have been made already.
+   */
+  const settledAt = (id: string, expected: number) =>
+    waitFor(async () => {
+      if ((await written(id)) !== expected) return undefined;
+      const st = await stats(id);
+      return st.nextBatchAt !== null || st.waiting === 0 ? true : undefined;
+    }, 30_000, 50);
   const received = (prefix: string) => smtp.messages.filter((m) => m.envelope.to.some((to) => to.startsWith(prefix))).length;
   /** The emails a kill left `queued` without a job or `sending`, aged past the sweep's 2 minutes (the sweep every second, lease 10 s). */
+  // Time travel in SQL: no endpoint ages an email.
   const ageStranded = (id: string) => db.query(`UPDATE emails SET updated_at = now() - interval '3 minutes' WHERE campaign_id = $1 AND status = 'queued'`, [id]);
   /** SENT, then: every recipient once (or uncertain, killed in its hand-over), none twice, none left behind. */
   const verify = async (id: string, prefix: string) => {
@@ -123,14 +134,14 @@ describe('campaign release schedule under SIGKILL (api + worker)', () => {
     }, 90_000, 250);
     const per = new Map<string, number>();
     for (const m of smtp.messages) for (const to of m.envelope.to) if (to.startsWith(prefix)) per.set(to, (per.get(to) ?? 0) + 1);
-    const rows = (await db.query(`SELECT to_address, status, error FROM emails WHERE campaign_id = $1`, [id])).rows as Array<{ to_address: string; status: string; error: string | null }>;
+    const rows = await read.emails({ campaignId: id });
     const uncertain = rows.filter((r) => r.status === 'uncertain');
     const missing = [...Array(RECIPIENTS).keys()].map((i) => `${prefix}-${i}@crash.example`).filter((to) => !per.has(to));
     const duplicates = [...per.values()].filter((n) => n > 1).length;
     process.stdout.write(`release-crash ${prefix}: received ${per.size}, duplicates ${duplicates}, missing ${missing.length}, uncertain ${uncertain.length}\n`);
     expect(duplicates).toBe(0);
     expect(rows).toHaveLength(RECIPIENTS);
-    for (const to of missing) expect(uncertain.map((r) => r.to_address)).toContain(to);
+    for (const to of missing) expect(uncertain.map((r) => r.to)).toContain(to);
     for (const r of uncertain) expect(r.error).toMatch(INTERRUPTED);
     expect(rows.filter((r) => !['sent', 'delivered', 'uncertain'].includes(r.status))).toEqual([]);
   };
@@ -146,17 +157,16 @@ describe('campaign release schedule under SIGKILL (api + worker)', () => {
       if (wave === 1) {
         // Inside the wave's write: once its first batch is written, after a random moment.
         await waitFor(async () => ((await written(id)) > before ? true : undefined), 30_000, 10);
-        await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 200)));
+        await jitter(200);
         await killWorker();
         await startWorker();
       }
       // The wave completes, and writes no more than its size.
-      await waitFor(async () => ((await written(id)) === wave * 60 ? true : undefined), 30_000, 50);
-      await new Promise((r) => setTimeout(r, 600));
+      await settledAt(id, wave * 60);
       expect(await written(id)).toBe(wave * 60);
       if (wave === 1) await killWorker();
       await ageStranded(id);
-      // The interval passes.
+      // The interval passes. Time travel in SQL: no endpoint moves a wave's start.
       await db.query(`UPDATE campaigns SET wave_started_at = wave_started_at - interval '6 minutes' WHERE id = $1`, [id]);
       if (wave === 1) await startWorker();
     }
@@ -177,16 +187,18 @@ describe('campaign release schedule under SIGKILL (api + worker)', () => {
     const local = new Date(Date.now() + 5 * 3_600_000).toISOString().slice(0, 19);
     await request(base).post(`/campaigns/${id}/send`).set('Authorization', auth).send({ scheduledFor: local, timezone: 'recipient' }).expect(200);
     // The window is closed: nothing; killed there.
-    await waitFor(async () => ((await db.query(`SELECT next_batch_at FROM campaigns WHERE id = $1`, [id])).rows[0].next_batch_at ? true : undefined), 30_000, 50);
+    await waitFor(async () => ((await stats(id)).nextBatchAt ? true : undefined), 30_000, 50);
     await killWorker();
     expect(await written(id)).toBe(0);
     // The clock reaches the window (restarted meanwhile): Kiritimati's moment is released.
+    // Time travel in SQL: the window opened around now (no endpoint edits a sending campaign's delivery).
     await db.query(`UPDATE campaigns SET delivery = jsonb_set(delivery, '{window}', jsonb_build_object('days', delivery->'window'->'days', 'from', '00:00', 'to', '24:00', 'timezone', 'UTC')) WHERE id = $1`, [id]);
     await startWorker();
     let previous = 0;
     for (const hours of [0, 4.5, 6]) {
       if (hours > 0) {
         // Time passes: the wall time and the schedule's moment move back together.
+        // Time travel in SQL: no endpoint moves a schedule's moment.
         await db.query(
           `UPDATE campaigns SET local_scheduled_for = to_char(local_scheduled_for::timestamp - make_interval(mins => $2), 'YYYY-MM-DD"T"HH24:MI:SS'), release_moment = release_moment - make_interval(mins => $2) WHERE id = $1`,
           [id, hours * 60],
@@ -196,13 +208,12 @@ describe('campaign release schedule under SIGKILL (api + worker)', () => {
       if (hours === 4.5) {
         // Inside Paris's walk.
         await waitFor(async () => ((await written(id)) > previous ? true : undefined), 30_000, 10);
-        await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 150)));
+        await jitter(150);
         await killWorker();
         await ageStranded(id);
         await startWorker();
       }
-      await waitFor(async () => ((await written(id)) === expected ? true : undefined), 30_000, 50);
-      await new Promise((r) => setTimeout(r, 600));
+      await settledAt(id, expected);
       expect(await written(id)).toBe(expected);
       previous = expected;
     }

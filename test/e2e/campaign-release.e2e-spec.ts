@@ -1,4 +1,4 @@
-import { ProjectSession, useFixture, useSession, waitFor } from '../support/session';
+import { ProjectSession, SETTLED_EMAIL_STATUSES, useFixture, useSession, waitFor } from '../support/session';
 import { SmtpReceiver } from '../support/smtp-receiver';
 
 const campaignBody = (over: Record<string, unknown> = {}) => ({
@@ -36,13 +36,20 @@ describe('campaign release schedule', () => {
       const [st, c] = await Promise.all([stats(p, id), get(p, id)]);
       return check(st, c) ? { st, c } : undefined;
     }, ms, 100);
+  // Time travel in SQL: no endpoint moves a campaign's clock (wave start, release moment, window).
   const move = (id: string, assignments: string) => s.db.query(`UPDATE campaigns SET ${assignments} WHERE id = $1`, [id]);
-  /** Received a moment ago, and still the same a few ticks later: nothing more is released. */
+  /**
+   * Received, and nothing more to come until the clock moves: the release schedule waits for its
+   * next batch (`nextBatchAt`) and every email it wrote is sent.
+   */
   const settled = async (p: ProjectSession, id: string, emails: string[], expected: number[]) => {
-    await waitFor(async () => (emails.every((e, i) => received(e) === expected[i]) ? true : undefined), 20_000, 100);
-    await new Promise((r) => setTimeout(r, 800));
+    const st = await waitFor(async () => {
+      if (!emails.every((e, i) => received(e) >= expected[i])) return undefined;
+      const [now, written] = await Promise.all([stats(p, id), p.read.emails({ campaignId: id })]);
+      return now.nextBatchAt !== null && written.every((e) => SETTLED_EMAIL_STATUSES.includes(e.status)) ? now : undefined;
+    }, 20_000, 100);
     expect(emails.map(received)).toEqual(expected);
-    return stats(p, id);
+    return st;
   };
 
   it('refuses bad delivery settings and bad recipient-zone sends with one 422 item per field', async () => {
@@ -79,6 +86,7 @@ describe('campaign release schedule', () => {
     const c = await create(p, { delivery: { batchSize: 2, intervalMinutes: 30 } });
     await p.api.post(`/campaigns/${c.id}/send`, {}).expect(200);
     const first = await until(p, c.id, (st) => st.waiting === 3 && st.nextBatchAt !== null);
+    // Read in SQL: no endpoint shows when a wave started.
     const [{ wave_started_at: started }] = await s.db.query<{ wave_started_at: Date }>(`SELECT wave_started_at FROM campaigns WHERE id = $1`, [c.id]);
     expect(new Date(first.st.nextBatchAt as string).getTime()).toBe(new Date(started).getTime() + 30 * 60_000);
     expect(first.c).toMatchObject({ status: 'SENDING', totalRecipients: 2, delivery: { batchSize: 2, intervalMinutes: 30 } });
@@ -92,6 +100,7 @@ describe('campaign release schedule', () => {
     const done = await until(p, c.id, (st, k) => k.status === 'SENT');
     expect(done.st).toMatchObject({ waiting: 0, nextBatchAt: null, totalRecipients: 5 });
     expect(emails.map(received)).toEqual([1, 1, 1, 1, 1]);
+    // Read in SQL: no endpoint shows how many waves a campaign took.
     expect((await s.db.query<{ wave_count: number }>(`SELECT wave_count FROM campaigns WHERE id = $1`, [c.id]))[0].wave_count).toBe(3);
   });
 
@@ -134,6 +143,7 @@ describe('campaign release schedule', () => {
     expect(sent.body.data.status).toBe('SENDING');
     const first = await until(p, c.id, (st) => st.waiting === 4 && st.nextBatchAt !== null);
     expect(first.c).toMatchObject({ status: 'SENDING', timezone: 'recipient', localScheduledFor: local, fallbackTimezone: 'Europe/Paris' });
+    // Computed in SQL: the instant of Paris's wall time by PostgreSQL's zone rules, which the release schedule uses.
     const [{ paris }] = await s.db.query<{ paris: Date }>(`SELECT ($1::timestamp AT TIME ZONE 'Europe/Paris') AS paris`, [local]);
     expect(first.st.nextBatchAt).toBe(new Date(paris).toISOString());
     await settled(p, c.id, all, [1, 0, 0, 0, 0]);

@@ -38,7 +38,9 @@ describe('campaign results', () => {
     for (const email of ['ann@example.com', 'bob@example.com', 'cat@example.com', 'dan@example.com', ...READERS]) await contact(email);
     await contact('gone@example.com', { subscribed: false });
     await contact('blocked@example.com');
+    // Arranged in SQL: no endpoint adds a suppression (a bounce does, through the SNS webhook).
     await s.db.query(`INSERT INTO suppressions (project_id, email, reason, source) VALUES ($1, 'blocked@example.com', 'bounce', 'api')`, [p.project.id]);
+    // Arranged in SQL: a contact whose address cannot receive mail, which the API refuses to write.
     await s.db.query(`INSERT INTO contacts (project_id, email, subscribed) VALUES ($1, 'broken-address', true)`, [p.project.id]);
     smtp.refuse('dan@example.com', 550);
     const created = await p.api

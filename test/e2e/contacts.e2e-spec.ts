@@ -136,10 +136,11 @@ describe('contacts', () => {
     // A contact deleted while its email's sent record is written: the record locks the email row,
     // then (inserting the contact's events) the contact's key; the delete locks the contact, then
     // (setting its emails' contact to NULL) the email row. PostgreSQL aborts one of the two.
-    // White-box: a transaction here holds the sent record's locks in its order (no API can pause a
-    // sent record half-way). Embedded, PGlite runs one transaction at a time, so no such cycle.
+    // Fault staged in SQL: a transaction here holds the sent record's locks in its order (no API can
+    // pause a sent record half-way). Embedded, PGlite runs one transaction at a time, so no such cycle.
     (TEST_MODE === 'services' ? it : it.skip)('deletes a contact whose email a concurrent transaction is recording as sent (the deadlock is retried)', async () => {
       const victim = (await s.api.post('/contacts', { email: 'racing@example.com' }).expect(201)).body.id;
+      // Arranged in SQL: an email being sent, held there (no endpoint stops a send half-way).
       const [email] = await s.db.query<{ id: string }>(
         `INSERT INTO emails (project_id, contact_id, type, from_address, to_address, status) VALUES ($1, $2, 'MARKETING', 'news@example.com', 'racing@example.com', 'sending') RETURNING id`,
         [s.project.id, victim],
@@ -148,16 +149,18 @@ describe('contacts', () => {
       await record.connect();
       try {
         await record.startTransaction();
+        // Fault staged in SQL: the sent record's first lock, the email row.
         await record.query(`UPDATE emails SET status = 'sent', sent_at = now() WHERE id = $1`, [email.id]);
         const deleted = s.api.del(`/contacts/${victim}`).then((res) => res); // sent now, awaited below
         // The delete has removed the contact and now waits for the email row.
         await waitFor(async () => {
-          // White-box: whether the delete waits on a lock is the database's own state.
+          // Read in SQL: whether the delete waits on a lock is the database's own state.
           const rows = await s.db.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'DELETE FROM contacts%'`);
           return rows.length > 0 || undefined;
         }, 10_000);
         // The sent record's event for the contact needs the contact's key: the cycle closes here,
         // and PostgreSQL aborts the delete (it waited first, so its deadlock check runs first).
+        // Fault staged in SQL: the sent record's second lock.
         await record.query(`INSERT INTO events (project_id, contact_id, name, data) VALUES ($1, $2, 'email.sent', '{}')`, [s.project.id, victim]);
         await record.commitTransaction();
         const res = await deleted;

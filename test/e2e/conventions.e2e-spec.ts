@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { IdempotencyService } from '../../src/platform/http/idempotency/idempotency.service';
 import { CounterStore } from '../../src/platform/http/rate-limit/counter-store';
 import { PostgresCounterStore } from '../../src/platform/http/rate-limit/postgres-counter.store';
-import { createProject, startTestApp, TestApp, TestProject, waitFor } from '../support/app';
+import { createProject, startTestApp, TEST_MODE, TestApp, TestProject, waitFor } from '../support/app';
 import { useSession } from '../support/session';
 
 describe('conventions: rate limit', () => {
@@ -146,8 +146,16 @@ describe('conventions: idempotency key store', () => {
         .catch(() => undefined);
       await firstClaimed;
       const second = db().transaction((em) => keys.claimIn(em, [claim(key)]));
-      // No endpoint shows a claim waiting on a lock: a fixed span lets the second claim reach it before the release.
-      await new Promise((r) => setTimeout(r, 200));
+      // The second claim reaches the holder's lock before the release. Embedded, PGlite runs one
+      // transaction at a time: its statements queue until the holder ends (the same outcome), and
+      // no third statement could look meanwhile.
+      if (TEST_MODE === 'services') {
+        await waitFor(async () => {
+          // Read in SQL: a claim waiting on a lock is the database's own state (no endpoint shows it).
+          const waiting = await db().query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO idempotency_keys%'`);
+          return waiting.length > 0 || undefined;
+        }, 10_000);
+      }
       release();
       await first;
       expect([outcome, await second]).toEqual([outcome, [outcome === 'rollback']]);

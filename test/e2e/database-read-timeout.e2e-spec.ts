@@ -8,7 +8,8 @@ import { TcpProxy } from '../support/tcp-proxy';
  * on a silent PostgreSQL, and the connection of one that gave up is closed, so a pooled
  * connection a partition left dead fails once and is never handed out again (what held a
  * worker's email jobs for ever after a stall healed). On the machine's PostgreSQL, behind a
- * proxy that holds its connections silent for good.
+ * proxy that holds its connections silent for good. A white-box suite: the statements it sends
+ * through the proxy are the subject (no endpoint runs a statement on a chosen connection).
  */
 describe('the database read timeout outside requests', () => {
   jest.setTimeout(60_000);

@@ -43,7 +43,7 @@ describe('domains (smtp transport, DNS verification)', () => {
   });
 
   it('stores the DKIM private key encrypted', async () => {
-    // White-box: how the key is stored at rest is the database's own state (no endpoint shows the private key).
+    // Read in SQL: how the key is stored at rest is the database's own state (no endpoint shows the private key).
     const rows = await s.db.query<{ dkim_private_key: string }>(`SELECT dkim_private_key FROM domains WHERE domain = 'mail-test.example.com'`);
     expect(rows[0].dkim_private_key).toMatch(/^v1:/);
     expect(rows[0].dkim_private_key).not.toContain('PRIVATE KEY');
@@ -131,6 +131,7 @@ describe('domains (smtp transport, DNS verification)', () => {
     const scheduler = s.app.runtime.app.get(DomainVerificationScheduler);
     const db = s.db;
     // Every domain is due: the round re-checks verified ones too.
+    // Time travel in SQL: no endpoint moves a domain's last check.
     await db.query(`UPDATE domains SET last_checked_at = NULL`);
     expect(await scheduler.runOnce()).toBeGreaterThanOrEqual(4);
     const listed = await other.api.get(`/domains/project/${other.project.id}`).expect(200);

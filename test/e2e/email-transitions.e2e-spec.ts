@@ -9,8 +9,8 @@ import { useSession, whiteBox } from '../support/session';
  * plain status guard let the planner read the whole backlog from those indexes for every claim and
  * sent record (bench/README, "Campaigns").
  *
- * White-box: the statements and their plans (no API shows a plan), with emails inserted as rows
- * so that the statistics can be made stale on purpose.
+ * A white-box suite: the statements and their plans are the subject (no API shows a plan), with
+ * emails inserted as rows so that the statistics can be made stale on purpose.
  */
 describe('email transitions', () => {
   const s = useSession();

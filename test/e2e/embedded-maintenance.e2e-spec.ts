@@ -6,7 +6,9 @@ import { EmbeddedMaintenance } from '../../src/platform/database/embedded-mainte
 
 /**
  * The embedded database has no autovacuum: the service vacuums and analyzes changed tables itself
- * (`EMBEDDED_MAINTENANCE_INTERVAL_MS`). With PostgreSQL that is the server's own work.
+ * (`EMBEDDED_MAINTENANCE_INTERVAL_MS`). With PostgreSQL that is the server's own work. A
+ * white-box suite: the database's own statistics (last vacuum, a GIN index's pending list) are the
+ * subject, which no endpoint shows, after a bulk write set-based in SQL.
  */
 describe('embedded database maintenance', () => {
   let app: TestApp;

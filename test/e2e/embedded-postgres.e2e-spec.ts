@@ -2,11 +2,13 @@ import type { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketHandler, PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { Client } from 'pg';
 import { EmbeddedPostgres, socketHandlerInternals, socketServerInternals, startEmbeddedPostgres } from '../../src/platform/database/embedded-postgres';
+import { waitFor } from '../support/wait';
 
 /**
  * The embedded server multiplexes many `pg` connections onto PGlite's single session. These are
  * the contract tests of the pglite-socket patches in embedded-postgres.ts (versions pinned in
- * package.json): an upgrade that changes what they rely on fails here.
+ * package.json): an upgrade that changes what they rely on fails here. A white-box suite: the
+ * statements its connections send are the subject, with no app in front.
  */
 // Not on the session fixture: it tests the embedded database server itself, with no app.
 describe('embedded PostgreSQL server', () => {
@@ -96,8 +98,9 @@ describe('embedded PostgreSQL server', () => {
     const listener = await connect();
     const notifier = await connect();
     await listener.query('LISTEN mailroom_test');
-    const received = new Promise<string>((resolve) => listener.on('notification', (n) => resolve(n.payload ?? '')));
+    let received: string | undefined;
+    listener.on('notification', (n) => (received = n.payload ?? ''));
     await notifier.query(`SELECT pg_notify('mailroom_test', 'hello')`);
-    await expect(Promise.race([received, new Promise((_, reject) => setTimeout(() => reject(new Error('no notification')), 5000))])).resolves.toBe('hello');
+    await expect(waitFor(async () => received, 5000)).resolves.toBe('hello');
   });
 });

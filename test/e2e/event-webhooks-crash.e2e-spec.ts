@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { createProject, createServicesDatabase, TEST_MODE, TestProject } from '../support/app';
-import { freePort, SpawnedService, spawnService, untilListening } from '../support/service-process';
-import { waitFor } from '../support/wait';
+import { freePort, SpawnedService, spawnService, stopService, untilListening } from '../support/service-process';
+import { pause, waitFor } from '../support/wait';
 import { faults, WebhookCall, WebhookReceiver } from '../support/webhook-receiver';
 
 const OUTAGE_MS = 15_000;
@@ -95,14 +95,7 @@ describe('event webhooks across a worker crash and a receiver outage', () => {
   }, 300_000);
 
   afterAll(async () => {
-    for (const service of spawned) {
-      if (service.child.exitCode === null && service.child.signalCode === null) {
-        service.child.kill('SIGINT');
-        const timer = setTimeout(() => service.child.kill('SIGKILL'), 30_000);
-        await service.exited;
-        clearTimeout(timer);
-      }
-    }
+    for (const service of spawned) await stopService(service);
     await hooks?.close();
     await database?.drop();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -161,8 +154,7 @@ describe('event webhooks across a worker crash and a receiver outage', () => {
     const ids: string[] = [];
     for (let i = 0; i < OUTAGE_EVENTS; i++) {
       ids.push(await trackEvent(`outage${i % 7}@example.com`, `outage.e${i % 3}`));
-      // Spread over most of the outage, so events meet it at every point of their retry schedule.
-      await new Promise((r) => setTimeout(r, (OUTAGE_MS * 0.6) / OUTAGE_EVENTS));
+      await pause((OUTAGE_MS * 0.6) / OUTAGE_EVENTS, 'events spread over most of the outage, so they meet it at every point of their retry schedule');
     }
     // Every event has met the closed port at least once before the receiver comes back.
     await waitFor(async () => {
@@ -172,7 +164,7 @@ describe('event webhooks across a worker crash and a receiver outage', () => {
       }
       return true;
     }, 60_000, 500);
-    await new Promise((r) => setTimeout(r, Math.max(0, OUTAGE_MS - (Date.now() - downAt))));
+    await pause(OUTAGE_MS - (Date.now() - downAt), 'the receiver stays down for OUTAGE_MS');
     await hooks.up();
     const upAt = Date.now();
 

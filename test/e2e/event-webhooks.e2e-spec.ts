@@ -238,6 +238,7 @@ describe('event webhooks (WEBHOOK_ALLOW_PRIVATE=true)', () => {
       const p = await s.newProject('at rest');
       const hook = await endpoint(p, 'at-rest', ['*']);
       const rotated = (await p.api.post(`/webhooks/${hook.id}/rotate-secret`).expect(200)).body.secret as string;
+      // Read in SQL: how the secret is stored at rest (no endpoint shows it again).
       const [row] = await s.db.query<Record<string, unknown>>('SELECT * FROM webhook_endpoints WHERE id = $1', [hook.id]);
       const stored = JSON.stringify(row);
       for (const secret of [hook.secret, rotated]) {
@@ -800,6 +801,7 @@ describe('event webhooks: replay limits and fairness between projects', () => {
 
     // 10,001 events of A recorded an hour ago, a millisecond apart (written straight to the table: no fan-out).
     const base = new Date(Date.now() - 3_600_000);
+    // Arranged in SQL: no endpoint backdates an event, and 10,001 tracks would fan out.
     await s.db.query(
       `INSERT INTO events (project_id, name, data, created_at) SELECT $1, 'bulk.e', jsonb_build_object('i', i), $2::timestamptz + i * interval '1 millisecond' FROM generate_series(0, $3 - 1) i`,
       [a.project.id, base.toISOString(), REPLAY_MAX + 1],

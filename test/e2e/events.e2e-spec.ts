@@ -1,6 +1,8 @@
 import { EventsService } from '../../src/modules/events/events.service';
 import type { StoredEvent } from '../../src/modules/events/events.types';
 import { EventConsumerRegistry } from '../../src/modules/events/outbox/event-consumers';
+import { EventOutbox } from '../../src/modules/events/worker/event-outbox';
+import { TEST_MODE } from '../support/app';
 import { ApiClient, ProjectSession, useSession, waitFor } from '../support/session';
 
 /*
@@ -138,8 +140,9 @@ describe('events', () => {
       let inside: StoredEvent | undefined;
       await dataSource.transaction(async (em) => {
         inside = await events.record(s.project.id, { contactId: null, name: 'tx.committed', data: { a: 1 } }, em);
-        // Proves an absence (no consumer hears it before the commit), so a fixed span rather than a condition.
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        // No consumer hears it before the commit: a drain of the outbox, run now, hands it to none.
+        // Embedded, PGlite runs one transaction at a time: no drain can read until this one ends.
+        if (TEST_MODE === 'services') await (s.app.runtime.app.get(EventOutbox) as unknown as { rounds: { runNow(): Promise<void> } }).rounds.runNow();
         expect(heard.find((e) => e.id === inside!.id)).toBeUndefined();
       });
       await waitFor(async () => (heard.find((e) => e.id === inside!.id) ? true : undefined));
@@ -150,8 +153,9 @@ describe('events', () => {
           throw new Error('abort');
         }),
       ).rejects.toThrow('abort');
-      // Proves an absence (a rolled-back event is never heard), so a fixed span rather than a condition.
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // A rolled-back event is never heard: an event committed after it is, and it is not.
+      const after = await events.record(s.project.id, { contactId: null, name: 'tx.after' });
+      await waitFor(async () => (heard.find((e) => e.id === after.id) ? true : undefined));
       expect(heard.find((e) => e.id === rolledBack!.id)).toBeUndefined();
       expect((await s.api.get('/events?name=tx.rolled-back').expect(200)).body.total).toBe(0);
       expect((await s.api.get('/events?name=tx.committed').expect(200)).body.total).toBe(1);

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { createProject, createServicesDatabase, startTestApp, TEST_MODE } from '../support/app';
+import { createProject, createServicesDatabase, pause, startTestApp, TEST_MODE } from '../support/app';
 import { freePort, modeEnv, SpawnedService, spawnReady } from '../support/service-process';
 import { LIQUID_LIMITS, MAX_LIQUID_TAGS } from '../../src/modules/templates/rendering/liquid-engine';
 import { ApiClient, apiClient, apiReads, bearer, SETTLED_EMAIL_STATUSES, useSession, waitFor } from '../support/session';
@@ -26,6 +26,7 @@ import { ApiClient, apiClient, apiReads, bearer, SETTLED_EMAIL_STATUSES, useSess
  */
 
 const HEALTH_BUDGET_MS = 200;
+const SUPPORT = join(__dirname, '..', 'support');
 const RECIPIENTS = 10;
 const recipients = (tag: string) => Array.from({ length: RECIPIENTS }, (_, i) => `${tag}-${i}@example.com`);
 /** A one-off (not stored) value for the send's template variables. */
@@ -41,39 +42,6 @@ const HOSTILE = {
   outputGrowth: { body: '<p>{% for i in (1..n) %}{{ s | raw }}{% endfor %}</p>', data: { n: oneOff(20_000), s: oneOff('x'.repeat(20_000)) } },
 };
 
-/**
- * The poller, a process of its own so that this (Jest) process's pauses do not count: `GET /health`
- * back to back, 25 ms apart, until told to stop; then every latency (ms) and failure.
- */
-const POLLER = `
-const http = require('node:http');
-const { performance } = require('node:perf_hooks');
-let running = true;
-const latencies = [];
-const failures = [];
-process.on('message', () => (running = false));
-const poll = () => new Promise((resolve) => {
-  const req = http.get(process.env.HEALTH_URL, { agent: false, timeout: 10000 }, (res) => {
-    res.resume();
-    res.on('end', () => (res.statusCode === 200 ? resolve() : (failures.push('status ' + res.statusCode), resolve())));
-  });
-  req.on('timeout', () => req.destroy(new Error('no answer within 10 s')));
-  req.on('error', (err) => (failures.push(err.message), resolve()));
-});
-(async () => {
-  await poll();
-  failures.length = 0;
-  process.send({ ready: true });
-  while (running) {
-    const started = performance.now();
-    await poll();
-    latencies.push(performance.now() - started);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  process.send({ latencies, failures }, () => process.exit(0));
-})();
-`;
-
 interface HealthSeen {
   maxMs: number;
   count: number;
@@ -84,7 +52,8 @@ interface HealthSeen {
 
 /** Starts polling `base`'s `/health` (resolves once the poller has had a first answer); `stop()` gives what it saw. */
 async function watchHealth(base: string): Promise<{ stop(): Promise<HealthSeen> }> {
-  const poller = spawn(process.execPath, ['-e', POLLER], { env: { PATH: process.env.PATH ?? '', HEALTH_URL: `${base}/health` }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // The poller, a process of its own so that this (Jest) process's pauses do not count.
+  const poller = spawn(process.execPath, ['-r', join(SUPPORT, 'ts-register.js'), join(SUPPORT, 'health-poller.ts')], { env: { PATH: process.env.PATH ?? '', HEALTH_URL: `${base}/health` }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const next = () =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
       poller.once('message', (m) => resolve(m as Record<string, unknown>));
@@ -383,7 +352,7 @@ describe('hostile templates in a service process with the heap bound, across a r
       // Measured from 1 s after the restart: a process's first second (its first jobs, cold code paths)
       // shows ~50-250 ms pauses on this loaded two-core machine with or without hostile emails; the
       // hostile renders (an out-of-memory renderer every ~1.5 s) go on for 15-20 s after it.
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await pause(1_000, "a process's first second is left out of the measure");
       const again = await watchHealth(base);
       expect(await untilFailed(service, 2 * RECIPIENTS)).toBe(2 * RECIPIENTS);
       alive(service);

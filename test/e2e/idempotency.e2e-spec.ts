@@ -3,10 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { DataSource } from 'typeorm';
-import { createProject, createServicesDatabase, startTestApp, TEST_MODE, waitFor } from '../support/app';
+import { createProject, createServicesDatabase, pause, startTestApp, TEST_MODE, waitFor } from '../support/app';
 import { freePort, modeEnv, spawnReady } from '../support/service-process';
-import { useSession } from '../support/session';
+import { apiClient, apiReads, bearer, useSession } from '../support/session';
 
 /**
  * Idempotency-Key on `/v1/send` (docs/api.md, "Idempotency"): the key is claimed in the
@@ -118,7 +117,7 @@ describe('Idempotency-Key across a SIGKILL', () => {
         for (let attempt = 0; ; attempt++) {
           const r = await post(i);
           if (r.status !== 0 || attempt === 20) return r;
-          await new Promise((resolve) => setTimeout(resolve, 250));
+          await pause(250, "the client's back-off before it retries");
         }
       };
       for (const i of [...unanswered, 0, 1, 2]) retries.set(i, await retry(i));
@@ -127,11 +126,10 @@ describe('Idempotency-Key across a SIGKILL', () => {
 
       const inspect = await startTestApp({ ...env, PORT: '0', ROLE: 'api' }, { persistent: true, dataDir });
       try {
-        const db = inspect.runtime.app.get(DataSource);
-        // White-box: the crash proof counts stored rows per recipient (no lost or duplicate row), read at rest.
-        const rows = (await db.query(`SELECT id, to_address FROM emails WHERE project_id = $1`, [project.id])) as Array<{ id: string; to_address: string }>;
+        // The crash proof counts stored emails per recipient (no lost or duplicate one), read at rest through an API process.
+        const rows = await apiReads(apiClient(inspect.http, bearer(project.secretKey))).emails();
         const perRecipient = new Map<string, string[]>();
-        for (const r of rows) perRecipient.set(r.to_address, [...(perRecipient.get(r.to_address) ?? []), r.id]);
+        for (const r of rows) perRecipient.set(r.to, [...(perRecipient.get(r.to) ?? []), r.id]);
         const lost: number[] = [];
         const duplicated: number[] = [];
         const wrong409: number[] = [];

@@ -226,7 +226,7 @@ describe('CSV import', () => {
       const res = await upload(p, content).expect(status);
       expect(res.body).toMatchObject({ success: false, error: { code, statusCode: status, requestId: expect.any(String) } });
       expect(await contactCount(p)).toBe(0);
-      // White-box: no endpoint lists a project's import jobs (only GET /contacts/import/:id), so none stored is read here.
+      // Read in SQL: no endpoint lists a project's import jobs (only GET /contacts/import/:id), so none stored is read here.
       const jobs = await app.runtime.app.get(DataSource).query(`SELECT count(*)::int AS n FROM import_jobs WHERE project_id = $1`, [p.id]);
       expect(jobs[0].n).toBe(0);
       return res;
@@ -346,6 +346,7 @@ describe('CSV import', () => {
       }
       // The file's own problems come first: a mapping does not hide a missing email column (400).
       await withMapping(p, 'name\nA\n', { name: 'x' }).expect(400);
+      // Read in SQL: no endpoint lists a project's import jobs, so none stored is read here.
       const jobs = await app.runtime.app.get(DataSource).query(`SELECT count(*)::int AS n FROM import_jobs WHERE project_id = $1`, [p.id]);
       expect(jobs[0].n).toBe(0);
       expect(await contactCount(p)).toBe(0);
@@ -429,6 +430,7 @@ describe('CSV import', () => {
       const id = importJobIds.fromWire(res.body.jobId)!;
       const db = apiOnly.runtime.app.get(DataSource);
       // Simulate a crash after a first batch of 2,000 rows committed: rows 2..2001 written, cursor at 2001.
+      // Fault staged in SQL: what a killed import leaves (its job mid-way, its first batch committed).
       await db.query(`UPDATE import_jobs SET status = 'processing', cursor_row = 2001, processed_rows = 2000, imported = 2000 WHERE id = $1`, [id]);
       await db.query(
         `INSERT INTO contacts (project_id, email, data) SELECT $1, 'r' || g || '@example.com', jsonb_build_object('n', g) FROM generate_series(0, 1999) g`,

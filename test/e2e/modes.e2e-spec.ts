@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { ConfigError, loadConfig } from '../../src/config/config';
-import { createProject, startTestApp, waitFor } from '../support/app';
+import { createProject, pause, startTestApp, waitFor } from '../support/app';
 import { freePort, jsonLines, spawnService, untilListening } from '../support/service-process';
 
 // Not on the session fixture: it restarts apps on one data dir and spawns service processes, checking start-up and shutdown.
@@ -88,9 +88,9 @@ describe('modes and process behaviour', () => {
         });
         req.on('error', (err) => resolve({ error: err.message }));
         req.write(first);
-        setTimeout(() => req.end(rest), 1_000);
+        void pause(1_000, 'a slow client: the rest of the body comes a second later').then(() => req.end(rest));
       });
-      await new Promise((r) => setTimeout(r, 200));
+      await pause(200, "the request's first bytes reach the service before SIGINT");
       service.child.kill('SIGINT');
       expect(await answer).toEqual({ status: 401 });
       expect(await service.exited).toBe(0);

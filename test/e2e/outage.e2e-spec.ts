@@ -1,7 +1,7 @@
-import { Client } from 'pg';
 import request from 'supertest';
-import { createProject, TEST_MODE, waitFor } from '../support/app';
+import { createProject, pause, TEST_MODE, waitFor } from '../support/app';
 import { startProxiedTopology } from '../support/proxied-topology';
+import { apiClient, apiReads, bearer, importContacts } from '../support/session';
 
 const RECIPIENTS = 300;
 const OUTAGE_MS = 12_000;
@@ -19,13 +19,12 @@ describe('outage of PostgreSQL and Redis', () => {
   jest.setTimeout(600_000);
 
   it('answers 503 with Retry-After during the outage, writes nothing by halves, and loses no campaign email', async () => {
-    const { smtp, database, pg, redis, base, stop } = await startProxiedTopology('outage', { SEND_RATE_PER_SECOND: '30' });
+    const { smtp, pg, redis, base, stop } = await startProxiedTopology('outage', { SEND_RATE_PER_SECOND: '30' });
     try {
       const project = await createProject(base);
       const api = (method: 'get' | 'post', path: string) => request(base)[method](path).set('Authorization', `Bearer ${project.secretKey}`);
       const csv = ['email', ...Array.from({ length: RECIPIENTS }, (_, i) => `r${i}@outage.example`)].join('\n');
-      const upload = await api('post', '/contacts/import').attach('file', Buffer.from(csv), { filename: 'r.csv', contentType: 'text/csv' }).expect(202);
-      await waitFor(async () => ((await api('get', `/contacts/import/${upload.body.jobId as string}`).expect(200)).body.status === 'completed' ? true : undefined), 120_000, 200);
+      await importContacts(base, bearer(project.secretKey), csv);
       const created = await api('post', '/campaigns')
         .send({ name: 'Outage', subject: 'Outage {{email}}', body: '<p>Hello {{email}}</p>', from: 'news@example.com', audienceType: 'ALL', type: 'MARKETING' })
         .expect(201);
@@ -43,8 +42,7 @@ describe('outage of PostgreSQL and Redis', () => {
             () => 0,
           ),
       );
-      // A fixed delay on purpose: the cut must land while these sends are in flight, at no particular step.
-      await new Promise((r) => setTimeout(r, 20));
+      await pause(20, 'the cut lands while these sends are in flight, at no particular step');
       await pg.cut();
       await redis?.cut();
       const cutAt = Date.now();
@@ -63,8 +61,7 @@ describe('outage of PostgreSQL and Redis', () => {
       expect((await request(base).get('/health')).status).toBe(200);
       expect(statuses.every((s) => s === 200 || s === 503)).toBe(true);
 
-      // The outage lasts OUTAGE_MS whatever happens in it: a span of time, not a condition to wait for.
-      await new Promise((r) => setTimeout(r, Math.max(0, OUTAGE_MS - (Date.now() - cutAt))));
+      await pause(OUTAGE_MS - (Date.now() - cutAt), 'the outage lasts OUTAGE_MS whatever happens in it');
       await redis?.restore();
       await pg.restore();
       await waitFor(async () => ((await api('get', '/contacts').then((r) => r.status)) === 200 ? true : undefined), 60_000, 250);
@@ -80,34 +77,28 @@ describe('outage of PostgreSQL and Redis', () => {
       // What is missing then shows in the counts below.
       await smtp.waitForCount(RECIPIENTS, 60_000).catch(() => undefined);
 
-      const client = new Client({ connectionString: database.url });
-      await client.connect();
-      try {
-        // White-box: the outage proof reads the rows themselves (no duplicate row, no half-written send), straight from PostgreSQL.
-        const rows = (await client.query(`SELECT to_address, status FROM emails WHERE campaign_id = $1`, [campaignId])).rows as Array<{ to_address: string; status: string }>;
-        const perRecipient = new Map<string, number>();
-        for (const m of smtp.messages) for (const to of m.envelope.to) perRecipient.set(to, (perRecipient.get(to) ?? 0) + 1);
-        const received = [...Array(RECIPIENTS).keys()].filter((i) => perRecipient.has(`r${i}@outage.example`)).length;
-        const duplicates = [...perRecipient.values()].filter((n) => n > 1).length;
-        const byStatus: Record<string, number> = {};
-        for (const r of rows) byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
-        // White-box: which half of each racing send was written (a partial write), from the rows themselves.
-        const raced = (await client.query(`SELECT to_address FROM emails WHERE project_id = $1 AND to_address LIKE 'race%'`, [project.id])).rows as Array<{ to_address: string }>;
-        const racedSet = new Set(raced.map((r) => r.to_address));
-        const halves = statuses.map((_, i) => [racedSet.has(`race${i}a@example.org`), racedSet.has(`race${i}b@example.org`)]).filter(([a, b]) => a !== b).length;
-        const answered200Missing = statuses.filter((s, i) => s === 200 && !racedSet.has(`race${i}a@example.org`)).length;
-        process.stdout.write(
-          `outage (${TEST_MODE}): ${OUTAGE_MS} ms; campaign rows ${JSON.stringify(byStatus)}, received ${received}/${RECIPIENTS}, duplicates ${duplicates}; ` +
-            `racing sends ${statuses.filter((s) => s === 200).length} × 200, ${statuses.filter((s) => s === 503).length} × 503, half-written ${halves}\n`,
-        );
-        expect(final).toMatchObject({ status: 'SENT' });
-        expect({ received, duplicates, halves, answered200Missing }).toEqual({ received: RECIPIENTS, duplicates: 0, halves: 0, answered200Missing: 0 });
-        expect(byStatus.failed ?? 0).toBe(0);
-        expect(byStatus.uncertain ?? 0).toBe(0);
-        expect((byStatus.sent ?? 0) + (byStatus.delivered ?? 0)).toBe(RECIPIENTS);
-      } finally {
-        await client.end();
-      }
+      // The outage proof reads the emails themselves (no duplicate, no half-written send) once the database is back.
+      const read = apiReads(apiClient(base, bearer(project.secretKey)));
+      const rows = await read.emails({ campaignId });
+      const perRecipient = new Map<string, number>();
+      for (const m of smtp.messages) for (const to of m.envelope.to) perRecipient.set(to, (perRecipient.get(to) ?? 0) + 1);
+      const received = [...Array(RECIPIENTS).keys()].filter((i) => perRecipient.has(`r${i}@outage.example`)).length;
+      const duplicates = [...perRecipient.values()].filter((n) => n > 1).length;
+      const byStatus: Record<string, number> = {};
+      for (const r of rows) byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
+      // Which half of each racing send was written (a partial write).
+      const racedSet = new Set((await read.emails()).map((r) => r.to).filter((to) => to.startsWith('race')));
+      const halves = statuses.map((_, i) => [racedSet.has(`race${i}a@example.org`), racedSet.has(`race${i}b@example.org`)]).filter(([a, b]) => a !== b).length;
+      const answered200Missing = statuses.filter((s, i) => s === 200 && !racedSet.has(`race${i}a@example.org`)).length;
+      process.stdout.write(
+        `outage (${TEST_MODE}): ${OUTAGE_MS} ms; campaign rows ${JSON.stringify(byStatus)}, received ${received}/${RECIPIENTS}, duplicates ${duplicates}; ` +
+          `racing sends ${statuses.filter((s) => s === 200).length} × 200, ${statuses.filter((s) => s === 503).length} × 503, half-written ${halves}\n`,
+      );
+      expect(final).toMatchObject({ status: 'SENT' });
+      expect({ received, duplicates, halves, answered200Missing }).toEqual({ received: RECIPIENTS, duplicates: 0, halves: 0, answered200Missing: 0 });
+      expect(byStatus.failed ?? 0).toBe(0);
+      expect(byStatus.uncertain ?? 0).toBe(0);
+      expect((byStatus.sent ?? 0) + (byStatus.delivered ?? 0)).toBe(RECIPIENTS);
     } finally {
       await stop();
     }

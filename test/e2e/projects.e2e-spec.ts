@@ -126,7 +126,7 @@ describe('projects', () => {
     expect(await s.as(project).read.contactCount()).toBe(0);
     expect(await s.as(keep).read.contactCount()).toBe(1);
     // A reset must not launder the deliverability history.
-    // White-box: no endpoint lists a project's suppressions.
+    // Read in SQL: no endpoint lists a project's suppressions.
     expect(await s.db.query(`SELECT email FROM suppressions WHERE project_id = $1`, [project.id])).toEqual([{ email: 'bounced@example.com' }]);
     await request(s.http).get('/v1/ping').set('Authorization', `Bearer ${project.secretKey}`).expect(200);
     const members = await request(s.http).get(`/projects/${project.id}/members`).set('Cookie', project.cookie).expect(200);

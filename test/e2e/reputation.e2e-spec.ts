@@ -1,5 +1,5 @@
 import { eventually } from '../support/deliverability';
-import { ProjectSession, useFixture, useSession } from '../support/session';
+import { ProjectSession, useFixture, useSession, waitFor } from '../support/session';
 import { SesServer } from '../support/ses-server';
 import { ses, startSnsTestKit } from '../support/sns';
 
@@ -30,15 +30,19 @@ describe('sending reputation: security endpoints, automatic suspension, re-enabl
     }
     expect(ids).toHaveLength(105);
     const deadline = Date.now() + 30_000;
-    for (;;) {
-      const rows = (await s.read.emails()).filter((e) => ids.includes(e.id)).sort((a, b) => (a.to < b.to ? -1 : a.to > b.to ? 1 : 0));
-      sent = rows.filter((r) => r.status === 'sent' && r.providerMessageId).map((r) => ({ id: r.id, to: r.to, messageId: r.providerMessageId! }));
-      const pending = rows.filter((r) => r.status === 'queued' || r.status === 'sending').length;
-      // Every email handed over; or (queue hiccups aside) enough of them once the deadline passes.
-      if (pending === 0 || (Date.now() > deadline && sent.length >= 100)) break;
-      if (Date.now() > deadline) throw new Error(`only ${sent.length} of 105 emails were sent`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await waitFor(
+      async () => {
+        const rows = (await s.read.emails()).filter((e) => ids.includes(e.id)).sort((a, b) => (a.to < b.to ? -1 : a.to > b.to ? 1 : 0));
+        sent = rows.filter((r) => r.status === 'sent' && r.providerMessageId).map((r) => ({ id: r.id, to: r.to, messageId: r.providerMessageId! }));
+        const pending = rows.filter((r) => r.status === 'queued' || r.status === 'sending').length;
+        // Every email handed over; or (queue hiccups aside) enough of them once the deadline passes.
+        if (pending === 0 || (Date.now() > deadline && sent.length >= 100)) return true;
+        if (Date.now() > deadline) throw new Error(`only ${sent.length} of 105 emails were sent`);
+        return undefined;
+      },
+      60_000,
+      250,
+    );
   }, 120_000);
 
   it('reports rates to members on both routes and 404s everyone else', async () => {

@@ -4,7 +4,7 @@ import { SCHEMA_DIFF_IGNORED_TABLES } from '../../src/platform/database/schema-d
 import { startTestApp, TestApp } from '../support/app';
 
 /**
- * White-box on purpose: no API shows the database catalogue. `npm run migration:generate` on a
+ * A white-box suite on purpose: no API shows the database catalogue. `npm run migration:generate` on a
  * freshly migrated database must propose nothing, so every table our migrations create is
  * described by a registered entity that matches it column for column, index for index.
  */

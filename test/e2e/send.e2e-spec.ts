@@ -277,8 +277,10 @@ describe('POST /v1/send through SMTP', () => {
     const again = await send(body, 'send-key-1').expect(409);
     expect(again.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
     await smtp.waitFor('idem@example.org');
-    // Proves an absence (no second copy arrives), so a fixed span rather than a condition.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // No second copy: one email written, and one sent after it through the same path has arrived.
+    expect((await s.read.emails()).filter((e) => e.to === 'idem@example.org')).toHaveLength(1);
+    await send({ ...body, to: 'idem-after@example.org' }).expect(200);
+    await smtp.waitFor('idem-after@example.org');
     expect(smtp.to('idem@example.org')).toHaveLength(1);
   });
 

@@ -1,7 +1,7 @@
-import { Client } from 'pg';
 import request from 'supertest';
-import { createProject, TEST_MODE, type TestProject, waitFor } from '../support/app';
+import { createProject, pause, TEST_MODE, type TestProject, waitFor } from '../support/app';
 import { type ProxiedTopology, startProxiedTopology } from '../support/proxied-topology';
+import { apiClient, apiReads, bearer } from '../support/session';
 import type { SmtpReceiver } from '../support/smtp-receiver';
 
 /** The outage answer's bound (docs/operations.md) and what an HTTP round trip on a loaded machine may add. */
@@ -23,7 +23,6 @@ const DELIVERY_MARGIN_MS = 10_000;
 describe('a silent PostgreSQL or Redis', () => {
   jest.setTimeout(600_000);
   let smtp: SmtpReceiver;
-  let database: ProxiedTopology['database'];
   let pg: ProxiedTopology['pg'];
   let redis: ProxiedTopology['redis'];
   let base: string;
@@ -33,7 +32,7 @@ describe('a silent PostgreSQL or Redis', () => {
   beforeAll(async () => {
     // Background statements give up at test scale (the default is 60 s): a worker's pooled connection the stall left dead fails its first statement after the heal.
     topology = await startProxiedTopology('silent', { DATABASE_READ_TIMEOUT_MS: '10000' });
-    ({ smtp, database, pg, redis, base } = topology);
+    ({ smtp, pg, redis, base } = topology);
     project = await createProject(base);
     // Warm: a send delivered end to end (connections open, the key cached), so the stall meets them in use.
     await send('warm@silent.example').expect(200);
@@ -86,22 +85,16 @@ describe('a silent PostgreSQL or Redis', () => {
     await api('post', '/v1/track').send({ email: `${marker}@silent.example`, event: `${marker}-event` }).expect(200);
     // With the queues in Redis, the marker's delivery also shows that the send path works end to
     // end again. The PostgreSQL queue backend's own connections that the stall held stay silent
-    // (BullMQ's pool has no read timeout), so in that mode the marker's rows are the sign instead.
+    // (BullMQ's pool has no read timeout), so in that mode the marker's event is the sign instead.
     if (redis) await waitFor(async () => (delivered(`${marker}@silent.example`) ? true : undefined), 120_000, 200);
-    const client = new Client({ connectionString: database.url });
-    await client.connect();
-    try {
-      // White-box: whether the stalled requests wrote anything, from the rows themselves.
-      const count = async (sql: string, args: unknown[]) => Number((await client.query(sql, args)).rows[0].n);
-      await waitFor(async () => ((await count(`SELECT count(*) AS n FROM events WHERE project_id = $1 AND name = $2`, [project.id, `${marker}-event`])) > 0 ? true : undefined), 60_000, 200);
-      expect({
-        emails: await count(`SELECT count(*) AS n FROM emails WHERE project_id = $1 AND to_address = $2`, [project.id, `${tag}@silent.example`]),
-        events: await count(`SELECT count(*) AS n FROM events WHERE project_id = $1 AND name = $2`, [project.id, `${tag}-event`]),
-        received: delivered(`${tag}@silent.example`),
-      }).toEqual({ emails: 0, events: 0, received: false });
-    } finally {
-      await client.end();
-    }
+    // Whether the stalled requests wrote anything, as the API shows it once it answers again.
+    const read = apiReads(apiClient(base, bearer(project.secretKey)));
+    await waitFor(async () => ((await read.events({ name: `${marker}-event` })).length > 0 ? true : undefined), 60_000, 200);
+    expect({
+      emails: (await read.emails()).filter((e) => e.to === `${tag}@silent.example`).length,
+      events: (await read.events({ name: `${tag}-event` })).length,
+      received: delivered(`${tag}@silent.example`),
+    }).toEqual({ emails: 0, events: 0, received: false });
   }
 
   it('PostgreSQL silent: every probe answers 503 within 5 s, and none of them is performed after the heal', async () => {
@@ -117,8 +110,7 @@ describe('a silent PostgreSQL or Redis', () => {
   (TEST_MODE === 'services' ? it : it.skip)('Redis silent: every probe answers 503 within 5 s, none is performed, and a send after the heal is delivered within 30 s', async () => {
     redis!.stall();
     const answers = await probe('redis-stalled');
-    // A span of silence, not a condition: long enough for every queue connection to be waiting on it.
-    await new Promise((r) => setTimeout(r, 12_000));
+    await pause(12_000, 'a span of silence, long enough for every queue connection to be waiting on it');
     process.stdout.write(`silent Redis (${TEST_MODE}): ${JSON.stringify(answers)}\n`);
     await redis!.restore();
     const healedAt = Date.now();

@@ -10,6 +10,7 @@ import { TestDnsServer } from '../support/dns-server';
 import { send } from '../support/deliverability';
 import { RawSmtp } from '../support/raw-smtp';
 import { ProjectSession, useFixture, useSession, waitFor } from '../support/session';
+import { pause } from '../support/wait';
 import { SmtpReceiver } from '../support/smtp-receiver';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -264,6 +265,7 @@ describe('inbound mail and bounces (SMTP_INBOUND_PORT)', () => {
     const envelope = { from: 'dave@sender.example', to: ['a@acme.test', 'b@other.test'] };
     // The insert of the project written second (the higher id) fails, after the first one's went through.
     const second = [s.project.id, other.project.id].sort()[1];
+    // Fault staged in SQL: a trigger refuses the second project's row (no endpoint fails a write half-way).
     await s.db.dataSource.query(`CREATE FUNCTION inbound_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused for the test'; END $$`);
     await s.db.dataSource.query(`CREATE TRIGGER inbound_refuse BEFORE INSERT ON inbound_messages FOR EACH ROW WHEN (NEW.project_id = '${second}') EXECUTE FUNCTION inbound_refuse()`);
     try {
@@ -271,15 +273,18 @@ describe('inbound mail and bounces (SMTP_INBOUND_PORT)', () => {
       expect(refused?.responseCode).toBeGreaterThanOrEqual(400);
       expect(refused?.responseCode).toBeLessThan(500);
     } finally {
+      // Fault lifted in SQL, as it was staged.
       await s.db.dataSource.query('DROP TRIGGER inbound_refuse ON inbound_messages; DROP FUNCTION inbound_refuse()');
     }
-    const rows = await s.db.dataSource.query(`SELECT project_id FROM inbound_messages WHERE message_id = $1`, ['<all-or-nothing@sender.example>']);
-    expect(rows).toEqual([]);
+    // Neither project recorded it (a message's row and its email.received event are written together).
+    expect((await s.read.events({ name: 'email.received' })).length).toBe(mine);
+    expect((await other.read.events({ name: 'email.received' })).length).toBe(theirs);
     await deliver(envelope, raw);
-    expect(await received(s, mine + 1)).toHaveLength(mine + 1);
-    expect(await received(other, theirs + 1)).toHaveLength(theirs + 1);
-    const after = await s.db.dataSource.query(`SELECT project_id FROM inbound_messages WHERE message_id = $1 ORDER BY project_id`, ['<all-or-nothing@sender.example>']);
-    expect(after.map((r: { project_id: string }) => r.project_id)).toEqual([s.project.id, other.project.id].sort());
+    const [ours, yours] = [await received(s, mine + 1), await received(other, theirs + 1)];
+    expect([ours.length, yours.length]).toEqual([mine + 1, theirs + 1]);
+    // Each project's newest record is this message.
+    expect((await inbound(s, ours[0].data.inboundId as string)).messageId).toBe('<all-or-nothing@sender.example>');
+    expect((await inbound(other, yours[0].data.inboundId as string)).messageId).toBe('<all-or-nothing@sender.example>');
   });
 
   it('stores malformed MIME as received', async () => {
@@ -348,7 +353,8 @@ describe('inbound mail and bounces (SMTP_INBOUND_PORT)', () => {
   });
 
   it('leaves nothing for a client that disconnects in the middle of DATA', async () => {
-    const before = (await s.db.query<{ n: string }>(`SELECT count(*) AS n FROM inbound_messages`))[0].n;
+    // A message's row and its email.received event are written together: the events count the records.
+    const before = (await s.read.events({ name: 'email.received' })).length;
     await new Promise<void>((resolve, reject) => {
       const socket = connect(port, '127.0.0.1');
       const script = ['EHLO client.test', 'MAIL FROM:<dave@sender.example>', 'RCPT TO:<support@acme.test>', 'DATA'];
@@ -360,7 +366,7 @@ describe('inbound mail and bounces (SMTP_INBOUND_PORT)', () => {
         buffer = '';
         if (reply.startsWith('354')) {
           socket.write('Subject: cut\r\n\r\nhalf a message');
-          setTimeout(() => socket.destroy(), 100);
+          void pause(100, 'the half message reaches the server before the client drops').then(() => socket.destroy());
           return;
         }
         const next = script.shift();
@@ -369,9 +375,12 @@ describe('inbound mail and bounces (SMTP_INBOUND_PORT)', () => {
       socket.on('close', () => resolve());
       socket.on('error', reject);
     });
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect((await s.db.query<{ n: string }>(`SELECT count(*) AS n FROM inbound_messages`))[0].n).toBe(before);
-    expect((await s.read.events({ name: 'email.received' })).some((e) => e.data.subject === 'cut')).toBe(false);
+    // A whole message after it, through the same listener, is recorded; the cut one never is.
+    await deliver({ from: 'dave@sender.example', to: ['support@acme.test'] }, await compose({ from: 'dave@sender.example', to: 'support@acme.test', subject: 'whole', text: 'x' }));
+    const events = await received(s, before + 1);
+    expect(events).toHaveLength(before + 1);
+    expect(events[0].data.subject).toBe('whole');
+    expect(events.some((e) => e.data.subject === 'cut')).toBe(false);
   });
 
   describe('bounces through the VERP return path', () => {
@@ -441,7 +450,9 @@ describe('inbound mail and bounces (SMTP_INBOUND_PORT)', () => {
       await deliver({ from: '', to: [forged] }, dsn(forged, 'failed', '5.1.1'));
       const foreign = email.returnPath.replace('@bounces.acme.test', '@bounces.other.test');
       await deliver({ from: '', to: [foreign] }, dsn(foreign, 'failed', '5.1.1'));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // A genuine delay report after them, through the same return path, is recorded: they were handled before it.
+      await deliver({ from: '', to: [email.returnPath] }, dsn(email.returnPath, 'delayed', '4.4.1'));
+      await waitFor(async () => ((await s.read.emailEvents(email.id, 'email.delay')).length > 0 ? true : undefined));
       expect((await s.read.email(email.id))!.status).toBe('delivered');
       expect((await s.read.contact(email.contactId))!.subscribed).toBe(true);
       expect(await s.read.emailEvents(email.id, 'email.bounce')).toEqual([]);
@@ -457,7 +468,7 @@ describe('inbound mail and bounces (SMTP_INBOUND_PORT)', () => {
     const id = event.data.inboundId as string;
     const dir = join(s.app.dataDir, 'inbound');
     expect(existsSync(join(dir, `${id}.eml`))).toBe(true);
-    // Arranged: the API cannot age a message; the purge (every 200 ms here) finds it past 30 days.
+    // Time travel in SQL: the API cannot age a message; the purge (every 200 ms here) finds it past 30 days.
     await s.db.query(`UPDATE inbound_messages SET received_at = now() - interval '31 days' WHERE id = $1`, [id]);
     await waitFor(async () => ((await s.api.get(`/inbound/${id}`)).status === 404 ? true : undefined));
     expect(readdirSync(dir)).not.toContain(`${id}.eml`);

@@ -8,7 +8,7 @@ import { addVerifiedDomain } from '../support/dns-server';
 import { useSmtpDnsSession } from '../support/mail-stack';
 import type { ProjectSession } from '../support/session';
 import { RawSmtp } from '../support/raw-smtp';
-import { waitFor } from '../support/wait';
+import { pause, waitFor } from '../support/wait';
 
 const DOMAIN = 'relay.example.com';
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
@@ -187,7 +187,7 @@ describe('SMTP submission relay', () => {
       expect(await refusal(send(rcpt('r')))).toMatch(/^451 4\.7\.1 /);
       await counters.clear(`rl:${other.project.id}`);
 
-      // White-box: no endpoint disables a project (the reputation check does); the send path caches it for a few seconds.
+      // Arranged in SQL: no endpoint disables a project (the reputation check does); the send path caches it for a few seconds.
       await s.db.query(`UPDATE projects SET disabled = true, disabled_reason = 'EMAIL_REPUTATION' WHERE id = $1`, [other.project.id]);
       let refused = '';
       await waitFor(async () => {
@@ -203,11 +203,12 @@ describe('SMTP submission relay', () => {
 
     it('451 4.3.0 when the database fails, and nothing is written', async () => {
       const to = rcpt('dbfail');
-      // White-box: a constraint that fails the content insert stands in for a database failure inside the transaction.
+      // Fault staged in SQL: a constraint that fails the content insert stands in for a database failure inside the transaction.
       await s.db.query(`ALTER TABLE email_contents ADD CONSTRAINT smtp_e2e_fail CHECK (subject <> 'fail this insert')`);
       try {
         expect(await refusal(client().sendMail({ from: `app@${DOMAIN}`, to, subject: 'fail this insert', text: 'x' }))).toMatch(/^451 4\.3\.0 /);
       } finally {
+        // Fault lifted in SQL, as it was staged.
         await s.db.query(`ALTER TABLE email_contents DROP CONSTRAINT smtp_e2e_fail`);
       }
       expect(await s.read.contactByEmail(to)).toBeUndefined();
@@ -243,7 +244,7 @@ describe('SMTP submission relay', () => {
     expect(await raw.command(`RCPT TO:<${to}>`)).toMatch(/^250/);
     expect(await raw.command('DATA')).toMatch(/^354/);
     raw.socket.write(`From: app@${DOMAIN}\r\nTo: ${to}\r\nSubject: cut\r\n\r\nhalf a mess`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await pause(200, 'the half message reaches the server before the client drops');
     raw.close();
     // A complete submission after it is served and written; the cut one never is.
     const after = rcpt('after');
@@ -271,7 +272,7 @@ describe('SMTP submission relay', () => {
         await s.api.get('/v1/ping').expect(200);
         // Not stalled (an API waiting on the SMTP sessions would take their timeouts, tens of seconds).
         expect(Date.now() - started).toBeLessThan(2000);
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        await pause(200, 'pings paced while the sessions are held');
       }
       // Every held session still answers.
       const replies = await Promise.all(sessions.map((session) => session.command('NOOP')));

@@ -147,8 +147,8 @@ describe('SNS notifications (/webhooks/sns)', () => {
 
   it('applies a bounce whole or not at all: a failure half-way is rolled back and the SNS retry finishes the job', async () => {
     const sent = await sentEmail('flaky@example.net');
-    // White-box: a test-only trigger makes the contact's unsubscription fail, after the email was
-    // marked and the address suppressed in the same feedback (no API can inject a database failure).
+    // Fault staged in SQL: a test-only trigger makes the contact's unsubscription fail, after the email
+    // was marked and the address suppressed in the same feedback (no API can inject a database failure).
     await s.db.query(`CREATE FUNCTION test_fail_unsubscribe() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN IF NEW.email = 'flaky@example.net' THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END $$`);
     await s.db.query(`CREATE TRIGGER test_fail_unsubscribe BEFORE UPDATE ON contacts FOR EACH ROW EXECUTE FUNCTION test_fail_unsubscribe()`);
@@ -156,6 +156,7 @@ describe('SNS notifications (/webhooks/sns)', () => {
     try {
       await post(envelope).expect(500);
     } finally {
+      // Fault lifted in SQL, as it was staged.
       await s.db.query(`DROP TRIGGER test_fail_unsubscribe ON contacts`);
       await s.db.query(`DROP FUNCTION test_fail_unsubscribe()`);
     }

@@ -2,7 +2,7 @@ import { CampaignEngine } from '../../src/modules/campaigns/engine/campaign-engi
 import { EmailPipeline } from '../../src/modules/emails/engine/email-pipeline';
 import { TestApp } from '../support/app';
 import { createTemplate, db, send } from '../support/deliverability';
-import { useSession } from '../support/session';
+import { useSession, waitFor } from '../support/session';
 
 /**
  * Skips decided when the pipeline takes a queued email, from the state at that moment: a
@@ -26,6 +26,9 @@ describe('queued mail whose project or address changed before sending', () => {
     const body = { to: 'reader@example.org', from: 'me@example.com', subject: 'Hello', body: '<p>Hi</p>' };
     const queuedThenSuspended = (await send(app, project, body)).data.emails[0].email as string;
     const queuedWhileEnabled = (await send(app, project, body)).data.emails[0].email as string;
+    // Probes, queued while enabled, for the pipeline to take until it sees the project disabled.
+    const probes: string[] = [];
+    for (let i = 0; i < 30; i++) probes.push((await send(app, project, { ...body, to: `probe${i}@example.org` })).data.emails[0].email as string);
     expect((await owner.read.email(queuedThenSuspended))!.status).toBe('queued');
 
     const pipeline = app.runtime.app.get(EmailPipeline);
@@ -34,8 +37,17 @@ describe('queued mail whose project or address changed before sending', () => {
 
     // Arranged in SQL: only the reputation check disables a project, no endpoint does.
     await db(app).query(`UPDATE projects SET disabled = true, disabled_reason = 'EMAIL_REPUTATION' WHERE id = $1`, [project.id]);
-    // The pipeline caches a project for up to 5 s.
-    await new Promise((resolve) => setTimeout(resolve, 5_100));
+    // The pipeline caches a project for up to 5 s: once it skips a probe as disabled, it sees the change.
+    await waitFor(
+      async () => {
+        const probe = probes.shift();
+        if (!probe) throw new Error('the pipeline still took the project as enabled after every probe');
+        await pipeline.deliver(probe, { isLast: false });
+        return (await owner.read.email(probe))!.status === 'skipped' ? true : undefined;
+      },
+      15_000,
+      500,
+    );
     await pipeline.deliver(queuedThenSuspended, { isLast: false });
     expect(await owner.read.email(queuedThenSuspended)).toMatchObject({ status: 'skipped', skipReason: 'project_disabled' });
   });

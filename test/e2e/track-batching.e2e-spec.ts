@@ -1,7 +1,7 @@
 import { ContactsService } from '../../src/modules/contacts/contacts.service';
 import type { StoredEvent } from '../../src/modules/events/events.types';
 import { EventConsumerRegistry } from '../../src/modules/events/outbox/event-consumers';
-import { StatementRunner } from '../../src/platform/database/statement-runner';
+import { slowStatements } from '../support/app';
 import { ProjectSession, useSession, waitFor } from '../support/session';
 
 /**
@@ -26,20 +26,13 @@ describe('track batching', () => {
         heard.push(...events);
       },
     });
-    // A database slower than loopback supertest can keep busy: calls pile up while a statement
-    // is in flight, so they really get batched (as under production load).
-    const statements = s.app.runtime.app.get(StatementRunner);
-    const run = statements.run.bind(statements);
-    statements.run = async (...args: Parameters<typeof run>) => {
-      await new Promise((resolve) => setTimeout(resolve, 15));
-      return run(...args);
-    };
+    slowStatements(s.app);
   });
 
   const track = (p: ProjectSession, body: Record<string, unknown>) => p.publicApi.post('/v1/track', body);
   const stats = () => (s.app.runtime.app.get(ContactsService) as unknown as { batcher: { stats: { batches: number; batchedItems: number; fallbacks: number } } }).batcher.stats;
   /** The contact's events in commit order (a flip before the tracked event of its statement). */
-  // White-box: commit order needs created_at to the microsecond (events of one statement share it); the API shows milliseconds.
+  // Read in SQL: commit order needs created_at to the microsecond (events of one statement share it); the API shows milliseconds.
   const eventsOf = (contactId: string): Promise<Array<{ id: string; name: string; data: Record<string, unknown>; at: string }>> =>
     s.db.query(
       `SELECT id, name, data, created_at::text AS at FROM events WHERE contact_id = $1

@@ -47,7 +47,8 @@ describe('outbox transport (default)', () => {
     const res = await s.api.post('/v1/send').send({ to: 'first@example.org', from: 'me@example.com', subject: 'S', body: 'b' }).expect(200);
     const sent = await s.read.emailSettled(res.body.data.emails[0].email, ['delivered']);
     // Rows written without a job, as when the enqueue after commit fails: one stranded for 3
-    // minutes, one just written (still inside the 2 minutes its job gets).
+    // minutes, one just written (still inside the 2 minutes its job gets). Fault staged in SQL:
+    // no endpoint writes an email without its job.
     const copy = (to: string, age: string) =>
       s.db.query<{ id: string }>(
         `INSERT INTO emails (project_id, contact_id, content_id, type, from_address, to_address, subject, variables, track_opens, track_clicks, created_at, updated_at)
@@ -59,8 +60,11 @@ describe('outbox transport (default)', () => {
     const sweeper = s.app.runtime.app.get(EmailSweeper);
     await sweeper.runNow();
     await s.read.emailSettled(stranded.id, ['delivered']);
-    await sweeper.runNow(); // the email's job id is its id: a second sweep adds nothing
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The email's job id is its id: a second sweep adds nothing for it. It sends another stranded
+    // one, though; once that one is delivered, a second job of the first would have run too.
+    const [marker] = await copy('marker@example.org', '3 minutes');
+    await sweeper.runNow();
+    await s.read.emailSettled(marker.id, ['delivered']);
     expect(existsSync(join(s.app.dataDir, 'outbox', `${stranded.id}.eml`))).toBe(true);
     expect((await s.read.email(stranded.id))!.attempts).toBe(1);
     expect((await s.read.email(recent.id))!.status).toBe('queued');
@@ -70,7 +74,7 @@ describe('outbox transport (default)', () => {
     const email = `new-user-${Date.now()}@example.org`;
     await s.anonymous.post('/auth/signup').send({ email, password: 'correct horse battery' }).expect(201);
     const row = await waitFor(async () => {
-      // White-box: account mail belongs to no project, so no project's GET /v1/emails shows it.
+      // Read in SQL: account mail belongs to no project, so no project's GET /v1/emails shows it.
       const [r] = await s.db.query<{ id: string }>(`SELECT * FROM emails WHERE to_address = $1 AND status = 'delivered'`, [email]);
       return r;
     });

@@ -8,6 +8,7 @@ import { DataSource } from 'typeorm';
 import request from 'supertest';
 import { createProject, createServicesDatabase, startTestApp, TEST_MODE, waitFor } from '../support/app';
 import { freePort, modeEnv, spawnReady, type SpawnedService } from '../support/service-process';
+import { apiClient, type ApiReads, apiReads, importContacts } from '../support/session';
 import { SmtpReceiver } from '../support/smtp-receiver';
 
 /**
@@ -63,13 +64,18 @@ describe('warm-up crash safety', () => {
     const received = () => smtp.messages.filter((m) => m.envelope.to.some((to) => to.endsWith('@crash.example')));
 
     type Query = (sql: string, params?: unknown[]) => Promise<Array<Record<string, unknown>>>;
-    /** SQL against the database with the sender down: directly (services), or through an API process on the embedded files. */
-    const withDatabase = async (run: (query: Query) => Promise<void>): Promise<void> => {
+    /**
+     * With the sender down, the API's reads (`read`, for the project whose key is `auth`) and SQL
+     * against the database (`query`): the API process and the database directly (services), or an
+     * API process on the embedded files.
+     */
+    const whileDown = async (auth: Record<string, string>, run: (read: ApiReads, query: Query) => Promise<void>): Promise<void> => {
       if (database) {
         const client = new Client({ connectionString: database.url });
         await client.connect();
         try {
-          return await run(async (sql, params = []) => (await client.query(sql, params)).rows);
+          // The time travel in SQL (below) runs here, on the database itself.
+          return await run(apiReads(apiClient(base, auth)), async (sql, params = []) => (await client.query(sql, params)).rows);
         } finally {
           await client.end();
         }
@@ -77,7 +83,8 @@ describe('warm-up crash safety', () => {
       const inspect = await startTestApp({ ...env, PORT: '0', ROLE: 'api' }, { persistent: true, dataDir: dirs[0] });
       try {
         const dataSource = inspect.runtime.app.get(DataSource);
-        await run((sql, params = []) => dataSource.query(sql, params));
+        // The time travel in SQL (below) runs here, through the embedded files' API process.
+        await run(apiReads(apiClient(inspect.http, auth)), (sql, params = []) => dataSource.query(sql, params));
       } finally {
         await inspect.close();
       }
@@ -89,12 +96,35 @@ describe('warm-up crash safety', () => {
       const domain = (await request(base).post('/domains').set(auth).send({ domain: 'warm.example' }).expect(201)).body;
       await request(base).patch(`/domains/${domain.id}`).set(auth).send({ warmup: { enabled: true, startPerDay: 20, growthPercent: 50 } }).expect(200);
       const csv = ['email', ...Array.from({ length: RECIPIENTS }, (_, i) => `r${i}@crash.example`)].join('\n');
-      const upload = await request(base).post('/contacts/import').set(auth).attach('file', Buffer.from(csv), { filename: 'r.csv', contentType: 'text/csv' }).expect(202);
-      await waitFor(async () => ((await request(base).get(`/contacts/import/${upload.body.jobId as string}`).set(auth).expect(200)).body.status === 'completed' ? true : undefined), 60_000, 100);
+      await importContacts(base, auth, csv, 60_000);
       const campaign = (
         await request(base).post('/campaigns').set(auth).send({ name: 'Warm crash', subject: 'Hi', body: '<p>Hello {{email}}</p>', from: 'news@warm.example', audienceType: 'ALL', type: 'MARKETING' }).expect(201)
       ).body.data;
       await request(base).post(`/campaigns/${campaign.id as string}/send`).set(auth).expect(200);
+      const campaignStatus = async (id: string) => (await request(base).get(`/campaigns/${id}`).set(auth).expect(200)).body.status as string;
+      let markers = 0;
+      /** A one-contact campaign from an unwarmed domain, sent now: once it is SENT, the engine has been past the held one since. */
+      const engineMovedOn = async () => {
+        const to = `marker${++markers}@marker.example`;
+        await request(base).post('/contacts').set(auth).send({ email: to }).expect(201);
+        const marker = (
+          await request(base)
+            .post('/campaigns')
+            .set(auth)
+            .send({
+              name: `Marker ${markers}`,
+              subject: 'Marker',
+              body: '<p>Marker</p>',
+              from: 'news@cold.example',
+              type: 'MARKETING',
+              audienceType: 'FILTERED',
+              audienceCondition: { logic: 'AND', groups: [{ filters: [{ field: 'email', operator: 'contains', value: to }] }] },
+            })
+            .expect(201)
+        ).body.data;
+        await request(base).post(`/campaigns/${marker.id as string}/send`).set(auth).expect(200);
+        await waitFor(async () => ((await campaignStatus(marker.id)) === 'SENT' ? true : undefined), 60_000, 100);
+      };
 
       let expected = 0;
       for (const [day, cap] of SENT_PER_DAY.entries()) {
@@ -102,16 +132,17 @@ describe('warm-up crash safety', () => {
         await waitFor(async () => (received().length >= expected ? true : undefined), 60_000, 20);
         if (day === SENT_PER_DAY.length - 1) break;
         // At the cap: nothing more leaves while the day lasts, then the sender dies.
-        await new Promise((r) => setTimeout(r, 750));
+        await engineMovedOn();
         expect(received().length).toBe(expected);
         sender.child.kill('SIGKILL');
         await sender.exited;
-        // The campaign's rows are the day's cap exactly (written set-based, counted in the same transaction).
-        await withDatabase(async (query) => {
-          const [{ rows }] = await query(`SELECT count(*)::int AS rows FROM emails WHERE campaign_id = $1`, [campaign.id]);
-          expect(rows).toBe(expected);
-          // The next UTC day, by SQL: the warm-up's start and the day's counters move one day back.
+        // The campaign's emails are the day's cap exactly (written set-based, counted in the same transaction).
+        await whileDown(auth, async (read, query) => {
+          expect(await read.emailCount({ campaignId: campaign.id })).toBe(expected);
+          // The next UTC day: the warm-up's start and the day's counters move one day back.
+          // Time travel in SQL: no endpoint moves the UTC day.
           await query(`UPDATE domains SET warmup_started_at = warmup_started_at - interval '1 day' WHERE id = $1`, [domain.id]);
+          // Time travel in SQL, as above.
           await query(`UPDATE domain_send_counts SET day = day - 1 WHERE domain_id = $1`, [domain.id]);
         });
         sender = await startSender();

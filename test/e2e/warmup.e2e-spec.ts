@@ -1,9 +1,10 @@
 import { ProjectSession, useSession, waitFor } from '../support/session';
 
 /*
- * Domain warm-up through HTTP (docs/delivery-control.md, "Domain warm-up"). White-box only for
+ * Domain warm-up through HTTP (docs/delivery-control.md, "Domain warm-up"). SQL mostly for
  * time: the UTC day is moved by SQL (the warm-up's start, the day counters and held emails'
- * not-before times go back a day), never by waiting for midnight.
+ * not-before times go back a day), never by waiting for midnight; besides, held emails'
+ * not-before times are read there and a stranded email is staged for the sweep.
  */
 describe('domain warm-up', () => {
   const s = useSession({ EMAIL_TRANSPORT: 'outbox', DOMAIN_VERIFICATION: 'off', EMAIL_SWEEP_INTERVAL_MS: '1000' });
@@ -16,6 +17,7 @@ describe('domain warm-up', () => {
    * day 1's cap against day 0's count and write into the day that is about to become yesterday).
    */
   const nextDay = async (domainId: string, domain: string) => {
+    // Time travel in SQL: no endpoint moves the UTC day.
     await s.db.dataSource.transaction(async (em) => {
       await em.query(`UPDATE domains SET warmup_started_at = warmup_started_at - interval '1 day' WHERE id = $1`, [domainId]);
       await em.query(`UPDATE domain_send_counts SET day = day - 1 WHERE domain_id = $1`, [domainId]);
@@ -73,6 +75,7 @@ describe('domain warm-up', () => {
     ]);
 
     // Three days later, without a ceiling: 50 × 1.5³ = 168.75 → 168; the settings change, the start does not.
+    // Time travel in SQL: no endpoint moves a warm-up's start.
     await s.db.query(`UPDATE domains SET warmup_started_at = warmup_started_at - interval '3 days' WHERE id = $1`, [id]);
     const later = (await s.api.patch(`/domains/${id}`, { warmup: { growthPercent: 50, maxPerDay: null } }).expect(200)).body.warmup;
     expect(later).toMatchObject({ day: 3, capToday: 168, completeAt: null });
@@ -111,8 +114,23 @@ describe('domain warm-up', () => {
     const rowsOf = () => p.read.emails({ campaignId: campaign.id });
     const delivered = async (n: number) => waitFor(async () => ((await rowsOf()).filter((e) => e.status === 'delivered').length === n ? true : undefined), 20_000, 100);
     await delivered(4);
-    // Held at the cap: still SENDING, nothing more written for a while (the engine ticks every 250 ms).
-    await new Promise((r) => setTimeout(r, 1_500));
+    // Held at the cap: still SENDING, nothing more written. A campaign from another domain, sent
+    // after, goes out whole: the engine has been past the held one since.
+    const other = (
+      await p.api
+        .post('/campaigns', {
+          name: 'Cold',
+          subject: 'Other',
+          body: '<p>Other</p>',
+          from: 'hello@cold.example',
+          type: 'MARKETING',
+          audienceType: 'FILTERED',
+          audienceCondition: { logic: 'AND', groups: [{ filters: [{ field: 'email', operator: 'contains', value: 'reader0@' }] }] },
+        })
+        .expect(201)
+    ).body.data;
+    await p.api.post(`/campaigns/${other.id}/send`).expect(200);
+    await waitFor(async () => ((await p.api.get(`/campaigns/${other.id}`).expect(200)).body.status === 'SENT' ? true : undefined), 20_000, 100);
     expect(await rowsOf()).toHaveLength(4);
     expect((await p.api.get(`/campaigns/${campaign.id}`).expect(200)).body.status).toBe('SENDING');
     expect(await warmup(p, id)).toMatchObject({ day: 0, capToday: 4, sentToday: 4 });
@@ -144,6 +162,7 @@ describe('domain warm-up', () => {
     for (const email of ['f1@example.org', 'f2@example.org', 'f3@example.org', 'f4@example.org']) await s.api.post('/v1/track', { email, event: 'flow.signup' }).expect(200);
 
     const all = await waitFor(async () => {
+      // Read in SQL: a held email's not-before time, which no endpoint shows.
       const rows = await s.db.query<{ id: string; status: string; not_before: Date | null }>(`SELECT id, status, not_before FROM emails WHERE from_address = 'hi@flow.example' ORDER BY not_before NULLS FIRST`);
       return rows.length === 4 && rows.filter((r) => r.status === 'delivered').length === 1 ? rows : undefined;
     }, 20_000, 100);
@@ -154,8 +173,16 @@ describe('domain warm-up', () => {
     // The executions went on (the email is theirs, waiting).
     const executions = (await s.api.get(`/workflows/${wf.id}/executions`).expect(200)).body;
     expect(executions.data.map((e: { status: string }) => e.status)).toEqual(['COMPLETED', 'COMPLETED', 'COMPLETED', 'COMPLETED']);
-    // The sweep (every second here) does not send them early.
-    await new Promise((r) => setTimeout(r, 2_500));
+    // The sweep (every second here) does not send them early: it sends an email stranded without
+    // a job from another domain, and still leaves them.
+    // Fault staged in SQL: an email written without its job, 3 minutes ago (no endpoint does that).
+    const [stranded] = await s.db.query<{ id: string }>(
+      `INSERT INTO emails (project_id, contact_id, content_id, type, from_address, to_address, subject, variables, track_opens, track_clicks, created_at, updated_at)
+       SELECT project_id, contact_id, content_id, type, 'hi@sweep.example', 'stranded@example.org', subject, variables, track_opens, track_clicks, now() - interval '3 minutes', now() - interval '3 minutes'
+         FROM emails WHERE id = $1 RETURNING id`,
+      [all[0].id],
+    );
+    await s.read.emailSettled(stranded.id, ['delivered']);
     expect((await s.read.email(all[1].id))!.status).toBe('queued');
     expect(await warmup(s, id)).toMatchObject({ sentToday: 1, capToday: 1 });
 
@@ -166,7 +193,7 @@ describe('domain warm-up', () => {
     expect(await warmup(s, id)).toMatchObject({ day: 1, sentToday: 2, capToday: 2 });
     await nextDay(id, 'flow.example');
     expect((await s.read.emailSettled(all[3].id)).status).toBe('delivered');
-    const final = await s.db.query<{ status: string }>(`SELECT status FROM emails WHERE from_address = 'hi@flow.example'`);
+    const final = (await s.read.emails()).filter((e) => e.from === 'hi@flow.example');
     expect(final.map((r) => r.status)).toEqual(['delivered', 'delivered', 'delivered', 'delivered']);
   });
 });

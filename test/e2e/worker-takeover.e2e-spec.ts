@@ -95,7 +95,7 @@ describe('takeover after a process is killed', () => {
         await blocker.query('BEGIN');
         await blocker.query('LOCK TABLE webhook_deliveries IN EXCLUSIVE MODE');
         await track('takeover.held');
-        // The worker waiting on that lock shows only in pg_locks.
+        // Read in SQL: the worker waiting on that lock shows only in pg_locks.
         await waitFor(async () => {
           const { rows } = await blocker.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'webhook_deliveries'::regclass`);
           return rows[0].n > 0 ? true : undefined;
@@ -104,6 +104,7 @@ describe('takeover after a process is killed', () => {
         const survivor = await fleet.spawn({ ROLE: 'worker' });
         await kill(first);
         const killedAt = Date.now();
+        // Fault lifted in SQL: the lock goes.
         await blocker.query('ROLLBACK');
         const after = await track('takeover.after');
         const arrived = await arrival(after);

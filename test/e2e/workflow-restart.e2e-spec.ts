@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestApp, TestApp } from '../support/app';
+import { pause, startTestApp, TestApp } from '../support/app';
 import { openSession, projectSession, ProjectSession, waitFor } from '../support/session';
 
 /**
@@ -48,7 +48,7 @@ describe('workflow executions across a restart', () => {
 
     await first.app.close();
     app = undefined;
-    await new Promise((r) => setTimeout(r, 2_000));
+    await pause(2_000, 'the service is down for a while, its waits running on');
     app = await startTestApp({}, { persistent: true, dataDir });
     const s = projectSession(app.http, first.project);
 

@@ -47,6 +47,20 @@ describe('workflows', () => {
     }, timeoutMs);
   }
 
+  /**
+   * The `workflows` consumer of the event outbox (which takes events in order) is past every event
+   * tracked so far: an event tracked now has started a workflow of its own.
+   */
+  let markers = 0;
+  async function consumerPastEarlierEvents() {
+    const eventName = `marker.${++markers}`;
+    const wf = await workflow(s.api, eventName);
+    await link(s.api, wf.id, wf.trigger, await step(s.api, wf.id, 'EXIT', { reason: 'marker' }));
+    await s.api.patch(`/workflows/${wf.id}`, { enabled: true }).expect(200);
+    await s.api.post('/v1/track', { email: 'marker@example.com', event: eventName }).expect(200);
+    await onlyExecution(s.api, wf.id);
+  }
+
   it('creates a workflow with its TRIGGER step, which cannot be deleted', async () => {
     const wf = await workflow(s.api, 'signup');
     expect(wf.body).toMatchObject({ name: 'wf signup', triggerType: 'EVENT', triggerConfig: { eventName: 'signup' }, enabled: false, allowReentry: false, transitions: [] });
@@ -190,16 +204,17 @@ describe('workflows', () => {
     const emailId = done.steps[1].output.emailId;
     const email = await s.read.emailSettled(emailId);
     expect(email.status).toBe('delivered');
-    // White-box: the stored Liquid source and render variables (internals no endpoint shows).
+    // Read in SQL: the stored Liquid source and render variables (internals no endpoint shows).
     const [{ body }] = await s.db.dataSource.query(`SELECT c.body, e.subject FROM emails e JOIN email_contents c ON c.id = e.content_id WHERE e.id = $1`, [emailId]);
     expect(body).toContain('{{firstName}}');
     expect(email.subject).toBe('Hi Ada');
+    // Read in SQL, as above.
     const [{ variables }] = await s.db.dataSource.query(`SELECT variables FROM emails WHERE id = $1`, [emailId]);
     expect(variables).toEqual({ firstName: 'Ada', event: { firstName: 'Ada', plan: 'pro' }, workflow: {} });
     // A disabled workflow starts nothing.
     await s.api.patch(`/workflows/${wf.id}`, { enabled: false }).expect(200);
     await s.publicApi.post('/v1/track', { email: 'grace@example.com', event: 'trial.started' }).expect(200);
-    await new Promise((r) => setTimeout(r, 1_500));
+    await consumerPastEarlierEvents();
     expect((await s.api.get(`/workflows/${wf.id}/executions`).expect(200)).body.total).toBe(1);
   });
 
@@ -217,7 +232,7 @@ describe('workflows', () => {
       ['EXIT', 'COMPLETED', null],
     ]);
     // Ended within its start, it holds its records in its own row: none was written as a record row
-    // (white-box: no API shows where records are stored).
+    // (read in SQL: no API shows where records are stored).
     const recordRows = async (id: string) =>
       (await s.db.dataSource.query(`SELECT count(*)::int AS n FROM workflow_execution_steps WHERE execution_id = $1`, [id]))[0].n as number;
     expect(await recordRows(first.id)).toBe(0);
@@ -238,13 +253,14 @@ describe('workflows', () => {
       ['DELAY', 'WAITING'],
     ]);
     expect(await recordRows(second.id)).toBe(2);
-    // White-box: the execution's version, steps run and stored event, which no endpoint shows.
+    // Read in SQL: the execution's version, steps run and stored event, which no endpoint shows.
     const [row] = await s.db.dataSource.query(
       `SELECT x.version, w.version AS current, x.steps_run, extract(epoch FROM x.wake_at - now())::float AS due_in, x.event
          FROM workflow_executions x JOIN workflows w ON w.id = x.workflow_id WHERE x.id = $1`,
       [second.id],
     );
     expect(row).toMatchObject({ version: row.current, steps_run: 2, event: {} });
+    // Read in SQL, as above.
     expect(row.version).toBeGreaterThan((await s.db.dataSource.query(`SELECT version FROM workflow_executions WHERE id = $1`, [first.id]))[0].version);
     expect(row.due_in).toBeGreaterThan(3_500);
   });
@@ -328,7 +344,7 @@ describe('workflows', () => {
     await track('reenter');
     await onlyExecution(s.api, once.id);
     await onlyExecution(s.api, again.id);
-    await new Promise((r) => setTimeout(r, 1_500));
+    await consumerPastEarlierEvents();
     for (const wf of [once, again]) expect((await s.api.get(`/workflows/${wf.id}/executions`).expect(200)).body.total).toBe(1);
     await track('reenter.done');
     for (const wf of [once, again]) {
@@ -336,7 +352,7 @@ describe('workflows', () => {
     }
     await track('reenter');
     await waitFor(async () => ((await s.api.get(`/workflows/${again.id}/executions`)).body.total === 2 ? true : undefined));
-    await new Promise((r) => setTimeout(r, 1_000));
+    await consumerPastEarlierEvents();
     expect((await s.api.get(`/workflows/${once.id}/executions`).expect(200)).body.total).toBe(1);
   });
 
@@ -394,7 +410,7 @@ describe('workflows', () => {
     expect((await s.api.delete(`/workflows/${wf.id}`)).status).toBe(409);
     await s.api.delete(`/workflows/${wf.id}/executions/${exB}`).expect(204);
     expect((await s.api.delete(`/workflows/${wf.id}/executions/${exB}`)).status).toBe(409);
-    // Time travel (no endpoint moves a due time): both due a second ago; only A resumes (the sweep wakes it).
+    // Time travel in SQL (no endpoint moves a due time): both due a second ago; only A resumes (the sweep wakes it).
     await s.db.dataSource.query(`UPDATE workflow_executions SET wake_at = now() - interval '10 seconds' WHERE id = ANY($1::uuid[])`, [[exA, exB]]);
     expect(await settled(s.api, wf.id, exA, undefined, 20_000)).toMatchObject({ status: 'EXITED', exitReason: 'after a day' });
     const b2 = await s.api.get(`/workflows/${wf.id}/executions/${exB}`).expect(200);
@@ -443,7 +459,7 @@ describe('workflows', () => {
       ['SEND_EMAIL', { id: emailId, subject: 'Hi Ada', status: 'delivered' }],
       ['DELAY', null],
     ]);
-    // Time travel: A's delay is due; it moves on to the wait for "replied", which has no timeout.
+    // Time travel in SQL: A's delay is due; it moves on to the wait for "replied", which has no timeout.
     await s.db.dataSource.query(`UPDATE workflow_executions SET wake_at = now() - interval '10 seconds' WHERE id = $1`, [exA]);
     await waitFor(async () => {
       const x = (await s.api.get(`/workflows/${wf.id}/executions/${exA}`).expect(200)).body;
@@ -497,7 +513,7 @@ describe('workflows', () => {
       await settled(s.api, wf.id, ex, ['WAITING']);
       delayed.push(ex);
     }
-    // Time travel (no endpoint moves a due time): all four overdue, so one sweep wakes them together.
+    // Time travel in SQL (no endpoint moves a due time): all four overdue, so one sweep wakes them together.
     await s.db.dataSource.query(`UPDATE workflow_executions SET wake_at = now() - interval '10 seconds' WHERE id = ANY($1::uuid[])`, [delayed]);
     const wokenAt = new Set<string>();
     for (const ex of delayed) {

@@ -6,8 +6,10 @@ import { Client } from 'pg';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { AppConfig, loadConfig } from '../../src/config/config';
+import { StatementRunner } from '../../src/platform/database/statement-runner';
 import { createRuntime, Runtime } from '../../src/platform/runtime';
 import { migratedImage } from './migrated-image';
+import { pause } from './wait';
 
 /**
  * `npm test` runs every suite on the embedded database with queues in it; `npm run test:services`
@@ -118,4 +120,18 @@ export async function createProject(http: App, name = 'Test project'): Promise<T
   return { id: project.body.id, secretKey: project.body.secret, publicKey: project.body.public, cookie, userId, email };
 }
 
-export { eventually, waitFor } from './wait';
+/**
+ * A database slower than loopback supertest can keep busy: every statement of the app's runner
+ * starts `ms` late, so calls pile up while one is in flight and really get batched (as under
+ * production load).
+ */
+export function slowStatements(app: TestApp, ms = 15): void {
+  const statements = app.runtime.app.get(StatementRunner);
+  const run = statements.run.bind(statements);
+  statements.run = async (...args: Parameters<typeof run>) => {
+    await pause(ms, 'a database slower than loopback');
+    return run(...args);
+  };
+}
+
+export { eventually, jitter, pause, waitFor } from './wait';

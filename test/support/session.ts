@@ -103,6 +103,9 @@ export interface EmailView {
 
 export const SETTLED_EMAIL_STATUSES = ['sent', 'delivered', 'bounced', 'failed', 'skipped'];
 
+/** The filters of GET /v1/emails. */
+export type EmailFilter = { status?: string; campaignId?: string; contactId?: string };
+
 /** State as the API shows it to the project's secret key (every read asserts a 200). */
 export interface ApiReads {
   /** The contact with exactly this email (normalised by the caller), or undefined. */
@@ -122,7 +125,9 @@ export interface ApiReads {
   /** GET /v1/emails/:id; undefined on 404. */
   email(id: string): Promise<EmailView | undefined>;
   /** Every email of the project matching the filter, newest first (GET /v1/emails, every page). */
-  emails(filter?: { status?: string; campaignId?: string; contactId?: string }): Promise<Array<Omit<EmailView, 'events'>>>;
+  emails(filter?: EmailFilter): Promise<Array<Omit<EmailView, 'events'>>>;
+  /** How many emails of the project match the filter (`total` of GET /v1/emails' first page). */
+  emailCount(filter?: EmailFilter): Promise<number>;
   /** Waits until GET /v1/emails/:id shows one of `statuses` (default: any settled status) and returns the email. */
   emailSettled(id: string, statuses?: string[], timeoutMs?: number): Promise<EmailView>;
 }
@@ -160,12 +165,32 @@ export function apiReads(api: ApiClient): ApiReads {
     emailEvents: async (emailId, name) => (await allPages<EventView>('/events', name === undefined ? {} : { name })).filter((e) => e.data.emailId === emailId).reverse(),
     email,
     emails: (filter = {}) => allPages<Omit<EmailView, 'events'>>('/v1/emails', filter),
+    emailCount: async (filter = {}) => (await api.get('/v1/emails', { ...filter, limit: 1 }).expect(200)).body.total as number,
     emailSettled: (id, statuses = SETTLED_EMAIL_STATUSES, timeoutMs = 30_000) =>
       waitFor(async () => {
         const found = await email(id);
         return found && statuses.includes(found.status) ? found : undefined;
       }, timeoutMs),
   };
+}
+
+/**
+ * Many contacts in one request: uploads `csv` (an `email` column, data columns) to
+ * POST /contacts/import and waits for its job; answers the job once completed. Imported contacts
+ * are subscribed.
+ */
+export async function importContacts(http: App, headers: Record<string, string>, csv: string, timeoutMs = 120_000): Promise<Record<string, unknown>> {
+  const upload = await request(http).post('/contacts/import').set(headers).attach('file', Buffer.from(csv), { filename: 'contacts.csv', contentType: 'text/csv' }).expect(202);
+  const job = await waitFor(
+    async () => {
+      const found = (await request(http).get(`/contacts/import/${upload.body.jobId as string}`).set(headers).expect(200)).body as Record<string, unknown>;
+      return found.status === 'completed' || found.status === 'failed' ? found : undefined;
+    },
+    timeoutMs,
+    100,
+  );
+  if (job.status !== 'completed') throw new Error(`the import failed: ${JSON.stringify(job)}`);
+  return job;
 }
 
 /**

@@ -36,3 +36,20 @@ export async function eventually<T>(assertion: () => Promise<T>, timeoutMs = 15_
     throw last ?? timeout;
   }
 }
+
+/**
+ * A random pause of up to `maxMs`: where a crash suite's kill lands in the work (not a wait for
+ * anything; each run hits another moment).
+ */
+export function jitter(maxMs: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * maxMs)));
+}
+
+/**
+ * The scenario's own time, not a wait for a condition: pacing a load, a real retry schedule or
+ * outage running its course, a deliberately slow client. `why` says which, at the call.
+ */
+export function pause(ms: number, why: string): Promise<void> {
+  if (!why.trim()) throw new Error('pause: say why the scenario takes this time');
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+}
