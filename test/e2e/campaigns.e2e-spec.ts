@@ -34,10 +34,10 @@ describe('campaigns', () => {
   /** The campaign's stats once none of its emails is queued or being sent: nothing of it is left to leave. */
   const drained = (p: ProjectSession, id: string) =>
     waitFor(async () => {
-      const st = (await p.api.get(`/campaigns/${id}/stats`).expect(200)).body;
-      // Queued first: after the cancel nothing becomes queued again, so two zeros in this order mean none is left.
+      // Queued first: after the cancel nothing becomes queued again, so two zeros in this order mean none is left;
+      // the stats are read after them, so the last outcome written is in them.
       const n = (await p.read.emailCount({ campaignId: id, status: 'queued' })) + (await p.read.emailCount({ campaignId: id, status: 'sending' }));
-      return n === 0 ? st : undefined;
+      return n === 0 ? (await p.api.get(`/campaigns/${id}/stats`).expect(200)).body : undefined;
     }, 30_000);
   const statusOf = async (p: ProjectSession, id: string) => (await p.api.get(`/campaigns/${id}`).expect(200)).body.status as string;
   const untilStatus = (p: ProjectSession, id: string, status: string, timeoutMs = 30_000) =>
