@@ -174,9 +174,7 @@ export class CampaignEngine {
    * other, every stage's batch record runs. `hold` when one holds.
    */
   private async plan(c: Campaign, leased: LeasedCampaign) {
-    let condition: Promise<Fragment> | undefined;
-    const base = () => (condition ??= this.audience.condition(c.projectId, c));
-    let walk: CampaignWalk = { state: leased, fixedAt: leased.fixed_at, condition: base };
+    let walk: CampaignWalk = { state: leased, fixedAt: leased.fixed_at, condition: once(() => this.audience.condition(c.projectId, c)) };
     let limit = Infinity;
     let variants: AudienceVariants | undefined;
     const releases: Array<(f: Fragment) => Fragment> = [];
@@ -185,10 +183,8 @@ export class CampaignEngine {
       const p = await stage.plan(c, walk);
       if (p === 'hold') return 'hold' as const;
       if (p.audience) {
-        const narrow = p.audience;
-        const before = walk.condition;
-        let narrowed: Promise<Fragment> | undefined;
-        walk = { ...walk, condition: () => (narrowed ??= before().then(narrow)) };
+        const [before, narrow] = [walk.condition, p.audience];
+        walk = { ...walk, condition: once(() => before().then(narrow)) };
       }
       if (p.state) walk = { ...walk, state: p.state };
       if (p.limit !== undefined) limit = Math.min(limit, p.limit);
@@ -198,4 +194,10 @@ export class CampaignEngine {
     }
     return { walk, limit, variants, recorders, release: (f: Fragment) => releases.reduce((acc, narrow) => narrow(acc), f) };
   }
+}
+
+/** `read` run at its first call only; later calls share its promise (the audience is read once per tick). */
+function once<T>(read: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => (value ??= read());
 }
