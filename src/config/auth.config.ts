@@ -2,11 +2,18 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, Env, bool, str } from './env';
+import { ConfigError, Env, bool, int, str } from './env';
 
 export interface AuthConfig {
   appSecret: string;
   signupDisabled: boolean;
+  /**
+   * Argon2id's memory per password hash, in KiB (`PASSWORD_HASH_MEMORY_KIB`, default 65,536 = 64 MiB,
+   * argon2's own default; time cost 3, parallelism 4). Each hash costs ~0.2 s of CPU at the default;
+   * a machine too small for that may lower it (OWASP's floor for argon2id is 19,456 KiB at time
+   * cost 2). Hashes made under another value still verify: each hash carries its parameters.
+   */
+  passwordHashMemoryKib: number;
   bootstrap?: { email: string; password: string };
 }
 
@@ -34,6 +41,7 @@ export function authConfig(env: Env, dataDir: string): AuthConfig {
   return {
     appSecret: appSecret ?? loadOrCreateSecret(dataDir),
     signupDisabled,
+    passwordHashMemoryKib: int(env, 'PASSWORD_HASH_MEMORY_KIB', 65_536, 1_024, 1_048_576),
     bootstrap: bootstrapEmail && bootstrapPassword ? { email: bootstrapEmail.toLowerCase(), password: bootstrapPassword } : undefined,
   };
 }

@@ -35,6 +35,15 @@ describe('loadConfig: APP_SECRET', () => {
   });
 });
 
+describe('loadConfig: PASSWORD_HASH_MEMORY_KIB', () => {
+  it("defaults to argon2's 64 MiB and takes 1 MiB to 1 GiB", () => {
+    expect(load({}).passwordHashMemoryKib).toBe(65_536);
+    expect(load({ PASSWORD_HASH_MEMORY_KIB: '19456' }).passwordHashMemoryKib).toBe(19_456);
+    expect(() => load({ PASSWORD_HASH_MEMORY_KIB: '512' })).toThrow(/PASSWORD_HASH_MEMORY_KIB/);
+    expect(() => load({ PASSWORD_HASH_MEMORY_KIB: 'lots' })).toThrow(/PASSWORD_HASH_MEMORY_KIB/);
+  });
+});
+
 describe('loadConfig: OpenTelemetry', () => {
   it('is off unless an OTLP endpoint or a traces exporter is set', () => {
     expect(load({}).telemetry).toMatchObject({ enabled: false, metrics: false, serviceName: 'mailroom' });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { freePort, systemEnv } from '../support/service-process';
+import { freePort, systemEnv, TEST_SERVICE_ENV } from '../support/service-process';
 
 export const ROOT = join(__dirname, '..', '..');
 
@@ -41,6 +41,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
     cwd: ROOT,
     env: {
       ...systemEnv(),
+      ...TEST_SERVICE_ENV,
       DATA_DIR: dataDir,
       PORT: String(port),
       HOST: '127.0.0.1',

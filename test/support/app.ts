@@ -9,6 +9,7 @@ import { AppConfig, loadConfig } from '../../src/config/config';
 import { StatementRunner } from '../../src/platform/database/statement-runner';
 import { createRuntime, Runtime } from '../../src/platform/runtime';
 import { migratedImage } from './migrated-image';
+import { TEST_SERVICE_ENV } from './service-process';
 import { pause } from './wait';
 
 /**
@@ -65,6 +66,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
+    ...TEST_SERVICE_ENV,
   };
   if (!options.persistent) baseEnv.APP_SECRET = randomBytes(32).toString('hex');
   if (TEST_MODE === 'services' && !options.persistent) {

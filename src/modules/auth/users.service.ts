@@ -1,17 +1,27 @@
 import { Injectable } from '@nestjs/common';
 import * as argon2 from 'argon2';
 import type { EntityManager } from 'typeorm';
+import type { AppConfig } from '../../config/config';
+import { InjectConfig } from '../../config/config.module';
 import { AuthRepository } from './auth.repository';
 import type { User } from './entities/user.entity';
 import { emailTaken } from './auth.errors';
 
 @Injectable()
 export class UsersService {
-  constructor(private readonly repository: AuthRepository) {}
+  /** Argon2id at the configured memory cost (`PASSWORD_HASH_MEMORY_KIB`); verifying reads the parameters from the hash. */
+  private readonly hashOptions: { type: typeof argon2.argon2id; memoryCost: number };
+
+  constructor(
+    private readonly repository: AuthRepository,
+    @InjectConfig() config: AppConfig,
+  ) {
+    this.hashOptions = { type: argon2.argon2id, memoryCost: config.passwordHashMemoryKib };
+  }
 
   async create(email: string, password: string, emailVerified = false): Promise<User> {
     const normalized = email.trim().toLowerCase();
-    const passwordHash = await argon2.hash(password, { type: argon2.argon2id });
+    const passwordHash = await this.hashPassword(password);
     const user = await this.repository.insertUserUnlessTaken({ email: normalized, passwordHash, emailVerified, emailVerifiedAt: emailVerified ? new Date() : null });
     if (!user) throw emailTaken();
     return user;
@@ -47,14 +57,14 @@ export class UsersService {
   async verifyCredentials(email: string, password: string): Promise<User | null> {
     const user = await this.findByEmail(email);
     if (!user) {
-      await argon2.hash(password, { type: argon2.argon2id });
+      await this.hashPassword(password);
       return null;
     }
     return (await argon2.verify(user.passwordHash, password)) ? user : null;
   }
 
   hashPassword(password: string): Promise<string> {
-    return argon2.hash(password, { type: argon2.argon2id });
+    return argon2.hash(password, this.hashOptions);
   }
 
   async setPassword(userId: string, password: string): Promise<void> {
