@@ -56,7 +56,8 @@ export class AuditLogRepository {
     if (filter.action) conditions.push(sql`action = ${filter.action}`);
     if (filter.actorId) conditions.push(sql`actor_id = ${filter.actorId}`);
     if (filter.from) conditions.push(sql`at >= ${filter.from.toISOString()}::timestamptz`);
-    if (filter.to) conditions.push(sql`at <= ${filter.to.toISOString()}::timestamptz`);
+    // Through the whole millisecond: the list shows `at` to the millisecond, the column holds microseconds.
+    if (filter.to) conditions.push(sql`at < ${new Date(filter.to.getTime() + 1).toISOString()}::timestamptz`);
     const where = join(conditions, ' AND ');
     const keyset = after ? sql` AND (at < ${after.v}::timestamptz OR (at = ${after.v}::timestamptz AND id > ${after.id}::uuid))` : empty;
     const page = sql`SELECT id, actor_type, actor_id, actor_email, action, target_type, target_id, changes, ip, at, at::text AS at_key

@@ -20,7 +20,7 @@ export interface AuditEntryRow extends Omit<NewAuditEntry, 'projectId'> {
   atKey: string;
 }
 
-/** The list's filters, checked: `from` ≤ at ≤ `to`. */
+/** The list's filters, checked: `from` ≤ at ≤ `to` (to the millisecond, as the list shows `at`). */
 export interface AuditFilter {
   action?: AuditAction;
   actorId?: string;
