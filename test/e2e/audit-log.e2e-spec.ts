@@ -48,6 +48,10 @@ describe('audit log', () => {
   const keyIdOf = async (p: ProjectSession): Promise<string> => (await p.dashboard.get(`/users/@me/projects/${p.project.id}`).expect(200)).body.secretPrefix as string;
   const fieldsOf = (res: { body: { error: { errors?: Array<{ field: string }> } } }) => (res.body.error.errors ?? []).map((e) => e.field);
 
+  it('is announced in GET /config', async () => {
+    expect((await s.anonymous.get('/config').expect(200)).body).toMatchObject({ auditLog: true, accountDeletion: true });
+  });
+
   describe('what is recorded', () => {
     let p: ProjectSession;
     let member: TestUser;
