@@ -3,10 +3,9 @@ import { accountApi, useProject } from '../../api/account';
 import { AUDIT_ACTION_LABELS, type AuditAction, type AuditEntry, type AuditFilters, useAuditLog } from '../../api/audit';
 import { qk } from '../../api/queryKeys';
 import type { Project } from '../../api/types';
-import { Button } from '../../components/Button';
+import { CursorListView } from '../../components/CursorListView';
 import { DataTable } from '../../components/DataTable';
-import { ErrorMessage } from '../../components/ErrorMessage';
-import { EmptyState, Loading } from '../../components/Feedback';
+import { EmptyState } from '../../components/Feedback';
 import { TextField } from '../../components/Fields';
 import { FilterSelect } from '../../components/ListToolbar';
 import { QueryView } from '../../components/QueryView';
@@ -51,7 +50,6 @@ export function AuditLog({ project }: { project: Project }) {
   const log = useAuditLog(filters);
   const members = useQuery({ queryKey: qk.p(project.id, 'members'), queryFn: () => accountApi.members(project.id) });
   const actors = [...(members.data ?? []).map((m) => ({ value: m.userId, label: m.email })), { value: project.secretPrefix, label: `Secret key ${project.secretPrefix}…` }];
-  const items = log.data?.pages.flatMap((p) => p.data) ?? [];
   const total = log.data?.pages[0]?.total;
   const filtered = Boolean(filters.action || filters.actorId || filters.from || filters.to);
   return (
@@ -65,19 +63,17 @@ export function AuditLog({ project }: { project: Project }) {
         <TextField label="To" type="date" value={params.get('to') ?? ''} onChange={(e) => setParams({ to: e.target.value })} />
         {total !== undefined && <p className="muted">{total.toLocaleString()} in all</p>}
       </div>
-      {log.isPending ? (
-        <Loading label="Loading the audit log…" />
-      ) : log.isError ? (
-        <>
-          <ErrorMessage error={log.error} title="Could not load the audit log" />
-          <Button onClick={() => log.refetch()}>Try again</Button>
-        </>
-      ) : items.length === 0 ? (
-        <EmptyState title={filtered ? 'Nothing matches these filters' : 'Nothing recorded yet'}>
-          <p>{filtered ? 'Clear a filter to see more.' : 'Changes to settings, keys, members, domains, webhooks and campaign sends show up here.'}</p>
-        </EmptyState>
-      ) : (
-        <>
+      <CursorListView
+        query={log}
+        loadingLabel="Loading the audit log…"
+        errorTitle="Could not load the audit log"
+        empty={
+          <EmptyState title={filtered ? 'Nothing matches these filters' : 'Nothing recorded yet'}>
+            <p>{filtered ? 'Clear a filter to see more.' : 'Changes to settings, keys, members, domains, webhooks and campaign sends show up here.'}</p>
+          </EmptyState>
+        }
+      >
+        {(items) => (
           <DataTable caption="Audit log" columns={['When', 'Who', 'Action', 'Target', 'Address']}>
             {items.map((e) => (
               <tr key={e.id}>
@@ -94,13 +90,8 @@ export function AuditLog({ project }: { project: Project }) {
               </tr>
             ))}
           </DataTable>
-          {log.hasNextPage && (
-            <Button onClick={() => void log.fetchNextPage()} pending={log.isFetchingNextPage} pendingLabel="Loading…">
-              Show older
-            </Button>
-          )}
-        </>
-      )}
+        )}
+      </CursorListView>
     </section>
   );
 }
