@@ -5141,6 +5141,10 @@ export interface operations {
     AuditLogController_list: {
         parameters: {
             query?: {
+                /** @description Page size, 1-100 (default 20; larger values are clamped) */
+                limit?: number;
+                /** @description Cursor from the previous page (`cursor` of the response) */
+                cursor?: string;
                 /** @description Only entries of this action */
                 action?: "project.keys_regenerated" | "project.settings_updated" | "member.added" | "member.removed" | "member.role_changed" | "domain.created" | "domain.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "contact.exported" | "contacts.exported" | "contact.erased" | "campaign.sent" | "campaign.cancelled";
                 /** @description Only entries of this actor: a user's id, or a secret key's id (`sk_…`, the key's `secretPrefix`) */
@@ -5149,10 +5153,6 @@ export interface operations {
                 from?: string;
                 /** @description Only entries at or before this time (ISO 8601) */
                 to?: string;
-                /** @description Page size, 1-100 (default 20; larger values are clamped) */
-                limit?: number;
-                /** @description Cursor from the previous page (`cursor` of the response) */
-                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -14876,12 +14876,12 @@ export interface operations {
     WebhooksController_listDeliveries: {
         parameters: {
             query?: {
-                /** @description Only deliveries of this status */
-                status?: "pending" | "succeeded" | "failed";
                 /** @description Page size, 1-100 (default 20; larger values are clamped) */
                 limit?: number;
                 /** @description Cursor from the previous page (`cursor` of the response) */
                 cursor?: string;
+                /** @description Only deliveries of this status */
+                status?: "pending" | "succeeded" | "failed";
             };
             header?: never;
             path: {

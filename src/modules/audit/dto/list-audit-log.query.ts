@@ -1,11 +1,12 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsISO8601, IsOptional, IsString, Matches } from 'class-validator';
+import { CursorPageQuery } from '../../../platform/http/cursor-page.query';
 import { AUDIT_ACTIONS, type AuditAction } from '../audit-actions';
 
 /** An actor's id: a user's (UUID) or a secret key's (`sk_` and the 7 characters of its prefix). */
 export const ACTOR_ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|sk_[0-9a-f]{7})$/i;
 
-export class ListAuditLogQuery {
+export class ListAuditLogQuery extends CursorPageQuery {
   @ApiPropertyOptional({ description: 'Only entries of this action', enum: AUDIT_ACTIONS })
   @IsOptional()
   @IsIn(AUDIT_ACTIONS, { message: `action must be one of ${AUDIT_ACTIONS.join(', ')}` })
@@ -26,14 +27,4 @@ export class ListAuditLogQuery {
   @IsOptional()
   @IsISO8601({ strict: true }, { message: 'to must be an ISO 8601 date or date-time' })
   to?: string;
-
-  @ApiPropertyOptional({ description: 'Page size, 1-100 (default 20; larger values are clamped)', type: 'integer' })
-  @IsOptional()
-  limit?: string;
-
-  @ApiPropertyOptional({ description: 'Cursor from the previous page (`cursor` of the response)', type: String })
-  @IsOptional()
-  @IsString()
-  @MaxLength(2048)
-  cursor?: string;
 }
