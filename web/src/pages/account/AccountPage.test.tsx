@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Project } from '../../api/types';
+import { testProject } from '../../testing/fixtures';
 import { DeleteAccount } from './AccountPage';
 
 afterEach(() => {
@@ -11,22 +11,6 @@ afterEach(() => {
 });
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-
-const project = (id: string, name: string, role: string): Project => ({
-  id,
-  name,
-  publicPrefix: 'pk_1234567',
-  secretPrefix: 'sk_1234567',
-  disabled: false,
-  disabledReason: null,
-  tracking: 'ENABLED',
-  language: 'en',
-  defaultFrom: null,
-  doubleOptIn: { enabled: false, templateId: null, redirectUrl: null },
-  role,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-});
 
 /** Renders the deletion form against a fetch that answers DELETE /users/@me with `answer`; returns the bodies sent. */
 function renderForm(answer: () => Response) {
@@ -42,7 +26,7 @@ function renderForm(answer: () => Response) {
     <QueryClientProvider client={new QueryClient()}>
       <MemoryRouter initialEntries={['/account']}>
         <Routes>
-          <Route path="/account" element={<DeleteAccount projects={[project('p1', 'Acme', 'OWNER'), project('p2', 'Partner', 'ADMIN')]} />} />
+          <Route path="/account" element={<DeleteAccount projects={[testProject({ id: 'p1', name: 'Acme', role: 'OWNER' }), testProject({ id: 'p2', name: 'Partner', role: 'ADMIN' })]} />} />
           <Route path="/login" element={<p>Login page</p>} />
         </Routes>
       </MemoryRouter>

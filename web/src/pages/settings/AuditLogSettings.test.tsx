@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuditEntry } from '../../api/audit';
-import type { Project } from '../../api/types';
+import { testProject } from '../../testing/fixtures';
 import { AuditLog, filtersOf } from './AuditLogSettings';
 
 afterEach(() => {
@@ -13,21 +13,7 @@ afterEach(() => {
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
-const project: Project = {
-  id: 'p1',
-  name: 'Acme',
-  publicPrefix: 'pk_1234567',
-  secretPrefix: 'sk_1234567',
-  disabled: false,
-  disabledReason: null,
-  tracking: 'ENABLED',
-  language: 'en',
-  defaultFrom: null,
-  doubleOptIn: { enabled: false, templateId: null, redirectUrl: null },
-  role: 'ADMIN',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-};
+const project = testProject({ role: 'ADMIN' });
 
 const entry = (over: Partial<AuditEntry>): AuditEntry => ({
   id: 'e1',
