@@ -12,8 +12,9 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 export const LAYERS = [
   // Mechanisms with no product rule: database, queues, http, the SystemMailer port, configuration.
   { name: 'platform', units: ['config', 'i18n', 'platform'] },
-  // Who acts and for which project: users and sessions, projects and keys, their plan.
-  { name: 'accounts', units: ['modules/auth', 'modules/projects', 'modules/billing'] },
+  // Who acts and for which project: users and sessions, projects and keys, their plan, and the
+  // audit log of what they did (low, so every module above may record into it).
+  { name: 'accounts', units: ['modules/auth', 'modules/audit', 'modules/projects', 'modules/billing'] },
   // Who mail is for and what they did: events, contacts, topics; the activity feed's registry.
   { name: 'audience', units: ['modules/events', 'modules/contacts', 'modules/topics', 'modules/activity'] },
   // What mail says and who may send it: stored files, templates, sender domains.

@@ -4,6 +4,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import type { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { AccessGuard, AuthModule } from './modules/auth';
+import { AuditModule } from './modules/audit';
 import { ActivityModule } from './modules/activity';
 import { UploadsModule } from './modules/uploads';
 import { BillingModule } from './modules/billing';
@@ -55,6 +56,7 @@ export class AppModule {
         IdempotencyModule,
         SystemMailModule,
         AuthModule,
+        AuditModule,
         ProjectsModule,
         PingModule,
         HealthModule,

@@ -11,5 +11,7 @@ export const signInCsrfRejected = () =>
   forbidden('Sign-in and sign-up need a JSON body, the X-Requested-With header or a same-origin Origin', {
     suggestion: 'Send the credentials as JSON (Content-Type: application/json), as the dashboard does; cross-site form posts are refused.',
   });
+export const insufficientRole = () => new AppError(403, 'FORBIDDEN', 'This action needs the ADMIN or OWNER role');
+export const wrongPassword = () => forbidden('The password is not correct', { suggestion: 'Enter the password you sign in with.' });
 export const invalidToken = () =>
   badRequest('This link is invalid, already used or expired', { suggestion: 'Request a new email and use its link.' });

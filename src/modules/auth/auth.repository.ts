@@ -104,6 +104,14 @@ export class AuthRepository {
     else await this.sessions.delete({ userId });
   }
 
+  /** Ends the user's sessions and deletes the user (tokens and project memberships cascade), in one transaction. */
+  async deleteUser(userId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await this.deleteSessionsOfUser(userId, em);
+      await em.query(`DELETE FROM users WHERE id = $1`, [userId]);
+    });
+  }
+
   /** A new token of `kind`, valid `ttlSeconds`; the user's earlier unused tokens of that kind are spent in the same transaction. */
   async replaceToken(userId: string, kind: UserTokenKind, tokenHash: string, ttlSeconds: number): Promise<void> {
     await this.dataSource.transaction(async (em) => {

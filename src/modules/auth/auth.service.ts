@@ -8,7 +8,7 @@ import { CounterStore } from '../../platform/http/rate-limit/counter-store';
 import { logger } from '../../platform/logging/logger';
 import { SystemMailer, SystemMessage } from '../../platform/mail/system-mailer';
 import { passwordResetMail, verificationMail } from './account-mails';
-import { invalidCredentials, invalidToken, signupDisabled } from './auth.errors';
+import { invalidCredentials, invalidToken, signupDisabled, wrongPassword } from './auth.errors';
 import { AuthRepository } from './auth.repository';
 import { User } from './entities/user.entity';
 import type { UserTokenKind } from './entities/user-token.entity';
@@ -61,6 +61,18 @@ export class AuthService {
     if (client.currentToken) await this.sessions.revokeToken(client.currentToken);
     const { token } = await this.sessions.create(user.id, client.ip, client.userAgent);
     return { user, token };
+  }
+
+  /**
+   * The signed-in user proves the password again before an irreversible change: paced as sign-ins
+   * are (429 while a wait runs), 403 when wrong.
+   */
+  async confirmPassword(userId: string, password: string, ip?: string): Promise<void> {
+    const user = await this.users.findById(userId);
+    if (!user) throw wrongPassword();
+    const attempt = await this.throttle.begin(user.email, ip);
+    if (!(await this.users.verifyCredentials(user.email, password))) throw wrongPassword();
+    await this.throttle.succeeded(attempt);
   }
 
   logout(sessionId: string): Promise<void> {

@@ -2,7 +2,9 @@
 // the lint rule mailroom/module-boundaries allows an import from another module only of a file listed here.
 export * from './access.guard';
 export * from './auth.decorators';
+export { insufficientRole } from './auth.errors';
 export * from './auth.module';
+export * from './auth.service';
 export * from './entities/user.entity';
 export * from './principal';
 export * from './sessions.service';

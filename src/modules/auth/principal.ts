@@ -1,3 +1,5 @@
+import { insufficientRole } from './auth.errors';
+
 export type ProjectRole = 'OWNER' | 'ADMIN' | 'MEMBER';
 
 /** Who is calling: set on `req.user` by the access guard. */
@@ -8,4 +10,14 @@ export interface Principal {
   userId?: string;
   sessionId?: string;
   role?: ProjectRole;
+  /** Key requests: the key's id, its first characters (the project's `secretPrefix` for the secret key). */
+  keyId?: string;
+}
+
+/**
+ * The project's settings are for OWNER and ADMIN: a dashboard session of a MEMBER reads what it
+ * may but changes nothing (403); the secret key may do everything.
+ */
+export function requireManager(principal: Principal): void {
+  if (principal.via === 'session' && principal.role !== 'OWNER' && principal.role !== 'ADMIN') throw insufficientRole();
 }

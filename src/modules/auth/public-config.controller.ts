@@ -35,6 +35,10 @@ export interface PublicConfigResponse {
   topics: boolean;
   /** Previews and test sends as a contact (`POST /templates|campaigns/:id/preview|test`) are served. */
   previews: boolean;
+  /** The audit log (`GET /audit-log`) is served and recorded. */
+  auditLog: boolean;
+  /** Users may delete their own account (`DELETE /users/@me`). */
+  accountDeletion: boolean;
 }
 
 /** What the dashboard may show: which integrations are on. Never secrets. */
@@ -46,7 +50,7 @@ export class PublicConfigController {
   @Public()
   @Get()
   @ApiOperation({ summary: "Get the deployment's public configuration" })
-  @ApiJson(200, { type: 'object', properties: { signupEnabled: { type: 'boolean' }, signupDisabled: { type: 'boolean' }, transport: { type: 'string' }, emailTransport: { type: 'string' }, tracking: { type: 'boolean' }, uploads: { type: 'boolean' }, uploadStorage: { type: 'string', enum: ['local', 's3'] }, domainVerification: { type: 'boolean' }, billing: { type: 'boolean' }, oauthProviders: { type: 'array', items: { type: 'string' } }, publicUrl: { type: 'string' }, webhooks: { type: 'boolean', description: 'Event webhooks (/webhooks) are served' }, mcp: { type: 'boolean', description: 'This build ships the MCP server (npm run mcp), which calls this API with a secret key' }, telemetry: { type: 'boolean', description: 'Traces and metrics are exported over OpenTelemetry (OTLP/HTTP)' }, smtp: { type: 'object', description: 'SMTP listeners: the submission relay (STARTTLS and implicit-TLS ports, null when off) and inbound mail', required: ['submission', 'inbound', 'submissionPort', 'submissionTlsPort'], properties: { submission: { type: 'boolean' }, inbound: { type: 'boolean' }, submissionPort: { type: 'integer', nullable: true }, submissionTlsPort: { type: 'integer', nullable: true } } }, verpBounces: { type: 'boolean', description: 'Outgoing mail carries a VERP return path whose bounces and complaints come back to the inbound listener (INBOUND_MX_HOST set)' }, topics: { type: 'boolean', description: 'Topics and snooze (/topics; contacts\' topics and snoozedUntil) are served' }, doubleOptIn: { type: 'boolean', description: 'Double opt-in (the project setting doubleOptIn) and its confirmation page are served' }, previews: { type: 'boolean', description: 'Previews and test sends as a contact are served' } } }, 'Which features this deployment has on (never secrets)')
+  @ApiJson(200, { type: 'object', properties: { signupEnabled: { type: 'boolean' }, signupDisabled: { type: 'boolean' }, transport: { type: 'string' }, emailTransport: { type: 'string' }, tracking: { type: 'boolean' }, uploads: { type: 'boolean' }, uploadStorage: { type: 'string', enum: ['local', 's3'] }, domainVerification: { type: 'boolean' }, billing: { type: 'boolean' }, oauthProviders: { type: 'array', items: { type: 'string' } }, publicUrl: { type: 'string' }, webhooks: { type: 'boolean', description: 'Event webhooks (/webhooks) are served' }, mcp: { type: 'boolean', description: 'This build ships the MCP server (npm run mcp), which calls this API with a secret key' }, telemetry: { type: 'boolean', description: 'Traces and metrics are exported over OpenTelemetry (OTLP/HTTP)' }, smtp: { type: 'object', description: 'SMTP listeners: the submission relay (STARTTLS and implicit-TLS ports, null when off) and inbound mail', required: ['submission', 'inbound', 'submissionPort', 'submissionTlsPort'], properties: { submission: { type: 'boolean' }, inbound: { type: 'boolean' }, submissionPort: { type: 'integer', nullable: true }, submissionTlsPort: { type: 'integer', nullable: true } } }, verpBounces: { type: 'boolean', description: 'Outgoing mail carries a VERP return path whose bounces and complaints come back to the inbound listener (INBOUND_MX_HOST set)' }, topics: { type: 'boolean', description: 'Topics and snooze (/topics; contacts\' topics and snoozedUntil) are served' }, doubleOptIn: { type: 'boolean', description: 'Double opt-in (the project setting doubleOptIn) and its confirmation page are served' }, previews: { type: 'boolean', description: 'Previews and test sends as a contact are served' }, auditLog: { type: 'boolean', description: 'The audit log (GET /audit-log) is served and recorded' }, accountDeletion: { type: 'boolean', description: 'Users may delete their own account (DELETE /users/@me)' } } }, 'Which features this deployment has on (never secrets)')
   get(): PublicConfigResponse {
     const smtp = this.config.smtp;
     return {
@@ -74,6 +78,8 @@ export class PublicConfigController {
       doubleOptIn: true,
       topics: true,
       previews: true,
+      auditLog: true,
+      accountDeletion: true,
     };
   }
 }

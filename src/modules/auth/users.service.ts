@@ -72,6 +72,11 @@ export class UsersService {
     await this.repository.setPasswordHash(userId, passwordHash);
   }
 
+  /** Deletes the account: its sessions end, and its tokens and memberships go with it, in one transaction. */
+  async delete(userId: string): Promise<void> {
+    await this.repository.deleteUser(userId);
+  }
+
   async markEmailVerified(userId: string): Promise<void> {
     await this.repository.markEmailVerified(userId);
   }

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ApiEnvelope, ApiJson, ApiNoContent } from '../../platform/http/openapi-responses';
+import { Audited, fromParam } from '../audit';
 import { CurrentProject, SecretKey } from '../auth';
 import { CampaignsService } from './campaigns.service';
 import {
@@ -91,6 +92,7 @@ export class CampaignsController {
 
   @SecretKey()
   @Post(':id/send')
+  @Audited('campaign.sent', { target: { type: 'campaign', id: fromParam('id') } })
   @ApiOperation({ summary: 'Send or schedule a campaign' })
   @ApiErrors([400, 'scheduledFor is not a date'], [403, 'The sender domain is not a verified domain of the project (DOMAIN_NOT_VERIFIED)'], 404, [409, 'The campaign is not DRAFT or SCHEDULED'], 422)
   @HttpCode(200)
@@ -101,6 +103,7 @@ export class CampaignsController {
 
   @SecretKey()
   @Post(':id/cancel')
+  @Audited('campaign.cancelled', { target: { type: 'campaign', id: fromParam('id') } })
   @ApiOperation({ summary: 'Cancel a campaign' })
   @ApiErrors(404, [409, 'The campaign is not SCHEDULED or SENDING'])
   @HttpCode(200)

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Audited, fromParam, fromResult } from '../audit';
 import { CurrentProject, SecretKey } from '../auth';
 import { DomainsService } from './domains.service';
 import { CreateDomainDto } from './dto/create-domain.dto';
@@ -19,6 +20,7 @@ export class DomainsController {
 
   @SecretKey()
   @Post()
+  @Audited('domain.created', { target: { type: 'domain', id: fromResult('id') } })
   @ApiOperation({ summary: 'Add a sender domain' })
   @ApiErrors([409, 'The domain has already been added'], 422)
   @ApiJson(201, DomainResponse, 'The domain and the DNS records to publish')
@@ -64,6 +66,7 @@ export class DomainsController {
 
   @SecretKey()
   @Delete(':id')
+  @Audited('domain.deleted', { target: { type: 'domain', id: fromParam('id') } })
   @ApiOperation({ summary: 'Delete a domain' })
   @ApiErrors(404, [409, 'Templates or campaigns still send from it'])
   @HttpCode(204)

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@ne
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
+import { Audited, fromParam, fromResult } from '../audit';
 import { CurrentUser, Session } from '../auth';
 import { AddMemberDto } from './dto/add-member.dto';
 import { MemberResponse, toMemberResponse } from './dto/member.response';
@@ -41,6 +42,7 @@ export class MembersController {
 
   @Session()
   @Post('members')
+  @Audited('member.added', { project: fromParam('id'), target: { type: 'user', id: fromResult('userId') } })
   @ApiOperation({ summary: 'Add a member' })
   @ApiErrors([403, 'Your role in the project is not enough (ADMIN or OWNER needed)'], [404, 'No such project (or you are not a member), or no account with that email'], [409, 'The user is already a member'], 422)
   @ApiJson(201, MemberResponse, 'The new member')
@@ -50,6 +52,7 @@ export class MembersController {
 
   @Session()
   @Patch('members/:userId')
+  @Audited('member.role_changed', { project: fromParam('id'), target: { type: 'user', id: fromParam('userId') } })
   @ApiOperation({ summary: "Change a member's role" })
   @ApiErrors([403, 'Your role is not enough, the OWNER cannot be demoted, or you cannot change your own role'], [404, 'No such project or member'], 422)
   @ApiJson(200, MemberResponse, 'The member with the new role')
@@ -64,6 +67,7 @@ export class MembersController {
 
   @Session()
   @Delete('members/:userId')
+  @Audited('member.removed', { project: fromParam('id'), target: { type: 'user', id: fromParam('userId') } })
   @ApiOperation({ summary: 'Remove a member' })
   @ApiErrors([403, 'Your role is not enough, the OWNER cannot be removed, or you cannot remove yourself'], [404, 'No such project or member'])
   @HttpCode(204)

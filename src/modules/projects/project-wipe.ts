@@ -1,8 +1,9 @@
 /**
- * A reset keeps the project itself, who may use it, spent idempotency keys, and the
- * deliverability history a reset must not launder: suppressed addresses and reputation suspensions.
+ * A reset keeps the project itself, who may use it, spent idempotency keys, and the history a
+ * reset must not launder: suppressed addresses, reputation suspensions and the audit log. (A
+ * deletion takes them with the project: their foreign keys cascade.)
  */
-export const KEPT_TABLES = ['projects', 'project_members', 'idempotency_keys', 'suppressions', 'project_suspensions'];
+export const KEPT_TABLES = ['projects', 'project_members', 'idempotency_keys', 'suppressions', 'project_suspensions', 'audit_log'];
 
 export interface ForeignKey {
   child: string;

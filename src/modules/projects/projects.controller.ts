@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Audited, bodyFieldsOf, fromParam } from '../audit';
 import { CurrentUser, Session } from '../auth';
 import { CreateProjectDto } from './dto/create-project.dto';
 import { ProjectResponse, toProjectResponse } from './dto/project.response';
@@ -8,6 +9,9 @@ import { ProjectIdPipe } from './params.pipe';
 import { ProjectsService } from './projects.service';
 import { ApiJson, ApiList, ApiNoContent, ApiSuccess } from '../../platform/http/openapi-responses';
 import { ApiErrors } from '../../platform/http/openapi-errors';
+
+/** The project of the path is the one acted on, and the audit entry's target. */
+const THIS_PROJECT = { project: fromParam('id'), target: { type: 'project', id: fromParam('id') } } as const;
 
 @ApiTags('projects')
 @Controller('users/@me/projects')
@@ -45,6 +49,7 @@ export class ProjectsController {
 
   @Session()
   @Patch(':id')
+  @Audited('project.settings_updated', { ...THIS_PROJECT, changes: bodyFieldsOf(UpdateProjectDto) })
   @ApiOperation({ summary: 'Update a project' })
   @ApiErrors([403, 'Your role in the project is not enough (ADMIN or OWNER needed)'], [404, 'No such project, or you are not a member'], 422)
   @ApiJson(200, ProjectResponse, 'The updated project')
@@ -66,6 +71,7 @@ export class ProjectsController {
   /** Both keys in full, once; the old ones stop working at once here and within seconds in other processes. */
   @Session()
   @Post(':id/regenerate-keys')
+  @Audited('project.keys_regenerated', THIS_PROJECT)
   @ApiOperation({ summary: 'Regenerate the API keys' })
   @ApiErrors([403, 'Your role in the project is not enough (ADMIN or OWNER needed)'], [404, 'No such project, or you are not a member'])
   @HttpCode(200)

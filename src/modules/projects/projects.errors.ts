@@ -5,11 +5,17 @@ export const memberNotFound = () => notFound('Member');
 export const userNotFound = () =>
   new AppError(404, 'NOT_FOUND', 'No user with this email', { suggestion: 'The person must sign up before they can be added to a project.' });
 export const alreadyMember = () => conflict('This user is already a member of the project');
+export const ownsSharedProjects = (projects: Array<{ id: string; name: string }>) =>
+  conflict(`You own ${projects.length === 1 ? 'a project' : 'projects'} with other members: ${projects.map((p) => `"${p.name}"`).join(', ')}`, {
+    details: { projects: projects.map(({ id, name }) => ({ id, name })) },
+    suggestion: 'Remove the other members of these projects, or delete the projects, then delete your account.',
+  });
 export const projectDisabled = (reason: string | null) =>
   new AppError(403, 'PROJECT_DISABLED', `This project is disabled${reason ? ` (${reason})` : ''}`, {
     suggestion: 'An ADMIN can re-enable it with PATCH /users/@me/projects/:id {"disabled": false}.',
   });
-export const insufficientRole = () => new AppError(403, 'FORBIDDEN', 'This action needs the ADMIN or OWNER role');
+/** Defined with the role rule it belongs to (auth's `requireManager`); named here too for the project's own checks. */
+export { insufficientRole } from '../auth';
 export const ownerIsFixed = () => forbidden('The OWNER cannot be removed or demoted');
 export const cannotChangeSelf = () => forbidden('You cannot remove yourself or change your own role');
 export const defaultFromNotVerified = (email: string) =>

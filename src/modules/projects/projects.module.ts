@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth';
+import { AccountController } from './account.controller';
+import { AccountService } from './account.service';
 import { ApiKeyStrategy } from './api-key.strategy';
 import { ProjectMember } from './entities/project-member.entity';
 import { ProjectSuspension } from './entities/project-suspension.entity';
@@ -20,8 +22,8 @@ import { SecurityService } from './security.service';
 
 @Module({
   imports: [AuthModule, TypeOrmModule.forFeature([Project, ProjectMember, ProjectSuspension])],
-  controllers: [ProjectsController, MembersController, SecurityController],
-  providers: [ProjectsRepository, ProjectsService, ApiKeyStrategy, ProjectSessionStrategy, MembersService, SetupStateService, BootstrapService, SecurityService, ReputationCounts, ProjectSettingChecks],
+  controllers: [ProjectsController, MembersController, SecurityController, AccountController],
+  providers: [AccountService, ProjectsRepository, ProjectsService, ApiKeyStrategy, ProjectSessionStrategy, MembersService, SetupStateService, BootstrapService, SecurityService, ReputationCounts, ProjectSettingChecks],
   exports: [ProjectsService, SecurityService, ReputationCounts, ProjectSettingChecks],
 })
 export class ProjectsModule {}

@@ -177,9 +177,13 @@ export class ProjectsService {
     return { enabled: value.enabled, templateId, redirectUrl: value.redirectUrl ?? null };
   }
 
-  /** Deletes the project's data set-based, then the project (members and keys with it), in one transaction. */
   async remove(actorId: string, projectId: string): Promise<void> {
     await this.requireRole(projectId, actorId, 'ADMIN');
+    await this.delete(projectId);
+  }
+
+  /** Deletes the project's data set-based, then the project (members and keys with it), in one transaction. The caller checked who may. */
+  async delete(projectId: string): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       await this.repository.wipeRowsAcrossOwners(projectId, em);
       await this.repository.deleteProject(projectId, em);

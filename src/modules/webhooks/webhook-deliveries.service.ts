@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { Principal } from '../auth';
+import { type Principal, requireManager } from '../auth';
 import { clampLimit, type CursorPage, cursorPage, decodeCursor, PG_TIMESTAMP } from '../../platform/http/pagination';
 import { isUuid } from '../../platform/http/parse-uuid.pipe';
 import { DeliveriesStore } from './deliveries.store';
@@ -12,7 +12,7 @@ import { testBody } from './engine/delivery-body';
 import { ATTEMPT_LEASE_MS, WebhookSender } from './engine/webhook-sender';
 import { WebhookQueue } from './engine/webhook-queue';
 import { deliveryNotFound, endpointDisabled, replayPending, replayTooLarge, replayWindowInvalid, webhookNotFound } from './webhooks.errors';
-import { requireManager, WebhooksService } from './webhooks.service';
+import { WebhooksService } from './webhooks.service';
 
 /** An endpoint's deliveries: the log, a retry by hand, a replay of a time window, a test. */
 @Injectable()

@@ -3,6 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../platform/http/openapi-errors';
 import { ApiCursorPage, ApiJson, ApiList, ApiNoContent } from '../../platform/http/openapi-responses';
 import { ParseUuidPipe } from '../../platform/http/parse-uuid.pipe';
+import { Audited, bodyFieldsOf, fromParam, fromResult } from '../audit';
 import { CurrentPrincipal, CurrentProject, SecretKey } from '../auth';
 import type { Principal } from '../auth';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
@@ -28,6 +29,7 @@ export class WebhooksController {
   ) {}
 
   @Post()
+  @Audited('webhook.created', { target: { type: 'webhook', id: fromResult('id') } })
   @ApiOperation({ summary: 'Create a webhook endpoint' })
   @ApiErrors([...ROLE_403], [422, 'A bad url, empty or malformed events, a description too long, or the 21st endpoint of the project'])
   @ApiJson(201, CreatedWebhookResponse, 'The endpoint, with its signing secret (shown only here and by rotate-secret)')
@@ -51,6 +53,7 @@ export class WebhooksController {
   }
 
   @Patch(':id')
+  @Audited('webhook.updated', { target: { type: 'webhook', id: fromParam('id') }, changes: bodyFieldsOf(UpdateWebhookDto) })
   @ApiOperation({ summary: 'Update a webhook endpoint' })
   @ApiErrors([...ROLE_403], 404, 422)
   @ApiJson(200, WebhookResponse, 'The endpoint after the change')
@@ -59,6 +62,7 @@ export class WebhooksController {
   }
 
   @Delete(':id')
+  @Audited('webhook.deleted', { target: { type: 'webhook', id: fromParam('id') } })
   @ApiOperation({ summary: 'Delete a webhook endpoint' })
   @ApiErrors([...ROLE_403], 404)
   @HttpCode(204)
@@ -68,6 +72,7 @@ export class WebhooksController {
   }
 
   @Post(':id/rotate-secret')
+  @Audited('webhook.secret_rotated', { target: { type: 'webhook', id: fromParam('id') } })
   @HttpCode(200)
   @ApiOperation({ summary: "Rotate a webhook endpoint's signing secret" })
   @ApiErrors([...ROLE_403], 404)

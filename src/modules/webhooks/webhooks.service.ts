@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
 import { encryptSecret } from '../../platform/crypto';
-import type { Principal } from '../auth';
-import { insufficientRole } from '../projects';
+import { type Principal, requireManager } from '../auth';
 import { DeliveriesStore } from './deliveries.store';
 import type { CreateWebhookDto } from './dto/create-webhook.dto';
 import type { UpdateWebhookDto } from './dto/update-webhook.dto';
@@ -17,14 +16,6 @@ import { type EndpointChanges, WebhooksRepository } from './webhooks.repository'
 export const MAX_ENDPOINTS_PER_PROJECT = 20;
 /** After a rotation the previous secret signs along this long. */
 export const PREVIOUS_SECRET_TTL_MS = 24 * 3600_000;
-
-/**
- * Endpoint settings are for OWNER and ADMIN (as the project's other settings): a dashboard
- * session of a MEMBER reads them but changes nothing (403); the secret key may do everything.
- */
-export function requireManager(principal: Principal): void {
-  if (principal.via === 'session' && principal.role !== 'OWNER' && principal.role !== 'ADMIN') throw insufficientRole();
-}
 
 /** A project's webhook endpoints: create, read, change, delete, rotate the secret. */
 @Injectable()

@@ -113,6 +113,7 @@ export const MODULE_TAGS: ReadonlyArray<[name: string, description: string]> = [
   ['webhooks', 'Event webhooks: endpoints, their deliveries log, retries, replays and secret rotation'],
   ['activity', 'The activity feed and analytics'],
   ['projects', 'Projects, members, keys and security (dashboard session)'],
+  ['audit-log', "Who did what to the project: keys, settings, members, domains, webhooks, campaign sends (OWNER/ADMIN)"],
   ['auth', 'Accounts and sessions of the dashboard, and its public configuration'],
   ['billing', 'Billing limits, consumption and Stripe (dashboard session)'],
   ['uploads', 'Images for templates'],

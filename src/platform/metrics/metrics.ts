@@ -58,6 +58,7 @@ export const httpRequestDuration = metrics.histogram({
  *   appMetrics.smtpSession('submission', +1)    SMTP sessions opened (and open now), by listener
  *   appMetrics.smtpMessage('inbound')           SMTP messages accepted, by listener
  *   appMetrics.smtpRejection('submission', 'auth_failed') SMTP refusals, by listener and reason
+ *   appMetrics.auditWriteFailure()              audit log entries not written (the action stood)
  * Queue depth per queue and state is read at scrape time (setQueueDepthSource).
  */
 const emailsTotal = metrics.counter({ name: 'mailroom_emails_total', help: 'Emails reaching a status, by status and transport', labelNames: ['status', 'transport'] as const });
@@ -97,6 +98,10 @@ const smtpRejectionsTotal = metrics.counter({
   name: 'mailroom_smtp_rejections_total',
   help: 'SMTP refusals (4xx/5xx answers of the application and cut sessions), by listener and reason',
   labelNames: ['listener', 'reason'] as const,
+});
+const auditWriteFailuresTotal = metrics.counter({
+  name: 'mailroom_audit_write_failures_total',
+  help: 'Audit log entries that could not be written after their action succeeded (each is logged in full)',
 });
 
 export type QueueDepth = Array<{ queue: string; state: string; count: number }>;
@@ -161,5 +166,8 @@ export const appMetrics = {
   },
   smtpRejection(listener: string, reason: string): void {
     smtpRejectionsTotal.inc({ listener, reason });
+  },
+  auditWriteFailure(): void {
+    auditWriteFailuresTotal.inc();
   },
 };

@@ -12,6 +12,8 @@ export const accountApi = {
   signup: (body: { email: string; password: string }) => data(auth.POST('/auth/signup', { body })),
   login: (body: { email: string; password: string }) => data(auth.POST('/auth/login', { body })),
   logout: () => data(auth.POST('/auth/logout')),
+  /** Deletes the account with the projects it owns (409 while one of them has other members). */
+  deleteAccount: (password: string) => data(api.DELETE('/users/@me', { body: { password } })),
   verifyEmail: (token: string) => data(auth.POST('/auth/verify-email', { body: { token } })),
   requestVerification: (email: string) => data(auth.POST('/auth/request-verification', { body: { email } })),
   requestPasswordReset: (email: string) => data(auth.POST('/auth/request-password-reset', { body: { email } })),

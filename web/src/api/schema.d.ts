@@ -156,7 +156,8 @@ export interface paths {
         get: operations["AuthController_me"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Delete your account */
+        delete: operations["AccountController_remove"];
         options?: never;
         head?: never;
         patch?: never;
@@ -171,6 +172,23 @@ export interface paths {
         };
         /** Get the deployment's public configuration */
         get: operations["PublicConfigController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the audit log */
+        get: operations["AuditLogController_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2119,6 +2137,45 @@ export interface components {
             /** @description Password, 8 to 256 characters */
             password: string;
         };
+        AuditActorResponse: {
+            /**
+             * @description user: a dashboard session; key: the secret key
+             * @enum {string}
+             */
+            type: "user" | "key";
+            /** @description The user's id, or the secret key's id (its prefix, as `secretPrefix` shows it) */
+            id: string;
+            /** @description The user's email address at the time (users only) */
+            email?: string;
+        };
+        AuditTargetResponse: {
+            /**
+             * @description What was acted on (user: a member, by user id)
+             * @enum {string}
+             */
+            type: "project" | "user" | "domain" | "webhook" | "campaign" | "contact" | "contact_export";
+            /** @description Its id */
+            id: string;
+        };
+        AuditEntryResponse: {
+            /** @description Identifier (UUID) */
+            id: string;
+            /** @description Who did it */
+            actor: components["schemas"]["AuditActorResponse"];
+            /**
+             * @description What was done
+             * @enum {string}
+             */
+            action: "project.keys_regenerated" | "project.settings_updated" | "member.added" | "member.removed" | "member.role_changed" | "domain.created" | "domain.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "contact.exported" | "contacts.exported" | "contact.erased" | "campaign.sent" | "campaign.cancelled";
+            /** @description What it was done to */
+            target: components["schemas"]["AuditTargetResponse"];
+            /** @description The names of the settings changed (project.settings_updated) */
+            changes?: string[];
+            /** @description When (ISO 8601) */
+            at: string;
+            /** @description The client address */
+            ip: string | null;
+        };
         ProjectResponse: {
             /** @description Identifier (UUID) */
             id: string;
@@ -2238,6 +2295,10 @@ export interface components {
              * @enum {string}
              */
             role: "ADMIN" | "MEMBER";
+        };
+        DeleteAccountDto: {
+            /** @description Your password, to confirm */
+            password: string;
         };
         DomainRecordResponse: {
             /** @description DNS record type (TXT, MX, CNAME) */
@@ -4952,6 +5013,73 @@ export interface operations {
             };
         };
     };
+    AccountController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteAccountDto"];
+            };
+        };
+        responses: {
+            /** @description Deleted, with the projects you own and all their data; every session of the account is ended */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The password is not correct; or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description You own projects with other members (error.details.projects names them) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     PublicConfigController_get: {
         parameters: {
             query?: never;
@@ -5001,7 +5129,106 @@ export interface operations {
                         doubleOptIn?: boolean;
                         /** @description Previews and test sends as a contact are served */
                         previews?: boolean;
+                        /** @description The audit log (GET /audit-log) is served and recorded */
+                        auditLog?: boolean;
+                        /** @description Users may delete their own account (DELETE /users/@me) */
+                        accountDeletion?: boolean;
                     };
+                };
+            };
+        };
+    };
+    AuditLogController_list: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20; larger values are clamped) */
+                limit?: number;
+                /** @description Cursor from the previous page (`cursor` of the response) */
+                cursor?: string;
+                /** @description Only entries of this action */
+                action?: "project.keys_regenerated" | "project.settings_updated" | "member.added" | "member.removed" | "member.role_changed" | "domain.created" | "domain.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "contact.exported" | "contacts.exported" | "contact.erased" | "campaign.sent" | "campaign.cancelled";
+                /** @description Only entries of this actor: a user's id, or a secret key's id (`sk_…`, the key's `secretPrefix`) */
+                actorId?: string;
+                /** @description Only entries at or after this time (ISO 8601) */
+                from?: string;
+                /** @description Only entries at or before this time (ISO 8601) */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who did what to the project, newest first (kept one year) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditEntryResponse"][];
+                        /** @description Pass as `cursor` to get the next page; null on the last page */
+                        cursor: string | null;
+                        /** @description Whether another page follows */
+                        hasMore: boolean;
+                        /** @description Total matching items, counted on the first page only (0 on later pages) */
+                        total: number;
+                    };
+                };
+            };
+            /** @description The cursor is not one this list gave */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A dashboard session whose role is below ADMIN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unknown action, a malformed actorId, a bad date, or from after to */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -14649,12 +14876,12 @@ export interface operations {
     WebhooksController_listDeliveries: {
         parameters: {
             query?: {
-                /** @description Only deliveries of this status */
-                status?: "pending" | "succeeded" | "failed";
                 /** @description Page size, 1-100 (default 20; larger values are clamped) */
                 limit?: number;
                 /** @description Cursor from the previous page (`cursor` of the response) */
                 cursor?: string;
+                /** @description Only deliveries of this status */
+                status?: "pending" | "succeeded" | "failed";
             };
             header?: never;
             path: {

@@ -35,6 +35,7 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, lazy: page(() => import('../pages/projects/HomePage')) },
           { path: 'projects/new', lazy: page(() => import('../pages/projects/NewProjectPage')) },
+          { path: 'account', lazy: page(() => import('../pages/account/AccountPage')) },
           {
             path: 'p/:projectId',
             lazy: page(() => import('../layouts/AppLayout')),

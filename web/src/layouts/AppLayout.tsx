@@ -76,9 +76,9 @@ function UserMenu({ email }: { email: string }) {
   };
   return (
     <div className="user-menu">
-      <span className="user-email" title={email}>
+      <Link className="user-email" title={`${email}: your account`} to="/account">
         {email}
-      </span>
+      </Link>
       <Button className="btn-small" onClick={logout}>
         Log out
       </Button>

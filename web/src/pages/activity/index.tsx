@@ -1,9 +1,9 @@
 import { Link, useSearchParams } from 'react-router';
 import { ACTIVITY_TYPES, useActivity, useActivityStats, useActivityTypes, useUpcoming } from '../../api/activity';
-import { Button } from '../../components/Button';
+import { CursorListView } from '../../components/CursorListView';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { SelectField } from '../../components/Fields';
-import { Badge, EmptyState, Loading, PageHeader } from '../../components/Feedback';
+import { Badge, EmptyState, PageHeader } from '../../components/Feedback';
 import { formatDate, formatNumber } from '../../lib/format';
 import { projectPath, useProjectId } from '../../lib/project';
 import { DataTable } from '../../components/DataTable';
@@ -28,7 +28,6 @@ export default function ActivitySection() {
   const types = useActivityTypes();
   const stats = useActivityStats();
   const offered = [...new Set([...ACTIVITY_TYPES, ...(types.data?.types ?? [])])];
-  const items = feed.data?.pages.flatMap((p) => p.data) ?? [];
   return (
     <>
       <PageHeader title="Activity" description="Everything that happened, newest first: sends, deliveries, opens, clicks, bounces, complaints, inbound mail and tracked events." />
@@ -48,19 +47,17 @@ export default function ActivitySection() {
           ))}
         </SelectField>
       </div>
-      {feed.isPending ? (
-        <Loading label="Loading activity…" />
-      ) : feed.isError ? (
-        <>
-          <ErrorMessage error={feed.error} title="Could not load activity" />
-          <Button onClick={() => feed.refetch()}>Try again</Button>
-        </>
-      ) : items.length === 0 ? (
-        <EmptyState title={type ? 'Nothing of this type yet' : 'No activity yet'}>
-          <p>Send an email (a campaign, or POST /v1/send) or track an event with POST /v1/track: it shows up here.</p>
-        </EmptyState>
-      ) : (
-        <>
+      <CursorListView
+        query={feed}
+        loadingLabel="Loading activity…"
+        errorTitle="Could not load activity"
+        empty={
+          <EmptyState title={type ? 'Nothing of this type yet' : 'No activity yet'}>
+            <p>Send an email (a campaign, or POST /v1/send) or track an event with POST /v1/track: it shows up here.</p>
+          </EmptyState>
+        }
+      >
+        {(items) => (
           <DataTable caption="Activity" columns={['When', 'What', 'Contact', 'Details']}>
             {items.map((a) => (
               <tr key={a.id}>
@@ -88,13 +85,8 @@ export default function ActivitySection() {
               </tr>
             ))}
           </DataTable>
-          {feed.hasNextPage && (
-            <Button onClick={() => void feed.fetchNextPage()} pending={feed.isFetchingNextPage} pendingLabel="Loading…">
-              Show older
-            </Button>
-          )}
-        </>
-      )}
+        )}
+      </CursorListView>
     </>
   );
 }

@@ -2,6 +2,7 @@ import { NavLink, Route, Routes } from 'react-router';
 import { PageHeader } from '../../components/Feedback';
 import { NotFoundPage } from '../../layouts/RouteError';
 import { projectPath, useProjectId } from '../../lib/project';
+import AuditLogSettings from './AuditLogSettings';
 import GeneralSettings from './GeneralSettings';
 import KeysSettings from './KeysSettings';
 import MembersSettings from './MembersSettings';
@@ -12,6 +13,7 @@ const TABS = [
   { path: 'keys', label: 'API keys' },
   { path: 'members', label: 'Members' },
   { path: 'security', label: 'Security' },
+  { path: 'audit-log', label: 'Audit log' },
 ];
 
 export default function SettingsSection() {
@@ -31,6 +33,7 @@ export default function SettingsSection() {
         <Route path="keys" element={<KeysSettings />} />
         <Route path="members" element={<MembersSettings />} />
         <Route path="security" element={<SecuritySettings />} />
+        <Route path="audit-log" element={<AuditLogSettings />} />
         <Route path="*" element={<NotFoundPage />} />
       </Routes>
     </>

@@ -4,9 +4,10 @@ import { data } from '../../api/client';
 import { qk } from '../../api/queryKeys';
 import { DELIVERY_STATUSES, type DeliveryStatus, useDeliveries, type Webhook } from '../../api/webhooks';
 import { Button } from '../../components/Button';
+import { CursorListView } from '../../components/CursorListView';
 import { DataTable } from '../../components/DataTable';
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { Loading, EmptyState } from '../../components/Feedback';
+import { EmptyState } from '../../components/Feedback';
 import { FilterSelect } from '../../components/ListToolbar';
 import { useApiMutation } from '../../lib/forms';
 import { formatDate } from '../../lib/format';
@@ -29,7 +30,6 @@ export function Deliveries({ webhook }: { webhook: Webhook }) {
     mutationFn: (deliveryId: string) => data(api.POST('/webhooks/{id}/deliveries/{deliveryId}/retry', { params: { path: { id: webhook.id, deliveryId } } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'webhooks') }),
   });
-  const items = log.data?.pages.flatMap((p) => p.data) ?? [];
   const total = log.data?.pages[0]?.total;
   return (
     <section aria-labelledby="wh-deliveries">
@@ -39,25 +39,23 @@ export function Deliveries({ webhook }: { webhook: Webhook }) {
         {total !== undefined && <p className="muted">{total.toLocaleString()} in all</p>}
       </div>
       <ErrorMessage error={retry.error} title="Could not retry" />
-      {log.isPending ? (
-        <Loading label="Loading deliveries…" />
-      ) : log.isError ? (
-        <>
-          <ErrorMessage error={log.error} title="Could not load the deliveries" />
-          <Button onClick={() => log.refetch()}>Try again</Button>
-        </>
-      ) : items.length === 0 ? (
-        <EmptyState title={status ? `No ${status} deliveries` : 'No deliveries yet'}>
-          <p>
-            {status
-              ? 'Choose "All statuses" to see the others.'
-              : webhook.enabled
-                ? 'Each event this endpoint subscribes to shows up here as it is sent. "Send test event" sends one now.'
-                : 'The endpoint is disabled: enable it to receive events.'}
-          </p>
-        </EmptyState>
-      ) : (
-        <>
+      <CursorListView
+        query={log}
+        loadingLabel="Loading deliveries…"
+        errorTitle="Could not load the deliveries"
+        empty={
+          <EmptyState title={status ? `No ${status} deliveries` : 'No deliveries yet'}>
+            <p>
+              {status
+                ? 'Choose "All statuses" to see the others.'
+                : webhook.enabled
+                  ? 'Each event this endpoint subscribes to shows up here as it is sent. "Send test event" sends one now.'
+                  : 'The endpoint is disabled: enable it to receive events.'}
+            </p>
+          </EmptyState>
+        }
+      >
+        {(items) => (
           <DataTable caption="Deliveries" columns={['Event', 'Status', 'Attempts', 'Last attempt', 'Answer', 'Actions']}>
             {items.map((d) => (
               <tr key={d.id}>
@@ -86,13 +84,8 @@ export function Deliveries({ webhook }: { webhook: Webhook }) {
               </tr>
             ))}
           </DataTable>
-          {log.hasNextPage && (
-            <Button onClick={() => void log.fetchNextPage()} pending={log.isFetchingNextPage} pendingLabel="Loading…">
-              Show older
-            </Button>
-          )}
-        </>
-      )}
+        )}
+      </CursorListView>
     </section>
   );
 }
