@@ -3,7 +3,8 @@ import { AccountService } from './account.service';
 import type { ProjectsRepository } from './projects.repository';
 import type { ProjectsService } from './projects.service';
 
-function fixture(memberships: Array<{ id: string; name: string; role: 'OWNER' | 'ADMIN' | 'MEMBER'; team: boolean }>, passwordOk = true) {
+/** `joinsLate`: a project a member joins between the check and its deletion (its locked re-check finds them). */
+function fixture(memberships: Array<{ id: string; name: string; role: 'OWNER' | 'ADMIN' | 'MEMBER'; team: boolean }>, passwordOk = true, joinsLate?: string) {
   const calls: string[] = [];
   const auth = {
     confirmPassword: jest.fn(async () => {
@@ -12,7 +13,11 @@ function fixture(memberships: Array<{ id: string; name: string; role: 'OWNER' | 
   };
   const projects = {
     listForUser: async () => memberships.map((m) => ({ project: { id: m.id, name: m.name }, role: m.role })),
-    delete: jest.fn(async (id: string) => void calls.push(`project ${id}`)),
+    delete: jest.fn(async (id: string, opts: { unlessShared?: boolean }) => {
+      if (opts.unlessShared && id === joinsLate) return false;
+      calls.push(`project ${id}`);
+      return true;
+    }),
   };
   const repository = { hasTeamMembers: async (id: string) => memberships.find((m) => m.id === id)!.team };
   const users = { delete: jest.fn(async (id: string) => void calls.push(`user ${id}`)) };
@@ -41,6 +46,19 @@ describe('AccountService.deleteAccount', () => {
     const refusal = service.deleteAccount('u-1', 'secret-password');
     await expect(refusal).rejects.toMatchObject({ statusCode: 409, message: 'You own projects with other members: "Team", "Crew"', extra: { details: { projects: [{ id: 'b', name: 'Team' }, { id: 'c', name: 'Crew' }] } } });
     expect(calls).toEqual([]);
+  });
+
+  it('keeps a project a member joined after the check, deletes no user, and answers 409 naming it', async () => {
+    const { service, calls } = fixture(
+      [
+        { id: 'a', name: 'Alone', role: 'OWNER', team: false },
+        { id: 'b', name: 'Joined', role: 'OWNER', team: false },
+      ],
+      true,
+      'b',
+    );
+    await expect(service.deleteAccount('u-1', 'secret-password')).rejects.toMatchObject({ statusCode: 409, message: 'You own a project with other members: "Joined"' });
+    expect(calls).toEqual(['project a']);
   });
 
   it('deletes nothing when the password is wrong', async () => {

@@ -19,7 +19,8 @@ export class AccountService {
    * naming them) while the user owns a project with other members; otherwise every project they
    * own is deleted as `DELETE /users/@me/projects/:id` deletes one, then the user: their sessions
    * end, their memberships of other projects go with them. Each project is its own transaction, so
-   * a crash half-way leaves an account that can be deleted again.
+   * a crash half-way leaves an account that can be deleted again. A member added to one of them
+   * after the check is seen under the project's lock: that project stays and the answer is the 409.
    */
   async deleteAccount(userId: string, password: string, ip?: string): Promise<void> {
     await this.auth.confirmPassword(userId, password, ip);
@@ -27,7 +28,9 @@ export class AccountService {
     const shared: typeof owned = [];
     for (const project of owned) if (await this.repository.hasTeamMembers(project.id)) shared.push(project);
     if (shared.length > 0) throw ownsSharedProjects(shared);
-    for (const project of owned) await this.projects.delete(project.id);
+    for (const project of owned) {
+      if (!(await this.projects.delete(project.id, { unlessShared: true }))) throw ownsSharedProjects([project]);
+    }
     await this.users.delete(userId);
   }
 }

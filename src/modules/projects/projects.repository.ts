@@ -92,9 +92,18 @@ export class ProjectsRepository {
   }
 
   /** Whether the project has more than one member. */
-  async hasTeamMembers(projectId: string): Promise<boolean> {
-    const [row]: Array<{ many: boolean }> = await this.dataSource.query(`SELECT count(*) > 1 AS many FROM project_members WHERE project_id = $1`, [projectId]);
+  async hasTeamMembers(projectId: string, manager: EntityManager = this.dataSource.manager): Promise<boolean> {
+    const [row]: Array<{ many: boolean }> = await manager.query(`SELECT count(*) > 1 AS many FROM project_members WHERE project_id = $1`, [projectId]);
     return row.many === true;
+  }
+
+  /**
+   * Locks the project's row for the caller's transaction: a member added meanwhile (its insert
+   * holds a key-share lock on this row) either committed before, and is seen, or waits for the
+   * transaction and then finds no project.
+   */
+  async lockProject(projectId: string, manager: EntityManager): Promise<void> {
+    await manager.query(`SELECT id FROM projects WHERE id = $1 FOR UPDATE`, [projectId]);
   }
 
   /** The new member, or null when the user already is one. */

@@ -183,12 +183,23 @@ export class ProjectsService {
   }
 
   /** Deletes the project's data set-based, then the project (members and keys with it), in one transaction. The caller checked who may. */
-  async delete(projectId: string): Promise<void> {
-    await this.dataSource.transaction(async (em) => {
+  /**
+   * Deletes the project and every row of it. `unlessShared`: only while its owner is its only
+   * member, checked under the project's row lock (false, nothing deleted, when another member is
+   * there by then).
+   */
+  async delete(projectId: string, opts: { unlessShared?: boolean } = {}): Promise<boolean> {
+    const deleted = await this.dataSource.transaction(async (em) => {
+      if (opts.unlessShared) {
+        await this.repository.lockProject(projectId, em);
+        if (await this.repository.hasTeamMembers(projectId, em)) return false;
+      }
       await this.repository.wipeRowsAcrossOwners(projectId, em);
       await this.repository.deleteProject(projectId, em);
+      return true;
     });
     this.keyCache.clear();
+    return deleted;
   }
 
   async regenerateKeys(actorId: string, projectId: string): Promise<{ project: Project; keys: KeyPair; role: ProjectRole }> {
