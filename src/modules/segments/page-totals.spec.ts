@@ -1,4 +1,4 @@
-import { COUNT_REUSE_MS, PageTotals, reconcileTotal, SLOW_COUNT_MS } from './page-totals';
+import { COUNT_REUSE_MS, KEEP_MIN_ROWS, PageTotals, reconcileTotal, SLOW_COUNT_MS } from './page-totals';
 
 describe('reconcileTotal', () => {
   it('is exact on a page that ends the list, whatever the count said', () => {
@@ -36,13 +36,18 @@ describe('PageTotals', () => {
     expect(totals.recent('fast', 'k')).toBeNull();
   });
 
+  it('never keeps a small count, however slow (a busy machine must not make a small total stale)', async () => {
+    expect(await totals.count('small', 'k', counting(KEEP_MIN_ROWS - 1, 10 * SLOW_COUNT_MS))).toBe(KEEP_MIN_ROWS - 1);
+    expect(totals.recent('small', 'k')).toBeNull();
+  });
+
   it('forgets a kept count after COUNT_REUSE_MS, or when told to', async () => {
-    await totals.count('s3', 'k', counting(5, SLOW_COUNT_MS + 10));
+    await totals.count('s3', 'k', counting(5_000, SLOW_COUNT_MS + 10));
     now += COUNT_REUSE_MS - 1_000;
-    expect(totals.recent('s3', 'k')).toBe(5);
+    expect(totals.recent('s3', 'k')).toBe(5_000);
     now += 2_000;
     expect(totals.recent('s3', 'k')).toBeNull();
-    await totals.count('s4', 'k', counting(7, SLOW_COUNT_MS));
+    await totals.count('s4', 'k', counting(7_000, SLOW_COUNT_MS));
     totals.forget('s4');
     expect(totals.recent('s4', 'k')).toBeNull();
   });
