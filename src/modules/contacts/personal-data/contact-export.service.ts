@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Readable } from 'node:stream';
+import { eachWithinOwnDeadline } from '../../../platform/http/request-deadline';
 import { ContactsService } from '../contacts.service';
 import { toContactResponse } from '../dto/contact.response';
 import type { Contact } from '../entities/contact.entity';
@@ -21,7 +22,8 @@ export class ContactExportService {
   async open(projectId: string, id: string): Promise<{ contact: Contact; json: Readable }> {
     const contact = await this.contacts.getById(projectId, id);
     const subject = { id: contact.id, email: contact.email };
-    const json = Readable.from(contactExportJson(projectId, subject, toContactResponse(contact), this.registry.all(), new Date()));
+    // Each batch's reads are bounded by REQUEST_TIMEOUT_MS, not the whole download.
+    const json = Readable.from(eachWithinOwnDeadline(contactExportJson(projectId, subject, toContactResponse(contact), this.registry.all(), new Date())));
     return { contact, json };
   }
 }
