@@ -131,6 +131,7 @@ describe('contact export', () => {
   it('answers a dashboard session of the project, with a file name', async () => {
     const res = await s.dashboard.get(`/contacts/${ann}/export`).set('X-Project-Id', s.project.id).expect(200);
     expect(res.headers['content-disposition']).toBe(`attachment; filename="contact-${ann}.json"`);
+    expect(res.headers['cache-control']).toBe('no-store');
     expect((res.body as Export).contact.id).toBe(ann);
     await other.dashboard.get(`/contacts/${ann}/export`).set('X-Project-Id', s.project.id).expect(404);
     await s.anonymous.get(`/contacts/${ann}/export`).expect(401);

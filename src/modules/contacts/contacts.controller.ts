@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res, StreamableFile } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query, Res, StreamableFile } from '@nestjs/common';
 import type { Response } from 'express';
 import { Audited, fromParam } from '../audit';
 import { CurrentProject, SecretKey } from '../auth';
@@ -73,6 +73,7 @@ export class ContactsController {
   @ApiErrors(404)
   @ApiJson(200, ContactExportResponse, 'The contact, its topics, consent history, events, emails, workflow executions and inbound messages')
   @Audited('contact.exported', { target: { type: 'contact', id: fromParam('id') } })
+  @Header('Cache-Control', 'no-store')
   async export(@CurrentProject() projectId: string, @Param('id') id: string): Promise<StreamableFile> {
     const { contact, json } = await this.exports.open(projectId, id);
     return new StreamableFile(json, { type: 'application/json; charset=utf-8', disposition: `attachment; filename="contact-${contact.id}.json"` });
