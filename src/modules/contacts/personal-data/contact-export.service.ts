@@ -22,8 +22,10 @@ export class ContactExportService {
   async open(projectId: string, id: string): Promise<{ contact: Contact; json: Readable }> {
     const contact = await this.contacts.getById(projectId, id);
     const subject = { id: contact.id, email: contact.email };
-    // Each batch's reads are bounded by REQUEST_TIMEOUT_MS, not the whole download.
-    const json = Readable.from(eachWithinOwnDeadline(contactExportJson(projectId, subject, toContactResponse(contact), this.registry.all(), new Date())));
+    // Each batch's reads are bounded by REQUEST_TIMEOUT_MS, not the whole download; one piece is
+    // read ahead of what the response has taken.
+    const pieces = eachWithinOwnDeadline(contactExportJson(projectId, subject, toContactResponse(contact), this.registry.all(), new Date()));
+    const json = Readable.from(pieces, { highWaterMark: 1 });
     return { contact, json };
   }
 }
