@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query, Res, StreamableFile } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Audited, fromParam } from '../audit';
 import { CurrentProject, SecretKey } from '../auth';
@@ -16,6 +16,7 @@ import { ContactExportResponse } from './dto/contact-export.response';
 import { ContactExportService } from './personal-data/contact-export.service';
 import { ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ApiErrors } from '../../platform/http/openapi-errors';
+import { sendStream } from '../../platform/http/stream-response';
 
 const CREATED_CONTACT = { allOf: [{ $ref: getSchemaPath(ContactResponse) }, { type: 'object', properties: { _meta: { type: 'object', properties: { isNew: { type: 'boolean' }, isUpdate: { type: 'boolean' } } } } }] };
 
@@ -67,16 +68,15 @@ export class ContactsController {
     return toContactResponse(await this.contacts.getById(projectId, id));
   }
 
-  /** Streamed: the entry is recorded once the contact is found, before the document goes out (docs/personal-data.md). */
+  /** Streamed: the entry is recorded once the contact is found, as the document starts to go out (docs/personal-data.md). */
   @Get(':id/export')
-  @ApiOperation({ summary: "Export everything held about a contact (JSON)" })
+  @ApiOperation({ summary: 'Export everything held about a contact (JSON)' })
   @ApiErrors(404)
   @ApiJson(200, ContactExportResponse, 'The contact, its topics, consent history, events, emails, workflow executions and inbound messages')
   @Audited('contact.exported', { target: { type: 'contact', id: fromParam('id') } })
-  @Header('Cache-Control', 'no-store')
-  async export(@CurrentProject() projectId: string, @Param('id') id: string): Promise<StreamableFile> {
+  async export(@CurrentProject() projectId: string, @Param('id') id: string, @Res() res: Response): Promise<void> {
     const { contact, json } = await this.exports.open(projectId, id);
-    return new StreamableFile(json, { type: 'application/json; charset=utf-8', disposition: `attachment; filename="contact-${contact.id}.json"` });
+    sendStream(res, json, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Disposition': `attachment; filename="contact-${contact.id}.json"`, 'Cache-Control': 'no-store' });
   }
 
   @Patch(':id')
