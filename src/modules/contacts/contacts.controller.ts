@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
+import { Audited, fromParam } from '../audit';
 import { CurrentProject, SecretKey } from '../auth';
 import { ContactsQueriesService } from './contacts-queries.service';
 import { ContactsService } from './contacts.service';
@@ -11,8 +12,11 @@ import { LookupContactsDto } from './dto/lookup-contacts.dto';
 import { UpdateContactDto } from './dto/update-contact.dto';
 import { ApiCursorPage, ApiJson, ApiNoContent } from '../../platform/http/openapi-responses';
 import { ContactResponse } from './dto/contact.response';
+import { ContactExportResponse } from './dto/contact-export.response';
+import { ContactExportService } from './personal-data/contact-export.service';
 import { ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ApiErrors } from '../../platform/http/openapi-errors';
+import { sendStream } from '../../platform/http/stream-response';
 
 const CREATED_CONTACT = { allOf: [{ $ref: getSchemaPath(ContactResponse) }, { type: 'object', properties: { _meta: { type: 'object', properties: { isNew: { type: 'boolean' }, isUpdate: { type: 'boolean' } } } } }] };
 
@@ -24,6 +28,7 @@ export class ContactsController {
     private readonly contacts: ContactsService,
     private readonly queries: ContactsQueriesService,
     private readonly optIns: DoubleOptInService,
+    private readonly exports: ContactExportService,
   ) {}
 
   @Get()
@@ -61,6 +66,17 @@ export class ContactsController {
   @ApiJson(200, ContactResponse, 'The contact')
   async get(@CurrentProject() projectId: string, @Param('id') id: string) {
     return toContactResponse(await this.contacts.getById(projectId, id));
+  }
+
+  /** Streamed: the entry is recorded once the contact is found, as the document starts to go out (docs/personal-data.md). */
+  @Get(':id/export')
+  @ApiOperation({ summary: 'Export everything held about a contact (JSON)' })
+  @ApiErrors(404)
+  @ApiJson(200, ContactExportResponse, 'The contact, its topics, consent history, events, emails, workflow executions and inbound messages')
+  @Audited('contact.exported', { target: { type: 'contact', id: fromParam('id') } })
+  async export(@CurrentProject() projectId: string, @Param('id') id: string, @Res() res: Response): Promise<void> {
+    const { contact, json } = await this.exports.open(projectId, id);
+    sendStream(res, json, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Disposition': `attachment; filename="contact-${contact.id}.json"`, 'Cache-Control': 'no-store' });
   }
 
   @Patch(':id')

@@ -20,6 +20,9 @@ import { ImportJobError } from './entities/import-job-error.entity';
 import { ImportJob } from './entities/import-job.entity';
 import { BULK_PROVIDERS, BulkController } from './bulk/bulk.providers';
 import { ConfirmationRepair } from './worker/confirmation-repair';
+import { ContactExportService } from './personal-data/contact-export.service';
+import { ContactSections } from './personal-data/contact-sections';
+import { PersonalDataRegistry } from './personal-data/personal-data.registry';
 import { IMPORT_PROVIDERS, ImportController } from './import/import.providers';
 
 @Module({
@@ -31,7 +34,7 @@ import { IMPORT_PROVIDERS, ImportController } from './import/import.providers';
   ],
   // ContactFieldsController first: its static paths must win over `/contacts/:id`.
   controllers: [ImportController, BulkController, ContactFieldsController, ContactsController],
-  providers: [ConfirmationMailer, DoubleOptInService, ConfirmationRepair, ContactsRepository, ContactFieldsRepository, ContactsService, ContactFieldsService, ContactsQueriesService, ...IMPORT_PROVIDERS, ...BULK_PROVIDERS],
-  exports: [ContactsService, ContactFieldsService, ConfirmationMailer, DoubleOptInService],
+  providers: [PersonalDataRegistry, ContactSections, ContactExportService, ConfirmationMailer, DoubleOptInService, ConfirmationRepair, ContactsRepository, ContactFieldsRepository, ContactsService, ContactFieldsService, ContactsQueriesService, ...IMPORT_PROVIDERS, ...BULK_PROVIDERS],
+  exports: [ContactsService, ContactFieldsService, ConfirmationMailer, DoubleOptInService, PersonalDataRegistry],
 })
 export class ContactsModule {}

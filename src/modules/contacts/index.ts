@@ -13,5 +13,6 @@ export * from './dto/contact.response';
 export * from './dto/double-opt-in-field';
 export * from './dto/email-field';
 export * from './entities/contact.entity';
+export * from './personal-data/personal-data.registry';
 export * from './sql/upsert-contacts-batch.sql';
 export * from './track/track.module';

@@ -14,6 +14,7 @@ import { EmailsRepository } from './emails.repository';
 import { EmailsService } from './emails.service';
 import { EmailsQueriesController } from './emails-queries.controller';
 import { EmailsQueriesService } from './emails-queries.service';
+import { EmailsPersonalData } from './emails.personal-data';
 import { EmailContent } from './entities/email-content.entity';
 import { Email } from './entities/email.entity';
 import { HandoverWindow } from './entities/handover-window.entity';
@@ -54,6 +55,7 @@ import { HandoverWindowsFlush } from './worker/handover-windows.flush';
   providers: [
     EmailsService,
     EmailsQueriesService,
+    EmailsPersonalData,
     SendEmails,
     EmailQueue,
     EmailStatusStore,

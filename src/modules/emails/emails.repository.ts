@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { empty, Fragment, sql } from '../../platform/database/sql-fragment';
 import { suppressedAmongSql, suppressionKey } from './sql/suppressions.sql';
-import { EMAIL_ROW_COLUMNS, EmailRow } from './emails.rows';
+import { EMAIL_ROW_COLUMNS, EmailContentRow, EmailRow } from './emails.rows';
 import type { EmailType } from './entities/email.entity';
 import { CONTACT_COLUMNS, skipReasonSql } from './recipient-policy';
 import type { TopicRule } from '../topics';
@@ -122,6 +122,24 @@ export class EmailsRepository {
       params,
     );
     return { rows, total: (await count)[0].total };
+  }
+
+  /**
+   * What is kept of these emails' content (the project's only): the sources of their content row,
+   * its attachments without their bytes, and the values each was rendered with. An email without
+   * a content row is absent.
+   */
+  async contentsOf(projectId: string, emailIds: string[]): Promise<EmailContentRow[]> {
+    if (emailIds.length === 0) return [];
+    return this.dataSource.query(
+      `SELECT e.id AS email_id, c.subject, c.body, c.text, c.from_name, c.reply_to, c.headers, e.variables,
+              (SELECT coalesce(jsonb_agg(jsonb_build_object('filename', a->>'filename', 'contentType', a->>'contentType', 'disposition', a->>'disposition',
+                                                            'size', (length(a->>'content') * 3) / 4 - (length(a->>'content') - length(rtrim(a->>'content', '='))))), '[]'::jsonb)
+                 FROM jsonb_array_elements(c.attachments) a) AS attachments
+         FROM emails e JOIN email_contents c ON c.id = e.content_id
+        WHERE e.project_id = $1 AND e.id = ANY($2::uuid[])`,
+      [projectId, emailIds],
+    );
   }
 
   /**

@@ -36,3 +36,16 @@ export interface EmailRow {
   complained_at: Date | null;
   failed_at: Date | null;
 }
+
+/** What `EmailsRepository.contentsOf` reads of an email's content: sources, attachments without bytes, and render values. */
+export interface EmailContentRow {
+  email_id: string;
+  subject: string;
+  body: string;
+  text: string | null;
+  from_name: string | null;
+  reply_to: string | null;
+  headers: Record<string, string>;
+  variables: Record<string, unknown> | null;
+  attachments: Array<{ filename: string; contentType: string | null; disposition: string; size: number }>;
+}

@@ -2,6 +2,7 @@
 // the lint rule mailroom/module-boundaries allows an import from another module only of a file listed here.
 export * from './contact-directory';
 export * from './contact-id';
+export * from './dto/event.response';
 export * from './contact-events.sql';
 export * from './events-insert.sql';
 export * from './events-queries.service';

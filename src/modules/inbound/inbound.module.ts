@@ -17,6 +17,7 @@ import { MailAuth } from './receive/mail-auth';
 import { BounceReports } from './receive/bounce-reports';
 import { InboundListener } from './receive/inbound-listener';
 import { InboundPurge } from './worker/inbound-purge';
+import { InboundPersonalData } from './inbound.personal-data';
 
 /**
  * Mail received over SMTP (docs/integrations.md, "Inbound mail and bounces"): records, raw
@@ -33,6 +34,7 @@ import { InboundPurge } from './worker/inbound-purge';
     MailAuth,
     InboundListener,
     InboundPurge,
+    InboundPersonalData,
     { provide: INBOUND_STORAGE, useFactory: (config: AppConfig): ImageStorage => createObjectStorage(config, 'inbound'), inject: [APP_CONFIG] },
   ],
   exports: [InboundService],

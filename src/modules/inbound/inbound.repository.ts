@@ -18,6 +18,23 @@ export class InboundRepository {
     return this.dataSource.getRepository(InboundMessage).findOneBy({ projectId, id });
   }
 
+  /**
+   * One keyset batch of the mail received from a contact, newest first (`received_at`, `id`):
+   * recorded with the contact, or without one from its address; and the cursor after it (null on
+   * the last batch).
+   */
+  async fromContact(projectId: string, contact: { id: string; email: string }, after: { at: string; id: string } | null, limit: number): Promise<{ rows: InboundMessage[]; next: { at: string; id: string } | null }> {
+    const qb = this.dataSource
+      .getRepository(InboundMessage)
+      .createQueryBuilder('m')
+      .addSelect('CAST(m.received_at AS text)', 'received_key')
+      .where('m.projectId = :projectId AND (m.contactId = :contactId OR (m.contactId IS NULL AND lower(m.fromAddress) = :email))', { projectId, contactId: contact.id, email: contact.email });
+    if (after) qb.andWhere('(m.received_at, m.id) < (CAST(:at AS timestamptz), CAST(:id AS uuid))', after);
+    const page = await qb.orderBy('m.receivedAt', 'DESC').addOrderBy('m.id', 'DESC').limit(limit + 1).getRawAndEntities();
+    const last = page.entities.length > limit ? (page.raw[limit - 1] as { m_id: string; received_key: string }) : null;
+    return { rows: page.entities.slice(0, limit), next: last ? { at: last.received_key, id: last.m_id } : null };
+  }
+
   /** A batch of messages received more than `days` days ago, oldest first. */
   expired(days: number, limit: number): Promise<Array<{ id: string; storage_key: string }>> {
     return this.dataSource.query(

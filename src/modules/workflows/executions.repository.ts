@@ -44,6 +44,19 @@ export class ExecutionsRepository {
     return withEmails(one)[0] ?? null;
   }
 
+  /**
+   * One keyset batch of the contact's executions, newest first (`started_at`, `id`), each with its
+   * contact's email, and the cursor after it (null on the last batch).
+   */
+  async contactPage(projectId: string, contactId: string, after: { at: string; id: string } | null, limit: number): Promise<{ rows: ExecutionWithContact[]; next: { at: string; id: string } | null }> {
+    const qb = this.withContact().addSelect('CAST(x.started_at AS text)', 'started_key').where('x.projectId = :projectId AND x.contactId = :contactId', { projectId, contactId });
+    if (after) qb.andWhere('(x.started_at, x.id) < (CAST(:at AS timestamptz), CAST(:id AS uuid))', after);
+    const page = await qb.orderBy('x.startedAt', 'DESC').addOrderBy('x.id', 'DESC').limit(limit + 1).getRawAndEntities();
+    const rows = withEmails(page);
+    const last = rows.length > limit ? page.raw[limit - 1] as { x_id: string; started_key: string } : null;
+    return { rows: rows.slice(0, limit), next: last ? { at: last.started_key, id: last.x_id } : null };
+  }
+
   private withContact() {
     return this.dataSource.getRepository(WorkflowExecution).createQueryBuilder('x').leftJoin(Contact, 'c', 'c.id = x.contactId AND c.projectId = x.projectId').addSelect('c.email', 'contact_email');
   }

@@ -40,6 +40,7 @@ import { WorkflowsService } from './workflows.service';
 import { WorkflowsRepository } from './workflows.repository';
 import { WorkflowsUsage } from './workflows.usage';
 import { WorkflowsActivity } from './workflows.activity';
+import { WorkflowsPersonalData } from './workflows.personal-data';
 import { ActivityModule } from '../activity';
 
 /** One executor per step type (`StepExecutors` refuses to start without one for each). */
@@ -77,6 +78,7 @@ const STEP_EXECUTOR_CLASSES = [TriggerStep, SendEmailStep, DelayStep, WaitForEve
     ConditionEvaluator,
     WorkflowsUsage,
     WorkflowsActivity,
+    WorkflowsPersonalData,
   ],
   exports: [WorkflowsService],
 })

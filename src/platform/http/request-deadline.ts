@@ -8,7 +8,7 @@ import type { NextFunction, Request, Response } from 'express';
  * that answered 503 then does nothing more, even once the database answers again); a backstop
  * answers 503 for whatever else still waits.
  */
-const deadlines = new AsyncLocalStorage<{ at: number }>();
+const deadlines = new AsyncLocalStorage<{ at: number; ms: number }>();
 
 /** The backstop answers a little after the deadline, so the statement that timed out answers first, through the error filter. */
 const BACKSTOP_GRACE_MS = 250;
@@ -44,6 +44,26 @@ export async function beforeDeadline<T>(work: Promise<T>, marginMs: number): Pro
   }
 }
 
+/**
+ * The pieces of a streamed answer, each pulled under a deadline of its own (the request's length,
+ * from when it is pulled) instead of the request's: a long download (a contact's export) is made
+ * of many short waits on the database, each bounded, while the whole may take as long as the
+ * client takes. Outside a request, or without a deadline, the pieces as they come.
+ */
+export async function* eachWithinOwnDeadline<T>(pieces: AsyncIterable<T>): AsyncGenerator<T> {
+  const iterator = pieces[Symbol.asyncIterator]();
+  const request = deadlines.getStore();
+  try {
+    for (;;) {
+      const next = request ? await deadlines.run({ at: Date.now() + request.ms, ms: request.ms }, () => iterator.next()) : await iterator.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    await iterator.return?.();
+  }
+}
+
 export function requestDeadlineMiddleware(timeoutMs: number, answer: (req: Request, res: Response) => void) {
   return (req: Request, res: Response, next: NextFunction): void => {
     if (timeoutMs <= 0) return next();
@@ -51,6 +71,6 @@ export function requestDeadlineMiddleware(timeoutMs: number, answer: (req: Reque
     const clear = () => clearTimeout(timer);
     res.once('finish', clear);
     res.once('close', clear);
-    deadlines.run({ at: Date.now() + timeoutMs }, next);
+    deadlines.run({ at: Date.now() + timeoutMs, ms: timeoutMs }, next);
   };
 }

@@ -856,6 +856,23 @@ export interface paths {
         patch: operations["ContactsController_update"];
         trace?: never;
     };
+    "/contacts/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export everything held about a contact (JSON) */
+        get: operations["ContactsController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/contacts/{id}/confirmation": {
         parameters: {
             query?: never;
@@ -2593,6 +2610,51 @@ export interface components {
         LookupContactsDto: {
             /** @description Email addresses to look up */
             emails: string[];
+        };
+        ContactExportResponse: {
+            /** @description The contact, as `GET /contacts/:id` gives it */
+            contact: components["schemas"]["ContactResponse"];
+            /** @description Every topic of the project, with the contact's explicit choice (`choice`: true, false or null for none) and its effective membership (`member`) */
+            topics: (components["schemas"]["TopicResponse"] & {
+                choice?: boolean | null;
+                member?: boolean;
+            })[];
+            /** @description Consent history, newest first: contact.subscribed, contact.unsubscribed, contact.confirmed (double opt-in), contact.snoozed, contact.topic.subscribed and contact.topic.unsubscribed events */
+            consent: components["schemas"]["EventResponse"][];
+            /** @description The contact's events, newest first, as `GET /events?contactId=` lists them */
+            events: components["schemas"]["EventResponse"][];
+            /** @description Emails to the contact, newest first, as `GET /v1/emails?contactId=` lists them, each with `content`: what is kept of it (null once gone) */
+            emails: (components["schemas"]["EmailResponse"] & {
+                /** @description The sources the email was built from and the values it was rendered with; attachments are listed without their bytes */
+                content?: {
+                    subject?: string;
+                    /** @description HTML (or markdown) with Liquid, as sent to /v1/send or written in the template or campaign */
+                    body?: string;
+                    text?: string | null;
+                    fromName?: string | null;
+                    replyTo?: string | null;
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    attachments?: {
+                        filename?: string;
+                        contentType?: string | null;
+                        disposition?: string;
+                        /** @description Bytes, decoded */
+                        size?: number;
+                    }[];
+                    /** @description The values Liquid read (null: the contact’s data when it was sent) */
+                    variables?: {
+                        [key: string]: unknown;
+                    } | null;
+                } | null;
+            })[];
+            /** @description The contact's workflow executions, newest first, as `GET /workflows/:id/executions` lists them */
+            executions: components["schemas"]["ExecutionResponse"][];
+            /** @description Mail received from the contact (its contact or, for messages recorded without one, its address), newest first, as `GET /inbound/:id` gives each; the message's bytes are `GET /inbound/:id/raw` */
+            inboundMessages: components["schemas"]["InboundMessageResponse"][];
+            /** @description When the export was made (ISO 8601) */
+            exportedAt: string;
         };
         UpdateContactDto: {
             /**
@@ -8622,6 +8684,64 @@ export interface operations {
             };
             /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ContactsController_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contact, its topics, consent history, events, emails, workflow executions and inbound messages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactExportResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -18,6 +18,7 @@ import { formatDate } from '../../lib/format';
 import { KEY_SYNTAX_HINT } from '../../lib/liquid-keys';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
 import { ContactConsent } from './ContactConsent';
+import { ExportContactButton } from './ContactExport';
 import { ContactTimeline } from './ContactTimeline';
 import { DataFieldsEditor, useFieldTypes } from './DataFieldsEditor';
 import { type DataRow, type FieldType, fromRows, toRows } from './dataFields';
@@ -177,19 +178,22 @@ export default function ContactDetailPage() {
           </>
         }
         actions={
-          <ConfirmButton
-            label="Delete contact"
-            doneMessage="Contact deleted."
-            title={`Delete ${c.email}?`}
-            description="The contact and its events are removed for good. This cannot be undone."
-            confirmLabel="Delete"
-            onConfirm={async () => {
-              await data(api.DELETE('/contacts/{id}', { params: { path: { id: c.id } } }));
-              queryClient.removeQueries({ queryKey: qk.p(projectId, 'contacts', 'one', c.id) });
-              await queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'contacts') });
-              navigate(projectPath(projectId, 'contacts'));
-            }}
-          />
+          <>
+            <ExportContactButton contact={c} />
+            <ConfirmButton
+              label="Delete contact"
+              doneMessage="Contact deleted."
+              title={`Delete ${c.email}?`}
+              description="The contact and its events are removed for good. This cannot be undone."
+              confirmLabel="Delete"
+              onConfirm={async () => {
+                await data(api.DELETE('/contacts/{id}', { params: { path: { id: c.id } } }));
+                queryClient.removeQueries({ queryKey: qk.p(projectId, 'contacts', 'one', c.id) });
+                await queryClient.invalidateQueries({ queryKey: qk.p(projectId, 'contacts') });
+                navigate(projectPath(projectId, 'contacts'));
+              }}
+            />
+          </>
         }
       />
       <div className="two-columns">
