@@ -231,9 +231,9 @@ export class CampaignsService {
 
   /**
    * SCHEDULED → DRAFT (nothing was sent); SENDING → CANCELLED, and its emails not yet handed over never are.
-   * Skipping the queued emails locks many of them while the pipeline's batched transitions lock
-   * theirs in another order; PostgreSQL aborts one side of such a deadlock, and an aborted cancel
-   * wrote nothing, so it runs again (`retryOnConflict`) instead of answering 500.
+   * Skipping the queued emails locks many of them in id order, the order the pipeline's batched
+   * claims lock theirs in, so the two wait for each other instead of deadlocking. Should a conflict
+   * still abort the cancel, it wrote nothing, so it runs again (`retryOnConflict`) instead of answering 500.
    */
   async cancel(projectId: string, id: string): Promise<Campaign> {
     const campaign = await this.findOne(projectId, id);

@@ -145,6 +145,8 @@ export class EmailStatusStore {
 
   private async claimMany(items: Array<{ id: string; subject: string; messageId: string; token: string }>): Promise<boolean[]> {
     const { unique, winners } = firstOfEachId(items);
+    // In id order, whatever plan the statement takes: the order a cancel locks a campaign's queued emails in (`skipQueuedOfCampaign`).
+    unique.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const rows = returnedRows<{ id: string }>(
       await this.dataSource.query(CLAIM_SQL, [
         JSON.stringify(unique.map((i) => ({ id: i.id, subject: i.subject, message_id: i.messageId, token: i.token }))),
@@ -290,13 +292,22 @@ export class EmailStatusStore {
     ]);
   }
 
-  /** queued → skipped for every still-queued email of a campaign (its cancel), in the caller's transaction: nothing more of it leaves (the claim needs `queued`). */
+  /**
+   * queued → skipped for every still-queued email of a campaign (its cancel), in the caller's
+   * transaction: nothing more of it leaves (the claim needs `queued`). The rows are locked in id
+   * order first, the order the claim's primary-key scan of `id = ANY(…)` locks its batch in: two
+   * statements that lock in one order only wait for each other. In the campaign index's order the
+   * cancel and a claim deadlocked, and PostgreSQL needs `deadlock_timeout` (1 s) to see that, so a
+   * loaded machine's cancel spent its request deadline on retries and answered 503.
+   */
   async skipQueuedOfCampaign(em: EntityManager, projectId: string, campaignId: string, reason: string): Promise<void> {
-    await em.query(`UPDATE emails SET status = 'skipped', error = $3, updated_at = now() WHERE project_id = $1 AND campaign_id = $2 AND status = 'queued'`, [
-      projectId,
-      campaignId,
-      reason,
-    ]);
+    await em.query(
+      `WITH locked AS (
+         SELECT id FROM emails WHERE project_id = $1 AND campaign_id = $2 AND status = 'queued' ORDER BY id FOR UPDATE
+       )
+       UPDATE emails e SET status = 'skipped', error = $3, updated_at = now() FROM locked WHERE e.id = locked.id AND e.status = 'queued'`,
+      [projectId, campaignId, reason],
+    );
   }
 
   /** sending → queued after a temporary failure: nothing was accepted, so the retry may send. */
