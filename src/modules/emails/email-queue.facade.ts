@@ -214,7 +214,7 @@ export class EmailQueueFacade {
   /**
    * One keyset batch of an audience as email rows, set-based (one `INSERT … SELECT`), in the
    * caller's transaction (with its checkpoint). Rows are unique per (campaign, contact)
-   * (`emails_campaign_contact_key`), so running a batch twice writes nothing twice. Contacts the
+   * (`campaign_contacts`, written first in the same statement), so running a batch twice writes nothing twice. Contacts the
    * policy skips are written `skipped` with their reason, so the audience and what was dropped
    * stay visible. The contact's data is copied into `variables` in the same statement: the
    * pipeline then reads a group's contact data with its one load statement.

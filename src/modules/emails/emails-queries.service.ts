@@ -11,7 +11,7 @@ import { emailNotFound } from './emails.errors';
  * Reads of a project's emails (`GET /v1/emails`, `GET /v1/emails/:id`). The list is newest
  * first, keyset over (created_at DESC, id ASC): the order of `emails_project_created_idx` and
  * `emails_project_status_created_idx`, so a page reads its rows straight from the index; by
- * contact, `emails_contact_created_idx`; by campaign, `emails_campaign_contact_key`.
+ * contact, `emails_contact_created_idx`; by campaign, `emails_campaign_contact_idx`.
  */
 @Injectable()
 export class EmailsQueriesService {

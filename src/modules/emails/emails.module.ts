@@ -17,6 +17,7 @@ import { EmailsQueriesService } from './emails-queries.service';
 import { EmailsPersonalData } from './emails.personal-data';
 import { EmailContent } from './entities/email-content.entity';
 import { Email } from './entities/email.entity';
+import { CampaignContact } from './entities/campaign-contact.entity';
 import { HandoverWindow } from './entities/handover-window.entity';
 import { EmailEvents } from './engine/email-events';
 import { EmailPipeline } from './engine/email-pipeline';
@@ -42,7 +43,7 @@ import { HandoverWindowsFlush } from './worker/handover-windows.flush';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Email, EmailContent, HandoverWindow]),
+    TypeOrmModule.forFeature([Email, EmailContent, HandoverWindow, CampaignContact]),
     BullModule.registerQueue({ name: QUEUES.emailSend }),
     ProjectsModule,
     TemplatesModule,

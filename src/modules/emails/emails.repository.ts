@@ -170,10 +170,9 @@ export class EmailsRepository {
     const variant = v ? sql`(${v.letters}::text[])[batch.v + 1]` : sql`NULL::text`;
     const insert = insertEmailsSql(
       sql`
-        SELECT gen_random_uuid(), ${projectId}::uuid, batch.id, NULL::uuid, ${b.campaignId}::uuid, NULL::uuid, ${content}, ${b.type}, ${b.fromAddress},
+        SELECT uuidv7(), ${projectId}::uuid, batch.id, NULL::uuid, ${b.campaignId}::uuid, NULL::uuid, ${content}, ${b.type}, ${b.fromAddress},
                batch.email, NULL, batch.data, CASE WHEN batch.reason IS NULL THEN 'queued' ELSE 'skipped' END, batch.reason, ${track}, ${track}, NULL, ${variant}
-          FROM batch
-        ON CONFLICT (campaign_id, contact_id) WHERE campaign_id IS NOT NULL DO NOTHING
+          FROM batch JOIN fresh ON fresh.contact_id = batch.id
         RETURNING id, status, error`,
       true,
     );
@@ -184,6 +183,10 @@ export class EmailsRepository {
          WHERE ${audienceAfterCursor(projectId, b)}
          ORDER BY c.created_at, c.id
          LIMIT ${b.limit}
+      ), fresh AS (
+        -- Each contact at most once per campaign, whatever crashes or retries happen: only a pair new here gets its email.
+        INSERT INTO campaign_contacts (campaign_id, contact_id) SELECT ${b.campaignId}::uuid, batch.id FROM batch
+        ON CONFLICT DO NOTHING RETURNING contact_id
       ), ins AS (${insert}), last AS (
         SELECT created_at::text AS created_at, id FROM batch ORDER BY batch.created_at DESC, batch.id DESC LIMIT 1
       )

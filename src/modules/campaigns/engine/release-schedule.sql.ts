@@ -15,7 +15,7 @@ export const campaignZonesSql = (campaignId: string) => ({
   fallback: sql`(SELECT coalesce(k.fallback_timezone, 'UTC') FROM campaigns k WHERE k.id = ${campaignId}::uuid)`,
 });
 
-/** Contact `c` has no email row of the campaign yet (served by `emails_campaign_contact_key`). */
+/** Contact `c` has no email row of the campaign yet (served by `emails_campaign_contact_idx`). */
 export const unwrittenSql = (projectId: string, campaignId: string): Fragment =>
   sql`NOT EXISTS (SELECT 1 FROM ${campaignEmailsSql(projectId, campaignId)} WHERE e.contact_id = c.id)`;
 

@@ -1,4 +1,4 @@
-import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 import { Contact } from '../../contacts';
 import { Project } from '../../projects';
 import { Template, type TemplateType } from '../../templates';
@@ -9,15 +9,22 @@ export const EMAIL_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'bounce
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 export type EmailType = TemplateType;
 
-/** One recipient message. Written (status `queued`) before its job is enqueued. */
+/**
+ * One recipient message. Written (status `queued`) before its job is enqueued. Partitioned by
+ * month of `created_at` (docs/history-tables.md), hence the key `(id, created_at)`; new ids are
+ * UUIDv7, whose first 48 bits are the creation millisecond.
+ */
 @Entity('emails')
 @Index('emails_content_idx', ['contentId'])
 @Index('emails_contact_status_idx', ['contactId', 'status'])
 @Index('emails_provider_message_idx', ['providerMessageId'], { where: 'provider_message_id IS NOT NULL' })
 /** The re-enqueue sweep looks only at unfinished rows. */
 @Index('emails_unfinished_idx', ['createdAt'], { where: "status IN ('queued', 'sending')" })
-/** Exactly one email per (campaign, contact), whatever crashes or retries happen; also serves every lookup by campaign. */
-@Index('emails_campaign_contact_key', ['campaignId', 'contactId'], { unique: true, where: 'campaign_id IS NOT NULL' })
+/**
+ * Every lookup by campaign. "Exactly one email per (campaign, contact)" cannot be a unique index of
+ * a table partitioned by month: `campaign_contacts` holds it (`CampaignContact`).
+ */
+@Index('emails_campaign_contact_idx', ['campaignId', 'contactId'], { where: 'campaign_id IS NOT NULL' })
 /** The recipients list of a sent campaign (`GET /campaigns/:id/recipients`), keyset by address. */
 @Index('emails_campaign_recipients_idx', ['campaignId', 'toAddress', 'id'], { where: 'campaign_id IS NOT NULL' })
 /** Backlog (backpressure) and completion checks read only a campaign's unfinished emails. */
@@ -31,7 +38,7 @@ export type EmailType = TemplateType;
 @Index('emails_contact_created_idx', { synchronize: false })
 @Index('emails_project_status_created_idx', { synchronize: false })
 export class Email {
-  @PrimaryGeneratedColumn('uuid') id: string;
+  @PrimaryColumn('uuid', { default: () => 'uuidv7()' }) id: string;
   /** Null for account mail (verification, password reset), which belongs to no project. */
   @ForeignKey(() => Project, { name: 'emails_project_id_fkey', onDelete: 'CASCADE' })
   @Column('uuid', { nullable: true })
@@ -72,7 +79,7 @@ export class Email {
   @Column('text', { nullable: true }) variant: string | null;
   @Column('boolean', { default: false }) trackOpens: boolean;
   @Column('boolean', { default: false }) trackClicks: boolean;
-  @Column('timestamptz', { default: () => 'now()' }) createdAt: Date;
+  @PrimaryColumn('timestamptz', { default: () => 'now()' }) createdAt: Date;
   @Column('timestamptz', { default: () => 'now()' }) updatedAt: Date;
   @Column('timestamptz', { nullable: true }) sentAt: Date | null;
   @Column('timestamptz', { nullable: true }) deliveredAt: Date | null;

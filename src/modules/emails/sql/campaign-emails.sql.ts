@@ -3,7 +3,7 @@ import { Fragment, sql } from '../../../platform/database/sql-fragment';
 /**
  * The emails of one campaign as a row source for the campaigns module's queries (which never
  * name the emails table): `SELECT … FROM ${campaignEmailsSql(p, c)} WHERE e.status …`, alias `e`.
- * Served by `emails_campaign_contact_key` (and `emails_campaign_unfinished_idx` for a status of
+ * Served by `emails_campaign_contact_idx` (and `emails_campaign_unfinished_idx` for a status of
  * `('queued', 'sending')`).
  */
 export const campaignEmailsSql = (projectId: string, campaignId: string): Fragment =>

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Fragment, raw, sql } from '../../../platform/database/sql-fragment';
+import { uuidv7 } from '../../../platform/database/uuidv7';
 import type { StoredAttachment } from '../entities/email-content.entity';
 import type { EmailType } from '../entities/email.entity';
 import { countHandedInSql } from '../../domains';
@@ -126,7 +127,7 @@ export function contentsAndEmailsRows(requests: NewContentAndEmails[]): { ids: s
     const contentId = randomUUID();
     contents.push(contentRow(contentId, c));
     return recipients.map((r) => {
-      const id = randomUUID();
+      const id = uuidv7();
       emails.push({
         id,
         project_id: e.projectId,

@@ -1,6 +1,7 @@
-import { Column, CreateDateColumn, Entity, ForeignKey, Generated, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Generated, Index, PrimaryColumn } from 'typeorm';
 import { Project } from '../../projects';
 
+/** Partitioned by month of `created_at` (docs/history-tables.md), hence the key `(id, created_at)`; new ids are UUIDv7. */
 @Entity('events')
 @Index('events_project_contact_name_created_idx', ['projectId', 'contactId', 'name', 'createdAt'])
 /**
@@ -17,7 +18,7 @@ import { Project } from '../../projects';
 @Index('events_project_name_created_contact_idx', { synchronize: false })
 @Index('events_project_campaign_created_idx', { synchronize: false })
 export class EventRecord {
-  @PrimaryGeneratedColumn('uuid') id: string;
+  @PrimaryColumn('uuid', { default: () => 'uuidv7()' }) id: string;
   @ForeignKey(() => Project, { name: 'events_project_id_fkey', onDelete: 'CASCADE' })
   @Column('uuid')
   projectId: string;
@@ -27,9 +28,9 @@ export class EventRecord {
   contactId: string | null;
   @Column('text') name: string;
   @Column('jsonb', { default: {} }) data: Record<string, unknown>;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
-  /** Commit-independent order of every event: the event outbox's cursor column. */
-  @Index('events_seq_key', { unique: true })
+  @PrimaryColumn('timestamptz', { default: () => 'now()' }) createdAt: Date;
+  /** Commit-independent order of every event: the event outbox's cursor column (unique by its sequence; a partitioned table's unique index would need `created_at`). */
+  @Index('events_seq_idx')
   @Generated('increment')
   @Column({ type: 'bigint', insert: false, update: false })
   seq: string;
