@@ -35,6 +35,8 @@ export class PartitionedHistory1765500000000 implements MigrationInterface {
         hi timestamptz := (date_trunc('month', month_start) + interval '1 month')::timestamp AT TIME ZONE 'UTC';
         part text := parent || '_p' || to_char(month_start, 'YYYYMM');
       BEGIN
+        -- Two processes making the same month: the second waits, then finds it made.
+        PERFORM pg_advisory_xact_lock(hashtext('history_partition_ensure'), hashtext(part));
         IF to_regclass(part) IS NOT NULL THEN
           RETURN false;
         END IF;

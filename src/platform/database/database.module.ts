@@ -7,6 +7,8 @@ import { DatabaseTraits } from './database-traits';
 import { EmbeddedMaintenance } from './embedded-maintenance';
 import { SingletonLocks } from './singleton-locks';
 import { PriorityLane } from './priority-lane';
+import { HistoryPartitions } from './history-partitions';
+import { HistoryPartitionsAhead } from './history-partitions-ahead';
 
 @Global()
 @Module({})
@@ -21,10 +23,12 @@ export class DatabaseModule {
         { provide: SingletonLocks, useValue: new SingletonLocks(databaseUrl, embedded) },
         { provide: DatabaseTraits, useValue: new DatabaseTraits({ concurrentTransactions: !embedded }) },
         { provide: PriorityLane, useValue: new PriorityLane(databaseUrl, PriorityLane.SIZE, timeouts) },
+        HistoryPartitions,
+        HistoryPartitionsAhead,
         // PGlite has no autovacuum: the service does its work (PostgreSQL does its own).
         ...(embedded ? [EmbeddedMaintenance] : []),
       ],
-      exports: [StatementRunner, DatabaseTraits, SingletonLocks, PriorityLane],
+      exports: [StatementRunner, DatabaseTraits, SingletonLocks, PriorityLane, HistoryPartitions],
     };
   }
 }

@@ -7,6 +7,7 @@ export const SQLSTATE = {
   deadlock: '40P01',
   serializationFailure: '40001',
   queryCanceled: '57014',
+  lockNotAvailable: '55P03',
   /** Raised by our triggers: keysPerProject (ContactFieldsLimit), keysPerContact (ContactDataKeysLimit). */
   dataKeysPerProject: 'MR001',
   dataKeysPerContact: 'MR002',
@@ -24,6 +25,8 @@ export const isUniqueViolation = (error: unknown): boolean => sqlState(error) ==
 export const isForeignKeyViolation = (error: unknown): boolean => sqlState(error) === SQLSTATE.foreignKeyViolation;
 export const isDeadlock = (error: unknown): boolean => sqlState(error) === SQLSTATE.deadlock;
 export const isQueryCanceled = (error: unknown): boolean => sqlState(error) === SQLSTATE.queryCanceled;
+/** A lock not had within `lock_timeout`. */
+export const isLockNotAvailable = (error: unknown): boolean => sqlState(error) === SQLSTATE.lockNotAvailable;
 /** A transaction the database aborted for a concurrent one (deadlock, serialization): running it again may succeed. */
 export const isRetryableConflict = (error: unknown): boolean => {
   const state = sqlState(error);
