@@ -90,6 +90,12 @@ export class EventsRepository {
     );
   }
 
+  /** Deletes every event of one contact (by `events_contact_*` indexes); how many went. */
+  async deleteByContact(projectId: string, contactId: string, manager?: EntityManager): Promise<number> {
+    const result: [unknown[], number] = await (manager ?? this.dataSource.manager).query(`DELETE FROM events WHERE project_id = $1 AND contact_id = $2`, [projectId, contactId]);
+    return result[1];
+  }
+
   /** Deletes every event of the project with this name; how many went. */
   async deleteByName(projectId: string, name: string): Promise<number> {
     const result: [unknown[], number] = await this.dataSource.query(`DELETE FROM events WHERE project_id = $1 AND name = $2`, [projectId, name]);
