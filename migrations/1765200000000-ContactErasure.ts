@@ -5,6 +5,10 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * the step it reached so a crashed job resumes after it; at most one unfinished row per contact.
  * The erased addresses are kept only as `sha256(salt ‖ address)` (`erased_addresses`), the salt
  * made per project at its first erasure (`erasure_salts`) and never shown by the API.
+ *
+ * The hourly event rollup's delete trigger learns to leave the counts alone for a transaction that
+ * says so (`mailroom.keep_rollups`): an erasure deletes a contact's events, while the analytics of
+ * the period must answer as before.
  */
 export class ContactErasure1765200000000 implements MigrationInterface {
   name = 'ContactErasure1765200000000';
@@ -35,6 +39,7 @@ export class ContactErasure1765200000000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         CONSTRAINT erasure_salts_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(id) ON DELETE CASCADE
       )`);
+    await q.query(subtractFunction(true));
     await q.query(`
       CREATE TABLE erased_addresses (
         project_id uuid NOT NULL,
@@ -46,8 +51,23 @@ export class ContactErasure1765200000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(subtractFunction(false));
     await q.query(`DROP TABLE erased_addresses`);
     await q.query(`DROP TABLE erasure_salts`);
     await q.query(`DROP TABLE contact_erasures`);
   }
+}
+
+/** The rollup's delete trigger function; with `keep`, a transaction that set `mailroom.keep_rollups` to on subtracts nothing. */
+function subtractFunction(keep: boolean): string {
+  const guard = keep ? `IF current_setting('mailroom.keep_rollups', true) = 'on' THEN RETURN NULL; END IF;` : '';
+  return `
+      CREATE OR REPLACE FUNCTION event_counts_hourly_subtract() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        ${guard}
+        UPDATE event_counts_hourly h SET count = h.count - d.n
+        FROM (SELECT project_id, date_trunc('hour', created_at, 'UTC') AS hour, name, count(*) AS n FROM removed_events GROUP BY 1, 2, 3) d
+        WHERE h.project_id = d.project_id AND h.hour = d.hour AND h.name = d.name;
+        RETURN NULL;
+      END $$`;
 }

@@ -29,9 +29,9 @@ export class EventsService {
     return (await this.repository.insertManyAcrossProjects(events, manager)).map(fromEventRow);
   }
 
-  /** Deletes every event of the contact (its erasure), in `manager`'s transaction when given. */
+  /** Deletes every event of the contact (its erasure), in `manager`'s transaction when given; the activity rollups keep counting them. */
   async removeOfContact(projectId: string, contactId: string, manager?: EntityManager): Promise<void> {
-    await this.repository.deleteByContact(projectId, contactId, manager);
+    await this.repository.deleteOfContactKeepingRollups(projectId, contactId, manager);
   }
 
   /** The `data` of the project's latest `limit` events with one of these names, newest first. */
