@@ -3623,7 +3623,7 @@ export interface components {
             uncertainArrivedShare: number | null;
             /** @description Recipients who unsubscribed after their email left */
             unsubscribedCount: number;
-            /** @description skippedCount by reason: unsubscribed, suppressed, invalid_email, render_error, cancelled (not yet sent when the campaign was cancelled) */
+            /** @description skippedCount by reason: unsubscribed, suppressed, erased (an erased contact created again that has not subscribed itself since), invalid_email, render_error, cancelled (not yet sent when the campaign was cancelled) */
             skipped: {
                 [key: string]: number;
             };
@@ -3645,7 +3645,7 @@ export interface components {
             totalRecipients: number;
             /** @description Audience contacts not sent to (unsubscribed, suppressed, invalid address, render error, cancelled); see GET /campaigns/:id/stats */
             skippedCount: number;
-            /** @description skippedCount by reason: unsubscribed, suppressed, invalid_email */
+            /** @description skippedCount by reason: unsubscribed, suppressed, erased, invalid_email */
             skipped: {
                 [key: string]: number;
             };
@@ -3662,7 +3662,7 @@ export interface components {
              * @enum {string}
              */
             status: "sent" | "delivered" | "opened" | "clicked" | "bounced" | "complained" | "unsubscribed" | "skipped" | "failed" | "uncertain" | "queued" | "sending";
-            /** @description Why it was skipped (unsubscribed, suppressed, invalid_email, render_error, cancelled); null unless skipped */
+            /** @description Why it was skipped (unsubscribed, suppressed, erased, invalid_email, render_error, cancelled); null unless skipped */
             skipReason: string | null;
             /** Format: date-time */
             sentAt: string | null;
