@@ -2622,19 +2622,19 @@ export interface components {
         ErasureListItemResponse: {
             /** @description Erasure id */
             id: string;
-            /** @description The contact erased */
+            /** @description The contact erased (it no longer exists once completed) */
             contactId: string;
             /**
              * @description queued, running, completed or failed
              * @enum {string}
              */
             status: "queued" | "running" | "completed" | "failed";
-            /** @description Who asked for it */
-            requestedBy: components["schemas"]["ErasureRequesterResponse"];
             /** @description When it was asked for (ISO 8601) */
             requestedAt: string;
             /** @description When it completed (or failed) */
             completedAt: string | null;
+            /** @description Who asked for it */
+            requestedBy: components["schemas"]["ErasureRequesterResponse"];
         };
         ErasureResponse: {
             /** @description Erasure id */

@@ -34,20 +34,10 @@ export class ErasureRequesterResponse {
   id!: string;
 }
 
-/** An entry of `GET /contacts/erasures`: never the contact's address. */
-export class ErasureListItemResponse {
-  @ApiProperty({ description: 'Erasure id', type: String })
-  id!: string;
-  @ApiProperty({ description: 'The contact erased', type: String })
-  contactId!: string;
-  @ApiProperty({ description: 'queued, running, completed or failed', enum: STATUSES })
-  status!: ErasureStatus;
+/** An entry of `GET /contacts/erasures`: the erasure and who asked for it, never the contact's address. */
+export class ErasureListItemResponse extends ErasureResponse {
   @ApiProperty({ description: 'Who asked for it', type: () => ErasureRequesterResponse })
   requestedBy!: ErasureRequesterResponse;
-  @ApiProperty({ description: 'When it was asked for (ISO 8601)', type: String })
-  requestedAt!: string;
-  @ApiProperty({ description: 'When it completed (or failed)', type: String, nullable: true })
-  completedAt!: string | null;
 }
 
 export const toErasureResponse = (row: ErasureRow): ErasureResponse => ({
