@@ -18,6 +18,10 @@ import { ContactField } from './entities/contact-field.entity';
 import { Contact } from './entities/contact.entity';
 import { ImportJobError } from './entities/import-job-error.entity';
 import { ImportJob } from './entities/import-job.entity';
+import { ContactErasure } from './entities/contact-erasure.entity';
+import { ErasedAddress } from './entities/erased-address.entity';
+import { ErasureSalt } from './entities/erasure-salt.entity';
+import { ERASURE_PROVIDERS, ErasureController } from './erasure/erasure.providers';
 import { BULK_PROVIDERS, BulkController } from './bulk/bulk.providers';
 import { ConfirmationRepair } from './worker/confirmation-repair';
 import { ContactExportService } from './personal-data/contact-export.service';
@@ -27,14 +31,14 @@ import { IMPORT_PROVIDERS, ImportController } from './import/import.providers';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Contact, ContactField, ImportJob, ImportJobError, BulkJob]),
+    TypeOrmModule.forFeature([Contact, ContactField, ImportJob, ImportJobError, BulkJob, ContactErasure, ErasedAddress, ErasureSalt]),
     EventsModule,
     TopicsModule,
-    BullModule.registerQueue({ name: QUEUES.contactImport }, { name: QUEUES.contactBulk }),
+    BullModule.registerQueue({ name: QUEUES.contactImport }, { name: QUEUES.contactBulk }, { name: QUEUES.contactErasure }),
   ],
-  // ContactFieldsController first: its static paths must win over `/contacts/:id`.
-  controllers: [ImportController, BulkController, ContactFieldsController, ContactsController],
-  providers: [PersonalDataRegistry, ContactSections, ContactExportService, ConfirmationMailer, DoubleOptInService, ConfirmationRepair, ContactsRepository, ContactFieldsRepository, ContactsService, ContactFieldsService, ContactsQueriesService, ...IMPORT_PROVIDERS, ...BULK_PROVIDERS],
+  // ContactFieldsController and ErasureController first: their static paths must win over `/contacts/:id`.
+  controllers: [ImportController, BulkController, ContactFieldsController, ErasureController, ContactsController],
+  providers: [PersonalDataRegistry, ContactSections, ContactExportService, ConfirmationMailer, DoubleOptInService, ConfirmationRepair, ContactsRepository, ContactFieldsRepository, ContactsService, ContactFieldsService, ContactsQueriesService, ...IMPORT_PROVIDERS, ...BULK_PROVIDERS, ...ERASURE_PROVIDERS],
   exports: [ContactsService, ContactFieldsService, ConfirmationMailer, DoubleOptInService, PersonalDataRegistry],
 })
 export class ContactsModule {}

@@ -2,6 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ContactsRepository } from './contacts.repository';
+import { ErasuresRepository } from './erasure/erasures.repository';
 import { ContactDirectory, EventsService, EventRow, fromEventRow, StoredEvent, CONTACT_SNOOZED, CONTACT_SUBSCRIBED, CONTACT_TOPIC_SUBSCRIBED, CONTACT_TOPIC_UNSUBSCRIBED, CONTACT_UNSUBSCRIBED, isContactId } from '../events';
 import type { ContactSource, PatchContactInput, UpsertContactInput, UpsertContactResult } from './contacts.types';
 import { TopicsService, isTopicMember, TopicRule } from '../topics';
@@ -46,6 +47,7 @@ export class ContactsService implements OnModuleInit {
     private readonly repository: ContactsRepository,
     private readonly directory: ContactDirectory,
     private readonly topics: TopicsService,
+    private readonly erased: ErasuresRepository,
   ) {}
 
   /** The lookups the event list makes of contacts (the events module does not read this table). */
@@ -207,6 +209,8 @@ export class ContactsService implements OnModuleInit {
     // With a reason the caller is the service itself (bounce, complaint, hosted page), not the API.
     const result = await this.setSubscribedMany(projectId, [contactId], subscribed, { reason, source: reason ? 'system' : 'api' }, manager);
     if (result.notFound.length > 0) throw contactNotFound();
+    // The person's own choice (the preference centre) or the API's: an erased address becomes mailable again.
+    if (subscribed) await this.liftErasure(projectId, contactId, manager);
     return result.flipped.length > 0;
   }
 
@@ -263,6 +267,8 @@ export class ContactsService implements OnModuleInit {
         const snoozedUntil = input.snoozedUntil === undefined ? current.snoozedUntil : input.snoozedUntil;
         const snoozeChanged = (snoozedUntil?.getTime() ?? null) !== (current.snoozedUntil?.getTime() ?? null);
         const changed = email !== current.email || subscribed !== current.subscribed || changedKeys.length > 0 || changedTopics.length > 0 || snoozeChanged;
+        // An explicit subscription lifts an erased address's hold on marketing mail, even for a contact already subscribed.
+        if (input.subscribed === true) await this.erased.liftErasedAddress(projectId, email, em);
         if (!changed) return current;
         await this.fields.register(projectId, [compileDataPatch(input.data).set], em);
         const updated = await this.repository.update(projectId, id, { email, subscribed, data, topics: topics as Record<string, boolean>, snoozedUntil }, em);
@@ -283,6 +289,15 @@ export class ContactsService implements OnModuleInit {
       if (isUnstorableText(error)) throw dataNotStorable();
       throw error;
     }
+  }
+
+  /**
+   * Takes the contact's address off the project's erased list: it subscribed explicitly (PATCH,
+   * the preference centre, a double opt-in confirmation), so marketing mail reaches it again.
+   */
+  async liftErasure(projectId: string, contactId: string, manager?: EntityManager): Promise<void> {
+    const contact = await this.repository.findById(projectId, contactId, manager);
+    if (contact) await this.erased.liftErasedAddress(projectId, contact.email, manager);
   }
 
   async remove(projectId: string, id: string): Promise<void> {

@@ -33,3 +33,16 @@ export const contactUnsubscribedSinceSql = (contactId: string, since: string): s
  */
 export const contactEmailSql = (projectId: string, contactId: string): string =>
   `(SELECT ct.email FROM contacts ct WHERE ct.id = ${contactId} AND ct.project_id = ${projectId})`;
+
+/**
+ * Whether the address is on the project's erased list (`erased_addresses`: a contact erased, not
+ * subscribed explicitly since), found by `sha256(project salt ‖ address)`. A project that never
+ * erased anyone has no salt row: one probe of `erasure_salts` answers; otherwise one more probe of
+ * `erased_addresses`' primary key.
+ */
+export const erasedAddressSql = (projectId: string, normalizedEmail: string): string =>
+  `EXISTS (SELECT 1 FROM erasure_salts es JOIN erased_addresses ea ON ea.project_id = es.project_id AND ea.address_hash = ${addressHashSql('es.salt', normalizedEmail)}
+            WHERE es.project_id = ${projectId})`;
+
+/** The key `erased_addresses` keeps an address by: its project's salt, then the lower-cased address, hashed (bytea). */
+export const addressHashSql = (salt: string, normalizedEmail: string): string => `sha256(${salt} || convert_to(lower(${normalizedEmail}), 'UTF8'))`;

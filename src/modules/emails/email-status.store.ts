@@ -284,6 +284,42 @@ export class EmailStatusStore {
     return affectedCount(rows) > 0;
   }
 
+  /**
+   * A contact's erasure (its `emails` section): every email to it loses its recipient (address,
+   * name), the values it was rendered with, its rendered subject and any address in its error; a
+   * still-queued one is skipped (`erased`). Its own content row goes too, once no email refers to
+   * it (`emails.content_id` cascades: a content row still referenced is never deleted); a
+   * campaign's shared content stays, as does the content of an email being handed over. The rows
+   * stay, with their statuses and timestamps, for the aggregates. Idempotent; both statements in
+   * one transaction (the caller's with `manager`), so no content row is left unreferenced.
+   */
+  async eraseRecipient(projectId: string, contactId: string, manager?: EntityManager): Promise<void> {
+    const run = async (em: EntityManager) => {
+      const released: Array<{ content_id: string }> = await em.query(
+        `WITH target AS (
+           SELECT id, content_id, campaign_id, status FROM emails WHERE project_id = $1 AND contact_id = $2 FOR UPDATE
+         ), erased AS (
+           UPDATE emails e SET to_address = '', to_name = NULL, variables = NULL, subject = NULL,
+                  status = CASE WHEN t.status = 'queued' THEN 'skipped' ELSE e.status END,
+                  error = CASE WHEN t.status = 'queued' THEN 'erased' WHEN t.status = 'skipped' THEN e.error
+                               ELSE regexp_replace(e.error, '[^\\s<>"]+@[^\\s<>"]+', '[erased]', 'g') END,
+                  content_id = CASE WHEN t.campaign_id IS NULL AND t.status <> 'sending' THEN NULL ELSE e.content_id END,
+                  updated_at = now()
+             FROM target t WHERE e.id = t.id
+           RETURNING t.content_id AS released, t.campaign_id, t.status
+         )
+         SELECT DISTINCT released AS content_id FROM erased WHERE campaign_id IS NULL AND status <> 'sending' AND released IS NOT NULL`,
+        [projectId, contactId],
+      );
+      if (released.length === 0) return;
+      await em.query(
+        `DELETE FROM email_contents c WHERE c.project_id = $1 AND c.id = ANY($2::uuid[]) AND NOT EXISTS (SELECT 1 FROM emails o WHERE o.content_id = c.id)`,
+        [projectId, released.map((r) => r.content_id)],
+      );
+    };
+    await (manager ? run(manager) : this.dataSource.transaction(run));
+  }
+
   /** Workflow mail a warm-up cap pushed to a later day (`WarmupLedger.book`), in the writer's transaction. */
   async hold(em: EntityManager, held: Array<{ id: string; notBefore: Date }>): Promise<void> {
     if (held.length === 0) return;

@@ -3,13 +3,15 @@ import { keysetBatches, PersonalDataRegistry } from '../contacts';
 import { toEmailContentResponse } from './dto/email-content.response';
 import { EmailsQueriesService } from './emails-queries.service';
 import { EmailsRepository } from './emails.repository';
+import { EmailStatusStore } from './email-status.store';
 
 /** Emails per batch: the email list's largest page. */
 const BATCH = '100';
 
 /**
  * The `emails` section of a contact's personal data (contacts' `PersonalDataRegistry`): its
- * emails as `GET /v1/emails?contactId=` pages them, each with what is kept of its content.
+ * emails as `GET /v1/emails?contactId=` pages them, each with what is kept of its content; erased,
+ * they stay as anonymous rows (`EmailStatusStore.eraseRecipient`).
  */
 @Injectable()
 export class EmailsPersonalData implements OnModuleInit {
@@ -17,6 +19,7 @@ export class EmailsPersonalData implements OnModuleInit {
     private readonly registry: PersonalDataRegistry,
     private readonly queries: EmailsQueriesService,
     private readonly emails: EmailsRepository,
+    private readonly store: EmailStatusStore,
   ) {}
 
   onModuleInit(): void {
@@ -28,6 +31,7 @@ export class EmailsPersonalData implements OnModuleInit {
           const contents = new Map((await this.emails.contentsOf(projectId, page.data.map((e) => e.id))).map((row) => [row.email_id, toEmailContentResponse(row)]));
           return { items: page.data.map((email) => ({ ...email, content: contents.get(email.id) ?? null })), next: page.hasMore ? page.cursor : null };
         }),
+      erase: (projectId, subject, manager) => this.store.eraseRecipient(projectId, subject.id, manager),
     });
   }
 }

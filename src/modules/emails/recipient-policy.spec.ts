@@ -51,6 +51,10 @@ const CASES: Case[] = [
   { name: 'opt_in topic, chose false', email: 'ola@example.com', suppressed: false, subscribed: true, topics: { beta: false }, topic: BETA, expected: bulk('topic') },
   { name: 'topic wins over snoozed', email: 'pia@example.com', suppressed: false, subscribed: true, snoozedUntil: FUTURE, topics: { news: false }, topic: NEWS, expected: bulk('topic') },
   { name: 'member of the topic, snoozed', email: 'quy@example.com', suppressed: false, subscribed: true, snoozedUntil: FUTURE, topics: { beta: true }, topic: BETA, expected: marketing('snoozed') },
+  { name: 'erased, created again (unsubscribed)', email: 'sam@example.com', suppressed: false, erased: true, subscribed: false, expected: { TRANSACTIONAL: null, MARKETING: 'erased', HEADLESS: 'unsubscribed' } },
+  { name: 'erased, created again, subscribed but not explicitly', email: 'tom@example.com', suppressed: false, erased: true, subscribed: true, expected: marketing('erased') },
+  { name: 'suppressed wins over erased', email: 'uma@example.com', suppressed: true, erased: true, subscribed: false, expected: bulk('suppressed') },
+  { name: 'erased wins over topic and snooze', email: 'vic@example.com', suppressed: false, erased: true, subscribed: true, snoozedUntil: FUTURE, topics: { news: false }, topic: NEWS, expected: { TRANSACTIONAL: null, MARKETING: 'erased', HEADLESS: 'topic' } },
   { name: 'unsubscribed wins over topic', email: 'rui@example.com', suppressed: false, subscribed: false, topics: { news: false }, topic: NEWS, expected: bulk('unsubscribed') },
 ];
 
@@ -66,12 +70,18 @@ beforeAll(async () => {
     CREATE TABLE contacts (id text PRIMARY KEY, project_id uuid NOT NULL, email text NOT NULL, subscribed boolean NOT NULL, topics jsonb NOT NULL DEFAULT '{}', snoozed_until timestamptz);
     CREATE TABLE suppressions (project_id uuid NOT NULL, email text NOT NULL, PRIMARY KEY (project_id, email));
     CREATE TABLE topics (id uuid PRIMARY KEY, slug text NOT NULL, subscription_default text NOT NULL);
+    CREATE TABLE erasure_salts (project_id uuid PRIMARY KEY, salt bytea NOT NULL);
+    CREATE TABLE erased_addresses (project_id uuid NOT NULL, address_hash bytea NOT NULL, PRIMARY KEY (project_id, address_hash));
+    INSERT INTO erasure_salts VALUES ('${P}', '\\x0102'), ('${OTHER}', '\\x0304');
   `);
   for (const t of [NEWS, BETA]) await db.query(`INSERT INTO topics VALUES ($1, $2, $3)`, [TOPIC_IDS[t.slug], t.slug, t.default]);
   for (const [i, c] of CASES.entries()) {
     await db.query(`INSERT INTO contacts VALUES ($1, $2, $3, $4, $5, $6)`, [`c${i}`, P, c.email, c.subscribed, JSON.stringify(c.topics ?? {}), c.snoozedUntil ?? null]);
     // Another project's suppression of the same address must not count.
     await db.query(`INSERT INTO suppressions VALUES ($1, $2)`, [c.suppressed ? P : OTHER, c.email]);
+    // Likewise an erasure in another project, or a hash made with another project's salt.
+    await db.query(`INSERT INTO erased_addresses SELECT $1, sha256(s.salt || convert_to($2, 'UTF8')) FROM erasure_salts s WHERE s.project_id = $3`, [c.erased ? P : OTHER, c.email, c.erased ? P : OTHER]);
+    await db.query(`INSERT INTO erased_addresses SELECT $1, sha256(s.salt || convert_to($2, 'UTF8')) FROM erasure_salts s WHERE s.project_id = $3 ON CONFLICT DO NOTHING`, [P, c.email, OTHER]);
   }
 });
 afterAll(() => db?.close());

@@ -1,7 +1,7 @@
 import { Fragment, raw, sql } from '../../platform/database/sql-fragment';
 import { suppressedSql } from './sql/suppressions.sql';
 import { isTopicMember, topicMemberSql, topicRuleSql, type TopicRule } from '../topics';
-import { contactConsentSql, type ContactConsent } from '../contacts';
+import { contactConsentSql, erasedAddressSql, type ContactConsent } from '../contacts';
 import type { EmailType } from './entities/email.entity';
 
 /**
@@ -10,12 +10,13 @@ import type { EmailType } from './entities/email.entity';
  * side by side. `recipient-policy.spec.ts` runs one table of cases through both.
  *
  * Reasons in precedence order (the first that applies is reported): an address that cannot be
- * mailed, then suppression (the stronger, address-level signal), then unsubscription, then not
+ * mailed, then suppression (the stronger, address-level signal), then an erased contact's address
+ * (MARKETING only, until it subscribes explicitly; docs/personal-data.md), then unsubscription, then not
  * being a member of the mail's topic (a campaign with a topic), then a snooze that has not ended
  * (MARKETING only; compared with now(), so it ends by itself). Persisted in `emails.error` of
  * `skipped` rows (campaign stats group by it).
  */
-export type RecipientSkipReason = 'invalid_email' | 'suppressed' | 'unsubscribed' | 'topic' | 'snoozed';
+export type RecipientSkipReason = 'invalid_email' | 'suppressed' | 'erased' | 'unsubscribed' | 'topic' | 'snoozed';
 
 /** The types that respect unsubscription and suppression (also a SQL parameter); TRANSACTIONAL ignores both. */
 export const SUBSCRIPTION_TYPES: readonly EmailType[] = ['MARKETING', 'HEADLESS'];
@@ -31,6 +32,8 @@ export interface RecipientFacts {
   email: string;
   /** The address is on the project's suppression list. */
   suppressed: boolean;
+  /** The address is on the project's erased list (MARKETING mail skips it); absent: not known to be. */
+  erased?: boolean;
   subscribed: boolean;
   /** The contact's snooze end, if any: MARKETING mail is skipped while it lies ahead. */
   snoozedUntil?: Date | null;
@@ -40,12 +43,15 @@ export interface RecipientFacts {
 
 /** The one type a snooze holds back (HEADLESS is the contact's own business mail, TRANSACTIONAL ignores consent). */
 const SNOOZE_TYPE: EmailType = 'MARKETING';
+/** The one type an erased address is held back from (as a snooze, HEADLESS is the contact's own business). */
+const ERASED_TYPE: EmailType = 'MARKETING';
 
 /** Why a send of `type` to this recipient is skipped, or null. */
 export function skipReason(type: EmailType, r: RecipientFacts): RecipientSkipReason | null {
   if (!validAddress.test(r.email)) return 'invalid_email';
   if (!respectsSubscription(type)) return null;
   if (r.suppressed) return 'suppressed';
+  if (type === ERASED_TYPE && r.erased) return 'erased';
   if (!r.subscribed) return 'unsubscribed';
   if (r.topicMember === false) return 'topic';
   if (type === SNOOZE_TYPE && r.snoozedUntil && r.snoozedUntil.getTime() > Date.now()) return 'snoozed';
@@ -73,7 +79,8 @@ export function skipReasonSql(type: EmailType, r: RecipientColumns = CONTACT_COL
   if (!respectsSubscription(type)) return sql`CASE ${invalid} END`;
   const notMember = topic ? sql` WHEN NOT (${topicMemberSql(r.topics, topic)}) THEN 'topic'` : sql``;
   const snoozed = type === SNOOZE_TYPE ? sql` WHEN ${raw(r.snoozedUntil)} > now() THEN 'snoozed'` : sql``;
-  return sql`CASE ${invalid} WHEN ${raw(suppressedSql(r))} THEN 'suppressed' WHEN NOT ${raw(r.subscribed)} THEN 'unsubscribed'${notMember}${snoozed} END`;
+  const erased = type === ERASED_TYPE ? sql` WHEN ${raw(erasedAddressSql(r.projectId, r.email))} THEN 'erased'` : sql``;
+  return sql`CASE ${invalid} WHEN ${raw(suppressedSql(r))} THEN 'suppressed'${erased} WHEN NOT ${raw(r.subscribed)} THEN 'unsubscribed'${notMember}${snoozed} END`;
 }
 
 /**
@@ -86,7 +93,8 @@ export const handOverFactsSql = (types: string): string => {
   const address = { projectId: 'e.project_id', email: 'lower(btrim(e.to_address))' };
   return `CASE WHEN e.type = ANY(${types}) THEN ${suppressedSql(address)} ELSE false END AS hand_over_suppressed,
           CASE WHEN e.type = ANY(${types}) THEN ${contactConsentSql(address.projectId, address.email)} END AS hand_over_consent,
-          CASE WHEN e.type = ANY(${types}) AND c.topic_id IS NOT NULL THEN ${topicRuleSql('c.topic_id')} END AS hand_over_topic`;
+          CASE WHEN e.type = ANY(${types}) AND c.topic_id IS NOT NULL THEN ${topicRuleSql('c.topic_id')} END AS hand_over_topic,
+          CASE WHEN e.type = '${ERASED_TYPE}' THEN ${erasedAddressSql(address.projectId, address.email)} ELSE false END AS hand_over_erased`;
 };
 
 /** The columns `handOverFactsSql` reads (null for the types that ignore consent). */
@@ -96,6 +104,8 @@ export interface HandOverRow {
   hand_over_consent: ContactConsent | null;
   /** The mail's topic (a campaign's), if any and still there. */
   hand_over_topic: TopicRule | null;
+  /** The address is on the project's erased list (read for MARKETING mail only). */
+  hand_over_erased: boolean;
 }
 
 /**
@@ -107,6 +117,7 @@ export function handOverFacts(email: string, r: HandOverRow): RecipientFacts {
   return {
     email,
     suppressed: r.hand_over_suppressed,
+    erased: r.hand_over_erased,
     subscribed: consent?.subscribed ?? true,
     snoozedUntil: consent?.snoozedUntil ? new Date(consent.snoozedUntil) : null,
     topicMember: consent && r.hand_over_topic ? isTopicMember(consent.topics, r.hand_over_topic) : undefined,

@@ -90,6 +90,19 @@ export class EventsRepository {
     );
   }
 
+  /**
+   * Deletes every event of one contact (its erasure), leaving the hourly rollup as it was
+   * (`mailroom.keep_rollups`, for the rest of the transaction: the contact's delete cascades to
+   * events it may have got meanwhile), so the analytics of the period answer as before.
+   */
+  async deleteOfContactKeepingRollups(projectId: string, contactId: string, manager?: EntityManager): Promise<void> {
+    const run = async (em: EntityManager) => {
+      await em.query(`SELECT set_config('mailroom.keep_rollups', 'on', true)`);
+      await em.query(`DELETE FROM events WHERE project_id = $1 AND contact_id = $2`, [projectId, contactId]);
+    };
+    await (manager ? run(manager) : this.dataSource.transaction(run));
+  }
+
   /** Deletes every event of the project with this name; how many went. */
   async deleteByName(projectId: string, name: string): Promise<number> {
     const result: [unknown[], number] = await this.dataSource.query(`DELETE FROM events WHERE project_id = $1 AND name = $2`, [projectId, name]);

@@ -29,6 +29,11 @@ export class EventsService {
     return (await this.repository.insertManyAcrossProjects(events, manager)).map(fromEventRow);
   }
 
+  /** Deletes every event of the contact (its erasure), in `manager`'s transaction when given; the activity rollups keep counting them. */
+  async removeOfContact(projectId: string, contactId: string, manager?: EntityManager): Promise<void> {
+    await this.repository.deleteOfContactKeepingRollups(projectId, contactId, manager);
+  }
+
   /** The `data` of the project's latest `limit` events with one of these names, newest first. */
   async recentData(projectId: string, names: string[], limit: number): Promise<Array<Record<string, unknown>>> {
     if (names.length === 0) return [];

@@ -2,6 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { keysetBatches, PersonalDataRegistry } from '../contacts';
 import { toInboundMessageResponse } from './dto/inbound-message.response';
 import { InboundRepository } from './inbound.repository';
+import { InboundService } from './inbound.service';
 
 const BATCH = 100;
 
@@ -11,6 +12,7 @@ export class InboundPersonalData implements OnModuleInit {
   constructor(
     private readonly registry: PersonalDataRegistry,
     private readonly messages: InboundRepository,
+    private readonly inbound: InboundService,
   ) {}
 
   onModuleInit(): void {
@@ -21,6 +23,7 @@ export class InboundPersonalData implements OnModuleInit {
           const { rows, next } = await this.messages.fromContact(projectId, subject, after, BATCH);
           return { items: rows.map(toInboundMessageResponse), next };
         }),
+      erase: (projectId, subject, manager) => this.inbound.eraseFromContact(projectId, subject, manager),
     });
   }
 }

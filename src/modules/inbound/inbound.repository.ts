@@ -35,6 +35,18 @@ export class InboundRepository {
     return { rows: page.entities.slice(0, limit), next: last ? { at: last.received_key, id: last.m_id } : null };
   }
 
+  /** The messages `fromContact` lists (recorded with the contact, or without one from its address), by id and storage key. */
+  async keysFromContact(projectId: string, contact: { id: string; email: string }, manager?: EntityManager): Promise<Array<{ id: string; storage_key: string }>> {
+    return (manager ?? this.dataSource.manager).query(
+      `SELECT id, storage_key FROM inbound_messages WHERE project_id = $1 AND (contact_id = $2 OR (contact_id IS NULL AND lower(from_address) = $3))`,
+      [projectId, contact.id, contact.email],
+    );
+  }
+
+  async deleteMany(ids: string[], manager?: EntityManager): Promise<void> {
+    await (manager ?? this.dataSource.manager).query(`DELETE FROM inbound_messages WHERE id = ANY($1::uuid[])`, [ids]);
+  }
+
   /** A batch of messages received more than `days` days ago, oldest first. */
   expired(days: number, limit: number): Promise<Array<{ id: string; storage_key: string }>> {
     return this.dataSource.query(
@@ -43,7 +55,4 @@ export class InboundRepository {
     );
   }
 
-  async deleteMany(ids: string[]): Promise<void> {
-    await this.dataSource.query(`DELETE FROM inbound_messages WHERE id = ANY($1::uuid[])`, [ids]);
-  }
 }

@@ -161,6 +161,18 @@ export class InboundService {
     return rows.length;
   }
 
+  /**
+   * Deletes the messages received from a contact (its erasure): their raw bytes first, then the
+   * rows, so a crash in between leaves rows whose bytes a second run deletes again, never bytes
+   * no row names.
+   */
+  async eraseFromContact(projectId: string, contact: { id: string; email: string }, manager?: EntityManager): Promise<void> {
+    const rows = await this.repository.keysFromContact(projectId, contact, manager);
+    if (rows.length === 0) return;
+    await Promise.all(rows.map((r) => this.storage.delete(r.storage_key)));
+    await this.repository.deleteMany(rows.map((r) => r.id), manager);
+  }
+
   private async row(projectId: string, id: string) {
     const row = await this.repository.findOne(projectId, id);
     if (!row) throw inboundNotFound();

@@ -39,6 +39,15 @@ export class SegmentMembersRepository {
     return removed;
   }
 
+  /** Removes the contact from every segment of the project (its erasure); answers how many memberships went. */
+  async removeContact(projectId: string, contactId: string, manager?: EntityManager): Promise<number> {
+    const [, removed]: [unknown[], number] = await (manager ?? this.dataSource.manager).query(
+      `DELETE FROM segment_members m USING segments s WHERE m.contact_id = $2 AND s.id = m.segment_id AND s.project_id = $1`,
+      [projectId, contactId],
+    );
+    return removed;
+  }
+
   /** Forgets the segment's stored membership. */
   async clear(projectId: string, segmentId: string, manager?: EntityManager): Promise<void> {
     await (manager ?? this.dataSource.manager).query(

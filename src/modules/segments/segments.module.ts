@@ -12,11 +12,12 @@ import { SegmentsController } from './segments.controller';
 import { SegmentsRepository } from './segments.repository';
 import { SegmentsService } from './segments.service';
 import { SegmentsUsage } from './segments.usage';
+import { SegmentsPersonalData } from './segments.personal-data';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Segment, SegmentMember]), ContactsModule, EventsModule, TopicsModule],
   controllers: [SegmentsController],
-  providers: [SegmentsRepository, SegmentMembersRepository, AudienceService, SegmentsService, SegmentRecomputeScheduler, SegmentsUsage],
+  providers: [SegmentsRepository, SegmentMembersRepository, AudienceService, SegmentsService, SegmentRecomputeScheduler, SegmentsUsage, SegmentsPersonalData],
   exports: [AudienceService, SegmentsService],
 })
 export class SegmentsModule {}

@@ -57,6 +57,11 @@ export class ExecutionsRepository {
     return { rows: rows.slice(0, limit), next: last ? { at: last.started_key, id: last.x_id } : null };
   }
 
+  /** Deletes the contact's executions (its erasure) and, by cascade, their steps; a queued step of one finds nothing to run. */
+  async removeOfContact(projectId: string, contactId: string, manager?: EntityManager): Promise<void> {
+    await (manager ?? this.dataSource.manager).query(`DELETE FROM workflow_executions WHERE project_id = $1 AND contact_id = $2`, [projectId, contactId]);
+  }
+
   private withContact() {
     return this.dataSource.getRepository(WorkflowExecution).createQueryBuilder('x').leftJoin(Contact, 'c', 'c.id = x.contactId AND c.projectId = x.projectId').addSelect('c.email', 'contact_email');
   }

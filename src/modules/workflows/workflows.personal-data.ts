@@ -21,6 +21,7 @@ export class WorkflowsPersonalData implements OnModuleInit {
           const { rows, next } = await this.executions.contactPage(projectId, subject.id, after, BATCH);
           return { items: rows.map((row) => toExecutionResponse(row)), next };
         }),
+      erase: (projectId, subject, manager) => this.executions.removeOfContact(projectId, subject.id, manager),
     });
   }
 }

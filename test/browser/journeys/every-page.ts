@@ -63,6 +63,7 @@ export const everyPageJourney: Journey = {
       ['settings-keys', 'settings/keys'],
       ['settings-members', 'settings/members'],
       ['settings-security', 'settings/security'],
+      ['settings-erasures', 'settings/erasures'],
       ['not-found', 'no-such-page'],
     ];
     for (const [name, path] of routes) {

@@ -21,6 +21,7 @@ export const SKIP_REASONS: Record<string, string> = {
   unsubscribed: 'unsubscribed',
   suppressed: 'on the suppression list (bounced or complained)',
   invalid_email: 'invalid address',
+  erased: 'erased at their request (held back until they subscribe again themselves)',
   render_error: 'the body could not be rendered for them',
   cancelled: 'not sent: the campaign was cancelled',
 };

@@ -802,6 +802,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/contacts/erasures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List contact erasures */
+        get: operations["ErasureController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/erasures/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a contact erasure */
+        get: operations["ErasureController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/{id}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Erase a contact and its personal data (a job); the address is kept only as a salted hash that holds back marketing mail */
+        post: operations["ErasureController_erase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/contacts": {
         parameters: {
             query?: never;
@@ -2559,6 +2610,56 @@ export interface components {
             /** @description Why the job failed */
             failureReason?: string;
         };
+        ErasureRequesterResponse: {
+            /**
+             * @description user: a dashboard session; key: the secret key
+             * @enum {string}
+             */
+            type: "user" | "key";
+            /** @description The user's id, or the secret key's id (its prefix, as `secretPrefix` shows it) */
+            id: string;
+        };
+        ErasureListItemResponse: {
+            /** @description Erasure id */
+            id: string;
+            /** @description The contact erased (it no longer exists once completed) */
+            contactId: string;
+            /**
+             * @description queued, running, completed or failed
+             * @enum {string}
+             */
+            status: "queued" | "running" | "completed" | "failed";
+            /** @description When it was asked for (ISO 8601) */
+            requestedAt: string;
+            /** @description When it completed (or failed) */
+            completedAt: string | null;
+            /** @description Who asked for it */
+            requestedBy: components["schemas"]["ErasureRequesterResponse"];
+        };
+        ErasureResponse: {
+            /** @description Erasure id */
+            id: string;
+            /** @description The contact erased (it no longer exists once completed) */
+            contactId: string;
+            /**
+             * @description queued, running, completed or failed
+             * @enum {string}
+             */
+            status: "queued" | "running" | "completed" | "failed";
+            /** @description When it was asked for (ISO 8601) */
+            requestedAt: string;
+            /** @description When it completed (or failed) */
+            completedAt: string | null;
+        };
+        ErasureQueuedResponse: {
+            /** @description Erasure id: poll GET /contacts/erasures/{jobId} */
+            jobId: string;
+            /**
+             * @description queued, running, completed or failed
+             * @enum {string}
+             */
+            status: "queued" | "running" | "completed" | "failed";
+        };
         ContactResponse: {
             /** @description Identifier (UUID) */
             id: string;
@@ -3522,7 +3623,7 @@ export interface components {
             uncertainArrivedShare: number | null;
             /** @description Recipients who unsubscribed after their email left */
             unsubscribedCount: number;
-            /** @description skippedCount by reason: unsubscribed, suppressed, invalid_email, render_error, cancelled (not yet sent when the campaign was cancelled) */
+            /** @description skippedCount by reason: unsubscribed, suppressed, erased (an erased contact created again that has not subscribed itself since), invalid_email, render_error, cancelled (not yet sent when the campaign was cancelled) */
             skipped: {
                 [key: string]: number;
             };
@@ -3544,7 +3645,7 @@ export interface components {
             totalRecipients: number;
             /** @description Audience contacts not sent to (unsubscribed, suppressed, invalid address, render error, cancelled); see GET /campaigns/:id/stats */
             skippedCount: number;
-            /** @description skippedCount by reason: unsubscribed, suppressed, invalid_email */
+            /** @description skippedCount by reason: unsubscribed, suppressed, erased, invalid_email */
             skipped: {
                 [key: string]: number;
             };
@@ -3561,7 +3662,7 @@ export interface components {
              * @enum {string}
              */
             status: "sent" | "delivered" | "opened" | "clicked" | "bounced" | "complained" | "unsubscribed" | "skipped" | "failed" | "uncertain" | "queued" | "sending";
-            /** @description Why it was skipped (unsubscribed, suppressed, invalid_email, render_error, cancelled); null unless skipped */
+            /** @description Why it was skipped (unsubscribed, suppressed, erased, invalid_email, render_error, cancelled); null unless skipped */
             skipReason: string | null;
             /** Format: date-time */
             sentAt: string | null;
@@ -8235,6 +8336,227 @@ export interface operations {
                 };
             };
             /** @description No such field */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ErasureController_list: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20; larger values are clamped) */
+                limit?: number;
+                /** @description Cursor from the previous page (`cursor` of the response) */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Erasures, newest first (contact ids, never addresses) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ErasureListItemResponse"][];
+                        /** @description Pass as `cursor` to get the next page; null on the last page */
+                        cursor: string | null;
+                        /** @description Whether another page follows */
+                        hasMore: boolean;
+                        /** @description Total matching items, counted on the first page only (0 on later pages) */
+                        total: number;
+                    };
+                };
+            };
+            /** @description The cursor is not one this list gave */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A dashboard session whose role is below ADMIN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ErasureController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The erasure and its status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErasureResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A dashboard session whose role is below ADMIN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ErasureController_erase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Erasure queued, or the one already under way for the contact */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErasureQueuedResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A dashboard session whose role is below ADMIN; or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;

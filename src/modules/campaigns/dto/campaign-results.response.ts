@@ -10,7 +10,7 @@ export class CampaignRecipient {
   email!: string;
   @ApiProperty({ description: 'The furthest the recipient got: complained > bounced > unsubscribed > clicked > opened > delivered > sent; else the email state', enum: RECIPIENT_STATUSES })
   status!: RecipientStatus;
-  @ApiProperty({ description: 'Why it was skipped (unsubscribed, suppressed, invalid_email, render_error, cancelled); null unless skipped', type: String, nullable: true })
+  @ApiProperty({ description: 'Why it was skipped (unsubscribed, suppressed, erased, invalid_email, render_error, cancelled); null unless skipped', type: String, nullable: true })
   skipReason!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) sentAt!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) deliveredAt!: string | null;

@@ -174,7 +174,7 @@ export class CampaignStats extends PickType(CampaignResponse, [
   @ApiProperty({ description: 'Recipients who unsubscribed after their email left', type: 'integer' })
   unsubscribedCount!: number;
   @ApiProperty({
-    description: 'skippedCount by reason: unsubscribed, suppressed, invalid_email, render_error, cancelled (not yet sent when the campaign was cancelled)',
+    description: 'skippedCount by reason: unsubscribed, suppressed, erased (an erased contact created again that has not subscribed itself since), invalid_email, render_error, cancelled (not yet sent when the campaign was cancelled)',
     type: 'object',
     additionalProperties: { type: 'integer' },
   })
@@ -195,6 +195,6 @@ export class CampaignStats extends PickType(CampaignResponse, [
 
 /** `GET /campaigns/:id/audience-preview`: the audience if sending started now (nothing is fixed or written). */
 export class CampaignAudiencePreview extends PickType(CampaignStats, ['totalRecipients', 'skippedCount'] as const) {
-  @ApiProperty({ description: 'skippedCount by reason: unsubscribed, suppressed, invalid_email', type: 'object', additionalProperties: { type: 'integer' } })
+  @ApiProperty({ description: 'skippedCount by reason: unsubscribed, suppressed, erased, invalid_email', type: 'object', additionalProperties: { type: 'integer' } })
   skipped!: Partial<Record<string, number>>;
 }

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { EventsService, CONTACT_CONFIRMED, CONTACT_SUBSCRIBED, isContactId } from '../../events';
 import { alreadySubscribed, confirmationThrottled, contactNotFound } from '../contacts.errors';
 import { ContactsRepository } from '../contacts.repository';
+import { ErasuresRepository } from '../erasure/erasures.repository';
 import type { UpsertContactInput } from '../contacts.types';
 import { fromContactRow } from '../contacts.rows';
 import type { Contact } from '../entities/contact.entity';
@@ -18,6 +19,7 @@ export class DoubleOptInService {
     private readonly events: EventsService,
     private readonly repository: ContactsRepository,
     private readonly confirmations: ConfirmationMailer,
+    private readonly erased: ErasuresRepository,
   ) {}
 
   /**
@@ -100,6 +102,7 @@ export class DoubleOptInService {
       const confirmed = await this.repository.confirm(projectId, id, em);
       if (!confirmed) return null;
       const data = { source: 'system', reason: 'confirmation_link' };
+      await this.erased.liftErasedAddress(projectId, confirmed.row.email, em);
       await this.events.record(projectId, { contactId: id, name: CONTACT_CONFIRMED, data }, em);
       if (confirmed.flipped) await this.events.record(projectId, { contactId: id, name: CONTACT_SUBSCRIBED, data }, em);
       return fromContactRow(confirmed.row);

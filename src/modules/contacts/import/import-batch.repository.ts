@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { compileDataPatch } from '../data/data-patch';
 import type { ImportBatch } from './csv/import-rows';
+import { erasedAddressSql } from '../contacts.sql';
 
 export interface BatchWriteResult {
   inserted: number;
@@ -16,7 +17,7 @@ const BATCH_LOCK_TIMEOUT = '60s';
 
 /**
  * Writes one batch inside the caller's transaction, set-based, in two phases:
- * 1. the contacts: one multi-row upsert. Batches of one job run this phase side by side (their
+ * 1. the contacts: one multi-row upsert (an erased address starts unsubscribed). Batches of one job run this phase side by side (their
  *    contacts are disjoint: a batch that repeats an email of an earlier batch starts only after
  *    that one committed, so later cells win);
  * 2. after `predecessor` (the previous batch's commit) settles: the job row is locked and must
@@ -44,7 +45,7 @@ export async function writeImportBatch(
          SELECT x.email, x.data FROM jsonb_to_recordset($2::jsonb) AS x(email text, data jsonb) ORDER BY x.email
        ), up AS (
          INSERT INTO contacts AS c (project_id, email, subscribed, data)
-         SELECT $1, email, true, data FROM input
+         SELECT $1, email, NOT ${erasedAddressSql('$1', 'email')}, data FROM input
          ON CONFLICT (project_id, email) DO UPDATE
            SET data = c.data || EXCLUDED.data, updated_at = now()
            WHERE NOT c.data @> EXCLUDED.data

@@ -14,6 +14,7 @@ function setUp(batches: number) {
   const registry = new PersonalDataRegistry();
   registry.register({
     name: 'events',
+    erase: async () => {},
     export: async function* () {
       for (let b = 0; b < batches; b++) {
         pulled.count += 1;

@@ -1,5 +1,5 @@
 import { automock } from '../../../../test/support/automock';
-import { EventsQueriesService, toEventResponse } from '../../events';
+import { EventsQueriesService, EventsService, toEventResponse } from '../../events';
 import { TopicsService } from '../../topics';
 import { ContactsService } from '../contacts.service';
 import type { Contact } from '../entities/contact.entity';
@@ -26,9 +26,10 @@ function setUp() {
     { data: [{ id: 'e1' }], cursor: null, hasMore: false, total: 0 },
   ];
   const events = automock(EventsQueriesService, { page: (async () => pages.shift()) as unknown as EventsQueriesService['page'] });
-  new ContactSections(registry, contacts, topics, events).onModuleInit();
+  const eventRows = automock(EventsService, { removeOfContact: jest.fn(async () => {}) });
+  new ContactSections(registry, contacts, topics, events, eventRows).onModuleInit();
   const section = (name: string) => registry.all().find((s) => s.name === name)!;
-  return { section, events };
+  return { section, events, eventRows, registry };
 }
 
 describe('ContactSections', () => {
@@ -56,5 +57,14 @@ describe('ContactSections', () => {
     const { section, events } = setUp();
     await collect(section('consent').export('p1', subject));
     expect(events.page.mock.calls[0][1]).toEqual({ contactId: subject.id, names: { anyOf: CONSENT_EVENTS } });
+  });
+
+  it("erases the contact's events by its id; topics and consent have nothing of their own", async () => {
+    const { registry, eventRows } = setUp();
+    await registry.eraser('events')('p1', subject);
+    await registry.eraser('topics')('p1', subject);
+    await registry.eraser('consent')('p1', subject);
+    expect(eventRows.removeOfContact).toHaveBeenCalledTimes(1);
+    expect(eventRows.removeOfContact).toHaveBeenCalledWith('p1', subject.id, undefined);
   });
 });

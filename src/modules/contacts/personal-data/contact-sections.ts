@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { CONTACT_CONFIRMED, CONTACT_SNOOZED, CONTACT_SUBSCRIBED, CONTACT_TOPIC_SUBSCRIBED, CONTACT_TOPIC_UNSUBSCRIBED, CONTACT_UNSUBSCRIBED, EventPageFilter, EventsQueriesService, toEventResponse } from '../../events';
+import { CONTACT_CONFIRMED, CONTACT_SNOOZED, CONTACT_SUBSCRIBED, CONTACT_TOPIC_SUBSCRIBED, CONTACT_TOPIC_UNSUBSCRIBED, CONTACT_UNSUBSCRIBED, EventPageFilter, EventsQueriesService, EventsService, toEventResponse } from '../../events';
 import { isTopicMember, TopicsService } from '../../topics';
 import { ContactsService } from '../contacts.service';
 import { DataSubject, keysetBatches, PersonalDataRegistry } from './personal-data.registry';
@@ -21,12 +21,18 @@ export class ContactSections implements OnModuleInit {
     private readonly contacts: ContactsService,
     private readonly topics: TopicsService,
     private readonly events: EventsQueriesService,
+    private readonly eventRows: EventsService,
   ) {}
 
   onModuleInit(): void {
-    this.registry.register({ name: 'topics', export: (projectId, subject) => this.topicsOf(projectId, subject) });
-    this.registry.register({ name: 'consent', export: (projectId, subject) => this.eventsOf(projectId, { contactId: subject.id, names: { anyOf: CONSENT_EVENTS } }) });
-    this.registry.register({ name: 'events', export: (projectId, subject) => this.eventsOf(projectId, { contactId: subject.id }) });
+    // Topic choices are the contact's own columns and consent records are events: they go with the contact and the `events` section.
+    this.registry.register({ name: 'topics', export: (projectId, subject) => this.topicsOf(projectId, subject), erase: async () => {} });
+    this.registry.register({ name: 'consent', export: (projectId, subject) => this.eventsOf(projectId, { contactId: subject.id, names: { anyOf: CONSENT_EVENTS } }), erase: async () => {} });
+    this.registry.register({
+      name: 'events',
+      export: (projectId, subject) => this.eventsOf(projectId, { contactId: subject.id }),
+      erase: (projectId, subject, manager) => this.eventRows.removeOfContact(projectId, subject.id, manager),
+    });
   }
 
   /** Every topic of the project as the topic list shows it, with the contact's choice (null: none) and whether it is a member. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 
 /**
  * The sections of what the service holds about a contact, in the order a contact's export writes
@@ -7,6 +8,18 @@ import { Injectable } from '@nestjs/common';
  */
 export const PERSONAL_DATA_SECTIONS = ['topics', 'consent', 'events', 'emails', 'executions', 'inboundMessages'] as const;
 export type PersonalDataSectionName = (typeof PERSONAL_DATA_SECTIONS)[number];
+
+/** What is kept about a contact but not exported (it is derived from the contact's data): only erased. */
+export const ERASE_ONLY_SECTIONS = ['segmentMemberships'] as const;
+export type EraseOnlySectionName = (typeof ERASE_ONLY_SECTIONS)[number];
+export type ErasableSectionName = PersonalDataSectionName | EraseOnlySectionName;
+
+/**
+ * The order an erasure runs the sections in (docs/personal-data.md, "Erasure"): what refers to the
+ * contact first, its emails (anonymised, not deleted) last. `topics` and `consent` have nothing of
+ * their own to erase (the contact's choices go with it; consent records are events).
+ */
+export const ERASURE_SECTIONS: readonly ErasableSectionName[] = ['events', 'executions', 'segmentMemberships', 'inboundMessages', 'emails', 'topics', 'consent'];
 
 /** The contact a section is asked about: its id, and its address for records kept by address (inbound mail). */
 export interface DataSubject {
@@ -19,11 +32,26 @@ export interface DataSubject {
  * batches (each bounded, read with a keyset cursor), so a contact with 100,000 events streams
  * without the process holding them. A section is a list in the export, newest first where its
  * records have a time.
- * Erasure adds its `erase` member to the same sections.
+ * `erase` deletes (or anonymises) the same records, so what is exported and what is erased are
+ * one list.
  */
 export interface PersonalDataSection {
   readonly name: PersonalDataSectionName;
   export(projectId: string, subject: DataSubject): AsyncIterable<unknown[]>;
+  erase: EraseSection;
+}
+
+/**
+ * Erases the contact's records of one section, set-based. Idempotent (a resumed erasure runs it
+ * again); in the caller's transaction with `manager` (the erasure's last pass, just before the
+ * contact is deleted, catches what was written meanwhile).
+ */
+export type EraseSection = (projectId: string, subject: DataSubject, manager?: EntityManager) => Promise<void>;
+
+/** A section that is only erased (`ERASE_ONLY_SECTIONS`). */
+export interface ErasureOnlySection {
+  readonly name: EraseOnlySectionName;
+  erase: EraseSection;
 }
 
 /**
@@ -34,18 +62,25 @@ export interface PersonalDataSection {
  */
 @Injectable()
 export class PersonalDataRegistry {
-  private readonly sections = new Map<PersonalDataSectionName, PersonalDataSection>();
+  private readonly sections = new Map<ErasableSectionName, PersonalDataSection | ErasureOnlySection>();
 
-  register(section: PersonalDataSection): void {
+  register(section: PersonalDataSection | ErasureOnlySection): void {
     if (this.sections.has(section.name)) throw new Error(`personal data section ${section.name} is registered twice`);
     this.sections.set(section.name, section);
   }
 
   /** Every section in export order; a section no module registered is an empty list (its module is not loaded). */
   all(): PersonalDataSection[] {
-    return PERSONAL_DATA_SECTIONS.map((name) => this.sections.get(name) ?? { name, export: async function* () {} });
+    return PERSONAL_DATA_SECTIONS.map((name) => (this.sections.get(name) as PersonalDataSection | undefined) ?? { name, export: async function* () {}, erase: nothingToErase });
+  }
+
+  /** The eraser of a section; a section no module registered has nothing to erase. */
+  eraser(name: ErasableSectionName): EraseSection {
+    return this.sections.get(name)?.erase ?? nothingToErase;
   }
 }
+
+const nothingToErase: EraseSection = async () => {};
 
 /**
  * A section's batches: runs a keyset walk to its end, `page(after)` giving a batch and the cursor

@@ -16,6 +16,7 @@ async function text(chunks: AsyncIterable<string>): Promise<{ text: string; piec
 
 const section = (name: PersonalDataSection['name'], batches: unknown[][]): PersonalDataSection => ({
   name,
+  erase: async () => {},
   export: async function* () {
     yield* batches;
   },
@@ -53,6 +54,7 @@ describe('contactExportJson', () => {
     const asked: number[] = [];
     const lazy: PersonalDataSection = {
       name: 'events',
+      erase: async () => {},
       export: async function* () {
         for (let b = 0; b < 3; b++) {
           asked.push(b);

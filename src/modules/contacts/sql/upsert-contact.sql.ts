@@ -2,6 +2,7 @@ import { insertEventsSql } from '../../events';
 import type { FieldType } from '../data/field-types';
 import type { TopicRule } from '../../topics';
 import type { ConfirmWhen } from '../consent/double-opt-in';
+import { erasedAddressSql } from '../contacts.sql';
 
 /** The subscription event a flip stores (`up`: the upserted row). */
 export const FLIP_EVENT_NAME = "CASE WHEN up.subscribed THEN 'contact.subscribed' ELSE 'contact.unsubscribed' END";
@@ -44,7 +45,7 @@ const memberOf = (topics: string) => `coalesce((${topics} ->> r.slug)::boolean, 
 
 /**
  * One statement, one round trip: lock the existing row, upsert the contact (skipping the write
- * when nothing changes), store a subscription event on a flip, optionally store a tracked event,
+ * when nothing changes; a contact created with an erased address starts unsubscribed), store a subscription event on a flip, optionally store a tracked event,
  * and register first-seen field types. Being a single statement it is atomic on its own and
  * inside a caller's transaction alike.
  *
@@ -73,7 +74,7 @@ export function buildUpsertStatement(input: UpsertStatementInput): { sql: string
     )`,
     `up AS (
       INSERT INTO contacts AS c (project_id, email, subscribed, data, topics, confirmation_requested_at)
-      SELECT $1, $2, COALESCE($3::boolean, $4::boolean), $12::jsonb || $5::jsonb, $9::jsonb, CASE WHEN $11::text IS NOT NULL THEN now() END
+      SELECT $1, $2, COALESCE($3::boolean, $4::boolean) AND NOT ${erasedAddressSql('$1', '$2')}, $12::jsonb || $5::jsonb, $9::jsonb, CASE WHEN $11::text IS NOT NULL THEN now() END
       -- Forces "old" to run (and lock) before this insert: evaluated after it, FOR UPDATE
       -- would skip the row this statement itself just updated.
       WHERE (SELECT count(*) FROM old) >= 0

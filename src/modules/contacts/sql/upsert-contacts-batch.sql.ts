@@ -1,11 +1,12 @@
 import { insertEventsSql } from '../../events';
 import type { FieldType } from '../data/field-types';
+import { erasedAddressSql } from '../contacts.sql';
 import { ASKS_EXISTING, FLIP_EVENT_NAME, type UpsertStatementInput } from './upsert-contact.sql';
 
 /**
  * The contact upsert of `upsert-contact.sql.ts` for many calls in one statement (adaptive
  * batching of `/v1/track` and other upserts made without a caller's transaction). Per item it
- * does exactly what the single statement does: lock the existing row, upsert (no write when
+ * does exactly what the single statement does (an erased address starts unsubscribed): lock the existing row, upsert (no write when
  * nothing changes), a subscription event on a flip, the tracked event if any, first-seen field
  * types; each item gets the row the single statement would return (plus its index `i`).
  *
@@ -32,7 +33,7 @@ export const UPSERT_CONTACTS_BATCH_SQL = `WITH input AS MATERIALIZED (
   ) c
 ), up AS (
   INSERT INTO contacts AS c (project_id, email, subscribed, data, confirmation_requested_at)
-  SELECT x.p, x.e, COALESCE(x.s, x.d), x.df || x.sv, CASE WHEN x.cw IS NOT NULL THEN now() END FROM input x
+  SELECT x.p, x.e, COALESCE(x.s, x.d) AND NOT ${erasedAddressSql('x.p', 'x.e')}, x.df || x.sv, CASE WHEN x.cw IS NOT NULL THEN now() END FROM input x
   -- Forces "old" to run (and lock) before this insert, as in the single statement.
   WHERE (SELECT count(*) FROM old) >= 0
   ORDER BY x.p, x.e

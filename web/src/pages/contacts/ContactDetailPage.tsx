@@ -4,6 +4,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { data } from '../../api/client';
 import { useContactInbound } from '../../api/activity';
 import { useContact } from '../../api/contacts';
+import { useProject } from '../../api/account';
 import { ApiError } from '../../api/errors';
 import { qk } from '../../api/queryKeys';
 import type { Contact } from '../../api/types';
@@ -19,6 +20,7 @@ import { KEY_SYNTAX_HINT } from '../../lib/liquid-keys';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
 import { ContactConsent } from './ContactConsent';
 import { ExportContactButton } from './ContactExport';
+import { EraseContactButton } from './ContactErase';
 import { ContactTimeline } from './ContactTimeline';
 import { DataFieldsEditor, useFieldTypes } from './DataFieldsEditor';
 import { type DataRow, type FieldType, fromRows, toRows } from './dataFields';
@@ -151,6 +153,7 @@ export default function ContactDetailPage() {
   const queryClient = useQueryClient();
   const contact = useContact(contactId);
   const fieldTypes = useFieldTypes();
+  const project = useProject(projectId);
   const back = (
     <Link to={projectPath(projectId, 'contacts')} className="btn btn-ghost">
       ← All contacts
@@ -180,6 +183,7 @@ export default function ContactDetailPage() {
         actions={
           <>
             <ExportContactButton contact={c} />
+            {project.data && project.data.role !== 'MEMBER' && <EraseContactButton contact={c} />}
             <ConfirmButton
               label="Delete contact"
               doneMessage="Contact deleted."

@@ -3,6 +3,7 @@ import { PageHeader } from '../../components/Feedback';
 import { NotFoundPage } from '../../layouts/RouteError';
 import { projectPath, useProjectId } from '../../lib/project';
 import AuditLogSettings from './AuditLogSettings';
+import ErasureSettings from './ErasureSettings';
 import GeneralSettings from './GeneralSettings';
 import KeysSettings from './KeysSettings';
 import MembersSettings from './MembersSettings';
@@ -14,6 +15,7 @@ const TABS = [
   { path: 'members', label: 'Members' },
   { path: 'security', label: 'Security' },
   { path: 'audit-log', label: 'Audit log' },
+  { path: 'erasures', label: 'Erasures' },
 ];
 
 export default function SettingsSection() {
@@ -34,6 +36,7 @@ export default function SettingsSection() {
         <Route path="members" element={<MembersSettings />} />
         <Route path="security" element={<SecuritySettings />} />
         <Route path="audit-log" element={<AuditLogSettings />} />
+        <Route path="erasures" element={<ErasureSettings />} />
         <Route path="*" element={<NotFoundPage />} />
       </Routes>
     </>

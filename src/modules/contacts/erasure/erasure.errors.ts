@@ -1,0 +1,3 @@
+import { notFound } from '../../../platform/http/app-error';
+
+export const erasureNotFound = () => notFound('Erasure');
