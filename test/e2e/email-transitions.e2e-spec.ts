@@ -54,9 +54,14 @@ describe('email transitions', () => {
     }
 
     expect(statements.length).toBeGreaterThanOrEqual(6);
+    // `emails` is partitioned by month: a plan names each partition's index, which is read here as the table's index it belongs to.
+    const partitionIndexes = await box.query<{ part: string; parent: string }>(
+      `SELECT c.relname AS part, p.relname AS parent FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent WHERE c.relkind = 'i'`,
+    );
+    const parentOf = new Map(partitionIndexes.map((r) => [r.part, r.parent]));
     for (const { sql, params } of statements) {
       const [row] = await box.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
-      const plan = JSON.stringify(row['QUERY PLAN']);
+      const plan = JSON.stringify(row['QUERY PLAN']).replace(/"Index Name":"([^"]+)"/g, (_, name: string) => `"Index Name":"${parentOf.get(name) ?? name}"`);
       expect({ sql, usesPrimaryKey: plan.includes('"emails_pkey"'), readsBacklog: /unfinished_idx/.test(plan) }).toEqual({ sql, usesPrimaryKey: true, readsBacklog: false });
     }
     // The transitions did what they say.
