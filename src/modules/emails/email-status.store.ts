@@ -1,3 +1,4 @@
+import { deleteUnreferencedContents } from './sql/unreferenced-contents.sql';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -311,10 +312,10 @@ export class EmailStatusStore {
          SELECT DISTINCT released AS content_id FROM erased WHERE campaign_id IS NULL AND status <> 'sending' AND released IS NOT NULL`,
         [projectId, contactId],
       );
-      if (released.length === 0) return;
-      await em.query(
-        `DELETE FROM email_contents c WHERE c.project_id = $1 AND c.id = ANY($2::uuid[]) AND NOT EXISTS (SELECT 1 FROM emails o WHERE o.content_id = c.id)`,
-        [projectId, released.map((r) => r.content_id)],
+      await deleteUnreferencedContents(
+        em,
+        projectId,
+        released.map((r) => r.content_id),
       );
     };
     await (manager ? run(manager) : this.dataSource.transaction(run));

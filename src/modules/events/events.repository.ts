@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { EventListRow } from './events.rows';
 import { insertEventsSql } from './events-insert.sql';
 import type { EventRow } from './events.types';
+import { HistoryPartitions } from '../../platform/database/history-partitions';
 
 /** One event of a set-based write; events of several projects may share one statement. */
 export interface EventInsertRow {
@@ -37,7 +38,10 @@ const RECORD_MANY_SQL = insertEventsSql(
 /** The events module's table `events` (the outbox's cursors are `outbox/event-cursors.store.ts`'s). */
 @Injectable()
 export class EventsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly partitions: HistoryPartitions,
+  ) {}
 
   /** Many events (of any projects) in one statement, in the given order, inside the caller's transaction with `manager`. */
   async insertManyAcrossProjects(events: EventInsertRow[], manager: EntityManager = this.dataSource.manager): Promise<EventRow[]> {
@@ -97,10 +101,21 @@ export class EventsRepository {
    */
   async deleteOfContactKeepingRollups(projectId: string, contactId: string, manager?: EntityManager): Promise<void> {
     const run = async (em: EntityManager) => {
-      await em.query(`SELECT set_config('mailroom.keep_rollups', 'on', true)`);
+      await keepRollups(em);
       await em.query(`DELETE FROM events WHERE project_id = $1 AND contact_id = $2`, [projectId, contactId]);
     };
     await (manager ? run(manager) : this.dataSource.transaction(run));
+  }
+
+  /**
+   * Retention: up to `limit` of the project's events made in the range, oldest first, in one short
+   * transaction, leaving the hourly rollup as it was (the analytics of a pruned period answer as before).
+   */
+  pruneBatch(projectId: string, range: { from: Date | null; before: Date }, limit: number): Promise<number> {
+    return this.dataSource.transaction(async (em) => {
+      await keepRollups(em);
+      return (await this.partitions.deleteBatch(em, 'events', projectId, range, limit)).length;
+    });
   }
 
   /** Deletes every event of the project with this name; how many went. */
@@ -179,4 +194,9 @@ export class EventsRepository {
     ]);
     return { rows, total: totals[0].total };
   }
+}
+
+/** For the rest of the transaction, deleted events stay counted in the hourly rollup (the delete trigger honours `mailroom.keep_rollups`). */
+async function keepRollups(em: EntityManager): Promise<void> {
+  await em.query(`SELECT set_config('mailroom.keep_rollups', 'on', true)`);
 }
