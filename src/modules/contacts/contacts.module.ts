@@ -14,11 +14,14 @@ import { ContactsService } from './contacts.service';
 import { ConfirmationMailer } from './consent/confirmation-mailer';
 import { DoubleOptInService } from './consent/double-opt-in.service';
 import { BulkJob } from './entities/bulk-job.entity';
+import { ContactExport } from './entities/contact-export.entity';
 import { ContactField } from './entities/contact-field.entity';
 import { Contact } from './entities/contact.entity';
 import { ImportJobError } from './entities/import-job-error.entity';
 import { ImportJob } from './entities/import-job.entity';
 import { BULK_PROVIDERS, BulkController } from './bulk/bulk.providers';
+import { ContactExportsController, EXPORT_PROVIDERS } from './export/export.providers';
+import { ContactSelections } from './export/contact-selections';
 import { ConfirmationRepair } from './worker/confirmation-repair';
 import { ContactExportService } from './personal-data/contact-export.service';
 import { ContactSections } from './personal-data/contact-sections';
@@ -27,14 +30,14 @@ import { IMPORT_PROVIDERS, ImportController } from './import/import.providers';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Contact, ContactField, ImportJob, ImportJobError, BulkJob]),
+    TypeOrmModule.forFeature([Contact, ContactField, ImportJob, ImportJobError, BulkJob, ContactExport]),
     EventsModule,
     TopicsModule,
-    BullModule.registerQueue({ name: QUEUES.contactImport }, { name: QUEUES.contactBulk }),
+    BullModule.registerQueue({ name: QUEUES.contactImport }, { name: QUEUES.contactBulk }, { name: QUEUES.contactExport }),
   ],
   // ContactFieldsController first: its static paths must win over `/contacts/:id`.
-  controllers: [ImportController, BulkController, ContactFieldsController, ContactsController],
-  providers: [PersonalDataRegistry, ContactSections, ContactExportService, ConfirmationMailer, DoubleOptInService, ConfirmationRepair, ContactsRepository, ContactFieldsRepository, ContactsService, ContactFieldsService, ContactsQueriesService, ...IMPORT_PROVIDERS, ...BULK_PROVIDERS],
-  exports: [ContactsService, ContactFieldsService, ConfirmationMailer, DoubleOptInService, PersonalDataRegistry],
+  controllers: [ImportController, BulkController, ContactExportsController, ContactFieldsController, ContactsController],
+  providers: [PersonalDataRegistry, ContactSections, ContactExportService, ConfirmationMailer, DoubleOptInService, ConfirmationRepair, ContactsRepository, ContactFieldsRepository, ContactsService, ContactFieldsService, ContactsQueriesService, ...IMPORT_PROVIDERS, ...BULK_PROVIDERS, ...EXPORT_PROVIDERS],
+  exports: [ContactsService, ContactFieldsService, ConfirmationMailer, DoubleOptInService, PersonalDataRegistry, ContactSelections],
 })
 export class ContactsModule {}

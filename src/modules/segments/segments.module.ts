@@ -11,12 +11,13 @@ import { SegmentMembersRepository } from './segment-members.repository';
 import { SegmentsController } from './segments.controller';
 import { SegmentsRepository } from './segments.repository';
 import { SegmentsService } from './segments.service';
+import { SegmentsSelections } from './segments.selections';
 import { SegmentsUsage } from './segments.usage';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Segment, SegmentMember]), ContactsModule, EventsModule, TopicsModule],
   controllers: [SegmentsController],
-  providers: [SegmentsRepository, SegmentMembersRepository, AudienceService, SegmentsService, SegmentRecomputeScheduler, SegmentsUsage],
+  providers: [SegmentsRepository, SegmentMembersRepository, AudienceService, SegmentsService, SegmentRecomputeScheduler, SegmentsUsage, SegmentsSelections],
   exports: [AudienceService, SegmentsService],
 })
 export class SegmentsModule {}

@@ -2,9 +2,9 @@ const UUID_HEX = /^[0-9a-f]{32}$/;
 
 /**
  * Wire ids of queued contact jobs: a prefix plus the row's uuid without dashes
- * (`imp_…` for imports as the spec shows, `blk_…` for bulk jobs).
+ * (`imp_…` for imports as the spec shows, `blk_…` for bulk jobs, `exp_…` for bulk exports).
  */
-export function jobIdCodec(prefix: 'imp' | 'blk') {
+export function jobIdCodec(prefix: 'imp' | 'blk' | 'exp') {
   return {
     toWire(uuid: string): string {
       return `${prefix}_${uuid.replace(/-/g, '')}`;
@@ -21,3 +21,4 @@ export function jobIdCodec(prefix: 'imp' | 'blk') {
 
 export const importJobIds = jobIdCodec('imp');
 export const bulkJobIds = jobIdCodec('blk');
+export const exportJobIds = jobIdCodec('exp');
