@@ -734,6 +734,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/contacts/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Export contacts (every contact, a segment or a filter) to a CSV or NDJSON file */
+        post: operations["ContactExportsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/export/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a contact export */
+        get: operations["ContactExportsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/export/{jobId}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a completed contact export's file */
+        get: operations["ContactExportsController_download"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/contacts/fields": {
         parameters: {
             query?: never;
@@ -2559,6 +2610,74 @@ export interface components {
             /** @description Why the job failed */
             failureReason?: string;
         };
+        ContactExportQueuedResponse: {
+            /** @description Export id: poll GET /contacts/export/{jobId} */
+            jobId: string;
+            /**
+             * @description queued
+             * @enum {string}
+             */
+            status: "queued";
+        };
+        CreateContactExportDto: {
+            /**
+             * @description csv (one column per data key) or ndjson (one contact per line, as the API shows it)
+             * @enum {string}
+             */
+            format: "csv" | "ndjson";
+            /**
+             * Format: uuid
+             * @description Export this segment's members (404 for a segment of another project)
+             */
+            segmentId?: string;
+            /** @description Export the contacts this filter tree selects (the segments condition language); without segmentId and filter, every contact */
+            filter?: components["schemas"]["FilterTreeSchema"];
+        };
+        ContactExportResponse: {
+            /** @description The contact, as `GET /contacts/:id` gives it */
+            contact: components["schemas"]["ContactResponse"];
+            /** @description Every topic of the project, with the contact's explicit choice (`choice`: true, false or null for none) and its effective membership (`member`) */
+            topics: (components["schemas"]["TopicResponse"] & {
+                choice?: boolean | null;
+                member?: boolean;
+            })[];
+            /** @description Consent history, newest first: contact.subscribed, contact.unsubscribed, contact.confirmed (double opt-in), contact.snoozed, contact.topic.subscribed and contact.topic.unsubscribed events */
+            consent: components["schemas"]["EventResponse"][];
+            /** @description The contact's events, newest first, as `GET /events?contactId=` lists them */
+            events: components["schemas"]["EventResponse"][];
+            /** @description Emails to the contact, newest first, as `GET /v1/emails?contactId=` lists them, each with `content`: what is kept of it (null once gone) */
+            emails: (components["schemas"]["EmailResponse"] & {
+                /** @description The sources the email was built from and the values it was rendered with; attachments are listed without their bytes */
+                content?: {
+                    subject?: string;
+                    /** @description HTML (or markdown) with Liquid, as sent to /v1/send or written in the template or campaign */
+                    body?: string;
+                    text?: string | null;
+                    fromName?: string | null;
+                    replyTo?: string | null;
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    attachments?: {
+                        filename?: string;
+                        contentType?: string | null;
+                        disposition?: string;
+                        /** @description Bytes, decoded */
+                        size?: number;
+                    }[];
+                    /** @description The values Liquid read (null: the contact’s data when it was sent) */
+                    variables?: {
+                        [key: string]: unknown;
+                    } | null;
+                } | null;
+            })[];
+            /** @description The contact's workflow executions, newest first, as `GET /workflows/:id/executions` lists them */
+            executions: components["schemas"]["ExecutionResponse"][];
+            /** @description Mail received from the contact (its contact or, for messages recorded without one, its address), newest first, as `GET /inbound/:id` gives each; the message's bytes are `GET /inbound/:id/raw` */
+            inboundMessages: components["schemas"]["InboundMessageResponse"][];
+            /** @description When the export was made (ISO 8601) */
+            exportedAt: string;
+        };
         ContactResponse: {
             /** @description Identifier (UUID) */
             id: string;
@@ -2610,51 +2729,6 @@ export interface components {
         LookupContactsDto: {
             /** @description Email addresses to look up */
             emails: string[];
-        };
-        ContactExportResponse: {
-            /** @description The contact, as `GET /contacts/:id` gives it */
-            contact: components["schemas"]["ContactResponse"];
-            /** @description Every topic of the project, with the contact's explicit choice (`choice`: true, false or null for none) and its effective membership (`member`) */
-            topics: (components["schemas"]["TopicResponse"] & {
-                choice?: boolean | null;
-                member?: boolean;
-            })[];
-            /** @description Consent history, newest first: contact.subscribed, contact.unsubscribed, contact.confirmed (double opt-in), contact.snoozed, contact.topic.subscribed and contact.topic.unsubscribed events */
-            consent: components["schemas"]["EventResponse"][];
-            /** @description The contact's events, newest first, as `GET /events?contactId=` lists them */
-            events: components["schemas"]["EventResponse"][];
-            /** @description Emails to the contact, newest first, as `GET /v1/emails?contactId=` lists them, each with `content`: what is kept of it (null once gone) */
-            emails: (components["schemas"]["EmailResponse"] & {
-                /** @description The sources the email was built from and the values it was rendered with; attachments are listed without their bytes */
-                content?: {
-                    subject?: string;
-                    /** @description HTML (or markdown) with Liquid, as sent to /v1/send or written in the template or campaign */
-                    body?: string;
-                    text?: string | null;
-                    fromName?: string | null;
-                    replyTo?: string | null;
-                    headers?: {
-                        [key: string]: string;
-                    };
-                    attachments?: {
-                        filename?: string;
-                        contentType?: string | null;
-                        disposition?: string;
-                        /** @description Bytes, decoded */
-                        size?: number;
-                    }[];
-                    /** @description The values Liquid read (null: the contact’s data when it was sent) */
-                    variables?: {
-                        [key: string]: unknown;
-                    } | null;
-                } | null;
-            })[];
-            /** @description The contact's workflow executions, newest first, as `GET /workflows/:id/executions` lists them */
-            executions: components["schemas"]["ExecutionResponse"][];
-            /** @description Mail received from the contact (its contact or, for messages recorded without one, its address), newest first, as `GET /inbound/:id` gives each; the message's bytes are `GET /inbound/:id/raw` */
-            inboundMessages: components["schemas"]["InboundMessageResponse"][];
-            /** @description When the export was made (ISO 8601) */
-            exportedAt: string;
         };
         UpdateContactDto: {
             /**
@@ -7959,6 +8033,228 @@ export interface operations {
             };
             /** @description Not found in this project (NOT_FOUND) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ContactExportsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateContactExportDto"];
+            };
+        };
+        responses: {
+            /** @description Export queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactExportQueuedResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A dashboard session whose role is below ADMIN; or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A segment of another project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A bad format, a malformed segmentId, a filter that does not hold, or both segmentId and filter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ContactExportsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export, its progress and, once completed, its download address */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactExportResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A dashboard session whose role is below ADMIN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ContactExportsController_download: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A dashboard session whose role is below ADMIN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An export of another project, or one deleted after its 7 days */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The export is not completed */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
