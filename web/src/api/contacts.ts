@@ -85,6 +85,18 @@ export function useBulkJob(jobId: string | undefined) {
   });
 }
 
+/** A bulk contact export, polled every 500 ms until it completes or fails. */
+export function useContactExport(jobId: string | undefined) {
+  const api = useApi();
+  const projectId = useProjectId();
+  return useQuery({
+    queryKey: qk.p(projectId, 'contacts', 'export', jobId),
+    queryFn: () => data(api.GET('/contacts/export/{jobId}', { params: { path: { jobId: jobId! } } })),
+    enabled: Boolean(jobId),
+    refetchInterval: (query) => (finished(query.state.data?.status) ? false : 500),
+  });
+}
+
 export function isJobFinished(job: { status: string } | undefined): boolean {
   return finished(job?.status);
 }

@@ -2633,50 +2633,29 @@ export interface components {
             /** @description Export the contacts this filter tree selects (the segments condition language); without segmentId and filter, every contact */
             filter?: components["schemas"]["FilterTreeSchema"];
         };
-        ContactExportResponse: {
-            /** @description The contact, as `GET /contacts/:id` gives it */
-            contact: components["schemas"]["ContactResponse"];
-            /** @description Every topic of the project, with the contact's explicit choice (`choice`: true, false or null for none) and its effective membership (`member`) */
-            topics: (components["schemas"]["TopicResponse"] & {
-                choice?: boolean | null;
-                member?: boolean;
-            })[];
-            /** @description Consent history, newest first: contact.subscribed, contact.unsubscribed, contact.confirmed (double opt-in), contact.snoozed, contact.topic.subscribed and contact.topic.unsubscribed events */
-            consent: components["schemas"]["EventResponse"][];
-            /** @description The contact's events, newest first, as `GET /events?contactId=` lists them */
-            events: components["schemas"]["EventResponse"][];
-            /** @description Emails to the contact, newest first, as `GET /v1/emails?contactId=` lists them, each with `content`: what is kept of it (null once gone) */
-            emails: (components["schemas"]["EmailResponse"] & {
-                /** @description The sources the email was built from and the values it was rendered with; attachments are listed without their bytes */
-                content?: {
-                    subject?: string;
-                    /** @description HTML (or markdown) with Liquid, as sent to /v1/send or written in the template or campaign */
-                    body?: string;
-                    text?: string | null;
-                    fromName?: string | null;
-                    replyTo?: string | null;
-                    headers?: {
-                        [key: string]: string;
-                    };
-                    attachments?: {
-                        filename?: string;
-                        contentType?: string | null;
-                        disposition?: string;
-                        /** @description Bytes, decoded */
-                        size?: number;
-                    }[];
-                    /** @description The values Liquid read (null: the contact’s data when it was sent) */
-                    variables?: {
-                        [key: string]: unknown;
-                    } | null;
-                } | null;
-            })[];
-            /** @description The contact's workflow executions, newest first, as `GET /workflows/:id/executions` lists them */
-            executions: components["schemas"]["ExecutionResponse"][];
-            /** @description Mail received from the contact (its contact or, for messages recorded without one, its address), newest first, as `GET /inbound/:id` gives each; the message's bytes are `GET /inbound/:id/raw` */
-            inboundMessages: components["schemas"]["InboundMessageResponse"][];
-            /** @description When the export was made (ISO 8601) */
-            exportedAt: string;
+        ContactExportJobResponse: {
+            /** @description Export id */
+            id: string;
+            /**
+             * @description queued, running, completed or failed
+             * @enum {string}
+             */
+            status: "queued" | "running" | "completed" | "failed";
+            /**
+             * @description csv or ndjson
+             * @enum {string}
+             */
+            format: "csv" | "ndjson";
+            /** @description Contacts written so far (all of them once completed) */
+            rows: number;
+            /** @description Where to download the file (same credentials), once completed; null before */
+            downloadUrl: string | null;
+            /** @description Creation time (ISO 8601); the export is deleted 7 days later */
+            createdAt: string;
+            /** @description When the export finished (ISO 8601), or null */
+            completedAt: string | null;
+            /** @description Why the export failed */
+            failureReason?: string;
         };
         ContactResponse: {
             /** @description Identifier (UUID) */
@@ -2729,6 +2708,51 @@ export interface components {
         LookupContactsDto: {
             /** @description Email addresses to look up */
             emails: string[];
+        };
+        ContactExportResponse: {
+            /** @description The contact, as `GET /contacts/:id` gives it */
+            contact: components["schemas"]["ContactResponse"];
+            /** @description Every topic of the project, with the contact's explicit choice (`choice`: true, false or null for none) and its effective membership (`member`) */
+            topics: (components["schemas"]["TopicResponse"] & {
+                choice?: boolean | null;
+                member?: boolean;
+            })[];
+            /** @description Consent history, newest first: contact.subscribed, contact.unsubscribed, contact.confirmed (double opt-in), contact.snoozed, contact.topic.subscribed and contact.topic.unsubscribed events */
+            consent: components["schemas"]["EventResponse"][];
+            /** @description The contact's events, newest first, as `GET /events?contactId=` lists them */
+            events: components["schemas"]["EventResponse"][];
+            /** @description Emails to the contact, newest first, as `GET /v1/emails?contactId=` lists them, each with `content`: what is kept of it (null once gone) */
+            emails: (components["schemas"]["EmailResponse"] & {
+                /** @description The sources the email was built from and the values it was rendered with; attachments are listed without their bytes */
+                content?: {
+                    subject?: string;
+                    /** @description HTML (or markdown) with Liquid, as sent to /v1/send or written in the template or campaign */
+                    body?: string;
+                    text?: string | null;
+                    fromName?: string | null;
+                    replyTo?: string | null;
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    attachments?: {
+                        filename?: string;
+                        contentType?: string | null;
+                        disposition?: string;
+                        /** @description Bytes, decoded */
+                        size?: number;
+                    }[];
+                    /** @description The values Liquid read (null: the contact’s data when it was sent) */
+                    variables?: {
+                        [key: string]: unknown;
+                    } | null;
+                } | null;
+            })[];
+            /** @description The contact's workflow executions, newest first, as `GET /workflows/:id/executions` lists them */
+            executions: components["schemas"]["ExecutionResponse"][];
+            /** @description Mail received from the contact (its contact or, for messages recorded without one, its address), newest first, as `GET /inbound/:id` gives each; the message's bytes are `GET /inbound/:id/raw` */
+            inboundMessages: components["schemas"]["InboundMessageResponse"][];
+            /** @description When the export was made (ISO 8601) */
+            exportedAt: string;
         };
         UpdateContactDto: {
             /**
@@ -8155,7 +8179,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ContactExportResponse"];
+                    "application/json": components["schemas"]["ContactExportJobResponse"];
                 };
             };
             /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */

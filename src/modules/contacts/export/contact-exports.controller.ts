@@ -7,7 +7,7 @@ import { sendStream } from '../../../platform/http/stream-response';
 import { Audited, fromResult } from '../../audit';
 import { CurrentPrincipal, CurrentProject, type Principal, SecretKey } from '../../auth';
 import { ContactExportsService } from './contact-exports.service';
-import { ContactExportQueuedResponse, ContactExportResponse } from './dto/contact-export.response';
+import { ContactExportQueuedResponse, ContactExportJobResponse } from './dto/contact-export-job.response';
 import { CreateContactExportDto } from './dto/create-contact-export.dto';
 
 const MANAGERS_ONLY: [403, string] = [403, 'A dashboard session whose role is below ADMIN'];
@@ -31,8 +31,8 @@ export class ContactExportsController {
   @Get(':jobId')
   @ApiOperation({ summary: 'Get a contact export' })
   @ApiErrors(MANAGERS_ONLY, 404)
-  @ApiJson(200, ContactExportResponse, 'The export, its progress and, once completed, its download address')
-  get(@CurrentPrincipal() principal: Principal, @CurrentProject() projectId: string, @Param('jobId') jobId: string): Promise<ContactExportResponse> {
+  @ApiJson(200, ContactExportJobResponse, 'The export, its progress and, once completed, its download address')
+  get(@CurrentPrincipal() principal: Principal, @CurrentProject() projectId: string, @Param('jobId') jobId: string): Promise<ContactExportJobResponse> {
     return this.exports.get(principal, projectId, jobId);
   }
 

@@ -8,7 +8,7 @@ export interface ContactExportSelection {
   filter?: unknown;
 }
 
-/** One export as `ContactExportsRepository` reads it; `toContactExportResponse` maps it to the API. */
+/** One export as `ContactExportsRepository` reads it; `toContactExportJobResponse` maps it to the API. */
 export interface ContactExportRow {
   id: string;
   format: ContactExportFormat;

@@ -9,7 +9,7 @@ import { exportNotFound, exportNotReady, EXPORT_RETENTION_DAYS } from './contact
 import { ContactExportsRepository } from './contact-exports.repository';
 import type { ContactExportRow } from './contact-exports.rows';
 import { ContactSelections } from './contact-selections';
-import { ContactExportQueuedResponse, ContactExportResponse, toContactExportResponse } from './dto/contact-export.response';
+import { ContactExportQueuedResponse, ContactExportJobResponse, toContactExportJobResponse } from './dto/contact-export-job.response';
 import type { CreateContactExportDto } from './dto/create-contact-export.dto';
 import { ExportFiles } from './export-files';
 
@@ -43,9 +43,9 @@ export class ContactExportsService {
     return { jobId: exportJobIds.toWire(id), status: 'queued' };
   }
 
-  async get(principal: Principal, projectId: string, wireId: string): Promise<ContactExportResponse> {
+  async get(principal: Principal, projectId: string, wireId: string): Promise<ContactExportJobResponse> {
     requireManager(principal);
-    return toContactExportResponse(await this.row(projectId, wireId));
+    return toContactExportJobResponse(await this.row(projectId, wireId));
   }
 
   /** The completed export's file as a stream, with its headers; 409 before it completes, 404 once it is gone. */

@@ -9,7 +9,7 @@ export class ContactExportQueuedResponse {
   status!: 'queued';
 }
 
-export class ContactExportResponse {
+export class ContactExportJobResponse {
   @ApiProperty({ description: 'Export id', type: String })
   id!: string;
   @ApiProperty({ description: 'queued, running, completed or failed', enum: ['queued', 'running', 'completed', 'failed'] })
@@ -28,9 +28,9 @@ export class ContactExportResponse {
   failureReason?: string;
 }
 
-export function toContactExportResponse(row: ContactExportRow): ContactExportResponse {
+export function toContactExportJobResponse(row: ContactExportRow): ContactExportJobResponse {
   const id = exportJobIds.toWire(row.id);
-  const response: ContactExportResponse = {
+  const response: ContactExportJobResponse = {
     id,
     status: row.status,
     format: row.format,
