@@ -1,5 +1,6 @@
 import { WorkerHost } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
+import { failOnLastAttempt } from '../../../platform/queues/last-attempt';
 import { QueueProcessor } from '../../../platform/queues/queue-processor.decorator';
 import { JobPayloads, QUEUES } from '../../../platform/queues/queues';
 import { ContactExportRunner } from '../export/contact-export-runner';
@@ -13,14 +14,7 @@ export class ContactExportProcessor extends WorkerHost {
 
   async process(job: Job<JobPayloads['contact-export']>): Promise<void> {
     const { projectId, exportId } = job.data;
-    try {
-      await this.runner.run(projectId, exportId);
-    } catch (err) {
-      // Until the retries are used up the export stays `running`; the next attempt writes the file again from the first contact.
-      if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
-        await this.runner.fail(projectId, exportId, err instanceof Error ? err.message : String(err));
-      }
-      throw err;
-    }
+    // Until the retries are used up the export stays `running`; the next attempt writes the file again from the first contact.
+    await failOnLastAttempt(job, () => this.runner.run(projectId, exportId), (reason) => this.runner.fail(projectId, exportId, reason));
   }
 }
