@@ -1,16 +1,22 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Response } from 'supertest';
+import request, { type Response } from 'supertest';
+import type { App } from 'supertest/types';
 import { ContactExportPurge } from '../../src/modules/contacts/worker/contact-export-purge';
 import { ContactExportsRepository } from '../../src/modules/contacts/export/contact-exports.repository';
-import { ApiClient, apiClient, ProjectSession, sessionHeaders, useSession, waitFor } from '../support/session';
+import { createProject, createServicesDatabase, TEST_MODE } from '../support/app';
+import { freePort, modeEnv, spawnReady, stopService } from '../support/service-process';
+import { ApiClient, apiClient, bearer, importContacts, ProjectSession, sessionHeaders, useSession, waitFor } from '../support/session';
 
 /**
  * Bulk contact exports (`POST /contacts/export`, docs/personal-data.md "Bulk export") through
  * HTTP: the CSV and NDJSON files of a small project, byte for byte (typed data columns, quoting of
  * commas, quotes and line breaks), segment and filter selections, statuses, downloads with the
  * key and a session, other projects' ids, bad requests, roles, the audit entry, a run that fails
- * part-way and completes once on its retry, and the purge after 7 days.
+ * part-way and completes once on its retry, the purge after 7 days, and an export whose process
+ * is killed part-way finishing once after the restart.
  */
 
 interface ContactBody {
@@ -202,5 +208,61 @@ describe('bulk contact export', () => {
     await s.api.get(`/contacts/export/${jobId}`).expect(404);
     await s.api.get(job.downloadUrl).expect(404);
     expect(existsSync(join(exportsDir(), `${uuid}.1.ndjson`))).toBe(false);
+  });
+});
+
+// Not on the session fixture: it spawns the service process and kills it with SIGKILL mid-export.
+describe('bulk contact export across a crash', () => {
+  jest.setTimeout(600_000);
+  const CONTACTS = 20_000;
+
+  it('finishes an export whose process was killed part-way, once, after the restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-export-crash-'));
+    const database = TEST_MODE === 'services' ? await createServicesDatabase() : null;
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const env = { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', APP_SECRET: randomBytes(32).toString('hex'), ...modeEnv(database) };
+    let service = await spawnReady(env, base);
+    try {
+      const project = await createProject(base);
+      const auth = bearer(project.secretKey);
+      const csv = ['email,n', ...Array.from({ length: CONTACTS }, (_, i) => `c${i}@crash.example,${i}`)].join('\n');
+      await importContacts(base as unknown as App, auth, csv);
+      const jobId = (await request(base).post('/contacts/export').set(auth).send({ format: 'csv' }).expect(202)).body.jobId as string;
+      const uuid = jobId.slice(4).replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-');
+      // The kill comes once the first run has begun its file (white-box: the file's name is the only sign of a run).
+      const exports = join(dataDir, 'exports');
+      await waitFor(async () => (existsSync(exports) && readdirSync(exports).includes(`.${uuid}.1.part`) ? true : undefined), 120_000, 5);
+      service.child.kill('SIGKILL');
+      await service.exited;
+      service = await spawnReady(env, base);
+      const done = await waitFor(
+        async () => {
+          const job = (await request(base).get(`/contacts/export/${jobId}`).set(auth).expect(200)).body;
+          return job.status === 'completed' || job.status === 'failed' ? job : undefined;
+        },
+        300_000,
+        200,
+      );
+      expect(done).toMatchObject({ status: 'completed', rows: CONTACTS });
+      const file = await request(base).get(done.downloadUrl).set(auth).buffer(true).parse((r, cb) => {
+        let text = '';
+        r.setEncoding('utf8');
+        r.on('data', (chunk: string) => (text += chunk));
+        r.on('end', () => cb(null, text));
+      });
+      const lines = (file.body as string).split('\r\n');
+      expect(lines[0]).toBe('id,email,subscribed,createdAt,updatedAt,data.n');
+      expect(lines.at(-1)).toBe('');
+      const emails = lines.slice(1, -1).map((line) => line.split(',')[1]);
+      expect(emails).toHaveLength(CONTACTS);
+      expect(new Set(emails).size).toBe(CONTACTS);
+      // White-box: a second run made the file, and the first run's partial file is gone.
+      expect(readdirSync(exports).filter((f) => f.includes(uuid))).toEqual([`${uuid}.2.csv`]);
+    } finally {
+      await stopService(service);
+      await database?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

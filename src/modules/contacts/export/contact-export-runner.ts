@@ -45,7 +45,8 @@ export class ContactExportRunner {
         if (!(await this.jobs.progress(projectId, exportId, run.attempt, rows))) return await file.discard();
       }
       await file.commit();
-      await this.jobs.complete(projectId, exportId, run.attempt, rows);
+      // What runs before this one left (a crash's partial file) goes now, not in 7 days.
+      if (await this.jobs.complete(projectId, exportId, run.attempt, rows)) await this.files.remove(exportId, run.attempt - 1, run.format);
     } catch (err) {
       await file.discard();
       throw err;
