@@ -119,6 +119,9 @@ describe('bulk contact export', () => {
     expect(members.job.rows).toBe(1);
     expect((await download(s.api, members.job.downloadUrl)).text).toBe(csvOf([contacts[0]]));
 
+    const everyone = await exported(s.api, { format: 'ndjson', segmentId: null, filter: null });
+    expect(everyone.job.rows).toBe(3);
+
     const none = await exported(s.api, { format: 'csv', filter: filterTree({ field: 'email', operator: 'contains', value: 'nobody' }) });
     expect(none.job.rows).toBe(0);
     expect((await download(s.api, none.job.downloadUrl)).text).toBe(csvOf([]));

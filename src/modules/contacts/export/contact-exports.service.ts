@@ -31,7 +31,8 @@ export class ContactExportsService {
 
   async create(principal: Principal, projectId: string, dto: CreateContactExportDto): Promise<ContactExportQueuedResponse> {
     requireManager(principal);
-    const selection = dto.segmentId !== undefined ? { segmentId: dto.segmentId } : dto.filter !== undefined ? { filter: dto.filter } : {};
+    // null is not given, as for any optional field.
+    const selection = dto.segmentId != null ? { segmentId: dto.segmentId } : dto.filter != null ? { filter: dto.filter } : {};
     await this.selections.check(projectId, selection);
     const id = await this.jobs.create(projectId, dto.format, selection);
     try {

@@ -4,9 +4,9 @@ import type { ContactExportFormat } from '../contact-exports.rows';
 
 export const CONTACT_EXPORT_FORMATS: readonly ContactExportFormat[] = ['csv', 'ndjson'];
 
-/** The property may be given only when `other` is not. */
+/** The property may be given only when `other` is not (absent or null). */
 const NotWith = (other: string, options: ValidationOptions): PropertyDecorator =>
-  ValidateBy({ name: 'notWith', validator: { validate: (_value, args) => (args?.object as Record<string, unknown>)[other] === undefined } }, options);
+  ValidateBy({ name: 'notWith', validator: { validate: (_value, args) => (args?.object as Record<string, unknown>)[other] == null } }, options);
 
 /** A segment or a filter tree (checked by the filter engine against the project: 422 naming `filter…`), or neither for every contact. */
 export class CreateContactExportDto {
