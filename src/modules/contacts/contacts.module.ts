@@ -14,6 +14,7 @@ import { ContactsService } from './contacts.service';
 import { ConfirmationMailer } from './consent/confirmation-mailer';
 import { DoubleOptInService } from './consent/double-opt-in.service';
 import { BulkJob } from './entities/bulk-job.entity';
+import { ContactExport } from './entities/contact-export.entity';
 import { ContactField } from './entities/contact-field.entity';
 import { Contact } from './entities/contact.entity';
 import { ImportJobError } from './entities/import-job-error.entity';
@@ -23,6 +24,8 @@ import { ErasedAddress } from './entities/erased-address.entity';
 import { ErasureSalt } from './entities/erasure-salt.entity';
 import { ERASURE_PROVIDERS, ErasureController } from './erasure/erasure.providers';
 import { BULK_PROVIDERS, BulkController } from './bulk/bulk.providers';
+import { ContactExportsController, EXPORT_PROVIDERS } from './export/export.providers';
+import { ContactSelections } from './export/contact-selections';
 import { ConfirmationRepair } from './worker/confirmation-repair';
 import { ContactExportService } from './personal-data/contact-export.service';
 import { ContactSections } from './personal-data/contact-sections';
@@ -31,14 +34,14 @@ import { IMPORT_PROVIDERS, ImportController } from './import/import.providers';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Contact, ContactField, ImportJob, ImportJobError, BulkJob, ContactErasure, ErasedAddress, ErasureSalt]),
+    TypeOrmModule.forFeature([Contact, ContactField, ImportJob, ImportJobError, BulkJob, ContactErasure, ErasedAddress, ErasureSalt, ContactExport]),
     EventsModule,
     TopicsModule,
-    BullModule.registerQueue({ name: QUEUES.contactImport }, { name: QUEUES.contactBulk }, { name: QUEUES.contactErasure }),
+    BullModule.registerQueue({ name: QUEUES.contactImport }, { name: QUEUES.contactBulk }, { name: QUEUES.contactErasure }, { name: QUEUES.contactExport }),
   ],
-  // ContactFieldsController and ErasureController first: their static paths must win over `/contacts/:id`.
-  controllers: [ImportController, BulkController, ContactFieldsController, ErasureController, ContactsController],
-  providers: [PersonalDataRegistry, ContactSections, ContactExportService, ConfirmationMailer, DoubleOptInService, ConfirmationRepair, ContactsRepository, ContactFieldsRepository, ContactsService, ContactFieldsService, ContactsQueriesService, ...IMPORT_PROVIDERS, ...BULK_PROVIDERS, ...ERASURE_PROVIDERS],
-  exports: [ContactsService, ContactFieldsService, ConfirmationMailer, DoubleOptInService, PersonalDataRegistry],
+  // ContactFieldsController, ContactExportsController and ErasureController first: their static paths must win over `/contacts/:id`.
+  controllers: [ImportController, BulkController, ContactExportsController, ContactFieldsController, ErasureController, ContactsController],
+  providers: [PersonalDataRegistry, ContactSections, ContactExportService, ConfirmationMailer, DoubleOptInService, ConfirmationRepair, ContactsRepository, ContactFieldsRepository, ContactsService, ContactFieldsService, ContactsQueriesService, ...IMPORT_PROVIDERS, ...BULK_PROVIDERS, ...ERASURE_PROVIDERS, ...EXPORT_PROVIDERS],
+  exports: [ContactsService, ContactFieldsService, ConfirmationMailer, DoubleOptInService, PersonalDataRegistry, ContactSelections],
 })
 export class ContactsModule {}

@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { Fragment, raw, sql } from '../../platform/database/sql-fragment';
 import { StatementRunner } from '../../platform/database/statement-runner';
 import { insertEventsSql } from '../events';
 import type { EventRow } from '../events';
 import type { JsonObject } from './data/data-patch';
 import { CONTACT_COLUMNS, ContactRow } from './contacts.rows';
 import { ListContactsStatements } from './sql/list-contacts.sql';
+
+const QUALIFIED_COLUMNS = raw(CONTACT_COLUMNS.split(', ').map((column) => `c.${column}`).join(', '));
 
 /** The `contacts` table: every statement ContactsService and the bulk runner run on it. */
 @Injectable()
@@ -193,6 +196,17 @@ export class ContactsRepository {
   /** The project's contacts with these addresses (already normalized); addresses without a contact are absent. */
   idsByEmail(projectId: string, emails: string[], manager?: EntityManager): Promise<Array<{ id: string; email: string }>> {
     return (manager ?? this.dataSource).query(`SELECT id, email FROM contacts WHERE project_id = $1 AND email = ANY($2::text[])`, [projectId, emails]);
+  }
+
+  /**
+   * One keyset page, by id, of the project's contacts that `where` (a condition over alias `c`)
+   * selects: the bulk export's read, on `contacts_project_id_idx`. No transaction is held between pages.
+   */
+  exportPage(projectId: string, where: Fragment, afterId: string | null, limit: number): Promise<ContactRow[]> {
+    const after = afterId === null ? sql`TRUE` : sql`c.id > ${afterId}`;
+    const page = sql`SELECT ${QUALIFIED_COLUMNS} FROM contacts c
+      WHERE c.project_id = ${projectId}::uuid AND ${after} AND (${where}) ORDER BY c.id LIMIT ${limit}`;
+    return this.dataSource.query(page.text, page.values);
   }
 
   /** One keyset page of the project's contacts and, on a first page, the filtered total (statements of `sql/list-contacts.sql.ts` for `projectId`). */

@@ -12,6 +12,8 @@ export * from './data/field-types';
 export * from './dto/contact.response';
 export * from './dto/double-opt-in-field';
 export * from './dto/email-field';
+export * from './export/contact-selections';
+export type { ContactExportSelection } from './export/contact-exports.rows';
 export * from './entities/contact.entity';
 export * from './personal-data/personal-data.registry';
 export * from './sql/upsert-contacts-batch.sql';

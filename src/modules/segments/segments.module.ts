@@ -11,13 +11,14 @@ import { SegmentMembersRepository } from './segment-members.repository';
 import { SegmentsController } from './segments.controller';
 import { SegmentsRepository } from './segments.repository';
 import { SegmentsService } from './segments.service';
+import { SegmentsSelections } from './segments.selections';
 import { SegmentsUsage } from './segments.usage';
 import { SegmentsPersonalData } from './segments.personal-data';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Segment, SegmentMember]), ContactsModule, EventsModule, TopicsModule],
   controllers: [SegmentsController],
-  providers: [SegmentsRepository, SegmentMembersRepository, AudienceService, SegmentsService, SegmentRecomputeScheduler, SegmentsUsage, SegmentsPersonalData],
+  providers: [SegmentsRepository, SegmentMembersRepository, AudienceService, SegmentsService, SegmentRecomputeScheduler, SegmentsUsage, SegmentsPersonalData, SegmentsSelections],
   exports: [AudienceService, SegmentsService],
 })
 export class SegmentsModule {}

@@ -12,6 +12,8 @@ export const QUEUES = {
   contactBulk: 'contact-bulk',
   /** Contact erasures (one job per contact_erasures row). */
   contactErasure: 'contact-erasure',
+  /** Bulk contact exports to a file (one job per contact_exports row). */
+  contactExport: 'contact-export',
   /** One job per emails row (jobId = email id): render, compose, hand to the transport. */
   emailSend: 'email-send',
   /** Workflow step runs (jobId `<executionId>.<seq>`, or a group of executions just started) and wake-ups of waiting executions. */
@@ -41,6 +43,7 @@ export interface JobPayloads {
   'contact-import': { projectId: string; importJobId: string };
   'contact-bulk': { projectId: string; bulkJobId: string };
   'contact-erasure': { projectId: string; erasureId: string };
+  'contact-export': { projectId: string; exportId: string };
   /** One email (`emailId`: retries, the sweep, rate-limited sending) or a group sent together (`emailIds`). */
   'email-send': ({ emailId: string; emailIds?: undefined } | { emailIds: string[]; emailId?: undefined }) & TracedPayload;
   /**

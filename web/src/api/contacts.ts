@@ -60,6 +60,8 @@ export function useContactFields(enabled = true) {
 }
 
 const finished = (status: string | undefined) => status === 'completed' || status === 'failed';
+/** A job's `refetchInterval`: every 500 ms until it completes or fails. */
+const untilFinished = (query: { state: { data?: { status: string } } }) => (finished(query.state.data?.status) ? false : 500);
 
 /** An import job, polled every 500 ms until it completes or fails. */
 export function useImportJob(jobId: string | undefined) {
@@ -69,7 +71,7 @@ export function useImportJob(jobId: string | undefined) {
     queryKey: qk.p(projectId, 'contacts', 'import', jobId),
     queryFn: async () => (await data(api.GET('/contacts/import/{jobId}', { params: { path: { jobId: jobId! } } }))) as unknown as ImportJob,
     enabled: Boolean(jobId),
-    refetchInterval: (query) => (finished(query.state.data?.status) ? false : 500),
+    refetchInterval: untilFinished,
   });
 }
 
@@ -81,7 +83,19 @@ export function useBulkJob(jobId: string | undefined) {
     queryKey: qk.p(projectId, 'contacts', 'bulk', jobId),
     queryFn: () => data(api.GET('/contacts/bulk/{jobId}', { params: { path: { jobId: jobId! } } })),
     enabled: Boolean(jobId),
-    refetchInterval: (query) => (finished(query.state.data?.status) ? false : 500),
+    refetchInterval: untilFinished,
+  });
+}
+
+/** A bulk contact export, polled every 500 ms until it completes or fails. */
+export function useContactExport(jobId: string | undefined) {
+  const api = useApi();
+  const projectId = useProjectId();
+  return useQuery({
+    queryKey: qk.p(projectId, 'contacts', 'export', jobId),
+    queryFn: () => data(api.GET('/contacts/export/{jobId}', { params: { path: { jobId: jobId! } } })),
+    enabled: Boolean(jobId),
+    refetchInterval: untilFinished,
   });
 }
 

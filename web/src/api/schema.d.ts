@@ -734,6 +734,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/contacts/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Export contacts (every contact, a segment or a filter) to a CSV or NDJSON file */
+        post: operations["ContactExportsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/export/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a contact export */
+        get: operations["ContactExportsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/export/{jobId}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a completed contact export's file */
+        get: operations["ContactExportsController_download"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/contacts/fields": {
         parameters: {
             query?: never;
@@ -2608,6 +2659,53 @@ export interface components {
             /** @description When the job finished */
             completedAt: string | null;
             /** @description Why the job failed */
+            failureReason?: string;
+        };
+        ContactExportQueuedResponse: {
+            /** @description Export id: poll GET /contacts/export/{jobId} */
+            jobId: string;
+            /**
+             * @description queued
+             * @enum {string}
+             */
+            status: "queued";
+        };
+        CreateContactExportDto: {
+            /**
+             * @description csv (one column per data key) or ndjson (one contact per line, as the API shows it)
+             * @enum {string}
+             */
+            format: "csv" | "ndjson";
+            /**
+             * Format: uuid
+             * @description Export this segment's members (404 for a segment of another project)
+             */
+            segmentId?: string;
+            /** @description Export the contacts this filter tree selects (the segments condition language); without segmentId and filter, every contact */
+            filter?: components["schemas"]["FilterTreeSchema"];
+        };
+        ContactExportJobResponse: {
+            /** @description Export id */
+            id: string;
+            /**
+             * @description queued, running, completed or failed
+             * @enum {string}
+             */
+            status: "queued" | "running" | "completed" | "failed";
+            /**
+             * @description csv or ndjson
+             * @enum {string}
+             */
+            format: "csv" | "ndjson";
+            /** @description Contacts written so far (all of them once completed) */
+            rows: number;
+            /** @description Where to download the file (same credentials), once completed; null before */
+            downloadUrl: string | null;
+            /** @description Creation time (ISO 8601); the export is deleted 7 days later */
+            createdAt: string;
+            /** @description When the export finished (ISO 8601), or null */
+            completedAt: string | null;
+            /** @description Why the export failed */
             failureReason?: string;
         };
         ErasureRequesterResponse: {
@@ -8060,6 +8158,228 @@ export interface operations {
             };
             /** @description Not found in this project (NOT_FOUND) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ContactExportsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateContactExportDto"];
+            };
+        };
+        responses: {
+            /** @description Export queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactExportQueuedResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A dashboard session whose role is below ADMIN; or A write with the session cookie but without X-Requested-With or a same-origin Origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A segment of another project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A bad format, a malformed segmentId, a filter that does not hold, or both segmentId and filter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ContactExportsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export, its progress and, once completed, its download address */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactExportJobResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A dashboard session whose role is below ADMIN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for the project this minute (RATE_LIMIT_EXCEEDED); wait for Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ContactExportsController_download: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A dashboard session whose role is below ADMIN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An export of another project, or one deleted after its 7 days */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The export is not completed */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

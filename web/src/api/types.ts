@@ -46,6 +46,8 @@ export type ContactEvent = Schemas['EventResponse'];
 export type FieldDescriptor = NonNullable<Answer<'ContactFieldsController_list'>['fields']>[number];
 export type ImportJobResponse = Schemas['ImportJobResponse'];
 export type BulkJob = Schemas['BulkJobResponse'];
+export type ContactExportJob = Schemas['ContactExportJobResponse'];
+export type ContactExportRequest = Schemas['CreateContactExportDto'];
 export type EmailType = NonNullable<Schemas['CreateTemplateDto']['type']>;
 /** The document types `type` only as a string; the service answers one of EmailType's values. */
 export type Template = Omit<Schemas['TemplateResponse'], 'type'> & { type: EmailType };

@@ -2,9 +2,9 @@ const UUID_HEX = /^[0-9a-f]{32}$/;
 
 /**
  * Wire ids of queued contact jobs: a prefix plus the row's uuid without dashes
- * (`imp_…` for imports as the spec shows, `blk_…` for bulk jobs, `ers_…` for erasures).
+ * (`imp_…` for imports as the spec shows, `blk_…` for bulk jobs, `ers_…` for erasures, `exp_…` for bulk exports).
  */
-export function jobIdCodec(prefix: 'imp' | 'blk' | 'ers') {
+export function jobIdCodec(prefix: 'imp' | 'blk' | 'ers' | 'exp') {
   return {
     toWire(uuid: string): string {
       return `${prefix}_${uuid.replace(/-/g, '')}`;
@@ -22,3 +22,4 @@ export function jobIdCodec(prefix: 'imp' | 'blk' | 'ers') {
 export const importJobIds = jobIdCodec('imp');
 export const bulkJobIds = jobIdCodec('blk');
 export const erasureJobIds = jobIdCodec('ers');
+export const exportJobIds = jobIdCodec('exp');

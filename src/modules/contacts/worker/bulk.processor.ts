@@ -1,5 +1,6 @@
 import { WorkerHost } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
+import { failOnLastAttempt } from '../../../platform/queues/last-attempt';
 import { QueueProcessor } from '../../../platform/queues/queue-processor.decorator';
 import { JobPayloads, QUEUES } from '../../../platform/queues/queues';
 import { BulkRunner } from '../bulk/bulk-runner';
@@ -12,14 +13,7 @@ export class BulkProcessor extends WorkerHost {
 
   async process(job: Job<JobPayloads['contact-bulk']>): Promise<void> {
     const { projectId, bulkJobId } = job.data;
-    try {
-      await this.runner.run(projectId, bulkJobId);
-    } catch (err) {
-      // Until the retries are used up the job stays `processing` and resumes after its last chunk.
-      if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
-        await this.runner.fail(projectId, bulkJobId, err instanceof Error ? err.message : String(err));
-      }
-      throw err;
-    }
+    // Until the retries are used up the job stays `processing` and resumes after its last chunk.
+    await failOnLastAttempt(job, () => this.runner.run(projectId, bulkJobId), (reason) => this.runner.fail(projectId, bulkJobId, reason));
   }
 }

@@ -14,6 +14,8 @@ import { fieldError, formValues, useApiMutation } from '../../lib/forms';
 import { formatDate } from '../../lib/format';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
 import { BulkActions } from './BulkActions';
+import { BulkExportButton, type ExportChoice } from './BulkExport';
+import { listFilterTree } from './exportFilter';
 import { useTopics } from '../../api/topics';
 import { FilterSelect, ListToolbar, useListSearch } from '../../components/ListToolbar';
 import { ColumnChooser, DataCell } from './ColumnChooser';
@@ -143,6 +145,19 @@ export default function ContactsListPage() {
   const total = list.data?.pages[0]?.total;
   const filtered = Boolean(search || subscribed || confirmation || topic || snoozed);
   const shownKeys = useMemo(() => [...new Set(contacts.slice(0, 100).flatMap((c) => leafPaths(c.data)))], [contacts]);
+  const exportChoices = useMemo((): ExportChoice[] => {
+    const all: ExportChoice = { id: 'all', label: 'All contacts', selection: {}, expected: filtered ? undefined : total };
+    if (!filtered) return [all];
+    const { tree, unsupported } = listFilterTree({ search, subscribed, topic, confirmation, snoozed });
+    const current: ExportChoice = {
+      id: 'filter',
+      label: search ? 'Contacts matching the current filters (the search applies to the email address)' : 'Contacts matching the current filters',
+      selection: tree ? { filter: tree } : {},
+      expected: search ? undefined : total,
+      unavailable: unsupported.length ? `The ${unsupported.join(' and ')} filter cannot be applied to an export: clear it, or export all contacts.` : undefined,
+    };
+    return [current, all];
+  }, [filtered, total, search, subscribed, topic, confirmation, snoozed]);
   const allShownSelected = contacts.length > 0 && contacts.every((c) => selected.has(c.id));
   const toggle = (id: string) => {
     setBulkOpen(true);
@@ -162,6 +177,7 @@ export default function ContactsListPage() {
         actions={
           <>
             <AddContact />
+            <BulkExportButton choices={exportChoices} />
             <Link className="btn btn-primary" to={projectPath(projectId, 'contacts', 'import')}>
               Import CSV
             </Link>

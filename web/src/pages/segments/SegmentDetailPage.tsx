@@ -14,6 +14,7 @@ import { fieldError, useApiMutation } from '../../lib/forms';
 import { formatDate, formatNumber } from '../../lib/format';
 import { projectPath, useApi, useProjectId } from '../../lib/project';
 import { describeTree, fromApiTree } from './filterTree';
+import { BulkExportButton } from '../contacts/BulkExport';
 
 /** The addresses in a file (CSV, one per line, anything): every token that looks like an email. */
 export function emailsInText(text: string): string[] {
@@ -53,6 +54,7 @@ function Detail({ segment }: { segment: Segment }) {
             <Link className="btn" to={projectPath(projectId, 'segments', segment.id, 'edit')}>
               Edit
             </Link>
+            <BulkExportButton choices={[{ id: 'segment', label: `Members of ${segment.name}`, selection: { segmentId: segment.id }, expected: segment.memberCount }]} />
             <ConfirmButton
               label="Delete"
               doneMessage="Segment deleted."
