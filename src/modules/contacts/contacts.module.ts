@@ -24,17 +24,20 @@ import { ContactExportService } from './personal-data/contact-export.service';
 import { ContactSections } from './personal-data/contact-sections';
 import { PersonalDataRegistry } from './personal-data/personal-data.registry';
 import { IMPORT_PROVIDERS, ImportController } from './import/import.providers';
+import { ContactsRetention } from './contacts.retention';
+import { ProjectsModule } from '../projects';
 
 @Module({
   imports: [
     TypeOrmModule.forFeature([Contact, ContactField, ImportJob, ImportJobError, BulkJob]),
     EventsModule,
+    ProjectsModule,
     TopicsModule,
     BullModule.registerQueue({ name: QUEUES.contactImport }, { name: QUEUES.contactBulk }),
   ],
   // ContactFieldsController first: its static paths must win over `/contacts/:id`.
   controllers: [ImportController, BulkController, ContactFieldsController, ContactsController],
-  providers: [PersonalDataRegistry, ContactSections, ContactExportService, ConfirmationMailer, DoubleOptInService, ConfirmationRepair, ContactsRepository, ContactFieldsRepository, ContactsService, ContactFieldsService, ContactsQueriesService, ...IMPORT_PROVIDERS, ...BULK_PROVIDERS],
+  providers: [PersonalDataRegistry, ContactsRetention, ContactSections, ContactExportService, ConfirmationMailer, DoubleOptInService, ConfirmationRepair, ContactsRepository, ContactFieldsRepository, ContactsService, ContactFieldsService, ContactsQueriesService, ...IMPORT_PROVIDERS, ...BULK_PROVIDERS],
   exports: [ContactsService, ContactFieldsService, ConfirmationMailer, DoubleOptInService, PersonalDataRegistry],
 })
 export class ContactsModule {}
