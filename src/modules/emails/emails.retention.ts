@@ -17,7 +17,7 @@ export class EmailsRetention implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.registry.registerPruner({ name: 'email-content', kind: 'emailContentDays', batchSize: 1_000, prune: (projectId, range, limit) => this.pruneContent(projectId, range, limit) });
+    this.registry.registerPruner({ name: 'email-content', kind: 'emailContentDays', batchSize: 1_000, resumes: true, prune: (projectId, range, limit) => this.pruneContent(projectId, range, limit) });
     this.registry.registerTable({ name: 'emails', table: 'emails', count: 'indexed', oldest: 'created_at' });
     // No index leads email_contents with the project: the planner's estimate.
     this.registry.registerTable({ name: 'emailContents', table: 'email_contents', count: 'estimated' });

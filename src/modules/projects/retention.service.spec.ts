@@ -7,7 +7,7 @@ import { RetentionRegistry } from './retention/retention-registry';
 const DAY = 86_400_000;
 const now = new Date('2026-06-30T00:00:00Z');
 
-function fixture(projects: Array<{ id: string; retention: object }>, batches: number[]) {
+function fixture(projects: Array<{ id: string; retention: object }>, batches: number[], resumes = true) {
   const registry = new RetentionRegistry();
   const calls: Array<{ projectId: string; from: Date | null; before: Date; limit: number }> = [];
   const left = [...batches];
@@ -15,6 +15,7 @@ function fixture(projects: Array<{ id: string; retention: object }>, batches: nu
     name: 'content',
     kind: 'emailContentDays',
     batchSize: 2,
+    resumes,
     prune: async (projectId, range, limit) => {
       calls.push({ projectId, ...range, limit });
       return left.shift() ?? 0;
@@ -50,12 +51,24 @@ describe('RetentionService.pruneRound', () => {
     const { service, calls } = fixture([{ id: 'a', retention: {} }], [0, 0]);
     await service.pruneRound(() => false, now);
     await service.pruneRound(() => false, now);
-    const later = new Date(now.getTime() + DAY);
+    const later = new Date(now.getTime() + DAY / 2);
     await service.pruneRound(() => false, later);
     expect(calls.map((c) => [c.from, c.before])).toEqual([
       [null, new Date(now.getTime() - 30 * DAY)],
       [new Date(now.getTime() - 30 * DAY), new Date(later.getTime() - 30 * DAY)],
     ]);
+  });
+
+  it('walks everything again a day after its last whole walk, and always when it does not resume', async () => {
+    const { service, calls } = fixture([{ id: 'a', retention: {} }], []);
+    await service.pruneRound(() => false, now);
+    const nextDay = new Date(now.getTime() + DAY + 1);
+    await service.pruneRound(() => false, nextDay);
+    expect(calls.map((c) => c.from)).toEqual([null, null]);
+    const deleting = fixture([{ id: 'a', retention: {} }], [], false);
+    await deleting.service.pruneRound(() => false, now);
+    await deleting.service.pruneRound(() => false, now);
+    expect(deleting.calls.map((c) => c.from)).toEqual([null, null]);
   });
 
   it('a pruner that fails is retried from the same place next round; the others go on', async () => {

@@ -11,6 +11,8 @@ import { HeldTable, RetentionRegistry } from './retention/retention-registry';
 const PROJECT_PAGE = 100;
 /** The pause between two batches of one pruner: other work gets the database between the short transactions. */
 const BATCH_PAUSE_MS = 100;
+/** A resuming pruner walks its whole range again this often (records that were in flight, clocks set back). */
+const FULL_WALK_MS = 86_400_000;
 /** A table's rows are counted exactly up to this many; past it, the planner's estimate. */
 const COUNT_CAP = 100_000;
 
@@ -25,11 +27,11 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 @Injectable()
 export class RetentionService {
   /**
-   * Per pruner and project, the cutoff a completed walk reached: a later round starts there, so
-   * it never walks again over what is already pruned (this process's memory; a restart walks once
-   * from the start).
+   * Per resuming pruner and project, the cutoff a completed walk reached and when the last whole
+   * walk was: a later round starts there, so it does not walk again over what it already cleared
+   * (this process's memory; a restart, and each day, walk once from the start).
    */
-  private readonly reached = new Map<string, Date>();
+  private readonly reached = new Map<string, { cutoff: Date; wholeAt: Date }>();
 
   constructor(
     private readonly registry: RetentionRegistry,
@@ -50,11 +52,13 @@ export class RetentionService {
           const before = retentionCutoff(retention, pruner.kind, now);
           if (before === null || stopped()) continue;
           const key = `${pruner.name}:${project.id}`;
-          const from = this.reached.get(key) ?? null;
-          if (from !== null && from.getTime() >= before.getTime()) continue;
+          const mark = pruner.resumes ? this.reached.get(key) : undefined;
+          const resume = mark !== undefined && now.getTime() - mark.wholeAt.getTime() < FULL_WALK_MS;
+          if (resume && mark.cutoff.getTime() >= before.getTime()) continue;
+          const from = resume ? mark.cutoff : null;
           try {
             pruned += await this.pruneRange(pruner.prune.bind(pruner), pruner.batchSize, project.id, { from, before }, stopped);
-            if (!stopped()) this.reached.set(key, before);
+            if (pruner.resumes && !stopped()) this.reached.set(key, { cutoff: before, wholeAt: resume ? mark.wholeAt : now });
           } catch (err) {
             log.warn({ err, pruner: pruner.name, projectId: project.id }, 'retention: pruning failed; the next round tries again');
           }

@@ -12,6 +12,12 @@ export interface RetentionPruner {
   kind: RetentionKind;
   /** Records per call (each call one short transaction). */
   batchSize: number;
+  /**
+   * Whether a round may start where an earlier one reached (`range.from`): for a pruner that
+   * clears records rather than deleting them, whose walk would otherwise pass over every record
+   * it already cleared. A deleting pruner finds nothing before its cutoff and always walks all.
+   */
+  resumes?: boolean;
   prune(projectId: string, range: { from: Date | null; before: Date }, limit: number): Promise<number>;
 }
 
