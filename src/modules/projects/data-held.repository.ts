@@ -34,6 +34,12 @@ export class DataHeldRepository {
     return row.at === null ? null : new Date(row.at);
   }
 
+  /** The average width in bytes of up to 100 of the table's rows, any project's (`pg_column_size` of the row): the fallback where the sizes on disk are not known. */
+  async sampledRowBytes(table: string): Promise<number> {
+    const [row] = (await this.dataSource.query(`SELECT coalesce(avg(pg_column_size(x.*)), 0)::float8 AS width FROM (SELECT * FROM ${quoteIdent(table)} LIMIT 100) x`)) as Array<{ width: number }>;
+    return Number(row.width);
+  }
+
   /**
    * The table's bytes on disk (heap, TOAST and indexes, every partition) and the rows they hold as
    * the statistics know them (`reltuples` after an ANALYZE, else the live rows counted by the

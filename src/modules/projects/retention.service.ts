@@ -101,9 +101,18 @@ export class RetentionService {
       this.held.tableSize(t.table),
       t.oldest === undefined ? null : typeof t.oldest === 'string' ? this.held.oldest(t.table, t.oldest, projectId) : t.oldest(projectId),
     ]);
-    // Bytes per row of the whole table (heap, TOAST, indexes) times the project's rows; a table the statistics have not seen yet counts as this project's alone.
-    const perRow = size.rows > 0 ? size.bytes / size.rows : rows > 0 ? size.bytes / rows : 0;
+    const perRow = await this.bytesPerRow(t.table, size, rows);
     return { name: t.name, rows, rowsEstimated: estimated, bytes: Math.round(perRow * rows), oldestAt: oldest === null ? null : oldest.toISOString() };
+  }
+
+  /**
+   * The table's bytes on disk (heap, TOAST, indexes) per row as the statistics count them; where
+   * either is unknown (no statistics yet, an in-memory embedded database), the sampled width of its rows.
+   */
+  private async bytesPerRow(table: string, size: { bytes: number; rows: number }, rows: number): Promise<number> {
+    if (rows === 0) return 0;
+    if (size.bytes > 0 && size.rows > 0) return size.bytes / size.rows;
+    return this.held.sampledRowBytes(table);
   }
 
   private async rowsOf(t: HeldTable, projectId: string): Promise<{ rows: number; estimated: boolean }> {
