@@ -130,6 +130,9 @@ describe('retention', () => {
       expect(email.content).toBeNull();
       expect(Date.parse(email.contentExpiredAt)).toBe(Date.parse(email.createdAt) + 30 * DAY);
       expect(email).toMatchObject({ subject: 'Old news', to: 'old@example.com', status: 'delivered' });
+      // A contact's export answers it the same way.
+      const exported = (await s.api.get(`/contacts/${email.contactId}/export`).expect(200)).body as { emails: Array<{ id: string; content: unknown; contentExpiredAt: string | null }> };
+      expect(exported.emails.find((e) => e.id === old)).toMatchObject({ content: null, contentExpiredAt: email.contentExpiredAt });
       // Still in the database: only the read decided.
       const [row] = await s.db.query<{ content_id: string | null }>(`SELECT content_id FROM emails WHERE id = $1`, [old]);
       expect(row.content_id).not.toBeNull();
