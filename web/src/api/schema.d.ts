@@ -2309,7 +2309,7 @@ export interface components {
             redirectUrl?: string | null;
         };
         RetentionDto: {
-            /** @description Days events is kept (1-3650); null: kept for good; left out: unchanged */
+            /** @description Days an event is kept (1-3650); null: kept for good; left out: unchanged */
             eventsDays?: number | null;
             /** @description Days an email's content (HTML, text, headers, attachments, variables; the subject stays) is kept (1-3650); null: kept for good; left out: unchanged */
             emailContentDays?: number | null;

@@ -56,7 +56,7 @@ const RetentionDays = (what: string, field: string) =>
 
 /** How long each kind of data is kept (docs/retention.md); only the keys given change. */
 export class RetentionDto {
-  @RetentionDays('events', 'eventsDays')
+  @RetentionDays('an event', 'eventsDays')
   eventsDays?: number | null;
 
   @RetentionDays("an email's content (HTML, text, headers, attachments, variables; the subject stays)", 'emailContentDays')
