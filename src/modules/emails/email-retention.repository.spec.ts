@@ -60,7 +60,8 @@ describe('EmailRetentionRepository', () => {
     expect(s[id(3)]).toMatchObject({ content_id: null, variables: null });
     expect(s[id(4)].content_id).toBe(id(103));
     const second = await repo.clearContent(P, { from: null, before: day(10) }, 2);
-    expect(second).toEqual({ cleared: 1, contentIds: [id(103)] });
+    expect(second).toEqual({ cleared: 1, contentIds: [id(103)], lastAt: day(3) });
+    expect(first.lastAt).toEqual(day(2));
     // The queued email, the newer one and the other project's keep theirs.
     const after = await state();
     expect([after[id(5)].content_id, after[id(2)].content_id, after[id(6)].content_id]).toEqual([id(102), id(101), id(104)]);

@@ -18,9 +18,9 @@ export class EmailRetentionRepository {
    * Clears the content of up to `limit` of the project's emails created in `range` (oldest first,
    * by `emails_project_created_idx`): their variables, and their reference to the shared content
    * row, in one statement (row locks on those emails only, for its length). Answers how many emails
-   * it cleared and the content rows they referenced.
+   * it cleared, the content rows they referenced and the creation time of the last.
    */
-  async clearContent(projectId: string, range: { from: Date | null; before: Date }, limit: number): Promise<{ cleared: number; contentIds: string[] }> {
+  async clearContent(projectId: string, range: { from: Date | null; before: Date }, limit: number): Promise<{ cleared: number; contentIds: string[]; lastAt: Date | null }> {
     const [row] = (await this.dataSource.query(
       `WITH batch AS (
          SELECT id, content_id FROM emails
@@ -30,12 +30,12 @@ export class EmailRetentionRepository {
        ), cleared AS (
          UPDATE emails e SET content_id = NULL, variables = NULL FROM batch
           WHERE e.id = batch.id AND e.project_id = $1
-         RETURNING batch.content_id
+         RETURNING batch.content_id, e.created_at
        )
-       SELECT count(*)::int AS cleared, coalesce(array_agg(DISTINCT content_id) FILTER (WHERE content_id IS NOT NULL), '{}') AS content_ids FROM cleared`,
+       SELECT count(*)::int AS cleared, coalesce(array_agg(DISTINCT content_id) FILTER (WHERE content_id IS NOT NULL), '{}') AS content_ids, max(created_at) AS last_at FROM cleared`,
       [projectId, range.before, range.from, limit, IN_FLIGHT],
-    )) as Array<{ cleared: number; content_ids: string[] }>;
-    return { cleared: row.cleared, contentIds: row.content_ids };
+    )) as Array<{ cleared: number; content_ids: string[]; last_at: Date | null }>;
+    return { cleared: row.cleared, contentIds: row.content_ids, lastAt: row.last_at === null ? null : new Date(row.last_at) };
   }
 
   /**

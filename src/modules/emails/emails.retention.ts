@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { RetentionRegistry } from '../projects';
+import { type PruneBatch, RetentionRegistry } from '../projects';
 import { EmailRetentionRepository } from './email-retention.repository';
 
 /**
@@ -23,10 +23,10 @@ export class EmailsRetention implements OnModuleInit {
     this.registry.registerTable({ name: 'emailContents', table: 'email_contents', count: 'estimated' });
   }
 
-  /** One batch: answers how many emails lost their content (fewer than `limit`: the range is done). */
-  async pruneContent(projectId: string, range: { from: Date | null; before: Date }, limit: number): Promise<number> {
-    const { cleared, contentIds } = await this.retention.clearContent(projectId, range, limit);
+  /** One batch: how many emails lost their content (fewer than `limit`: the range is done) and the creation time of the last. */
+  async pruneContent(projectId: string, range: { from: Date | null; before: Date }, limit: number): Promise<PruneBatch> {
+    const { cleared, contentIds, lastAt } = await this.retention.clearContent(projectId, range, limit);
     await this.retention.deleteUnreferencedContents(projectId, contentIds);
-    return cleared;
+    return { count: cleared, lastAt };
   }
 }

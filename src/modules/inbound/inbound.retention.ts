@@ -14,7 +14,7 @@ export class InboundRetention implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.registry.registerPruner({ name: 'inbound-messages', kind: 'inboundDays', batchSize: 500, prune: (projectId, range, limit) => this.inbound.pruneReceived(projectId, range, limit) });
+    this.registry.registerPruner({ name: 'inbound-messages', kind: 'inboundDays', batchSize: 500, prune: async (projectId, range, limit) => ({ count: await this.inbound.pruneReceived(projectId, range, limit) }) });
     this.registry.registerTable({ name: 'inboundMessages', table: 'inbound_messages', count: 'indexed' });
   }
 }

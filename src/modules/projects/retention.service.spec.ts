@@ -18,7 +18,7 @@ function fixture(projects: Array<{ id: string; retention: object }>, batches: nu
     resumes,
     prune: async (projectId, range, limit) => {
       calls.push({ projectId, ...range, limit });
-      return left.shift() ?? 0;
+      return { count: left.shift() ?? 0, lastAt: new Date(calls.length * 1000) };
     },
   });
   const repository = {
@@ -29,7 +29,7 @@ function fixture(projects: Array<{ id: string; retention: object }>, batches: nu
 }
 
 describe('RetentionService.pruneRound', () => {
-  it("prunes each project up to its own cutoff, in batches until one comes back short, and skips a kind kept for good", async () => {
+  it("prunes each project up to its own cutoff, in batches until one comes back short (each from the last one's end), and skips a kind kept for good", async () => {
     const { service, calls } = fixture(
       [
         { id: 'a', retention: {} },
@@ -41,8 +41,8 @@ describe('RetentionService.pruneRound', () => {
     expect(await service.pruneRound(() => false, now)).toBe(5);
     expect(calls).toEqual([
       { projectId: 'a', from: null, before: new Date(now.getTime() - 30 * DAY), limit: 2 },
-      { projectId: 'a', from: null, before: new Date(now.getTime() - 30 * DAY), limit: 2 },
-      { projectId: 'a', from: null, before: new Date(now.getTime() - 30 * DAY), limit: 2 },
+      { projectId: 'a', from: new Date(1000), before: new Date(now.getTime() - 30 * DAY), limit: 2 },
+      { projectId: 'a', from: new Date(2000), before: new Date(now.getTime() - 30 * DAY), limit: 2 },
       { projectId: 'b', from: null, before: new Date(now.getTime() - 7 * DAY), limit: 2 },
     ]);
   });
@@ -81,7 +81,7 @@ describe('RetentionService.pruneRound', () => {
         failed = true;
         throw new Error('lock timeout');
       }
-      return 0;
+      return { count: 0 };
     };
     await service.pruneRound(() => false, now);
     await service.pruneRound(() => false, now);

@@ -5,7 +5,7 @@ import type { DataHeldResponse, HeldTableResponse } from './dto/data-held.respon
 import { ProjectsRepository } from './projects.repository';
 import { ProjectsService } from './projects.service';
 import { retentionCutoff, retentionOf } from './retention/retention-policy';
-import { HeldTable, RetentionRegistry } from './retention/retention-registry';
+import { HeldTable, RetentionPruner, RetentionRegistry } from './retention/retention-registry';
 
 /** Projects read per page of the pruning walk. */
 const PROJECT_PAGE = 100;
@@ -57,7 +57,7 @@ export class RetentionService {
           if (resume && mark.cutoff.getTime() >= before.getTime()) continue;
           const from = resume ? mark.cutoff : null;
           try {
-            pruned += await this.pruneRange(pruner.prune.bind(pruner), pruner.batchSize, project.id, { from, before }, stopped);
+            pruned += await this.pruneRange(pruner, project.id, { from, before }, stopped);
             if (pruner.resumes && !stopped()) this.reached.set(key, { cutoff: before, wholeAt: resume ? mark.wholeAt : now });
           } catch (err) {
             log.warn({ err, pruner: pruner.name, projectId: project.id }, 'retention: pruning failed; the next round tries again');
@@ -70,19 +70,19 @@ export class RetentionService {
     return pruned;
   }
 
-  /** Batches until one comes back short (the range is done) or the round stops, with a pause between. */
-  private async pruneRange(
-    prune: (projectId: string, range: { from: Date | null; before: Date }, limit: number) => Promise<number>,
-    batchSize: number,
-    projectId: string,
-    range: { from: Date | null; before: Date },
-    stopped: () => boolean,
-  ): Promise<number> {
+  /**
+   * Batches until one comes back short (the range is done) or the round stops, with a pause
+   * between; each batch starts where the previous one's last record was, so a walk over a long
+   * backlog never reads what it already cleared again.
+   */
+  private async pruneRange(pruner: RetentionPruner, projectId: string, range: { from: Date | null; before: Date }, stopped: () => boolean): Promise<number> {
     let total = 0;
+    let from = range.from;
     for (;;) {
-      const n = await prune(projectId, range, batchSize);
-      total += n;
-      if (n < batchSize || stopped()) return total;
+      const batch = await pruner.prune(projectId, { from, before: range.before }, pruner.batchSize);
+      total += batch.count;
+      if (batch.count < pruner.batchSize || stopped()) return total;
+      if (batch.lastAt) from = batch.lastAt;
       await pause(BATCH_PAUSE_MS);
     }
   }

@@ -3,9 +3,15 @@ import type { RetentionKind } from './retention-policy';
 
 /**
  * Deletes (or clears) up to `limit` of the project's records of its kind made before `before`,
- * and at or after `from` when given (what an earlier round already pruned), in one short
- * transaction; answers how many it handled (fewer than `limit`: none are left in the range).
+ * and at or after `from` when given (what an earlier round or batch already pruned), oldest first,
+ * in one short transaction; answers how many it handled (fewer than `limit`: none are left in the
+ * range) and, for a resuming pruner, the creation time of the last one (the next batch starts there).
  */
+export interface PruneBatch {
+  count: number;
+  lastAt?: Date | null;
+}
+
 export interface RetentionPruner {
   /** Names the pruner in logs. */
   name: string;
@@ -18,7 +24,7 @@ export interface RetentionPruner {
    * it already cleared. A deleting pruner finds nothing before its cutoff and always walks all.
    */
   resumes?: boolean;
-  prune(projectId: string, range: { from: Date | null; before: Date }, limit: number): Promise<number>;
+  prune(projectId: string, range: { from: Date | null; before: Date }, limit: number): Promise<PruneBatch>;
 }
 
 /**
