@@ -38,17 +38,11 @@ export interface SmtpConfig {
 export interface InboundConfig {
   /** `INBOUND_MX_HOST`: the host the bounce subdomains' MX points at; set, outgoing mail carries a VERP return path. */
   mxHost?: string;
-  /** `INBOUND_RETENTION_DAYS`: received messages (rows and raw) are kept this long (default 30). */
-  retentionDays: number;
-  /** `INBOUND_PURGE_INTERVAL_MS`: how often worker processes drop expired messages (default 1 hour; tests use less). */
-  purgeIntervalMs: number;
 }
 
 export function inboundConfig(env: Env): InboundConfig {
   return {
     mxHost: hostName(env, 'INBOUND_MX_HOST'),
-    retentionDays: int(env, 'INBOUND_RETENTION_DAYS', 30, 1, 3650),
-    purgeIntervalMs: int(env, 'INBOUND_PURGE_INTERVAL_MS', 3_600_000, 100, 86_400_000),
   };
 }
 

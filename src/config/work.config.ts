@@ -13,6 +13,8 @@ export interface WorkConfig {
    * `CAMPAIGN_BATCH_SIZE`: contacts per keyset batch (one INSERT … SELECT + checkpoint); `CAMPAIGN_MAX_QUEUED`: a campaign's emails waiting ahead of the transport at most.
    */
   campaigns: { batchSize: number; maxQueued: number };
+  /** `RETENTION_PRUNE_INTERVAL_MS`: how often a worker process prunes what each project's retention lets go (default 1 hour; tests use less). docs/retention.md. */
+  retention: { pruneIntervalMs: number };
 }
 
 export function workConfig(env: Env, role: Role): WorkConfig {
@@ -28,5 +30,6 @@ export function workConfig(env: Env, role: Role): WorkConfig {
       batchSize: int(env, 'CAMPAIGN_BATCH_SIZE', 1_000, 1, 100_000),
       maxQueued: int(env, 'CAMPAIGN_MAX_QUEUED', 5_000, 1, 100_000_000),
     },
+    retention: { pruneIntervalMs: int(env, 'RETENTION_PRUNE_INTERVAL_MS', 3_600_000, 100, 86_400_000) },
   };
 }

@@ -15,7 +15,7 @@ interface Export {
   topics: Array<{ slug: string; default: string; choice: boolean | null; member: boolean }>;
   consent: Array<{ name: string; contactId: string; data: Record<string, unknown> }>;
   events: Array<{ id: string; name: string; contactId: string; contact: { id: string; email: string } | null; data: Record<string, unknown>; createdAt: string }>;
-  emails: Array<{ id: string; to: string; subject: string | null; contactId: string; content: null | { subject: string; body: string; text: string | null; headers: Record<string, string>; attachments: Array<{ filename: string; contentType: string | null; size: number }>; variables: Record<string, unknown> | null } }>;
+  emails: Array<{ id: string; to: string; subject: string | null; contactId: string; content: null | { subject: string; body: string; text: string | null; headers: Record<string, string>; attachments: Array<{ filename: string; contentType: string | null; size: number }>; variables: Record<string, unknown> | null }; contentExpiredAt: string | null }>;
   executions: Array<{ id: string; workflowId: string; contactId: string; contactEmail: string | null; status: string }>;
   inboundMessages: Array<{ id: string; contactId: string | null; from: string | null; subject: string | null; recipients: string[] }>;
   exportedAt: string;
@@ -106,7 +106,8 @@ describe('contact export', () => {
 
     expect(out.emails).toHaveLength(1);
     const [email] = out.emails;
-    const { content, ...meta } = email;
+    const { content, contentExpiredAt, ...meta } = email;
+    expect(contentExpiredAt).toBeNull();
     expect(meta).toEqual(await s.read.emails({ contactId: ann }).then((list) => list[0]));
     expect(meta).toMatchObject({ id: sendIds[0], to: 'ann@example.com', subject: 'Hello pro', contactId: ann });
     expect(content).toMatchObject({

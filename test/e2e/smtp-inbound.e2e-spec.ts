@@ -121,7 +121,7 @@ describe('inbound mail and bounces (SMTP_INBOUND_PORT)', () => {
     DOMAIN_VERIFICATION: 'off',
     SMTP_INBOUND_PORT: '0',
     INBOUND_MX_HOST: MX,
-    INBOUND_PURGE_INTERVAL_MS: '200',
+    RETENTION_PRUNE_INTERVAL_MS: '200',
     WEBHOOK_ALLOW_PRIVATE: 'true',
     ...dns.env(),
   }));
@@ -468,7 +468,7 @@ describe('inbound mail and bounces (SMTP_INBOUND_PORT)', () => {
     const id = event.data.inboundId as string;
     const dir = join(s.app.dataDir, 'inbound');
     expect(existsSync(join(dir, `${id}.eml`))).toBe(true);
-    // Time travel in SQL: the API cannot age a message; the purge (every 200 ms here) finds it past 30 days.
+    // Time travel in SQL: the API cannot age a message; the retention pruner (every 200 ms here) finds it past the default 30 days.
     await s.db.query(`UPDATE inbound_messages SET received_at = now() - interval '31 days' WHERE id = $1`, [id]);
     await waitFor(async () => ((await s.api.get(`/inbound/${id}`)).status === 404 ? true : undefined));
     expect(readdirSync(dir)).not.toContain(`${id}.eml`);

@@ -31,17 +31,20 @@ import { ContactExportService } from './personal-data/contact-export.service';
 import { ContactSections } from './personal-data/contact-sections';
 import { PersonalDataRegistry } from './personal-data/personal-data.registry';
 import { IMPORT_PROVIDERS, ImportController } from './import/import.providers';
+import { ContactsRetention } from './contacts.retention';
+import { ProjectsModule } from '../projects';
 
 @Module({
   imports: [
     TypeOrmModule.forFeature([Contact, ContactField, ImportJob, ImportJobError, BulkJob, ContactErasure, ErasedAddress, ErasureSalt, ContactExport]),
     EventsModule,
+    ProjectsModule,
     TopicsModule,
     BullModule.registerQueue({ name: QUEUES.contactImport }, { name: QUEUES.contactBulk }, { name: QUEUES.contactErasure }, { name: QUEUES.contactExport }),
   ],
   // ContactFieldsController, ContactExportsController and ErasureController first: their static paths must win over `/contacts/:id`.
   controllers: [ImportController, BulkController, ContactExportsController, ContactFieldsController, ErasureController, ContactsController],
-  providers: [PersonalDataRegistry, ContactSections, ContactExportService, ConfirmationMailer, DoubleOptInService, ConfirmationRepair, ContactsRepository, ContactFieldsRepository, ContactsService, ContactFieldsService, ContactsQueriesService, ...IMPORT_PROVIDERS, ...BULK_PROVIDERS, ...ERASURE_PROVIDERS, ...EXPORT_PROVIDERS],
+  providers: [PersonalDataRegistry, ContactsRetention, ContactSections, ContactExportService, ConfirmationMailer, DoubleOptInService, ConfirmationRepair, ContactsRepository, ContactFieldsRepository, ContactsService, ContactFieldsService, ContactsQueriesService, ...IMPORT_PROVIDERS, ...BULK_PROVIDERS, ...ERASURE_PROVIDERS, ...EXPORT_PROVIDERS],
   exports: [ContactsService, ContactFieldsService, ConfirmationMailer, DoubleOptInService, PersonalDataRegistry, ContactSelections],
 })
 export class ContactsModule {}

@@ -206,9 +206,9 @@ export class EmailQueueFacade {
     return out;
   }
 
-  /** An audience's one content row (its Liquid sources and headers), shared by all its emails. */
+  /** An audience's one content row (its Liquid sources and headers), shared by all its emails and held by the audience (retention keeps it). */
   createContent(projectId: string, content: EmailContentInput, em: EntityManager): Promise<string> {
-    return this.emails.insertContent(em, { ...content, projectId });
+    return this.emails.insertContent(em, { ...content, projectId, audience: true });
   }
 
   /**

@@ -15,6 +15,8 @@ import { EmailsService } from './emails.service';
 import { EmailsQueriesController } from './emails-queries.controller';
 import { EmailsQueriesService } from './emails-queries.service';
 import { EmailsPersonalData } from './emails.personal-data';
+import { EmailsRetention } from './emails.retention';
+import { EmailRetentionRepository } from './email-retention.repository';
 import { EmailContent } from './entities/email-content.entity';
 import { Email } from './entities/email.entity';
 import { CampaignContact } from './entities/campaign-contact.entity';
@@ -57,6 +59,8 @@ import { HandoverWindowsFlush } from './worker/handover-windows.flush';
     EmailsService,
     EmailsQueriesService,
     EmailsPersonalData,
+    EmailsRetention,
+    EmailRetentionRepository,
     SendEmails,
     EmailQueue,
     EmailStatusStore,

@@ -1,8 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { keysetBatches, PersonalDataRegistry } from '../contacts';
-import { toEmailContentResponse } from './dto/email-content.response';
 import { EmailsQueriesService } from './emails-queries.service';
-import { EmailsRepository } from './emails.repository';
 import { EmailStatusStore } from './email-status.store';
 
 /** Emails per batch: the email list's largest page. */
@@ -10,15 +8,14 @@ const BATCH = '100';
 
 /**
  * The `emails` section of a contact's personal data (contacts' `PersonalDataRegistry`): its
- * emails as `GET /v1/emails?contactId=` pages them, each with what is kept of its content; erased,
- * they stay as anonymous rows (`EmailStatusStore.eraseRecipient`).
+ * emails as `GET /v1/emails?contactId=` pages them, each with what is kept of its content (null, with
+ * `contentExpiredAt`, past the project's retention); erased, they stay as anonymous rows (`EmailStatusStore.eraseRecipient`).
  */
 @Injectable()
 export class EmailsPersonalData implements OnModuleInit {
   constructor(
     private readonly registry: PersonalDataRegistry,
     private readonly queries: EmailsQueriesService,
-    private readonly emails: EmailsRepository,
     private readonly store: EmailStatusStore,
   ) {}
 
@@ -28,8 +25,8 @@ export class EmailsPersonalData implements OnModuleInit {
       export: (projectId, subject) =>
         keysetBatches<unknown, string>(async (cursor) => {
           const page = await this.queries.list(projectId, { contactId: subject.id, limit: BATCH, cursor: cursor ?? undefined });
-          const contents = new Map((await this.emails.contentsOf(projectId, page.data.map((e) => e.id))).map((row) => [row.email_id, toEmailContentResponse(row)]));
-          return { items: page.data.map((email) => ({ ...email, content: contents.get(email.id) ?? null })), next: page.hasMore ? page.cursor : null };
+          const contents = await this.queries.contentsAsKept(projectId, page.data.map((e) => ({ id: e.id, createdAt: new Date(e.createdAt) })));
+          return { items: page.data.map((email) => ({ ...email, ...contents.get(email.id)! })), next: page.hasMore ? page.cursor : null };
         }),
       erase: (projectId, subject, manager) => this.store.eraseRecipient(projectId, subject.id, manager),
     });

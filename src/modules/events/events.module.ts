@@ -11,11 +11,13 @@ import { EventConsumerRegistry } from './outbox/event-consumers';
 import { EventCursorsStore } from './outbox/event-cursors.store';
 import { EventOutbox } from './worker/event-outbox';
 import { EventsMetricsConsumer } from './outbox/events-metrics.consumer';
+import { EventsRetention } from './events.retention';
+import { ProjectsModule } from '../projects';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([EventRecord, EventConsumerCursor])],
+  imports: [TypeOrmModule.forFeature([EventRecord, EventConsumerCursor]), ProjectsModule],
   controllers: [EventsController],
-  providers: [EventsRepository, EventsService, EventsQueriesService, EventConsumerRegistry, EventCursorsStore, EventOutbox, EventsMetricsConsumer, ContactDirectory],
+  providers: [EventsRepository, EventsService, EventsQueriesService, EventConsumerRegistry, EventCursorsStore, EventOutbox, EventsMetricsConsumer, ContactDirectory, EventsRetention],
   exports: [EventsService, EventsQueriesService, EventConsumerRegistry, ContactDirectory],
 })
 export class EventsModule {}

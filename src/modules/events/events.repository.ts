@@ -65,6 +65,25 @@ export class EventsRepository {
   }
 
   /** How many events the project recorded in the last `minutes`. */
+  /**
+   * The project's oldest event, without an index on (project_id, created_at): a skip scan of its
+   * names (`events_project_name_created_idx`, one probe per name), then the oldest of each name
+   * (one probe each).
+   */
+  async oldestOfProject(projectId: string): Promise<Date | null> {
+    const [row] = (await this.dataSource.query(
+      `WITH RECURSIVE names(name) AS (
+         (SELECT name FROM events WHERE project_id = $1 ORDER BY name LIMIT 1)
+         UNION ALL
+         SELECT (SELECT e.name FROM events e WHERE e.project_id = $1 AND e.name > n.name ORDER BY e.name LIMIT 1) FROM names n WHERE n.name IS NOT NULL
+       )
+       SELECT min((SELECT e.created_at FROM events e WHERE e.project_id = $1 AND e.name = n.name ORDER BY e.created_at LIMIT 1)) AS at
+         FROM names n WHERE n.name IS NOT NULL`,
+      [projectId],
+    )) as Array<{ at: Date | null }>;
+    return row?.at ? new Date(row.at) : null;
+  }
+
   async recentCount(projectId: string, minutes: number): Promise<number> {
     const [row]: Array<{ count: number }> = await this.dataSource.query(
       `SELECT count(*)::int AS count FROM events WHERE project_id = $1 AND created_at > now() - make_interval(mins => $2)`,

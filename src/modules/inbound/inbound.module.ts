@@ -7,6 +7,7 @@ import { ContactsModule } from '../contacts';
 import { DeliverabilityModule } from '../deliverability';
 import { DomainsModule } from '../domains';
 import { EventsModule } from '../events';
+import { ProjectsModule } from '../projects';
 import { SmtpModule } from '../smtp';
 import { closeObjectStorage, createObjectStorage, ImageStorage } from '../uploads';
 import { InboundMessage } from './entities/inbound-message.entity';
@@ -16,16 +17,16 @@ import { INBOUND_STORAGE, InboundService } from './inbound.service';
 import { MailAuth } from './receive/mail-auth';
 import { BounceReports } from './receive/bounce-reports';
 import { InboundListener } from './receive/inbound-listener';
-import { InboundPurge } from './worker/inbound-purge';
+import { InboundRetention } from './inbound.retention';
 import { InboundPersonalData } from './inbound.personal-data';
 
 /**
  * Mail received over SMTP (docs/integrations.md, "Inbound mail and bounces"): records, raw
  * bytes in the `inbound` storage area, `email.received` events, VERP bounce and complaint
- * reports, the routes and the retention purge. The SMTP listener hands it each message.
+ * reports, the routes and their retention (the pruner it registers with projects' `RetentionRegistry`). The SMTP listener hands it each message.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([InboundMessage]), BillingModule, ContactsModule, DeliverabilityModule, DomainsModule, EventsModule, SmtpModule],
+  imports: [TypeOrmModule.forFeature([InboundMessage]), BillingModule, ContactsModule, DeliverabilityModule, DomainsModule, EventsModule, ProjectsModule, SmtpModule],
   controllers: [InboundController],
   providers: [
     InboundService,
@@ -33,7 +34,7 @@ import { InboundPersonalData } from './inbound.personal-data';
     BounceReports,
     MailAuth,
     InboundListener,
-    InboundPurge,
+    InboundRetention,
     InboundPersonalData,
     { provide: INBOUND_STORAGE, useFactory: (config: AppConfig): ImageStorage => createObjectStorage(config, 'inbound'), inject: [APP_CONFIG] },
   ],

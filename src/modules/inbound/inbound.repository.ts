@@ -5,7 +5,7 @@ import { InboundMessage } from './entities/inbound-message.entity';
 
 export type NewInboundMessage = Omit<InboundMessage, 'receivedAt'>;
 
-/** `inbound_messages`: every read takes the project first; the purge alone works across projects. */
+/** `inbound_messages`: every read and write takes the project first. */
 @Injectable()
 export class InboundRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -43,15 +43,17 @@ export class InboundRepository {
     );
   }
 
-  async deleteMany(ids: string[], manager?: EntityManager): Promise<void> {
-    await (manager ?? this.dataSource.manager).query(`DELETE FROM inbound_messages WHERE id = ANY($1::uuid[])`, [ids]);
+  async deleteMany(projectId: string, ids: string[], manager?: EntityManager): Promise<void> {
+    await (manager ?? this.dataSource.manager).query(`DELETE FROM inbound_messages WHERE project_id = $1 AND id = ANY($2::uuid[])`, [projectId, ids]);
   }
 
-  /** A batch of messages received more than `days` days ago, oldest first. */
-  expired(days: number, limit: number): Promise<Array<{ id: string; storage_key: string }>> {
+  /** Up to `limit` of the project's messages received in `range` (`inbound_messages_project_received_idx`), oldest first. */
+  receivedIn(projectId: string, range: { from: Date | null; before: Date }, limit: number): Promise<Array<{ id: string; storage_key: string }>> {
     return this.dataSource.query(
-      `SELECT id, storage_key FROM inbound_messages WHERE received_at < now() - $1::int * interval '1 day' ORDER BY received_at LIMIT $2`,
-      [days, limit],
+      `SELECT id, storage_key FROM inbound_messages
+        WHERE project_id = $1 AND received_at < $2 AND ($3::timestamptz IS NULL OR received_at >= $3)
+        ORDER BY received_at LIMIT $4`,
+      [projectId, range.before, range.from, limit],
     );
   }
 

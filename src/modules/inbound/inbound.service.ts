@@ -152,12 +152,12 @@ export class InboundService {
     return object.bytes;
   }
 
-  /** Drops a batch of messages past the retention (raw first, then rows); answers how many. */
-  async purgeExpired(days: number, limit: number): Promise<number> {
-    const rows = await this.repository.expired(days, limit);
+  /** Drops a batch of the project's messages received in `range` (past its retention): raw first, then rows; answers how many. */
+  async pruneReceived(projectId: string, range: { from: Date | null; before: Date }, limit: number): Promise<number> {
+    const rows = await this.repository.receivedIn(projectId, range, limit);
     if (rows.length === 0) return 0;
     await Promise.all(rows.map((r) => this.storage.delete(r.storage_key)));
-    await this.repository.deleteMany(rows.map((r) => r.id));
+    await this.repository.deleteMany(projectId, rows.map((r) => r.id));
     return rows.length;
   }
 
@@ -170,7 +170,7 @@ export class InboundService {
     const rows = await this.repository.keysFromContact(projectId, contact, manager);
     if (rows.length === 0) return;
     await Promise.all(rows.map((r) => this.storage.delete(r.storage_key)));
-    await this.repository.deleteMany(rows.map((r) => r.id), manager);
+    await this.repository.deleteMany(projectId, rows.map((r) => r.id), manager);
   }
 
   private async row(projectId: string, id: string) {

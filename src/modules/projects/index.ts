@@ -7,4 +7,8 @@ export * from './projects.errors';
 export * from './projects.module';
 export * from './projects.service';
 export * from './reputation-counts';
+export * from './retention.service';
+export * from './retention/retention-policy';
+export * from './retention/retention-registry';
+export * from './worker/retention-prune';
 export * from './security.service';

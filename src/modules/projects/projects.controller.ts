@@ -7,6 +7,8 @@ import { ProjectResponse, toProjectResponse } from './dto/project.response';
 import { UpdateProjectDto } from './dto/update-project.dto';
 import { ProjectIdPipe } from './params.pipe';
 import { ProjectsService } from './projects.service';
+import { DataHeldResponse } from './dto/data-held.response';
+import { RetentionService } from './retention.service';
 import { ApiJson, ApiList, ApiNoContent, ApiSuccess } from '../../platform/http/openapi-responses';
 import { ApiErrors } from '../../platform/http/openapi-errors';
 
@@ -16,7 +18,10 @@ const THIS_PROJECT = { project: fromParam('id'), target: { type: 'project', id: 
 @ApiTags('projects')
 @Controller('users/@me/projects')
 export class ProjectsController {
-  constructor(private readonly projects: ProjectsService) {}
+  constructor(
+    private readonly projects: ProjectsService,
+    private readonly retention: RetentionService,
+  ) {}
 
   @Session()
   @Get()
@@ -45,6 +50,15 @@ export class ProjectsController {
   async get(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<ProjectResponse> {
     const { project, role } = await this.projects.findForMember(id, userId);
     return toProjectResponse(project, undefined, role);
+  }
+
+  @Session()
+  @Get(':id/storage')
+  @ApiOperation({ summary: 'What the project holds, per table (rows, estimated bytes, oldest record)' })
+  @ApiErrors([404, 'No such project, or you are not a member'])
+  @ApiJson(200, DataHeldResponse, "The project's rows and estimated bytes per table")
+  storage(@CurrentUser() userId: string, @Param('id', ProjectIdPipe) id: string): Promise<DataHeldResponse> {
+    return this.retention.dataHeld(userId, id);
   }
 
   @Session()

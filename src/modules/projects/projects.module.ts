@@ -19,11 +19,15 @@ import { ReputationCounts } from './reputation-counts';
 import { SetupStateService } from './setup-state.service';
 import { SecurityController } from './security.controller';
 import { SecurityService } from './security.service';
+import { DataHeldRepository } from './data-held.repository';
+import { RetentionService } from './retention.service';
+import { RetentionRegistry } from './retention/retention-registry';
+import { RetentionPrune } from './worker/retention-prune';
 
 @Module({
   imports: [AuthModule, TypeOrmModule.forFeature([Project, ProjectMember, ProjectSuspension])],
   controllers: [ProjectsController, MembersController, SecurityController, AccountController],
-  providers: [AccountService, ProjectsRepository, ProjectsService, ApiKeyStrategy, ProjectSessionStrategy, MembersService, SetupStateService, BootstrapService, SecurityService, ReputationCounts, ProjectSettingChecks],
-  exports: [ProjectsService, SecurityService, ReputationCounts, ProjectSettingChecks],
+  providers: [AccountService, ProjectsRepository, ProjectsService, ApiKeyStrategy, ProjectSessionStrategy, MembersService, SetupStateService, BootstrapService, SecurityService, ReputationCounts, ProjectSettingChecks, RetentionRegistry, RetentionService, DataHeldRepository, RetentionPrune],
+  exports: [ProjectsService, SecurityService, ReputationCounts, ProjectSettingChecks, RetentionRegistry, RetentionService, RetentionPrune],
 })
 export class ProjectsModule {}

@@ -62,6 +62,13 @@ export class ProjectsRepository {
     return !!result.affected;
   }
 
+  /** One keyset page of every project's retention setting, by id (the retention pruner's walk). */
+  async retentionsAcrossProjects(afterId: string | null, limit: number): Promise<Array<Pick<Project, 'id' | 'retention'>>> {
+    const qb = this.dataSource.getRepository(Project).createQueryBuilder('p').select(['p.id', 'p.retention']).orderBy('p.id').limit(limit);
+    if (afterId) qb.where('p.id > :afterId', { afterId });
+    return qb.getMany();
+  }
+
   /** The project whose secret or public key has this SHA-256 digest (a key names its project: any project). */
   async findByKeyDigestAnyProject(digest: string): Promise<Pick<Project, 'id' | 'secretKeyHash'> | null> {
     return this.dataSource

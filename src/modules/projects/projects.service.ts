@@ -10,6 +10,7 @@ import type { DefaultFromDto, DoubleOptInDto, UpdateProjectDto } from './dto/upd
 import { confirmationTemplateNotFound, confirmationTemplateWithoutLink, defaultFromNotVerified, insufficientRole, projectNotFound } from './projects.errors';
 import { ProjectsRepository } from './projects.repository';
 import { ProjectSettingChecks } from './project-setting-checks';
+import { withRetentionChanges } from './retention/retention-policy';
 
 export interface KeyLookup {
   projectId: string;
@@ -77,6 +78,7 @@ export class ProjectsService {
         defaultFromAddress: null,
         defaultFromName: null,
         doubleOptIn: { enabled: false },
+        retention: {},
       },
       ownerId,
       em,
@@ -154,6 +156,7 @@ export class ProjectsService {
     if (dto.disabled === false) Object.assign(changes, { disabled: false, disabledReason: null, disabledAt: null });
     if (dto.defaultFrom !== undefined) Object.assign(changes, await this.defaultFromColumns(projectId, dto.defaultFrom));
     if (dto.doubleOptIn !== undefined) changes.doubleOptIn = await this.doubleOptInSetting(projectId, dto.doubleOptIn);
+    if (dto.retention !== undefined) changes.retention = withRetentionChanges((await this.findById(projectId)).retention, dto.retention);
     if (Object.keys(changes).length > 0) await this.repository.update(projectId, changes);
     return { project: await this.findById(projectId), role };
   }

@@ -19,6 +19,7 @@ import { WebhooksRepository } from './webhooks.repository';
 import { WebhooksService } from './webhooks.service';
 import { WebhookDeliveryProcessor } from './worker/webhook-delivery.processor';
 import { WebhookSweeper } from './worker/webhook-sweeper';
+import { WebhooksRetention } from './webhooks.retention';
 
 @Module({
   imports: [TypeOrmModule.forFeature([WebhookEndpoint, WebhookDelivery, WebhookAttempt]), BullModule.registerQueue({ name: QUEUES.webhookDelivery }), EventsModule, ProjectsModule, AuthModule],
@@ -34,6 +35,7 @@ import { WebhookSweeper } from './worker/webhook-sweeper';
     WebhookMaintenance,
     WebhookDeliveryProcessor,
     WebhookSweeper,
+    WebhooksRetention,
   ],
   exports: [WebhooksService],
 })

@@ -12,6 +12,8 @@ export const ADVISORY_LOCKS = {
   domainVerification: 7_301_500,
   /** The segment membership recompute round. */
   segmentRecompute: 7_306_000,
+  /** The retention pruning round (docs/retention.md). */
+  retentionPrune: 7_306_100,
   /** Creating a webhook endpoint (with the project's id as the second key): the per-project limit holds under concurrent creates. */
   webhookEndpoints: 7_320_000,
   /** `SingletonLocks` spaces (two-key form, with the hash of a name): an event consumer, by its name. */

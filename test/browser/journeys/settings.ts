@@ -1,6 +1,6 @@
 import { assert, type Journey, see, until } from '../harness';
 
-/** Rename the project, rotate its keys (shown once), try to add a member without an account, see security. */
+/** Rename the project, set a retention period, rotate its keys (shown once), try to add a member without an account, see security. */
 export const settingsJourney: Journey = {
   name: 'settings',
   async run({ page, projectUrl, shot, state, baseUrl }) {
@@ -13,6 +13,13 @@ export const settingsJourney: Journey = {
     await see(page.getByRole('button', { name: /Project: Browser journey \(renamed\)/ }));
     state.projectName = 'Browser journey (renamed)';
     await shot('general');
+    // Retention: a period saved, and what the project holds listed.
+    const retention = page.getByRole('region', { name: 'Data retention' });
+    await retention.getByLabel('Events (days)').fill('365');
+    await retention.getByRole('button', { name: 'Save retention' }).click();
+    await see(retention.getByRole('status').filter({ hasText: 'Saved.' }));
+    await see(retention.getByRole('rowheader', { name: 'Email records' }));
+    await shot('retention');
 
     await page.getByRole('link', { name: 'API keys' }).click();
     const before = await (await see(page.locator('.dl-grid code').first())).textContent();

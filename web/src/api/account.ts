@@ -23,6 +23,8 @@ export const accountApi = {
   project: (id: string) => data(api.GET('/users/@me/projects/{id}', project(id))),
   createProject: async (name: string) => (await data(api.POST('/users/@me/projects', { body: { name } }))) as ProjectWithKeys,
   updateProject: (id: string, body: ProjectSettings) => data(api.PATCH('/users/@me/projects/{id}', { ...project(id), body })),
+  /** What the project holds per table (rows, estimated bytes, oldest event and email). */
+  dataHeld: (id: string) => data(api.GET('/users/@me/projects/{id}/storage', project(id))),
   deleteProject: (id: string) => data(api.DELETE('/users/@me/projects/{id}', project(id))),
   regenerateKeys: async (id: string) => (await data(api.POST('/users/@me/projects/{id}/regenerate-keys', project(id)))) as ProjectWithKeys,
 
@@ -48,4 +50,8 @@ export function useProjects() {
 
 export function useProject(projectId: string) {
   return useQuery({ queryKey: qk.project(projectId), queryFn: () => accountApi.project(projectId) });
+}
+
+export function useDataHeld(projectId: string) {
+  return useQuery({ queryKey: qk.p(projectId, 'storage'), queryFn: () => accountApi.dataHeld(projectId) });
 }

@@ -234,6 +234,23 @@ export interface paths {
         patch: operations["ProjectsController_update"];
         trace?: never;
     };
+    "/users/@me/projects/{id}/storage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the project holds, per table (rows, estimated bytes, oldest record) */
+        get: operations["ProjectsController_storage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/@me/projects/{id}/regenerate-keys": {
         parameters: {
             query?: never;
@@ -2295,6 +2312,16 @@ export interface components {
             /** @description The client address */
             ip: string | null;
         };
+        RetentionResponse: {
+            /** @description Days an event is kept; null: for good (default null) */
+            eventsDays: number | null;
+            /** @description Days an email's content (HTML, text, headers, attachments, variables; the subject stays) is kept; null: for good (default 30) */
+            emailContentDays: number | null;
+            /** @description Days an email record is kept; null: for good (default null) */
+            emailsDays: number | null;
+            /** @description Days a received (inbound) message is kept; null: for good (default 30) */
+            inboundDays: number | null;
+        };
         ProjectResponse: {
             /** @description Identifier (UUID) */
             id: string;
@@ -2332,6 +2359,8 @@ export interface components {
                 templateId?: string | null;
                 redirectUrl?: string | null;
             };
+            /** @description How long each kind of data is kept (docs/retention.md) */
+            retention: components["schemas"]["RetentionResponse"];
             /** @description Your role in the project (lists and reads by a member) */
             role?: string;
             /** @description Creation time (ISO 8601) */
@@ -2342,6 +2371,24 @@ export interface components {
         CreateProjectDto: {
             /** @description Name */
             name: string;
+        };
+        HeldTableResponse: {
+            /** @description What the table holds: events, emails, emailContents, inboundMessages, webhookDeliveries, contacts, … */
+            name: string;
+            /** @description The project's rows: exact up to 100,000, else the database planner's estimate (see rowsEstimated) */
+            rows: number;
+            /** @description Whether rows is an estimate */
+            rowsEstimated: boolean;
+            /** @description Estimated bytes on disk: the table's average size per row (data, indexes, large values) times the project's rows */
+            bytes: number;
+            /** @description The oldest record (ISO 8601), for events and emails; null when there is none or it is not tracked */
+            oldestAt: string | null;
+        };
+        DataHeldResponse: {
+            /** @description One entry per table holding project data */
+            tables: components["schemas"]["HeldTableResponse"][];
+            /** @description When it was measured (ISO 8601) */
+            measuredAt: string;
         };
         DefaultFromDto: {
             /**
@@ -2362,6 +2409,16 @@ export interface components {
             templateId?: string | null;
             /** @description Where the confirmation page sends the contact once confirmed (http or https); null: a thank-you page */
             redirectUrl?: string | null;
+        };
+        RetentionDto: {
+            /** @description Days an event is kept (1-3650); null: kept for good; left out: unchanged */
+            eventsDays?: number | null;
+            /** @description Days an email's content (HTML, text, headers, attachments, variables; the subject stays) is kept (1-3650); null: kept for good; left out: unchanged */
+            emailContentDays?: number | null;
+            /** @description Days an email record is kept (1-3650); null: kept for good; left out: unchanged */
+            emailsDays?: number | null;
+            /** @description Days a received (inbound) message is kept (1-3650); null: kept for good; left out: unchanged */
+            inboundDays?: number | null;
         };
         UpdateProjectDto: {
             /** @description Project name, 1-100 characters */
@@ -2385,6 +2442,8 @@ export interface components {
             defaultFrom?: components["schemas"]["DefaultFromDto"] | null;
             /** @description Double opt-in for sign-ups: {enabled, templateId?, redirectUrl?} */
             doubleOptIn?: components["schemas"]["DoubleOptInDto"];
+            /** @description How long each kind of data is kept, in days (null: for good); only the keys given change */
+            retention?: components["schemas"]["RetentionDto"];
         };
         MemberResponse: {
             /** @description User id (UUID) */
@@ -2822,31 +2881,12 @@ export interface components {
             consent: components["schemas"]["EventResponse"][];
             /** @description The contact's events, newest first, as `GET /events?contactId=` lists them */
             events: components["schemas"]["EventResponse"][];
-            /** @description Emails to the contact, newest first, as `GET /v1/emails?contactId=` lists them, each with `content`: what is kept of it (null once gone) */
+            /** @description Emails to the contact, newest first, as `GET /v1/emails?contactId=` lists them, each with `content` and `contentExpiredAt` as `GET /v1/emails/:id` gives them */
             emails: (components["schemas"]["EmailResponse"] & {
-                /** @description The sources the email was built from and the values it was rendered with; attachments are listed without their bytes */
-                content?: {
-                    subject?: string;
-                    /** @description HTML (or markdown) with Liquid, as sent to /v1/send or written in the template or campaign */
-                    body?: string;
-                    text?: string | null;
-                    fromName?: string | null;
-                    replyTo?: string | null;
-                    headers?: {
-                        [key: string]: string;
-                    };
-                    attachments?: {
-                        filename?: string;
-                        contentType?: string | null;
-                        disposition?: string;
-                        /** @description Bytes, decoded */
-                        size?: number;
-                    }[];
-                    /** @description The values Liquid read (null: the contact’s data when it was sent) */
-                    variables?: {
-                        [key: string]: unknown;
-                    } | null;
-                } | null;
+                /** @description What is kept of its content; null once past the project's retention, or gone */
+                content?: components["schemas"]["EmailContentResponse"] | null;
+                /** @description When its content expired under the project's retention (ISO 8601); null while it is kept */
+                contentExpiredAt?: string | null;
             })[];
             /** @description The contact's workflow executions, newest first, as `GET /workflows/:id/executions` lists them */
             executions: components["schemas"]["ExecutionResponse"][];
@@ -3099,6 +3139,33 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        EmailAttachmentSummary: {
+            filename: string;
+            contentType: string | null;
+            /** @description attachment or inline */
+            disposition: string;
+            /** @description Decoded size in bytes */
+            size: number;
+        };
+        EmailContentResponse: {
+            /** @description Subject source (Liquid) of the send */
+            subject: string;
+            /** @description Body source (Liquid; HTML or markdown) of the send */
+            body: string;
+            /** @description The given plain-text part; null: generated from the HTML */
+            text: string | null;
+            fromName: string | null;
+            replyTo: string | null;
+            /** @description Custom headers as sent */
+            headers: {
+                [key: string]: string;
+            };
+            attachments: components["schemas"]["EmailAttachmentSummary"][];
+            /** @description The values it was rendered with; null: the contact data at send time */
+            variables: {
+                [key: string]: unknown;
+            } | null;
+        };
         EmailDetailResponse: {
             /** @description Identifier (UUID), as in `/v1/send`'s answer and the events' `data.emailId` */
             id: string;
@@ -3163,6 +3230,10 @@ export interface components {
             failedAt: string | null;
             /** @description Its email.* events, oldest first */
             events: components["schemas"]["EmailEventResponse"][];
+            /** @description What is kept of its content; null once past the project's retention.emailContentDays (see contentExpiredAt), or when it has none */
+            content: components["schemas"]["EmailContentResponse"] | null;
+            /** @description When its content expired under the project's retention (ISO 8601); null while it is kept */
+            contentExpiredAt: string | null;
         };
         PreviewResponse: {
             /** @description The rendered subject */
@@ -5750,6 +5821,55 @@ export interface operations {
             };
             /** @description Validation failed (VALIDATION_ERROR): one item per field in error.errors */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database or the queue cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ProjectsController_storage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project's rows and estimated bytes per table */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataHeldResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED, INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such project, or you are not a member */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -12,6 +12,7 @@ export const testProject = (over: Partial<Project> = {}): Project => ({
   language: 'en',
   defaultFrom: null,
   doubleOptIn: { enabled: false, templateId: null, redirectUrl: null },
+  retention: { eventsDays: null, emailContentDays: 30, emailsDays: null, inboundDays: 30 },
   role: 'OWNER',
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',

@@ -23,22 +23,9 @@ export class ContactExportResponse {
   consent!: unknown[];
   @listOf('EventResponse', "The contact's events, newest first, as `GET /events?contactId=` lists them")
   events!: unknown[];
-  @listOf('EmailResponse', 'Emails to the contact, newest first, as `GET /v1/emails?contactId=` lists them, each with `content`: what is kept of it (null once gone)', {
-    content: {
-      type: 'object',
-      nullable: true,
-      description: 'The sources the email was built from and the values it was rendered with; attachments are listed without their bytes',
-      properties: {
-        subject: { type: 'string' },
-        body: { type: 'string', description: 'HTML (or markdown) with Liquid, as sent to /v1/send or written in the template or campaign' },
-        text: { type: 'string', nullable: true },
-        fromName: { type: 'string', nullable: true },
-        replyTo: { type: 'string', nullable: true },
-        headers: { type: 'object', additionalProperties: { type: 'string' } },
-        attachments: { type: 'array', items: { type: 'object', properties: { filename: { type: 'string' }, contentType: { type: 'string', nullable: true }, disposition: { type: 'string' }, size: { type: 'integer', description: 'Bytes, decoded' } } } },
-        variables: { type: 'object', nullable: true, additionalProperties: true, description: 'The values Liquid read (null: the contact’s data when it was sent)' },
-      },
-    },
+  @listOf('EmailResponse', 'Emails to the contact, newest first, as `GET /v1/emails?contactId=` lists them, each with `content` and `contentExpiredAt` as `GET /v1/emails/:id` gives them', {
+    content: { allOf: [{ $ref: '#/components/schemas/EmailContentResponse' }], nullable: true, description: "What is kept of its content; null once past the project's retention, or gone" },
+    contentExpiredAt: { type: 'string', nullable: true, description: "When its content expired under the project's retention (ISO 8601); null while it is kept" },
   })
   emails!: unknown[];
   @listOf('ExecutionResponse', "The contact's workflow executions, newest first, as `GET /workflows/:id/executions` lists them")

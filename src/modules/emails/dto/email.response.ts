@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { EMAIL_STATUSES, EmailStatus, EmailType } from '../entities/email.entity';
 import type { EmailRow } from '../emails.rows';
+import { EmailContentResponse } from './email-content.response';
 
 export class EmailEventResponse {
   @ApiProperty({ description: 'email.sent, email.delivery, email.open, email.click, email.bounce or email.complaint', type: String })
@@ -71,6 +72,14 @@ export class EmailResponse {
 export class EmailDetailResponse extends EmailResponse {
   @ApiProperty({ description: 'Its email.* events, oldest first', type: () => [EmailEventResponse] })
   events!: EmailEventResponse[];
+  @ApiProperty({
+    type: () => EmailContentResponse,
+    nullable: true,
+    description: "What is kept of its content; null once past the project's retention.emailContentDays (see contentExpiredAt), or when it has none",
+  })
+  content!: EmailContentResponse | null;
+  @ApiProperty({ description: "When its content expired under the project's retention (ISO 8601); null while it is kept", type: String, nullable: true })
+  contentExpiredAt!: string | null;
 }
 
 const iso = (value: Date | null): string | null => (value === null ? null : new Date(value).toISOString());

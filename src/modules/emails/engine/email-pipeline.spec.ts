@@ -75,7 +75,7 @@ function pipeline(transport: EmailTransport, overrides: Partial<Record<keyof Ema
     }),
   } as unknown as MessageBuilder;
   const events = { payloads: () => [] } as unknown as EmailEvents;
-  const config = { email: { sendConcurrency: 8 }, inbound: { retentionDays: 30, purgeIntervalMs: 3_600_000 } } as AppConfig;
+  const config = { email: { sendConcurrency: 8 }, inbound: {} } as AppConfig;
   const added: HandoverWindowSums[] = [];
   const windows = new HandoverWindows({ add: async (sums: HandoverWindowSums) => void added.push(sums) } as unknown as HandoverWindowsRepository, transport);
   return { pipeline: new EmailPipeline(config, store, builder, transport, events, {} as SendTimeBounces, windows), claimed, windows, added };

@@ -39,5 +39,7 @@ export class EmailContent {
   @ForeignKey(() => Topic, { name: 'email_contents_topic_id_fkey', onDelete: 'SET NULL' })
   @Column('uuid', { nullable: true })
   topicId: string | null;
+  /** Held by an audience (a campaign's, an A/B variant's): retention clears it from expired emails but never deletes the row (docs/retention.md). */
+  @Column('boolean', { default: false }) audience: boolean;
   @Column('timestamptz', { default: () => 'now()' }) createdAt: Date;
 }

@@ -10,7 +10,7 @@ import { countHandedInSql } from '../../domains';
  * writer (recipients in hand as JSON rows, an audience as a SELECT over contacts) hands its rows
  * to these builders, in these columns' order.
  */
-const CONTENT_COLUMNS = 'id, project_id, template_id, subject, body, liquid, markdown, text, from_name, reply_to, headers, attachments, topic_id';
+const CONTENT_COLUMNS = 'id, project_id, template_id, subject, body, liquid, markdown, text, from_name, reply_to, headers, attachments, topic_id, audience';
 const EMAIL_COLUMNS = 'id, project_id, contact_id, template_id, campaign_id, workflow_execution_id, content_id, type, from_address, to_address, to_name, variables, status, error, track_opens, track_clicks, source';
 
 /** `INSERT INTO email_contents` of `rows`, a SELECT of `CONTENT_COLUMNS` in order. */
@@ -38,6 +38,8 @@ export interface NewEmailContent {
   attachments?: StoredAttachment[];
   /** The topic whose List-Unsubscribe the MARKETING mail carries (a campaign's). */
   topicId?: string | null;
+  /** Held by an audience (a campaign or A/B variant) rather than by its emails: retention never deletes it with their expired content. */
+  audience?: boolean;
 }
 
 export interface NewEmailRecipient {
@@ -71,9 +73,9 @@ export interface NewContentAndEmails {
 
 /** Content rows from one JSON parameter (`contentRow`s). */
 export const CONTENT_ROWS_SQL = insertContentsSql(
-  raw(`SELECT c.id, c.project_id, c.template_id, c.subject, c.body, c.liquid, c.markdown, c.text, c.from_name, c.reply_to, c.headers, c.attachments, c.topic_id
+  raw(`SELECT c.id, c.project_id, c.template_id, c.subject, c.body, c.liquid, c.markdown, c.text, c.from_name, c.reply_to, c.headers, c.attachments, c.topic_id, c.audience
     FROM jsonb_to_recordset($1::jsonb) AS c(id uuid, project_id uuid, template_id uuid, subject text, body text, liquid boolean,
-                                            markdown boolean, text text, from_name text, reply_to text, headers jsonb, attachments jsonb, topic_id uuid)`),
+                                            markdown boolean, text text, from_name text, reply_to text, headers jsonb, attachments jsonb, topic_id uuid, audience boolean)`),
 ).text;
 
 /**
@@ -111,6 +113,7 @@ export function contentRow(id: string, c: NewEmailContent): Record<string, unkno
     headers: c.headers ?? {},
     attachments: c.attachments ?? [],
     topic_id: c.topicId ?? null,
+    audience: c.audience ?? false,
   };
 }
 

@@ -1,6 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { KeyPair } from '../api-keys';
 import type { Project } from '../entities/project.entity';
+import { type Retention, RETENTION_MAX_DAYS, RETENTION_MIN_DAYS, retentionOf } from '../retention/retention-policy';
+
+const days = (what: string, byDefault: string) => ({ type: 'integer', nullable: true, minimum: RETENTION_MIN_DAYS, maximum: RETENTION_MAX_DAYS, description: `Days ${what} is kept; null: for good (default ${byDefault})` });
+
+export class RetentionResponse {
+  @ApiProperty({ ...days('an event', 'null'), type: 'integer' })
+  eventsDays!: number | null;
+  @ApiProperty({ ...days("an email's content (HTML, text, headers, attachments, variables; the subject stays)", '30'), type: 'integer' })
+  emailContentDays!: number | null;
+  @ApiProperty({ ...days('an email record', 'null'), type: 'integer' })
+  emailsDays!: number | null;
+  @ApiProperty({ ...days('a received (inbound) message', '30'), type: 'integer' })
+  inboundDays!: number | null;
+}
 
 export class ProjectResponse {
   @ApiProperty({ description: 'Identifier (UUID)', type: String })
@@ -42,6 +56,8 @@ export class ProjectResponse {
     },
   })
   doubleOptIn!: { enabled: boolean; templateId: string | null; redirectUrl: string | null };
+  @ApiProperty({ type: () => RetentionResponse, description: 'How long each kind of data is kept (docs/retention.md)' })
+  retention!: Retention;
   @ApiPropertyOptional({ description: "Your role in the project (lists and reads by a member)", type: String })
   role?: string;
   @ApiProperty({ description: 'Creation time (ISO 8601)', type: String })
@@ -64,6 +80,7 @@ export function toProjectResponse(project: Project, keys?: KeyPair, role?: strin
     language: project.language,
     defaultFrom: project.defaultFromAddress ? { email: project.defaultFromAddress, name: project.defaultFromName } : null,
     doubleOptIn: { enabled: project.doubleOptIn?.enabled === true, templateId: project.doubleOptIn?.templateId ?? null, redirectUrl: project.doubleOptIn?.redirectUrl ?? null },
+    retention: retentionOf(project),
     ...(role ? { role } : {}),
     createdAt: project.createdAt.toISOString(),
     updatedAt: project.updatedAt.toISOString(),

@@ -1,8 +1,10 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsDefined, IsEmail, IsIn, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { IsBoolean, IsDefined, IsEmail, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested } from 'class-validator';
 import { IsHttpUrl, OptionalNotNull } from '../../../platform/http/validation';
 import { PROJECT_LANGUAGES, TRACKING_MODES } from '../project-settings';
+import { RETENTION_KINDS, RETENTION_MAX_DAYS, RETENTION_MIN_DAYS } from '../retention/retention-policy';
 import type { TrackingMode } from '../entities/project.entity';
 
 const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
@@ -41,6 +43,47 @@ export class DoubleOptInDto {
   @ApiPropertyOptional({ description: 'Where the confirmation page sends the contact once confirmed (http or https); null: a thank-you page', type: String, nullable: true, maxLength: 2048 })
   redirectUrl?: string | null;
 }
+
+/** A retention period: whole days 1–3,650, or null to keep that data for good; left out, unchanged. */
+const RetentionDays = (what: string, field: string) =>
+  applyDecorators(
+    IsOptional(),
+    IsInt({ message: `retention.${field} must be a whole number of days (1-3650), or null to keep ${what} for good` }),
+    Min(RETENTION_MIN_DAYS, { message: `retention.${field} must be at least ${RETENTION_MIN_DAYS} day` }),
+    Max(RETENTION_MAX_DAYS, { message: `retention.${field} must be at most ${RETENTION_MAX_DAYS} days` }),
+    ApiPropertyOptional({ description: `Days ${what} is kept (1-3650); null: kept for good; left out: unchanged`, type: 'integer', minimum: RETENTION_MIN_DAYS, maximum: RETENTION_MAX_DAYS, nullable: true }),
+  );
+
+/** How long each kind of data is kept (docs/retention.md); only the keys given change. */
+export class RetentionDto {
+  @RetentionDays('an event', 'eventsDays')
+  eventsDays?: number | null;
+
+  @RetentionDays("an email's content (HTML, text, headers, attachments, variables; the subject stays)", 'emailContentDays')
+  emailContentDays?: number | null;
+
+  @RetentionDays('an email record', 'emailsDays')
+  emailsDays?: number | null;
+
+  @RetentionDays('a received (inbound) message', 'inboundDays')
+  inboundDays?: number | null;
+}
+
+/** `retention` takes only its four keys: a misspelt one would otherwise be dropped without a word. */
+const OnlyRetentionKeys = () =>
+  ValidateBy(
+    {
+      name: 'onlyRetentionKeys',
+      validator: {
+        validate: (value: unknown) => typeof value !== 'object' || value === null || Object.keys(value).every((k) => (RETENTION_KINDS as readonly string[]).includes(k)),
+        defaultMessage: (args) => {
+          const unknown = Object.keys((args?.value as object) ?? {}).filter((k) => !(RETENTION_KINDS as readonly string[]).includes(k));
+          return `retention takes only ${RETENTION_KINDS.join(', ')}; unknown: ${unknown.join(', ')}`;
+        },
+      },
+    },
+    { context: { code: 'unrecognized_keys' } },
+  );
 
 export class UpdateProjectDto {
   @OptionalNotNull()
@@ -84,4 +127,12 @@ export class UpdateProjectDto {
   @Type(() => DoubleOptInDto)
   @ApiPropertyOptional({ type: () => DoubleOptInDto, description: 'Double opt-in for sign-ups: {enabled, templateId?, redirectUrl?}' })
   doubleOptIn?: DoubleOptInDto;
+
+  @OptionalNotNull()
+  @IsObject({ message: 'retention must be an object {eventsDays?, emailContentDays?, emailsDays?, inboundDays?}' })
+  @OnlyRetentionKeys()
+  @ValidateNested()
+  @Type(() => RetentionDto)
+  @ApiPropertyOptional({ type: () => RetentionDto, description: 'How long each kind of data is kept, in days (null: for good); only the keys given change' })
+  retention?: RetentionDto;
 }

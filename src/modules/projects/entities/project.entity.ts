@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import type { StoredRetention } from '../retention/retention-policy';
 
 /** The project's double opt-in setting (docs/consent.md), stored as one jsonb value. */
 export interface DoubleOptInSetting {
@@ -30,6 +31,8 @@ export class Project {
   @Column('text', { nullable: true }) defaultFromAddress: string | null;
   @Column('text', { nullable: true }) defaultFromName: string | null;
   @Column('jsonb', { default: { enabled: false } }) doubleOptIn: DoubleOptInSetting;
+  /** Days kept per kind of data, only the keys set (`retentionOf` fills in the defaults; docs/retention.md). */
+  @Column('jsonb', { default: {} }) retention: StoredRetention;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

@@ -21,6 +21,7 @@ const project: Project = {
   language: 'en',
   defaultFrom: { email: 'hello@acme.test', name: 'Acme' },
   doubleOptIn: { enabled: false, templateId: null, redirectUrl: null },
+  retention: { eventsDays: null, emailContentDays: 30, emailsDays: null, inboundDays: 30 },
   role: 'OWNER',
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',

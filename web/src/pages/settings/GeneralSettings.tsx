@@ -13,6 +13,7 @@ import { QueryView } from '../../components/QueryView';
 import { fieldError, formValues, useApiMutation } from '../../lib/forms';
 import { useProjectId } from '../../lib/project';
 import { DoubleOptInSettings } from './DoubleOptInSettings';
+import { RetentionSettings } from './RetentionSettings';
 
 const LANGUAGES = [
   { value: 'en', label: 'English' },
@@ -163,6 +164,7 @@ export default function GeneralSettings() {
       {(p) => (
         <SettingsForm project={p}>
           <DoubleOptInSettings project={p} />
+          <RetentionSettings project={p} />
         </SettingsForm>
       )}
     </QueryView>

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { affectedCount } from '../../platform/database/query-results';
+
+/**
+ * Emails still being worked on keep their content whatever their age: the pipeline reads it to
+ * build the message, and an uncertain email may be sent again. Persisted status values.
+ */
+const IN_FLIGHT = ['queued', 'sending', 'uncertain'];
+
+/** The retention of email content (docs/retention.md): clearing it from expired emails, deleting the rows no email or audience holds any more. */
+@Injectable()
+export class EmailRetentionRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Clears the content of up to `limit` of the project's emails created in `range` (oldest first,
+   * by `emails_project_created_idx`): their variables, and their reference to the shared content
+   * row, in one statement (row locks on those emails only, for its length). Answers how many emails
+   * it cleared, the content rows they referenced and the creation time of the last.
+   */
+  async clearContent(projectId: string, range: { from: Date | null; before: Date }, limit: number): Promise<{ cleared: number; contentIds: string[]; lastAt: Date | null }> {
+    const [row] = (await this.dataSource.query(
+      `WITH batch AS (
+         SELECT id, content_id FROM emails
+          WHERE project_id = $1 AND created_at < $2 AND ($3::timestamptz IS NULL OR created_at >= $3)
+            AND (content_id IS NOT NULL OR variables IS NOT NULL) AND NOT (status = ANY($5::text[]))
+          ORDER BY created_at LIMIT $4
+       ), cleared AS (
+         UPDATE emails e SET content_id = NULL, variables = NULL FROM batch
+          WHERE e.id = batch.id AND e.project_id = $1
+         RETURNING batch.content_id, e.created_at
+       )
+       SELECT count(*)::int AS cleared, coalesce(array_agg(DISTINCT content_id) FILTER (WHERE content_id IS NOT NULL), '{}') AS content_ids, max(created_at) AS last_at FROM cleared`,
+      [projectId, range.before, range.from, limit, IN_FLIGHT],
+    )) as Array<{ cleared: number; content_ids: string[]; last_at: Date | null }>;
+    return { cleared: row.cleared, contentIds: row.content_ids, lastAt: row.last_at === null ? null : new Date(row.last_at) };
+  }
+
+  /**
+   * Deletes those of these content rows of the project that no email references any more and no
+   * audience holds (`emails_content_idx` answers each probe). A content row is only ever given to
+   * new emails by its audience, so one no email and no audience holds stays unreferenced.
+   */
+  async deleteUnreferencedContents(projectId: string, contentIds: string[]): Promise<number> {
+    if (contentIds.length === 0) return 0;
+    const result: unknown = await this.dataSource.query(
+      `DELETE FROM email_contents c
+        WHERE c.id = ANY($2::uuid[]) AND c.project_id = $1 AND NOT c.audience
+          AND NOT EXISTS (SELECT 1 FROM emails e WHERE e.content_id = c.id)`,
+      [projectId, contentIds],
+    );
+    return affectedCount(result);
+  }
+}
