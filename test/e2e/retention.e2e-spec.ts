@@ -201,6 +201,81 @@ describe('retention', () => {
     });
   });
 
+  describe('events and emails', () => {
+    /** A past month's partition, made as the migration makes them (rows aged into a month nobody made would wait in the default partition). */
+    const monthOf = async (daysAgo: number) => {
+      const [{ month }] = await s.db.query(`SELECT to_char(date_trunc('month', (now() - $1::int * interval '1 day') AT TIME ZONE 'UTC'), 'YYYYMM') AS month`, [daysAgo]);
+      for (const table of ['events', 'emails']) {
+        await s.db.query(`SELECT history_partition_ensure($1, to_date($2, 'YYYYMM'))`, [table, month]);
+      }
+      return month as string;
+    };
+    const partitionExists = async (name: string) => ((await s.db.query(`SELECT to_regclass($1) IS NOT NULL AS present`, [name])) as Array<{ present: boolean }>)[0].present;
+    const ageProjectRows = (table: 'events' | 'emails', projectId: string, ids: string[] | null, days: number) =>
+      s.db.query(`UPDATE ${table} SET created_at = now() - $3::int * interval '1 day' WHERE project_id = $1 AND ($2::uuid[] IS NULL OR id = ANY($2::uuid[]))`, [projectId, ids, days]);
+    const analytics = async (p: ProjectSession) => {
+      const answers: Record<string, unknown> = {};
+      for (const path of ['/activity/stats', '/analytics/timeseries', '/analytics/timeseries?interval=hour', '/analytics/top-events', '/analytics/top-campaigns']) {
+        answers[path] = (await p.api.get(path).expect(200)).body;
+      }
+      return answers;
+    };
+    const send = async (p: ProjectSession, to: string) =>
+      (await p.api.post('/v1/send', { to, from: 'hello@example.com', subject: 'Hi', body: '<p>Hi</p>' }).expect(200)).body.data.emails[0].email as string;
+
+    it('go past eventsDays and emailsDays: a month no owner keeps is dropped whole, the rest in batches; every analytics answer stays as it was', async () => {
+      const pruned = await s.newProject('Prunes after 30 days');
+      await pruned.dashboard.patch(`/users/@me/projects/${pruned.project.id}`, { retention: { eventsDays: 30, emailsDays: 30 } }).expect(200);
+      const keeper = await s.newProject('Keeps everything');
+      for (const p of [pruned, keeper]) {
+        for (let i = 0; i < 3; i++) await p.api.post('/v1/track', { email: `old${i}@example.com`, event: 'signed-up' }).expect(200);
+      }
+      const oldEmail = await send(pruned, 'old0@example.com');
+      const middleEmail = await send(pruned, 'old1@example.com');
+      const keptEmail = await send(keeper, 'old0@example.com');
+      await waitFor(async () => ((await pruned.read.emailCount({ status: 'sent' })) + (await pruned.read.emailCount({ status: 'delivered' })) === 2 ? true : undefined), 30_000);
+      await waitFor(async () => ((await keeper.read.emailCount({ status: 'sent' })) + (await keeper.read.emailCount({ status: 'delivered' })) === 1 ? true : undefined), 30_000);
+      const oldMonth = await monthOf(200);
+      const middleMonth = await monthOf(100);
+      // Far back: only the pruned project's rows. Less far: both projects' rows, so the month stays.
+      await ageProjectRows('events', pruned.project.id, null, 200);
+      await ageProjectRows('emails', pruned.project.id, [oldEmail], 200);
+      await ageProjectRows('emails', pruned.project.id, [middleEmail], 100);
+      await ageProjectRows('events', keeper.project.id, null, 100);
+      await ageProjectRows('emails', keeper.project.id, [keptEmail], 100);
+      // Recent rows of the pruned project stay.
+      await pruned.api.post('/v1/track', { email: 'new@example.com', event: 'signed-up' }).expect(200);
+      const recentEmail = await send(pruned, 'new@example.com');
+      await waitFor(async () => ((await pruned.read.emailCount({ status: 'sent' })) + (await pruned.read.emailCount({ status: 'delivered' })) === 3 ? true : undefined), 30_000);
+      expect(await partitionExists(`events_p${oldMonth}`)).toBe(true);
+
+      const before = { pruned: await analytics(pruned), keeper: await analytics(keeper) };
+      const keeperEvents = (await keeper.api.get('/events').expect(200)).body;
+      await prune();
+
+      // The far month held only rows its owner let go: dropped whole, both tables.
+      expect(await partitionExists(`events_p${oldMonth}`)).toBe(false);
+      expect(await partitionExists(`emails_p${oldMonth}`)).toBe(false);
+      // The nearer month stays (the keeper keeps for good); the pruned project's rows in it went by batches.
+      expect(await partitionExists(`events_p${middleMonth}`)).toBe(true);
+      await pruned.api.get(`/v1/emails/${oldEmail}`).expect(404);
+      await pruned.api.get(`/v1/emails/${middleEmail}`).expect(404);
+      await pruned.api.get(`/v1/emails/${recentEmail}`).expect(200);
+      await keeper.api.get(`/v1/emails/${keptEmail}`).expect(200);
+      const [{ left }] = await s.db.query(`SELECT count(*)::int AS left FROM events WHERE project_id = $1 AND created_at < now() - interval '30 days'`, [pruned.project.id]);
+      expect(left).toBe(0);
+      const [{ recent }] = await s.db.query(`SELECT count(*)::int AS recent FROM events WHERE project_id = $1`, [pruned.project.id]);
+      expect(recent).toBeGreaterThan(0);
+      expect((await keeper.api.get('/events').expect(200)).body).toEqual(keeperEvents);
+      // Aggregates survive: every analytics answer is what it was before pruning.
+      expect(await analytics(pruned)).toEqual(before.pruned);
+      expect(await analytics(keeper)).toEqual(before.keeper);
+      // A second round finds nothing more to do.
+      await prune();
+      expect(await analytics(pruned)).toEqual(before.pruned);
+    });
+  });
+
   describe('what is held', () => {
     it("answers per table the project's rows, estimated bytes and the oldest event and email", async () => {
       await s.api.post('/v1/track', { email: 'tracked@example.com', event: 'signed-up' }).expect(200);

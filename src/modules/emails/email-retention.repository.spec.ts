@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import type { DataSource } from 'typeorm';
+import { HistoryPartitions } from '../../platform/database/history-partitions';
 import { EmailRetentionRepository } from './email-retention.repository';
 
 /** The content pruner's two statements on a small copy of the two tables. */
@@ -18,13 +19,12 @@ beforeAll(async () => {
     CREATE TABLE emails (id uuid PRIMARY KEY, project_id uuid, content_id uuid REFERENCES email_contents(id) ON DELETE CASCADE, variables jsonb,
                          status text NOT NULL, subject text, created_at timestamptz NOT NULL);`);
   // TypeORM answers UPDATE/DELETE with [rows, count]; SELECT (and WITH … SELECT) with the rows.
-  const dataSource = {
-    query: async (text: string, params: unknown[]) => {
-      const result = await db.query(text, params);
-      return /^\s*(UPDATE|DELETE)/i.test(text) ? [result.rows, result.affectedRows ?? 0] : result.rows;
-    },
-  } as unknown as DataSource;
-  repo = new EmailRetentionRepository(dataSource);
+  const query = async (text: string, params: unknown[]) => {
+    const result = await db.query(text, params);
+    return /^\s*(UPDATE|DELETE)/i.test(text) ? [result.rows, result.affectedRows ?? 0] : result.rows;
+  };
+  const dataSource = { query, manager: { query } } as unknown as DataSource;
+  repo = new EmailRetentionRepository(dataSource, new HistoryPartitions(dataSource));
 });
 afterAll(() => db?.close());
 

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { affectedCount } from '../../platform/database/query-results';
+import { HistoryPartitions } from '../../platform/database/history-partitions';
+import { deleteUnreferencedContents } from './sql/unreferenced-contents.sql';
 
 /**
  * Emails still being worked on keep their content whatever their age: the pipeline reads it to
@@ -12,7 +14,27 @@ const IN_FLIGHT = ['queued', 'sending', 'uncertain'];
 /** The retention of email content (docs/retention.md): clearing it from expired emails, deleting the rows no email or audience holds any more. */
 @Injectable()
 export class EmailRetentionRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly partitions: HistoryPartitions,
+  ) {}
+
+  /**
+   * Up to `limit` of the project's emails made in the range, oldest first (never one still in
+   * flight), and the content rows only they used, in one short transaction: `emailsDays`.
+   */
+  deleteEmails(projectId: string, range: { from: Date | null; before: Date }, limit: number): Promise<number> {
+    return this.dataSource.transaction(async (em) => {
+      const where = `status NOT IN (${IN_FLIGHT.map((s) => `'${s}'`).join(', ')})`;
+      const contents = await this.partitions.deleteBatch(em, 'emails', projectId, range, limit, { where, returning: 'content_id' });
+      await deleteUnreferencedContents(
+        em,
+        projectId,
+        contents.filter((id): id is string => typeof id === 'string'),
+      );
+      return contents.length;
+    });
+  }
 
   /**
    * Clears the content of up to `limit` of the project's emails created in `range` (oldest first,
@@ -43,14 +65,7 @@ export class EmailRetentionRepository {
    * audience holds (`emails_content_idx` answers each probe). A content row is only ever given to
    * new emails by its audience, so one no email and no audience holds stays unreferenced.
    */
-  async deleteUnreferencedContents(projectId: string, contentIds: string[]): Promise<number> {
-    if (contentIds.length === 0) return 0;
-    const result: unknown = await this.dataSource.query(
-      `DELETE FROM email_contents c
-        WHERE c.id = ANY($2::uuid[]) AND c.project_id = $1 AND NOT c.audience
-          AND NOT EXISTS (SELECT 1 FROM emails e WHERE e.content_id = c.id)`,
-      [projectId, contentIds],
-    );
-    return affectedCount(result);
+  deleteUnreferencedContents(projectId: string, contentIds: string[]): Promise<number> {
+    return deleteUnreferencedContents(this.dataSource.manager, projectId, contentIds);
   }
 }

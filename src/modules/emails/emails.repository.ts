@@ -1,5 +1,3 @@
-import { HistoryPartitions } from '../../platform/database/history-partitions';
-import { deleteUnreferencedContents } from './sql/unreferenced-contents.sql';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -67,24 +65,7 @@ export class EmailsRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly statements: StatementRunner,
-    private readonly partitions: HistoryPartitions,
   ) {}
-
-  /**
-   * Retention: up to `limit` of the project's emails made in the range, oldest first (never one
-   * still queued or being handed over), and the content rows only they used, in one short transaction.
-   */
-  pruneBatch(projectId: string, range: { from: Date | null; before: Date }, limit: number): Promise<number> {
-    return this.dataSource.transaction(async (em) => {
-      const contents = await this.partitions.deleteBatch(em, 'emails', projectId, range, limit, { where: "status NOT IN ('queued', 'sending')", returning: 'content_id' });
-      await deleteUnreferencedContents(
-        em,
-        projectId,
-        contents.filter((id): id is string => typeof id === 'string'),
-      );
-      return contents.length;
-    });
-  }
 
   /** One content row alone (a campaign's, shared by all its emails); returns its id. */
   async insertContent(em: EntityManager, content: NewEmailContent): Promise<string> {

@@ -7,7 +7,8 @@ import { EmailRetentionRepository } from './email-retention.repository';
  * expiry themselves (`contentExpiredAt`, at once); this deletes it in the background: per batch of
  * 1,000 emails past `emailContentDays`, their variables and content reference are cleared, then the
  * content rows no email or audience holds any more are deleted, each step a short transaction of
- * its own. The email rows, their subject and metadata stay. The storage view counts the tables.
+ * its own. The email rows, their subject and metadata stay until `emailsDays` (whole months
+ * dropped, the rest in batches: docs/history-tables.md). The storage view counts the tables.
  */
 @Injectable()
 export class EmailsRetention implements OnModuleInit {
@@ -18,6 +19,13 @@ export class EmailsRetention implements OnModuleInit {
 
   onModuleInit(): void {
     this.registry.registerPruner({ name: 'email-content', kind: 'emailContentDays', batchSize: 1_000, resumes: true, prune: (projectId, range, limit) => this.pruneContent(projectId, range, limit) });
+    this.registry.registerPruner({
+      name: 'emails',
+      kind: 'emailsDays',
+      batchSize: 1_000,
+      partitioned: 'emails',
+      prune: async (projectId, range, limit) => ({ count: await this.retention.deleteEmails(projectId, range, limit) }),
+    });
     this.registry.registerTable({ name: 'emails', table: 'emails', count: 'indexed', oldest: 'created_at' });
     // No index leads email_contents with the project: the planner's estimate.
     this.registry.registerTable({ name: 'emailContents', table: 'email_contents', count: 'estimated' });

@@ -69,6 +69,12 @@ export class ProjectsRepository {
     return qb.getMany();
   }
 
+  /** These projects' retention settings (a deleted project is absent). */
+  async retentionsOf(ids: string[]): Promise<Array<Pick<Project, 'id' | 'retention'>>> {
+    if (ids.length === 0) return [];
+    return this.dataSource.getRepository(Project).createQueryBuilder('p').select(['p.id', 'p.retention']).where('p.id IN (:...ids)', { ids }).getMany();
+  }
+
   /** The project whose secret or public key has this SHA-256 digest (a key names its project: any project). */
   async findByKeyDigestAnyProject(digest: string): Promise<Pick<Project, 'id' | 'secretKeyHash'> | null> {
     return this.dataSource

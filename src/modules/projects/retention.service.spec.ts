@@ -1,3 +1,4 @@
+import type { HistoryPartitions, MonthPartition } from '../../platform/database/history-partitions';
 import type { DataHeldRepository } from './data-held.repository';
 import type { ProjectsRepository } from './projects.repository';
 import type { ProjectsService } from './projects.service';
@@ -24,7 +25,7 @@ function fixture(projects: Array<{ id: string; retention: object }>, batches: nu
   const repository = {
     retentionsAcrossProjects: jest.fn(async (afterId: string | null) => projects.filter((p) => afterId === null || p.id > afterId)),
   } as unknown as ProjectsRepository;
-  const service = new RetentionService(registry, repository, {} as DataHeldRepository, {} as ProjectsService);
+  const service = new RetentionService(registry, repository, {} as DataHeldRepository, {} as ProjectsService, {} as HistoryPartitions);
   return { service, calls };
 }
 
@@ -103,5 +104,75 @@ describe('RetentionService.pruneRound', () => {
     };
     await service.pruneRound(() => stop, now);
     expect(calls).toHaveLength(1);
+  });
+});
+
+describe('RetentionService: whole months of a partitioned table', () => {
+  const month = (name: string, from: string, to: string): MonthPartition => ({ name, from: new Date(from), to: new Date(to) });
+  function partitioned(owners: Record<string, Array<string | null>>, retentions: Array<{ id: string; retention: object }>) {
+    const registry = new RetentionRegistry();
+    const batches: string[] = [];
+    registry.registerPruner({
+      name: 'events',
+      kind: 'eventsDays',
+      batchSize: 1000,
+      partitioned: 'events',
+      prune: async (projectId) => {
+        batches.push(projectId);
+        return { count: 0 };
+      },
+    });
+    const dropped: string[] = [];
+    const partitions = {
+      detached: jest.fn(async () => ['events_p202512']),
+      months: jest.fn(async () => [
+        month('events_p202601', '2026-01-01T00:00:00Z', '2026-02-01T00:00:00Z'),
+        month('events_p202602', '2026-02-01T00:00:00Z', '2026-03-01T00:00:00Z'),
+        month('events_p202603', '2026-03-01T00:00:00Z', '2026-04-01T00:00:00Z'),
+        month('events_p202605', '2026-05-01T00:00:00Z', '2026-06-01T00:00:00Z'),
+        month('events_p202606', '2026-06-01T00:00:00Z', '2026-07-01T00:00:00Z'),
+      ]),
+      projectsIn: jest.fn(async (name: string) => owners[name] ?? []),
+      drop: jest.fn(async (_table: string, name: string) => {
+        dropped.push(name);
+        return true;
+      }),
+    } as unknown as HistoryPartitions;
+    const repository = {
+      retentionsAcrossProjects: jest.fn(async () => retentions),
+      retentionsOf: jest.fn(async (ids: string[]) => retentions.filter((r) => ids.includes(r.id))),
+    } as unknown as ProjectsRepository;
+    const service = new RetentionService(registry, repository, {} as DataHeldRepository, {} as ProjectsService, partitions);
+    return { service, dropped, batches, partitions };
+  }
+
+  it("drops a past month only when every owner's cutoff is at or after its end, then prunes the rest in batches", async () => {
+    const { service, dropped, batches, partitions } = partitioned(
+      {
+        // a (30 days) alone: past its cutoff (2026-05-31) → dropped; with b (kept for good) → stays.
+        events_p202601: ['a'],
+        events_p202602: ['a', 'b'],
+        // a and c (100 days: cutoff 2026-03-22, before March ends) → stays; account mail only → dropped.
+        events_p202603: ['a', 'c'],
+        events_p202605: [null],
+        // The current month is never dropped, whoever owns it.
+        events_p202606: ['a'],
+      },
+      [
+        { id: 'a', retention: { eventsDays: 30 } },
+        { id: 'b', retention: {} },
+        { id: 'c', retention: { eventsDays: 100 } },
+      ],
+    );
+    await service.pruneRound(() => false, now);
+    expect(dropped).toEqual(['events_p202512', 'events_p202601', 'events_p202605']);
+    expect(partitions.projectsIn).not.toHaveBeenCalledWith('events_p202606');
+    expect(batches).toEqual(['a', 'c']);
+  });
+
+  it('a project deleted meanwhile holds no month', async () => {
+    const { service, dropped } = partitioned({ events_p202601: ['gone'] }, []);
+    await service.pruneRound(() => false, now);
+    expect(dropped).toContain('events_p202601');
   });
 });

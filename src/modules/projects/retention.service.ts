@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { HistoryPartitions, type HistoryTable } from '../../platform/database/history-partitions';
 import { logger } from '../../platform/logging/logger';
 import { DataHeldRepository } from './data-held.repository';
 import type { DataHeldResponse, HeldTableResponse } from './dto/data-held.response';
@@ -38,11 +39,15 @@ export class RetentionService {
     private readonly projects: ProjectsRepository,
     private readonly held: DataHeldRepository,
     private readonly access: ProjectsService,
+    private readonly partitions: HistoryPartitions,
   ) {}
 
   /** One round over every project; `stopped` is asked between batches. Answers how many records were pruned. */
   async pruneRound(stopped: () => boolean, now: Date = new Date()): Promise<number> {
     let pruned = 0;
+    for (const pruner of this.registry.pruners()) {
+      if (pruner.partitioned && !stopped()) await this.dropWholeMonths(pruner, pruner.partitioned, now, stopped);
+    }
     let afterId: string | null = null;
     while (!stopped()) {
       const page = await this.projects.retentionsAcrossProjects(afterId, PROJECT_PAGE);
@@ -68,6 +73,31 @@ export class RetentionService {
       afterId = page[page.length - 1].id;
     }
     return pruned;
+  }
+
+  /**
+   * Drops the table's past month partitions whose every row belongs to projects that let the whole
+   * month go (each one's cutoff for the pruner's kind at or after the month's end; a project that
+   * keeps for good holds the month), and any detached one a busy lock left behind. A month in which
+   * some project keeps rows stays, and the batches prune the others' rows inside it.
+   */
+  private async dropWholeMonths(pruner: RetentionPruner, table: HistoryTable, now: Date, stopped: () => boolean): Promise<void> {
+    try {
+      for (const leftover of await this.partitions.detached(table)) await this.partitions.drop(table, leftover);
+      for (const month of await this.partitions.months(table)) {
+        if (stopped() || month.to.getTime() > now.getTime()) break;
+        const owners = await this.partitions.projectsIn(month.name);
+        const retentions = new Map((await this.projects.retentionsOf(owners.filter((id): id is string => id !== null))).map((p) => [p.id, retentionOf(p)]));
+        // Rows of no project (account mail) and of a project deleted meanwhile hold no month.
+        const held = [...retentions.values()].some((r) => {
+          const cutoff = retentionCutoff(r, pruner.kind, now);
+          return cutoff === null || cutoff.getTime() < month.to.getTime();
+        });
+        if (!held) await this.partitions.drop(table, month.name);
+      }
+    } catch (err) {
+      log.warn({ err, pruner: pruner.name, table }, 'retention: dropping whole months failed; the next round tries again');
+    }
   }
 
   /**

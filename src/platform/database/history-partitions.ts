@@ -64,7 +64,7 @@ export class HistoryPartitions {
   async projectsIn(partition: string): Promise<Array<string | null>> {
     const rows: Array<{ project_id: string | null }> = await this.dataSource.query(
       `WITH RECURSIVE p AS (
-         (SELECT project_id FROM ${quoteIdent(partition)} ORDER BY project_id NULLS FIRST LIMIT 1)
+         (SELECT project_id FROM ${quoteIdent(partition)} WHERE project_id IS NOT NULL ORDER BY project_id LIMIT 1)
          UNION ALL
          SELECT (SELECT project_id FROM ${quoteIdent(partition)} t WHERE t.project_id > p.project_id ORDER BY t.project_id LIMIT 1)
            FROM p WHERE p.project_id IS NOT NULL

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { HistoryTable } from '../../../platform/database/history-partitions';
 import type { RetentionKind } from './retention-policy';
 
 /**
@@ -24,6 +25,11 @@ export interface RetentionPruner {
    * it already cleared. A deleting pruner finds nothing before its cutoff and always walks all.
    */
   resumes?: boolean;
+  /**
+   * A history table partitioned by month (`HistoryPartitions`) that this pruner deletes from:
+   * before its batches, a round drops whole the months every owner of whose rows lets go.
+   */
+  partitioned?: HistoryTable;
   prune(projectId: string, range: { from: Date | null; before: Date }, limit: number): Promise<PruneBatch>;
 }
 
