@@ -8,6 +8,10 @@
 // - storage: bytes on disk per 1,000,000 events and per 1,000,000 sent emails (content included),
 //   from rows made through the API and copied set-based; `--quick` copies 50,000, else 500,000
 //   (BENCH_STORAGE_ROWS).
+// - prune: /v1/track and /v1/send rates while a month of 5,000,000 events and 1,000,000 emails is
+//   pruned by batches, as a share of the rates without pruning in the same run, the longest lock
+//   wait on the history tables and the longest prune transaction (services); `--quick`: 300,000
+//   events and 60,000 emails (BENCH_PRUNE_EVENTS, BENCH_PRUNE_EMAILS).
 const { Client } = require('pg');
 const { databaseUrlOf } = require('../lib/database-url');
 
@@ -172,8 +176,127 @@ async function storageFigure(ctx, mode) {
   }
 }
 
+const pruneCounts = (ctx) => ({
+  events: Number(process.env.BENCH_PRUNE_EVENTS || (ctx.quick ? 300_000 : 5_000_000)),
+  emails: Number(process.env.BENCH_PRUNE_EMAILS || (ctx.quick ? 60_000 : 1_000_000)),
+});
+
+/**
+ * `/v1/track` and `/v1/send` while a month of history is pruned, against the same without pruning,
+ * in one run. The month (100 days back) holds the pruned project's events and emails and a few
+ * rows of a project that keeps everything, so it cannot be dropped whole: the pruned rows go by
+ * batches, the slow case. The retention is switched on in SQL (the round runs every second);
+ * a sampler records, in services mode, the longest wait for a lock on `events` or `emails` (or
+ * any partition of them) and the longest prune transaction; the embedded database runs one
+ * statement at a time, so its stall shows in the requests' worst latency instead.
+ */
+async function pruneFigure(ctx, mode) {
+  const { startApp, createProject, row, load } = ctx;
+  const counts = pruneCounts(ctx);
+  const app = await startApp({ mode, env: { RETENTION_PRUNE_INTERVAL_MS: '1000' } });
+  try {
+    const pruned = await createProject(app.url);
+    const keeper = await createProject(app.url);
+    const db = new Client({ connectionString: await databaseUrlOf(app) });
+    await db.connect();
+    try {
+      const t0 = Date.now();
+      const [{ month }] = (await db.query(`SELECT date_trunc('month', (now() - interval '100 days') AT TIME ZONE 'UTC')::date AS month`)).rows;
+      for (const table of ['events', 'emails']) await db.query(`SELECT history_partition_ensure($1, $2::date)`, [table, month]);
+      const at = `(date_trunc('month', now() - interval '100 days') + (g % 2000000) * interval '1 second')`;
+      await db.query(
+        `INSERT INTO events (project_id, name, data, created_at)
+         SELECT $1, CASE WHEN g % 3 = 0 THEN 'email.open' ELSE 'signed-up' END, jsonb_build_object('n', g), ${at} FROM generate_series(1, $2::int) g`,
+        [pruned.id, counts.events],
+      );
+      await db.query(`INSERT INTO events (project_id, name, created_at) SELECT $1, 'signed-up', ${at} FROM generate_series(1, 100) g`, [keeper.id]);
+      await db.query(
+        `INSERT INTO emails (project_id, type, from_address, to_address, subject, status, created_at, sent_at)
+         SELECT $1, 'TRANSACTIONAL', 'a@example.com', 'r' || g || '@example.com', 'Hello', 'sent', ${at}, ${at} FROM generate_series(1, $2::int) g`,
+        [pruned.id, counts.emails],
+      );
+      await db.query(
+        `INSERT INTO emails (project_id, type, from_address, to_address, subject, status, created_at) SELECT $1, 'TRANSACTIONAL', 'a@example.com', 'k@example.com', 'Hello', 'sent', ${at} FROM generate_series(1, 10) g`,
+        [keeper.id],
+      );
+      for (const t of ['events', 'emails']) await db.query(`VACUUM ANALYZE ${t}`);
+      ctx.log(`${mode}: ${counts.events.toLocaleString()} events and ${counts.emails.toLocaleString()} emails seeded in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+
+      // Each request a new contact (as a busy project's traffic is), numbered across both phases.
+      let n = 0;
+      const requestsOf = (path, key, bodyOf) => [
+        { method: 'POST', path, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: JSON.stringify(bodyOf(n++)) }) },
+      ];
+      const phase = { url: app.url, connections: 20, duration: ctx.quick ? 8 : 20 };
+      const track = { ...phase, requests: requestsOf('/v1/track', pruned.secretKey, (i) => ({ event: 'clicked', email: `load${i}@example.com` })) };
+      const send = { ...phase, requests: requestsOf('/v1/send', keeper.secretKey, (i) => ({ to: `load${i}@example.com`, from: 'hello@example.com', subject: 'Hi', body: '<p>Hi</p>' })) };
+      await load({ ...track, duration: 1 });
+      await load({ ...send, duration: 1 });
+      const baseline = { track: await load(track), send: await load(send) };
+
+      // Retention on: the next round (within a second) starts pruning the month by batches.
+      const remaining = async () => Number((await db.query(`SELECT (SELECT count(*) FROM events WHERE project_id = $1) + (SELECT count(*) FROM emails WHERE project_id = $1) AS n`, [pruned.id])).rows[0].n);
+      const before = await remaining();
+      await db.query(`UPDATE projects SET retention = '{"eventsDays": 30, "emailsDays": 30}'::jsonb WHERE id = $1`, [pruned.id]);
+      const sample = { lockWaitMs: 0, pruneTxMs: 0 };
+      let sampling = mode === 'services';
+      const sampler = (async () => {
+        const watch = new Client({ connectionString: await databaseUrlOf(app) });
+        await watch.connect();
+        try {
+          while (sampling) {
+            const { rows } = await watch.query(
+              `SELECT coalesce(max(CASE WHEN NOT l.granted THEN extract(epoch FROM clock_timestamp() - a.query_start) * 1000 END), 0) AS wait,
+                      coalesce(max(CASE WHEN a.query ILIKE 'DELETE FROM "e%' THEN extract(epoch FROM clock_timestamp() - a.xact_start) * 1000 END), 0) AS prune
+                 FROM pg_stat_activity a LEFT JOIN pg_locks l ON l.pid = a.pid
+                  AND l.relation IN (SELECT relid FROM pg_partition_tree('events') UNION ALL SELECT relid FROM pg_partition_tree('emails'))
+                WHERE a.datname = current_database() AND a.pid <> pg_backend_pid()`,
+            );
+            sample.lockWaitMs = Math.max(sample.lockWaitMs, Number(rows[0].wait));
+            sample.pruneTxMs = Math.max(sample.pruneTxMs, Number(rows[0].prune));
+            await new Promise((r) => setTimeout(r, 20));
+          }
+        } finally {
+          await watch.end();
+        }
+      })();
+      await new Promise((r) => setTimeout(r, 1500));
+      const startedAt = Date.now();
+      const during = { track: await load(track), send: await load(send) };
+      const pruningSeconds = (Date.now() - startedAt) / 1000;
+      const after = await remaining();
+      sampling = false;
+      await sampler;
+      const stillPruning = after > 0;
+      ctx.log(
+        `${mode}: pruned ${(before - after).toLocaleString()} rows in the ${pruningSeconds.toFixed(0)} s measured (${after.toLocaleString()} left); ` +
+          `track ${Math.round(baseline.track.rps)} → ${Math.round(during.track.rps)} req/s (max ${baseline.track.raw.latency.max} → ${during.track.raw.latency.max} ms), ` +
+          `send ${Math.round(baseline.send.rps)} → ${Math.round(during.send.rps)} req/s; lock wait ${sample.lockWaitMs.toFixed(0)} ms, prune tx ${sample.pruneTxMs.toFixed(0)} ms`,
+      );
+      const label = `while ${counts.events.toLocaleString()} events + ${counts.emails.toLocaleString()} emails are pruned by batches`;
+      const share = (d, b) => Math.round((100 * d.rps) / b.rps);
+      const rows = [
+        row(`POST /v1/track rate ${label} (share of the rate without)`, mode, share(during.track, baseline.track), '%', { min: 90 }, { baseline: Math.round(baseline.track.rps), baselineUnit: 'req/s' }),
+        row(`POST /v1/send rate ${label} (share of the rate without)`, mode, share(during.send, baseline.send), '%', { min: 90 }, { baseline: Math.round(baseline.send.rps), baselineUnit: 'req/s' }),
+        row(`POST /v1/track worst latency ${label}`, mode, during.track.raw.latency.max, 'ms', '', { baseline: baseline.track.raw.latency.max }),
+        row(`pruning went on through the measurement (rows left after it)`, mode, after, 'rows', '> 0', stillPruning),
+        row(`rows pruned per second ${label}`, mode, Math.round((before - after) / pruningSeconds), 'rows/s'),
+      ];
+      if (mode === 'services') {
+        rows.push(row(`longest wait for a lock on events or emails ${label}`, mode, Math.round(sample.lockWaitMs), 'ms', { max: 100 }));
+        rows.push(row(`longest prune transaction ${label}`, mode, Math.round(sample.pruneTxMs), 'ms', { max: 100 }));
+      }
+      return rows;
+    } finally {
+      await db.end();
+    }
+  } finally {
+    await app.stop();
+  }
+}
+
 /** The figures of this suite, each measured in every mode. */
-const FIGURES = [exportFigure, storageFigure];
+const FIGURES = [exportFigure, storageFigure, pruneFigure];
 
 /** @param {import('../lib').Ctx} ctx */
 async function run(ctx) {

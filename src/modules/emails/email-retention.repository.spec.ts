@@ -23,7 +23,7 @@ beforeAll(async () => {
     const result = await db.query(text, params);
     return /^\s*(UPDATE|DELETE)/i.test(text) ? [result.rows, result.affectedRows ?? 0] : result.rows;
   };
-  const dataSource = { query, manager: { query } } as unknown as DataSource;
+  const dataSource = { query, manager: { query }, transaction: (work: (em: { query: typeof query }) => unknown) => work({ query }) } as unknown as DataSource;
   repo = new EmailRetentionRepository(dataSource, new HistoryPartitions(dataSource));
 });
 afterAll(() => db?.close());
@@ -80,6 +80,20 @@ describe('EmailRetentionRepository', () => {
     await db.query(`UPDATE emails SET status = 'sent' WHERE id = $1`, [id(5)]);
     await repo.clearContent(P, { from: null, before: day(10) }, 10);
     expect(await repo.deleteUnreferencedContents(P, [id(102), id(103), id(104)])).toBe(1);
+    expect(await contents()).toEqual([id(101), id(103), id(104)]);
+  });
+
+  it("deletes the project's finished emails before the cutoff (emailsDays), oldest first, a batch at a time, and the content rows only they used", async () => {
+    // e1 and e3 go first (the oldest); c2 stays while the queued e5 holds it, c1 while e2 (not past the cutoff) does.
+    expect(await repo.deleteEmails(P, { from: null, before: day(10) }, 2)).toBe(2);
+    expect(Object.keys(await state()).sort()).toEqual([id(2), id(4), id(5), id(6)]);
+    // e4 next (the campaign's content stays with its audience); the queued e5 is never deleted.
+    expect(await repo.deleteEmails(P, { from: null, before: day(10) }, 2)).toBe(1);
+    expect(await repo.deleteEmails(P, { from: null, before: day(10) }, 2)).toBe(0);
+    expect(Object.keys(await state()).sort()).toEqual([id(2), id(5), id(6)]);
+    expect(await contents()).toEqual([id(101), id(102), id(103), id(104)]);
+    await db.query(`UPDATE emails SET status = 'sent' WHERE id = $1`, [id(5)]);
+    expect(await repo.deleteEmails(P, { from: null, before: day(10) }, 2)).toBe(1);
     expect(await contents()).toEqual([id(101), id(103), id(104)]);
   });
 });

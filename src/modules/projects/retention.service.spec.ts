@@ -1,3 +1,4 @@
+import { DatabaseTraits } from '../../platform/database/database-traits';
 import type { HistoryPartitions, MonthPartition } from '../../platform/database/history-partitions';
 import type { DataHeldRepository } from './data-held.repository';
 import type { ProjectsRepository } from './projects.repository';
@@ -25,7 +26,7 @@ function fixture(projects: Array<{ id: string; retention: object }>, batches: nu
   const repository = {
     retentionsAcrossProjects: jest.fn(async (afterId: string | null) => projects.filter((p) => afterId === null || p.id > afterId)),
   } as unknown as ProjectsRepository;
-  const service = new RetentionService(registry, repository, {} as DataHeldRepository, {} as ProjectsService, {} as HistoryPartitions);
+  const service = new RetentionService(registry, repository, {} as DataHeldRepository, {} as ProjectsService, {} as HistoryPartitions, new DatabaseTraits({ concurrentTransactions: true }));
   return { service, calls };
 }
 
@@ -142,7 +143,7 @@ describe('RetentionService: whole months of a partitioned table', () => {
       retentionsAcrossProjects: jest.fn(async () => retentions),
       retentionsOf: jest.fn(async (ids: string[]) => retentions.filter((r) => ids.includes(r.id))),
     } as unknown as ProjectsRepository;
-    const service = new RetentionService(registry, repository, {} as DataHeldRepository, {} as ProjectsService, partitions);
+    const service = new RetentionService(registry, repository, {} as DataHeldRepository, {} as ProjectsService, partitions, new DatabaseTraits({ concurrentTransactions: true }));
     return { service, dropped, batches, partitions };
   }
 

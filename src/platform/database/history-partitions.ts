@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { logger } from '../logging/logger';
 import { isLockNotAvailable } from './pg-errors';
+import { returnedRows } from './query-results';
 
 const log = logger('history-partitions');
 
@@ -115,7 +116,7 @@ export class HistoryPartitions {
     limit: number,
     options: { where?: string; returning?: string } = {},
   ): Promise<unknown[]> {
-    const rows: Array<{ value: unknown }> = await em.query(
+    const result: unknown = await em.query(
       `DELETE FROM ${quoteIdent(table)} WHERE (id, created_at) IN (
          SELECT id, created_at FROM ${quoteIdent(table)}
           WHERE project_id = $1 AND created_at < $2 AND ($3::timestamptz IS NULL OR created_at >= $3)${options.where ? ` AND (${options.where})` : ''}
@@ -123,7 +124,8 @@ export class HistoryPartitions {
        RETURNING ${options.returning ? quoteIdent(options.returning) : 'NULL'} AS value`,
       [projectId, range.before, range.from, limit],
     );
-    return rows.map((r) => r.value);
+    // TypeORM answers a DELETE … RETURNING as [rows, count].
+    return returnedRows<{ value: unknown }>(result).map((r) => r.value);
   }
 
   /** Tables detached from a history table but not dropped yet (their drop's lock was busy). */
