@@ -22,7 +22,7 @@ export class EmailsRetention implements OnModuleInit {
     this.registry.registerPruner({
       name: 'emails',
       kind: 'emailsDays',
-      batchSize: 1_000,
+      batchSize: 500,
       partitioned: 'emails',
       prune: async (projectId, range, limit) => ({ count: await this.retention.deleteEmails(projectId, range, limit) }),
     });

@@ -18,7 +18,7 @@ export class EventsRetention implements OnModuleInit {
     this.registry.registerPruner({
       name: 'events',
       kind: 'eventsDays',
-      batchSize: 1_000,
+      batchSize: 500,
       partitioned: 'events',
       prune: async (projectId, range, limit) => ({ count: await this.events.pruneBatch(projectId, range, limit) }),
     });
