@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { affectedCount } from '../../platform/database/query-results';
 import { HistoryPartitions } from '../../platform/database/history-partitions';
 import { deleteUnreferencedContents } from './sql/unreferenced-contents.sql';
 
