@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { PersonalDataRegistry } from '../../src/modules/contacts';
 import { bearer, importContacts, ProjectSession, useFixture, useSession, waitFor } from '../support/session';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { pause } from '../support/wait';
 
 /**
  * A contact's erasure (`POST /contacts/:id/erase`, docs/personal-data.md) through HTTP: its data
@@ -50,6 +51,7 @@ describe('contact erasure', () => {
     }, 30_000, 100);
     return id;
   };
+  // Read in SQL: counts of rows the erasure must have deleted, which no API lists any more.
   const countOf = async (sql: string, params: unknown[]) => Number((await s.db.query<{ n: number }>(sql, params))[0].n);
 
   beforeAll(async () => {
@@ -103,7 +105,7 @@ describe('contact erasure', () => {
     const audit = (await s.api.get('/audit-log', { action: 'contact.erased' }).expect(200)).body.data;
     expect(audit[0]).toMatchObject({ action: 'contact.erased', target: { type: 'contact', id: ann }, actor: { type: 'key' } });
 
-    // The address is kept only as a salted hash.
+    // Read in SQL: the address is kept only as a salted hash, which no API returns.
     const kept = await s.db.query<{ hash: string }>(`SELECT encode(address_hash, 'hex') AS hash FROM erased_addresses WHERE project_id = $1`, [s.project.id]);
     expect(kept).toHaveLength(1);
     expect(kept[0].hash).toMatch(/^[0-9a-f]{64}$/);
@@ -216,7 +218,7 @@ describe('contact erasure', () => {
     try {
       const queued = await erase(s.api, fay);
       const id = queued.jobId;
-      // Between the attempts the job stands at the last step done, the contact still there.
+      // Read in SQL: between the attempts the job stands at the last step done (no API shows the step), the contact still there.
       const row = await waitFor(async () => {
         const [r] = await s.db.query<{ status: string; step: string }>(`SELECT status, step FROM contact_erasures WHERE contact_id = $1`, [fay]);
         return failures === 1 ? r : undefined;
@@ -231,7 +233,7 @@ describe('contact erasure', () => {
     expect(await countOf(`SELECT count(*)::int AS n FROM events WHERE project_id = $1 AND name = 'contact.erased' AND data->>'contactId' = $2`, [s.project.id, fay])).toBe(1);
     await hooks.waitForCall((c) => c.path === hookPath && (c.event?.data as { contactId?: string } | undefined)?.contactId === fay);
     // Give a duplicate delivery a moment to show up: there is none.
-    await new Promise((r) => setTimeout(r, 1_000));
+    await pause(1_000, 'a duplicate delivery would arrive within a second of the first');
     expect(hooks.received(hookPath).filter((c) => (c.event?.data as { contactId?: string } | undefined)?.contactId === fay)).toHaveLength(1);
   });
 });

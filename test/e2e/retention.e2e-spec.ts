@@ -113,6 +113,7 @@ describe('retention', () => {
       campaignEmail = (await waitFor(async () => (await s.read.emails({ campaignId: campaign })).find((e) => e.to === 'reader@example.com')))!.id;
       await s.read.emailSettled(campaignEmail);
       for (const id of [old, keptTwin, fresh, lone]) await s.read.emailSettled(id);
+      // Read in SQL: no API names the content row a campaign holds.
       [{ content_id: campaignContent }] = await s.db.query<{ content_id: string }>(`SELECT content_id FROM campaigns WHERE id = $1`, [campaign]);
       await age('emails', 'created_at', [old, campaignEmail], 31);
       await age('emails', 'created_at', [lone], 45);
@@ -133,7 +134,7 @@ describe('retention', () => {
       // A contact's export answers it the same way.
       const exported = (await s.api.get(`/contacts/${email.contactId}/export`).expect(200)).body as { emails: Array<{ id: string; content: unknown; contentExpiredAt: string | null }> };
       expect(exported.emails.find((e) => e.id === old)).toMatchObject({ content: null, contentExpiredAt: email.contentExpiredAt });
-      // Still in the database: only the read decided.
+      // Read in SQL: still in the database, only the read decided.
       const [row] = await s.db.query<{ content_id: string | null }>(`SELECT content_id FROM emails WHERE id = $1`, [old]);
       expect(row.content_id).not.toBeNull();
     });
@@ -147,6 +148,7 @@ describe('retention', () => {
     });
 
     it('is deleted by the pruner: the email row, subject and metadata stay; content a kept email or the campaign holds stays', async () => {
+      // Read in SQL: no API shows content rows, or what the pruner left of them.
       const [{ content_id: shared }] = await s.db.query<{ content_id: string }>(`SELECT content_id FROM emails WHERE id = $1`, [old]);
       const [{ content_id: own }] = await s.db.query<{ content_id: string }>(`SELECT content_id FROM emails WHERE id = $1`, [lone]);
       await prune();
@@ -159,14 +161,14 @@ describe('retention', () => {
       expect(byId.get(campaignEmail)).toMatchObject({ content_id: null, variables: null, subject: 'Digest' });
       expect(byId.get(keptTwin)!.content_id).toBe(shared);
       expect(byId.get(fresh)!.content_id).not.toBeNull();
-      // The request's row stays for its kept email; the campaign's stays with the campaign.
+      // Read in SQL: the request's row stays for its kept email; the campaign's stays with the campaign.
       const contents = await s.db.query<{ id: string }>(`SELECT id FROM email_contents WHERE id = ANY($1::uuid[])`, [[shared, campaignContent]]);
       expect(contents.map((c) => c.id).sort()).toEqual([shared, campaignContent].sort());
       expect((await s.api.get(`/v1/emails/${keptTwin}`).expect(200)).body.content).toMatchObject({ subject: 'Old news' });
       const gone = (await s.api.get(`/v1/emails/${old}`).expect(200)).body;
       expect(gone).toMatchObject({ content: null, subject: 'Old news', status: 'delivered' });
       expect(gone.events.length).toBeGreaterThan(0);
-      // A request's content row goes once no kept email holds it.
+      // Read in SQL: a request's content row goes once no kept email holds it.
       expect(await s.db.query(`SELECT id FROM email_contents WHERE id = $1`, [own])).toEqual([]);
       expect((await s.api.get(`/v1/emails/${lone}`).expect(200)).body).toMatchObject({ content: null, subject: 'Lone news' });
     });
@@ -175,6 +177,7 @@ describe('retention', () => {
   describe('received mail', () => {
     const insertInbound = async (projectId: string, days: number): Promise<string> => {
       const id = randomUUID();
+      // Arranged in SQL: received mail comes over SMTP; these rows are received long ago.
       await s.db.query(
         `INSERT INTO inbound_messages (id, project_id, storage_key, size, recipients, subject, spf, dkim, dmarc, received_at)
          VALUES ($1, $2, $3, 10, ARRAY['support@acme.test'], 'Help', 'none', 'none', 'none', now() - $4::int * interval '1 day')`,
@@ -204,12 +207,14 @@ describe('retention', () => {
   describe('events and emails', () => {
     /** A past month's partition, made as the migration makes them (rows aged into a month nobody made would wait in the default partition). */
     const monthOf = async (daysAgo: number) => {
+      // Arranged in SQL: no API makes a past month's partition or ages rows into it.
       const [{ month }] = await s.db.query(`SELECT to_char(date_trunc('month', (now() - $1::int * interval '1 day') AT TIME ZONE 'UTC'), 'YYYYMM') AS month`, [daysAgo]);
       for (const table of ['events', 'emails']) {
         await s.db.query(`SELECT history_partition_ensure($1, to_date($2, 'YYYYMM'))`, [table, month]);
       }
       return month as string;
     };
+    // Read in SQL: whether a month's partition exists is the database's own catalogue.
     const partitionExists = async (name: string) => ((await s.db.query(`SELECT to_regclass($1) IS NOT NULL AS present`, [name])) as Array<{ present: boolean }>)[0].present;
     const ageProjectRows = (table: 'events' | 'emails', projectId: string, ids: string[] | null, days: number) =>
       s.db.query(`UPDATE ${table} SET created_at = now() - $3::int * interval '1 day' WHERE project_id = $1 AND ($2::uuid[] IS NULL OR id = ANY($2::uuid[]))`, [projectId, ids, days]);
@@ -262,6 +267,7 @@ describe('retention', () => {
       await pruned.api.get(`/v1/emails/${middleEmail}`).expect(404);
       await pruned.api.get(`/v1/emails/${recentEmail}`).expect(200);
       await keeper.api.get(`/v1/emails/${keptEmail}`).expect(200);
+      // Read in SQL: the API lists no events by age past the retention.
       const [{ left }] = await s.db.query(`SELECT count(*)::int AS left FROM events WHERE project_id = $1 AND created_at < now() - interval '30 days'`, [pruned.project.id]);
       expect(left).toBe(0);
       const [{ recent }] = await s.db.query(`SELECT count(*)::int AS recent FROM events WHERE project_id = $1`, [pruned.project.id]);

@@ -1,4 +1,4 @@
-import { deleteUnreferencedContents } from './sql/unreferenced-contents.sql';
+import { deleteUnreferencedContents } from './email-retention.repository';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
