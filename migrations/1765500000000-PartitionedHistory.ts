@@ -17,6 +17,12 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   partition worker calls too (three months ahead). A row of a month nobody created yet lands
  *   in `<table>_default`; creating that month later moves it into the month's partition.
  * - New ids are UUIDv7 (`uuidv7()`: the creation millisecond first), so an id tells its month.
+ * - `email_contents` (the sources one send request's emails share) is partitioned the same way, so
+ *   its months go with the emails' months: a request's content row is written in the statement
+ *   that writes its emails, so both have the same `created_at`. `emails.content_id` keeps its
+ *   index but no foreign key (a partitioned table is referenced by its whole primary key, and the
+ *   content's creation time is not on the email); content rows are deleted only when no email
+ *   references them, or with their month (docs/history-tables.md).
  */
 export class PartitionedHistory1765500000000 implements MigrationInterface {
   name = 'PartitionedHistory1765500000000';
@@ -62,11 +68,17 @@ export class PartitionedHistory1765500000000 implements MigrationInterface {
       SELECT DISTINCT e.campaign_id, e.contact_id FROM emails e JOIN campaigns c ON c.id = e.campaign_id
        WHERE e.campaign_id IS NOT NULL AND e.contact_id IS NOT NULL`);
     await partitionByMonth(q, 'events', { plain: { events_seq_key: 'events_seq_idx' } });
+    await q.query(`ALTER TABLE emails DROP CONSTRAINT emails_content_id_fkey`);
+    await partitionByMonth(q, 'email_contents', { plain: {} });
     await partitionByMonth(q, 'emails', { plain: { emails_campaign_contact_key: 'emails_campaign_contact_idx' } });
   }
 
   async down(q: QueryRunner): Promise<void> {
     await unpartition(q, 'emails', { unique: { emails_campaign_contact_idx: 'emails_campaign_contact_key' } });
+    await unpartition(q, 'email_contents', { unique: {} });
+    // An email whose content row went with its month held a dangling reference: cleared, as content expiry clears it.
+    await q.query(`UPDATE emails e SET content_id = NULL WHERE content_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM email_contents c WHERE c.id = e.content_id)`);
+    await q.query(`ALTER TABLE emails ADD CONSTRAINT emails_content_id_fkey FOREIGN KEY (content_id) REFERENCES email_contents(id) ON DELETE CASCADE`);
     await unpartition(q, 'events', { unique: { events_seq_idx: 'events_seq_key' } });
     await q.query(`DROP TABLE IF EXISTS campaign_contacts`);
     await q.query(`DROP FUNCTION IF EXISTS history_partition_ensure(text, date)`);

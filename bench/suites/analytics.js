@@ -4,7 +4,13 @@
 // first 500,000 of each, then topped up to 5,000,000 of each; at both sizes the p50 of
 // GET /analytics/timeseries (30 days by day), GET /activity/stats and the first page of
 // GET /activity is taken through HTTP. Target: each p50 under 100 ms at 5,000,000.
+// Issue 54: then the partitioning of `events`, `emails` and `email_contents` is reverted (the
+// migration's own `down`, rows kept) and the three reads are timed again at 5,000,000 on the plain
+// tables, the previous schema, in the same run: partitioned p50 as a share of the plain one
+// (target: no worse, ≤ 100%, within the reads' own noise).
+const { join } = require('node:path');
 const { Client } = require('pg');
+const { ROOT } = require('../lib/build');
 const { databaseUrlOf } = require('../lib/database-url');
 
 const SIZES = [500_000, 5_000_000];
@@ -35,6 +41,22 @@ async function seed(db, projectId, from, to) {
   await db.query('ANALYZE event_counts_hourly');
 }
 
+/** Reverts the partitioning (migration 1765500000000's `down`) over the bench's connection: the previous schema, every row kept. */
+async function unpartition(db) {
+  const { PartitionedHistory1765500000000: Migration } = require(join(ROOT, 'dist', 'migrations', '1765500000000-PartitionedHistory.js'));
+  const runner = { query: async (text, params) => (await db.query(text, params)).rows };
+  await db.query('BEGIN');
+  try {
+    await new Migration().down(runner);
+    await db.query(`DELETE FROM typeorm_migrations WHERE name = 'PartitionedHistory1765500000000'`);
+    await db.query('COMMIT');
+  } catch (err) {
+    await db.query('ROLLBACK');
+    throw err;
+  }
+  for (const table of ['events', 'emails', 'email_contents']) await db.query(`VACUUM ANALYZE ${table}`);
+}
+
 /** @param {import('../lib').Ctx} ctx */
 async function run(ctx) {
   const { startApp, createProject, measure, row } = ctx;
@@ -53,21 +75,41 @@ async function run(ctx) {
         return res.json();
       };
       try {
+        const n = ctx.quick ? 20 : 60;
+        const reads = async () => ({
+          series: await measure(() => get('/analytics/timeseries?interval=day'), n, { warmup: 3 }),
+          stats: await measure(() => get('/activity/stats'), n, { warmup: 3 }),
+          feed: await measure(() => get('/activity?limit=50'), n, { warmup: 3 }),
+        });
+        const names = {
+          series: (label) => `GET /analytics/timeseries 30 d by day p50 (${label} emails+events)`,
+          stats: (label) => `GET /activity/stats p50 (${label})`,
+          feed: (label) => `GET /activity first page of 50 p50 (${label})`,
+        };
         let seeded = 0;
+        let largest = null;
         for (const size of SIZES) {
           const t0 = Date.now();
           await seed(db, project.id, seeded, size);
           seeded = size;
           ctx.log(`${mode}: ${size} emails + ${size} events seeded in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
           const label = `${size / 1_000_000}M`;
-          const n = ctx.quick ? 20 : 60;
-          const series = await measure(() => get('/analytics/timeseries?interval=day'), n, { warmup: 3 });
-          const stats = await measure(() => get('/activity/stats'), n, { warmup: 3 });
-          const feed = await measure(() => get('/activity?limit=50'), n, { warmup: 3 });
+          const measured = await reads();
           const target = size >= 5_000_000 ? { max: 100 } : undefined;
-          rows.push(row(`GET /analytics/timeseries 30 d by day p50 (${label} emails+events)`, mode, series.p50, 'ms', target));
-          rows.push(row(`GET /activity/stats p50 (${label})`, mode, stats.p50, 'ms', target));
-          rows.push(row(`GET /activity first page of 50 p50 (${label})`, mode, feed.p50, 'ms', target));
+          for (const key of Object.keys(names)) rows.push(row(names[key](label), mode, measured[key].p50, 'ms', target));
+          largest = { label, measured };
+        }
+        // The same reads over the same rows in plain tables (the schema before partitioning).
+        const t0 = Date.now();
+        await unpartition(db);
+        ctx.log(`${mode}: partitioning reverted in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+        const plain = await reads();
+        for (const key of Object.keys(names)) {
+          const share = Math.round((100 * largest.measured[key].p50) / plain[key].p50);
+          ctx.log(`${mode}: ${key} p50 partitioned ${largest.measured[key].p50} ms, plain ${plain[key].p50} ms`);
+          rows.push(
+            row(`${names[key](largest.label)} partitioned by month, as a share of the same on plain tables`, mode, share, '%', { max: 100 }, { baseline: plain[key].p50, baselineUnit: 'ms' }),
+          );
         }
         const sample = await get('/activity/stats');
         ctx.log(`${mode}: stats over 30 days ${JSON.stringify(sample)}`);

@@ -22,7 +22,7 @@ describe('history tables: partitioning a populated database', () => {
     await ds.initialize();
     return ds;
   };
-  const fingerprint = async (table: 'events' | 'emails') => {
+  const fingerprint = async (table: 'events' | 'emails' | 'email_contents') => {
     const [row] = await db.query(`SELECT count(*)::int AS n, md5(string_agg(t::text, '|' ORDER BY t.id)) AS digest FROM ${table} t`);
     return row as { n: number; digest: string };
   };
@@ -61,9 +61,16 @@ describe('history tables: partitioning a populated database', () => {
       SELECT '00000000-0000-4000-8000-000000000001', 'c' || (g % 300 + 1), CASE WHEN g % 3 = 0 THEN 'email.open' ELSE 'signup' END,
              jsonb_build_object('n', g), timestamptz '2026-08-15 00:00+00' + g * interval '20 minutes'
         FROM generate_series(1, 6000) g`);
+    // The campaign's content (an audience's) and one content row per transactional email, written with it.
     await db.query(`
-      INSERT INTO emails (project_id, contact_id, campaign_id, type, from_address, to_address, status, created_at, sent_at)
+      INSERT INTO email_contents (id, project_id, subject, body, audience, created_at)
+      SELECT ('00000000-0000-4000-8000-' || lpad(g::text, 12, '0'))::uuid, '00000000-0000-4000-8000-000000000001', 'S' || g, 'B' || g, g = 0,
+             CASE WHEN g = 0 THEN timestamptz '2026-09-20 00:00+00' ELSE timestamptz '2026-09-20 00:00+00' + g * interval '4 hours' END
+        FROM generate_series(0, 300) g WHERE g = 0 OR g > 200`);
+    await db.query(`
+      INSERT INTO emails (project_id, contact_id, campaign_id, content_id, type, from_address, to_address, status, created_at, sent_at)
       SELECT '00000000-0000-4000-8000-000000000001', 'c' || g, CASE WHEN g <= 200 THEN '00000000-0000-4000-8000-0000000000c1'::uuid END,
+             ('00000000-0000-4000-8000-' || lpad((CASE WHEN g <= 200 THEN 0 ELSE g END)::text, 12, '0'))::uuid,
              'MARKETING', 'a@example.org', 'p' || g || '@example.org', 'sent', timestamptz '2026-09-20 00:00+00' + g * interval '4 hours', now()
         FROM generate_series(1, 300) g`);
   }, 120_000);
@@ -76,6 +83,7 @@ describe('history tables: partitioning a populated database', () => {
   it('keeps every row and every counter, and files each row under its month', async () => {
     const events = await fingerprint('events');
     const emails = await fingerprint('emails');
+    const contents = await fingerprint('email_contents');
     const hourly = await counts();
     const [{ seq: lastSeq }] = await db.query(`SELECT max(seq)::bigint AS seq FROM events`);
     expect(events.n).toBe(6000);
@@ -85,10 +93,22 @@ describe('history tables: partitioning a populated database', () => {
 
     expect(await fingerprint('events')).toEqual(events);
     expect(await fingerprint('emails')).toEqual(emails);
+    expect(await fingerprint('email_contents')).toEqual(contents);
+    expect(contents.n).toBe(101);
     expect(await counts()).toEqual(hourly);
     // August to three months past now, and nothing in the default partition.
-    const [{ partitioned }] = await db.query(`SELECT count(*)::int AS partitioned FROM pg_partitioned_table WHERE partrelid IN ('events'::regclass, 'emails'::regclass)`);
-    expect(partitioned).toBe(2);
+    const [{ partitioned }] = await db.query(
+      `SELECT count(*)::int AS partitioned FROM pg_partitioned_table WHERE partrelid IN ('events'::regclass, 'emails'::regclass, 'email_contents'::regclass)`,
+    );
+    expect(partitioned).toBe(3);
+    // A send request's content row is of its emails' month (written together): each transactional email finds its content in its own month.
+    const [{ apart }] = await db.query(`
+      SELECT count(*)::int AS apart FROM emails e JOIN email_contents c ON c.id = e.content_id
+       WHERE e.campaign_id IS NULL AND c.tableoid::regclass::text <> 'email_contents_p' || to_char(e.created_at AT TIME ZONE 'UTC', 'YYYYMM')`);
+    expect(apart).toBe(0);
+    // The email keeps its content reference without a foreign key (a partitioned table is referenced by its whole key).
+    const [{ fks }] = await db.query(`SELECT count(*)::int AS fks FROM pg_constraint WHERE confrelid = 'email_contents'::regclass`);
+    expect(fks).toBe(0);
     const misfiled = await db.query(`
       SELECT tableoid::regclass::text AS part, count(*)::int AS n FROM events
        WHERE tableoid::regclass::text <> 'events_p' || to_char(created_at AT TIME ZONE 'UTC', 'YYYYMM') GROUP BY 1`);
@@ -135,9 +155,13 @@ describe('history tables: partitioning a populated database', () => {
   it('reverts to plain tables with every row', async () => {
     const events = await fingerprint('events');
     const emails = await fingerprint('emails');
+    const contents = await fingerprint('email_contents');
     await db.undoLastMigration({ transaction: 'each' });
     expect(await fingerprint('events')).toEqual(events);
     expect(await fingerprint('emails')).toEqual(emails);
+    expect(await fingerprint('email_contents')).toEqual(contents);
+    const [{ fks }] = await db.query(`SELECT count(*)::int AS fks FROM pg_constraint WHERE confrelid = 'email_contents'::regclass AND conname = 'emails_content_id_fkey'`);
+    expect(fks).toBe(1);
     const [{ partitioned }] = await db.query(`SELECT count(*)::int AS partitioned FROM pg_partitioned_table`);
     expect(partitioned).toBe(0);
   });

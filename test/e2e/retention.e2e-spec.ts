@@ -209,7 +209,7 @@ describe('retention', () => {
     const monthOf = async (daysAgo: number) => {
       // Arranged in SQL: no API makes a past month's partition or ages rows into it.
       const [{ month }] = await s.db.query(`SELECT to_char(date_trunc('month', (now() - $1::int * interval '1 day') AT TIME ZONE 'UTC'), 'YYYYMM') AS month`, [daysAgo]);
-      for (const table of ['events', 'emails']) {
+      for (const table of ['events', 'emails', 'email_contents']) {
         await s.db.query(`SELECT history_partition_ensure($1, to_date($2, 'YYYYMM'))`, [table, month]);
       }
       return month as string;
@@ -243,6 +243,13 @@ describe('retention', () => {
       const oldMonth = await monthOf(200);
       const middleMonth = await monthOf(100);
       // Far back: only the pruned project's rows. Less far: both projects' rows, so the month stays.
+      // Arranged in SQL: a request's content row is of its emails' month (written together), and a
+      // campaign's content (an audience's) of that month too, which outlives the month.
+      await s.db.query(`UPDATE email_contents SET created_at = now() - interval '200 days' WHERE id = (SELECT content_id FROM emails WHERE id = $1)`, [oldEmail]);
+      const [{ id: audienceContent }] = await s.db.query(
+        `INSERT INTO email_contents (project_id, subject, body, audience, created_at) VALUES ($1, 'Campaign', '<p>Hi</p>', true, now() - interval '200 days') RETURNING id`,
+        [pruned.project.id],
+      );
       await ageProjectRows('events', pruned.project.id, null, 200);
       await ageProjectRows('emails', pruned.project.id, [oldEmail], 200);
       await ageProjectRows('emails', pruned.project.id, [middleEmail], 100);
@@ -261,6 +268,11 @@ describe('retention', () => {
       // The far month held only rows its owner let go: dropped whole, both tables.
       expect(await partitionExists(`events_p${oldMonth}`)).toBe(false);
       expect(await partitionExists(`emails_p${oldMonth}`)).toBe(false);
+      // Its month of content went with it; the audience's content moved out first, and stays.
+      expect(await partitionExists(`email_contents_p${oldMonth}`)).toBe(false);
+      expect(await partitionExists(`email_contents_p${middleMonth}`)).toBe(true);
+      // Read in SQL: content rows are not listed by the API.
+      expect(await s.db.query(`SELECT audience FROM email_contents WHERE id = $1`, [audienceContent])).toEqual([{ audience: true }]);
       // The nearer month stays (the keeper keeps for good); the pruned project's rows in it went by batches.
       expect(await partitionExists(`events_p${middleMonth}`)).toBe(true);
       await pruned.api.get(`/v1/emails/${oldEmail}`).expect(404);

@@ -97,3 +97,44 @@ describe('EmailRetentionRepository', () => {
     expect(await contents()).toEqual([id(101), id(103), id(104)]);
   });
 });
+
+describe('EmailRetentionRepository: content months', () => {
+  const month = (table: string, ym: string) => {
+    const [y, m] = [Number(ym.slice(0, 4)), Number(ym.slice(4)) - 1];
+    return { name: `${table}_p${ym}`, from: new Date(Date.UTC(y, m, 1)), to: new Date(Date.UTC(y, m + 1, 1)) };
+  };
+  function withMonths(emails: string[], contents: string[], busy: string[] = []) {
+    const queries: unknown[][] = [];
+    const dropped: string[] = [];
+    const dataSource = { query: jest.fn(async (...args: unknown[]) => queries.push(args)) } as unknown as DataSource;
+    const partitions = {
+      detached: jest.fn(async () => ['email_contents_p202510']),
+      months: jest.fn(async (table: string) => (table === 'emails' ? emails : contents).map((ym) => month(table, ym))),
+      drop: jest.fn(async (_table: string, name: string) => {
+        if (busy.includes(name)) return false;
+        dropped.push(name);
+        return true;
+      }),
+    } as unknown as HistoryPartitions;
+    return { repo: new EmailRetentionRepository(dataSource, partitions), queries, dropped };
+  }
+
+  it('drops the content months older than every month of emails kept, moving the audiences\' rows out of each first, and a detached leftover', async () => {
+    const { repo, queries, dropped } = withMonths(['202603', '202604'], ['202601', '202602', '202603', '202604']);
+    expect(await repo.dropContentMonths()).toEqual(['email_contents_p202601', 'email_contents_p202602']);
+    expect(dropped).toEqual(['email_contents_p202510', 'email_contents_p202601', 'email_contents_p202602']);
+    expect(queries.map(([, params]) => params)).toEqual([
+      [new Date('2026-01-01T00:00:00Z'), new Date('2026-02-01T00:00:00Z')],
+      [new Date('2026-02-01T00:00:00Z'), new Date('2026-03-01T00:00:00Z')],
+    ]);
+    expect(String(queries[0][0])).toMatch(/UPDATE email_contents SET created_at = now\(\) WHERE audience/);
+  });
+
+  it('stops at a month whose lock was busy (the next round goes on) and drops nothing while a month of emails is the oldest', async () => {
+    const busy = withMonths(['202603'], ['202601', '202602'], ['email_contents_p202601']);
+    expect(await busy.repo.dropContentMonths()).toEqual([]);
+    const kept = withMonths(['202601'], ['202601', '202602']);
+    expect(await kept.repo.dropContentMonths()).toEqual([]);
+    expect(kept.queries).toEqual([]);
+  });
+});

@@ -60,6 +60,27 @@ export class EmailRetentionRepository {
   }
 
   /**
+   * Drops the content months older than every month `emails` still holds: a send request's content
+   * row is written in the statement that writes its emails, so it is of their month, and once that
+   * month of emails is gone no email references it. An audience's row (a campaign's, an A/B
+   * variant's: held by the campaign, given to emails of later months) moves to the current month
+   * first. Leftovers a busy lock left detached go too. Answers the months dropped.
+   */
+  async dropContentMonths(): Promise<string[]> {
+    for (const leftover of await this.partitions.detached('email_contents')) await this.partitions.drop('email_contents', leftover);
+    const [oldestKept] = await this.partitions.months('emails');
+    const dropped: string[] = [];
+    if (!oldestKept) return dropped;
+    for (const month of await this.partitions.months('email_contents')) {
+      if (month.to.getTime() > oldestKept.from.getTime()) break;
+      await this.dataSource.query(`UPDATE email_contents SET created_at = now() WHERE audience AND created_at >= $1 AND created_at < $2`, [month.from, month.to]);
+      if (!(await this.partitions.drop('email_contents', month.name))) break;
+      dropped.push(month.name);
+    }
+    return dropped;
+  }
+
+  /**
    * Deletes those of these content rows of the project that no email references any more and no
    * audience holds (`emails_content_idx` answers each probe). A content row is only ever given to
    * new emails by its audience, so one no email and no audience holds stays unreferenced.

@@ -289,7 +289,7 @@ export class EmailStatusStore {
    * A contact's erasure (its `emails` section): every email to it loses its recipient (address,
    * name), the values it was rendered with, its rendered subject and any address in its error; a
    * still-queued one is skipped (`erased`). Its own content row goes too, once no email refers to
-   * it (`emails.content_id` cascades: a content row still referenced is never deleted); a
+   * it (`deleteUnreferencedContents`: a content row still referenced is never deleted); a
    * campaign's shared content stays, as does the content of an email being handed over. The rows
    * stay, with their statuses and timestamps, for the aggregates. Idempotent; both statements in
    * one transaction (the caller's with `manager`), so no content row is left unreferenced.

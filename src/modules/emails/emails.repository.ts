@@ -9,7 +9,7 @@ import { CONTACT_COLUMNS, skipReasonSql } from './recipient-policy';
 import type { TopicRule } from '../topics';
 import { StatementRunner } from '../../platform/database/statement-runner';
 import { CONTENT_ROWS_SQL, contentRow, contentsAndEmailsRows, INSERT_CONTENTS_AND_EMAILS_SQL, insertEmailsSql, NewContentAndEmails, NewEmailContent } from './sql/insert-emails.sql';
-import { randomUUID } from 'node:crypto';
+import { uuidv7 } from '../../platform/database/uuidv7';
 
 /** What an audience batch insert needs (`EmailQueueFacade`'s `AudienceBatch` gives it). */
 export interface AudienceInsert {
@@ -69,7 +69,7 @@ export class EmailsRepository {
 
   /** One content row alone (a campaign's, shared by all its emails); returns its id. */
   async insertContent(em: EntityManager, content: NewEmailContent): Promise<string> {
-    const id = randomUUID();
+    const id = uuidv7();
     await this.statements.run(CONTENT_ROWS_SQL, [JSON.stringify([contentRow(id, content)])], em);
     return id;
   }

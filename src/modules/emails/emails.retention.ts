@@ -8,7 +8,7 @@ import { EmailRetentionRepository } from './email-retention.repository';
  * 1,000 emails past `emailContentDays`, their variables and content reference are cleared, then the
  * content rows no email or audience holds any more are deleted, each step a short transaction of
  * its own. The email rows, their subject and metadata stay until `emailsDays` (whole months
- * dropped, the rest in batches: docs/history-tables.md). The storage view counts the tables.
+ * dropped, with their months of content, the rest in batches: docs/history-tables.md). The storage view counts the tables.
  */
 @Injectable()
 export class EmailsRetention implements OnModuleInit {
@@ -24,6 +24,9 @@ export class EmailsRetention implements OnModuleInit {
       kind: 'emailsDays',
       batchSize: 500,
       partitioned: 'emails',
+      afterMonthDrops: async () => {
+        await this.retention.dropContentMonths();
+      },
       prune: async (projectId, range, limit) => ({ count: await this.retention.deleteEmails(projectId, range, limit) }),
     });
     this.registry.registerTable({ name: 'emails', table: 'emails', count: 'indexed', oldest: 'created_at' });

@@ -99,6 +99,7 @@ export class RetentionService {
         });
         if (!held) await this.partitions.drop(table, month.name);
       }
+      if (pruner.afterMonthDrops && !stopped()) await pruner.afterMonthDrops();
     } catch (err) {
       log.warn({ err, pruner: pruner.name, table }, 'retention: dropping whole months failed; the next round tries again');
     }

@@ -8,7 +8,7 @@ import { returnedRows } from './query-results';
 const log = logger('history-partitions');
 
 /** The tables partitioned by month of `created_at` (migration 1765500000000, docs/history-tables.md). */
-export const HISTORY_TABLES = ['events', 'emails'] as const;
+export const HISTORY_TABLES = ['events', 'emails', 'email_contents'] as const;
 export type HistoryTable = (typeof HISTORY_TABLES)[number];
 
 /** One month partition: its table and the range `[from, to)` of `created_at` it holds. */

@@ -1,4 +1,4 @@
-import { Column, Entity, ForeignKey, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
 import { Project } from '../../projects';
 import { Template } from '../../templates';
 import { Topic } from '../../topics';
@@ -12,10 +12,13 @@ export interface StoredAttachment {
   disposition: 'attachment' | 'inline';
 }
 
-/** Liquid sources and options shared by the emails of one send request (or campaign). */
+/**
+ * Liquid sources and options shared by the emails of one send request (or campaign). Partitioned
+ * by month of `created_at` like `emails` (docs/history-tables.md), hence the key `(id, created_at)`.
+ */
 @Entity('email_contents')
 export class EmailContent {
-  @PrimaryGeneratedColumn('uuid') id: string;
+  @PrimaryColumn('uuid', { default: () => 'uuidv7()' }) id: string;
   @ForeignKey(() => Project, { name: 'email_contents_project_id_fkey', onDelete: 'CASCADE' })
   @Column('uuid', { nullable: true })
   projectId: string | null;
@@ -41,5 +44,5 @@ export class EmailContent {
   topicId: string | null;
   /** Held by an audience (a campaign's, an A/B variant's): retention clears it from expired emails but never deletes the row (docs/retention.md). */
   @Column('boolean', { default: false }) audience: boolean;
-  @Column('timestamptz', { default: () => 'now()' }) createdAt: Date;
+  @PrimaryColumn('timestamptz', { default: () => 'now()' }) createdAt: Date;
 }

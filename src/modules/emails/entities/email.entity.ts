@@ -2,7 +2,6 @@ import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 import { Contact } from '../../contacts';
 import { Project } from '../../projects';
 import { Template, type TemplateType } from '../../templates';
-import { EmailContent } from './email-content.entity';
 
 /** Persisted values (renaming one strands the rows that carry it). */
 export const EMAIL_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'bounced', 'complained', 'failed', 'skipped', 'uncertain'] as const;
@@ -52,7 +51,11 @@ export class Email {
   @Column('uuid', { nullable: true }) campaignId: string | null;
   /** The workflow execution whose SEND_EMAIL step queued the email. */
   @Column('uuid', { nullable: true }) workflowExecutionId: string | null;
-  @ForeignKey(() => EmailContent, { name: 'emails_content_id_fkey', onDelete: 'CASCADE' })
+  /**
+   * The shared content row (`EmailContent`), made in the same statement, so of the same month. No
+   * foreign key: a partitioned table is referenced by its whole key; a content row is deleted only
+   * when no email references it, or with its month (docs/history-tables.md).
+   */
   @Column('uuid', { nullable: true })
   contentId: string | null;
   @Column('text') type: EmailType;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Fragment, raw, sql } from '../../../platform/database/sql-fragment';
 import { uuidv7 } from '../../../platform/database/uuidv7';
 import type { StoredAttachment } from '../entities/email-content.entity';
@@ -127,7 +126,7 @@ export function contentsAndEmailsRows(requests: NewContentAndEmails[]): { ids: s
   const emails: Array<Record<string, unknown>> = [];
   const ids = requests.map(({ content: c, emails: e, recipients }) => {
     if (recipients.length === 0) return [];
-    const contentId = randomUUID();
+    const contentId = uuidv7();
     contents.push(contentRow(contentId, c));
     return recipients.map((r) => {
       const id = uuidv7();

@@ -30,6 +30,11 @@ export interface RetentionPruner {
    * before its batches, a round drops whole the months every owner of whose rows lets go.
    */
   partitioned?: HistoryTable;
+  /**
+   * After a round's whole-month drops of `partitioned` (whether any month went or not): what goes
+   * with those months and lives in another table (the emails' content months), the owner's to drop.
+   */
+  afterMonthDrops?(): Promise<void>;
   prune(projectId: string, range: { from: Date | null; before: Date }, limit: number): Promise<PruneBatch>;
 }
 
