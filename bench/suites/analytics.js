@@ -75,7 +75,7 @@ async function run(ctx) {
         return res.json();
       };
       try {
-        const n = ctx.quick ? 20 : 60;
+        const n = ctx.quick ? 20 : 200;
         const reads = async () => ({
           series: await measure(() => get('/analytics/timeseries?interval=day'), n, { warmup: 3 }),
           stats: await measure(() => get('/activity/stats'), n, { warmup: 3 }),

@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { EventListRow } from './events.rows';
 import { insertEventsSql } from './events-insert.sql';
 import type { EventRow } from './events.types';
+import { StatementRunner } from '../../platform/database/statement-runner';
 import { HistoryPartitions } from '../../platform/database/history-partitions';
 
 /** One event of a set-based write; events of several projects may share one statement. */
@@ -41,6 +42,7 @@ export class EventsRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly partitions: HistoryPartitions,
+    private readonly statements: StatementRunner,
   ) {}
 
   /** Many events (of any projects) in one statement, in the given order, inside the caller's transaction with `manager`. */
@@ -201,12 +203,15 @@ export class EventsRepository {
     }
     params.push(limit + 1);
     const [rows, totals] = await Promise.all([
-      this.dataSource.query(
+      // A prepared statement: planning a read of every month partition costs more than reading
+      // the page (~1 ms against ~0.1 ms with a few months, growing with each month kept); its
+      // generic plan prunes partitions when it runs.
+      this.statements.run<Omit<EventListRow, 'contact_email'>>(
         `SELECT e.id, e.name, e.contact_id, e.data, e.created_at, e.created_at::text AS created_key
          FROM events e
          WHERE ${filters.join(' AND ')} ORDER BY e.created_at DESC, e.id DESC LIMIT $${params.length}`,
         params,
-      ) as Promise<Array<Omit<EventListRow, 'contact_email'>>>,
+      ),
       !withTotal
         ? Promise.resolve([{ total: 0 }])
         : (this.dataSource.query(`SELECT count(*)::int AS total FROM events e WHERE ${countFilters.join(' AND ')}`, countParams) as Promise<Array<{ total: number }>>),
