@@ -6,8 +6,9 @@
 // GET /activity is taken through HTTP. Target: each p50 under 100 ms at 5,000,000.
 // Issue 54: then the partitioning of `events`, `emails` and `email_contents` is reverted (the
 // migration's own `down`, rows kept) and the three reads are timed again at 5,000,000 on the plain
-// tables, the previous schema, in the same run: partitioned p50 as a share of the plain one
-// (target: no worse, ≤ 100%, within the reads' own noise).
+// tables, the previous schema, and once more partitioned again, in the same run: the partitioned
+// p50 (mean of both) as a share of the plain one (target: no worse, ≤ 100%). The timeseries and
+// stats read only the hourly rollup, which partitioning leaves alone: their shares show the noise.
 const { join } = require('node:path');
 const { Client } = require('pg');
 const { ROOT } = require('../lib/build');
@@ -41,14 +42,16 @@ async function seed(db, projectId, from, to) {
   await db.query('ANALYZE event_counts_hourly');
 }
 
-/** Reverts the partitioning (migration 1765500000000's `down`) over the bench's connection: the previous schema, every row kept. */
-async function unpartition(db) {
+/**
+ * Runs migration 1765500000000's `down` (the previous schema, plain tables) or `up` again over the
+ * bench's connection, every row kept, in one transaction.
+ */
+async function partitioning(db, direction) {
   const { PartitionedHistory1765500000000: Migration } = require(join(ROOT, 'dist', 'migrations', '1765500000000-PartitionedHistory.js'));
   const runner = { query: async (text, params) => (await db.query(text, params)).rows };
   await db.query('BEGIN');
   try {
-    await new Migration().down(runner);
-    await db.query(`DELETE FROM typeorm_migrations WHERE name = 'PartitionedHistory1765500000000'`);
+    await new Migration()[direction](runner);
     await db.query('COMMIT');
   } catch (err) {
     await db.query('ROLLBACK');
@@ -99,16 +102,23 @@ async function run(ctx) {
           for (const key of Object.keys(names)) rows.push(row(names[key](label), mode, measured[key].p50, 'ms', target));
           largest = { label, measured };
         }
-        // The same reads over the same rows in plain tables (the schema before partitioning).
-        const t0 = Date.now();
-        await unpartition(db);
+        // The same reads over the same rows in plain tables (the schema before partitioning), then
+        // partitioned again: the partitioned figure is the mean of before and after, so a drift
+        // of the machine over the run weighs on neither side.
+        let t0 = Date.now();
+        await partitioning(db, 'down');
         ctx.log(`${mode}: partitioning reverted in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
         const plain = await reads();
+        t0 = Date.now();
+        await partitioning(db, 'up');
+        ctx.log(`${mode}: partitioned again in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+        const again = await reads();
         for (const key of Object.keys(names)) {
-          const share = Math.round((100 * largest.measured[key].p50) / plain[key].p50);
-          ctx.log(`${mode}: ${key} p50 partitioned ${largest.measured[key].p50} ms, plain ${plain[key].p50} ms`);
+          const partitioned = (largest.measured[key].p50 + again[key].p50) / 2;
+          const share = Math.round((100 * partitioned) / plain[key].p50);
+          ctx.log(`${mode}: ${key} p50 partitioned ${largest.measured[key].p50.toFixed(2)} and ${again[key].p50.toFixed(2)} ms, plain ${plain[key].p50.toFixed(2)} ms`);
           rows.push(
-            row(`${names[key](largest.label)} partitioned by month, as a share of the same on plain tables`, mode, share, '%', { max: 100 }, { baseline: plain[key].p50, baselineUnit: 'ms' }),
+            row(`${names[key](largest.label)} partitioned by month, as a share of the same on plain tables`, mode, share, '%', { max: 100 }, { baseline: Number(plain[key].p50.toFixed(2)), baselineUnit: 'ms' }),
           );
         }
         const sample = await get('/activity/stats');
