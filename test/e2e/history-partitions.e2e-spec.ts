@@ -115,6 +115,12 @@ describe('history tables: partitioning a populated database', () => {
     expect(misfiled).toEqual([]);
     const parts: Array<{ part: string }> = await db.query(`SELECT DISTINCT tableoid::regclass::text AS part FROM events ORDER BY 1`);
     expect(parts.map((p) => p.part)).toEqual(['events_p202608', 'events_p202609', 'events_p202610', 'events_p202611']);
+    // A query that names a time range reads only its months' partitions.
+    const plan: Array<{ 'QUERY PLAN': string }> = await db.query(
+      `EXPLAIN SELECT count(*) FROM events WHERE created_at >= '2026-09-01 00:00+00' AND created_at < '2026-10-01 00:00+00'`,
+    );
+    const scanned = [...new Set(plan.map((line) => /\bon (events_\w+)/.exec(line['QUERY PLAN'])?.[1]).filter(Boolean))];
+    expect(scanned).toEqual(['events_p202609']);
     // The outbox's sequence goes on after the copied rows; new rows count, and get time-ordered ids.
     const [added] = await db.query(
       `INSERT INTO events (project_id, name) VALUES ('00000000-0000-4000-8000-000000000001', 'signup') RETURNING id, seq::bigint AS seq`,

@@ -1,4 +1,4 @@
-import { startIdleCollector, type IdleCollectorProbe } from './idle-collector';
+import { collectGarbageIfGrown, startIdleCollector, type IdleCollectorProbe } from './idle-collector';
 
 const MB = 1024 * 1024;
 
@@ -63,5 +63,25 @@ describe('startIdleCollector', () => {
     state.utilization = 0;
     jest.advanceTimersByTime(60_000);
     expect(state.collections).toBe(0);
+  });
+
+  it('collects for a busy job between its units once the heap grew by the threshold since the last collection, idle or not', () => {
+    const { state, probe } = fakeProbe(60 * MB);
+    const stop = startIdleCollector(options, probe);
+    state.utilization = 0.9;
+    state.heap = 60 * MB + 47 * MB;
+    expect(collectGarbageIfGrown()).toBe(false);
+    state.heap = 60 * MB + 48 * MB;
+    expect(collectGarbageIfGrown()).toBe(true);
+    expect(state.collections).toBe(1);
+    expect(collectGarbageIfGrown()).toBe(false);
+    // The idle collection counts from the job's collection.
+    state.utilization = 0;
+    state.heap += 10 * MB;
+    jest.advanceTimersByTime(10_000);
+    expect(state.collections).toBe(1);
+    stop();
+    state.heap = 500 * MB;
+    expect(collectGarbageIfGrown()).toBe(false);
   });
 });

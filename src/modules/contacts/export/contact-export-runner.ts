@@ -5,6 +5,7 @@ import { ContactExportsRepository } from './contact-exports.repository';
 import { ContactSelections } from './contact-selections';
 import { csvChunk, KeyType, ndjsonChunk } from './export-format';
 import { ExportFiles } from './export-files';
+import { collectGarbageIfGrown } from '../../../platform/memory/idle-collector';
 
 /** Contacts read per statement and written per chunk: memory holds one page, whatever the count. */
 export const EXPORT_PAGE = 1_000;
@@ -42,6 +43,7 @@ export class ContactExportRunner {
         rows += page.length;
         if (page.length < EXPORT_PAGE) break;
         after = page[page.length - 1].id;
+        collectGarbageIfGrown();
         if (!(await this.jobs.progress(projectId, exportId, run.attempt, rows))) return await file.discard();
       }
       await file.commit();
