@@ -140,7 +140,10 @@ async function storageFigure(ctx, mode) {
         if (rows[0].n > 0) break;
         await new Promise((r) => setTimeout(r, 100));
       }
-      const size = async () => ({ events: await tableBytes(db, 'events'), emails: (await tableBytes(db, 'emails')) + (await tableBytes(db, 'email_contents')) });
+      const size = async () => {
+        const [events, emails, contents] = [await tableBytes(db, 'events'), await tableBytes(db, 'emails'), await tableBytes(db, 'email_contents')];
+        return { events, emails: emails + contents, emailRows: emails, contents };
+      };
       for (const t of ['events', 'emails', 'email_contents']) await db.query(`VACUUM ANALYZE ${t}`);
       const before = await size();
       await db.query(
@@ -166,7 +169,10 @@ async function storageFigure(ctx, mode) {
       for (const t of ['events', 'emails', 'email_contents']) await db.query(`VACUUM ANALYZE ${t}`);
       const after = await size();
       const perMillion = (bytes) => Math.round(((bytes / count) * 1_000_000) / 1048576);
-      ctx.log(`${mode}: ${count.toLocaleString()} copies of email ${emailId ?? '?'}: events +${perMillion(after.events - before.events)} MB/M, emails with content +${perMillion(after.emails - before.emails)} MB/M`);
+      ctx.log(
+        `${mode}: ${count.toLocaleString()} copies of email ${emailId ?? '?'}: events +${perMillion(after.events - before.events)} MB/M, emails with content +${perMillion(after.emails - before.emails)} MB/M ` +
+          `(emails ${perMillion(after.emailRows - before.emailRows)}, content ${perMillion(after.contents - before.contents)})`,
+      );
       return [
         row('storage per 1,000,000 events (indexes included)', mode, perMillion(after.events - before.events), 'MB', ''),
         row('storage per 1,000,000 sent emails (content and indexes included)', mode, perMillion(after.emails - before.emails), 'MB', ''),
