@@ -44,4 +44,15 @@ describe('StatementRunner on the embedded database', () => {
     expect(answered).toEqual([{ n: 1 }]);
     expect(transaction.query.mock.calls.map(([sql]) => String(sql).split(' ')[0])).toEqual(['SHOW', 'PREPARE', 'EXECUTE']);
   });
+
+  it('runs a call whose values hold a NUL with bind parameters, unprepared, so the database answers it', async () => {
+    const db = { query: jest.fn(async (sql: string) => (sql.startsWith('SHOW') ? [{ standard_conforming_strings: 'on' }] : [{ n: 1 }])) };
+    const runner = new StatementRunner(db as never, true);
+    await runner.run('SELECT $1::text AS n', ['a\u0000b']);
+    await runner.run('SELECT $1::text[] AS n', [['ok', 'a\u0000b']]);
+    expect(db.query.mock.calls.slice(1)).toEqual([
+      ['SELECT $1::text AS n', ['a\u0000b']],
+      ['SELECT $1::text[] AS n', [['ok', 'a\u0000b']]],
+    ]);
+  });
 });

@@ -41,7 +41,9 @@ export class StatementRunner {
     }
     const target = manager ?? this.dataSource;
     // TypeORM answers an UPDATE/DELETE with `[rows, affectedCount]`: the rows, as from PostgreSQL.
-    if (!(await this.canInline(target))) return returnedRows<T>(await target.query(sql, params));
+    // A NUL cannot be quoted into a literal: such a call runs with bind parameters, unprepared,
+    // so the database answers it as it answers any statement (NUL in text: 22021, a 422).
+    if (!(await this.canInline(target)) || params.some(holdsNul)) return returnedRows<T>(await target.query(sql, params));
     let name = this.names.get(sql);
     if (!name) {
       name = `${this.nameOf(sql)}_${randomBytes(4).toString('hex')}`;
@@ -76,6 +78,11 @@ export class StatementRunner {
       return false;
     }
   }
+}
+
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  return Array.isArray(value) && value.some((v) => String(v).includes('\u0000'));
 }
 
 function quote(value: string): string {
