@@ -295,7 +295,7 @@ async function pruneFigure(ctx, mode) {
           await watch.end();
         }
       })();
-      await new Promise((r) => setTimeout(r, Number(process.env.BENCH_PRUNE_SETTLE_MS || 1500)));
+      await new Promise((r) => setTimeout(r, 1500));
       const startedAt = Date.now();
       const during = await measured();
       const pruningSeconds = (Date.now() - startedAt) / 1000;
