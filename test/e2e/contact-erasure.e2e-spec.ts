@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
 import { PersonalDataRegistry } from '../../src/modules/contacts';
+import { createProject, createServicesDatabase, TEST_MODE } from '../support/app';
+import { freePort, modeEnv, spawnReady, stopService } from '../support/service-process';
 import { bearer, importContacts, ProjectSession, useFixture, useSession, waitFor } from '../support/session';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { pause } from '../support/wait';
@@ -9,7 +15,8 @@ import { pause } from '../support/wait';
  * deleted or anonymised while the aggregates stand, `contact.erased` reaching a webhook without the
  * address, the hashed suppression holding back marketing mail from a contact created again until
  * it subscribes explicitly, transactional mail unaffected; roles, foreign and malformed ids, the
- * list, and a job that fails part-way resuming and completing once.
+ * list, a job that fails part-way resuming and completing once, and erasures a kill -9 interrupted
+ * finishing once after the restart.
  */
 
 interface Erasure {
@@ -235,5 +242,51 @@ describe('contact erasure', () => {
     // Give a duplicate delivery a moment to show up: there is none.
     await pause(1_000, 'a duplicate delivery would arrive within a second of the first');
     expect(hooks.received(hookPath).filter((c) => (c.event?.data as { contactId?: string } | undefined)?.contactId === fay)).toHaveLength(1);
+  });
+});
+
+// Not on the session fixture: it spawns the service process and kills it with SIGKILL while erasures are queued or running.
+describe('contact erasure across a crash', () => {
+  jest.setTimeout(600_000);
+  const CONTACTS = 40;
+
+  it('finishes every erasure the kill interrupted, once, after the restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-erasure-crash-'));
+    const database = TEST_MODE === 'services' ? await createServicesDatabase() : null;
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const env = { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', APP_SECRET: randomBytes(32).toString('hex'), ...modeEnv(database) };
+    let service = await spawnReady(env, base);
+    try {
+      const project = await createProject(base);
+      const auth = bearer(project.secretKey);
+      const ids: string[] = [];
+      for (let i = 0; i < CONTACTS; i++) {
+        ids.push((await request(base).post('/contacts').set(auth).send({ email: `gone${i}@crash.example`, data: { n: i } }).expect(201)).body.id as string);
+        await request(base).post('/v1/track').set(auth).send({ email: `gone${i}@crash.example`, event: 'signed-up' }).expect(200);
+      }
+      const jobs: string[] = [];
+      for (const id of ids) jobs.push((await request(base).post(`/contacts/${id}/erase`).set(auth).expect(202)).body.jobId as string);
+      // Killed at once: some erasures done, some running, the rest still queued.
+      service.child.kill('SIGKILL');
+      await service.exited;
+      service = await spawnReady(env, base);
+      for (const jobId of jobs) {
+        const done = await waitFor(async () => {
+          const job = (await request(base).get(`/contacts/erasures/${jobId}`).set(auth).expect(200)).body as Erasure;
+          return job.status === 'completed' || job.status === 'failed' ? job : undefined;
+        }, 300_000, 100);
+        expect(done.status).toBe('completed');
+      }
+      for (const id of ids) await request(base).get(`/contacts/${id}`).set(auth).expect(404);
+      // Once: one contact.erased event per contact, whatever the kill interrupted.
+      const erased = (await request(base).get('/events').query({ name: 'contact.erased', limit: 100 }).set(auth).expect(200)).body as { total: number; data: Array<{ data: { contactId: string } }> };
+      expect(erased.total).toBe(CONTACTS);
+      expect(new Set(erased.data.map((e) => e.data.contactId))).toEqual(new Set(ids));
+    } finally {
+      await stopService(service);
+      await database?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
