@@ -1,11 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import request from 'supertest';
 import { PersonalDataRegistry } from '../../src/modules/contacts';
-import { createProject, createServicesDatabase, TEST_MODE } from '../support/app';
-import { freePort, modeEnv, spawnReady, stopService } from '../support/service-process';
+import { createProject, withKillableService } from '../support/app';
 import { bearer, importContacts, ProjectSession, useFixture, useSession, waitFor } from '../support/session';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { pause } from '../support/wait';
@@ -251,13 +247,7 @@ describe('contact erasure across a crash', () => {
   const CONTACTS = 40;
 
   it('finishes every erasure the kill interrupted, once, after the restart', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-erasure-crash-'));
-    const database = TEST_MODE === 'services' ? await createServicesDatabase() : null;
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const env = { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', APP_SECRET: randomBytes(32).toString('hex'), ...modeEnv(database) };
-    let service = await spawnReady(env, base);
-    try {
+    await withKillableService('erasure', async ({ base, killAndRestart }) => {
       const project = await createProject(base);
       const auth = bearer(project.secretKey);
       const ids: string[] = [];
@@ -268,9 +258,7 @@ describe('contact erasure across a crash', () => {
       const jobs: string[] = [];
       for (const id of ids) jobs.push((await request(base).post(`/contacts/${id}/erase`).set(auth).expect(202)).body.jobId as string);
       // Killed at once: some erasures done, some running, the rest still queued.
-      service.child.kill('SIGKILL');
-      await service.exited;
-      service = await spawnReady(env, base);
+      await killAndRestart();
       for (const jobId of jobs) {
         const done = await waitFor(async () => {
           const job = (await request(base).get(`/contacts/erasures/${jobId}`).set(auth).expect(200)).body as Erasure;
@@ -283,10 +271,6 @@ describe('contact erasure across a crash', () => {
       const erased = (await request(base).get('/events').query({ name: 'contact.erased', limit: 100 }).set(auth).expect(200)).body as { total: number; data: Array<{ data: { contactId: string } }> };
       expect(erased.total).toBe(CONTACTS);
       expect(new Set(erased.data.map((e) => e.data.contactId))).toEqual(new Set(ids));
-    } finally {
-      await stopService(service);
-      await database?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+    });
   });
 });

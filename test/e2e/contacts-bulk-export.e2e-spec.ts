@@ -1,13 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import request, { type Response } from 'supertest';
 import type { App } from 'supertest/types';
 import { ContactExportPurge } from '../../src/modules/contacts/worker/contact-export-purge';
 import { ContactExportsRepository } from '../../src/modules/contacts/export/contact-exports.repository';
-import { createProject, createServicesDatabase, TEST_MODE } from '../support/app';
-import { freePort, modeEnv, spawnReady, stopService } from '../support/service-process';
+import { createProject, withKillableService } from '../support/app';
 import { ApiClient, apiClient, bearer, importContacts, ProjectSession, sessionHeaders, useSession, waitFor } from '../support/session';
 
 /**
@@ -220,13 +217,7 @@ describe('bulk contact export across a crash', () => {
   const CONTACTS = 20_000;
 
   it('finishes an export whose process was killed part-way, once, after the restart', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-export-crash-'));
-    const database = TEST_MODE === 'services' ? await createServicesDatabase() : null;
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const env = { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', APP_SECRET: randomBytes(32).toString('hex'), ...modeEnv(database) };
-    let service = await spawnReady(env, base);
-    try {
+    await withKillableService('export', async ({ base, dataDir, killAndRestart }) => {
       const project = await createProject(base);
       const auth = bearer(project.secretKey);
       const csv = ['email,n', ...Array.from({ length: CONTACTS }, (_, i) => `c${i}@crash.example,${i}`)].join('\n');
@@ -236,9 +227,7 @@ describe('bulk contact export across a crash', () => {
       // The kill comes once the first run has begun its file (white-box: the file's name is the only sign of a run).
       const exports = join(dataDir, 'exports');
       await waitFor(async () => (existsSync(exports) && readdirSync(exports).includes(`.${uuid}.1.part`) ? true : undefined), 120_000, 5);
-      service.child.kill('SIGKILL');
-      await service.exited;
-      service = await spawnReady(env, base);
+      await killAndRestart();
       const done = await waitFor(
         async () => {
           const job = (await request(base).get(`/contacts/export/${jobId}`).set(auth).expect(200)).body;
@@ -262,10 +251,6 @@ describe('bulk contact export across a crash', () => {
       expect(new Set(emails).size).toBe(CONTACTS);
       // White-box: a second run made the file, and the first run's partial file is gone.
       expect(readdirSync(exports).filter((f) => f.includes(uuid))).toEqual([`${uuid}.2.csv`]);
-    } finally {
-      await stopService(service);
-      await database?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+    });
   });
 });

@@ -9,7 +9,7 @@ import { AppConfig, loadConfig } from '../../src/config/config';
 import { StatementRunner } from '../../src/platform/database/statement-runner';
 import { createRuntime, Runtime } from '../../src/platform/runtime';
 import { migratedImage } from './migrated-image';
-import { TEST_SERVICE_ENV } from './service-process';
+import { freePort, modeEnv, spawnReady, stopService, TEST_SERVICE_ENV } from './service-process';
 import { pause } from './wait';
 
 /**
@@ -137,3 +137,39 @@ export function slowStatements(app: TestApp, ms = 15): void {
 }
 
 export { eventually, jitter, pause, waitFor } from './wait';
+
+/** A spawned service a test may kill with SIGKILL and start again on the same data (and database, in services mode). */
+export interface KillableService {
+  base: string;
+  dataDir: string;
+  /** SIGKILL, wait for the exit, start again and wait until ready. */
+  killAndRestart(): Promise<void>;
+}
+
+/**
+ * Runs `body` against a service spawned as its own process (`spawnReady`), on a fresh data dir and,
+ * in services mode, a database of its own; stops and removes both afterwards. For crash suites.
+ */
+export async function withKillableService(name: string, body: (service: KillableService) => Promise<void>): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), `mailroom-${name}-crash-`));
+  const database = TEST_MODE === 'services' ? await createServicesDatabase() : null;
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env = { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', APP_SECRET: randomBytes(32).toString('hex'), ...modeEnv(database) };
+  let service = await spawnReady(env, base);
+  try {
+    await body({
+      base,
+      dataDir,
+      killAndRestart: async () => {
+        service.child.kill('SIGKILL');
+        await service.exited;
+        service = await spawnReady(env, base);
+      },
+    });
+  } finally {
+    await stopService(service);
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
